@@ -1,0 +1,30 @@
+// Command terraform-provider-payments is the Terraform provider for the
+// payments service.
+package main
+
+import (
+	"context"
+	"flag"
+	"log"
+
+	"github.com/hashicorp/terraform-plugin-framework/providerserver"
+
+	"github.com/paymentsdev/terraform-provider-payments/internal/provider"
+)
+
+// version is set by goreleaser at build time.
+var version = "dev"
+
+func main() {
+	var debug bool
+	flag.BoolVar(&debug, "debug", false, "set to true to run the provider with support for debuggers like delve")
+	flag.Parse()
+
+	opts := providerserver.ServeOpts{
+		Address: "registry.terraform.io/paymentsdev/payments",
+		Debug:   debug,
+	}
+	if err := providerserver.Serve(context.Background(), provider.New(version), opts); err != nil {
+		log.Fatal(err.Error())
+	}
+}
