@@ -1,0 +1,343 @@
+// Package client is the payments service's API client. It is the only code
+// in the project that knows the wire: paths, form encoding, headers, error
+// bodies, retries and idempotency. It imports nothing from Terraform.
+package client
+
+import (
+	"bytes"
+	"context"
+	"crypto/rand"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"math"
+	mrand "math/rand/v2"
+	"net/http"
+	"net/url"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/hashicorp/go-cleanhttp"
+	"github.com/hashicorp/go-retryablehttp"
+)
+
+// Defaults for Config fields left zero.
+const (
+	DefaultMaxRetries   = 10
+	DefaultRetryWaitMin = 100 * time.Millisecond
+	DefaultRetryWaitMax = 5 * time.Second
+	DefaultUserAgent    = "terraform-provider-payments-client"
+
+	// maxConnsPerHost sizes the idle pool above Terraform's default
+	// parallelism of 10, so that concurrent operations reuse connections
+	// instead of opening one per request.
+	maxConnsPerHost = 32
+	// maxResponseBytes bounds what is read of any answer.
+	maxResponseBytes = 8 << 20
+)
+
+// Config configures a Client.
+type Config struct {
+	// BaseURL is the service's address, for example https://api.example.com
+	// or the sandbox's http://127.0.0.1:12111. Paths begin with /v1.
+	BaseURL string
+	// SecretKey authenticates every request. It is never logged nor put in an error.
+	SecretKey string
+	// UserAgent is sent on every request.
+	UserAgent string
+	// MaxRetries is how many times a request is retried after the first
+	// attempt; 0 means DefaultMaxRetries, a negative value disables retries.
+	MaxRetries int
+	// RetryWaitMin and RetryWaitMax bound the exponential backoff.
+	RetryWaitMin time.Duration
+	RetryWaitMax time.Duration
+	// HTTPClient replaces the pooled default client (for tests).
+	HTTPClient *http.Client
+	// Log, when set, receives one entry per attempt and per outcome. Fields
+	// never hold the key or request bodies.
+	Log func(ctx context.Context, msg string, fields map[string]any)
+}
+
+// Client calls the payments API. It is safe for concurrent use.
+type Client struct {
+	base      *url.URL
+	key       string
+	userAgent string
+	livemode  bool
+	http      *retryablehttp.Client
+	log       func(ctx context.Context, msg string, fields map[string]any)
+}
+
+// KeyKind tells what kind of key a string is.
+type KeyKind int
+
+// The kinds of key.
+const (
+	KeyMalformed KeyKind = iota
+	KeySecretSandbox
+	KeySecretLive
+	KeyPublicSandbox
+	KeyPublicLive
+)
+
+// ClassifyKey tells the kind of key by its prefix, and KeyMalformed when the
+// prefix is unknown or the rest is shorter than MinKeySecretLength or holds
+// characters other than letters, digits and underscores.
+func ClassifyKey(key string) KeyKind {
+	for _, k := range []struct {
+		prefix string
+		kind   KeyKind
+	}{
+		{SecretKeySandboxPrefix, KeySecretSandbox},
+		{SecretKeyLivePrefix, KeySecretLive},
+		{PublicKeySandboxPrefix, KeyPublicSandbox},
+		{PublicKeyLivePrefix, KeyPublicLive},
+	} {
+		rest, ok := strings.CutPrefix(key, k.prefix)
+		if !ok {
+			continue
+		}
+		if len(rest) < MinKeySecretLength {
+			return KeyMalformed
+		}
+		for _, r := range rest {
+			if !(r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || r == '_') {
+				return KeyMalformed
+			}
+		}
+		return k.kind
+	}
+	return KeyMalformed
+}
+
+// New returns a Client. It checks the configuration but makes no request.
+func New(cfg Config) (*Client, error) {
+	if cfg.BaseURL == "" {
+		return nil, errors.New("base URL is empty")
+	}
+	base, err := url.Parse(strings.TrimRight(cfg.BaseURL, "/"))
+	if err != nil || (base.Scheme != "http" && base.Scheme != "https") || base.Host == "" {
+		return nil, fmt.Errorf("base URL %q is not an absolute http or https URL", cfg.BaseURL)
+	}
+	if base.User != nil {
+		// A key in the URL would end up in logs and errors.
+		return nil, errors.New("base URL must not contain credentials; set the secret key instead")
+	}
+	if base.RawQuery != "" || base.Fragment != "" {
+		return nil, fmt.Errorf("base URL %q must not have a query or fragment", base.Redacted())
+	}
+	if cfg.SecretKey == "" {
+		return nil, errors.New("secret key is empty")
+	}
+	c := &Client{
+		base:      base,
+		key:       cfg.SecretKey,
+		userAgent: cfg.UserAgent,
+		livemode:  ClassifyKey(cfg.SecretKey) == KeySecretLive,
+		log:       cfg.Log,
+	}
+	if c.userAgent == "" {
+		c.userAgent = DefaultUserAgent
+	}
+
+	hc := cfg.HTTPClient
+	if hc == nil {
+		hc = cleanhttp.DefaultPooledClient()
+		if t, ok := hc.Transport.(*http.Transport); ok {
+			t.MaxIdleConnsPerHost = maxConnsPerHost
+			t.MaxIdleConns = 4 * maxConnsPerHost
+		}
+	}
+	rc := retryablehttp.NewClient()
+	rc.HTTPClient = hc
+	rc.Logger = nil
+	rc.RetryMax = cfg.MaxRetries
+	switch {
+	case cfg.MaxRetries == 0:
+		rc.RetryMax = DefaultMaxRetries
+	case cfg.MaxRetries < 0:
+		rc.RetryMax = 0
+	}
+	rc.RetryWaitMin, rc.RetryWaitMax = cfg.RetryWaitMin, cfg.RetryWaitMax
+	if rc.RetryWaitMin <= 0 {
+		rc.RetryWaitMin = DefaultRetryWaitMin
+	}
+	if rc.RetryWaitMax < rc.RetryWaitMin {
+		rc.RetryWaitMax = max(DefaultRetryWaitMax, rc.RetryWaitMin)
+	}
+	rc.CheckRetry = c.checkRetry
+	rc.Backoff = Backoff
+	rc.ErrorHandler = retryablehttp.PassthroughErrorHandler
+	rc.RequestLogHook = func(_ retryablehttp.Logger, r *http.Request, attempt int) {
+		c.logf(r.Context(), "payments API request", map[string]any{
+			"method": r.Method, "path": r.URL.Path, "attempt": attempt + 1,
+		})
+	}
+	c.http = rc
+	return c, nil
+}
+
+// Livemode reports whether the client's key is a live key.
+func (c *Client) Livemode() bool { return c.livemode }
+
+func (c *Client) logf(ctx context.Context, msg string, fields map[string]any) {
+	if c.log != nil {
+		c.log(ctx, msg, fields)
+	}
+}
+
+// checkRetry decides whether an attempt is retried: transport errors, 429,
+// 5xx, and 409 idempotency_key_in_use (the first attempt is still running
+// at the service; its stored answer will be replayed).
+func (c *Client) checkRetry(ctx context.Context, resp *http.Response, err error) (bool, error) {
+	if ctx.Err() != nil {
+		return false, ctx.Err()
+	}
+	if err != nil {
+		c.logf(ctx, "payments API transport error, retrying if attempts remain", map[string]any{"error": err.Error()})
+		return true, nil
+	}
+	fields := map[string]any{
+		"method":     resp.Request.Method,
+		"path":       resp.Request.URL.Path,
+		"status":     resp.StatusCode,
+		"request_id": resp.Header.Get(HeaderRequestID),
+	}
+	if resp.Header.Get(HeaderIdempotentReplayed) == "true" {
+		fields["idempotent_replayed"] = true
+	}
+	c.logf(ctx, "payments API response", fields)
+	switch {
+	case resp.StatusCode == http.StatusTooManyRequests, resp.StatusCode >= 500:
+		return true, nil
+	case resp.StatusCode == http.StatusConflict:
+		body, rerr := io.ReadAll(io.LimitReader(resp.Body, maxResponseBytes))
+		resp.Body.Close()
+		resp.Body = io.NopCloser(bytes.NewReader(body))
+		if rerr != nil {
+			return true, nil
+		}
+		return decodeError(resp.StatusCode, resp.Header, body).Code == ErrorCodeIdempotencyKeyInUse, nil
+	}
+	return false, nil
+}
+
+// Backoff is the wait before retry attemptNum (0 for the first retry): the
+// service's Retry-After when it sends one, else exponential backoff from min,
+// capped at max, with equal jitter so that parallel clients spread out.
+func Backoff(minWait, maxWait time.Duration, attemptNum int, resp *http.Response) time.Duration {
+	if resp != nil {
+		if s := resp.Header.Get(HeaderRetryAfter); s != "" {
+			if secs, err := strconv.Atoi(strings.TrimSpace(s)); err == nil && secs >= 0 {
+				return time.Duration(secs) * time.Second
+			}
+			if t, err := http.ParseTime(s); err == nil {
+				return max(time.Until(t), 0)
+			}
+		}
+	}
+	d := float64(minWait) * math.Pow(2, float64(attemptNum))
+	if d > float64(maxWait) || math.IsInf(d, 0) {
+		d = float64(maxWait)
+	}
+	half := time.Duration(d / 2)
+	return half + mrand.N(half+1)
+}
+
+// newIdempotencyKey returns a fresh random key for one logical POST.
+func newIdempotencyKey() string {
+	var b [16]byte
+	_, _ = rand.Read(b[:])
+	return hex.EncodeToString(b[:])
+}
+
+// call performs one logical API call with retries and decodes a 200 answer
+// into out. A POST carries one Idempotency-Key reused across its retries,
+// so a retried create can never make two objects.
+func (c *Client) call(ctx context.Context, method, path string, query, form url.Values, out any) error {
+	u := *c.base
+	u.Path = c.base.Path + path
+	if len(query) > 0 {
+		u.RawQuery = query.Encode()
+	}
+	var body any
+	if method == http.MethodPost {
+		body = []byte(form.Encode())
+	}
+	req, err := retryablehttp.NewRequestWithContext(ctx, method, u.String(), body)
+	if err != nil {
+		return fmt.Errorf("building %s %s: %w", method, path, err)
+	}
+	req.SetBasicAuth(c.key, "")
+	req.Header.Set("User-Agent", c.userAgent)
+	req.Header.Set("Accept", "application/json")
+	if method == http.MethodPost {
+		req.Header.Set("Content-Type", "application/x-www-form-urlencoded")
+		req.Header.Set(HeaderIdempotencyKey, newIdempotencyKey())
+	}
+
+	resp, err := c.http.Do(req)
+	if err != nil {
+		if ctxErr := ctx.Err(); ctxErr != nil {
+			return fmt.Errorf("%s %s: %w", method, path, ctxErr)
+		}
+		return fmt.Errorf("%s %s failed after %d attempt(s): %w", method, path, c.http.RetryMax+1, scrub(err))
+	}
+	defer resp.Body.Close()
+	raw, err := io.ReadAll(io.LimitReader(resp.Body, maxResponseBytes))
+	if err != nil {
+		return fmt.Errorf("%s %s: reading answer: %w", method, path, scrub(err))
+	}
+	if resp.StatusCode != http.StatusOK {
+		return decodeError(resp.StatusCode, resp.Header, raw)
+	}
+	if out == nil {
+		return nil
+	}
+	if err := json.Unmarshal(raw, out); err != nil {
+		return fmt.Errorf("%s %s: decoding answer (request %s): %w", method, path, resp.Header.Get(HeaderRequestID), err)
+	}
+	if lm, ok := out.(interface{ livemodeOf() bool }); ok && lm.livemodeOf() != c.livemode {
+		return &LivemodeMismatchError{Path: path, KeyLivemode: c.livemode, RequestID: resp.Header.Get(HeaderRequestID)}
+	}
+	return nil
+}
+
+// scrub removes URL user info from transport errors, a second line of
+// defence behind New's refusal of such URLs.
+func scrub(err error) error {
+	var ue *url.Error
+	if errors.As(err, &ue) {
+		if u, perr := url.Parse(ue.URL); perr == nil && u.User != nil {
+			return &url.Error{Op: ue.Op, URL: u.Redacted(), Err: ue.Err}
+		}
+	}
+	return err
+}
+
+// LivemodeMismatchError is returned when an answer's livemode disagrees with
+// the key's: a sandbox key answered by the live service or the reverse.
+type LivemodeMismatchError struct {
+	Path        string
+	KeyLivemode bool
+	RequestID   string
+}
+
+func (e *LivemodeMismatchError) Error() string {
+	key, got := "sandbox", "live"
+	if e.KeyLivemode {
+		key, got = "live", "sandbox"
+	}
+	return fmt.Sprintf("refusing the answer to %s: the key is a %s key but the answer is a %s-mode object (request %s); check base_url", e.Path, key, got, e.RequestID)
+}
+
+func (c *Customer) livemodeOf() bool { return c.Livemode }
+func (s *Source) livemodeOf() bool   { return s.Livemode }
+func (p *Payment) livemodeOf() bool  { return p.Livemode }
+
+// pathID escapes an identifier for use as a path segment, so that an id
+// taken from user input can never address another route.
+func pathID(id string) string { return url.PathEscape(id) }

@@ -1,0 +1,170 @@
+package client
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"net/http"
+	"strings"
+	"unicode"
+)
+
+// Error is an error answered by the service. Every non-200 answer becomes
+// one, whatever its body: use errors.As to reach it.
+type Error struct {
+	// HTTPStatus is the answer's status code.
+	HTTPStatus int
+	// Type is the error type, for example invalid_request_error.
+	Type string
+	// Code is the machine-readable code, for example resource_missing.
+	Code string
+	// Param names the parameter at fault, when one is.
+	Param string
+	// Message is the service's human-readable explanation.
+	Message string
+	// Payment is the id of the declined payment on card errors.
+	Payment string
+	// RequestID is the answer's Request-Id header, for support.
+	RequestID string
+}
+
+func (e *Error) Error() string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "payments API error: %s (HTTP %d", e.Message, e.HTTPStatus)
+	if e.Type != "" {
+		fmt.Fprintf(&b, ", type %s", e.Type)
+	}
+	if e.Code != "" {
+		fmt.Fprintf(&b, ", code %s", e.Code)
+	}
+	if e.Param != "" {
+		fmt.Fprintf(&b, ", param %s", e.Param)
+	}
+	if e.Payment != "" {
+		fmt.Fprintf(&b, ", payment %s", e.Payment)
+	}
+	if e.RequestID != "" {
+		fmt.Fprintf(&b, ", request %s", e.RequestID)
+	}
+	b.WriteString(")")
+	return b.String()
+}
+
+// AsError returns the service error inside err, if there is one.
+func AsError(err error) (*Error, bool) {
+	var e *Error
+	ok := errors.As(err, &e)
+	return e, ok
+}
+
+// IsNotFound reports whether err is a 404: the object in the path does not
+// exist for this account (deleted, or another account's).
+func IsNotFound(err error) bool {
+	e, ok := AsError(err)
+	return ok && e.HTTPStatus == http.StatusNotFound
+}
+
+// IsCardError reports whether err is a declined charge.
+func IsCardError(err error) bool {
+	e, ok := AsError(err)
+	return ok && e.Type == ErrorTypeCard
+}
+
+// IsRateLimited reports whether err is a 429 that outlasted the retries.
+func IsRateLimited(err error) bool {
+	e, ok := AsError(err)
+	return ok && e.HTTPStatus == http.StatusTooManyRequests
+}
+
+// IsAuthError reports whether err is an authentication (401) or permission (403) error.
+func IsAuthError(err error) bool {
+	e, ok := AsError(err)
+	return ok && (e.HTTPStatus == http.StatusUnauthorized || e.HTTPStatus == http.StatusForbidden)
+}
+
+// HasCode reports whether err is a service error with the given code.
+func HasCode(err error, code string) bool {
+	e, ok := AsError(err)
+	return ok && e.Code == code
+}
+
+// errorBody is the wire shape of an error answer.
+type errorBody struct {
+	Error *struct {
+		Type    string `json:"type"`
+		Code    string `json:"code"`
+		Message string `json:"message"`
+		Param   string `json:"param"`
+		Payment string `json:"payment"`
+	} `json:"error"`
+}
+
+// maxMessageBytes bounds how much of an unexpected body goes into an error.
+const maxMessageBytes = 200
+
+// decodeError turns any non-200 answer into an *Error. A body that is not
+// the documented shape (a proxy's HTML page, say) still gives an error with
+// the status and a short, printable excerpt.
+func decodeError(status int, header http.Header, body []byte) *Error {
+	e := &Error{HTTPStatus: status, RequestID: header.Get(HeaderRequestID)}
+	var eb errorBody
+	if err := json.Unmarshal(body, &eb); err == nil && eb.Error != nil {
+		e.Type, e.Code, e.Message = eb.Error.Type, eb.Error.Code, eb.Error.Message
+		e.Param, e.Payment = eb.Error.Param, eb.Error.Payment
+	}
+	if e.Type == "" {
+		e.Type = defaultErrorType(status)
+	}
+	if e.Message == "" {
+		e.Message = fmt.Sprintf("unexpected answer %q", excerpt(body))
+		if len(body) == 0 {
+			e.Message = http.StatusText(status)
+			if e.Message == "" {
+				e.Message = "unexpected answer with no body"
+			}
+		}
+	}
+	return e
+}
+
+// defaultErrorType infers the type from the status when the body has none.
+func defaultErrorType(status int) string {
+	switch {
+	case status == http.StatusUnauthorized:
+		return ErrorTypeAuthentication
+	case status == http.StatusForbidden:
+		return ErrorTypePermission
+	case status == http.StatusPaymentRequired:
+		return ErrorTypeCard
+	case status == http.StatusConflict:
+		return ErrorTypeIdempotency
+	case status == http.StatusTooManyRequests:
+		return ErrorTypeRateLimit
+	case status >= 500:
+		return ErrorTypeAPI
+	default:
+		return ErrorTypeInvalidRequest
+	}
+}
+
+// excerpt returns at most maxMessageBytes of body with control characters
+// replaced, safe to show in a terminal.
+func excerpt(body []byte) string {
+	s := strings.ToValidUTF8(string(body), "\uFFFD")
+	s = strings.Map(func(r rune) rune {
+		if unicode.IsControl(r) {
+			return ' '
+		}
+		return r
+	}, s)
+	if len(s) > maxMessageBytes {
+		cut := maxMessageBytes
+		for cut > 0 && !utf8RuneStart(s[cut]) {
+			cut--
+		}
+		s = s[:cut] + "…"
+	}
+	return strings.TrimSpace(s)
+}
+
+func utf8RuneStart(b byte) bool { return b&0xC0 != 0x80 }
