@@ -18,6 +18,7 @@ import (
 	"net/url"
 	"strconv"
 	"strings"
+	"sync/atomic"
 	"time"
 
 	"github.com/hashicorp/go-cleanhttp"
@@ -35,6 +36,10 @@ const (
 	// parallelism of 10, so that concurrent operations reuse connections
 	// instead of opening one per request.
 	maxConnsPerHost = 32
+	// RecoveryTimeout bounds the extra time a POST whose context ended
+	// after it was sent may take to learn its outcome.
+	RecoveryTimeout = 30 * time.Second
+
 	// maxResponseBytes bounds what is read of any answer.
 	maxResponseBytes = 8 << 20
 )
@@ -172,6 +177,7 @@ func New(cfg Config) (*Client, error) {
 	rc.Backoff = Backoff
 	rc.ErrorHandler = retryablehttp.PassthroughErrorHandler
 	rc.RequestLogHook = func(_ retryablehttp.Logger, r *http.Request, attempt int) {
+		markSent(r)
 		c.logf(r.Context(), "payments API request", map[string]any{
 			"method": r.Method, "path": r.URL.Path, "attempt": attempt + 1,
 		})
@@ -267,7 +273,7 @@ func (c *Client) call(ctx context.Context, method, path string, query, form url.
 	if method == http.MethodPost {
 		body = []byte(form.Encode())
 	}
-	req, err := retryablehttp.NewRequestWithContext(ctx, method, u.String(), body)
+	req, err := retryablehttp.NewRequestWithContext(context.WithValue(ctx, sentKey{}, new(atomic.Bool)), method, u.String(), body)
 	if err != nil {
 		return fmt.Errorf("building %s %s: %w", method, path, err)
 	}
@@ -279,31 +285,67 @@ func (c *Client) call(ctx context.Context, method, path string, query, form url.
 		req.Header.Set(HeaderIdempotencyKey, newIdempotencyKey())
 	}
 
-	resp, err := c.http.Do(req)
+	status, header, raw, err := c.do(ctx, req)
+	if err != nil && ctx.Err() != nil && method == http.MethodPost && attempted(req) {
+		// The caller gave up after the request left: the service may have
+		// acted. Finish the call with the same Idempotency-Key on a detached,
+		// bounded context, so its outcome (the object it made, say) is known
+		// and nothing is orphaned.
+		c.logf(ctx, "payments API call interrupted after it was sent; recovering its outcome with the same idempotency key", map[string]any{"method": method, "path": path})
+		rctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), RecoveryTimeout)
+		status, header, raw, err = c.do(rctx, req.WithContext(rctx))
+		cancel()
+	}
 	if err != nil {
 		if ctxErr := ctx.Err(); ctxErr != nil {
 			return fmt.Errorf("%s %s: %w", method, path, ctxErr)
 		}
 		return fmt.Errorf("%s %s failed after %d attempt(s): %w", method, path, c.http.RetryMax+1, scrub(err))
 	}
-	defer resp.Body.Close()
-	raw, err := io.ReadAll(io.LimitReader(resp.Body, maxResponseBytes))
-	if err != nil {
-		return fmt.Errorf("%s %s: reading answer: %w", method, path, scrub(err))
-	}
-	if resp.StatusCode != http.StatusOK {
-		return decodeError(resp.StatusCode, resp.Header, raw)
+	if status != http.StatusOK {
+		return decodeError(status, header, raw)
 	}
 	if out == nil {
 		return nil
 	}
 	if err := json.Unmarshal(raw, out); err != nil {
-		return fmt.Errorf("%s %s: decoding answer (request %s): %w", method, path, resp.Header.Get(HeaderRequestID), err)
+		return fmt.Errorf("%s %s: decoding answer (request %s): %w", method, path, header.Get(HeaderRequestID), err)
 	}
 	if lm, ok := out.(interface{ livemodeOf() bool }); ok && lm.livemodeOf() != c.livemode {
-		return &LivemodeMismatchError{Path: path, KeyLivemode: c.livemode, RequestID: resp.Header.Get(HeaderRequestID)}
+		return &LivemodeMismatchError{Path: path, KeyLivemode: c.livemode, RequestID: header.Get(HeaderRequestID)}
 	}
 	return nil
+}
+
+// do sends req with retries and reads the whole answer.
+func (c *Client) do(ctx context.Context, req *retryablehttp.Request) (int, http.Header, []byte, error) {
+	resp, err := c.http.Do(req)
+	if err != nil {
+		return 0, nil, nil, err
+	}
+	defer resp.Body.Close()
+	raw, err := io.ReadAll(io.LimitReader(resp.Body, maxResponseBytes))
+	if err != nil {
+		if ctx.Err() != nil {
+			return 0, nil, nil, ctx.Err()
+		}
+		return 0, nil, nil, fmt.Errorf("reading answer: %w", err)
+	}
+	return resp.StatusCode, resp.Header, raw, nil
+}
+
+// sentKey marks, in a request's context, whether an attempt of it was sent.
+type sentKey struct{}
+
+func markSent(r *http.Request) {
+	if sent, ok := r.Context().Value(sentKey{}).(*atomic.Bool); ok {
+		sent.Store(true)
+	}
+}
+
+func attempted(req *retryablehttp.Request) bool {
+	sent, ok := req.Context().Value(sentKey{}).(*atomic.Bool)
+	return ok && sent.Load()
 }
 
 // scrub removes URL user info from transport errors, a second line of
