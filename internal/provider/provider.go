@@ -3,18 +3,64 @@ package provider
 
 import (
 	"context"
+	"fmt"
+	"os"
+	"regexp"
 
+	"github.com/hashicorp/terraform-plugin-framework-validators/int64validator"
 	"github.com/hashicorp/terraform-plugin-framework/datasource"
+	"github.com/hashicorp/terraform-plugin-framework/path"
 	"github.com/hashicorp/terraform-plugin-framework/provider"
 	"github.com/hashicorp/terraform-plugin-framework/provider/schema"
 	"github.com/hashicorp/terraform-plugin-framework/resource"
+	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
+	"github.com/hashicorp/terraform-plugin-framework/types"
+	"github.com/hashicorp/terraform-plugin-log/tflog"
+
+	"github.com/paymentsdev/terraform-provider-payments/internal/client"
 )
 
 var _ provider.Provider = (*paymentsProvider)(nil)
 
+// Environment variables the provider falls back to when an attribute is not
+// set in the configuration.
+const (
+	EnvSecretKey = "PAYMENTS_SECRET_KEY"
+	EnvBaseURL   = "PAYMENTS_BASE_URL"
+)
+
+// Provider attribute names, used in schema paths and in error messages.
+const (
+	attrSecretKey     = "secret_key"
+	attrBaseURL       = "base_url"
+	attrMaxRetries    = "max_retries"
+	attrAllowLivemode = "allow_livemode"
+)
+
+// registryURL is the provider's page, named in the User-Agent so that the
+// service's operators can tell where requests come from.
+const registryURL = "https://registry.terraform.io/providers/paymentsdev/payments"
+
+// logSubsystem names the tflog subsystem of the API client's entries, so
+// that TF_LOG_PROVIDER_PAYMENTS_API can tune them apart from the provider's.
+const logSubsystem = "payments_api"
+
+// anyKeyPattern matches anything shaped like a payments key. Every log entry
+// is masked with it as well as with the configured key itself, as a second
+// line of defence should some other key reach a message.
+var anyKeyPattern = regexp.MustCompile(`\b[sp]k_(?:sandbox|live)_[A-Za-z0-9_]+`)
+
 // paymentsProvider is the payments provider.
 type paymentsProvider struct {
 	version string
+}
+
+// paymentsProviderModel is the provider block.
+type paymentsProviderModel struct {
+	SecretKey     types.String `tfsdk:"secret_key"`
+	BaseURL       types.String `tfsdk:"base_url"`
+	MaxRetries    types.Int64  `tfsdk:"max_retries"`
+	AllowLivemode types.Bool   `tfsdk:"allow_livemode"`
 }
 
 // New returns a function that builds the provider for the given version.
@@ -31,17 +77,214 @@ func (p *paymentsProvider) Metadata(_ context.Context, _ provider.MetadataReques
 
 func (p *paymentsProvider) Schema(_ context.Context, _ provider.SchemaRequest, resp *provider.SchemaResponse) {
 	resp.Schema = schema.Schema{
-		MarkdownDescription: "The payments provider manages customers and their payment sources, and reads payments, through the payments service's REST API.",
+		MarkdownDescription: "The payments provider manages customers and their payment sources, and reads payments, " +
+			"through the payments service's REST API. It needs a secret key and the service's base URL, " +
+			"from the configuration or from the environment.",
+		Attributes: map[string]schema.Attribute{
+			attrSecretKey: schema.StringAttribute{
+				MarkdownDescription: fmt.Sprintf("The secret key that authenticates every request: `%s…` for the sandbox, "+
+					"or `%s…` for the live service (which also needs `%s = true`). Public keys (`%s…`, `%s…`) are refused, "+
+					"because no endpoint the provider uses accepts them. Falls back to the `%s` environment variable; "+
+					"one of the two must be set.",
+					client.SecretKeySandboxPrefix, client.SecretKeyLivePrefix, attrAllowLivemode,
+					client.PublicKeySandboxPrefix, client.PublicKeyLivePrefix, EnvSecretKey),
+				Optional:   true,
+				Sensitive:  true,
+				Validators: []validator.String{secretKeyValidator{}},
+			},
+			attrBaseURL: schema.StringAttribute{
+				MarkdownDescription: fmt.Sprintf("The service's base URL, without the `%s` path prefix, for example "+
+					"`http://127.0.0.1:12111` for a local sandbox. Falls back to the `%s` environment variable; "+
+					"one of the two must be set.", client.APIVersionPrefix, EnvBaseURL),
+				Optional:   true,
+				Validators: []validator.String{baseURLValidator{}},
+			},
+			attrMaxRetries: schema.Int64Attribute{
+				MarkdownDescription: fmt.Sprintf("How many times a request is retried after a network error, a rate limit "+
+					"or a server error, with exponential backoff. Retried writes reuse their idempotency key, so a retry "+
+					"never makes a second object. `0` disables retries. Defaults to `%d`.", client.DefaultMaxRetries),
+				Optional:   true,
+				Validators: []validator.Int64{int64validator.AtLeast(0)},
+			},
+			attrAllowLivemode: schema.BoolAttribute{
+				MarkdownDescription: fmt.Sprintf("Whether a live secret key (`%s…`) may be used. Defaults to `false`, "+
+					"so that a configuration meant for the sandbox can never act on real money by mistake.",
+					client.SecretKeyLivePrefix),
+				Optional: true,
+			},
+		},
 	}
 }
 
-func (p *paymentsProvider) Configure(_ context.Context, _ provider.ConfigureRequest, _ *provider.ConfigureResponse) {
+func (p *paymentsProvider) Configure(ctx context.Context, req provider.ConfigureRequest, resp *provider.ConfigureResponse) {
+	var config paymentsProviderModel
+	resp.Diagnostics.Append(req.Config.Get(ctx, &config)...)
+	if resp.Diagnostics.HasError() {
+		return
+	}
+
+	// An unknown value (from a resource not yet created) cannot configure a
+	// client; say which variable would do instead.
+	if config.SecretKey.IsUnknown() {
+		resp.Diagnostics.AddAttributeError(path.Root(attrSecretKey), "Unknown Payments Secret Key",
+			unknownDetail(attrSecretKey, EnvSecretKey))
+	}
+	if config.BaseURL.IsUnknown() {
+		resp.Diagnostics.AddAttributeError(path.Root(attrBaseURL), "Unknown Payments Base URL",
+			unknownDetail(attrBaseURL, EnvBaseURL))
+	}
+	if config.MaxRetries.IsUnknown() {
+		resp.Diagnostics.AddAttributeError(path.Root(attrMaxRetries), "Unknown Payments Max Retries",
+			"The provider cannot create the payments API client because max_retries is unknown until apply. "+
+				"Set it to a static value, or remove it to use the default.")
+	}
+	if config.AllowLivemode.IsUnknown() {
+		resp.Diagnostics.AddAttributeError(path.Root(attrAllowLivemode), "Unknown Payments Allow Livemode",
+			"The provider cannot decide whether a live key is allowed because allow_livemode is unknown until apply. "+
+				"Set it to a static value.")
+	}
+	if resp.Diagnostics.HasError() {
+		return
+	}
+
+	secretKey, keyFromEnv := config.SecretKey.ValueString(), false
+	if config.SecretKey.IsNull() {
+		secretKey, keyFromEnv = os.Getenv(EnvSecretKey), true
+	}
+	baseURL := config.BaseURL.ValueString()
+	if config.BaseURL.IsNull() {
+		baseURL = os.Getenv(EnvBaseURL)
+	}
+	allowLive := config.AllowLivemode.ValueBool()
+
+	if secretKey == "" {
+		resp.Diagnostics.AddAttributeError(path.Root(attrSecretKey), "Missing Payments Secret Key",
+			missingDetail(attrSecretKey, EnvSecretKey, fmt.Sprintf("a secret key (%s… or %s…)",
+				client.SecretKeySandboxPrefix, client.SecretKeyLivePrefix)))
+	} else if summary, detail := checkSecretKey(secretKey, allowLive); summary != "" {
+		if keyFromEnv {
+			detail = fmt.Sprintf("The key in the %s environment variable is not usable. %s", EnvSecretKey, detail)
+		}
+		resp.Diagnostics.AddAttributeError(path.Root(attrSecretKey), summary, detail)
+	}
+	if baseURL == "" {
+		resp.Diagnostics.AddAttributeError(path.Root(attrBaseURL), "Missing Payments Base URL",
+			missingDetail(attrBaseURL, EnvBaseURL, "the service's base URL"))
+	}
+	if resp.Diagnostics.HasError() {
+		return
+	}
+
+	maxRetries := client.DefaultMaxRetries
+	if !config.MaxRetries.IsNull() {
+		maxRetries = int(config.MaxRetries.ValueInt64())
+	}
+	if maxRetries == 0 {
+		// The client reads 0 as "default"; a negative value turns retries off.
+		maxRetries = -1
+	}
+
+	c, err := client.New(client.Config{
+		BaseURL:    baseURL,
+		SecretKey:  secretKey,
+		UserAgent:  p.userAgent(req.TerraformVersion),
+		MaxRetries: maxRetries,
+		Log:        apiLogger(secretKey),
+	})
+	if err != nil {
+		// The key was checked above, so what is left is the URL. The error
+		// never holds the key (client.New refuses to echo it).
+		resp.Diagnostics.AddAttributeError(path.Root(attrBaseURL), "Invalid Payments Base URL",
+			fmt.Sprintf("The provider cannot create the payments API client: %s. Set %s (or the %s environment variable) "+
+				"to an absolute http or https URL such as https://api.example.com.", err, attrBaseURL, EnvBaseURL))
+		return
+	}
+
+	ctx = maskKey(ctx, secretKey)
+	tflog.Debug(ctx, "Configured the payments API client", map[string]any{
+		"base_url": baseURL, "max_retries": maxRetries, "livemode": c.Livemode(),
+	})
+
+	resp.DataSourceData = c
+	resp.ResourceData = c
+}
+
+// userAgent is sent on every request, naming the provider, its version and
+// Terraform's.
+func (p *paymentsProvider) userAgent(terraformVersion string) string {
+	if terraformVersion == "" {
+		terraformVersion = "unknown"
+	}
+	return fmt.Sprintf("terraform-provider-payments/%s (+%s) Terraform/%s", p.version, registryURL, terraformVersion)
 }
 
 func (p *paymentsProvider) Resources(_ context.Context) []func() resource.Resource {
-	return nil
+	return []func() resource.Resource{}
 }
 
 func (p *paymentsProvider) DataSources(_ context.Context) []func() datasource.DataSource {
 	return nil
+}
+
+// maskKey returns ctx with key, and anything else shaped like a key, masked
+// in every tflog entry made with it, messages and fields alike.
+func maskKey(ctx context.Context, key string) context.Context {
+	if key != "" {
+		ctx = tflog.MaskLogStrings(ctx, key)
+	}
+	ctx = tflog.MaskLogRegexes(ctx, anyKeyPattern)
+	ctx = tflog.MaskFieldValuesWithFieldKeys(ctx, attrSecretKey, "authorization", "Authorization")
+	return ctx
+}
+
+// apiLogger is the client's Log hook: debug entries in the payments_api
+// subsystem, masked with the key on the context of each request (the
+// context of Configure does not reach resource operations, so the masking
+// is set on each entry's own context).
+func apiLogger(key string) func(ctx context.Context, msg string, fields map[string]any) {
+	return func(ctx context.Context, msg string, fields map[string]any) {
+		ctx = tflog.NewSubsystem(ctx, logSubsystem)
+		if key != "" {
+			ctx = tflog.SubsystemMaskLogStrings(ctx, logSubsystem, key)
+		}
+		ctx = tflog.SubsystemMaskLogRegexes(ctx, logSubsystem, anyKeyPattern)
+		tflog.SubsystemDebug(ctx, logSubsystem, msg, fields)
+	}
+}
+
+// unknownDetail explains an attribute whose value is unknown at configure time.
+func unknownDetail(attr, env string) string {
+	return fmt.Sprintf("The provider cannot create the payments API client because %s is unknown until apply. "+
+		"Set it to a value known at plan time, apply the resource it comes from first (-target), "+
+		"or remove it and use the %s environment variable.", attr, env)
+}
+
+// missingDetail explains an attribute set neither in configuration nor in the environment.
+func missingDetail(attr, env, what string) string {
+	return fmt.Sprintf("The provider needs %s. Set %s in the provider configuration or the %s environment variable. "+
+		"If either is already set, check that it is not empty.", what, attr, env)
+}
+
+// checkSecretKey tells whether key can be used, and when not returns an
+// error summary and detail that never contain the key.
+func checkSecretKey(key string, allowLivemode bool) (summary, detail string) {
+	switch client.ClassifyKey(key) {
+	case client.KeySecretSandbox:
+		return "", ""
+	case client.KeySecretLive:
+		if allowLivemode {
+			return "", ""
+		}
+		return "Live Key Not Allowed", fmt.Sprintf("The secret key is a live key (%s…), which acts on real money. "+
+			"Set %s = true in the provider configuration to use it, or use a sandbox key (%s…).",
+			client.SecretKeyLivePrefix, attrAllowLivemode, client.SecretKeySandboxPrefix)
+	case client.KeyPublicSandbox, client.KeyPublicLive:
+		return "Secret Key Required", fmt.Sprintf("The key is a public key (%s… or %s…), but the payments API "+
+			"needs a secret key (%s… or %s…) for every operation the provider performs. Use the account's secret key.",
+			client.PublicKeySandboxPrefix, client.PublicKeyLivePrefix, client.SecretKeySandboxPrefix, client.SecretKeyLivePrefix)
+	default:
+		return "Malformed Payments Secret Key", fmt.Sprintf("The key is not a payments secret key. Expected %s… "+
+			"(sandbox) or %s… (live), followed by at least %d letters, digits or underscores.",
+			client.SecretKeySandboxPrefix, client.SecretKeyLivePrefix, client.MinKeySecretLength)
+	}
 }
