@@ -1,0 +1,179 @@
+package provider
+
+import (
+	"context"
+
+	"github.com/hashicorp/terraform-plugin-framework/datasource/schema"
+	"github.com/hashicorp/terraform-plugin-framework/diag"
+	"github.com/hashicorp/terraform-plugin-framework/types"
+
+	"github.com/paymentsdev/terraform-provider-payments/internal/client"
+)
+
+// paymentModel is one payment as the payments_payment data source and each
+// element of payments_payments.payments describe it. Fields the service may
+// leave out (SPEC.md: captured, source, customer, description, metadata,
+// and amount_refunded, which is ours) are null when absent.
+type paymentModel struct {
+	ID                types.String        `tfsdk:"id"`
+	Amount            types.Int64         `tfsdk:"amount"`
+	AmountRefunded    types.Int64         `tfsdk:"amount_refunded"`
+	Currency          types.String        `tfsdk:"currency"`
+	Status            types.String        `tfsdk:"status"`
+	Captured          types.Bool          `tfsdk:"captured"`
+	AuthorizationCode types.String        `tfsdk:"authorization_code"`
+	Customer          types.String        `tfsdk:"customer"`
+	Description       types.String        `tfsdk:"description"`
+	Metadata          types.Map           `tfsdk:"metadata"`
+	Source            *paymentSourceModel `tfsdk:"source"`
+	CreatedAt         types.String        `tfsdk:"created_at"`
+	Livemode          types.Bool          `tfsdk:"livemode"`
+}
+
+// paymentSourceModel is paymentModel.Source: the payment method a payment
+// used. A nil pointer is a null object.
+type paymentSourceModel struct {
+	ID       types.String `tfsdk:"id"`
+	Brand    types.String `tfsdk:"brand"`
+	Last4    types.String `tfsdk:"last4"`
+	ExpMonth types.Int64  `tfsdk:"exp_month"`
+	ExpYear  types.Int64  `tfsdk:"exp_year"`
+}
+
+// newPaymentModel maps an API payment to the model. It is the only place
+// that does, so the two payment data sources cannot drift apart.
+func newPaymentModel(ctx context.Context, p *client.Payment) (paymentModel, diag.Diagnostics) {
+	m := paymentModel{
+		ID:                types.StringValue(p.ID),
+		Amount:            types.Int64Value(p.Amount),
+		AmountRefunded:    types.Int64PointerValue(p.AmountRefunded),
+		Currency:          types.StringValue(p.Currency),
+		Status:            types.StringValue(p.Status),
+		Captured:          types.BoolPointerValue(p.Captured),
+		AuthorizationCode: optionalString(p.AuthorizationCode),
+		Customer:          optionalString(p.Customer),
+		Description:       optionalString(p.Description),
+		CreatedAt:         types.StringValue(p.CreatedAt),
+		Livemode:          types.BoolValue(p.Livemode),
+	}
+	if p.Source != nil {
+		m.Source = &paymentSourceModel{
+			ID:       optionalString(p.Source.ID),
+			Brand:    optionalString(p.Source.Brand),
+			Last4:    optionalString(p.Source.Last4),
+			ExpMonth: optionalInt64(p.Source.ExpMonth),
+			ExpYear:  optionalInt64(p.Source.ExpYear),
+		}
+	}
+	var diags diag.Diagnostics
+	m.Metadata, diags = optionalStringMap(ctx, p.Metadata)
+	return m, diags
+}
+
+// optionalString maps the client's "" (absent or null on the wire) to null,
+// so that a configuration can test an optional field with `== null`.
+func optionalString(s string) types.String {
+	if s == "" {
+		return types.StringNull()
+	}
+	return types.StringValue(s)
+}
+
+// optionalInt64 maps the client's 0 (absent on the wire) to null; no
+// optional integer of the API has 0 as a meaningful value (expiry months and
+// years start at 1).
+func optionalInt64(n int64) types.Int64 {
+	if n == 0 {
+		return types.Int64Null()
+	}
+	return types.Int64Value(n)
+}
+
+// optionalStringMap maps an absent or empty map to null: the API does not
+// distinguish "no metadata" from "empty metadata".
+func optionalStringMap(ctx context.Context, m map[string]string) (types.Map, diag.Diagnostics) {
+	if len(m) == 0 {
+		return types.MapNull(types.StringType), nil
+	}
+	return types.MapValueFrom(ctx, types.StringType, m)
+}
+
+// paymentAttributes returns the schema of paymentModel's attributes, all
+// computed but id, whose kind the caller decides: the payments_payment data
+// source takes it as an argument, payments_payments computes it.
+func paymentAttributes(id schema.StringAttribute) map[string]schema.Attribute {
+	return map[string]schema.Attribute{
+		"id": id,
+		"amount": schema.Int64Attribute{
+			MarkdownDescription: "The amount of the payment, in the currency's minor unit (cents for `USD`). After a partial capture it is the captured amount.",
+			Computed:            true,
+		},
+		"amount_refunded": schema.Int64Attribute{
+			MarkdownDescription: "How much of the amount has been refunded, in the currency's minor unit. Null when the service leaves it out.",
+			Computed:            true,
+		},
+		"currency": schema.StringAttribute{
+			MarkdownDescription: "The ISO 4217 currency code of the payment, in upper case, for example `USD`.",
+			Computed:            true,
+		},
+		"status": schema.StringAttribute{
+			MarkdownDescription: "The state of the payment: " + quotedList(client.PaymentStatuses) + ".",
+			Computed:            true,
+		},
+		"captured": schema.BoolAttribute{
+			MarkdownDescription: "Whether the charge was authorized and captured. Null when the service leaves it out.",
+			Computed:            true,
+		},
+		"authorization_code": schema.StringAttribute{
+			MarkdownDescription: "The authorization code the card issuer returned, a string of digits. Null while the payment is `pending` and when it was `declined`.",
+			Computed:            true,
+		},
+		"customer": schema.StringAttribute{
+			MarkdownDescription: "The id of the customer the payment belongs to. Null when the payment charged a token without a customer. It keeps the id after the customer is deleted.",
+			Computed:            true,
+		},
+		"description": schema.StringAttribute{
+			MarkdownDescription: "The free text given when the payment was created. Null when there is none.",
+			Computed:            true,
+		},
+		"metadata": schema.MapAttribute{
+			MarkdownDescription: "The string keys and values given when the payment was created. Null when there are none.",
+			ElementType:         types.StringType,
+			Computed:            true,
+		},
+		"source": schema.SingleNestedAttribute{
+			MarkdownDescription: "The payment method the payment used. Null when the service leaves it out.",
+			Computed:            true,
+			Attributes: map[string]schema.Attribute{
+				"id": schema.StringAttribute{
+					MarkdownDescription: "The id of the payment method (`" + client.SourceIDPrefix + "…`).",
+					Computed:            true,
+				},
+				"brand": schema.StringAttribute{
+					MarkdownDescription: "The card brand, for example `visa`.",
+					Computed:            true,
+				},
+				"last4": schema.StringAttribute{
+					MarkdownDescription: "The last four digits of the card number.",
+					Computed:            true,
+				},
+				"exp_month": schema.Int64Attribute{
+					MarkdownDescription: "The card's expiry month, 1 to 12.",
+					Computed:            true,
+				},
+				"exp_year": schema.Int64Attribute{
+					MarkdownDescription: "The card's expiry year, with four digits.",
+					Computed:            true,
+				},
+			},
+		},
+		"created_at": schema.StringAttribute{
+			MarkdownDescription: "When the payment was created, as an RFC 3339 UTC timestamp with second precision.",
+			Computed:            true,
+		},
+		"livemode": schema.BoolAttribute{
+			MarkdownDescription: "Whether the payment was made with a live key (`true`) or a sandbox key (`false`).",
+			Computed:            true,
+		},
+	}
+}
