@@ -91,6 +91,17 @@ type Stats struct {
 	Payments    int64         `json:"payments"`
 	Requests    StatsRequests `json:"requests"`
 	Connections int64         `json:"connections"`
+	// Faults counts the faults injected into the account's /v1 requests.
+	// An addition to the contract's stats; zero from a sandbox without it.
+	Faults StatsFaults `json:"faults"`
+}
+
+// StatsFaults counts injected faults by kind: errors (500 or 503 without
+// acting), drops (acted, then the connection closed) and 429s.
+type StatsFaults struct {
+	Errors      int64 `json:"errors"`
+	Drops       int64 `json:"drops"`
+	RateLimited int64 `json:"rate_limited"`
 }
 
 // StatsRequests counts the account's /v1 requests, in all and by route
