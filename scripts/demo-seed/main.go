@@ -1,0 +1,238 @@
+// Command demo-seed makes the payments that `make demo` shows. Terraform
+// cannot create payments (the provider has no payment resource), so the demo
+// charges the customers Terraform created, through the public API, between
+// two applies; it also reads the sandbox's counters at the end.
+//
+// It talks plain HTTP with the standard library, as any integrator's code
+// would, and reads the key and address from the same environment variables
+// as the provider: PAYMENTS_SECRET_KEY and PAYMENTS_BASE_URL.
+//
+//	terraform output -json | demo-seed payments
+//	demo-seed destroyed   # fails unless no customer or source is left
+package main
+
+import (
+	"context"
+	"crypto/rand"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"net/http"
+	"net/url"
+	"os"
+	"strings"
+	"time"
+)
+
+func main() {
+	if len(os.Args) != 2 {
+		fmt.Fprintln(os.Stderr, "usage: terraform output -json | demo-seed payments\n       demo-seed destroyed")
+		os.Exit(2)
+	}
+	api, err := newAPIFromEnv()
+	if err == nil {
+		ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+		defer cancel()
+		switch os.Args[1] {
+		case "payments":
+			err = seedPayments(ctx, api, os.Stdin, os.Stdout)
+		case "destroyed":
+			err = checkDestroyed(ctx, api, os.Stdout)
+		default:
+			err = fmt.Errorf("unknown command %q", os.Args[1])
+		}
+	}
+	if err != nil {
+		fmt.Fprintln(os.Stderr, "demo-seed:", err)
+		os.Exit(1)
+	}
+}
+
+// api is the little of the payments API the demo needs.
+type api struct {
+	baseURL string
+	key     string
+	http    *http.Client
+}
+
+func newAPIFromEnv() (*api, error) {
+	key := os.Getenv("PAYMENTS_SECRET_KEY")
+	base := strings.TrimRight(os.Getenv("PAYMENTS_BASE_URL"), "/")
+	if key == "" || base == "" {
+		return nil, errors.New("PAYMENTS_SECRET_KEY and PAYMENTS_BASE_URL must both be set")
+	}
+	if !strings.HasPrefix(key, "sk_sandbox_") {
+		// The demo charges cards and calls /_sandbox/ controls: never on a live account.
+		return nil, errors.New("PAYMENTS_SECRET_KEY must be a sandbox key (sk_sandbox_...)")
+	}
+	return &api{baseURL: base, key: key, http: &http.Client{Timeout: 30 * time.Second}}, nil
+}
+
+// apiError is an answer other than 200. The payment of a declined charge
+// (402) is kept in it, since the API stores declined payments.
+type apiError struct {
+	Status int
+	Body   string
+}
+
+func (e *apiError) Error() string {
+	return fmt.Sprintf("HTTP %d: %s", e.Status, strings.TrimSpace(e.Body))
+}
+
+// do sends one request and decodes a JSON answer into out.
+func (a *api) do(ctx context.Context, method, path string, form url.Values, out any) error {
+	var body io.Reader
+	if form != nil {
+		body = strings.NewReader(form.Encode())
+	}
+	req, err := http.NewRequestWithContext(ctx, method, a.baseURL+path, body)
+	if err != nil {
+		return err
+	}
+	req.SetBasicAuth(a.key, "")
+	if form != nil {
+		req.Header.Set("Content-Type", "application/x-www-form-urlencoded")
+	}
+	if method == http.MethodPost {
+		// A fresh key per request, as SPEC.md's examples do.
+		req.Header.Set("Idempotency-Key", randomHex(16))
+	}
+	resp, err := a.http.Do(req)
+	if err != nil {
+		return fmt.Errorf("%s %s: %w", method, path, err)
+	}
+	defer resp.Body.Close()
+	raw, err := io.ReadAll(resp.Body)
+	if err != nil {
+		return fmt.Errorf("%s %s: reading the answer: %w", method, path, err)
+	}
+	if resp.StatusCode != http.StatusOK {
+		return fmt.Errorf("%s %s: %w", method, path, &apiError{Status: resp.StatusCode, Body: string(raw)})
+	}
+	if err := json.Unmarshal(raw, out); err != nil {
+		return fmt.Errorf("%s %s: decoding the answer: %w", method, path, err)
+	}
+	return nil
+}
+
+// payment holds the fields of a payment the demo prints.
+type payment struct {
+	ID       string `json:"id"`
+	Amount   int64  `json:"amount"`
+	Currency string `json:"currency"`
+	Status   string `json:"status"`
+	Customer string `json:"customer"`
+}
+
+// charge describes one payment the demo makes.
+type charge struct {
+	customer    string // key in the customer_ids output
+	amount      int64
+	currency    string
+	source      string // "" charges the customer's default source
+	description string
+	then        string // "" | "complete" | "refund"
+}
+
+// charges are the demo's payments: approved ones, a refund, a 3-D Secure
+// payment the sandbox completes, and a decline, so the data sources have
+// several statuses to filter on.
+var charges = []charge{
+	{customer: "ada", amount: 2500, currency: "USD", description: "Pro plan, first month"},
+	{customer: "ada", amount: 2500, currency: "USD", description: "Pro plan, second month", then: "refund"},
+	{customer: "grace", amount: 4900, currency: "EUR", description: "Team plan, annual seats"},
+	{customer: "grace", amount: 1500, currency: "EUR", source: "tok_3ds", description: "Add-on, confirmed with 3-D Secure", then: "complete"},
+	{customer: "alan", amount: 900, currency: "GBP", description: "Trial conversion"},
+}
+
+// seedPayments reads `terraform output -json` from in and makes the charges.
+func seedPayments(ctx context.Context, a *api, in io.Reader, out io.Writer) error {
+	var outputs map[string]struct {
+		Value json.RawMessage `json:"value"`
+	}
+	if err := json.NewDecoder(in).Decode(&outputs); err != nil {
+		return fmt.Errorf("reading terraform output -json: %w", err)
+	}
+	ids := map[string]string{}
+	if o, ok := outputs["customer_ids"]; ok {
+		if err := json.Unmarshal(o.Value, &ids); err != nil {
+			return fmt.Errorf("output customer_ids is not a map of strings: %w", err)
+		}
+	}
+	for _, c := range charges {
+		id, ok := ids[c.customer]
+		if !ok {
+			return fmt.Errorf("output customer_ids has no %q", c.customer)
+		}
+		form := url.Values{
+			"customer":    {id},
+			"amount":      {fmt.Sprint(c.amount)},
+			"currency":    {c.currency},
+			"description": {c.description},
+		}
+		if c.source != "" {
+			form.Set("source", c.source)
+		}
+		var p payment
+		err := a.do(ctx, http.MethodPost, "/v1/payments", form, &p)
+		var apiErr *apiError
+		if errors.As(err, &apiErr) && apiErr.Status == http.StatusPaymentRequired {
+			// A decline is an outcome, not a failure: the payment exists,
+			// and the error names it.
+			var body struct {
+				Error struct {
+					Code    string `json:"code"`
+					Payment string `json:"payment"`
+				} `json:"error"`
+			}
+			_ = json.Unmarshal([]byte(apiErr.Body), &body)
+			fmt.Fprintf(out, "  %-18s %s %d %s (%s): %s\n", "declined", body.Error.Payment, c.amount, c.currency, c.customer, body.Error.Code)
+			continue
+		}
+		if err != nil {
+			return err
+		}
+		switch c.then {
+		case "complete":
+			fmt.Fprintf(out, "  %-18s %s %d %s (%s): the sandbox completes it\n", p.Status, p.ID, p.Amount, p.Currency, c.customer)
+			err = a.do(ctx, http.MethodPost, "/_sandbox/payments/"+p.ID+"/complete", url.Values{"outcome": {"approved"}}, &p)
+		case "refund":
+			fmt.Fprintf(out, "  %-18s %s %d %s (%s): refunding 1000\n", p.Status, p.ID, p.Amount, p.Currency, c.customer)
+			err = a.do(ctx, http.MethodPost, "/v1/payments/"+p.ID+"/refund", url.Values{"amount": {"1000"}}, &p)
+		}
+		if err != nil {
+			return err
+		}
+		fmt.Fprintf(out, "  %-18s %s %d %s (%s)\n", p.Status, p.ID, p.Amount, p.Currency, c.customer)
+	}
+	return nil
+}
+
+// checkDestroyed prints the sandbox account's object counts and fails when
+// `terraform destroy` left a customer or a source behind. Payments stay:
+// the API has no way to delete them.
+func checkDestroyed(ctx context.Context, a *api, out io.Writer) error {
+	var s struct {
+		Customers int `json:"customers"`
+		Sources   int `json:"sources"`
+		Payments  int `json:"payments"`
+	}
+	if err := a.do(ctx, http.MethodGet, "/_sandbox/stats", nil, &s); err != nil {
+		return err
+	}
+	fmt.Fprintf(out, "sandbox account now holds: %d customers, %d sources, %d payments\n", s.Customers, s.Sources, s.Payments)
+	if s.Customers != 0 || s.Sources != 0 {
+		return errors.New("terraform destroy left customers or sources behind")
+	}
+	return nil
+}
+
+func randomHex(n int) string {
+	b := make([]byte, n)
+	if _, err := rand.Read(b); err != nil {
+		panic(err) // crypto/rand never fails on supported platforms
+	}
+	return hex.EncodeToString(b)
+}
