@@ -1,15 +1,29 @@
-// Package sandbox is a stateful, in-memory stand-in for the payments service.
-// It serves every row of shared/api/CONTRACT.md over HTTP, for tests, demos,
+// Package sandbox is a stateful stand-in for the payments service. It
+// serves every row of shared/api/CONTRACT.md over HTTP, for tests, demos,
 // benchmarks and users without network access. Wire constants come from
 // package client, so both sides of the wire move together.
+//
+// State lives in memory, one account per secret key, each behind its own
+// lock; with Options.Store it is also written to disk before any answer.
 package sandbox
 
 import (
+	"context"
+	"crypto/sha256"
+	"errors"
+	"fmt"
+	"io"
 	"log/slog"
+	"mime"
 	"net"
 	"net/http"
+	"strconv"
+	"strings"
+	"sync"
 	"sync/atomic"
 	"time"
+
+	"github.com/paymentsdev/terraform-provider-payments/internal/client"
 )
 
 // Options configure a Server. The zero value is a memory-only server that
@@ -18,30 +32,85 @@ type Options struct {
 	// Keys, when non-empty, are the only secret keys admitted; any other
 	// key gets 401 invalid_api_key.
 	Keys []string
-	// Store keeps the state across restarts; nil keeps it in memory only.
-	// The server owns it from New on and closes it in Close.
+	// Store keeps the state across restarts (see OpenStore); nil keeps it
+	// in memory only. The server owns it from New on and closes it in Close.
 	Store Store
 	// Logger receives operational logs; nil discards them. Keys and the
 	// Authorization header are never logged.
 	Logger *slog.Logger
-	// Now is the clock for timestamps and idempotency expiry; nil is time.Now.
+	// Now is the clock for timestamps and idempotency expiry; nil is
+	// time.Now. Rate limits and latency always use the real clock.
 	Now func() time.Time
 }
 
 // Server is the sandbox's http.Handler. It is safe for concurrent use.
 type Server struct {
-	opts        Options
+	log   *slog.Logger
+	now   func() time.Time
+	keys  map[string]struct{}
+	store Store
+	mux   *http.ServeMux
+
+	mu       sync.RWMutex
+	accounts map[[32]byte]*account
+
 	connections atomic.Int64
+	// storeErr is set once a write to the store fails. From then on the
+	// server refuses requests: memory and disk disagree, and answering
+	// would break the promise that no answered write is lost.
+	storeErr  atomic.Pointer[error]
+	closeOnce sync.Once
+	closeErr  error
+
+	// afterReserve, when set (by tests), runs between reserving an
+	// Idempotency-Key and acting on the request, the window in which a
+	// concurrent repeat gets idempotency_key_in_use.
+	afterReserve func()
 }
 
-// New returns a Server ready to serve.
+// New returns a Server ready to serve, with the state of opts.Store loaded.
 func New(opts Options) (*Server, error) {
-	return &Server{opts: opts}, nil
+	s := &Server{
+		log:      opts.Logger,
+		now:      opts.Now,
+		store:    opts.Store,
+		accounts: make(map[[32]byte]*account),
+		mux:      http.NewServeMux(),
+	}
+	if s.log == nil {
+		s.log = slog.New(slog.DiscardHandler)
+	}
+	if s.now == nil {
+		s.now = time.Now
+	}
+	if len(opts.Keys) > 0 {
+		s.keys = make(map[string]struct{}, len(opts.Keys))
+		for i, k := range opts.Keys {
+			if client.ClassifyKey(k) != client.KeySecretSandbox {
+				// The key itself is never part of an error: errors end up in logs.
+				return nil, fmt.Errorf("sandbox: key number %d is not a sandbox secret key; use %s followed by at least %d letters, digits or underscores",
+					i+1, client.SecretKeySandboxPrefix, client.MinKeySecretLength)
+			}
+			s.keys[k] = struct{}{}
+		}
+	}
+	if s.store != nil {
+		if err := s.loadStore(); err != nil {
+			return nil, err
+		}
+	}
+	for i := range routes {
+		rt := &routes[i]
+		s.mux.HandleFunc(rt.pattern, func(w http.ResponseWriter, r *http.Request) { s.serve(w, r, rt) })
+	}
+	s.mux.HandleFunc("/", s.serveUnknown)
+	return s, nil
 }
 
 // ServeHTTP answers one request.
 func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
-	http.Error(w, "not implemented yet", http.StatusNotImplemented)
+	w.Header().Set(client.HeaderRequestID, newRequestID())
+	s.mux.ServeHTTP(w, r)
 }
 
 // ConnState counts accepted connections for /_sandbox/stats; wire it into
@@ -52,5 +121,314 @@ func (s *Server) ConnState(_ net.Conn, state http.ConnState) {
 	}
 }
 
-// Close releases the store, if any.
-func (s *Server) Close() error { return nil }
+// Close closes the store, if any. The server must not serve afterwards.
+func (s *Server) Close() error {
+	s.closeOnce.Do(func() {
+		if s.store != nil {
+			s.closeErr = s.store.Close()
+		}
+	})
+	return s.closeErr
+}
+
+// response is an answer, built under the account lock and written after.
+type response struct {
+	status     int
+	body       []byte
+	retryAfter int
+	replayed   bool
+}
+
+func ok(body []byte) response { return response{status: http.StatusOK, body: body} }
+
+// call is one request being handled, with the account locked.
+type call struct {
+	s    *Server
+	a    *account
+	r    *http.Request
+	f    form
+	now  time.Time
+	unix int64
+	// ops are the store writes of the request, committed before it is
+	// answered; nil without a store.
+	ops []op
+}
+
+// route is one endpoint.
+type route struct {
+	pattern string // net/http pattern, e.g. "GET /v1/customers/{id}"
+	name    string // stats key, e.g. "GET /v1/customers/:id"
+	idx     int    // index in routes, for per-route counters
+	v1      bool   // counted in stats, subject to faults
+	write   bool   // takes the account's write lock
+	fn      func(*call) response
+}
+
+// routes are every endpoint of CONTRACT.md. Built in init because the
+// stats handler reads routes, which a var initializer cannot allow.
+var routes []route
+
+func init() {
+	def := func(pattern string, fn func(*call) response) route {
+		method, path, _ := strings.Cut(pattern, " ")
+		name := strings.NewReplacer("{", ":", "}", "").Replace(pattern)
+		return route{
+			pattern: pattern, name: name, fn: fn,
+			v1:    strings.HasPrefix(path, client.APIVersionPrefix+"/"),
+			write: method != http.MethodGet,
+		}
+	}
+	routes = []route{
+		def("POST /v1/customers", (*call).createCustomer),
+		def("GET /v1/customers/{id}", (*call).retrieveCustomer),
+		def("POST /v1/customers/{id}", (*call).updateCustomer),
+		def("DELETE /v1/customers/{id}", (*call).deleteCustomer),
+		def("POST /v1/customers/{id}/sources", (*call).addSource),
+		def("GET /v1/customers/{id}/sources/{src}", (*call).retrieveSource),
+		def("DELETE /v1/customers/{id}/sources/{src}", (*call).removeSource),
+		def("POST /v1/payments", (*call).createPayment),
+		def("GET /v1/payments", (*call).listPayments),
+		def("GET /v1/payments/{id}", (*call).retrievePayment),
+		def("POST /v1/payments/{id}/capture", (*call).capturePayment),
+		def("POST /v1/payments/{id}/refund", (*call).refundPayment),
+		def("POST /_sandbox/payments/{id}/complete", (*call).completePayment),
+		def("POST /_sandbox/payments/{id}/dispute", (*call).disputePayment),
+		def("POST /_sandbox/reset", (*call).reset),
+		def("GET /_sandbox/stats", (*call).stats),
+		def("GET /_sandbox/faults", (*call).getFaults),
+		def("POST /_sandbox/faults", (*call).setFaults),
+	}
+	for i := range routes {
+		routes[i].idx = i
+	}
+}
+
+// errClientGone means the request body could not be read: nobody is left
+// to answer.
+var errClientGone = errors.New("reading the request body failed")
+
+// serve runs the pipeline of CONTRACT.md: authentication, then injected
+// faults, then the Idempotency-Key, then the handler, then the store
+// write, and only then the answer.
+func (s *Server) serve(w http.ResponseWriter, r *http.Request, rt *route) {
+	start := time.Now()
+	a, aerr := s.authenticate(r)
+	if aerr != nil {
+		s.write(w, r, rt.name, start, aerr.response())
+		return
+	}
+	if err := s.storeErr.Load(); err != nil {
+		s.write(w, r, rt.name, start, serverError(http.StatusInternalServerError,
+			"The sandbox's data file could not be written (%v); restart the sandbox.", *err).response())
+		return
+	}
+
+	drop := false
+	if rt.v1 {
+		a.requests.Add(1)
+		a.byRoute[rt.idx].Add(1)
+		var fault *apiError
+		if fault, drop = s.injectFaults(r.Context(), a); fault != nil {
+			s.write(w, r, rt.name, start, fault.response())
+			return
+		}
+	}
+
+	f, early, err := s.readInput(r)
+	if err != nil {
+		return
+	}
+
+	var rec *idemRecord
+	if key := r.Header.Get(client.HeaderIdempotencyKey); key != "" && rt.v1 && r.Method == http.MethodPost {
+		if len(key) > client.IdempotencyKeyMaxLength {
+			s.write(w, r, rt.name, start, invalid("", "The %s header is %d characters long; use at most %d.",
+				client.HeaderIdempotencyKey, len(key), client.IdempotencyKeyMaxLength).response())
+			return
+		}
+		var fp [32]byte
+		if early == nil {
+			fp = fingerprint(r.Method, r.URL.Path, f)
+		} else {
+			fp = early.fp
+		}
+		var resp *response
+		rec, resp = a.idemBegin(key, fp, s.now())
+		if resp != nil {
+			if drop && resp.replayed {
+				panic(http.ErrAbortHandler)
+			}
+			s.write(w, r, rt.name, start, *resp)
+			return
+		}
+		// Until idemFinish or idemAbort runs, a repeat gets in_use; make
+		// sure a panicking handler cannot leave the key stuck in that state.
+		defer func() {
+			if !rec.done {
+				a.mu.Lock()
+				a.idemAbort(rec)
+				a.mu.Unlock()
+			}
+		}()
+		if s.afterReserve != nil {
+			s.afterReserve()
+		}
+	}
+
+	resp := s.act(r, rt, a, f, early, rec)
+	if drop {
+		// The request acted and, with a key, its answer is stored; closing
+		// the connection now is the lost answer a client must recover from.
+		panic(http.ErrAbortHandler)
+	}
+	s.write(w, r, rt.name, start, resp)
+}
+
+// act runs the handler with the account locked, records the answer under
+// the Idempotency-Key, and writes the changes to the store.
+func (s *Server) act(r *http.Request, rt *route, a *account, f form, early *inputError, rec *idemRecord) response {
+	now := s.now()
+	c := &call{s: s, a: a, r: r, f: f, now: now, unix: now.Unix()}
+	if rt.write || rec != nil {
+		a.mu.Lock()
+		defer a.mu.Unlock()
+	} else {
+		a.mu.RLock()
+		defer a.mu.RUnlock()
+	}
+	var resp response
+	if early != nil {
+		resp = early.err.response()
+	} else {
+		resp = rt.fn(c)
+	}
+	if rec != nil {
+		c.idemFinish(rec, resp)
+	}
+	if len(c.ops) > 0 {
+		if err := s.store.commit(a.hash, c.ops); err != nil {
+			s.storeErr.CompareAndSwap(nil, &err)
+			s.log.Error("writing the data file failed; refusing every request from now on", "error", err)
+			if rec != nil {
+				a.idemAbort(rec)
+			}
+			return serverError(http.StatusInternalServerError,
+				"The sandbox's data file could not be written (%v); restart the sandbox.", err).response()
+		}
+	}
+	return resp
+}
+
+// inputError is a request rejected before any handler ran (bad encoding,
+// body over the limit); its answer is still stored under an
+// Idempotency-Key, identified by the raw request.
+type inputError struct {
+	err *apiError
+	fp  [32]byte
+}
+
+// readInput decodes the query string and, for a POST, the body.
+func (s *Server) readInput(r *http.Request) (form, *inputError, error) {
+	var body []byte
+	if r.Method == http.MethodPost {
+		tooLarge := r.ContentLength > client.MaxRequestBodyBytes
+		if !tooLarge {
+			var err error
+			body, err = io.ReadAll(io.LimitReader(r.Body, client.MaxRequestBodyBytes+1))
+			if err != nil {
+				return nil, nil, errClientGone
+			}
+			tooLarge = len(body) > client.MaxRequestBodyBytes
+		}
+		if tooLarge {
+			return nil, &inputError{
+				err: &apiError{
+					status: http.StatusRequestEntityTooLarge, typ: client.ErrorTypeInvalidRequest,
+					code:    client.ErrorCodeRequestTooLarge,
+					message: fmt.Sprintf("The request body is over %d bytes; send less metadata or a shorter description.", client.MaxRequestBodyBytes),
+				},
+				fp: rawFingerprint(r.Method, r.URL.Path, r.URL.RawQuery, nil, true),
+			}, nil
+		}
+		if ct := r.Header.Get("Content-Type"); len(body) > 0 && ct != "" {
+			if mt, _, _ := mime.ParseMediaType(ct); mt != "application/x-www-form-urlencoded" {
+				return nil, &inputError{
+					err: invalid("", "The body is %s; send application/x-www-form-urlencoded.", clip(ct)),
+					fp:  rawFingerprint(r.Method, r.URL.Path, r.URL.RawQuery, body, false),
+				}, nil
+			}
+		}
+	}
+	f, e := parseForm(nil, r.URL.RawQuery)
+	if e == nil && len(body) > 0 {
+		f, e = parseForm(f, string(body))
+	}
+	if e != nil {
+		return nil, &inputError{err: e, fp: rawFingerprint(r.Method, r.URL.Path, r.URL.RawQuery, body, false)}, nil
+	}
+	return f, nil, nil
+}
+
+// serveUnknown answers paths and methods outside the contract, after
+// authentication, so that no route is discoverable without a key.
+func (s *Server) serveUnknown(w http.ResponseWriter, r *http.Request) {
+	start := time.Now()
+	if _, aerr := s.authenticate(r); aerr != nil {
+		s.write(w, r, "unknown", start, aerr.response())
+		return
+	}
+	s.write(w, r, "unknown", start, (&apiError{
+		status: http.StatusNotFound, typ: client.ErrorTypeInvalidRequest, code: client.ErrorCodeResourceMissing,
+		message: fmt.Sprintf("Unrecognized request URL (%s %s); see CONTRACT.md for the endpoints.", r.Method, clip(r.URL.Path)),
+	}).response())
+}
+
+func (s *Server) write(w http.ResponseWriter, r *http.Request, route string, start time.Time, resp response) {
+	h := w.Header()
+	h.Set("Content-Type", "application/json")
+	h.Set("Content-Length", strconv.Itoa(len(resp.body)))
+	if resp.retryAfter > 0 {
+		h.Set(client.HeaderRetryAfter, strconv.Itoa(resp.retryAfter))
+	}
+	if resp.replayed {
+		h.Set(client.HeaderIdempotentReplayed, "true")
+	}
+	w.WriteHeader(resp.status)
+	_, _ = w.Write(resp.body)
+	if s.log.Enabled(r.Context(), slog.LevelDebug) {
+		// Paths hold object ids only; keys travel in the Authorization
+		// header, which is never logged.
+		s.log.LogAttrs(r.Context(), slog.LevelDebug, "request",
+			slog.String("method", r.Method), slog.String("path", r.URL.Path), slog.String("route", route),
+			slog.Int("status", resp.status), slog.Bool("replayed", resp.replayed),
+			slog.String("request_id", h.Get(client.HeaderRequestID)), slog.Duration("duration", time.Since(start)))
+	}
+}
+
+// accountFor returns the account of a key, made on first use.
+func (s *Server) accountFor(key string) *account {
+	hash := sha256.Sum256([]byte(key))
+	s.mu.RLock()
+	a := s.accounts[hash]
+	s.mu.RUnlock()
+	if a != nil {
+		return a
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if a = s.accounts[hash]; a == nil {
+		a = newAccount(hash)
+		s.accounts[hash] = a
+	}
+	return a
+}
+
+// sleep waits d or until the client goes away.
+func sleep(ctx context.Context, d time.Duration) {
+	t := time.NewTimer(d)
+	defer t.Stop()
+	select {
+	case <-t.C:
+	case <-ctx.Done():
+	}
+}

@@ -1,0 +1,106 @@
+package sandbox
+
+import (
+	"github.com/paymentsdev/terraform-provider-payments/internal/client"
+)
+
+// The /_sandbox/ controls of CONTRACT.md. They act on the calling account
+// only, are not counted in stats and are not subject to faults.
+
+func (c *call) completePayment() response {
+	if e := c.f.check("outcome"); e != nil {
+		return e.response()
+	}
+	p, e := c.pathPayment()
+	if e != nil {
+		return e.response()
+	}
+	outcome, _ := c.f.get("outcome")
+	switch outcome {
+	case "":
+		// Finishing as the create asked: capture=false leaves it authorized.
+		outcome = client.OutcomeApproved
+		if !p.captureRequested {
+			outcome = client.OutcomeAuthorized
+		}
+	case client.OutcomeApproved, client.OutcomeAuthorized, client.OutcomeDeclined:
+	default:
+		return invalid("outcome", "outcome %q is not valid; use %s, %s or %s.", clip(outcome),
+			client.OutcomeApproved, client.OutcomeAuthorized, client.OutcomeDeclined).response()
+	}
+	// Each outcome is also the status it leads to.
+	if p.status != client.PaymentStatusPending || !canMove(p.status, outcome) {
+		return unexpectedState("Payment %s is %s; only a %s payment can be completed.",
+			p.id.format(client.PaymentIDPrefix), p.status, client.PaymentStatusPending).response()
+	}
+	p.status = outcome
+	switch outcome {
+	case client.OutcomeApproved:
+		p.authCode, p.captured = newAuthorizationCode(), true
+	case client.OutcomeAuthorized:
+		p.authCode = newAuthorizationCode()
+	}
+	c.putPayment(p)
+	return ok(paymentJSON(nil, p))
+}
+
+func (c *call) disputePayment() response {
+	if e := c.f.check(); e != nil {
+		return e.response()
+	}
+	p, e := c.pathPayment()
+	if e != nil {
+		return e.response()
+	}
+	if !canMove(p.status, client.PaymentStatusDisputed) {
+		return unexpectedState("Payment %s is %s; only an %s or %s payment can be disputed.",
+			p.id.format(client.PaymentIDPrefix), p.status, client.PaymentStatusApproved, client.PaymentStatusPartiallyRefunded).response()
+	}
+	p.status = client.PaymentStatusDisputed
+	c.putPayment(p)
+	return ok(paymentJSON(nil, p))
+}
+
+func (c *call) reset() response {
+	if e := c.f.check(); e != nil {
+		return e.response()
+	}
+	c.a.clear()
+	c.dropAccount()
+	c.putSeq()
+	return ok([]byte(`{"object":"reset","deleted":true}`))
+}
+
+func (c *call) stats() response {
+	if e := c.f.check(); e != nil {
+		return e.response()
+	}
+	a := c.a
+	b := make([]byte, 0, 256)
+	b = append(b, `{"object":"stats","customers":`...)
+	b = appendInt(b, int64(len(a.customers)))
+	b = append(b, `,"sources":`...)
+	b = appendInt(b, int64(a.sources))
+	b = append(b, `,"payments":`...)
+	b = appendInt(b, int64(len(a.payments)))
+	b = append(b, `,"requests":{"total":`...)
+	b = appendInt(b, a.requests.Load())
+	b = append(b, `,"by_route":{`...)
+	first := true
+	for i := range routes {
+		n := a.byRoute[i].Load()
+		if n == 0 {
+			continue
+		}
+		if !first {
+			b = append(b, ',')
+		}
+		first = false
+		b = appendString(b, routes[i].name)
+		b = append(b, ':')
+		b = appendInt(b, n)
+	}
+	b = append(b, `}},"connections":`...)
+	b = appendInt(b, c.s.connections.Load())
+	return ok(append(b, '}'))
+}

@@ -1,0 +1,295 @@
+package sandbox
+
+import (
+	"slices"
+
+	"github.com/paymentsdev/terraform-provider-payments/internal/client"
+)
+
+// customerFields are the optional scalars of a customer, validated alike
+// on create and update.
+var customerFields = []struct {
+	name  string
+	check func(string) *apiError
+	field func(*customer) *string
+}{
+	{"email", checkEmail, func(c *customer) *string { return &c.email }},
+	{"name", checkName, func(c *customer) *string { return &c.name }},
+	{"phone", checkPhone, func(c *customer) *string { return &c.phone }},
+}
+
+// setCustomerFields validates the scalar fields of f and writes them to
+// dst. An empty value clears the field.
+func (c *call) setCustomerFields(dst *customer) *apiError {
+	for _, cf := range customerFields {
+		v, ok := c.f.get(cf.name)
+		if !ok {
+			continue
+		}
+		if v != "" {
+			if e := cf.check(v); e != nil {
+				return e
+			}
+		}
+		*cf.field(dst) = v
+	}
+	return nil
+}
+
+// token returns the card of a test token named by param.
+func token(param, v string) (*card, *apiError) {
+	cd := cardByToken(v)
+	if cd == nil {
+		e := invalid(param, "%s %q is not a valid token; use a sandbox test token such as %s.", param, clip(v), client.TokenVisa)
+		e.code = client.ErrorCodeTokenInvalid
+		return nil, e
+	}
+	return cd, nil
+}
+
+func (c *call) newSource(cd *card) *source {
+	return &source{id: newRID(), card: cd, expYear: int32(c.now.UTC().Year() + expYearsAhead)}
+}
+
+// attach adds src to cu, the default if cu has none.
+func (c *call) attach(cu *customer, src *source) {
+	cu.sources = append(cu.sources, src)
+	if cu.defaultSource == nil {
+		cu.defaultSource = src
+	}
+	c.a.sources++
+}
+
+// pathCustomer is the customer named by the path's {id}, or a 404.
+func (c *call) pathCustomer() (*customer, *apiError) {
+	id := c.r.PathValue("id")
+	if r, ok := parseRID(id, client.CustomerIDPrefix); ok {
+		if cu := c.a.customers[r]; cu != nil {
+			return cu, nil
+		}
+	}
+	return nil, notFound("customer", id)
+}
+
+func (c *call) createCustomer() response {
+	if e := c.f.check("email", "name", "phone", "metadata", "metadata[*]", "source"); e != nil {
+		return e.response()
+	}
+	cu := &customer{created: c.unix}
+	if e := c.setCustomerFields(cu); e != nil {
+		return e.response()
+	}
+	meta, e := applyMetadata(nil, c.f)
+	if e != nil {
+		return e.response()
+	}
+	cu.meta = meta
+	var cd *card
+	if v, ok := c.f.get("source"); ok && v != "" {
+		if cd, e = token("source", v); e != nil {
+			return e.response()
+		}
+	}
+	cu.id = newRID()
+	for c.a.customers[cu.id] != nil {
+		cu.id = newRID()
+	}
+	c.a.customers[cu.id] = cu
+	if cd != nil {
+		c.attach(cu, c.newSource(cd))
+	}
+	c.putCustomer(cu)
+	return ok(c.customerJSON(cu))
+}
+
+func (c *call) retrieveCustomer() response {
+	if e := c.f.check(); e != nil {
+		return e.response()
+	}
+	cu, e := c.pathCustomer()
+	if e != nil {
+		return e.response()
+	}
+	return ok(c.customerJSON(cu))
+}
+
+func (c *call) updateCustomer() response {
+	if e := c.f.check("email", "name", "phone", "metadata", "metadata[*]", "default_source"); e != nil {
+		return e.response()
+	}
+	cu, e := c.pathCustomer()
+	if e != nil {
+		return e.response()
+	}
+	// Validate everything on a copy, so that a rejected update changes nothing.
+	next := *cu
+	if e := c.setCustomerFields(&next); e != nil {
+		return e.response()
+	}
+	if next.meta, e = applyMetadata(cu.meta, c.f); e != nil {
+		return e.response()
+	}
+	if v, ok := c.f.get("default_source"); ok {
+		if v == "" {
+			return invalid("default_source", "default_source cannot be empty: a default can be replaced by another attached source (%s...), not removed.", client.SourceIDPrefix).response()
+		}
+		var src *source
+		if r, ok := parseRID(v, client.SourceIDPrefix); ok {
+			_, src = cu.source(r)
+		}
+		if src == nil {
+			return missingRef("default_source", "default_source %q is not a source attached to customer %s; attach it first with POST /v1/customers/%s/sources.",
+				clip(v), cu.id.format(client.CustomerIDPrefix), cu.id.format(client.CustomerIDPrefix)).response()
+		}
+		next.defaultSource = src
+	}
+	*cu = next
+	c.putCustomer(cu)
+	return ok(c.customerJSON(cu))
+}
+
+func (c *call) deleteCustomer() response {
+	if e := c.f.check(); e != nil {
+		return e.response()
+	}
+	cu, e := c.pathCustomer()
+	if e != nil {
+		return e.response()
+	}
+	// Payments keep the customer's id; only its sources go with it.
+	delete(c.a.customers, cu.id)
+	delete(c.a.byCustomer, cu.id)
+	c.a.sources -= len(cu.sources)
+	c.deleteCustomerRecord(cu.id)
+	return ok(deletedJSON(client.CustomerIDPrefix, cu.id, "customer"))
+}
+
+func (c *call) addSource() response {
+	if e := c.f.check("source"); e != nil {
+		return e.response()
+	}
+	cu, e := c.pathCustomer()
+	if e != nil {
+		return e.response()
+	}
+	v, _ := c.f.get("source")
+	if v == "" {
+		return missingParam("source", "source is required: send a sandbox test token such as %s.", client.TokenVisa).response()
+	}
+	cd, e := token("source", v)
+	if e != nil {
+		return e.response()
+	}
+	src := c.newSource(cd)
+	c.attach(cu, src)
+	c.putCustomer(cu)
+	return ok(sourceJSON(nil, cu, src))
+}
+
+// pathSource is the source {src} of the customer {id}, or a 404.
+func (c *call) pathSource() (*customer, int, *apiError) {
+	cu, e := c.pathCustomer()
+	if e != nil {
+		return nil, 0, e
+	}
+	id := c.r.PathValue("src")
+	if r, ok := parseRID(id, client.SourceIDPrefix); ok {
+		if i, _ := cu.source(r); i >= 0 {
+			return cu, i, nil
+		}
+	}
+	return nil, 0, notFound("source", id)
+}
+
+func (c *call) retrieveSource() response {
+	if e := c.f.check(); e != nil {
+		return e.response()
+	}
+	cu, i, e := c.pathSource()
+	if e != nil {
+		return e.response()
+	}
+	return ok(sourceJSON(nil, cu, cu.sources[i]))
+}
+
+func (c *call) removeSource() response {
+	if e := c.f.check(); e != nil {
+		return e.response()
+	}
+	cu, i, e := c.pathSource()
+	if e != nil {
+		return e.response()
+	}
+	src := cu.sources[i]
+	cu.sources = slices.Delete(cu.sources, i, i+1)
+	if cu.defaultSource == src {
+		cu.defaultSource = nil
+		if n := len(cu.sources); n > 0 {
+			cu.defaultSource = cu.sources[n-1] // the most recently added
+		}
+	}
+	c.a.sources--
+	c.putCustomer(cu)
+	return ok(deletedJSON(client.SourceIDPrefix, src.id, "source"))
+}
+
+func (c *call) customerJSON(cu *customer) []byte {
+	b := make([]byte, 0, 320+80*len(cu.sources))
+	b = append(b, `{"id":`...)
+	b = appendID(b, client.CustomerIDPrefix, cu.id)
+	b = append(b, `,"object":"customer","email":`...)
+	b = appendOptString(b, cu.email)
+	b = append(b, `,"name":`...)
+	b = appendOptString(b, cu.name)
+	b = append(b, `,"phone":`...)
+	b = appendOptString(b, cu.phone)
+	b = append(b, `,"default_source":`...)
+	if cu.defaultSource != nil {
+		b = appendID(b, client.SourceIDPrefix, cu.defaultSource.id)
+	} else {
+		b = append(b, "null"...)
+	}
+	b = append(b, `,"sources":{"object":"list","data":[`...)
+	for i, s := range cu.sources {
+		if i > 0 {
+			b = append(b, ',')
+		}
+		b = append(b, `{"id":`...)
+		b = appendID(b, client.SourceIDPrefix, s.id)
+		b = append(b, `,"brand":`...)
+		b = appendString(b, s.card.brand)
+		b = append(b, `,"last4":`...)
+		b = appendString(b, s.card.last4)
+		b = append(b, '}')
+	}
+	b = append(b, `]},"metadata":`...)
+	b = cu.meta.appendJSON(b)
+	b = append(b, `,"created_at":`...)
+	b = appendTime(b, cu.created)
+	return append(b, `,"livemode":false}`...)
+}
+
+func sourceJSON(b []byte, cu *customer, s *source) []byte {
+	b = append(b, `{"id":`...)
+	b = appendID(b, client.SourceIDPrefix, s.id)
+	b = append(b, `,"object":"source","customer":`...)
+	b = appendID(b, client.CustomerIDPrefix, cu.id)
+	b = append(b, `,"brand":`...)
+	b = appendString(b, s.card.brand)
+	b = append(b, `,"last4":`...)
+	b = appendString(b, s.card.last4)
+	b = append(b, `,"exp_month":`...)
+	b = appendInt(b, expMonth)
+	b = append(b, `,"exp_year":`...)
+	b = appendInt(b, int64(s.expYear))
+	return append(b, `,"livemode":false}`...)
+}
+
+func deletedJSON(prefix string, id rid, object string) []byte {
+	b := make([]byte, 0, 80)
+	b = append(b, `{"id":`...)
+	b = appendID(b, prefix, id)
+	b = append(b, `,"object":`...)
+	b = appendString(b, object)
+	return append(b, `,"deleted":true}`...)
+}

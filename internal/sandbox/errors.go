@@ -1,0 +1,96 @@
+package sandbox
+
+import (
+	"fmt"
+	"net/http"
+
+	"github.com/paymentsdev/terraform-provider-payments/internal/client"
+)
+
+// apiError is an error answer: the body {"error": {...}} of CONTRACT.md.
+type apiError struct {
+	status  int
+	typ     string
+	code    string
+	message string
+	param   string
+	payment string
+	// retryAfter, in whole seconds, is sent as Retry-After when above 0.
+	retryAfter int
+}
+
+func (e *apiError) Error() string { return e.message }
+
+func (e *apiError) response() response {
+	b := make([]byte, 0, 160+len(e.message))
+	b = append(b, `{"error":{"type":`...)
+	b = appendString(b, e.typ)
+	b = append(b, `,"code":`...)
+	b = appendString(b, e.code)
+	b = append(b, `,"message":`...)
+	b = appendString(b, e.message)
+	if e.param != "" {
+		b = append(b, `,"param":`...)
+		b = appendString(b, e.param)
+	}
+	if e.payment != "" {
+		b = append(b, `,"payment":`...)
+		b = appendString(b, e.payment)
+	}
+	b = append(b, "}}"...)
+	return response{status: e.status, body: b, retryAfter: e.retryAfter}
+}
+
+// invalid is a 400 parameter_invalid naming the parameter at fault.
+func invalid(param, format string, args ...any) *apiError {
+	return &apiError{
+		status: http.StatusBadRequest, typ: client.ErrorTypeInvalidRequest,
+		code: client.ErrorCodeParameterInvalid, param: param, message: fmt.Sprintf(format, args...),
+	}
+}
+
+// missingParam is a 400 parameter_missing.
+func missingParam(param, format string, args ...any) *apiError {
+	e := invalid(param, format, args...)
+	e.code = client.ErrorCodeParameterMissing
+	return e
+}
+
+// unknownParam is a 400 parameter_unknown.
+func unknownParam(param string) *apiError {
+	e := invalid(param, "Received unknown parameter: %s. Remove it; see CONTRACT.md for the parameters of this endpoint.", param)
+	e.code = client.ErrorCodeParameterUnknown
+	return e
+}
+
+// missingRef is a 400 resource_missing: a parameter names an object the
+// account does not have.
+func missingRef(param, format string, args ...any) *apiError {
+	e := invalid(param, format, args...)
+	e.code = client.ErrorCodeResourceMissing
+	return e
+}
+
+// notFound is a 404 resource_missing for an object in the path. Objects of
+// other accounts get exactly this too, so that existence never leaks.
+func notFound(kind, id string) *apiError {
+	return &apiError{
+		status: http.StatusNotFound, typ: client.ErrorTypeInvalidRequest,
+		code: client.ErrorCodeResourceMissing, message: fmt.Sprintf("No such %s: '%s'", kind, id),
+	}
+}
+
+// unexpectedState is a 400 payment_unexpected_state.
+func unexpectedState(format string, args ...any) *apiError {
+	return &apiError{
+		status: http.StatusBadRequest, typ: client.ErrorTypeInvalidRequest,
+		code: client.ErrorCodePaymentUnexpectedState, message: fmt.Sprintf(format, args...),
+	}
+}
+
+func serverError(status int, format string, args ...any) *apiError {
+	return &apiError{
+		status: status, typ: client.ErrorTypeAPI, code: client.ErrorCodeServerError,
+		message: fmt.Sprintf(format, args...),
+	}
+}

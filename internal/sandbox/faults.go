@@ -1,0 +1,166 @@
+package sandbox
+
+import (
+	"context"
+	"math"
+	"math/rand/v2"
+	"net/http"
+	"strconv"
+	"time"
+
+	"github.com/paymentsdev/terraform-provider-payments/internal/client"
+)
+
+// Bounds of the fault settings, so that a typo cannot hang a test run for
+// hours or make the limiter allocate gigabytes.
+const (
+	maxLatencyMS = 60_000
+	maxRateLimit = 100_000
+)
+
+// faultSettings are an account's injected faults (POST /_sandbox/faults).
+type faultSettings struct {
+	errorRate float64
+	dropRate  float64
+	latencyMS int64
+	rateLimit int64
+}
+
+// limiter admits at most n requests in any one second: it remembers when
+// the last n admitted requests came, and admits another only when the
+// oldest of them is at least a second old (a sliding window, not fixed
+// one-second buckets, which would let 2n through across a boundary).
+type limiter struct {
+	times []time.Time // ring of the last admitted requests
+	next  int
+}
+
+// allow admits a request at now, or tells how long until one would be.
+func (l *limiter) allow(now time.Time, n int64) (bool, time.Duration) {
+	if int64(len(l.times)) < n {
+		l.times = append(l.times, now)
+		return true, 0
+	}
+	oldest := l.times[l.next]
+	if wait := oldest.Add(time.Second).Sub(now); wait > 0 {
+		return false, wait
+	}
+	l.times[l.next] = now
+	l.next = (l.next + 1) % len(l.times)
+	return true, 0
+}
+
+// injectFaults applies the account's faults to one /v1 request, before
+// its Idempotency-Key is looked up. It returns the fault answer, if any,
+// and whether to drop the connection once the request has acted.
+func (s *Server) injectFaults(ctx context.Context, a *account) (*apiError, bool) {
+	a.faultsMu.Lock()
+	f := a.faults
+	var limited bool
+	var wait time.Duration
+	if f.rateLimit > 0 {
+		var admitted bool
+		admitted, wait = a.limiter.allow(time.Now(), f.rateLimit)
+		limited = !admitted
+	}
+	a.faultsMu.Unlock()
+
+	if limited {
+		secs := max(1, int(math.Ceil(wait.Seconds())))
+		return &apiError{
+			status: http.StatusTooManyRequests, typ: client.ErrorTypeRateLimit, code: client.ErrorCodeRateLimited,
+			message:    "Too many requests: this account is limited to " + strconv.FormatInt(f.rateLimit, 10) + " per second. Retry after the Retry-After header's seconds.",
+			retryAfter: secs,
+		}, false
+	}
+	if f.latencyMS > 0 {
+		sleep(ctx, time.Duration(f.latencyMS)*time.Millisecond)
+	}
+	if f.errorRate > 0 && rand.Float64() < f.errorRate {
+		status := http.StatusInternalServerError
+		if rand.IntN(2) == 0 {
+			status = http.StatusServiceUnavailable
+		}
+		return serverError(status, "Injected fault (error_rate): the request did nothing. Retry it with the same Idempotency-Key."), false
+	}
+	return nil, f.dropRate > 0 && rand.Float64() < f.dropRate
+}
+
+func (c *call) getFaults() response {
+	if e := c.f.check(); e != nil {
+		return e.response()
+	}
+	c.a.faultsMu.Lock()
+	f := c.a.faults
+	c.a.faultsMu.Unlock()
+	return ok(f.appendJSON(nil))
+}
+
+// setFaults changes the named settings and leaves the others.
+func (c *call) setFaults() response {
+	if e := c.f.check("error_rate", "drop_rate", "latency_ms", "rate_limit"); e != nil {
+		return e.response()
+	}
+	c.a.faultsMu.Lock()
+	defer c.a.faultsMu.Unlock()
+	f := c.a.faults
+	rate := func(name string, dst *float64) *apiError {
+		v, ok := c.f.get(name)
+		if !ok {
+			return nil
+		}
+		if v == "" {
+			*dst = 0
+			return nil
+		}
+		x, err := strconv.ParseFloat(v, 64)
+		if err != nil || math.IsNaN(x) || x < 0 || x > 1 {
+			return invalid(name, "%s %q is not valid; use a number from 0 to 1, for example 0.25.", name, clip(v))
+		}
+		*dst = x
+		return nil
+	}
+	count := func(name string, limit int64, dst *int64) *apiError {
+		v, ok := c.f.get(name)
+		if !ok {
+			return nil
+		}
+		if v == "" {
+			*dst = 0
+			return nil
+		}
+		n, err := strconv.ParseInt(v, 10, 64)
+		if err != nil || n < 0 || n > limit {
+			return invalid(name, "%s %q is not valid; use a whole number from 0 (off) to %d.", name, clip(v), limit)
+		}
+		*dst = n
+		return nil
+	}
+	for _, e := range []*apiError{
+		rate("error_rate", &f.errorRate),
+		rate("drop_rate", &f.dropRate),
+		count("latency_ms", maxLatencyMS, &f.latencyMS),
+		count("rate_limit", maxRateLimit, &f.rateLimit),
+	} {
+		if e != nil {
+			return e.response()
+		}
+	}
+	if f.rateLimit != c.a.faults.rateLimit {
+		c.a.limiter = limiter{}
+	}
+	c.a.faults = f
+	return ok(f.appendJSON(nil))
+}
+
+func (f faultSettings) appendJSON(b []byte) []byte {
+	b = append(b, `{"object":"faults","error_rate":`...)
+	b = appendFloat(b, f.errorRate)
+	b = append(b, `,"drop_rate":`...)
+	b = appendFloat(b, f.dropRate)
+	b = append(b, `,"latency_ms":`...)
+	b = appendInt(b, f.latencyMS)
+	b = append(b, `,"rate_limit":`...)
+	b = appendInt(b, f.rateLimit)
+	return append(b, '}')
+}

@@ -1,0 +1,147 @@
+package sandbox
+
+import (
+	"crypto/sha256"
+	"net/url"
+	"slices"
+	"strings"
+	"unicode/utf8"
+)
+
+// param is one decoded form field. A bracketed name such as metadata[plan]
+// has base "metadata" and sub "plan".
+type param struct {
+	name, value string
+	base, sub   string
+	bracketed   bool
+}
+
+// form is a request's parameters: the query string, plus the body of a POST.
+type form []param
+
+// parseForm decodes application/x-www-form-urlencoded text into dst. It is
+// stricter than url.ParseQuery on purpose: a field given twice, a name with
+// unbalanced or nested brackets, or text that is not UTF-8 is an error
+// naming the field, because a lenient server hides client bugs.
+func parseForm(dst form, raw string) (form, *apiError) {
+	for raw != "" {
+		var seg string
+		seg, raw, _ = strings.Cut(raw, "&")
+		if seg == "" {
+			continue
+		}
+		k, v, _ := strings.Cut(seg, "=")
+		name, err := url.QueryUnescape(k)
+		if err != nil {
+			return dst, invalid(clip(k), "The form field name %q is not valid percent-encoding; send application/x-www-form-urlencoded text.", clip(k))
+		}
+		value, err := url.QueryUnescape(v)
+		if err != nil {
+			return dst, invalid(name, "The value of %s is not valid percent-encoding; send application/x-www-form-urlencoded text.", clip(name))
+		}
+		if name == "" {
+			return dst, invalid("", "A form field has an empty name; send name=value pairs.")
+		}
+		if !utf8.ValidString(name) {
+			return dst, invalid("", "A form field name is not valid UTF-8; send UTF-8 text.")
+		}
+		if !utf8.ValidString(value) {
+			return dst, invalid(name, "The value of %s is not valid UTF-8; send UTF-8 text.", name)
+		}
+		p := param{name: name, value: value}
+		if i := strings.IndexByte(name, '['); i >= 0 {
+			sub, ok := strings.CutSuffix(name[i+1:], "]")
+			if !ok || i == 0 || sub == "" || strings.ContainsAny(sub, "[]") {
+				return dst, invalid(name, "The field name %s is malformed; use one key in brackets, as in metadata[plan]=gold.", name)
+			}
+			p.base, p.sub, p.bracketed = name[:i], sub, true
+		} else if strings.IndexByte(name, ']') >= 0 {
+			return dst, invalid(name, "The field name %s is malformed; use one key in brackets, as in metadata[plan]=gold.", name)
+		}
+		dst = append(dst, p)
+	}
+	// Sorting by name finds duplicates in O(n log n) whatever the body
+	// holds, and gives the canonical order the idempotency fingerprint needs.
+	slices.SortStableFunc(dst, func(a, b param) int { return strings.Compare(a.name, b.name) })
+	for i := 1; i < len(dst); i++ {
+		if dst[i].name == dst[i-1].name {
+			return dst, invalid(dst[i].name, "The parameter %s is given more than once; send it once.", dst[i].name)
+		}
+	}
+	return dst, nil
+}
+
+// clip bounds text from a request quoted back in an error message.
+func clip(s string) string {
+	if len(s) > 64 {
+		return s[:64] + "..."
+	}
+	return s
+}
+
+// get returns the value of the field named name.
+func (f form) get(name string) (string, bool) {
+	for i := range f {
+		if f[i].name == name {
+			return f[i].value, true
+		}
+	}
+	return "", false
+}
+
+// check rejects any field not in allowed. An entry "metadata[*]" admits
+// every bracketed key of metadata; "created[gte]" admits that one name.
+func (f form) check(allowed ...string) *apiError {
+next:
+	for i := range f {
+		p := &f[i]
+		for _, a := range allowed {
+			if a == p.name {
+				continue next
+			}
+			if p.bracketed && len(a) == len(p.base)+3 && strings.HasPrefix(a, p.base) && strings.HasSuffix(a, "[*]") {
+				continue next
+			}
+		}
+		return unknownParam(p.name)
+	}
+	return nil
+}
+
+// fingerprint identifies method, path and parameters for idempotency. The
+// form is sorted by name, so the order the client sent them in is moot.
+func fingerprint(method, path string, f form) [32]byte {
+	h := sha256.New()
+	h.Write([]byte(method))
+	h.Write([]byte{0})
+	h.Write([]byte(path))
+	for _, p := range f {
+		h.Write([]byte{0})
+		h.Write([]byte(p.name))
+		h.Write([]byte{'='})
+		h.Write([]byte(p.value))
+	}
+	var sum [32]byte
+	h.Sum(sum[:0])
+	return sum
+}
+
+// rawFingerprint identifies a request whose parameters could not be
+// decoded, or were over the size limit (body is then nil and tooLarge set).
+func rawFingerprint(method, path, query string, body []byte, tooLarge bool) [32]byte {
+	h := sha256.New()
+	h.Write([]byte(method))
+	h.Write([]byte{1})
+	h.Write([]byte(path))
+	h.Write([]byte{1})
+	h.Write([]byte(query))
+	h.Write([]byte{1})
+	if tooLarge {
+		h.Write([]byte("body over the limit"))
+	} else {
+		h.Write(body)
+	}
+	var sum [32]byte
+	h.Sum(sum[:0])
+	return sum
+}

@@ -1,0 +1,171 @@
+package sandbox
+
+import (
+	"slices"
+	"sync"
+	"sync/atomic"
+
+	"github.com/paymentsdev/terraform-provider-payments/internal/client"
+)
+
+// cardBehaviour is what happens when a card is charged.
+type cardBehaviour uint8
+
+const (
+	approves cardBehaviour = iota
+	declines
+	needs3DS
+)
+
+// card is the profile behind a sandbox test token.
+type card struct {
+	token, brand, last4 string
+	behaviour           cardBehaviour
+}
+
+// cards are the sandbox test tokens of CONTRACT.md.
+var cards = []*card{
+	{client.TokenVisa, "visa", "4242", approves},
+	{client.TokenMastercard, "mastercard", "4444", approves},
+	{client.TokenAmex, "amex", "8431", approves},
+	{client.TokenDeclined, "visa", "0002", declines},
+	{client.Token3DS, "visa", "3184", needs3DS},
+	// tok_dispute approves; the dispute itself is a sandbox control.
+	{client.TokenDispute, "visa", "0259", approves},
+}
+
+func cardByToken(tok string) *card {
+	for _, c := range cards {
+		if c.token == tok {
+			return c
+		}
+	}
+	return nil
+}
+
+// expMonth is the expiry month of every test card; the year is the year
+// the card was stored or charged plus expYearsAhead.
+const (
+	expMonth      = 12
+	expYearsAhead = 3
+)
+
+type customer struct {
+	id                 rid
+	created            int64
+	email, name, phone string
+	meta               metadata
+	// sources are in the order they were attached; the default after
+	// removing the default is the last of them.
+	sources       []*source
+	defaultSource *source
+}
+
+func (c *customer) source(r rid) (int, *source) {
+	for i, s := range c.sources {
+		if s.id == r {
+			return i, s
+		}
+	}
+	return -1, nil
+}
+
+type source struct {
+	id      rid
+	card    *card
+	expYear int32
+}
+
+type payment struct {
+	id       rid
+	seq      uint64
+	created  int64
+	amount   int64
+	refunded int64
+	currency string
+	status   string
+	captured bool
+	// captureRequested is the create's capture flag; a 3-D Secure payment
+	// completed without an outcome ends authorized when it was false.
+	captureRequested bool
+	authCode         string
+	sourceID         rid
+	card             *card
+	expYear          int32
+	customer         rid // zero when none
+	description      string
+	meta             metadata
+}
+
+// account is the state of one secret key. Its objects are guarded by mu;
+// its counters and fault settings have their own synchronisation, so that
+// counting and fault injection never wait for a slow write.
+type account struct {
+	hash [32]byte // SHA-256 of the key; the only form of the key ever stored
+
+	mu         sync.RWMutex
+	customers  map[rid]*customer
+	payments   map[rid]*payment
+	order      []*payment         // by seq, oldest first
+	byCustomer map[rid][]*payment // by seq, oldest first, existing customers only
+	sources    int                // attached sources, all customers
+	seq        uint64             // last payment sequence number
+	idem       map[string]*idemRecord
+	idemQueue  []*idemRecord // creation order, for expiry
+
+	requests atomic.Int64
+	byRoute  []atomic.Int64 // indexed like routes
+
+	faultsMu sync.Mutex
+	faults   faultSettings
+	limiter  limiter
+}
+
+func newAccount(hash [32]byte) *account {
+	return &account{
+		hash:       hash,
+		customers:  make(map[rid]*customer),
+		payments:   make(map[rid]*payment),
+		byCustomer: make(map[rid][]*payment),
+		idem:       make(map[string]*idemRecord),
+		byRoute:    make([]atomic.Int64, len(routes)),
+	}
+}
+
+// addPayment indexes a new payment; its seq is above every other.
+func (a *account) addPayment(p *payment) {
+	a.payments[p.id] = p
+	a.order = append(a.order, p)
+	if !p.customer.isZero() {
+		if _, ok := a.customers[p.customer]; ok {
+			a.byCustomer[p.customer] = append(a.byCustomer[p.customer], p)
+		}
+	}
+}
+
+// clear drops every object and idempotency record (POST /_sandbox/reset).
+// The sequence goes on, so cursors taken before a reset never match a
+// payment made after it.
+func (a *account) clear() {
+	clear(a.customers)
+	clear(a.payments)
+	clear(a.byCustomer)
+	clear(a.idem)
+	a.order = nil
+	a.idemQueue = nil
+	a.sources = 0
+}
+
+// seqIndex is the position of the first payment in list with seq > seq.
+func seqIndex(list []*payment, seq uint64) int {
+	i, _ := slices.BinarySearchFunc(list, seq+1, func(p *payment, s uint64) int {
+		switch {
+		case p.seq < s:
+			return -1
+		case p.seq > s:
+			return 1
+		}
+		return 0
+	})
+	return i
+}

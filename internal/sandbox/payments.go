@@ -1,0 +1,359 @@
+package sandbox
+
+import (
+	"slices"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/paymentsdev/terraform-provider-payments/internal/client"
+)
+
+func (c *call) createPayment() response {
+	if e := c.f.check("amount", "currency", "source", "customer", "description", "metadata", "metadata[*]", "capture"); e != nil {
+		return e.response()
+	}
+	v, _ := c.f.get("amount")
+	if v == "" {
+		return missingParam("amount", "amount is required: a whole number of minor units from %d to %d, e.g. 1000 for 10.00 USD.",
+			client.PaymentAmountMin, client.PaymentAmountMax).response()
+	}
+	amount, e := parseAmount("amount", v, client.PaymentAmountMin, client.PaymentAmountMax)
+	if e != nil {
+		return e.response()
+	}
+	v, _ = c.f.get("currency")
+	if v == "" {
+		return missingParam("currency", "currency is required: one of %s.", strings.Join(client.Currencies, ", ")).response()
+	}
+	cur, e := currency(v)
+	if e != nil {
+		return e.response()
+	}
+	capture := true
+	if v, _ := c.f.get("capture"); v != "" {
+		switch v {
+		case "true":
+		case "false":
+			capture = false
+		default:
+			return invalid("capture", "capture %q is not valid; use true or false.", clip(v)).response()
+		}
+	}
+	description, _ := c.f.get("description")
+	meta, e := applyMetadata(nil, c.f)
+	if e != nil {
+		return e.response()
+	}
+
+	var cu *customer
+	if v, _ := c.f.get("customer"); v != "" {
+		if r, ok := parseRID(v, client.CustomerIDPrefix); ok {
+			cu = c.a.customers[r]
+		}
+		if cu == nil {
+			return missingRef("customer", "customer %q does not exist; create it first, or charge a token with source alone.", clip(v)).response()
+		}
+	}
+	p := &payment{
+		created: c.unix, amount: amount, currency: cur, captureRequested: capture,
+		description: description, meta: meta,
+	}
+	if cu != nil {
+		p.customer = cu.id
+	}
+	switch v, _ := c.f.get("source"); {
+	case strings.HasPrefix(v, client.SourceIDPrefix):
+		if cu == nil {
+			return missingParam("customer", "source %s is a stored source; send it together with customer, the customer it is attached to.", clip(v)).response()
+		}
+		var src *source
+		if r, ok := parseRID(v, client.SourceIDPrefix); ok {
+			_, src = cu.source(r)
+		}
+		if src == nil {
+			return missingRef("source", "source %q is not attached to customer %s; send one of its sources, or a token.",
+				clip(v), cu.id.format(client.CustomerIDPrefix)).response()
+		}
+		p.sourceID, p.card, p.expYear = src.id, src.card, src.expYear
+	case v != "":
+		cd, e := token("source", v)
+		if e != nil {
+			return e.response()
+		}
+		// A charged token becomes a one-off source of its own.
+		src := c.newSource(cd)
+		p.sourceID, p.card, p.expYear = src.id, src.card, src.expYear
+	case cu != nil:
+		src := cu.defaultSource
+		if src == nil {
+			e := invalid("source", "customer %s has no default source to charge; attach one with POST /v1/customers/%s/sources, or send source.",
+				cu.id.format(client.CustomerIDPrefix), cu.id.format(client.CustomerIDPrefix))
+			e.code = client.ErrorCodeMissingSource
+			return e.response()
+		}
+		p.sourceID, p.card, p.expYear = src.id, src.card, src.expYear
+	default:
+		return missingParam("source", "Send source (a token such as %s), customer (a customer with a default source), or both.", client.TokenVisa).response()
+	}
+
+	p.id = newRID()
+	for c.a.payments[p.id] != nil {
+		p.id = newRID()
+	}
+	switch p.card.behaviour {
+	case declines:
+		p.status = client.PaymentStatusDeclined
+	case needs3DS:
+		p.status = client.PaymentStatusPending
+	default:
+		p.authCode = newAuthorizationCode()
+		if capture {
+			p.status, p.captured = client.PaymentStatusApproved, true
+		} else {
+			p.status = client.PaymentStatusAuthorized
+		}
+	}
+	c.a.seq++
+	p.seq = c.a.seq
+	c.a.addPayment(p)
+	c.putPayment(p)
+	c.putSeq()
+	if p.status == client.PaymentStatusDeclined {
+		// The declined payment exists; the 402 names it.
+		return (&apiError{
+			status: 402, typ: client.ErrorTypeCard, code: client.ErrorCodeCardDeclined,
+			message: "The card was declined (sandbox token " + p.card.token + "). Use another card.",
+			payment: p.id.format(client.PaymentIDPrefix),
+		}).response()
+	}
+	return ok(paymentJSON(nil, p))
+}
+
+// pathPayment is the payment named by the path's {id}, or a 404.
+func (c *call) pathPayment() (*payment, *apiError) {
+	id := c.r.PathValue("id")
+	if r, ok := parseRID(id, client.PaymentIDPrefix); ok {
+		if p := c.a.payments[r]; p != nil {
+			return p, nil
+		}
+	}
+	return nil, notFound("payment", id)
+}
+
+func (c *call) retrievePayment() response {
+	if e := c.f.check(); e != nil {
+		return e.response()
+	}
+	p, e := c.pathPayment()
+	if e != nil {
+		return e.response()
+	}
+	return ok(paymentJSON(nil, p))
+}
+
+func (c *call) capturePayment() response {
+	if e := c.f.check("amount"); e != nil {
+		return e.response()
+	}
+	p, e := c.pathPayment()
+	if e != nil {
+		return e.response()
+	}
+	// pending -> approved is allowed too, but that is the bank finishing a
+	// payment, not a capture: only an authorized payment can be captured.
+	if p.status != client.PaymentStatusAuthorized || !canMove(p.status, client.PaymentStatusApproved) {
+		return unexpectedState("Payment %s is %s; only an %s payment can be captured.",
+			p.id.format(client.PaymentIDPrefix), p.status, client.PaymentStatusAuthorized).response()
+	}
+	amount := p.amount
+	if v, _ := c.f.get("amount"); v != "" {
+		if amount, e = parseAmount("amount", v, client.PaymentAmountMin, p.amount); e != nil {
+			return e.response()
+		}
+	}
+	// Capturing less releases the rest: the payment is for what was captured.
+	p.amount, p.status, p.captured = amount, client.PaymentStatusApproved, true
+	c.putPayment(p)
+	return ok(paymentJSON(nil, p))
+}
+
+func (c *call) refundPayment() response {
+	if e := c.f.check("amount"); e != nil {
+		return e.response()
+	}
+	p, e := c.pathPayment()
+	if e != nil {
+		return e.response()
+	}
+	if !canMove(p.status, client.PaymentStatusRefunded) {
+		return unexpectedState("Payment %s is %s; only an %s or %s payment can be refunded.",
+			p.id.format(client.PaymentIDPrefix), p.status, client.PaymentStatusApproved, client.PaymentStatusPartiallyRefunded).response()
+	}
+	left := p.amount - p.refunded
+	amount := left
+	if v, _ := c.f.get("amount"); v != "" {
+		if amount, e = parseAmount("amount", v, client.PaymentAmountMin, left); e != nil {
+			return e.response()
+		}
+	}
+	status := client.PaymentStatusPartiallyRefunded
+	if p.refunded+amount == p.amount {
+		status = client.PaymentStatusRefunded
+	}
+	if !canMove(p.status, status) {
+		return unexpectedState("Payment %s cannot move from %s to %s.", p.id.format(client.PaymentIDPrefix), p.status, status).response()
+	}
+	p.refunded += amount
+	p.status = status
+	c.putPayment(p)
+	return ok(paymentJSON(nil, p))
+}
+
+func (c *call) listPayments() response {
+	if e := c.f.check("customer", "status", "created[gte]", "created[lte]", "limit", "starting_after", "ending_before"); e != nil {
+		return e.response()
+	}
+	list := c.a.order
+	if v, _ := c.f.get("customer"); v != "" {
+		r, ok := parseRID(v, client.CustomerIDPrefix)
+		if ok && c.a.customers[r] != nil {
+			list = c.a.byCustomer[r]
+		} else {
+			return missingRef("customer", "customer %q does not exist.", clip(v)).response()
+		}
+	}
+	status, _ := c.f.get("status")
+	if status != "" && !slices.Contains(client.PaymentStatuses, status) {
+		return invalid("status", "status %q is not a payment status; use one of %s.", clip(status), strings.Join(client.PaymentStatuses, ", ")).response()
+	}
+	var bounds [2]int64
+	for i, name := range []string{"created[gte]", "created[lte]"} {
+		bounds[i] = [2]int64{-1 << 63, 1<<63 - 1}[i]
+		v, _ := c.f.get(name)
+		if v == "" {
+			continue
+		}
+		t, err := time.Parse(time.RFC3339, v)
+		if err != nil {
+			return invalid(name, "%s %q is not an RFC 3339 time; use the form 2024-01-31T23:59:59Z.", name, clip(v)).response()
+		}
+		// created_at has whole seconds: round the bound inwards.
+		bounds[i] = t.Unix()
+		if i == 0 && t.Nanosecond() > 0 {
+			bounds[i]++
+		}
+	}
+	limit := client.ListLimitDefault
+	if v, _ := c.f.get("limit"); v != "" {
+		n, err := strconv.Atoi(v)
+		if err != nil || n < client.ListLimitMin || n > client.ListLimitMax {
+			return invalid("limit", "limit %q is not valid; use a whole number from %d to %d.", clip(v), client.ListLimitMin, client.ListLimitMax).response()
+		}
+		limit = n
+	}
+	after, _ := c.f.get("starting_after")
+	before, _ := c.f.get("ending_before")
+	if after != "" && before != "" {
+		return invalid("ending_before", "Send starting_after or ending_before, not both.").response()
+	}
+	cursor := func(name, v string) (*payment, *apiError) {
+		if r, ok := parseRID(v, client.PaymentIDPrefix); ok {
+			if p := c.a.payments[r]; p != nil {
+				return p, nil
+			}
+		}
+		return nil, missingRef(name, "%s %q is not a payment of this account; use the id of a payment from a previous page.", name, clip(v))
+	}
+	match := func(p *payment) bool {
+		return (status == "" || p.status == status) && p.created >= bounds[0] && p.created <= bounds[1]
+	}
+
+	page := make([]*payment, 0, limit+1)
+	if before != "" {
+		cp, e := cursor("ending_before", before)
+		if e != nil {
+			return e.response()
+		}
+		// The limit payments right after the cursor in creation order,
+		// that is right before it in the list; shown newest first.
+		for i := seqIndex(list, cp.seq); i < len(list) && len(page) <= limit; i++ {
+			if match(list[i]) {
+				page = append(page, list[i])
+			}
+		}
+		slices.Reverse(page[:min(limit, len(page))])
+	} else {
+		end := len(list)
+		if after != "" {
+			cp, e := cursor("starting_after", after)
+			if e != nil {
+				return e.response()
+			}
+			end = seqIndex(list, cp.seq-1)
+		}
+		for i := end - 1; i >= 0 && len(page) <= limit; i-- {
+			if match(list[i]) {
+				page = append(page, list[i])
+			}
+		}
+	}
+	hasMore := len(page) > limit
+	page = page[:min(limit, len(page))]
+
+	b := make([]byte, 0, 64+600*len(page))
+	b = append(b, `{"object":"list","data":[`...)
+	for i, p := range page {
+		if i > 0 {
+			b = append(b, ',')
+		}
+		b = paymentJSON(b, p)
+	}
+	b = append(b, `],"has_more":`...)
+	b = appendBool(b, hasMore)
+	b = append(b, `,"url":"/v1/payments"}`...)
+	return ok(b)
+}
+
+func paymentJSON(b []byte, p *payment) []byte {
+	if b == nil {
+		b = make([]byte, 0, 512+len(p.description))
+	}
+	b = append(b, `{"id":`...)
+	b = appendID(b, client.PaymentIDPrefix, p.id)
+	b = append(b, `,"object":"payment","amount":`...)
+	b = appendInt(b, p.amount)
+	b = append(b, `,"amount_refunded":`...)
+	b = appendInt(b, p.refunded)
+	b = append(b, `,"currency":`...)
+	b = appendString(b, p.currency)
+	b = append(b, `,"status":`...)
+	b = appendString(b, p.status)
+	b = append(b, `,"captured":`...)
+	b = appendBool(b, p.captured)
+	b = append(b, `,"authorization_code":`...)
+	b = appendOptString(b, p.authCode)
+	b = append(b, `,"source":{"id":`...)
+	b = appendID(b, client.SourceIDPrefix, p.sourceID)
+	b = append(b, `,"brand":`...)
+	b = appendString(b, p.card.brand)
+	b = append(b, `,"last4":`...)
+	b = appendString(b, p.card.last4)
+	b = append(b, `,"exp_month":`...)
+	b = appendInt(b, expMonth)
+	b = append(b, `,"exp_year":`...)
+	b = appendInt(b, int64(p.expYear))
+	b = append(b, `},"customer":`...)
+	if p.customer.isZero() {
+		b = append(b, "null"...)
+	} else {
+		b = appendID(b, client.CustomerIDPrefix, p.customer)
+	}
+	b = append(b, `,"description":`...)
+	b = appendOptString(b, p.description)
+	b = append(b, `,"metadata":`...)
+	b = p.meta.appendJSON(b)
+	b = append(b, `,"created_at":`...)
+	b = appendTime(b, p.created)
+	return append(b, `,"livemode":false}`...)
+}

@@ -1,0 +1,117 @@
+package sandbox
+
+import (
+	"fmt"
+	"regexp"
+	"slices"
+	"strconv"
+	"strings"
+	"unicode"
+	"unicode/utf8"
+
+	"github.com/paymentsdev/terraform-provider-payments/internal/client"
+)
+
+var phoneRE = regexp.MustCompile(client.PhonePattern)
+
+// checkEmail accepts local@domain: one @, both sides non-empty, no spaces
+// or control characters, at most EmailMaxLength characters.
+func checkEmail(v string) *apiError {
+	if n := utf8.RuneCountInString(v); n > client.EmailMaxLength {
+		return invalid("email", "email is %d characters long; use at most %d.", n, client.EmailMaxLength)
+	}
+	local, domain, ok := strings.Cut(v, "@")
+	if !ok || local == "" || domain == "" || strings.Contains(domain, "@") ||
+		strings.IndexFunc(v, func(r rune) bool { return unicode.IsSpace(r) || unicode.IsControl(r) }) >= 0 {
+		return invalid("email", "email %q is not an e-mail address; use the form local@domain.", clip(v))
+	}
+	return nil
+}
+
+func checkPhone(v string) *apiError {
+	if !phoneRE.MatchString(v) {
+		return invalid("phone", "phone %q is not in E.164 format; use + followed by %d to %d digits, as in +14155550123 (encode + as %%2B in forms).",
+			clip(v), client.PhoneMinDigits, client.PhoneMaxDigits)
+	}
+	return nil
+}
+
+func checkName(v string) *apiError {
+	if n := utf8.RuneCountInString(v); n > client.NameMaxLength {
+		return invalid("name", "name is %d characters long; use at most %d.", n, client.NameMaxLength)
+	}
+	return nil
+}
+
+// applyMetadata returns cur changed by the metadata fields of f, without
+// touching cur: `metadata=` removes every key, then `metadata[k]=` removes
+// k and `metadata[k]=v` sets it. The limits apply to the result.
+func applyMetadata(cur metadata, f form) (metadata, *apiError) {
+	next := cur
+	copied := false
+	if v, ok := f.get("metadata"); ok {
+		if v != "" {
+			return nil, invalid("metadata", "metadata takes its keys in brackets, as in metadata[plan]=gold; send metadata= (empty) only to remove every key.")
+		}
+		next, copied = nil, true
+	}
+	for i := range f {
+		p := &f[i]
+		if !p.bracketed || p.base != "metadata" {
+			continue
+		}
+		if n := utf8.RuneCountInString(p.sub); n > client.MetadataKeyMaxLength {
+			return nil, invalid(p.name, "The metadata key %q is %d characters long; use at most %d.", clip(p.sub), n, client.MetadataKeyMaxLength)
+		}
+		if n := utf8.RuneCountInString(p.value); n > client.MetadataValueMaxLength {
+			return nil, invalid(p.name, "The value of %s is %d characters long; use at most %d.", p.name, n, client.MetadataValueMaxLength)
+		}
+		if !copied {
+			next, copied = slices.Clone(cur), true
+		}
+		i, found := next.index(p.sub)
+		switch {
+		case p.value == "" && found:
+			next = slices.Delete(next, i, i+1)
+		case p.value == "":
+		case found:
+			next[i].v = p.value
+		default:
+			next = slices.Insert(next, i, kv{p.sub, p.value})
+		}
+	}
+	if len(next) > client.MetadataMaxKeys {
+		return nil, invalid("metadata", "metadata would have %d keys; use at most %d.", len(next), client.MetadataMaxKeys)
+	}
+	if len(next) == 0 {
+		next = nil
+	}
+	return next, nil
+}
+
+// parseAmount reads an amount in minor units within [min, max].
+func parseAmount(param, v string, lo, hi int64) (int64, *apiError) {
+	n, err := strconv.ParseInt(v, 10, 64)
+	if err != nil || n < lo || n > hi || strings.HasPrefix(v, "+") {
+		return 0, invalid(param, "%s %q is not valid; use a whole number of minor units from %d to %d.", param, clip(v), lo, hi)
+	}
+	return n, nil
+}
+
+// currency returns the canonical (interned) code, so payments share the
+// strings of client.Currencies instead of each holding a copy.
+func currency(v string) (string, *apiError) {
+	if i := slices.Index(client.Currencies, v); i >= 0 {
+		return client.Currencies[i], nil
+	}
+	hint := ""
+	if slices.Contains(client.Currencies, strings.ToUpper(v)) {
+		hint = fmt.Sprintf(" Currency codes are upper case: use %s.", strings.ToUpper(v))
+	}
+	return "", invalid("currency", "currency %q is not supported.%s Use one of %s.", clip(v), hint, strings.Join(client.Currencies, ", "))
+}
+
+// canMove reports whether client.PaymentTransitions allows from -> to.
+func canMove(from, to string) bool {
+	return slices.Contains(client.PaymentTransitions[from], to)
+}
