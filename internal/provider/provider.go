@@ -48,7 +48,7 @@ const logSubsystem = "payments_api"
 // anyKeyPattern matches anything shaped like a payments key. Every log entry
 // is masked with it as well as with the configured key itself, as a second
 // line of defence should some other key reach a message.
-var anyKeyPattern = regexp.MustCompile(`\b[sp]k_(?:sandbox|live)_[A-Za-z0-9_]+`)
+var anyKeyPattern = regexp.MustCompile(`[sp]k_(?:sandbox|live)_[A-Za-z0-9_]+`)
 
 // paymentsProvider is the payments provider.
 type paymentsProvider struct {
@@ -219,11 +219,18 @@ func (p *paymentsProvider) userAgent(terraformVersion string) string {
 }
 
 func (p *paymentsProvider) Resources(_ context.Context) []func() resource.Resource {
-	return []func() resource.Resource{}
+	return []func() resource.Resource{
+		NewCustomerResource,
+		NewCustomerSourceResource,
+	}
 }
 
 func (p *paymentsProvider) DataSources(_ context.Context) []func() datasource.DataSource {
-	return nil
+	return []func() datasource.DataSource{
+		NewCustomerDataSource,
+		NewPaymentDataSource,
+		NewPaymentsDataSource,
+	}
 }
 
 // maskKey returns ctx with key, and anything else shaped like a key, masked

@@ -1,0 +1,327 @@
+package provider
+
+import (
+	"context"
+	"fmt"
+	"time"
+
+	"github.com/hashicorp/terraform-plugin-framework-timeouts/resource/timeouts"
+	"github.com/hashicorp/terraform-plugin-framework-validators/stringvalidator"
+	"github.com/hashicorp/terraform-plugin-framework/path"
+	"github.com/hashicorp/terraform-plugin-framework/resource"
+	"github.com/hashicorp/terraform-plugin-framework/resource/schema"
+	"github.com/hashicorp/terraform-plugin-framework/resource/schema/booldefault"
+	"github.com/hashicorp/terraform-plugin-framework/resource/schema/int64planmodifier"
+	"github.com/hashicorp/terraform-plugin-framework/resource/schema/planmodifier"
+	"github.com/hashicorp/terraform-plugin-framework/resource/schema/stringplanmodifier"
+	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
+	"github.com/hashicorp/terraform-plugin-framework/types"
+	"github.com/hashicorp/terraform-plugin-log/tflog"
+
+	"github.com/paymentsdev/terraform-provider-payments/internal/client"
+)
+
+var (
+	_ resource.Resource                = (*customerSourceResource)(nil)
+	_ resource.ResourceWithConfigure   = (*customerSourceResource)(nil)
+	_ resource.ResourceWithImportState = (*customerSourceResource)(nil)
+)
+
+// Default timeouts of payments_customer_source operations.
+const (
+	customerSourceCreateTimeout = 5 * time.Minute
+	customerSourceReadTimeout   = 5 * time.Minute
+	customerSourceUpdateTimeout = 5 * time.Minute
+	customerSourceDeleteTimeout = 5 * time.Minute
+)
+
+// NewCustomerSourceResource returns the payments_customer_source resource.
+func NewCustomerSourceResource() resource.Resource {
+	return &customerSourceResource{}
+}
+
+// customerSourceResource is the payments_customer_source resource.
+type customerSourceResource struct {
+	client *client.Client
+}
+
+// customerSourceResourceModel is payments_customer_source's state. Token
+// is what the configuration gave, because the service never returns it
+// (null after import). Default is a setting, not an observation: see the
+// attribute's description.
+type customerSourceResourceModel struct {
+	ID       types.String   `tfsdk:"id"`
+	Customer types.String   `tfsdk:"customer"`
+	Token    types.String   `tfsdk:"token"`
+	Default  types.Bool     `tfsdk:"default"`
+	Brand    types.String   `tfsdk:"brand"`
+	Last4    types.String   `tfsdk:"last4"`
+	ExpMonth types.Int64    `tfsdk:"exp_month"`
+	ExpYear  types.Int64    `tfsdk:"exp_year"`
+	Timeouts timeouts.Value `tfsdk:"timeouts"`
+}
+
+func (r *customerSourceResource) Metadata(_ context.Context, req resource.MetadataRequest, resp *resource.MetadataResponse) {
+	resp.TypeName = req.ProviderTypeName + "_customer_source"
+}
+
+func (r *customerSourceResource) Schema(ctx context.Context, _ resource.SchemaRequest, resp *resource.SchemaResponse) {
+	resp.Schema = schema.Schema{
+		MarkdownDescription: "A payment method (card) stored on a customer, made from a token. " +
+			"The first method stored on a customer becomes its default. " +
+			"Changing the customer or the token replaces the method; destroying it detaches it from the customer.",
+		Attributes: map[string]schema.Attribute{
+			"customer": schema.StringAttribute{
+				MarkdownDescription: fmt.Sprintf("The identifier of the customer to store the method on (%s). "+
+					"Changing it replaces the method.", customerIDShape),
+				Required:      true,
+				PlanModifiers: []planmodifier.String{stringplanmodifier.RequiresReplace()},
+				Validators: []validator.String{
+					stringvalidator.RegexMatches(customerIDRegexp, "must be a customer id: "+customerIDShape),
+				},
+			},
+			"token": schema.StringAttribute{
+				MarkdownDescription: fmt.Sprintf("The payment-method token to store, for example `%s` in the sandbox. "+
+					"The service never returns it, so the state keeps the configured value; after an import it is "+
+					"null until the next apply stores the configured value, in place. Changing it otherwise replaces "+
+					"the method.", client.TokenVisa),
+				Required: true,
+				PlanModifiers: []planmodifier.String{stringplanmodifier.RequiresReplaceIf(
+					tokenRequiresReplace,
+					"Changing the token replaces the method, except right after an import, when the token is not known.",
+					"Changing the token replaces the method, except right after an import, when the token is not known.",
+				)},
+				Validators: []validator.String{stringvalidator.LengthAtLeast(1)},
+			},
+			"default": schema.BoolAttribute{
+				MarkdownDescription: "Whether the provider makes this method the customer's default and keeps it so. " +
+					"When `true`, creating the method makes it the default, and if the default later moves elsewhere " +
+					"the next plan shows `default` changing from `false` to `true`, and applying makes it the default again. " +
+					"When `false` (the default) the provider neither sets nor reports the customer's default, so the " +
+					"value stays `false` even when the method is the default (the first method stored on a customer " +
+					"becomes its default by itself); read `default_source` of `payments_customer` to see which it is. " +
+					"Set it to `true` on at most one method per customer: two would take the default from each other on every apply.",
+				Optional: true,
+				Computed: true,
+				Default:  booldefault.StaticBool(false),
+			},
+			"id": schema.StringAttribute{
+				MarkdownDescription: fmt.Sprintf("The method's identifier: %s.", sourceIDShape),
+				Computed:            true,
+				PlanModifiers:       []planmodifier.String{stringplanmodifier.UseStateForUnknown()},
+			},
+			"brand": schema.StringAttribute{
+				MarkdownDescription: "The card brand, for example `visa`.",
+				Computed:            true,
+				PlanModifiers:       []planmodifier.String{stringplanmodifier.UseStateForUnknown()},
+			},
+			"last4": schema.StringAttribute{
+				MarkdownDescription: "The last four digits of the card number.",
+				Computed:            true,
+				PlanModifiers:       []planmodifier.String{stringplanmodifier.UseStateForUnknown()},
+			},
+			"exp_month": schema.Int64Attribute{
+				MarkdownDescription: "The card's expiry month, from 1 to 12.",
+				Computed:            true,
+				PlanModifiers:       []planmodifier.Int64{int64planmodifier.UseStateForUnknown()},
+			},
+			"exp_year": schema.Int64Attribute{
+				MarkdownDescription: "The card's expiry year, with four digits.",
+				Computed:            true,
+				PlanModifiers:       []planmodifier.Int64{int64planmodifier.UseStateForUnknown()},
+			},
+		},
+		Blocks: map[string]schema.Block{
+			"timeouts": timeouts.Block(ctx, timeouts.Opts{Create: true, Read: true, Update: true, Delete: true}),
+		},
+	}
+}
+
+// tokenRequiresReplace replaces the method when its token changes, except
+// when the prior token is null: the resource was imported, the service
+// never tells the token, and applying the configuration must store it in
+// place rather than detach the method and store a new one.
+func tokenRequiresReplace(_ context.Context, req planmodifier.StringRequest, resp *stringplanmodifier.RequiresReplaceIfFuncResponse) {
+	resp.RequiresReplace = !req.StateValue.IsNull()
+}
+
+func (r *customerSourceResource) Configure(_ context.Context, req resource.ConfigureRequest, resp *resource.ConfigureResponse) {
+	r.client = clientFromProviderData(req.ProviderData, &resp.Diagnostics)
+}
+
+func (r *customerSourceResource) Create(ctx context.Context, req resource.CreateRequest, resp *resource.CreateResponse) {
+	var plan customerSourceResourceModel
+	resp.Diagnostics.Append(req.Plan.Get(ctx, &plan)...)
+	if resp.Diagnostics.HasError() {
+		return
+	}
+	if r.client == nil {
+		resp.Diagnostics.Append(notConfiguredDiagnostic())
+		return
+	}
+	timeout, diags := plan.Timeouts.Create(ctx, customerSourceCreateTimeout)
+	resp.Diagnostics.Append(diags...)
+	if resp.Diagnostics.HasError() {
+		return
+	}
+	ctx, cancel := context.WithTimeout(ctx, timeout)
+	defer cancel()
+
+	customerID := plan.Customer.ValueString()
+	src, err := r.client.AddSource(ctx, customerID, plan.Token.ValueString())
+	if err != nil {
+		resp.Diagnostics.Append(apiErrorDiagnostic("Error Creating Customer Source", "a new source on customer "+customerID, err))
+		return
+	}
+	tflog.Debug(ctx, "Stored source", map[string]any{"id": src.ID, "customer": customerID})
+
+	wantDefault := plan.Default.ValueBool()
+	plan.fromAPI(src)
+	if !wantDefault {
+		resp.Diagnostics.Append(resp.State.Set(ctx, &plan)...)
+		return
+	}
+
+	// Save the method before the second call, so that a failure there
+	// leaves it in state (tainted) instead of lost at the service.
+	plan.Default = types.BoolValue(false)
+	resp.Diagnostics.Append(resp.State.Set(ctx, &plan)...)
+	if resp.Diagnostics.HasError() {
+		return
+	}
+	if _, err := r.client.SetDefaultSource(ctx, customerID, src.ID); err != nil {
+		resp.Diagnostics.Append(apiErrorDiagnostic("Error Making Customer Source the Default",
+			fmt.Sprintf("source %s of customer %s", src.ID, customerID), err))
+		return
+	}
+	resp.Diagnostics.Append(resp.State.SetAttribute(ctx, path.Root("default"), true)...)
+}
+
+func (r *customerSourceResource) Read(ctx context.Context, req resource.ReadRequest, resp *resource.ReadResponse) {
+	var state customerSourceResourceModel
+	resp.Diagnostics.Append(req.State.Get(ctx, &state)...)
+	if resp.Diagnostics.HasError() {
+		return
+	}
+	if r.client == nil {
+		resp.Diagnostics.Append(notConfiguredDiagnostic())
+		return
+	}
+	timeout, diags := state.Timeouts.Read(ctx, customerSourceReadTimeout)
+	resp.Diagnostics.Append(diags...)
+	if resp.Diagnostics.HasError() {
+		return
+	}
+	ctx, cancel := context.WithTimeout(ctx, timeout)
+	defer cancel()
+
+	customerID, sourceID := state.Customer.ValueString(), state.ID.ValueString()
+	what := fmt.Sprintf("source %s of customer %s", sourceID, customerID)
+	src, err := r.client.GetSource(ctx, customerID, sourceID)
+	if client.IsNotFound(err) {
+		tflog.Warn(ctx, "Source not found; removing it from state so that it is planned for creation",
+			map[string]any{"id": sourceID, "customer": customerID})
+		resp.State.RemoveResource(ctx)
+		return
+	}
+	if err != nil {
+		resp.Diagnostics.Append(apiErrorDiagnostic("Error Reading Customer Source", what, err))
+		return
+	}
+	state.fromAPI(src)
+
+	// Only a method that should be the default (true), or one just
+	// imported (null), costs the customer's read; false is a setting the
+	// provider does not refresh (see the attribute's description).
+	if state.Default.IsNull() || state.Default.ValueBool() {
+		cus, err := r.client.GetCustomer(ctx, customerID)
+		if client.IsNotFound(err) {
+			resp.State.RemoveResource(ctx)
+			return
+		}
+		if err != nil {
+			resp.Diagnostics.Append(apiErrorDiagnostic("Error Reading Customer Source", what, err))
+			return
+		}
+		state.Default = types.BoolValue(cus.DefaultSource == sourceID)
+	}
+	resp.Diagnostics.Append(resp.State.Set(ctx, &state)...)
+}
+
+func (r *customerSourceResource) Update(ctx context.Context, req resource.UpdateRequest, resp *resource.UpdateResponse) {
+	var plan, state customerSourceResourceModel
+	resp.Diagnostics.Append(req.Plan.Get(ctx, &plan)...)
+	resp.Diagnostics.Append(req.State.Get(ctx, &state)...)
+	if resp.Diagnostics.HasError() {
+		return
+	}
+	if r.client == nil {
+		resp.Diagnostics.Append(notConfiguredDiagnostic())
+		return
+	}
+	timeout, diags := plan.Timeouts.Update(ctx, customerSourceUpdateTimeout)
+	resp.Diagnostics.Append(diags...)
+	if resp.Diagnostics.HasError() {
+		return
+	}
+	ctx, cancel := context.WithTimeout(ctx, timeout)
+	defer cancel()
+
+	// Everything else in place is Terraform-side: the token stored after an
+	// import, timeouts, or default turned off (which leaves the service alone).
+	if plan.Default.ValueBool() && !state.Default.ValueBool() {
+		customerID, sourceID := state.Customer.ValueString(), state.ID.ValueString()
+		if _, err := r.client.SetDefaultSource(ctx, customerID, sourceID); err != nil {
+			resp.Diagnostics.Append(apiErrorDiagnostic("Error Making Customer Source the Default",
+				fmt.Sprintf("source %s of customer %s", sourceID, customerID), err))
+			return
+		}
+	}
+	resp.Diagnostics.Append(resp.State.Set(ctx, &plan)...)
+}
+
+func (r *customerSourceResource) Delete(ctx context.Context, req resource.DeleteRequest, resp *resource.DeleteResponse) {
+	var state customerSourceResourceModel
+	resp.Diagnostics.Append(req.State.Get(ctx, &state)...)
+	if resp.Diagnostics.HasError() {
+		return
+	}
+	if r.client == nil {
+		resp.Diagnostics.Append(notConfiguredDiagnostic())
+		return
+	}
+	timeout, diags := state.Timeouts.Delete(ctx, customerSourceDeleteTimeout)
+	resp.Diagnostics.Append(diags...)
+	if resp.Diagnostics.HasError() {
+		return
+	}
+	ctx, cancel := context.WithTimeout(ctx, timeout)
+	defer cancel()
+
+	customerID, sourceID := state.Customer.ValueString(), state.ID.ValueString()
+	if _, err := r.client.DeleteSource(ctx, customerID, sourceID); err != nil && !client.IsNotFound(err) {
+		resp.Diagnostics.Append(apiErrorDiagnostic("Error Deleting Customer Source",
+			fmt.Sprintf("source %s of customer %s", sourceID, customerID), err))
+	}
+}
+
+func (r *customerSourceResource) ImportState(ctx context.Context, req resource.ImportStateRequest, resp *resource.ImportStateResponse) {
+	customerID, sourceID, err := parseSourceImportID(req.ID)
+	if err != nil {
+		resp.Diagnostics.AddError("Invalid Customer Source Import ID", err.Error()+".")
+		return
+	}
+	resp.Diagnostics.Append(resp.State.SetAttribute(ctx, path.Root("customer"), customerID)...)
+	resp.Diagnostics.Append(resp.State.SetAttribute(ctx, path.Root("id"), sourceID)...)
+}
+
+// fromAPI sets every attribute the service knows from its source; token
+// and default are left as they are.
+func (m *customerSourceResourceModel) fromAPI(s *client.Source) {
+	m.ID = types.StringValue(s.ID)
+	m.Customer = types.StringValue(s.Customer)
+	m.Brand = types.StringValue(s.Brand)
+	m.Last4 = types.StringValue(s.Last4)
+	m.ExpMonth = types.Int64Value(s.ExpMonth)
+	m.ExpYear = types.Int64Value(s.ExpYear)
+}

@@ -1,0 +1,85 @@
+package provider
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"net/http"
+
+	"github.com/hashicorp/terraform-plugin-framework/diag"
+
+	"github.com/paymentsdev/terraform-provider-payments/internal/client"
+)
+
+// apiErrorDiagnostic turns a failed API call into the one diagnostic every
+// resource and data source uses: summary is short and title case ("Error
+// Reading Customer"), object names what was acted on ("customer cus_…"),
+// and the detail gives the cause and, where one is known, the fix.
+func apiErrorDiagnostic(summary, object string, err error) diag.Diagnostic {
+	detail := fmt.Sprintf("The payments API request for %s failed: %s", object, err)
+	if hint := apiErrorHint(err); hint != "" {
+		detail += "\n\n" + hint
+	}
+	return diag.NewErrorDiagnostic(summary, detail)
+}
+
+// apiErrorHint says what to do about the errors a user can fix.
+func apiErrorHint(err error) string {
+	var lm *client.LivemodeMismatchError
+	if errors.As(err, &lm) {
+		return "The provider refused the answer because its livemode disagrees with the key: the base_url " +
+			"points at another environment than the key belongs to (a sandbox key answered by the live service, " +
+			"or the reverse). Check base_url and secret_key."
+	}
+	if errors.Is(err, context.DeadlineExceeded) {
+		return "The operation did not finish within its timeout. Raise it in the resource's timeouts block, " +
+			"or check that the service at base_url is reachable."
+	}
+	e, ok := client.AsError(err)
+	if !ok {
+		return ""
+	}
+	switch {
+	case e.Code == client.ErrorCodeLiveKeyOnSandbox:
+		return "The key and the service are of different modes: a live key was sent to a sandbox, or a sandbox " +
+			"key to the live service. Point base_url at the environment the key belongs to."
+	case e.Code == client.ErrorCodeSecretKeyRequired:
+		return "The service needs a secret key. Set secret_key (or " + EnvSecretKey + ") to the account's secret key."
+	case e.HTTPStatus == http.StatusUnauthorized:
+		return "The service did not accept the secret key. Check secret_key (or " + EnvSecretKey +
+			") and that base_url points at the environment the key belongs to."
+	case e.HTTPStatus == http.StatusForbidden:
+		return "The key is not allowed to do this. Check secret_key (or " + EnvSecretKey + ") and base_url."
+	case e.HTTPStatus == http.StatusTooManyRequests:
+		return "The service kept answering \"rate limited\" after every retry. Raise max_retries in the provider " +
+			"configuration, or lower Terraform's -parallelism."
+	case e.HTTPStatus >= 500:
+		return "The service failed after every retry. Try again later, or raise max_retries in the provider configuration."
+	}
+	return ""
+}
+
+// clientFromProviderData is the Configure step of every resource and data
+// source: nil data (before the provider is configured, as during
+// validation) is no error and returns nil; anything other than a
+// *client.Client is a bug, reported as such.
+func clientFromProviderData(data any, diags *diag.Diagnostics) *client.Client {
+	if data == nil {
+		return nil
+	}
+	c, ok := data.(*client.Client)
+	if !ok {
+		diags.AddError("Unexpected Provider Data Type",
+			fmt.Sprintf("Expected *client.Client, got %T. This is a bug in the provider; please report it.", data))
+		return nil
+	}
+	return c
+}
+
+// notConfiguredDiagnostic is returned by an operation that runs without a
+// client, which Terraform should never allow.
+func notConfiguredDiagnostic() diag.Diagnostic {
+	return diag.NewErrorDiagnostic("Provider Not Configured",
+		"The payments provider was not configured before this operation ran. This is a bug in the provider or "+
+			"in Terraform; please report it.")
+}

@@ -1,0 +1,79 @@
+package provider
+
+import (
+	"fmt"
+	"regexp"
+	"strings"
+
+	"github.com/paymentsdev/terraform-provider-payments/internal/client"
+)
+
+// idRandomPattern is the part of every identifier after its prefix.
+var idRandomPattern = fmt.Sprintf("[A-Za-z0-9]{%d}", client.IDRandomLength)
+
+// Identifier patterns, built from the wire contract's prefixes and length.
+var (
+	customerIDRegexp = regexp.MustCompile("^" + regexp.QuoteMeta(client.CustomerIDPrefix) + idRandomPattern + "$")
+	sourceIDRegexp   = regexp.MustCompile("^" + regexp.QuoteMeta(client.SourceIDPrefix) + idRandomPattern + "$")
+)
+
+// Human-readable shapes of identifiers, for descriptions and errors.
+var (
+	customerIDShape = fmt.Sprintf("%s followed by %d letters or digits", client.CustomerIDPrefix, client.IDRandomLength)
+	sourceIDShape   = fmt.Sprintf("%s followed by %d letters or digits", client.SourceIDPrefix, client.IDRandomLength)
+)
+
+// sourceImportIDSeparator separates the customer and source ids of a
+// payments_customer_source import id.
+const sourceImportIDSeparator = "/"
+
+// isCustomerID reports whether s has the shape of a customer id.
+func isCustomerID(s string) bool { return customerIDRegexp.MatchString(s) }
+
+// isSourceID reports whether s has the shape of a source id.
+func isSourceID(s string) bool { return sourceIDRegexp.MatchString(s) }
+
+// parseCustomerImportID checks a payments_customer import id.
+func parseCustomerImportID(id string) (string, error) {
+	if !isCustomerID(id) {
+		return "", fmt.Errorf("the import ID %s is not a customer id: expected %s, for example %s%s",
+			quoteForError(id), customerIDShape, client.CustomerIDPrefix, strings.Repeat("0", client.IDRandomLength))
+	}
+	return id, nil
+}
+
+// parseSourceImportID splits a payments_customer_source import id,
+// "cus_…/src_…", into its customer and source ids.
+func parseSourceImportID(id string) (customerID, sourceID string, err error) {
+	customerID, sourceID, found := strings.Cut(id, sourceImportIDSeparator)
+	if !found || !isCustomerID(customerID) || !isSourceID(sourceID) {
+		return "", "", fmt.Errorf("the import ID %s is not of the form <customer id>%s<source id>: expected %s, "+
+			"then %q, then %s, for example %s%s%s%s%s",
+			quoteForError(id), sourceImportIDSeparator, customerIDShape, sourceImportIDSeparator, sourceIDShape,
+			client.CustomerIDPrefix, strings.Repeat("0", client.IDRandomLength), sourceImportIDSeparator,
+			client.SourceIDPrefix, strings.Repeat("0", client.IDRandomLength))
+	}
+	return customerID, sourceID, nil
+}
+
+// maxQuotedIDLength bounds how much of a bad id an error repeats.
+const maxQuotedIDLength = 80
+
+// quoteForError quotes user input for an error message: printable,
+// bounded, and with anything shaped like a key masked, in case a key was
+// pasted where an id belongs.
+func quoteForError(s string) string {
+	s = anyKeyPattern.ReplaceAllString(s, "<redacted key>")
+	if len(s) > maxQuotedIDLength {
+		s = s[:maxQuotedIDLength]
+		// Do not cut a UTF-8 sequence in half; %q would show the stray bytes.
+		for len(s) > 0 && s[len(s)-1]&0xC0 == 0x80 {
+			s = s[:len(s)-1]
+		}
+		if len(s) > 0 && s[len(s)-1] >= 0xC0 {
+			s = s[:len(s)-1]
+		}
+		return fmt.Sprintf("%q…", s)
+	}
+	return fmt.Sprintf("%q", s)
+}
