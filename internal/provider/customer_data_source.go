@@ -5,6 +5,7 @@ import (
 	"fmt"
 
 	"github.com/hashicorp/terraform-plugin-framework-timeouts/datasource/timeouts"
+	"github.com/hashicorp/terraform-plugin-framework-validators/stringvalidator"
 	"github.com/hashicorp/terraform-plugin-framework/datasource"
 	"github.com/hashicorp/terraform-plugin-framework/datasource/schema"
 	"github.com/hashicorp/terraform-plugin-framework/path"
@@ -31,23 +32,16 @@ type customerDataSource struct {
 
 // customerDataSourceModel is the payments_customer data source's data.
 type customerDataSourceModel struct {
-	ID            types.String                    `tfsdk:"id"`
-	Email         types.String                    `tfsdk:"email"`
-	Name          types.String                    `tfsdk:"name"`
-	Phone         types.String                    `tfsdk:"phone"`
-	Metadata      types.Map                       `tfsdk:"metadata"`
-	DefaultSource types.String                    `tfsdk:"default_source"`
-	Sources       []customerDataSourceSourceModel `tfsdk:"sources"`
-	CreatedAt     types.String                    `tfsdk:"created_at"`
-	Livemode      types.Bool                      `tfsdk:"livemode"`
-	Timeouts      timeouts.Value                  `tfsdk:"timeouts"`
-}
-
-// customerDataSourceSourceModel is one element of customerDataSourceModel.Sources.
-type customerDataSourceSourceModel struct {
-	ID    types.String `tfsdk:"id"`
-	Brand types.String `tfsdk:"brand"`
-	Last4 types.String `tfsdk:"last4"`
+	ID            types.String         `tfsdk:"id"`
+	Email         types.String         `tfsdk:"email"`
+	Name          types.String         `tfsdk:"name"`
+	Phone         types.String         `tfsdk:"phone"`
+	Metadata      types.Map            `tfsdk:"metadata"`
+	DefaultSource types.String         `tfsdk:"default_source"`
+	Sources       []sourceSummaryModel `tfsdk:"sources"`
+	CreatedAt     types.String         `tfsdk:"created_at"`
+	Livemode      types.Bool           `tfsdk:"livemode"`
+	Timeouts      timeouts.Value       `tfsdk:"timeouts"`
 }
 
 func (d *customerDataSource) Metadata(_ context.Context, req datasource.MetadataRequest, resp *datasource.MetadataResponse) {
@@ -61,13 +55,12 @@ func (d *customerDataSource) Schema(ctx context.Context, _ datasource.SchemaRequ
 		Attributes: map[string]schema.Attribute{
 			// Required.
 			"id": schema.StringAttribute{
-				MarkdownDescription: "The id of the customer to read: `" + client.CustomerIDPrefix + "` followed by " +
-					fmt.Sprint(client.IDRandomLength) + " letters or digits.",
-				Required:   true,
-				Validators: []validator.String{objectIDValidator(client.CustomerIDPrefix, "customer")},
+				MarkdownDescription: fmt.Sprintf("The identifier of the customer to read: %s.", customerIDShape),
+				Required:            true,
+				Validators: []validator.String{
+					stringvalidator.RegexMatches(customerIDRegexp, "must be a customer id: "+customerIDShape),
+				},
 			},
-			// Optional.
-			"timeouts": dataSourceTimeoutsAttribute(ctx),
 			// Computed.
 			"email": schema.StringAttribute{
 				MarkdownDescription: "The customer's e-mail address. Null when it has none.",
@@ -96,7 +89,7 @@ func (d *customerDataSource) Schema(ctx context.Context, _ datasource.SchemaRequ
 				NestedObject: schema.NestedAttributeObject{
 					Attributes: map[string]schema.Attribute{
 						"id": schema.StringAttribute{
-							MarkdownDescription: "The id of the payment method (`" + client.SourceIDPrefix + "…`).",
+							MarkdownDescription: fmt.Sprintf("The payment method's identifier: %s.", sourceIDShape),
 							Computed:            true,
 						},
 						"brand": schema.StringAttribute{
@@ -119,17 +112,24 @@ func (d *customerDataSource) Schema(ctx context.Context, _ datasource.SchemaRequ
 				Computed:            true,
 			},
 		},
+		Blocks: map[string]schema.Block{
+			"timeouts": dataSourceTimeoutsBlock(ctx),
+		},
 	}
 }
 
 func (d *customerDataSource) Configure(_ context.Context, req datasource.ConfigureRequest, resp *datasource.ConfigureResponse) {
-	d.client = dataSourceClient(req, resp)
+	d.client = clientFromProviderData(req.ProviderData, &resp.Diagnostics)
 }
 
 func (d *customerDataSource) Read(ctx context.Context, req datasource.ReadRequest, resp *datasource.ReadResponse) {
 	var data customerDataSourceModel
 	resp.Diagnostics.Append(req.Config.Get(ctx, &data)...)
-	if resp.Diagnostics.HasError() || !clientConfigured(d.client, &resp.Diagnostics) {
+	if resp.Diagnostics.HasError() {
+		return
+	}
+	if d.client == nil {
+		resp.Diagnostics.Append(notConfiguredDiagnostic())
 		return
 	}
 	ctx, cancel, diags := withReadTimeout(ctx, data.Timeouts)
@@ -149,25 +149,25 @@ func (d *customerDataSource) Read(ctx context.Context, req datasource.ReadReques
 		return
 	}
 	if err != nil {
-		dataSourceAPIError(&resp.Diagnostics, "Error Reading Customer", "customer "+id, err)
+		resp.Diagnostics.Append(apiErrorDiagnostic("Error Reading Customer", "customer "+id, err))
 		return
 	}
 
-	data.Email = optionalString(cus.Email)
-	data.Name = optionalString(cus.Name)
-	data.Phone = optionalString(cus.Phone)
-	data.DefaultSource = optionalString(cus.DefaultSource)
+	data.Email = nullableString(cus.Email)
+	data.Name = nullableString(cus.Name)
+	data.Phone = nullableString(cus.Phone)
+	data.DefaultSource = nullableString(cus.DefaultSource)
 	data.CreatedAt = types.StringValue(cus.CreatedAt)
 	data.Livemode = types.BoolValue(cus.Livemode)
-	data.Metadata, diags = optionalStringMap(ctx, cus.Metadata)
+	data.Metadata, diags = stringMapValue(cus.Metadata)
 	resp.Diagnostics.Append(diags...)
 	// A non-nil slice, so that no payment method is an empty list, not null.
-	data.Sources = make([]customerDataSourceSourceModel, 0, len(cus.Sources.Data))
+	data.Sources = make([]sourceSummaryModel, 0, len(cus.Sources.Data))
 	for _, s := range cus.Sources.Data {
-		data.Sources = append(data.Sources, customerDataSourceSourceModel{
+		data.Sources = append(data.Sources, sourceSummaryModel{
 			ID:    types.StringValue(s.ID),
-			Brand: optionalString(s.Brand),
-			Last4: optionalString(s.Last4),
+			Brand: nullableString(s.Brand),
+			Last4: nullableString(s.Last4),
 		})
 	}
 	if resp.Diagnostics.HasError() {

@@ -2,20 +2,14 @@ package provider
 
 import (
 	"context"
-	"errors"
 	"fmt"
-	"regexp"
 	"strings"
 	"time"
 
 	"github.com/hashicorp/terraform-plugin-framework-timeouts/datasource/timeouts"
-	"github.com/hashicorp/terraform-plugin-framework-validators/stringvalidator"
-	"github.com/hashicorp/terraform-plugin-framework/datasource"
 	"github.com/hashicorp/terraform-plugin-framework/datasource/schema"
 	"github.com/hashicorp/terraform-plugin-framework/diag"
 	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
-
-	"github.com/paymentsdev/terraform-provider-payments/internal/client"
 )
 
 // dataSourceReadTimeoutDefault bounds a data source's read when
@@ -23,14 +17,15 @@ import (
 // backoff and, for payments_payments, for many pages.
 const dataSourceReadTimeoutDefault = 5 * time.Minute
 
-// dataSourceTimeoutsAttribute is the `timeouts` attribute of every data source.
-func dataSourceTimeoutsAttribute(ctx context.Context) schema.Attribute {
-	a, _ := timeouts.AttributesWithOpts(ctx, timeouts.Opts{
+// dataSourceTimeoutsBlock is the `timeouts` block of every data source, a
+// block like the resources' own.
+func dataSourceTimeoutsBlock(ctx context.Context) schema.Block {
+	b, _ := timeouts.BlockWithOpts(ctx, timeouts.Opts{
 		ReadDescription: fmt.Sprintf("How long the read may take, retries included, as a Go duration such as `30s` or `2m`. Defaults to `%s`.",
 			durationString(dataSourceReadTimeoutDefault)),
-	}).(schema.SingleNestedAttribute)
-	a.MarkdownDescription = "Time limits for this data source's operations."
-	return a
+	}).(schema.SingleNestedBlock)
+	b.MarkdownDescription = "Time limits for this data source's read."
+	return b
 }
 
 // durationString formats d without zero units: 5m, not 5m0s.
@@ -53,51 +48,6 @@ func withReadTimeout(ctx context.Context, t timeouts.Value) (context.Context, co
 	}
 	ctx, cancel := context.WithTimeout(ctx, d)
 	return ctx, cancel, diags
-}
-
-// dataSourceClient returns the client the provider configured, or nil
-// (with no error) before the provider is configured, as during validation.
-func dataSourceClient(req datasource.ConfigureRequest, resp *datasource.ConfigureResponse) *client.Client {
-	if req.ProviderData == nil {
-		return nil
-	}
-	c, ok := req.ProviderData.(*client.Client)
-	if !ok {
-		resp.Diagnostics.AddError("Unexpected Data Source Configure Type",
-			fmt.Sprintf("Expected *client.Client, got %T. This is a bug in the provider; please report it.", req.ProviderData))
-		return nil
-	}
-	return c
-}
-
-// clientConfigured reports whether c is set, adding an error when it is
-// not: a Read before the provider was configured is a bug, not a panic.
-func clientConfigured(c *client.Client, diags *diag.Diagnostics) bool {
-	if c == nil {
-		diags.AddError("Unconfigured Provider",
-			"The data source was read before the provider was configured. This is a bug in the provider; please report it.")
-		return false
-	}
-	return true
-}
-
-// dataSourceAPIError turns a failed API call about what (for example
-// "customer cus_…") into an error diagnostic that names the cause.
-func dataSourceAPIError(diags *diag.Diagnostics, summary, what string, err error) {
-	detail := fmt.Sprintf("Could not read %s: %s", what, err)
-	if errors.Is(err, context.DeadlineExceeded) {
-		detail += "\n\nThe read ran out of time; raise timeouts.read if the service is slow."
-	}
-	diags.AddError(summary, detail)
-}
-
-// objectIDValidator checks that a string is an id of the given prefix, as
-// the API shapes them, so that a typo fails at plan time.
-func objectIDValidator(prefix, kind string) validator.String {
-	return stringvalidator.RegexMatches(
-		regexp.MustCompile(fmt.Sprintf("^%s[A-Za-z0-9]{%d}$", regexp.QuoteMeta(prefix), client.IDRandomLength)),
-		fmt.Sprintf("must be a %s id: %q followed by %d letters or digits", kind, prefix, client.IDRandomLength),
-	)
 }
 
 // quotedList formats values as Markdown code spans: `a`, `b` or `c`.

@@ -15,12 +15,14 @@ var idRandomPattern = fmt.Sprintf("[A-Za-z0-9]{%d}", client.IDRandomLength)
 var (
 	customerIDRegexp = regexp.MustCompile("^" + regexp.QuoteMeta(client.CustomerIDPrefix) + idRandomPattern + "$")
 	sourceIDRegexp   = regexp.MustCompile("^" + regexp.QuoteMeta(client.SourceIDPrefix) + idRandomPattern + "$")
+	paymentIDRegexp  = regexp.MustCompile("^" + regexp.QuoteMeta(client.PaymentIDPrefix) + idRandomPattern + "$")
 )
 
 // Human-readable shapes of identifiers, for descriptions and errors.
 var (
 	customerIDShape = fmt.Sprintf("%s followed by %d letters or digits", client.CustomerIDPrefix, client.IDRandomLength)
 	sourceIDShape   = fmt.Sprintf("%s followed by %d letters or digits", client.SourceIDPrefix, client.IDRandomLength)
+	paymentIDShape  = fmt.Sprintf("%s followed by %d letters or digits", client.PaymentIDPrefix, client.IDRandomLength)
 )
 
 // sourceImportIDSeparator separates the customer and source ids of a

@@ -5,6 +5,7 @@ import (
 	"fmt"
 
 	"github.com/hashicorp/terraform-plugin-framework-timeouts/datasource/timeouts"
+	"github.com/hashicorp/terraform-plugin-framework-validators/stringvalidator"
 	"github.com/hashicorp/terraform-plugin-framework/datasource"
 	"github.com/hashicorp/terraform-plugin-framework/datasource/schema"
 	"github.com/hashicorp/terraform-plugin-framework/path"
@@ -41,28 +42,35 @@ func (d *paymentDataSource) Metadata(_ context.Context, req datasource.MetadataR
 
 func (d *paymentDataSource) Schema(ctx context.Context, _ datasource.SchemaRequest, resp *datasource.SchemaResponse) {
 	attrs := paymentAttributes(schema.StringAttribute{
-		MarkdownDescription: "The id of the payment to read: `" + client.PaymentIDPrefix + "` followed by " +
-			fmt.Sprint(client.IDRandomLength) + " letters or digits.",
-		Required:   true,
-		Validators: []validator.String{objectIDValidator(client.PaymentIDPrefix, "payment")},
+		MarkdownDescription: fmt.Sprintf("The identifier of the payment to read: %s.", paymentIDShape),
+		Required:            true,
+		Validators: []validator.String{
+			stringvalidator.RegexMatches(paymentIDRegexp, "must be a payment id: "+paymentIDShape),
+		},
 	})
-	attrs["timeouts"] = dataSourceTimeoutsAttribute(ctx)
 	resp.Schema = schema.Schema{
 		MarkdownDescription: "Reads an existing payment by id: its amount, status, payment method, customer and metadata. " +
 			"The payment must exist for the account of the configured key; a missing payment is an error. " +
 			"Fields the service leaves out are null.",
 		Attributes: attrs,
+		Blocks: map[string]schema.Block{
+			"timeouts": dataSourceTimeoutsBlock(ctx),
+		},
 	}
 }
 
 func (d *paymentDataSource) Configure(_ context.Context, req datasource.ConfigureRequest, resp *datasource.ConfigureResponse) {
-	d.client = dataSourceClient(req, resp)
+	d.client = clientFromProviderData(req.ProviderData, &resp.Diagnostics)
 }
 
 func (d *paymentDataSource) Read(ctx context.Context, req datasource.ReadRequest, resp *datasource.ReadResponse) {
 	var data paymentDataSourceModel
 	resp.Diagnostics.Append(req.Config.Get(ctx, &data)...)
-	if resp.Diagnostics.HasError() || !clientConfigured(d.client, &resp.Diagnostics) {
+	if resp.Diagnostics.HasError() {
+		return
+	}
+	if d.client == nil {
+		resp.Diagnostics.Append(notConfiguredDiagnostic())
 		return
 	}
 	ctx, cancel, diags := withReadTimeout(ctx, data.Timeouts)
@@ -82,11 +90,11 @@ func (d *paymentDataSource) Read(ctx context.Context, req datasource.ReadRequest
 		return
 	}
 	if err != nil {
-		dataSourceAPIError(&resp.Diagnostics, "Error Reading Payment", "payment "+id, err)
+		resp.Diagnostics.Append(apiErrorDiagnostic("Error Reading Payment", "payment "+id, err))
 		return
 	}
 
-	data.paymentModel, diags = newPaymentModel(ctx, pay)
+	data.paymentModel, diags = newPaymentModel(pay)
 	resp.Diagnostics.Append(diags...)
 	if resp.Diagnostics.HasError() {
 		return

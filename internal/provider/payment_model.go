@@ -1,7 +1,7 @@
 package provider
 
 import (
-	"context"
+	"fmt"
 
 	"github.com/hashicorp/terraform-plugin-framework/datasource/schema"
 	"github.com/hashicorp/terraform-plugin-framework/diag"
@@ -42,7 +42,7 @@ type paymentSourceModel struct {
 
 // newPaymentModel maps an API payment to the model. It is the only place
 // that does, so the two payment data sources cannot drift apart.
-func newPaymentModel(ctx context.Context, p *client.Payment) (paymentModel, diag.Diagnostics) {
+func newPaymentModel(p *client.Payment) (paymentModel, diag.Diagnostics) {
 	m := paymentModel{
 		ID:                types.StringValue(p.ID),
 		Amount:            types.Int64Value(p.Amount),
@@ -50,52 +50,34 @@ func newPaymentModel(ctx context.Context, p *client.Payment) (paymentModel, diag
 		Currency:          types.StringValue(p.Currency),
 		Status:            types.StringValue(p.Status),
 		Captured:          types.BoolPointerValue(p.Captured),
-		AuthorizationCode: optionalString(p.AuthorizationCode),
-		Customer:          optionalString(p.Customer),
-		Description:       optionalString(p.Description),
+		AuthorizationCode: nullableString(p.AuthorizationCode),
+		Customer:          nullableString(p.Customer),
+		Description:       nullableString(p.Description),
 		CreatedAt:         types.StringValue(p.CreatedAt),
 		Livemode:          types.BoolValue(p.Livemode),
 	}
 	if p.Source != nil {
 		m.Source = &paymentSourceModel{
-			ID:       optionalString(p.Source.ID),
-			Brand:    optionalString(p.Source.Brand),
-			Last4:    optionalString(p.Source.Last4),
-			ExpMonth: optionalInt64(p.Source.ExpMonth),
-			ExpYear:  optionalInt64(p.Source.ExpYear),
+			ID:       nullableString(p.Source.ID),
+			Brand:    nullableString(p.Source.Brand),
+			Last4:    nullableString(p.Source.Last4),
+			ExpMonth: nullableInt64(p.Source.ExpMonth),
+			ExpYear:  nullableInt64(p.Source.ExpYear),
 		}
 	}
 	var diags diag.Diagnostics
-	m.Metadata, diags = optionalStringMap(ctx, p.Metadata)
+	m.Metadata, diags = stringMapValue(p.Metadata)
 	return m, diags
 }
 
-// optionalString maps the client's "" (absent or null on the wire) to null,
-// so that a configuration can test an optional field with `== null`.
-func optionalString(s string) types.String {
-	if s == "" {
-		return types.StringNull()
-	}
-	return types.StringValue(s)
-}
-
-// optionalInt64 maps the client's 0 (absent on the wire) to null; no
+// nullableInt64 maps the client's 0 (absent on the wire) to null; no
 // optional integer of the API has 0 as a meaningful value (expiry months and
 // years start at 1).
-func optionalInt64(n int64) types.Int64 {
+func nullableInt64(n int64) types.Int64 {
 	if n == 0 {
 		return types.Int64Null()
 	}
 	return types.Int64Value(n)
-}
-
-// optionalStringMap maps an absent or empty map to null: the API does not
-// distinguish "no metadata" from "empty metadata".
-func optionalStringMap(ctx context.Context, m map[string]string) (types.Map, diag.Diagnostics) {
-	if len(m) == 0 {
-		return types.MapNull(types.StringType), nil
-	}
-	return types.MapValueFrom(ctx, types.StringType, m)
 }
 
 // paymentAttributes returns the schema of paymentModel's attributes, all
@@ -146,7 +128,7 @@ func paymentAttributes(id schema.StringAttribute) map[string]schema.Attribute {
 			Computed:            true,
 			Attributes: map[string]schema.Attribute{
 				"id": schema.StringAttribute{
-					MarkdownDescription: "The id of the payment method (`" + client.SourceIDPrefix + "…`).",
+					MarkdownDescription: fmt.Sprintf("The payment method's identifier: %s.", sourceIDShape),
 					Computed:            true,
 				},
 				"brand": schema.StringAttribute{

@@ -61,10 +61,12 @@ func (d *paymentsDataSource) Schema(ctx context.Context, _ datasource.SchemaRequ
 		Attributes: map[string]schema.Attribute{
 			// Optional.
 			"customer": schema.StringAttribute{
-				MarkdownDescription: "Only payments that belong to this customer id (`" + client.CustomerIDPrefix + "` followed by " +
-					fmt.Sprint(client.IDRandomLength) + " letters or digits). The customer must exist.",
-				Optional:   true,
-				Validators: []validator.String{objectIDValidator(client.CustomerIDPrefix, "customer")},
+				MarkdownDescription: fmt.Sprintf("Only payments that belong to the customer with this identifier (%s). "+
+					"The customer must exist.", customerIDShape),
+				Optional: true,
+				Validators: []validator.String{
+					stringvalidator.RegexMatches(customerIDRegexp, "must be a customer id: "+customerIDShape),
+				},
 			},
 			"status": schema.StringAttribute{
 				MarkdownDescription: "Only payments in this status, one of " + quotedList(client.PaymentStatuses) + ".",
@@ -88,18 +90,20 @@ func (d *paymentsDataSource) Schema(ctx context.Context, _ datasource.SchemaRequ
 				Optional:   true,
 				Validators: []validator.Int64{int64validator.Between(1, paymentsLimitMax)},
 			},
-			"timeouts": dataSourceTimeoutsAttribute(ctx),
 			// Computed.
 			"payments": schema.ListNestedAttribute{
 				MarkdownDescription: "The matching payments, newest first, each with the attributes of the `payments_payment` data source. Empty when none match.",
 				Computed:            true,
 				NestedObject: schema.NestedAttributeObject{
 					Attributes: paymentAttributes(schema.StringAttribute{
-						MarkdownDescription: "The id of the payment (`" + client.PaymentIDPrefix + "…`).",
+						MarkdownDescription: fmt.Sprintf("The payment's identifier: %s.", paymentIDShape),
 						Computed:            true,
 					}),
 				},
 			},
+		},
+		Blocks: map[string]schema.Block{
+			"timeouts": dataSourceTimeoutsBlock(ctx),
 		},
 	}
 }
@@ -109,13 +113,17 @@ func (d *paymentsDataSource) ConfigValidators(context.Context) []datasource.Conf
 }
 
 func (d *paymentsDataSource) Configure(_ context.Context, req datasource.ConfigureRequest, resp *datasource.ConfigureResponse) {
-	d.client = dataSourceClient(req, resp)
+	d.client = clientFromProviderData(req.ProviderData, &resp.Diagnostics)
 }
 
 func (d *paymentsDataSource) Read(ctx context.Context, req datasource.ReadRequest, resp *datasource.ReadResponse) {
 	var data paymentsDataSourceModel
 	resp.Diagnostics.Append(req.Config.Get(ctx, &data)...)
-	if resp.Diagnostics.HasError() || !clientConfigured(d.client, &resp.Diagnostics) {
+	if resp.Diagnostics.HasError() {
+		return
+	}
+	if d.client == nil {
+		resp.Diagnostics.Append(notConfiguredDiagnostic())
 		return
 	}
 	ctx, cancel, diags := withReadTimeout(ctx, data.Timeouts)
@@ -157,7 +165,7 @@ func (d *paymentsDataSource) Read(ctx context.Context, req datasource.ReadReques
 				d.addListError(resp, params, err)
 				return
 			}
-			m, diags := newPaymentModel(ctx, pay)
+			m, diags := newPaymentModel(pay)
 			resp.Diagnostics.Append(diags...)
 			if resp.Diagnostics.HasError() {
 				return
@@ -180,7 +188,7 @@ func (d *paymentsDataSource) addListError(resp *datasource.ReadResponse, params 
 				"Check the id, and that the customer was not deleted and belongs to this account.", params.Customer))
 		return
 	}
-	dataSourceAPIError(&resp.Diagnostics, "Error Listing Payments", "payments", err)
+	resp.Diagnostics.Append(apiErrorDiagnostic("Error Listing Payments", "payments", err))
 }
 
 // createdBound turns an RFC 3339 filter into the API's form: UTC, second
