@@ -1,0 +1,25 @@
+resource "payments_customer" "grace" {
+  email = "grace@example.com"
+  name  = "Grace Hopper"
+}
+
+# Attached first, so the service makes it the default by itself. With
+# `default` unset (false) the provider never changes nor reports the
+# customer's default because of this card.
+resource "payments_customer_source" "mastercard" {
+  customer = payments_customer.grace.id
+  token    = "tok_mastercard"
+}
+
+# The card the provider keeps as the default: on create, and again on any
+# apply after the default moved elsewhere.
+resource "payments_customer_source" "amex" {
+  customer = payments_customer.grace.id
+  token    = "tok_amex"
+  default  = true
+}
+
+output "default_source" {
+  # Which card is the default, as the service sees it after a refresh.
+  value = payments_customer.grace.default_source
+}

@@ -1,0 +1,61 @@
+output "customer_ids" {
+  description = "The customers' ids; `make demo` charges them between two applies."
+  value = {
+    ada   = payments_customer.ada.id
+    grace = payments_customer.grace.id
+    alan  = payments_customer.alan.id
+  }
+}
+
+output "cards" {
+  description = "Each stored card, as the API describes it."
+  value = {
+    for name, s in {
+      ada_visa         = payments_customer_source.ada_visa
+      grace_mastercard = payments_customer_source.grace_mastercard
+      grace_amex       = payments_customer_source.grace_amex
+      alan_visa        = payments_customer_source.alan_visa
+    } : name => "${s.brand} ending ${s.last4}, expires ${s.exp_month}/${s.exp_year}"
+  }
+}
+
+output "grace_default_card" {
+  description = "Grace's default card, read back through the payments_customer data source."
+  value = one([
+    for s in data.payments_customer.grace.sources : "${s.brand} ending ${s.last4}"
+    if s.id == data.payments_customer.grace.default_source
+  ])
+}
+
+output "grace_payments" {
+  description = "Grace's payments: id, status, amount in minor units, currency."
+  value       = [for p in data.payments_payments.grace.payments : "${p.id} ${p.status} ${p.amount} ${p.currency}"]
+}
+
+output "approved_total_by_currency" {
+  description = "The sum of the approved payments, per currency, in minor units."
+  value = {
+    for currency, amounts in {
+      for p in data.payments_payments.approved.payments : p.currency => p.amount...
+    } : currency => sum(amounts)
+  }
+}
+
+output "declined_payments" {
+  description = "Declined payments and the customers they belong to."
+  value       = { for p in data.payments_payments.declined.payments : p.id => p.customer }
+}
+
+output "latest_approved_payment" {
+  description = "The newest approved payment, read by id with the payments_payment data source."
+  value = one([
+    for p in data.payments_payment.latest_approved : {
+      id          = p.id
+      amount      = p.amount
+      currency    = p.currency
+      description = p.description
+      card        = p.source == null ? null : "${p.source.brand} ending ${p.source.last4}"
+      captured    = p.captured
+    }
+  ])
+}

@@ -1,0 +1,4 @@
+import {
+  to = payments_customer.example
+  id = "cus_4fE9kQ2mZxR7bT1nLw8yHs3V"
+}
