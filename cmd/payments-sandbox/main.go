@@ -1,0 +1,179 @@
+// Command payments-sandbox serves the payments API contract
+// (shared/api/CONTRACT.md) on a local address, for tests, demos, benchmarks
+// and work without network access.
+package main
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"log/slog"
+	"net"
+	"net/http"
+	"os"
+	"os/signal"
+	"strings"
+	"syscall"
+	"time"
+
+	"github.com/paymentsdev/terraform-provider-payments/internal/client"
+	"github.com/paymentsdev/terraform-provider-payments/internal/sandbox"
+)
+
+// keyList is the repeatable -key flag. String never prints the keys: flag
+// shows a flag's value in error messages and defaults.
+type keyList []string
+
+func (k *keyList) String() string {
+	if k == nil || len(*k) == 0 {
+		return ""
+	}
+	return fmt.Sprintf("%d key(s)", len(*k))
+}
+
+func (k *keyList) Set(v string) error {
+	if client.ClassifyKey(v) != client.KeySecretSandbox {
+		return fmt.Errorf("not a sandbox secret key: use %s followed by at least %d letters, digits or underscores",
+			client.SecretKeySandboxPrefix, client.MinKeySecretLength)
+	}
+	*k = append(*k, v)
+	return nil
+}
+
+func main() {
+	os.Exit(run(os.Args[1:], os.Stdout, os.Stderr))
+}
+
+// run is main without the process: it returns the exit status, so that
+// tests can drive it.
+func run(args []string, stdout, stderr io.Writer) int {
+	fs := flag.NewFlagSet("payments-sandbox", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	addr := fs.String("addr", "127.0.0.1:12111", "listen on this `host:port`; port 0 picks a free port (see the listening line)")
+	data := fs.String("data", "", "keep the state in this bbolt `file` across restarts (created if missing); every write reaches the file before it is answered; empty keeps state in memory only")
+	var keys keyList
+	fs.Var(&keys, "key", "admit only this sandbox secret `key` (repeat for several); without -key every well-formed "+client.SecretKeySandboxPrefix+" key is its own account, made on first use")
+	level := fs.String("log-level", "info", "log `level` on stderr: debug (one line per request), info, warn or error")
+	fs.Usage = func() {
+		fmt.Fprintf(stderr, `Usage: payments-sandbox [flags]
+
+payments-sandbox is a local stand-in for the payments API: it serves every
+endpoint of the contract under /v1, plus the sandbox controls under
+/_sandbox/ (complete, dispute, reset, stats, faults), for tests, demos and
+work without network access.
+
+Authenticate with HTTP Basic: a sandbox secret key (%s...) as the user
+name and an empty password. Each key is its own isolated account.
+
+Once listening, it prints one line to standard output:
+
+    payments-sandbox listening on http://HOST:PORT
+
+SIGINT or SIGTERM stops it cleanly, finishing requests in flight.
+
+Flags:
+`, client.SecretKeySandboxPrefix)
+		fs.PrintDefaults()
+		fmt.Fprintf(stderr, `
+Examples:
+  payments-sandbox
+  payments-sandbox -addr 127.0.0.1:0 -data sandbox.db
+  curl -u %sexample123: -d email=jo@example.com http://127.0.0.1:12111/v1/customers
+`, client.SecretKeySandboxPrefix)
+	}
+	if err := fs.Parse(args); err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			return 0
+		}
+		return 2
+	}
+	if fs.NArg() > 0 {
+		fmt.Fprintf(stderr, "payments-sandbox: unexpected argument %q; all settings are flags (see -h)\n", fs.Arg(0))
+		return 2
+	}
+	var lvl slog.Level
+	if err := lvl.UnmarshalText([]byte(*level)); err != nil {
+		fmt.Fprintf(stderr, "payments-sandbox: -log-level %q is not a level; use debug, info, warn or error\n", *level)
+		return 2
+	}
+	logger := slog.New(slog.NewTextHandler(stderr, &slog.HandlerOptions{Level: lvl}))
+
+	opts := sandbox.Options{Keys: keys, Logger: logger}
+	if *data != "" {
+		st, err := sandbox.OpenStore(*data)
+		if err != nil {
+			logger.Error("cannot open the data file", "error", err)
+			return 1
+		}
+		opts.Store = st
+	}
+	srv, err := sandbox.New(opts)
+	if err != nil {
+		logger.Error("cannot start", "error", err)
+		if opts.Store != nil {
+			opts.Store.Close()
+		}
+		return 1
+	}
+	defer srv.Close()
+
+	ln, err := net.Listen("tcp", *addr)
+	if err != nil {
+		logger.Error("cannot listen", "addr", *addr, "error", err)
+		return 1
+	}
+	hs := &http.Server{
+		Handler:           srv,
+		ConnState:         srv.ConnState,
+		ReadHeaderTimeout: 10 * time.Second,
+		IdleTimeout:       2 * time.Minute,
+		ErrorLog:          slog.NewLogLogger(logger.Handler(), slog.LevelWarn),
+	}
+
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	errc := make(chan error, 1)
+	go func() { errc <- hs.Serve(ln) }()
+
+	fmt.Fprintf(stdout, "payments-sandbox listening on http://%s\n", displayAddr(ln.Addr()))
+	logger.Info("serving", "addr", ln.Addr().String(), "data", *data, "keys", len(keys))
+
+	select {
+	case err := <-errc:
+		logger.Error("serving failed", "error", err)
+		return 1
+	case <-ctx.Done():
+	}
+	stop() // a second signal kills the process the default way
+	logger.Info("shutting down")
+	sctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	if err := hs.Shutdown(sctx); err != nil {
+		logger.Warn("requests still running at shutdown were cut", "error", err)
+	}
+	if err := srv.Close(); err != nil {
+		logger.Error("closing the data file failed", "error", err)
+		return 1
+	}
+	return 0
+}
+
+// displayAddr is the address to print: a wildcard listener is reachable
+// on loopback, which a URL can use, unlike 0.0.0.0 or [::].
+func displayAddr(a net.Addr) string {
+	tcp, ok := a.(*net.TCPAddr)
+	if !ok {
+		return a.String()
+	}
+	ip := tcp.IP
+	switch {
+	case ip == nil || ip.IsUnspecified() && ip.To4() != nil:
+		ip = net.IPv4(127, 0, 0, 1)
+	case ip.IsUnspecified():
+		// Go listens on both stacks for "::" and ":port", so IPv4 loopback works.
+		ip = net.IPv4(127, 0, 0, 1)
+	}
+	return net.JoinHostPort(strings.TrimSuffix(ip.String(), "%"), fmt.Sprint(tcp.Port))
+}

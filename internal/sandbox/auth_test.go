@@ -1,0 +1,139 @@
+package sandbox_test
+
+import (
+	"encoding/base64"
+	"net/http"
+	"net/http/httptest"
+	"strings"
+	"testing"
+
+	"github.com/paymentsdev/terraform-provider-payments/internal/client"
+	"github.com/paymentsdev/terraform-provider-payments/internal/sandbox"
+	"github.com/paymentsdev/terraform-provider-payments/internal/sandbox/sandboxtest"
+)
+
+func TestAuthentication(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t)
+	basic := func(user, pass string) string {
+		return "Basic " + base64.StdEncoding.EncodeToString([]byte(user+":"+pass))
+	}
+	for _, tc := range []struct {
+		name          string
+		authorization string
+		status        int
+		typ, code     string
+	}{
+		{"no header", "", 401, client.ErrorTypeAuthentication, client.ErrorCodeMissingAPIKey},
+		{"empty user", basic("", ""), 401, client.ErrorTypeAuthentication, client.ErrorCodeMissingAPIKey},
+		{"bearer", "Bearer " + e.key, 401, client.ErrorTypeAuthentication, client.ErrorCodeInvalidAPIKey},
+		{"not base64", "Basic !!!", 401, client.ErrorTypeAuthentication, client.ErrorCodeInvalidAPIKey},
+		{"unknown prefix", basic("xk_sandbox_12345678", ""), 401, client.ErrorTypeAuthentication, client.ErrorCodeInvalidAPIKey},
+		{"too short", basic("sk_sandbox_1234567", ""), 401, client.ErrorTypeAuthentication, client.ErrorCodeInvalidAPIKey},
+		{"bad characters", basic("sk_sandbox_1234-5678", ""), 401, client.ErrorTypeAuthentication, client.ErrorCodeInvalidAPIKey},
+		{"password given", basic(e.key, "secret"), 401, client.ErrorTypeAuthentication, client.ErrorCodeInvalidAPIKey},
+		{"public sandbox key", basic("pk_sandbox_12345678", ""), 403, client.ErrorTypePermission, client.ErrorCodeSecretKeyRequired},
+		{"public live key", basic("pk_live_12345678", ""), 403, client.ErrorTypePermission, client.ErrorCodeSecretKeyRequired},
+		{"live key", basic("sk_live_12345678", ""), 403, client.ErrorTypePermission, client.ErrorCodeLiveKeyOnSandbox},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			for _, path := range []string{"/v1/customers/cus_x", "/_sandbox/stats", "/v1/nowhere"} {
+				env := &env{t: t, url: e.url, hc: e.hc}
+				res := env.do(http.MethodGet, path, nil, func(r *http.Request) {
+					if tc.authorization != "" {
+						r.Header.Set("Authorization", tc.authorization)
+					}
+				})
+				res.fails(tc.status, tc.typ, tc.code, "")
+				if strings.Contains(string(res.body), "12345678") || strings.Contains(string(res.body), e.key) {
+					t.Errorf("%s: the answer quotes the key: %s", path, res.body)
+				}
+			}
+		})
+	}
+	// A well-formed sandbox key is its own account, made on first use.
+	e.get("/_sandbox/stats", nil).ok(nil)
+}
+
+func TestAllowList(t *testing.T) {
+	t.Parallel()
+	allowed := sandboxtest.NewKey(t)
+	srv, err := sandbox.New(sandbox.Options{Keys: []string{allowed}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	hs := httptest.NewServer(srv)
+	t.Cleanup(hs.Close)
+	in := &env{t: t, url: hs.URL, key: allowed, hc: hs.Client()}
+	in.get("/_sandbox/stats", nil).ok(nil)
+	out := &env{t: t, url: hs.URL, key: sandboxtest.NewKey(t), hc: hs.Client()}
+	out.get("/_sandbox/stats", nil).fails(401, client.ErrorTypeAuthentication, client.ErrorCodeInvalidAPIKey, "")
+
+	if _, err := sandbox.New(sandbox.Options{Keys: []string{"sk_live_12345678"}}); err == nil || strings.Contains(err.Error(), "12345678") {
+		t.Errorf("New with a live key in Keys: err = %v; want an error that does not quote the key", err)
+	}
+}
+
+// TestIsolation: another account gets 404 for every verb on an object,
+// never 403, and 400 resource_missing when a parameter names it.
+func TestIsolation(t *testing.T) {
+	t.Parallel()
+	a := newEnv(t)
+	b := a.other()
+	cu := a.customer(vals("source", client.TokenVisa))
+	src := cu.DefaultSource
+	p := a.payment(pay("500", "EUR", "", "customer", cu.ID, "capture", "false"))
+	pending := a.payment(pay("500", "EUR", client.Token3DS))
+
+	for _, tc := range []struct{ method, path string }{
+		{"GET", "/v1/customers/" + cu.ID},
+		{"POST", "/v1/customers/" + cu.ID},
+		{"DELETE", "/v1/customers/" + cu.ID},
+		{"POST", "/v1/customers/" + cu.ID + "/sources"},
+		{"GET", "/v1/customers/" + cu.ID + "/sources/" + src},
+		{"DELETE", "/v1/customers/" + cu.ID + "/sources/" + src},
+		{"GET", "/v1/payments/" + p.ID},
+		{"POST", "/v1/payments/" + p.ID + "/capture"},
+		{"POST", "/v1/payments/" + p.ID + "/refund"},
+		{"POST", "/_sandbox/payments/" + pending.ID + "/complete"},
+		{"POST", "/_sandbox/payments/" + p.ID + "/dispute"},
+	} {
+		var f = vals()
+		if strings.HasSuffix(tc.path, "/sources") {
+			f = vals("source", client.TokenVisa)
+		}
+		b.do(tc.method, tc.path, f).fails(404, client.ErrorTypeInvalidRequest, client.ErrorCodeResourceMissing, "")
+	}
+	b.post("/v1/payments", pay("100", "USD", "", "customer", cu.ID)).
+		fails(400, client.ErrorTypeInvalidRequest, client.ErrorCodeResourceMissing, "customer")
+	b.get("/v1/payments", vals("customer", cu.ID)).
+		fails(400, client.ErrorTypeInvalidRequest, client.ErrorCodeResourceMissing, "customer")
+	b.get("/v1/payments", vals("starting_after", p.ID)).
+		fails(400, client.ErrorTypeInvalidRequest, client.ErrorCodeResourceMissing, "starting_after")
+	b.get("/v1/payments", vals("ending_before", p.ID)).
+		fails(400, client.ErrorTypeInvalidRequest, client.ErrorCodeResourceMissing, "ending_before")
+	var list client.PaymentList
+	b.get("/v1/payments", nil).ok(&list)
+	if len(list.Data) != 0 {
+		t.Errorf("account B lists %d payments of account A", len(list.Data))
+	}
+	if s := b.stats(); s.Customers != 0 || s.Payments != 0 || s.Sources != 0 {
+		t.Errorf("account B's stats count account A's objects: %+v", s)
+	}
+	// Nothing B did changed A's objects.
+	var got client.Payment
+	a.get("/v1/payments/"+p.ID, nil).ok(&got)
+	if got.Status != client.PaymentStatusAuthorized {
+		t.Errorf("A's payment is %s after B's attempts; want authorized", got.Status)
+	}
+	a.get("/v1/customers/"+cu.ID+"/sources/"+src, nil).ok(nil)
+}
+
+func TestUnknownRoute(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t)
+	e.get("/v1/widgets", nil).fails(404, client.ErrorTypeInvalidRequest, client.ErrorCodeResourceMissing, "")
+	e.do(http.MethodPut, "/v1/customers/cus_x", nil).fails(404, client.ErrorTypeInvalidRequest, client.ErrorCodeResourceMissing, "")
+	anon := &env{t: t, url: e.url, hc: e.hc}
+	anon.get("/v1/widgets", nil).fails(401, client.ErrorTypeAuthentication, client.ErrorCodeMissingAPIKey, "")
+}

@@ -1,0 +1,202 @@
+package sandbox_test
+
+import (
+	"bytes"
+	"encoding/json"
+	"io"
+	"net/http"
+	"net/url"
+	"regexp"
+	"strings"
+	"testing"
+
+	"github.com/paymentsdev/terraform-provider-payments/internal/client"
+	"github.com/paymentsdev/terraform-provider-payments/internal/sandbox/sandboxtest"
+)
+
+var (
+	reCustomerID = regexp.MustCompile(`^cus_[A-Za-z0-9]{24}$`)
+	reSourceID   = regexp.MustCompile(`^src_[A-Za-z0-9]{24}$`)
+	rePaymentID  = regexp.MustCompile(`^pay_[A-Za-z0-9]{24}$`)
+	reRequestID  = regexp.MustCompile(`^req_[A-Za-z0-9]{24}$`)
+	reTimestamp  = regexp.MustCompile(`^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ$`)
+)
+
+// env is one test's account on a sandbox.
+type env struct {
+	t   testing.TB
+	url string
+	key string
+	hc  *http.Client
+}
+
+// newEnv starts a sandbox of its own and a fresh account on it.
+func newEnv(t testing.TB) *env {
+	t.Helper()
+	sb := sandboxtest.Start(t)
+	return &env{t: t, url: sb.URL, key: sandboxtest.NewKey(t), hc: sb.HTTP.Client()}
+}
+
+// other is another account on the same sandbox.
+func (e *env) other() *env {
+	return &env{t: e.t, url: e.url, key: sandboxtest.NewKey(e.t), hc: e.hc}
+}
+
+type result struct {
+	t      testing.TB
+	status int
+	header http.Header
+	body   []byte
+}
+
+// req sets one option of a request.
+type req func(*http.Request)
+
+func idemKey(k string) req { return func(r *http.Request) { r.Header.Set(client.HeaderIdempotencyKey, k) } }
+
+func (e *env) do(method, path string, form url.Values, opts ...req) *result {
+	e.t.Helper()
+	return e.doRaw(method, path, form.Encode(), opts...)
+}
+
+func (e *env) doRaw(method, path, body string, opts ...req) *result {
+	e.t.Helper()
+	var rd io.Reader
+	if method == http.MethodPost {
+		rd = strings.NewReader(body)
+	} else if body != "" {
+		path += "?" + body
+	}
+	r, err := http.NewRequest(method, e.url+path, rd)
+	if err != nil {
+		e.t.Fatal(err)
+	}
+	if method == http.MethodPost {
+		r.Header.Set("Content-Type", "application/x-www-form-urlencoded")
+	}
+	if e.key != "" {
+		r.SetBasicAuth(e.key, "")
+	}
+	for _, o := range opts {
+		o(r)
+	}
+	resp, err := e.hc.Do(r)
+	if err != nil {
+		e.t.Fatalf("%s %s: %v", method, path, err)
+	}
+	defer resp.Body.Close()
+	b, err := io.ReadAll(resp.Body)
+	if err != nil {
+		e.t.Fatal(err)
+	}
+	res := &result{t: e.t, status: resp.StatusCode, header: resp.Header, body: b}
+	if !reRequestID.MatchString(resp.Header.Get(client.HeaderRequestID)) {
+		e.t.Errorf("%s %s: Request-Id %q is not req_ + 24 alphanumerics", method, path, resp.Header.Get(client.HeaderRequestID))
+	}
+	if ct := resp.Header.Get("Content-Type"); ct != "application/json" {
+		e.t.Errorf("%s %s: Content-Type %q", method, path, ct)
+	}
+	return res
+}
+
+func (e *env) get(path string, q url.Values) *result { e.t.Helper(); return e.do(http.MethodGet, path, q) }
+
+func (e *env) post(path string, f url.Values, opts ...req) *result {
+	e.t.Helper()
+	return e.do(http.MethodPost, path, f, opts...)
+}
+
+func (e *env) del(path string) *result { e.t.Helper(); return e.do(http.MethodDelete, path, nil) }
+
+// ok decodes a 200 answer into v, strictly: a field the client's types do
+// not know is an error, so the sandbox cannot drift from types.go.
+func (r *result) ok(v any) *result {
+	r.t.Helper()
+	if r.status != http.StatusOK {
+		r.t.Fatalf("status %d, want 200: %s", r.status, r.body)
+	}
+	if v != nil {
+		dec := json.NewDecoder(bytes.NewReader(r.body))
+		dec.DisallowUnknownFields()
+		if err := dec.Decode(v); err != nil {
+			r.t.Fatalf("decoding %s: %v", r.body, err)
+		}
+	}
+	return r
+}
+
+type errBody struct {
+	Error struct {
+		Type    string `json:"type"`
+		Code    string `json:"code"`
+		Message string `json:"message"`
+		Param   string `json:"param"`
+		Payment string `json:"payment"`
+	} `json:"error"`
+}
+
+// fails checks an error answer's status, type, code and param.
+func (r *result) fails(status int, typ, code, param string) errBody {
+	r.t.Helper()
+	var eb errBody
+	dec := json.NewDecoder(bytes.NewReader(r.body))
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(&eb); err != nil {
+		r.t.Fatalf("status %d, decoding error body %s: %v", r.status, r.body, err)
+	}
+	if r.status != status || eb.Error.Type != typ || eb.Error.Code != code || eb.Error.Param != param {
+		r.t.Fatalf("got %d %s/%s param %q (%s); want %d %s/%s param %q",
+			r.status, eb.Error.Type, eb.Error.Code, eb.Error.Param, eb.Error.Message, status, typ, code, param)
+	}
+	if eb.Error.Message == "" {
+		r.t.Errorf("error %s has no message", code)
+	}
+	return eb
+}
+
+func (e *env) customer(f url.Values) *client.Customer {
+	e.t.Helper()
+	var c client.Customer
+	e.post("/v1/customers", f).ok(&c)
+	return &c
+}
+
+func (e *env) payment(f url.Values) *client.Payment {
+	e.t.Helper()
+	var p client.Payment
+	e.post("/v1/payments", f).ok(&p)
+	return &p
+}
+
+func (e *env) stats() *client.Stats {
+	e.t.Helper()
+	var s client.Stats
+	e.get("/_sandbox/stats", nil).ok(&s)
+	return &s
+}
+
+func (e *env) faults(f url.Values) *client.Faults {
+	e.t.Helper()
+	var fs client.Faults
+	e.post("/_sandbox/faults", f).ok(&fs)
+	return &fs
+}
+
+// vals builds url.Values from name, value pairs.
+func vals(kv ...string) url.Values {
+	v := url.Values{}
+	for i := 0; i+1 < len(kv); i += 2 {
+		v.Add(kv[i], kv[i+1])
+	}
+	return v
+}
+
+func pay(amount, currency, source string, more ...string) url.Values {
+	v := vals(more...)
+	v.Set("amount", amount)
+	v.Set("currency", currency)
+	if source != "" {
+		v.Set("source", source)
+	}
+	return v
+}
