@@ -1,0 +1,71 @@
+package main
+
+import (
+	"fmt"
+	"regexp"
+	"strings"
+	"testing"
+)
+
+func TestGenerateConfig(t *testing.T) {
+	for _, tc := range []struct {
+		name string
+		spec providerSpec
+		n    int
+	}{
+		{"payments", providerSpec{Local: "payments", Source: "paymentsdev/payments", Block: "max_retries = 3\n"}, 3},
+		{"floor", providerSpec{Local: "floor", Source: "bench/floor"}, 5},
+		{"none", providerSpec{Local: "floor", Source: "bench/floor"}, 0},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			got := generateConfig(tc.spec, tc.n)
+			if want := fmt.Sprintf("source = %q", tc.spec.Source); !strings.Contains(got, want) {
+				t.Errorf("config lacks %s:\n%s", want, got)
+			}
+			if tc.spec.Block != "" && !strings.Contains(got, "  "+tc.spec.Block) {
+				t.Errorf("provider block lacks %q:\n%s", tc.spec.Block, got)
+			}
+			customers := regexp.MustCompile(`(?m)^resource "`+tc.spec.Local+`_customer" "c(\d+)"`).FindAllStringSubmatch(got, -1)
+			cards := regexp.MustCompile(`(?m)^resource "`+tc.spec.Local+`_customer_source" "c(\d+)"`).FindAllStringSubmatch(got, -1)
+			if len(customers) != tc.n || len(cards) != tc.n {
+				t.Fatalf("got %d customers and %d cards, want %d of each", len(customers), len(cards), tc.n)
+			}
+			for i := range tc.n {
+				ref := fmt.Sprintf("customer = %s_customer.c%d.id", tc.spec.Local, i)
+				if !strings.Contains(got, ref) {
+					t.Errorf("card %d does not reference its customer (%s)", i, ref)
+				}
+			}
+			if tc.n > 0 && strings.Count(got, `token    = "tok_visa"`) != tc.n {
+				t.Errorf("want %d cards with token tok_visa", tc.n)
+			}
+			if strings.Contains(got, "default") {
+				t.Errorf("cards must not set default: the first card becomes default by itself")
+			}
+		})
+	}
+}
+
+// TestGenerateConfigSameShape checks that the two providers' configurations
+// differ only in the provider's name and block, so their times compare.
+func TestGenerateConfigSameShape(t *testing.T) {
+	pay := generateConfig(providerSpec{Local: "payments", Source: "x/payments"}, 4)
+	flo := generateConfig(providerSpec{Local: "floor", Source: "x/floor"}, 4)
+	if got := strings.ReplaceAll(pay, "payments", "floor"); got != flo {
+		t.Errorf("the configurations differ beyond the provider name:\n%s\n---\n%s", got, flo)
+	}
+}
+
+func TestCLIConfig(t *testing.T) {
+	got := cliConfig(providerSpec{Source: "paymentsdev/payments", Dir: "/abs/bin"}, providerSpec{Source: "bench/floor", Dir: "/other"})
+	for _, want := range []string{
+		`"registry.terraform.io/paymentsdev/payments" = "/abs/bin"`,
+		`"registry.terraform.io/bench/floor" = "/other"`,
+		"dev_overrides {",
+		"direct {}",
+	} {
+		if !strings.Contains(got, want) {
+			t.Errorf("CLI config lacks %s:\n%s", want, got)
+		}
+	}
+}

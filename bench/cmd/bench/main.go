@@ -1,0 +1,426 @@
+// Command bench times this provider against Terraform's floor: for N
+// customers with a card each it runs apply, a refresh plan and destroy with
+// the payments provider against the sandbox and with a do-nothing provider
+// built on the same framework (bench/floor), alternating the two, and
+// reports the medians, their ratio and the sandbox's requests per resource.
+// A second phase adds latency to the sandbox and compares the apply with the
+// bound floor + requests × latency ÷ parallelism.
+//
+// Run it from the repository root: `make bench`, or for a quick look
+// `go run ./bench/cmd/bench -n 20 -repeat 1 -latency-n 20`.
+package main
+
+import (
+	"context"
+	"crypto/rand"
+	"encoding/hex"
+	"errors"
+	"flag"
+	"fmt"
+	"os"
+	"os/exec"
+	"os/signal"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"syscall"
+
+	"github.com/paymentsdev/terraform-provider-payments/internal/client"
+	"github.com/paymentsdev/terraform-provider-payments/internal/provider"
+)
+
+// options are the command's flags.
+type options struct {
+	ns            []int
+	repeats       []int
+	latencies     []int64
+	latencyN      int
+	latencyRepeat int
+	parallelism   int
+	checkN        int
+	strict        bool
+	outDir        string
+	binDir        string
+	build         bool
+	terraform     string
+	tfLog         string
+}
+
+func parseFlags(args []string) (options, error) {
+	var o options
+	fs := flag.NewFlagSet("bench", flag.ContinueOnError)
+	ns := fs.String("n", "100,500,1000", "comma-separated numbers of customers (each with a card, so 2N resources)")
+	repeats := fs.String("repeat", "3,3,1", "repetitions per N: one value for all, or one per -n value; the median is reported")
+	lat := fs.String("latency", "20,50", "comma-separated sandbox latencies in ms for the latency table; empty skips it")
+	fs.IntVar(&o.latencyN, "latency-n", 500, "N for the latency table")
+	fs.IntVar(&o.latencyRepeat, "latency-repeat", 3, "repetitions per latency")
+	fs.IntVar(&o.parallelism, "parallelism", 10, "terraform -parallelism (10 is Terraform's default)")
+	fs.IntVar(&o.checkN, "check-n", 500, "N at which the acceptance thresholds are checked")
+	fs.BoolVar(&o.strict, "strict", false, "exit 1 when a threshold is missed")
+	fs.StringVar(&o.outDir, "out", "bench/out", "directory for the CSV files, the plot, the working directories and the logs")
+	fs.StringVar(&o.binDir, "bin", "bin", "directory of the provider, sandbox and floor binaries")
+	fs.BoolVar(&o.build, "build", true, "build the provider and the sandbox into -bin first (the floor provider is always built)")
+	fs.StringVar(&o.terraform, "terraform", "terraform", "the Terraform CLI")
+	fs.StringVar(&o.tfLog, "tf-log", "", "TF_LOG level for the timed runs, written beside each run's log (slows them: for diagnosis only)")
+	if err := fs.Parse(args); err != nil {
+		return o, err
+	}
+	var err error
+	if o.ns, err = parseInts(*ns); err != nil || len(o.ns) == 0 {
+		return o, fmt.Errorf("-n %q: want comma-separated positive integers such as 100,500,1000", *ns)
+	}
+	if o.repeats, err = parseInts(*repeats); err != nil || (len(o.repeats) != 1 && len(o.repeats) != len(o.ns)) {
+		return o, fmt.Errorf("-repeat %q: want one positive integer, or one per -n value (%d)", *repeats, len(o.ns))
+	}
+	if len(o.repeats) == 1 {
+		for range o.ns[1:] {
+			o.repeats = append(o.repeats, o.repeats[0])
+		}
+	}
+	ls, err := parseInts(*lat)
+	if err != nil {
+		return o, fmt.Errorf("-latency %q: want comma-separated milliseconds such as 20,50", *lat)
+	}
+	for _, l := range ls {
+		o.latencies = append(o.latencies, int64(l))
+	}
+	if o.parallelism < 1 || o.latencyN < 1 || o.latencyRepeat < 1 {
+		return o, errors.New("-parallelism, -latency-n and -latency-repeat must be at least 1")
+	}
+	return o, nil
+}
+
+// parseInts parses a comma-separated list of positive integers; "" is none.
+func parseInts(s string) ([]int, error) {
+	var out []int
+	for f := range strings.SplitSeq(s, ",") {
+		if f = strings.TrimSpace(f); f == "" {
+			continue
+		}
+		n, err := strconv.Atoi(f)
+		if err != nil || n < 1 {
+			return nil, fmt.Errorf("%q is not a positive integer", f)
+		}
+		out = append(out, n)
+	}
+	return out, nil
+}
+
+func main() {
+	o, err := parseFlags(os.Args[1:])
+	if errors.Is(err, flag.ErrHelp) {
+		return
+	}
+	if err != nil {
+		fmt.Fprintln(os.Stderr, "bench:", err)
+		os.Exit(2)
+	}
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	failed, err := run(ctx, o)
+	if err != nil {
+		fmt.Fprintln(os.Stderr, "bench:", err)
+		os.Exit(1)
+	}
+	if failed && o.strict {
+		os.Exit(1)
+	}
+}
+
+// target is one of the two providers under measurement.
+type target struct {
+	spec providerSpec
+	// env is added to Terraform's environment (the payments provider's
+	// address and key).
+	env []string
+	// counted is true when the sandbox's stats count this provider's requests.
+	counted bool
+}
+
+// bench holds what the runs share.
+type bench struct {
+	o          options
+	work, logs string
+	cliConfig  string
+	api        *client.Client
+	payments   target
+	floor      target
+	samples    []sample
+}
+
+// sample is one timed run.
+type sample struct {
+	N         int
+	Op        string
+	Provider  string
+	Rep       int
+	LatencyMS int64
+	Seconds   float64
+	// Delta is what the sandbox counted during the run (payments only).
+	Delta *statsDelta
+}
+
+func run(ctx context.Context, o options) (failed bool, err error) {
+	bin, err := filepath.Abs(o.binDir)
+	if err != nil {
+		return false, err
+	}
+	if err := buildBinaries(ctx, bin, o.build); err != nil {
+		return false, err
+	}
+	b := &bench{o: o, work: filepath.Join(o.outDir, "work"), logs: filepath.Join(o.outDir, "logs")}
+	for _, d := range []string{b.work, b.logs} {
+		if err := os.RemoveAll(d); err != nil {
+			return false, err
+		}
+		if err := os.MkdirAll(d, 0o755); err != nil {
+			return false, err
+		}
+	}
+
+	sb, err := startSandbox(filepath.Join(bin, "payments-sandbox"), filepath.Join(b.logs, "sandbox.log"))
+	if err != nil {
+		return false, err
+	}
+	defer sb.Stop()
+	key := newSandboxKey()
+	b.api, err = client.New(client.Config{BaseURL: sb.URL, SecretKey: key, UserAgent: "payments-bench"})
+	if err != nil {
+		return false, err
+	}
+	b.payments = target{spec: paymentsSpec(bin), env: paymentsEnv(sb.URL, key), counted: true}
+	b.floor = target{spec: floorSpec(bin)}
+	b.cliConfig, err = filepath.Abs(filepath.Join(b.work, "terraform.rc"))
+	if err != nil {
+		return false, err
+	}
+	if err := os.WriteFile(b.cliConfig, []byte(cliConfig(b.payments.spec, b.floor.spec)), 0o644); err != nil {
+		return false, err
+	}
+	fmt.Printf("sandbox at %s; Terraform parallelism %d; output in %s\n", sb.URL, o.parallelism, o.outDir)
+
+	if err := b.timeOperations(ctx); err != nil {
+		return false, err
+	}
+	if err := b.timeLatencies(ctx); err != nil {
+		return false, err
+	}
+	return b.report()
+}
+
+// buildBinaries builds the floor provider and, when all is set, the
+// provider and the sandbox into dir, under the names dev_overrides and
+// startSandbox look for.
+func buildBinaries(ctx context.Context, dir string, all bool) error {
+	type build struct{ out, pkg string }
+	builds := []build{{"terraform-provider-floor", "./bench/cmd/terraform-provider-floor"}}
+	if all {
+		builds = append(builds, build{"terraform-provider-payments", "."}, build{"payments-sandbox", "./cmd/payments-sandbox"})
+	}
+	for _, t := range builds {
+		cmd := exec.CommandContext(ctx, "go", "build", "-trimpath", "-o", filepath.Join(dir, t.out), t.pkg)
+		cmd.Stdout, cmd.Stderr = os.Stdout, os.Stderr
+		if err := cmd.Run(); err != nil {
+			return fmt.Errorf("go build %s (run bench from the repository root): %w", t.pkg, err)
+		}
+	}
+	return nil
+}
+
+// newSandboxKey returns a fresh sandbox key: a new, empty sandbox account.
+func newSandboxKey() string {
+	b := make([]byte, 12)
+	_, _ = rand.Read(b) // crypto/rand.Read never fails (Go 1.24+)
+	return client.SecretKeySandboxPrefix + "bench_" + hex.EncodeToString(b)
+}
+
+// timeOperations runs, for every N, the repetitions of apply, refresh plan
+// and destroy, each operation once per provider in an order that alternates
+// from one repetition to the next.
+func (b *bench) timeOperations(ctx context.Context) error {
+	flip := false
+	for i, n := range b.o.ns {
+		for _, t := range []target{b.payments, b.floor} {
+			if err := writeConfig(b.dir(t, n), t.spec, n); err != nil {
+				return err
+			}
+		}
+		for rep := range b.o.repeats[i] {
+			order := []target{b.payments, b.floor}
+			if flip {
+				order[0], order[1] = order[1], order[0]
+			}
+			flip = !flip
+			for _, op := range operations {
+				for _, t := range order {
+					if err := b.measure(ctx, t, n, op, rep, 0); err != nil {
+						return err
+					}
+				}
+			}
+		}
+	}
+	return nil
+}
+
+// timeLatencies times the payments provider's apply at latencyN with each
+// sandbox latency, and the floor's apply at latencyN when the first phase
+// did not.
+func (b *bench) timeLatencies(ctx context.Context) error {
+	if len(b.o.latencies) == 0 {
+		return nil
+	}
+	n := b.o.latencyN
+	for _, t := range []target{b.payments, b.floor} {
+		if _, err := os.Stat(b.dir(t, n)); err != nil {
+			if err := writeConfig(b.dir(t, n), t.spec, n); err != nil {
+				return err
+			}
+		}
+	}
+	if len(floorApplies(b.samples, n)) == 0 {
+		for rep := range b.o.latencyRepeat {
+			if err := b.measure(ctx, b.floor, n, opApply, rep, 0); err != nil {
+				return err
+			}
+			if err := b.forget(ctx, b.floor, n); err != nil {
+				return err
+			}
+		}
+	}
+	for _, ms := range b.o.latencies {
+		if err := b.setLatency(ctx, ms); err != nil {
+			return err
+		}
+		for rep := range b.o.latencyRepeat {
+			if err := b.measure(ctx, b.payments, n, opApply, rep, ms); err != nil {
+				return err
+			}
+			if err := b.forget(ctx, b.payments, n); err != nil {
+				return err
+			}
+		}
+	}
+	return b.setLatency(ctx, 0)
+}
+
+// forget empties t's state at n without a destroy, which this phase does
+// not measure and which would cost minutes: the sandbox account is reset
+// and the state files removed.
+func (b *bench) forget(ctx context.Context, t target, n int) error {
+	if t.counted {
+		if err := b.api.SandboxReset(ctx); err != nil {
+			return fmt.Errorf("reset the sandbox account: %w", err)
+		}
+	}
+	for _, f := range []string{"terraform.tfstate", "terraform.tfstate.backup"} {
+		if err := os.Remove(filepath.Join(b.dir(t, n), f)); err != nil && !errors.Is(err, os.ErrNotExist) {
+			return err
+		}
+	}
+	return nil
+}
+
+func (b *bench) setLatency(ctx context.Context, ms int64) error {
+	if _, err := b.api.SandboxSetFaults(ctx, client.FaultsParams{LatencyMS: &ms}); err != nil {
+		return fmt.Errorf("set the sandbox's latency_ms to %d: %w", ms, err)
+	}
+	return nil
+}
+
+func (b *bench) dir(t target, n int) string {
+	return filepath.Join(b.work, t.spec.Local, "n"+strconv.Itoa(n))
+}
+
+// measure runs terraform op for t at n, records the sample and prints it.
+// For the payments provider it reads the sandbox's stats around the run and
+// checks that the account holds n customers and n cards after an apply and
+// none after a destroy.
+func (b *bench) measure(ctx context.Context, t target, n int, op string, rep int, latencyMS int64) error {
+	s := sample{N: n, Op: op, Provider: t.spec.Local, Rep: rep, LatencyMS: latencyMS}
+	name := fmt.Sprintf("%s-n%d-%s-r%d", t.spec.Local, n, op, rep+1)
+	if latencyMS > 0 {
+		name += fmt.Sprintf("-%dms", latencyMS)
+	}
+	logPath := filepath.Join(b.logs, name+".log")
+	env := append([]string{"TF_CLI_CONFIG_FILE=" + b.cliConfig}, t.env...)
+	if b.o.tfLog != "" {
+		p, err := filepath.Abs(filepath.Join(b.logs, name+".tflog"))
+		if err != nil {
+			return err
+		}
+		env = append(env, "TF_LOG="+b.o.tfLog, "TF_LOG_PATH="+p)
+	}
+	var before *client.Stats
+	if t.counted {
+		var err error
+		if before, err = b.api.SandboxStats(ctx); err != nil {
+			return fmt.Errorf("read the sandbox's stats: %w", err)
+		}
+	}
+	elapsed, err := runTerraform(ctx, b.o.terraform, b.dir(t, n), op, b.o.parallelism, terraformEnv(os.Environ(), env...), logPath)
+	if err != nil {
+		return fmt.Errorf("%s N=%d: %w", t.spec.Local, n, err)
+	}
+	s.Seconds = elapsed.Seconds()
+	if t.counted {
+		after, err := b.api.SandboxStats(ctx)
+		if err != nil {
+			return fmt.Errorf("read the sandbox's stats: %w", err)
+		}
+		d := diffStats(before, after)
+		s.Delta = &d
+		want := map[string]int64{opApply: int64(n), opDestroy: 0}
+		if w, ok := want[op]; ok && (after.Customers != w || after.Sources != w) {
+			return fmt.Errorf("after %s of N=%d the sandbox holds %d customers and %d sources, want %d of each; see %s",
+				op, n, after.Customers, after.Sources, w, logPath)
+		}
+	}
+	b.samples = append(b.samples, s)
+	fmt.Printf("N=%-5d rep %d  %-8s %-8s %7.2fs%s\n", n, rep+1, s.Provider, op, s.Seconds, describeSample(s))
+	return nil
+}
+
+// describeSample gives a progress line the latency and the sandbox's counts.
+func describeSample(s sample) string {
+	var out string
+	if s.LatencyMS > 0 {
+		out = fmt.Sprintf("  at %d ms", s.LatencyMS)
+	}
+	if d := s.Delta; d != nil {
+		out += fmt.Sprintf("  %.2f requests/resource, %d connections", float64(d.Total)/float64(resourcesPerCustomer*s.N), d.Connections)
+	}
+	return out
+}
+
+func floorApplies(samples []sample, n int) []float64 {
+	var out []float64
+	for _, s := range samples {
+		if s.Provider == floorLocal && s.N == n && s.Op == opApply && s.LatencyMS == 0 {
+			out = append(out, s.Seconds)
+		}
+	}
+	return out
+}
+
+// The two providers' local names, also their resource type prefixes.
+const (
+	paymentsLocal = "payments"
+	floorLocal    = "floor"
+)
+
+func floorSpec(bin string) providerSpec {
+	return providerSpec{Local: floorLocal, Source: "bench/floor", Dir: bin}
+}
+
+// paymentsSpec is the payments provider. Its address and key come from the
+// environment (paymentsEnv), so the key is in no file. The sandbox injects
+// no fault outside the latency phase, so a retry would be a finding: a few
+// are allowed, not the default ten with their backoff.
+func paymentsSpec(bin string) providerSpec {
+	return providerSpec{Local: paymentsLocal, Source: "paymentsdev/payments", Dir: bin, Block: "max_retries = 3\n"}
+}
+
+func paymentsEnv(url, key string) []string {
+	return []string{provider.EnvBaseURL + "=" + url, provider.EnvSecretKey + "=" + key}
+}

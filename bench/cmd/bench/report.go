@@ -1,0 +1,276 @@
+package main
+
+import (
+	"encoding/csv"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"slices"
+	"strconv"
+	"strings"
+	"text/tabwriter"
+	"time"
+)
+
+// row is one line of the main table: the medians of one operation at one N.
+type row struct {
+	N        int
+	Op       string
+	Reps     int
+	Payments float64
+	Floor    float64
+	Ratio    float64
+	// PerResource is the payments provider's requests per resource by
+	// route, averaged over the repetitions; Requests is their sum.
+	PerResource map[string]float64
+	Requests    float64
+	// Connections is the median number of connections the sandbox accepted
+	// during the operation.
+	Connections float64
+}
+
+// latencyRow is one line of the latency table.
+type latencyRow struct {
+	N          int
+	LatencyMS  int64
+	FloorApply float64
+	Requests   int64
+	Bound      float64
+	Apply      float64
+	Ratio      float64
+}
+
+// aggregate turns the samples without latency into the main table's rows,
+// ordered by N then operation.
+func aggregate(samples []sample, ns []int) []row {
+	var rows []row
+	for _, n := range ns {
+		for _, op := range operations {
+			var pay, flo, conns []float64
+			reqs := map[string]int64{}
+			for _, s := range samples {
+				if s.N != n || s.Op != op || s.LatencyMS != 0 {
+					continue
+				}
+				if s.Provider == floorLocal {
+					flo = append(flo, s.Seconds)
+					continue
+				}
+				pay = append(pay, s.Seconds)
+				if s.Delta != nil {
+					conns = append(conns, float64(s.Delta.Connections))
+					for route, c := range s.Delta.Requests {
+						reqs[route] += c
+					}
+				}
+			}
+			if len(pay) == 0 || len(flo) == 0 {
+				continue
+			}
+			r := row{N: n, Op: op, Reps: len(pay), Payments: median(pay), Floor: median(flo), Connections: median(conns)}
+			r.Ratio = r.Payments / r.Floor
+			r.PerResource = perResource(reqs, resourcesPerCustomer*n*len(pay))
+			for _, v := range r.PerResource {
+				r.Requests += v
+			}
+			rows = append(rows, r)
+		}
+	}
+	return rows
+}
+
+// latencyRows builds the latency table from the samples: for each latency,
+// the median apply and request count against the bound built on the
+// floor's median apply at the same N.
+func latencyRows(samples []sample, n int, latencies []int64, parallelism int) []latencyRow {
+	floor := median(floorApplies(samples, n))
+	var rows []latencyRow
+	for _, ms := range latencies {
+		var secs, reqs []float64
+		for _, s := range samples {
+			if s.Provider == paymentsLocal && s.N == n && s.Op == opApply && s.LatencyMS == ms && s.Delta != nil {
+				secs = append(secs, s.Seconds)
+				reqs = append(reqs, float64(s.Delta.Total))
+			}
+		}
+		if len(secs) == 0 {
+			continue
+		}
+		r := latencyRow{N: n, LatencyMS: ms, FloorApply: floor, Requests: int64(median(reqs)), Apply: median(secs)}
+		r.Bound = latencyBound(floor, r.Requests, time.Duration(ms)*time.Millisecond, parallelism)
+		r.Ratio = r.Apply / r.Bound
+		rows = append(rows, r)
+	}
+	return rows
+}
+
+// check is one acceptance criterion.
+type check struct {
+	Name  string
+	Value float64
+	Limit float64
+	// Measured is false when the run did not cover the criterion.
+	Measured bool
+}
+
+func (c check) Pass() bool { return c.Measured && c.Value <= c.Limit }
+
+func (c check) Verdict() string {
+	switch {
+	case !c.Measured:
+		return "n/a"
+	case c.Pass():
+		return "PASS"
+	}
+	return "FAIL"
+}
+
+// The acceptance thresholds of issue 6.
+const (
+	maxApplyRatio       = 1.15
+	maxPlanRatio        = 1.2
+	maxRequestsPerRes   = 1.0
+	maxLatencyRatio     = 1.3
+	latencyCheckedMS    = 50
+	connectionsPerSlots = 2 // connections per apply at most this many times the parallelism
+)
+
+// checks evaluates the thresholds at N = n.
+func checks(rows []row, lrows []latencyRow, n, parallelism int) []check {
+	find := func(op string) (row, bool) {
+		i := slices.IndexFunc(rows, func(r row) bool { return r.N == n && r.Op == op })
+		if i < 0 {
+			return row{}, false
+		}
+		return rows[i], true
+	}
+	apply, haveApply := find(opApply)
+	plan, havePlan := find(opPlan)
+	at := fmt.Sprintf(" at N=%d", n)
+	cs := []check{
+		{"apply time ÷ floor" + at, apply.Ratio, maxApplyRatio, haveApply},
+		{"refresh-plan time ÷ floor" + at, plan.Ratio, maxPlanRatio, havePlan},
+		{"requests per resource, create (apply)" + at, apply.Requests, maxRequestsPerRes, haveApply},
+		{"requests per resource, refresh (plan)" + at, plan.Requests, maxRequestsPerRes, havePlan},
+		{fmt.Sprintf("connections per apply%s (≤ %d × parallelism)", at, connectionsPerSlots), apply.Connections,
+			float64(connectionsPerSlots * parallelism), haveApply},
+	}
+	lc := check{Name: fmt.Sprintf("apply at %d ms latency ÷ bound", latencyCheckedMS), Limit: maxLatencyRatio}
+	if i := slices.IndexFunc(lrows, func(r latencyRow) bool { return r.LatencyMS == latencyCheckedMS }); i >= 0 {
+		lc.Name += fmt.Sprintf(" at N=%d", lrows[i].N)
+		lc.Value, lc.Measured = lrows[i].Ratio, true
+	}
+	return append(cs, lc)
+}
+
+// routesText renders requests per resource by route, e.g.
+// "POST /v1/customers 0.50, POST /v1/customers/:id/sources 0.50".
+func routesText(m map[string]float64, sep string) string {
+	var parts []string
+	for _, route := range sortedRoutes(m) {
+		parts = append(parts, fmt.Sprintf("%s %.2f", route, m[route]))
+	}
+	return strings.Join(parts, sep)
+}
+
+func writeTables(w io.Writer, rows []row, lrows []latencyRow, cs []check, parallelism int) {
+	fmt.Fprintln(w, "\nTime against the floor (median seconds; requests per resource from the sandbox's stats):")
+	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
+	fmt.Fprintln(tw, "N\toperation\treps\tpayments s\tfloor s\tratio\treq/resource\tconnections\tby route (per resource)")
+	for _, r := range rows {
+		fmt.Fprintf(tw, "%d\t%s\t%d\t%.2f\t%.2f\t%.3f\t%.2f\t%.0f\t%s\n",
+			r.N, r.Op, r.Reps, r.Payments, r.Floor, r.Ratio, r.Requests, r.Connections, routesText(r.PerResource, ", "))
+	}
+	tw.Flush()
+	if len(lrows) > 0 {
+		fmt.Fprintf(w, "\nApply with sandbox latency, against the bound floor + requests × latency ÷ %d:\n", parallelism)
+		tw = tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
+		fmt.Fprintln(tw, "N\tlatency ms\tfloor apply s\trequests\tbound s\tapply s\tapply ÷ bound")
+		for _, r := range lrows {
+			fmt.Fprintf(tw, "%d\t%d\t%.2f\t%d\t%.2f\t%.2f\t%.3f\n", r.N, r.LatencyMS, r.FloorApply, r.Requests, r.Bound, r.Apply, r.Ratio)
+		}
+		tw.Flush()
+	}
+	fmt.Fprintln(w, "\nAcceptance:")
+	tw = tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
+	for _, c := range cs {
+		v := "-"
+		if c.Measured {
+			v = strconv.FormatFloat(c.Value, 'f', 3, 64)
+		}
+		fmt.Fprintf(tw, "%s\t%s\t%s\t(limit %g)\n", c.Verdict(), c.Name, v, c.Limit)
+	}
+	tw.Flush()
+}
+
+func writeCSV(path string, header []string, records [][]string) error {
+	f, err := os.Create(path)
+	if err != nil {
+		return err
+	}
+	w := csv.NewWriter(f)
+	_ = w.Write(header)
+	_ = w.WriteAll(records) // WriteAll flushes and reports the first error
+	if err := w.Error(); err != nil {
+		f.Close()
+		return err
+	}
+	return f.Close()
+}
+
+func ff(x float64) string { return strconv.FormatFloat(x, 'f', 4, 64) }
+
+func writeCSVs(dir string, rows []row, lrows []latencyRow, samples []sample) error {
+	var recs [][]string
+	for _, r := range rows {
+		recs = append(recs, []string{strconv.Itoa(r.N), r.Op, strconv.Itoa(r.Reps), ff(r.Payments), ff(r.Floor), ff(r.Ratio),
+			ff(r.Requests), ff(r.Connections), routesText(r.PerResource, "; ")})
+	}
+	if err := writeCSV(filepath.Join(dir, "bench.csv"), []string{"n", "operation", "repeats", "payments_seconds", "floor_seconds",
+		"ratio", "requests_per_resource", "connections", "requests_per_resource_by_route"}, recs); err != nil {
+		return err
+	}
+	recs = nil
+	for _, r := range lrows {
+		recs = append(recs, []string{strconv.Itoa(r.N), strconv.FormatInt(r.LatencyMS, 10), ff(r.FloorApply),
+			strconv.FormatInt(r.Requests, 10), ff(r.Bound), ff(r.Apply), ff(r.Ratio)})
+	}
+	if err := writeCSV(filepath.Join(dir, "latency.csv"), []string{"n", "latency_ms", "floor_apply_seconds", "requests",
+		"bound_seconds", "apply_seconds", "ratio"}, recs); err != nil {
+		return err
+	}
+	recs = nil
+	for _, s := range samples {
+		reqs, conns := "", ""
+		if s.Delta != nil {
+			reqs, conns = strconv.FormatInt(s.Delta.Total, 10), strconv.FormatInt(s.Delta.Connections, 10)
+		}
+		recs = append(recs, []string{strconv.Itoa(s.N), s.Op, s.Provider, strconv.Itoa(s.Rep + 1),
+			strconv.FormatInt(s.LatencyMS, 10), ff(s.Seconds), reqs, conns})
+	}
+	return writeCSV(filepath.Join(dir, "samples.csv"), []string{"n", "operation", "provider", "repeat", "latency_ms",
+		"seconds", "requests", "connections"}, recs)
+}
+
+// report prints the tables and writes the CSV files and the plot; failed
+// tells whether a measured threshold was missed.
+func (b *bench) report() (failed bool, err error) {
+	rows := aggregate(b.samples, b.o.ns)
+	lrows := latencyRows(b.samples, b.o.latencyN, b.o.latencies, b.o.parallelism)
+	cs := checks(rows, lrows, b.o.checkN, b.o.parallelism)
+	writeTables(os.Stdout, rows, lrows, cs, b.o.parallelism)
+	if err := writeCSVs(b.o.outDir, rows, lrows, b.samples); err != nil {
+		return false, err
+	}
+	plotPath := filepath.Join(b.o.outDir, "bench.png")
+	if err := writePlot(plotPath, rows); err != nil {
+		return false, err
+	}
+	fmt.Printf("\nWrote %s, %s, %s and %s.\n", filepath.Join(b.o.outDir, "bench.csv"), filepath.Join(b.o.outDir, "latency.csv"),
+		filepath.Join(b.o.outDir, "samples.csv"), plotPath)
+	for _, c := range cs {
+		failed = failed || (c.Measured && !c.Pass())
+	}
+	return failed, nil
+}

@@ -1,0 +1,119 @@
+package main
+
+import (
+	"math"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// fakeSamples are two repetitions at N=10: the payments provider at twice
+// the floor's apply time, one request per resource on create.
+func fakeSamples() []sample {
+	var out []sample
+	for rep := range 2 {
+		for _, op := range operations {
+			d := &statsDelta{Total: 20, Connections: int64(10 + rep),
+				Requests: map[string]int64{"POST /v1/customers": 10, "POST /v1/customers/:id/sources": 10}}
+			out = append(out,
+				sample{N: 10, Op: op, Provider: paymentsLocal, Rep: rep, Seconds: 2 + float64(rep), Delta: d},
+				sample{N: 10, Op: op, Provider: floorLocal, Rep: rep, Seconds: 1 + float64(rep)})
+		}
+	}
+	return append(out,
+		sample{N: 10, Op: opApply, Provider: paymentsLocal, LatencyMS: 50, Seconds: 2.5, Delta: &statsDelta{Total: 20}},
+		sample{N: 10, Op: opApply, Provider: paymentsLocal, LatencyMS: 50, Seconds: 3.5, Delta: &statsDelta{Total: 20}})
+}
+
+func TestAggregate(t *testing.T) {
+	rows := aggregate(fakeSamples(), []int{10, 20})
+	if len(rows) != len(operations) {
+		t.Fatalf("got %d rows, want one per operation at N=10 and none at N=20 (no samples)", len(rows))
+	}
+	r := rows[0]
+	if r.N != 10 || r.Op != opApply || r.Reps != 2 {
+		t.Fatalf("first row is %+v", r)
+	}
+	// Medians: payments (2+3)/2, floor (1+2)/2; the latency samples are left out.
+	if r.Payments != 2.5 || r.Floor != 1.5 || math.Abs(r.Ratio-2.5/1.5) > 1e-9 {
+		t.Errorf("times: got payments %v floor %v ratio %v", r.Payments, r.Floor, r.Ratio)
+	}
+	if r.Requests != 1 || r.PerResource["POST /v1/customers"] != 0.5 {
+		t.Errorf("requests per resource: got %v by route %v, want 1 and 0.5 each", r.Requests, r.PerResource)
+	}
+	if r.Connections != 10.5 {
+		t.Errorf("connections: got %v, want the median 10.5", r.Connections)
+	}
+}
+
+func TestLatencyRows(t *testing.T) {
+	rows := latencyRows(fakeSamples(), 10, []int64{20, 50}, 10)
+	if len(rows) != 1 {
+		t.Fatalf("got %d rows, want 1 (no samples at 20 ms)", len(rows))
+	}
+	r := rows[0]
+	// bound = floor apply median 1.5 + 20 requests × 0.05 s ÷ 10 = 1.6
+	if r.FloorApply != 1.5 || r.Requests != 20 || math.Abs(r.Bound-1.6) > 1e-9 || r.Apply != 3 || math.Abs(r.Ratio-3/1.6) > 1e-9 {
+		t.Errorf("got %+v", r)
+	}
+}
+
+func TestChecks(t *testing.T) {
+	rows := []row{
+		{N: 500, Op: opApply, Ratio: 1.1, Requests: 1, Connections: 12},
+		{N: 500, Op: opPlan, Ratio: 1.3, Requests: 1.5},
+		{N: 100, Op: opApply, Ratio: 3},
+	}
+	lrows := []latencyRow{{N: 500, LatencyMS: 20, Ratio: 2}, {N: 500, LatencyMS: 50, Ratio: 1.2}}
+	got := map[string]string{}
+	for _, c := range checks(rows, lrows, 500, 10) {
+		got[c.Name] = c.Verdict()
+	}
+	want := map[string]string{
+		"apply time ÷ floor at N=500":                        "PASS",
+		"refresh-plan time ÷ floor at N=500":                 "FAIL",
+		"requests per resource, create (apply) at N=500":     "PASS",
+		"requests per resource, refresh (plan) at N=500":     "FAIL",
+		"connections per apply at N=500 (≤ 2 × parallelism)": "PASS",
+		"apply at 50 ms latency ÷ bound at N=500":            "PASS",
+	}
+	for name, v := range want {
+		if got[name] != v {
+			t.Errorf("%s: got %q, want %q (all: %v)", name, got[name], v, got)
+		}
+	}
+
+	for _, c := range checks(rows, nil, 1000, 10) {
+		if c.Measured {
+			t.Errorf("%s: measured without rows at N=1000 or latency rows", c.Name)
+		}
+	}
+}
+
+func TestWriteOutputs(t *testing.T) {
+	dir := t.TempDir()
+	samples := fakeSamples()
+	rows := aggregate(samples, []int{10})
+	lrows := latencyRows(samples, 10, []int64{50}, 10)
+	if err := writeCSVs(dir, rows, lrows, samples); err != nil {
+		t.Fatal(err)
+	}
+	if err := writePlot(filepath.Join(dir, "bench.png"), rows); err != nil {
+		t.Fatal(err)
+	}
+	for name, want := range map[string]string{
+		"bench.csv":   "10,apply,2,2.5000,1.5000,1.6667,1.0000,10.5000,POST /v1/customers 0.50; POST /v1/customers/:id/sources 0.50\n",
+		"latency.csv": "10,50,1.5000,20,1.6000,3.0000,1.8750\n",
+		"samples.csv": "10,apply,payments,1,0,2.0000,20,10\n",
+		"bench.png":   "\x89PNG",
+	} {
+		b, err := os.ReadFile(filepath.Join(dir, name))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !strings.Contains(string(b), want) {
+			t.Errorf("%s lacks %q:\n%s", name, want, b[:min(len(b), 400)])
+		}
+	}
+}

@@ -1,0 +1,59 @@
+package main
+
+import (
+	"slices"
+	"strings"
+	"testing"
+)
+
+func TestTerraformArgs(t *testing.T) {
+	for op, want := range map[string]string{
+		opApply:   "apply -auto-approve -input=false -no-color -parallelism=10",
+		opPlan:    "plan -refresh=true -detailed-exitcode -input=false -no-color -parallelism=10",
+		opDestroy: "destroy -auto-approve -input=false -no-color -parallelism=10",
+	} {
+		if got := strings.Join(terraformArgs(op, 10), " "); got != want {
+			t.Errorf("%s: got %q, want %q", op, got, want)
+		}
+	}
+}
+
+func TestTerraformEnv(t *testing.T) {
+	got := terraformEnv([]string{"PATH=/bin", "TF_LOG=DEBUG", "TF_CLI_CONFIG_FILE=/nope", "PAYMENTS_SECRET_KEY=sk_x", "HOME=/root", "CHECKPOINT_DISABLE="},
+		"TF_CLI_CONFIG_FILE=/work/terraform.rc")
+	want := []string{"PATH=/bin", "HOME=/root", "CHECKPOINT_DISABLE=1", "TF_IN_AUTOMATION=1", "TF_CLI_CONFIG_FILE=/work/terraform.rc"}
+	if !slices.Equal(got, want) {
+		t.Errorf("got %q, want %q", got, want)
+	}
+}
+
+func TestParseFlags(t *testing.T) {
+	for _, tc := range []struct {
+		args        []string
+		ns, repeats []int
+		latencies   []int64
+		err         bool
+	}{
+		{args: nil, ns: []int{100, 500, 1000}, repeats: []int{3, 3, 1}, latencies: []int64{20, 50}},
+		{args: []string{"-n", "20", "-repeat", "1", "-latency", ""}, ns: []int{20}, repeats: []int{1}},
+		{args: []string{"-n", "10,20", "-repeat", "2"}, ns: []int{10, 20}, repeats: []int{2, 2}, latencies: []int64{20, 50}},
+		{args: []string{"-n", "10,20", "-repeat", "1,2,3"}, err: true},
+		{args: []string{"-n", "0"}, err: true},
+		{args: []string{"-latency", "fast"}, err: true},
+	} {
+		o, err := parseFlags(tc.args)
+		if tc.err {
+			if err == nil {
+				t.Errorf("%q: want an error", tc.args)
+			}
+			continue
+		}
+		if err != nil {
+			t.Errorf("%q: %v", tc.args, err)
+			continue
+		}
+		if !slices.Equal(o.ns, tc.ns) || !slices.Equal(o.repeats, tc.repeats) || !slices.Equal(o.latencies, tc.latencies) {
+			t.Errorf("%q: got n %v repeat %v latency %v", tc.args, o.ns, o.repeats, o.latencies)
+		}
+	}
+}

@@ -1,0 +1,83 @@
+package floor
+
+import (
+	"context"
+
+	"github.com/hashicorp/terraform-plugin-framework/resource"
+	"github.com/hashicorp/terraform-plugin-framework/resource/schema"
+	"github.com/hashicorp/terraform-plugin-framework/resource/schema/planmodifier"
+	"github.com/hashicorp/terraform-plugin-framework/resource/schema/stringplanmodifier"
+	"github.com/hashicorp/terraform-plugin-framework/types"
+)
+
+var _ resource.Resource = (*customerSourceResource)(nil)
+
+type customerSourceResource struct{}
+
+type customerSourceResourceModel struct {
+	ID       types.String `tfsdk:"id"`
+	Customer types.String `tfsdk:"customer"`
+	Token    types.String `tfsdk:"token"`
+	Default  types.Bool   `tfsdk:"default"`
+	Brand    types.String `tfsdk:"brand"`
+	Last4    types.String `tfsdk:"last4"`
+	ExpMonth types.Int64  `tfsdk:"exp_month"`
+	ExpYear  types.Int64  `tfsdk:"exp_year"`
+}
+
+func newCustomerSourceResource() resource.Resource { return &customerSourceResource{} }
+
+func (r *customerSourceResource) Metadata(_ context.Context, req resource.MetadataRequest, resp *resource.MetadataResponse) {
+	resp.TypeName = req.ProviderTypeName + "_customer_source"
+}
+
+func (r *customerSourceResource) Schema(_ context.Context, _ resource.SchemaRequest, resp *resource.SchemaResponse) {
+	replace := []planmodifier.String{stringplanmodifier.RequiresReplace()}
+	keep := []planmodifier.String{stringplanmodifier.UseStateForUnknown()}
+	resp.Schema = schema.Schema{
+		MarkdownDescription: "A card that exists only in state, with the attributes of `payments_customer_source`.",
+		Attributes: map[string]schema.Attribute{
+			"customer":  schema.StringAttribute{Required: true, PlanModifiers: replace, MarkdownDescription: "The customer's id."},
+			"token":     schema.StringAttribute{Required: true, PlanModifiers: replace, MarkdownDescription: "The card token."},
+			"default":   schema.BoolAttribute{Optional: true, MarkdownDescription: "Kept as given."},
+			"id":        schema.StringAttribute{Computed: true, PlanModifiers: keep, MarkdownDescription: "A random `src_` id."},
+			"brand":     schema.StringAttribute{Computed: true, PlanModifiers: keep, MarkdownDescription: "Always `visa`."},
+			"last4":     schema.StringAttribute{Computed: true, PlanModifiers: keep, MarkdownDescription: "Always `4242`."},
+			"exp_month": schema.Int64Attribute{Computed: true, MarkdownDescription: "Always 12."},
+			"exp_year":  schema.Int64Attribute{Computed: true, MarkdownDescription: "Always 2034."},
+		},
+	}
+}
+
+func (r *customerSourceResource) Create(ctx context.Context, req resource.CreateRequest, resp *resource.CreateResponse) {
+	var m customerSourceResourceModel
+	resp.Diagnostics.Append(req.Plan.Get(ctx, &m)...)
+	if resp.Diagnostics.HasError() {
+		return
+	}
+	m.ID = types.StringValue(newID("src_"))
+	m.Brand = types.StringValue("visa")
+	m.Last4 = types.StringValue("4242")
+	m.ExpMonth = types.Int64Value(12)
+	m.ExpYear = types.Int64Value(2034)
+	resp.Diagnostics.Append(resp.State.Set(ctx, &m)...)
+}
+
+// Read keeps the state as it is: there is nothing behind it to refresh from.
+func (r *customerSourceResource) Read(_ context.Context, _ resource.ReadRequest, _ *resource.ReadResponse) {
+}
+
+func (r *customerSourceResource) Update(ctx context.Context, req resource.UpdateRequest, resp *resource.UpdateResponse) {
+	var plan, state customerSourceResourceModel
+	resp.Diagnostics.Append(req.Plan.Get(ctx, &plan)...)
+	resp.Diagnostics.Append(req.State.Get(ctx, &state)...)
+	if resp.Diagnostics.HasError() {
+		return
+	}
+	plan.ExpMonth, plan.ExpYear = state.ExpMonth, state.ExpYear
+	resp.Diagnostics.Append(resp.State.Set(ctx, &plan)...)
+}
+
+// Delete does nothing; the framework removes the resource from state.
+func (r *customerSourceResource) Delete(_ context.Context, _ resource.DeleteRequest, _ *resource.DeleteResponse) {
+}
