@@ -42,8 +42,8 @@ const (
 // Plan-time rules for customer fields, from the wire contract.
 var (
 	// emailRegexp is the contract's "local@domain": one @, neither side
-	// empty, no white space.
-	emailRegexp = regexp.MustCompile(`^[^@\s]+@[^@\s]+$`)
+	// empty, no white space or control characters.
+	emailRegexp = regexp.MustCompile(`^[^@\s\p{Z}\p{Cc}]+@[^@\s\p{Z}\p{Cc}]+$`)
 	phoneRegexp = regexp.MustCompile(client.PhonePattern)
 	// metadataKeyRegexp keeps square brackets out of keys, because the
 	// form encoding metadata[key]=value could not carry them unambiguously.
@@ -105,7 +105,7 @@ func (r *customerResource) Schema(ctx context.Context, _ resource.SchemaRequest,
 					"at most %d characters.", client.EmailMaxLength),
 				Optional: true,
 				Validators: []validator.String{
-					stringvalidator.LengthAtMost(client.EmailMaxLength),
+					stringvalidator.UTF8LengthAtMost(client.EmailMaxLength),
 					stringvalidator.RegexMatches(emailRegexp, "must be an e-mail address of the form local@domain"),
 				},
 			},
@@ -113,7 +113,7 @@ func (r *customerResource) Schema(ctx context.Context, _ resource.SchemaRequest,
 				MarkdownDescription: fmt.Sprintf("The customer's name, from 1 to %d characters. "+
 					"Omit it rather than set it to an empty string.", client.NameMaxLength),
 				Optional:   true,
-				Validators: []validator.String{stringvalidator.LengthBetween(1, client.NameMaxLength)},
+				Validators: []validator.String{stringvalidator.UTF8LengthBetween(1, client.NameMaxLength)},
 			},
 			"phone": schema.StringAttribute{
 				MarkdownDescription: fmt.Sprintf("The customer's telephone number in E.164 format: a plus sign "+
@@ -137,12 +137,12 @@ func (r *customerResource) Schema(ctx context.Context, _ resource.SchemaRequest,
 				Validators: []validator.Map{
 					mapvalidator.SizeAtMost(client.MetadataMaxKeys),
 					mapvalidator.KeysAre(
-						stringvalidator.LengthBetween(1, client.MetadataKeyMaxLength),
+						stringvalidator.UTF8LengthBetween(1, client.MetadataKeyMaxLength),
 						stringvalidator.RegexMatches(metadataKeyRegexp, "must not contain square brackets"),
 					),
 					mapvalidator.ValueStringsAre(
 						notEmptyMetadataValueValidator{},
-						stringvalidator.LengthAtMost(client.MetadataValueMaxLength),
+						stringvalidator.UTF8LengthAtMost(client.MetadataValueMaxLength),
 					),
 				},
 			},

@@ -1,15 +1,25 @@
 package provider
 
 import (
+	"bytes"
+	"context"
 	"fmt"
 	"net/http/httptest"
 	"os"
 	"os/exec"
+	"regexp"
+	"strings"
 	"sync"
 	"testing"
 
+	"github.com/hashicorp/terraform-plugin-framework/provider"
 	"github.com/hashicorp/terraform-plugin-framework/providerserver"
 	"github.com/hashicorp/terraform-plugin-go/tfprotov6"
+	"github.com/hashicorp/terraform-plugin-log/tflogtest"
+	"github.com/hashicorp/terraform-plugin-testing/helper/resource"
+	"github.com/hashicorp/terraform-plugin-testing/knownvalue"
+	"github.com/hashicorp/terraform-plugin-testing/statecheck"
+	"github.com/hashicorp/terraform-plugin-testing/tfjsonpath"
 
 	"github.com/paymentsdev/terraform-provider-payments/internal/client"
 	"github.com/paymentsdev/terraform-provider-payments/internal/sandbox"
@@ -115,4 +125,268 @@ provider "payments" {
   secret_key = %q
 }
 `, a.URL, a.Key)
+}
+
+// testAccCustomerOnlyConfig is a configuration that makes Terraform
+// configure the provider, for provider-level tests.
+const testAccCustomerOnlyConfig = `
+resource "payments_customer" "test" {
+  name = "Provider Test"
+}
+`
+
+func TestProvider_schemaIsValid(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	var resp provider.SchemaResponse
+	New("test")().Schema(ctx, provider.SchemaRequest{}, &resp)
+	if resp.Diagnostics.HasError() {
+		t.Fatalf("schema: %v", resp.Diagnostics)
+	}
+	if diags := resp.Schema.ValidateImplementation(ctx); diags.HasError() {
+		t.Fatalf("schema implementation: %v", diags)
+	}
+}
+
+func TestProvider_userAgent(t *testing.T) {
+	t.Parallel()
+	p := &paymentsProvider{version: "1.2.3"}
+	want := "terraform-provider-payments/1.2.3 (+https://registry.terraform.io/providers/paymentsdev/payments) Terraform/1.11.4"
+	if got := p.userAgent("1.11.4"); got != want {
+		t.Errorf("userAgent = %q, want %q", got, want)
+	}
+}
+
+func TestProvider_checkSecretKeyNeverEchoesKey(t *testing.T) {
+	t.Parallel()
+	for _, tc := range []struct {
+		key       string
+		allowLive bool
+		want      string // "" when the key is usable
+	}{
+		{key: client.SecretKeySandboxPrefix + "abcdefgh12", want: ""},
+		{key: client.SecretKeyLivePrefix + "abcdefgh12", allowLive: true, want: ""},
+		{key: client.SecretKeyLivePrefix + "abcdefgh12", want: "allow_livemode = true"},
+		{key: client.PublicKeySandboxPrefix + "abcdefgh12", want: "needs a secret key"},
+		{key: client.PublicKeyLivePrefix + "abcdefgh12", allowLive: true, want: "needs a secret key"},
+		{key: "sk_test_abcdefgh12", want: client.SecretKeySandboxPrefix},
+		{key: client.SecretKeySandboxPrefix + "short", want: "at least 8"},
+		{key: client.SecretKeySandboxPrefix + "abcdefgh-12", want: client.SecretKeyLivePrefix},
+	} {
+		summary, detail := checkSecretKey(tc.key, tc.allowLive)
+		if tc.want == "" {
+			if summary != "" {
+				t.Errorf("checkSecretKey(%d chars, %v) = %q, want usable", len(tc.key), tc.allowLive, summary)
+			}
+			continue
+		}
+		if !strings.Contains(detail, tc.want) {
+			t.Errorf("checkSecretKey detail %q does not contain %q", detail, tc.want)
+		}
+		if strings.Contains(summary+detail, tc.key) {
+			t.Errorf("checkSecretKey echoes the key: %s %s", summary, detail)
+		}
+	}
+}
+
+// TestProvider_apiLoggerMasksKey proves the client's log hook never writes
+// the key, even when a message or field carries it.
+func TestProvider_apiLoggerMasksKey(t *testing.T) {
+	t.Parallel()
+	var buf bytes.Buffer
+	ctx := tflogtest.RootLogger(context.Background(), &buf)
+	key := client.SecretKeySandboxPrefix + "SuperSecret123"
+	other := client.SecretKeyLivePrefix + "OtherKey456"
+	apiLogger(key)(ctx, "request with "+key, map[string]any{"auth": key, "other": "x " + other, "path": "/v1/customers"})
+	out := buf.String()
+	if !strings.Contains(out, "/v1/customers") {
+		t.Fatalf("the entry was not logged: %s", out)
+	}
+	if strings.Contains(out, key) || strings.Contains(out, other) {
+		t.Fatalf("a key reached the log: %s", out)
+	}
+	if !strings.Contains(out, logSubsystem) {
+		t.Errorf("the entry is not in the %s subsystem: %s", logSubsystem, out)
+	}
+}
+
+func TestAccProvider_invalidKeys(t *testing.T) {
+	acct := newTestAccAccount(t)
+	cfg := func(key, extra string) string {
+		return fmt.Sprintf(`
+provider "payments" {
+  base_url   = %q
+  secret_key = %q
+  %s
+}
+`, acct.URL, key, extra) + testAccCustomerOnlyConfig
+	}
+	resource.ParallelTest(t, resource.TestCase{
+		PreCheck:                 func() { testAccPreCheck(t) },
+		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+		Steps: []resource.TestStep{
+			{
+				Config:      cfg(client.PublicKeySandboxPrefix+"abcdefgh1234", ""),
+				PlanOnly:    true,
+				ExpectError: expectErrorRe("Secret Key Required", "needs a secret key"),
+			},
+			{
+				Config:      cfg("sk_test_abcdefgh1234", ""),
+				PlanOnly:    true,
+				ExpectError: expectErrorRe("Malformed Payments Secret Key", "sk_sandbox_", "sk_live_"),
+			},
+			{
+				Config:      cfg(client.SecretKeyLivePrefix+"abcdefgh1234", ""),
+				PlanOnly:    true,
+				ExpectError: expectErrorRe("Live Key Not Allowed", "allow_livemode = true"),
+			},
+			{
+				Config:      cfg(client.SecretKeyLivePrefix+"abcdefgh1234", "allow_livemode = false"),
+				PlanOnly:    true,
+				ExpectError: expectErrorRe("Live Key Not Allowed", "allow_livemode = true"),
+			},
+			{
+				Config:      cfg(acct.Key, "max_retries = -1"),
+				PlanOnly:    true,
+				ExpectError: expectErrorRe("max_retries", "at least 0"),
+			},
+			{
+				Config: fmt.Sprintf(`
+provider "payments" {
+  base_url   = "ftp://example.com"
+  secret_key = %q
+}
+`, acct.Key) + testAccCustomerOnlyConfig,
+				PlanOnly:    true,
+				ExpectError: expectErrorRe("Invalid Payments Base URL", "not http or https"),
+			},
+		},
+	})
+}
+
+// TestAccProvider_liveKeyAllowed shows that allow_livemode = true lets a
+// live key through configuration; the sandbox then refuses it, and the
+// error says why.
+func TestAccProvider_liveKeyAllowed(t *testing.T) {
+	acct := newTestAccAccount(t)
+	resource.ParallelTest(t, resource.TestCase{
+		PreCheck:                 func() { testAccPreCheck(t) },
+		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+		Steps: []resource.TestStep{{
+			Config: fmt.Sprintf(`
+provider "payments" {
+  base_url       = %q
+  secret_key     = %q
+  allow_livemode = true
+}
+`, acct.URL, client.SecretKeyLivePrefix+"abcdefgh1234") + testAccCustomerOnlyConfig,
+			ExpectError: expectErrorRe("Error Creating Customer", "HTTP 403", "livemode_mismatch", "different modes"),
+		}},
+	})
+}
+
+func TestAccProvider_missingSettings(t *testing.T) {
+	acct := newTestAccAccount(t)
+	resource.ParallelTest(t, resource.TestCase{
+		PreCheck:                 func() { testAccPreCheck(t) },
+		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+		Steps: []resource.TestStep{
+			{
+				Config: fmt.Sprintf(`
+provider "payments" {
+  base_url = %q
+}
+`, acct.URL) + testAccCustomerOnlyConfig,
+				PlanOnly:    true,
+				ExpectError: expectErrorRe("Missing Payments Secret Key", "secret_key", "PAYMENTS_SECRET_KEY"),
+			},
+			{
+				Config: fmt.Sprintf(`
+provider "payments" {
+  secret_key = %q
+}
+`, acct.Key) + testAccCustomerOnlyConfig,
+				PlanOnly:    true,
+				ExpectError: expectErrorRe("Missing Payments Base URL", "base_url", "PAYMENTS_BASE_URL"),
+			},
+		},
+	})
+}
+
+// TestAccProvider_unknownSettings configures the provider from values only
+// known after apply, which Configure must refuse naming the variable.
+func TestAccProvider_unknownSettings(t *testing.T) {
+	acct := newTestAccAccount(t)
+	resource.ParallelTest(t, resource.TestCase{
+		PreCheck:                 func() { testAccPreCheck(t) },
+		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+		Steps: []resource.TestStep{
+			{
+				Config: fmt.Sprintf(`
+resource "terraform_data" "key" {
+  input = %q
+}
+
+provider "payments" {
+  base_url   = %q
+  secret_key = terraform_data.key.output
+}
+`, acct.Key, acct.URL) + testAccCustomerOnlyConfig,
+				PlanOnly:    true,
+				ExpectError: expectErrorRe("Unknown Payments Secret Key", "PAYMENTS_SECRET_KEY"),
+			},
+			{
+				Config: fmt.Sprintf(`
+resource "terraform_data" "url" {
+  input = %q
+}
+
+provider "payments" {
+  base_url   = terraform_data.url.output
+  secret_key = %q
+}
+`, acct.URL, acct.Key) + testAccCustomerOnlyConfig,
+				PlanOnly:    true,
+				ExpectError: expectErrorRe("Unknown Payments Base URL", "PAYMENTS_BASE_URL"),
+			},
+		},
+	})
+}
+
+// TestAccProvider_environment configures the provider from the environment
+// alone. It does not run in parallel, because it sets process-wide
+// environment variables (parallel tests are paused while it runs).
+func TestAccProvider_environment(t *testing.T) {
+	acct := newTestAccAccount(t)
+	t.Setenv(EnvBaseURL, acct.URL)
+	t.Setenv(EnvSecretKey, client.PublicKeySandboxPrefix+"abcdefgh1234")
+	resource.Test(t, resource.TestCase{
+		PreCheck:                 func() { testAccPreCheck(t) },
+		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+		Steps: []resource.TestStep{
+			{
+				Config:      testAccCustomerOnlyConfig,
+				PlanOnly:    true,
+				ExpectError: expectErrorRe("Secret Key Required", "PAYMENTS_SECRET_KEY"),
+			},
+			{
+				PreConfig: func() { os.Setenv(EnvSecretKey, acct.Key) },
+				Config:    testAccCustomerOnlyConfig,
+				ConfigStateChecks: []statecheck.StateCheck{
+					statecheck.ExpectKnownValue("payments_customer.test", tfjsonpath.New("name"), knownvalue.StringExact("Provider Test")),
+					statecheck.ExpectKnownValue("payments_customer.test", tfjsonpath.New("livemode"), knownvalue.Bool(false)),
+				},
+			},
+		},
+	})
+}
+
+// expectErrorRe matches an error holding each phrase in order. Terraform
+// wraps long lines, so any run of spaces in a phrase matches any white space.
+func expectErrorRe(phrases ...string) *regexp.Regexp {
+	parts := make([]string, len(phrases))
+	for i, p := range phrases {
+		parts[i] = strings.Join(strings.Fields(regexp.QuoteMeta(p)), `\s+`)
+	}
+	return regexp.MustCompile(`(?s)` + strings.Join(parts, ".*"))
 }

@@ -1,0 +1,385 @@
+package provider
+
+import (
+	"context"
+	"fmt"
+	"maps"
+	"regexp"
+	"strings"
+	"testing"
+
+	"github.com/hashicorp/terraform-plugin-testing/helper/resource"
+	"github.com/hashicorp/terraform-plugin-testing/knownvalue"
+	"github.com/hashicorp/terraform-plugin-testing/plancheck"
+	"github.com/hashicorp/terraform-plugin-testing/statecheck"
+	"github.com/hashicorp/terraform-plugin-testing/terraform"
+	"github.com/hashicorp/terraform-plugin-testing/tfjsonpath"
+
+	"github.com/paymentsdev/terraform-provider-payments/internal/client"
+)
+
+const testAccCustomerAddr = "payments_customer.test"
+
+// customerIDCheck matches a customer id of the contract's shape.
+var customerIDCheck = knownvalue.StringRegexp(customerIDRegexp)
+
+// testAccCheckCustomersDestroyed checks, against the sandbox, that every
+// payments_customer in the state is gone.
+func (a *testAccAccount) testAccCheckCustomersDestroyed(s *terraform.State) error {
+	for _, rs := range s.RootModule().Resources {
+		if rs.Type != "payments_customer" {
+			continue
+		}
+		_, err := a.Client.GetCustomer(context.Background(), rs.Primary.ID)
+		if err == nil {
+			return fmt.Errorf("customer %s still exists", rs.Primary.ID)
+		}
+		if !client.IsNotFound(err) {
+			return fmt.Errorf("checking customer %s: %w", rs.Primary.ID, err)
+		}
+	}
+	return nil
+}
+
+// testAccCaptureID stores the id of the resource at addr in *id.
+func testAccCaptureID(addr string, id *string) resource.TestCheckFunc {
+	return func(s *terraform.State) error {
+		rs, ok := s.RootModule().Resources[addr]
+		if !ok {
+			return fmt.Errorf("%s is not in the state", addr)
+		}
+		*id = rs.Primary.ID
+		return nil
+	}
+}
+
+// testAccCheckCustomerAtService checks the customer as the service has it.
+func (a *testAccAccount) testAccCheckCustomerAtService(id *string, check func(*client.Customer) error) resource.TestCheckFunc {
+	return func(*terraform.State) error {
+		cus, err := a.Client.GetCustomer(context.Background(), *id)
+		if err != nil {
+			return fmt.Errorf("reading customer %s: %w", *id, err)
+		}
+		return check(cus)
+	}
+}
+
+func TestAccCustomer_basic(t *testing.T) {
+	acct := newTestAccAccount(t)
+	var id string
+	resource.ParallelTest(t, resource.TestCase{
+		PreCheck:                 func() { testAccPreCheck(t) },
+		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+		CheckDestroy:             acct.testAccCheckCustomersDestroyed,
+		Steps: []resource.TestStep{
+			{
+				Config: acct.ProviderConfig() + `
+resource "payments_customer" "test" {
+  email = "ada@example.com"
+  name  = "Ada Lovelace"
+  phone = "+14155550123"
+  metadata = {
+    plan = "gold"
+    team = "engines"
+  }
+}
+`,
+				ConfigStateChecks: []statecheck.StateCheck{
+					statecheck.ExpectKnownValue(testAccCustomerAddr, tfjsonpath.New("id"), customerIDCheck),
+					statecheck.ExpectKnownValue(testAccCustomerAddr, tfjsonpath.New("email"), knownvalue.StringExact("ada@example.com")),
+					statecheck.ExpectKnownValue(testAccCustomerAddr, tfjsonpath.New("name"), knownvalue.StringExact("Ada Lovelace")),
+					statecheck.ExpectKnownValue(testAccCustomerAddr, tfjsonpath.New("phone"), knownvalue.StringExact("+14155550123")),
+					statecheck.ExpectKnownValue(testAccCustomerAddr, tfjsonpath.New("metadata"), knownvalue.MapExact(map[string]knownvalue.Check{
+						"plan": knownvalue.StringExact("gold"),
+						"team": knownvalue.StringExact("engines"),
+					})),
+					statecheck.ExpectKnownValue(testAccCustomerAddr, tfjsonpath.New("default_source"), knownvalue.Null()),
+					statecheck.ExpectKnownValue(testAccCustomerAddr, tfjsonpath.New("sources"), knownvalue.ListSizeExact(0)),
+					statecheck.ExpectKnownValue(testAccCustomerAddr, tfjsonpath.New("created_at"),
+						knownvalue.StringRegexp(regexp.MustCompile(`^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ$`))),
+					statecheck.ExpectKnownValue(testAccCustomerAddr, tfjsonpath.New("livemode"), knownvalue.Bool(false)),
+				},
+				ConfigPlanChecks: resource.ConfigPlanChecks{
+					PostApplyPostRefresh: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()},
+				},
+				Check: testAccCaptureID(testAccCustomerAddr, &id),
+			},
+			{
+				ResourceName:      testAccCustomerAddr,
+				ImportState:       true,
+				ImportStateVerify: true,
+			},
+			{
+				// Change one field, drop another and a metadata key: all in place,
+				// and what was dropped is cleared at the service.
+				Config: acct.ProviderConfig() + `
+resource "payments_customer" "test" {
+  email = "countess@example.com"
+  phone = "+14155550123"
+  metadata = {
+    plan = "platinum"
+  }
+}
+`,
+				ConfigPlanChecks: resource.ConfigPlanChecks{
+					PreApply: []plancheck.PlanCheck{
+						plancheck.ExpectResourceAction(testAccCustomerAddr, plancheck.ResourceActionUpdate),
+					},
+					PostApplyPostRefresh: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()},
+				},
+				ConfigStateChecks: []statecheck.StateCheck{
+					statecheck.ExpectKnownValue(testAccCustomerAddr, tfjsonpath.New("email"), knownvalue.StringExact("countess@example.com")),
+					statecheck.ExpectKnownValue(testAccCustomerAddr, tfjsonpath.New("name"), knownvalue.Null()),
+					statecheck.ExpectKnownValue(testAccCustomerAddr, tfjsonpath.New("metadata"), knownvalue.MapExact(map[string]knownvalue.Check{
+						"plan": knownvalue.StringExact("platinum"),
+					})),
+				},
+				Check: acct.testAccCheckCustomerAtService(&id, func(c *client.Customer) error {
+					if c.Name != "" {
+						return fmt.Errorf("name is %q at the service, want it cleared", c.Name)
+					}
+					if !maps.Equal(c.Metadata, map[string]string{"plan": "platinum"}) {
+						return fmt.Errorf("metadata is %v at the service, want only plan=platinum", c.Metadata)
+					}
+					return nil
+				}),
+			},
+			{
+				// Dropping everything clears everything.
+				Config: acct.ProviderConfig() + `
+resource "payments_customer" "test" {}
+`,
+				ConfigPlanChecks: resource.ConfigPlanChecks{
+					PreApply: []plancheck.PlanCheck{
+						plancheck.ExpectResourceAction(testAccCustomerAddr, plancheck.ResourceActionUpdate),
+					},
+					PostApplyPostRefresh: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()},
+				},
+				ConfigStateChecks: []statecheck.StateCheck{
+					statecheck.ExpectKnownValue(testAccCustomerAddr, tfjsonpath.New("id"), knownvalue.StringFunc(func(v string) error {
+						if v != id {
+							return fmt.Errorf("id changed from %s to %s: the customer was replaced", id, v)
+						}
+						return nil
+					})),
+					statecheck.ExpectKnownValue(testAccCustomerAddr, tfjsonpath.New("email"), knownvalue.Null()),
+					statecheck.ExpectKnownValue(testAccCustomerAddr, tfjsonpath.New("phone"), knownvalue.Null()),
+					statecheck.ExpectKnownValue(testAccCustomerAddr, tfjsonpath.New("metadata"), knownvalue.Null()),
+				},
+				Check: acct.testAccCheckCustomerAtService(&id, func(c *client.Customer) error {
+					if c.Email != "" || c.Phone != "" || len(c.Metadata) != 0 {
+						return fmt.Errorf("the service still has email %q, phone %q, metadata %v; want all cleared", c.Email, c.Phone, c.Metadata)
+					}
+					return nil
+				}),
+			},
+		},
+	})
+}
+
+// TestAccCustomer_metadataEmptyVersusNull proves that metadata = {} and an
+// absent metadata both mean "no keys" without a perpetual diff either way.
+func TestAccCustomer_metadataEmptyVersusNull(t *testing.T) {
+	acct := newTestAccAccount(t)
+	config := func(metadata string) string {
+		return acct.ProviderConfig() + fmt.Sprintf(`
+resource "payments_customer" "test" {
+  name = "Metadata"
+  %s
+}
+`, metadata)
+	}
+	resource.ParallelTest(t, resource.TestCase{
+		PreCheck:                 func() { testAccPreCheck(t) },
+		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+		CheckDestroy:             acct.testAccCheckCustomersDestroyed,
+		Steps: []resource.TestStep{
+			{
+				Config: config("metadata = {}"),
+				ConfigStateChecks: []statecheck.StateCheck{
+					statecheck.ExpectKnownValue(testAccCustomerAddr, tfjsonpath.New("metadata"), knownvalue.MapSizeExact(0)),
+				},
+				ConfigPlanChecks: resource.ConfigPlanChecks{
+					PostApplyPostRefresh: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()},
+				},
+			},
+			{
+				Config: config(`metadata = { a = "1" }`),
+				ConfigPlanChecks: resource.ConfigPlanChecks{
+					PreApply:             []plancheck.PlanCheck{plancheck.ExpectResourceAction(testAccCustomerAddr, plancheck.ResourceActionUpdate)},
+					PostApplyPostRefresh: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()},
+				},
+			},
+			{
+				Config: config("metadata = {}"),
+				ConfigStateChecks: []statecheck.StateCheck{
+					statecheck.ExpectKnownValue(testAccCustomerAddr, tfjsonpath.New("metadata"), knownvalue.MapSizeExact(0)),
+				},
+				ConfigPlanChecks: resource.ConfigPlanChecks{
+					PostApplyPostRefresh: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()},
+				},
+			},
+			{
+				Config: config(""),
+				ConfigStateChecks: []statecheck.StateCheck{
+					statecheck.ExpectKnownValue(testAccCustomerAddr, tfjsonpath.New("metadata"), knownvalue.Null()),
+				},
+				ConfigPlanChecks: resource.ConfigPlanChecks{
+					PostApplyPostRefresh: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()},
+				},
+			},
+		},
+	})
+}
+
+// TestAccCustomer_driftRepaired changes the customer behind Terraform's
+// back; the plan shows it and applying puts it back.
+func TestAccCustomer_driftRepaired(t *testing.T) {
+	acct := newTestAccAccount(t)
+	var id string
+	config := acct.ProviderConfig() + `
+resource "payments_customer" "test" {
+  email    = "drift@example.com"
+  name     = "Drift"
+  metadata = { plan = "gold" }
+}
+`
+	resource.ParallelTest(t, resource.TestCase{
+		PreCheck:                 func() { testAccPreCheck(t) },
+		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+		CheckDestroy:             acct.testAccCheckCustomersDestroyed,
+		Steps: []resource.TestStep{
+			{
+				Config: config,
+				Check:  testAccCaptureID(testAccCustomerAddr, &id),
+			},
+			{
+				PreConfig: func() {
+					email, phone := "changed@example.com", "+4915112345678"
+					if _, err := acct.Client.UpdateCustomer(context.Background(), id, &client.CustomerParams{
+						Email:    &email,
+						Phone:    &phone,
+						Metadata: map[string]string{"plan": "free", "extra": "added outside"},
+					}); err != nil {
+						t.Fatalf("changing customer %s behind Terraform's back: %v", id, err)
+					}
+				},
+				Config: config,
+				ConfigPlanChecks: resource.ConfigPlanChecks{
+					PreApply: []plancheck.PlanCheck{
+						plancheck.ExpectResourceAction(testAccCustomerAddr, plancheck.ResourceActionUpdate),
+						plancheck.ExpectKnownValue(testAccCustomerAddr, tfjsonpath.New("email"), knownvalue.StringExact("drift@example.com")),
+						plancheck.ExpectKnownValue(testAccCustomerAddr, tfjsonpath.New("phone"), knownvalue.Null()),
+					},
+					PostApplyPostRefresh: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()},
+				},
+				Check: acct.testAccCheckCustomerAtService(&id, func(c *client.Customer) error {
+					if c.Email != "drift@example.com" || c.Phone != "" || !maps.Equal(c.Metadata, map[string]string{"plan": "gold"}) {
+						return fmt.Errorf("the service has email %q, phone %q, metadata %v; want the configuration back", c.Email, c.Phone, c.Metadata)
+					}
+					return nil
+				}),
+			},
+		},
+	})
+}
+
+// TestAccCustomer_deletedOutside deletes the customer behind Terraform's
+// back: the refresh drops it and the plan creates it again, without error.
+func TestAccCustomer_deletedOutside(t *testing.T) {
+	acct := newTestAccAccount(t)
+	var id string
+	config := acct.ProviderConfig() + `
+resource "payments_customer" "test" {
+  name = "Ephemeral"
+}
+`
+	resource.ParallelTest(t, resource.TestCase{
+		PreCheck:                 func() { testAccPreCheck(t) },
+		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+		CheckDestroy:             acct.testAccCheckCustomersDestroyed,
+		Steps: []resource.TestStep{
+			{
+				Config: config,
+				Check:  testAccCaptureID(testAccCustomerAddr, &id),
+			},
+			{
+				PreConfig: func() {
+					if _, err := acct.Client.DeleteCustomer(context.Background(), id); err != nil {
+						t.Fatalf("deleting customer %s behind Terraform's back: %v", id, err)
+					}
+				},
+				Config: config,
+				ConfigPlanChecks: resource.ConfigPlanChecks{
+					PreApply: []plancheck.PlanCheck{
+						plancheck.ExpectResourceAction(testAccCustomerAddr, plancheck.ResourceActionCreate),
+					},
+					PostApplyPostRefresh: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()},
+				},
+				ConfigStateChecks: []statecheck.StateCheck{
+					statecheck.ExpectKnownValue(testAccCustomerAddr, tfjsonpath.New("id"), knownvalue.StringFunc(func(v string) error {
+						if v == id {
+							return fmt.Errorf("id is still %s, want a new customer", v)
+						}
+						return nil
+					})),
+				},
+			},
+		},
+	})
+}
+
+// TestAccCustomer_invalid rejects bad arguments at plan time, and bad
+// import ids, each with a message that says what is expected.
+func TestAccCustomer_invalid(t *testing.T) {
+	acct := newTestAccAccount(t)
+	config := func(body string) string {
+		return acct.ProviderConfig() + "resource \"payments_customer\" \"test\" {\n" + body + "\n}\n"
+	}
+	manyKeys := make([]string, 0, client.MetadataMaxKeys+1)
+	for i := range client.MetadataMaxKeys + 1 {
+		manyKeys = append(manyKeys, fmt.Sprintf("k%d = \"v\"", i))
+	}
+	planError := func(body string, want ...string) resource.TestStep {
+		return resource.TestStep{Config: config(body), PlanOnly: true, ExpectError: expectErrorRe(want...)}
+	}
+	resource.ParallelTest(t, resource.TestCase{
+		PreCheck:                 func() { testAccPreCheck(t) },
+		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+		Steps: []resource.TestStep{
+			planError(`email = "not-an-address"`, "Invalid Attribute Value Match", "e-mail address of the form local@domain"),
+			planError(`email = "a b@example.com"`, "e-mail address of the form"),
+			planError(`email = "`+strings.Repeat("a", client.EmailMaxLength)+`@example.com"`, "email", "at most 512"),
+			planError(`phone = "555-0123"`, "E.164 format"),
+			planError(`phone = "+1 415 555 0123"`, "E.164 format"),
+			planError(`name = ""`, "name", "between 1 and 256"),
+			planError(`metadata = { plan = "" }`, "Empty Metadata Value", "deletes a key whose value is \"\""),
+			planError(`metadata = { `+strings.Repeat("k", client.MetadataKeyMaxLength+1)+` = "v" }`, "between 1 and 40"),
+			planError(`metadata = { k = "`+strings.Repeat("v", client.MetadataValueMaxLength+1)+`" }`, "at most 500"),
+			planError("metadata = {\n"+strings.Join(manyKeys, "\n")+"\n}", "metadata", "at most 50 elements"),
+			planError(`metadata = { "a[b]" = "v" }`, "must not contain square brackets"),
+			{
+				Config:        config(""),
+				ResourceName:  testAccCustomerAddr,
+				ImportState:   true,
+				ImportStateId: "cus_123",
+				ExpectError:   expectErrorRe("Invalid Customer Import ID", "cus_ followed by 24 letters or digits"),
+			},
+			{
+				Config:        config(""),
+				ResourceName:  testAccCustomerAddr,
+				ImportState:   true,
+				ImportStateId: "src_" + strings.Repeat("a", client.IDRandomLength),
+				ExpectError:   expectErrorRe("Invalid Customer Import ID"),
+			},
+			{
+				// A well-formed id of no customer of this account.
+				Config:        config(""),
+				ResourceName:  testAccCustomerAddr,
+				ImportState:   true,
+				ImportStateId: "cus_" + strings.Repeat("a", client.IDRandomLength),
+				ExpectError:   expectErrorRe("Cannot import non-existent remote object"),
+			},
+		},
+	})
+}
