@@ -343,6 +343,13 @@ func (c *Client) do(ctx context.Context, req *retryablehttp.Request) (int, http.
 type sentKey struct{}
 
 func markSent(r *http.Request) {
+	// An attempt that starts with its context already done is never sent
+	// (the transport refuses it), so there is nothing to recover: without
+	// this check a POST whose caller had already given up would be sent by
+	// the recovery anyway.
+	if r.Context().Err() != nil {
+		return
+	}
 	if sent, ok := r.Context().Value(sentKey{}).(*atomic.Bool); ok {
 		sent.Store(true)
 	}
