@@ -1,0 +1,364 @@
+package client_test
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"net/http"
+	"strings"
+	"testing"
+
+	"github.com/paymentsdev/terraform-provider-payments/internal/client"
+	"github.com/paymentsdev/terraform-provider-payments/internal/sandbox/sandboxtest"
+)
+
+// TestErrors drives the client into every error row of CONTRACT.md against
+// the sandbox and checks the decoded *client.Error. checkAPIError also
+// asserts, for every case, that the secret key appears nowhere in the error.
+func TestErrors(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	tests := []struct {
+		name string
+		// run returns the error of the call under test and the key it used.
+		run  func(t *testing.T, e *env) (error, string)
+		want wantErr
+		// check runs extra assertions on the decoded error.
+		check func(t *testing.T, e *env, err *client.Error)
+	}{
+		{
+			name: "400 parameter_unknown in a form",
+			run: func(t *testing.T, e *env) (error, string) {
+				rec := newRecorder()
+				rec.rewrite = appendBody("nickname=bob")
+				_, err := e.client(t, withTransport(rec)).CreateCustomer(ctx, &client.CustomerParams{Name: ptr("Bob")})
+				return err, e.key
+			},
+			want: wantErr{status: 400, typ: client.ErrorTypeInvalidRequest, code: client.ErrorCodeParameterUnknown, param: "nickname"},
+		},
+		{
+			name: "400 parameter_unknown in a query",
+			run: func(t *testing.T, e *env) (error, string) {
+				rec := newRecorder()
+				rec.rewrite = func(r *http.Request) { r.URL.RawQuery = "limit=5&colour=red" }
+				_, err := e.client(t, withTransport(rec)).ListPayments(ctx, nil)
+				return err, e.key
+			},
+			want: wantErr{status: 400, typ: client.ErrorTypeInvalidRequest, code: client.ErrorCodeParameterUnknown, param: "colour"},
+		},
+		{
+			name: "400 resource_missing customer",
+			run: func(t *testing.T, e *env) (error, string) {
+				_, err := e.c.CreatePayment(ctx, &client.PaymentParams{Amount: mediumAmount, Currency: "USD", Customer: fakeID(client.CustomerIDPrefix)})
+				return err, e.key
+			},
+			want: wantErr{status: 400, typ: client.ErrorTypeInvalidRequest, code: client.ErrorCodeResourceMissing, param: "customer"},
+		},
+		{
+			name: "400 resource_missing source id",
+			run: func(t *testing.T, e *env) (error, string) {
+				cus := mustCustomer(t, e.c, &client.CustomerParams{Source: ptr(client.TokenVisa)})
+				_, err := e.c.CreatePayment(ctx, &client.PaymentParams{Amount: mediumAmount, Currency: "USD", Customer: cus.ID, Source: fakeID(client.SourceIDPrefix)})
+				return err, e.key
+			},
+			want: wantErr{status: 400, typ: client.ErrorTypeInvalidRequest, code: client.ErrorCodeResourceMissing, param: "source"},
+		},
+		{
+			name: "400 resource_missing default_source",
+			run: func(t *testing.T, e *env) (error, string) {
+				cus := mustCustomer(t, e.c, nil)
+				_, err := e.c.SetDefaultSource(ctx, cus.ID, fakeID(client.SourceIDPrefix))
+				return err, e.key
+			},
+			want: wantErr{status: 400, typ: client.ErrorTypeInvalidRequest, code: client.ErrorCodeResourceMissing, param: "default_source"},
+		},
+		{
+			name: "400 resource_missing starting_after",
+			run: func(t *testing.T, e *env) (error, string) {
+				_, err := e.c.ListPayments(ctx, &client.ListPaymentsParams{StartingAfter: fakeID(client.PaymentIDPrefix)})
+				return err, e.key
+			},
+			want: wantErr{status: 400, typ: client.ErrorTypeInvalidRequest, code: client.ErrorCodeResourceMissing, param: "starting_after"},
+		},
+		{
+			name: "400 resource_missing ending_before",
+			run: func(t *testing.T, e *env) (error, string) {
+				_, err := e.c.ListPayments(ctx, &client.ListPaymentsParams{EndingBefore: fakeID(client.PaymentIDPrefix)})
+				return err, e.key
+			},
+			want: wantErr{status: 400, typ: client.ErrorTypeInvalidRequest, code: client.ErrorCodeResourceMissing, param: "ending_before"},
+		},
+		{
+			name: "400 validation email",
+			run: func(t *testing.T, e *env) (error, string) {
+				_, err := e.c.CreateCustomer(ctx, &client.CustomerParams{Email: ptr("not-an-address")})
+				return err, e.key
+			},
+			want: wantErr{status: 400, typ: client.ErrorTypeInvalidRequest, param: "email"},
+		},
+		{
+			name: "400 validation amount",
+			run: func(t *testing.T, e *env) (error, string) {
+				_, err := e.c.CreatePayment(ctx, &client.PaymentParams{Amount: 0, Currency: "USD", Source: client.TokenVisa})
+				return err, e.key
+			},
+			want: wantErr{status: 400, typ: client.ErrorTypeInvalidRequest, param: "amount"},
+		},
+		{
+			name: "400 token_invalid",
+			run: func(t *testing.T, e *env) (error, string) {
+				cus := mustCustomer(t, e.c, nil)
+				_, err := e.c.AddSource(ctx, cus.ID, "tok_unknown")
+				return err, e.key
+			},
+			want: wantErr{status: 400, typ: client.ErrorTypeInvalidRequest, code: client.ErrorCodeTokenInvalid, param: "source"},
+		},
+		{
+			name: "400 missing_source",
+			run: func(t *testing.T, e *env) (error, string) {
+				cus := mustCustomer(t, e.c, nil)
+				_, err := e.c.CreatePayment(ctx, &client.PaymentParams{Amount: mediumAmount, Currency: "USD", Customer: cus.ID})
+				return err, e.key
+			},
+			want: wantErr{status: 400, typ: client.ErrorTypeInvalidRequest, code: client.ErrorCodeMissingSource},
+		},
+		{
+			name: "401 missing key",
+			run: func(t *testing.T, e *env) (error, string) {
+				rec := newRecorder()
+				rec.rewrite = func(r *http.Request) { r.Header.Del("Authorization") }
+				_, err := e.client(t, withTransport(rec)).GetCustomer(ctx, fakeID(client.CustomerIDPrefix))
+				return err, e.key
+			},
+			want: wantErr{status: 401, typ: client.ErrorTypeAuthentication, code: client.ErrorCodeMissingAPIKey},
+		},
+		{
+			name: "401 malformed key",
+			run: func(t *testing.T, e *env) (error, string) {
+				key := client.SecretKeySandboxPrefix + "short"
+				_, err := newClient(t, e.sb.URL, key).GetCustomer(ctx, fakeID(client.CustomerIDPrefix))
+				return err, key
+			},
+			want: wantErr{status: 401, typ: client.ErrorTypeAuthentication, code: client.ErrorCodeInvalidAPIKey},
+		},
+		{
+			name: "401 not a key at all",
+			run: func(t *testing.T, e *env) (error, string) {
+				key := "hunter2hunter2hunter2"
+				_, err := newClient(t, e.sb.URL, key).CreateCustomer(ctx, nil)
+				return err, key
+			},
+			want: wantErr{status: 401, typ: client.ErrorTypeAuthentication, code: client.ErrorCodeInvalidAPIKey},
+		},
+		{
+			name: "402 card_error stores the declined payment",
+			run: func(t *testing.T, e *env) (error, string) {
+				_, err := e.c.CreatePayment(ctx, &client.PaymentParams{Amount: mediumAmount, Currency: "USD", Source: client.TokenDeclined})
+				return err, e.key
+			},
+			want: wantErr{status: 402, typ: client.ErrorTypeCard, code: client.ErrorCodeCardDeclined},
+			check: func(t *testing.T, e *env, ae *client.Error) {
+				if !client.IsCardError(ae) {
+					t.Error("IsCardError = false")
+				}
+				if !strings.HasPrefix(ae.Payment, client.PaymentIDPrefix) {
+					t.Fatalf("Payment = %q, want a %s id", ae.Payment, client.PaymentIDPrefix)
+				}
+				pay, err := e.c.GetPayment(ctx, ae.Payment)
+				if err != nil {
+					t.Fatalf("GetPayment(declined): %v", err)
+				}
+				if pay.Status != client.PaymentStatusDeclined || pay.AuthorizationCode != "" || pay.Amount != mediumAmount {
+					t.Errorf("declined payment = status %q, authorization_code %q, amount %d; want declined, null, %d", pay.Status, pay.AuthorizationCode, pay.Amount, mediumAmount)
+				}
+				if n := stats(t, e.c).Payments; n != 1 {
+					t.Errorf("stats.payments = %d, want 1", n)
+				}
+			},
+		},
+		{
+			name: "403 public sandbox key",
+			run: func(t *testing.T, e *env) (error, string) {
+				key := client.PublicKeySandboxPrefix + "abcdefgh12345678"
+				_, err := newClient(t, e.sb.URL, key).CreateCustomer(ctx, nil)
+				return err, key
+			},
+			want: wantErr{status: 403, typ: client.ErrorTypePermission, code: client.ErrorCodeSecretKeyRequired},
+		},
+		{
+			name: "403 public live key",
+			run: func(t *testing.T, e *env) (error, string) {
+				key := client.PublicKeyLivePrefix + "abcdefgh12345678"
+				_, err := newClient(t, e.sb.URL, key).GetPayment(ctx, fakeID(client.PaymentIDPrefix))
+				return err, key
+			},
+			want: wantErr{status: 403, typ: client.ErrorTypePermission, code: client.ErrorCodeSecretKeyRequired},
+		},
+		{
+			name: "403 live key on the sandbox",
+			run: func(t *testing.T, e *env) (error, string) {
+				key := client.SecretKeyLivePrefix + "abcdefgh12345678"
+				_, err := newClient(t, e.sb.URL, key).CreateCustomer(ctx, nil)
+				return err, key
+			},
+			want: wantErr{status: 403, typ: client.ErrorTypePermission, code: client.ErrorCodeLiveKeyOnSandbox},
+		},
+		{
+			name: "404 missing customer",
+			run: func(t *testing.T, e *env) (error, string) {
+				_, err := e.c.GetCustomer(ctx, fakeID(client.CustomerIDPrefix))
+				return err, e.key
+			},
+			want: wantErr{status: 404, typ: client.ErrorTypeInvalidRequest, code: client.ErrorCodeResourceMissing},
+			check: func(t *testing.T, _ *env, ae *client.Error) {
+				if !client.IsNotFound(ae) {
+					t.Error("IsNotFound = false")
+				}
+			},
+		},
+		{
+			name: "404 id that would escape its path segment",
+			run: func(t *testing.T, e *env) (error, string) {
+				_, err := e.c.GetCustomer(ctx, "../payments")
+				return err, e.key
+			},
+			want: wantErr{status: 404, typ: client.ErrorTypeInvalidRequest, code: client.ErrorCodeResourceMissing},
+		},
+		{
+			name: "404 missing payment",
+			run: func(t *testing.T, e *env) (error, string) {
+				_, err := e.c.RefundPayment(ctx, fakeID(client.PaymentIDPrefix), nil)
+				return err, e.key
+			},
+			want: wantErr{status: 404, typ: client.ErrorTypeInvalidRequest, code: client.ErrorCodeResourceMissing},
+		},
+		{
+			name: "409 idempotency key reused with other parameters",
+			run: func(t *testing.T, e *env) (error, string) {
+				rec := newRecorder()
+				rec.rewrite = fixedIdemKey("reused-key-1")
+				c := e.client(t, withTransport(rec))
+				if _, err := c.CreateCustomer(ctx, &client.CustomerParams{Name: ptr("First")}); err != nil {
+					t.Fatalf("first create: %v", err)
+				}
+				_, err := c.CreateCustomer(ctx, &client.CustomerParams{Name: ptr("Second")})
+				return err, e.key
+			},
+			want: wantErr{status: 409, typ: client.ErrorTypeIdempotency, code: client.ErrorCodeIdempotencyKeyReused},
+		},
+		{
+			name: "413 body over 64 KiB",
+			run: func(t *testing.T, e *env) (error, string) {
+				md := map[string]string{}
+				for i := 0; len(md)*client.MetadataValueMaxLength < client.MaxRequestBodyBytes+1024; i++ {
+					md[fmt.Sprintf("k%d", i)] = strings.Repeat("v", client.MetadataValueMaxLength)
+				}
+				_, err := e.c.CreateCustomer(ctx, &client.CustomerParams{Metadata: md})
+				return err, e.key
+			},
+			want: wantErr{status: 413, typ: client.ErrorTypeInvalidRequest, code: client.ErrorCodeRequestTooLarge},
+			check: func(t *testing.T, e *env, _ *client.Error) {
+				if n := stats(t, e.c).Customers; n != 0 {
+					t.Errorf("stats.customers = %d after a 413, want 0", n)
+				}
+			},
+		},
+		{
+			name: "429 rate limited",
+			run: func(t *testing.T, e *env) (error, string) {
+				setFaults(t, e.c, client.FaultsParams{RateLimit: ptr[int64](1)})
+				c := e.client(t, noRetries)
+				var err error
+				for range 5 {
+					if _, err = c.ListPayments(ctx, nil); err != nil {
+						break
+					}
+				}
+				return err, e.key
+			},
+			want: wantErr{status: 429, typ: client.ErrorTypeRateLimit, code: client.ErrorCodeRateLimited},
+			check: func(t *testing.T, _ *env, ae *client.Error) {
+				if !client.IsRateLimited(ae) {
+					t.Error("IsRateLimited = false")
+				}
+			},
+		},
+		{
+			name: "500/503 api_error after the retries",
+			run: func(t *testing.T, e *env) (error, string) {
+				setFaults(t, e.c, client.FaultsParams{ErrorRate: ptr(1.0)})
+				rec := newRecorder()
+				_, err := e.client(t, withTransport(rec), withRetries(2)).CreateCustomer(ctx, nil)
+				if n := len(rec.exchanges()); n != 3 {
+					t.Errorf("attempts = %d, want 3 (MaxRetries 2 + 1)", n)
+				}
+				return err, e.key
+			},
+			want: wantErr{typ: client.ErrorTypeAPI},
+			check: func(t *testing.T, e *env, ae *client.Error) {
+				if ae.HTTPStatus != 500 && ae.HTTPStatus != 503 {
+					t.Errorf("HTTPStatus = %d, want 500 or 503", ae.HTTPStatus)
+				}
+				setFaults(t, e.c, client.FaultsParams{ErrorRate: ptr(0.0)})
+				if n := stats(t, e.c).Customers; n != 0 {
+					t.Errorf("stats.customers = %d after injected errors, want 0 (faults act before the request)", n)
+				}
+			},
+		},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			e := &env{sb: sandboxtest.Start(t), key: sandboxtest.NewKey(t)}
+			e.c = newClient(t, e.sb.URL, e.key)
+			err, key := tc.run(t, e)
+			ae := checkAPIError(t, err, key, tc.want)
+			noKeyIn(t, "error fields", fmt.Sprintf("%+v %#v", err, ae), key)
+			if tc.check != nil {
+				tc.check(t, e, ae)
+			}
+		})
+	}
+}
+
+// TestErrorHelpers checks the predicates on wrapped and foreign errors.
+func TestErrorHelpers(t *testing.T) {
+	t.Parallel()
+	wrap := func(e *client.Error) error { return fmt.Errorf("context: %w", e) }
+	tests := []struct {
+		err                               error
+		notFound, card, rate, auth, codeM bool
+	}{
+		{err: wrap(&client.Error{HTTPStatus: 404, Code: client.ErrorCodeResourceMissing}), notFound: true, codeM: true},
+		{err: wrap(&client.Error{HTTPStatus: 400, Code: client.ErrorCodeResourceMissing}), codeM: true},
+		{err: wrap(&client.Error{HTTPStatus: 402, Type: client.ErrorTypeCard}), card: true},
+		{err: wrap(&client.Error{HTTPStatus: 429, Type: client.ErrorTypeRateLimit}), rate: true},
+		{err: wrap(&client.Error{HTTPStatus: 401}), auth: true},
+		{err: wrap(&client.Error{HTTPStatus: 403}), auth: true},
+		{err: errors.New("plain")},
+		{err: nil},
+	}
+	for i, tc := range tests {
+		if got := client.IsNotFound(tc.err); got != tc.notFound {
+			t.Errorf("%d: IsNotFound = %v", i, got)
+		}
+		if got := client.IsCardError(tc.err); got != tc.card {
+			t.Errorf("%d: IsCardError = %v", i, got)
+		}
+		if got := client.IsRateLimited(tc.err); got != tc.rate {
+			t.Errorf("%d: IsRateLimited = %v", i, got)
+		}
+		if got := client.IsAuthError(tc.err); got != tc.auth {
+			t.Errorf("%d: IsAuthError = %v", i, got)
+		}
+		if got := client.HasCode(tc.err, client.ErrorCodeResourceMissing); got != tc.codeM {
+			t.Errorf("%d: HasCode = %v", i, got)
+		}
+	}
+	e := &client.Error{HTTPStatus: 402, Type: "card_error", Code: "card_declined", Param: "source", Message: "declined", Payment: "pay_1", RequestID: "req_1"}
+	for _, part := range []string{"declined", "402", "card_error", "card_declined", "source", "pay_1", "req_1"} {
+		if !strings.Contains(e.Error(), part) {
+			t.Errorf("Error() = %q lacks %q", e.Error(), part)
+		}
+	}
+}
