@@ -1,0 +1,456 @@
+package sandbox_test
+
+import (
+	"fmt"
+	"net/http"
+	"net/http/httptest"
+	"slices"
+	"strconv"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/paymentsdev/terraform-provider-payments/internal/client"
+	"github.com/paymentsdev/terraform-provider-payments/internal/sandbox"
+	"github.com/paymentsdev/terraform-provider-payments/internal/sandbox/sandboxtest"
+)
+
+func TestCreatePaymentWithTokens(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t)
+	year := int64(time.Now().UTC().Year() + 3)
+	for _, tc := range []struct {
+		token, brand, last4, status string
+		authCode, captured          bool
+	}{
+		{client.TokenVisa, "visa", "4242", client.PaymentStatusApproved, true, true},
+		{client.TokenMastercard, "mastercard", "4444", client.PaymentStatusApproved, true, true},
+		{client.TokenAmex, "amex", "8431", client.PaymentStatusApproved, true, true},
+		{client.TokenDispute, "visa", "0259", client.PaymentStatusApproved, true, true},
+		{client.Token3DS, "visa", "3184", client.PaymentStatusPending, false, false},
+	} {
+		t.Run(tc.token, func(t *testing.T) {
+			e := &env{t: t, url: e.url, key: e.key, hc: e.hc}
+			p := e.payment(pay("1234", "JPY", tc.token, "description", "order 7", "metadata[order]", "7"))
+			if !rePaymentID.MatchString(p.ID) || p.Object != "payment" || p.Livemode || !reTimestamp.MatchString(p.CreatedAt) ||
+				p.Amount != 1234 || p.Currency != "JPY" || p.Status != tc.status || p.Description != "order 7" || p.Metadata["order"] != "7" {
+				t.Errorf("payment = %+v", p)
+			}
+			if p.Source == nil || !reSourceID.MatchString(p.Source.ID) || p.Source.Brand != tc.brand || p.Source.Last4 != tc.last4 ||
+				p.Source.ExpMonth != 12 || p.Source.ExpYear != year {
+				t.Errorf("source = %+v", p.Source)
+			}
+			if p.Captured == nil || *p.Captured != tc.captured || p.AmountRefunded == nil || *p.AmountRefunded != 0 {
+				t.Errorf("captured %v amount_refunded %v", p.Captured, p.AmountRefunded)
+			}
+			if got := p.AuthorizationCode != ""; got != tc.authCode || (got && len(p.AuthorizationCode) != 6) {
+				t.Errorf("authorization_code = %q", p.AuthorizationCode)
+			}
+			if p.Customer != "" {
+				t.Errorf("customer = %q for a token charge", p.Customer)
+			}
+		})
+	}
+
+	// Declined: 402 card_error naming the payment, which exists.
+	eb := e.post("/v1/payments", pay("500", "USD", client.TokenDeclined)).fails(402, client.ErrorTypeCard, client.ErrorCodeCardDeclined, "")
+	if !rePaymentID.MatchString(eb.Error.Payment) {
+		t.Fatalf("402 without a payment id: %+v", eb)
+	}
+	var declined client.Payment
+	raw := e.get("/v1/payments/"+eb.Error.Payment, nil).ok(&declined).body
+	if declined.Status != client.PaymentStatusDeclined || declined.Source.Last4 != "0002" || *declined.Captured {
+		t.Errorf("declined payment = %+v", declined)
+	}
+	if !strings.Contains(string(raw), `"authorization_code":null`) {
+		t.Errorf("declined authorization_code is not null: %s", raw)
+	}
+	raw = e.get("/v1/payments", nil).body
+	if strings.Count(string(raw), `"authorization_code":null`) != 2 {
+		t.Errorf("want null authorization_code on the pending and the declined payment: %s", raw)
+	}
+
+	// capture=false authorizes only.
+	p := e.payment(pay("900", "BRL", client.TokenVisa, "capture", "false"))
+	if p.Status != client.PaymentStatusAuthorized || *p.Captured || p.AuthorizationCode == "" {
+		t.Errorf("capture=false: %+v", p)
+	}
+	if p := e.payment(pay("900", "BRL", client.TokenVisa, "capture", "true")); p.Status != client.PaymentStatusApproved {
+		t.Errorf("capture=true: %s", p.Status)
+	}
+}
+
+func TestCreatePaymentWithCustomer(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t)
+	cu := e.customer(vals("source", client.TokenMastercard))
+	var amex client.Source
+	e.post("/v1/customers/"+cu.ID+"/sources", vals("source", client.TokenAmex)).ok(&amex)
+
+	// customer alone charges the default source.
+	p := e.payment(pay("100", "CAD", "", "customer", cu.ID))
+	if p.Customer != cu.ID || p.Source.ID != cu.DefaultSource || p.Source.Brand != "mastercard" {
+		t.Errorf("default charge = %+v source %+v", p, p.Source)
+	}
+	// source may be one of the customer's src_ ids...
+	p = e.payment(pay("100", "CAD", amex.ID, "customer", cu.ID))
+	if p.Source.ID != amex.ID || p.Source.Brand != "amex" || p.Customer != cu.ID {
+		t.Errorf("src charge = %+v", p.Source)
+	}
+	// ...or a token, charged for the customer.
+	p = e.payment(pay("100", "CAD", client.TokenVisa, "customer", cu.ID))
+	if p.Source.Brand != "visa" || p.Source.ID == cu.DefaultSource || p.Customer != cu.ID {
+		t.Errorf("token charge for customer = %+v", p.Source)
+	}
+	// A stored declining card declines.
+	var bad client.Source
+	e.post("/v1/customers/"+cu.ID+"/sources", vals("source", client.TokenDeclined)).ok(&bad)
+	e.post("/v1/payments", pay("100", "CAD", bad.ID, "customer", cu.ID)).fails(402, client.ErrorTypeCard, client.ErrorCodeCardDeclined, "")
+
+	bare := e.customer(nil)
+	other := e.customer(vals("source", client.TokenVisa))
+	for _, tc := range []struct {
+		name        string
+		body        string
+		code, param string
+	}{
+		{"no source nor customer", "amount=100&currency=USD", client.ErrorCodeParameterMissing, "source"},
+		{"customer without default", "amount=100&currency=USD&customer=" + bare.ID, client.ErrorCodeMissingSource, "source"},
+		{"unknown customer", "amount=100&currency=USD&customer=cus_AAAAAAAAAAAAAAAAAAAAAAAA", client.ErrorCodeResourceMissing, "customer"},
+		{"malformed customer", "amount=100&currency=USD&customer=bob", client.ErrorCodeResourceMissing, "customer"},
+		{"src of another customer", "amount=100&currency=USD&customer=" + cu.ID + "&source=" + other.DefaultSource, client.ErrorCodeResourceMissing, "source"},
+		{"src without customer", "amount=100&currency=USD&source=" + amex.ID, client.ErrorCodeParameterMissing, "customer"},
+		{"unknown token", "amount=100&currency=USD&source=tok_unknown", client.ErrorCodeTokenInvalid, "source"},
+		{"amount missing", "currency=USD&source=tok_visa", client.ErrorCodeParameterMissing, "amount"},
+		{"amount zero", "amount=0&currency=USD&source=tok_visa", client.ErrorCodeParameterInvalid, "amount"},
+		{"amount negative", "amount=-5&currency=USD&source=tok_visa", client.ErrorCodeParameterInvalid, "amount"},
+		{"amount over max", "amount=100000000&currency=USD&source=tok_visa", client.ErrorCodeParameterInvalid, "amount"},
+		{"amount decimal", "amount=10.5&currency=USD&source=tok_visa", client.ErrorCodeParameterInvalid, "amount"},
+		{"amount text", "amount=ten&currency=USD&source=tok_visa", client.ErrorCodeParameterInvalid, "amount"},
+		{"currency missing", "amount=100&source=tok_visa", client.ErrorCodeParameterMissing, "currency"},
+		{"currency lower case", "amount=100&currency=usd&source=tok_visa", client.ErrorCodeParameterInvalid, "currency"},
+		{"currency unknown", "amount=100&currency=XXX&source=tok_visa", client.ErrorCodeParameterInvalid, "currency"},
+		{"capture not boolean", "amount=100&currency=USD&source=tok_visa&capture=yes", client.ErrorCodeParameterInvalid, "capture"},
+		{"unknown parameter", "amount=100&currency=USD&source=tok_visa&statement_descriptor=x", client.ErrorCodeParameterUnknown, "statement_descriptor"},
+		{"metadata value too long", "amount=100&currency=USD&source=tok_visa&metadata[foo]=" + strings.Repeat("x", 501), client.ErrorCodeParameterInvalid, "metadata[foo]"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			e := &env{t: t, url: e.url, key: e.key, hc: e.hc}
+			e.doRaw(http.MethodPost, "/v1/payments", tc.body).fails(400, client.ErrorTypeInvalidRequest, tc.code, tc.param)
+		})
+	}
+	// The bounds themselves are accepted, and every listed currency.
+	for _, amount := range []int64{client.PaymentAmountMin, client.PaymentAmountMax} {
+		for _, cur := range client.Currencies {
+			if p := e.payment(pay(strconv.FormatInt(amount, 10), cur, client.TokenVisa)); p.Amount != amount || p.Currency != cur {
+				t.Errorf("payment of %d %s = %d %s", amount, cur, p.Amount, p.Currency)
+			}
+		}
+	}
+	// Rejected creates made nothing.
+	if st := e.stats(); st.Payments != 4+2*int64(len(client.Currencies)) {
+		t.Errorf("payments = %d", st.Payments)
+	}
+}
+
+// state makes a payment in the given status.
+func (e *env) state(status string) *client.Payment {
+	e.t.Helper()
+	switch status {
+	case client.PaymentStatusPending:
+		return e.payment(pay("1000", "USD", client.Token3DS))
+	case client.PaymentStatusAuthorized:
+		return e.payment(pay("1000", "USD", client.TokenVisa, "capture", "false"))
+	case client.PaymentStatusApproved:
+		return e.payment(pay("1000", "USD", client.TokenDispute))
+	case client.PaymentStatusDeclined:
+		eb := e.post("/v1/payments", pay("1000", "USD", client.TokenDeclined)).fails(402, client.ErrorTypeCard, client.ErrorCodeCardDeclined, "")
+		var p client.Payment
+		e.get("/v1/payments/"+eb.Error.Payment, nil).ok(&p)
+		return &p
+	case client.PaymentStatusPartiallyRefunded:
+		p := e.state(client.PaymentStatusApproved)
+		e.post("/v1/payments/"+p.ID+"/refund", vals("amount", "100")).ok(p)
+		return p
+	case client.PaymentStatusRefunded:
+		p := e.state(client.PaymentStatusApproved)
+		e.post("/v1/payments/"+p.ID+"/refund", nil).ok(p)
+		return p
+	case client.PaymentStatusDisputed:
+		p := e.state(client.PaymentStatusApproved)
+		e.post("/_sandbox/payments/"+p.ID+"/dispute", nil).ok(p)
+		return p
+	}
+	e.t.Fatalf("no way to make a %s payment", status)
+	return nil
+}
+
+// TestTransitions tries every action from every status: it succeeds
+// exactly when client.PaymentTransitions allows the move, and is refused
+// with payment_unexpected_state otherwise.
+func TestTransitions(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t)
+	actions := []struct {
+		name, path string
+		form       []string
+		to         string
+		// only limits an action to the states it applies to, beyond the
+		// transition table (a capture is not a way out of pending).
+		only string
+	}{
+		{"capture", "/v1/payments/%s/capture", nil, client.PaymentStatusApproved, client.PaymentStatusAuthorized},
+		{"partial refund", "/v1/payments/%s/refund", []string{"amount", "100"}, client.PaymentStatusPartiallyRefunded, ""},
+		{"full refund", "/v1/payments/%s/refund", nil, client.PaymentStatusRefunded, ""},
+		{"dispute", "/_sandbox/payments/%s/dispute", nil, client.PaymentStatusDisputed, ""},
+		{"complete approved", "/_sandbox/payments/%s/complete", []string{"outcome", "approved"}, client.PaymentStatusApproved, client.PaymentStatusPending},
+		{"complete authorized", "/_sandbox/payments/%s/complete", []string{"outcome", "authorized"}, client.PaymentStatusAuthorized, client.PaymentStatusPending},
+		{"complete declined", "/_sandbox/payments/%s/complete", []string{"outcome", "declined"}, client.PaymentStatusDeclined, client.PaymentStatusPending},
+	}
+	allowed := 0
+	for _, from := range client.PaymentStatuses {
+		for _, a := range actions {
+			t.Run(from+"/"+a.name, func(t *testing.T) {
+				e := &env{t: t, url: e.url, key: e.key, hc: e.hc}
+				p := e.state(from)
+				res := e.post(fmt.Sprintf(a.path, p.ID), vals(a.form...))
+				ok := slices.Contains(client.PaymentTransitions[from], a.to) && (a.only == "" || a.only == from)
+				if !ok {
+					res.fails(400, client.ErrorTypeInvalidRequest, client.ErrorCodePaymentUnexpectedState, "")
+					var after client.Payment
+					e.get("/v1/payments/"+p.ID, nil).ok(&after)
+					if after.Status != from {
+						t.Errorf("a refused %s moved the payment from %s to %s", a.name, from, after.Status)
+					}
+					return
+				}
+				allowed++
+				var got client.Payment
+				res.ok(&got)
+				if got.Status != a.to {
+					t.Errorf("%s from %s: status %s, want %s", a.name, from, got.Status, a.to)
+				}
+				if (got.AuthorizationCode == "") != (got.Status == client.PaymentStatusDeclined) {
+					t.Errorf("%s: authorization_code %q with status %s", a.name, got.AuthorizationCode, got.Status)
+				}
+			})
+		}
+	}
+	// pending->3, authorized->1, approved->3, partially_refunded->3.
+	if allowed != 10 {
+		t.Errorf("%d transitions allowed, want 10", allowed)
+	}
+}
+
+func TestCaptureAndRefundAmounts(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t)
+	p := e.payment(pay("1000", "EUR", client.TokenVisa, "capture", "false"))
+	e.post("/v1/payments/"+p.ID+"/capture", vals("amount", "1001")).fails(400, client.ErrorTypeInvalidRequest, client.ErrorCodeParameterInvalid, "amount")
+	e.post("/v1/payments/"+p.ID+"/capture", vals("amount", "0")).fails(400, client.ErrorTypeInvalidRequest, client.ErrorCodeParameterInvalid, "amount")
+	e.post("/v1/payments/"+p.ID+"/capture", vals("amoutn", "1")).fails(400, client.ErrorTypeInvalidRequest, client.ErrorCodeParameterUnknown, "amoutn")
+	var got client.Payment
+	e.post("/v1/payments/"+p.ID+"/capture", vals("amount", "600")).ok(&got)
+	if got.Amount != 600 || got.Status != client.PaymentStatusApproved || !*got.Captured || got.AuthorizationCode != p.AuthorizationCode {
+		t.Errorf("captured 600 of 1000: %+v", got)
+	}
+	e.post("/v1/payments/"+p.ID+"/refund", vals("amount", "601")).fails(400, client.ErrorTypeInvalidRequest, client.ErrorCodeParameterInvalid, "amount")
+	e.post("/v1/payments/"+p.ID+"/refund", vals("amount", "200")).ok(&got)
+	if got.Status != client.PaymentStatusPartiallyRefunded || *got.AmountRefunded != 200 || got.Amount != 600 {
+		t.Errorf("refund 200: %+v", got)
+	}
+	e.post("/v1/payments/"+p.ID+"/refund", vals("amount", "100")).ok(&got)
+	if got.Status != client.PaymentStatusPartiallyRefunded || *got.AmountRefunded != 300 {
+		t.Errorf("refund 100 more: %+v", got)
+	}
+	e.post("/v1/payments/"+p.ID+"/refund", vals("amount", "301")).fails(400, client.ErrorTypeInvalidRequest, client.ErrorCodeParameterInvalid, "amount")
+	// Without amount: what is left.
+	e.post("/v1/payments/"+p.ID+"/refund", nil).ok(&got)
+	if got.Status != client.PaymentStatusRefunded || *got.AmountRefunded != 600 {
+		t.Errorf("refund the rest: %+v", got)
+	}
+	// A full capture keeps the amount.
+	p = e.payment(pay("1000", "EUR", client.TokenVisa, "capture", "false"))
+	e.post("/v1/payments/"+p.ID+"/capture", nil).ok(&got)
+	if got.Amount != 1000 || got.Status != client.PaymentStatusApproved {
+		t.Errorf("full capture: %+v", got)
+	}
+	e.post("/v1/payments/pay_AAAAAAAAAAAAAAAAAAAAAAAA/capture", nil).fails(404, client.ErrorTypeInvalidRequest, client.ErrorCodeResourceMissing, "")
+	e.post("/v1/payments/pay_AAAAAAAAAAAAAAAAAAAAAAAA/refund", nil).fails(404, client.ErrorTypeInvalidRequest, client.ErrorCodeResourceMissing, "")
+}
+
+func TestCompleteAndDispute(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t)
+	var got client.Payment
+	// Without an outcome, complete finishes as the create asked.
+	p := e.payment(pay("100", "USD", client.Token3DS))
+	e.post("/_sandbox/payments/"+p.ID+"/complete", nil).ok(&got)
+	if got.Status != client.PaymentStatusApproved || !*got.Captured || len(got.AuthorizationCode) != 6 {
+		t.Errorf("complete: %+v", got)
+	}
+	p = e.payment(pay("100", "USD", client.Token3DS, "capture", "false"))
+	e.post("/_sandbox/payments/"+p.ID+"/complete", nil).ok(&got)
+	if got.Status != client.PaymentStatusAuthorized || *got.Captured {
+		t.Errorf("complete of capture=false: %+v", got)
+	}
+	p = e.payment(pay("100", "USD", client.Token3DS))
+	var declined client.Payment
+	e.post("/_sandbox/payments/"+p.ID+"/complete", vals("outcome", "declined")).ok(&declined)
+	if declined.Status != client.PaymentStatusDeclined || declined.AuthorizationCode != "" || *declined.Captured {
+		t.Errorf("complete declined (200 whatever the outcome): %+v", declined)
+	}
+	p = e.payment(pay("100", "USD", client.Token3DS))
+	e.post("/_sandbox/payments/"+p.ID+"/complete", vals("outcome", "refunded")).fails(400, client.ErrorTypeInvalidRequest, client.ErrorCodeParameterInvalid, "outcome")
+	e.post("/_sandbox/payments/pay_AAAAAAAAAAAAAAAAAAAAAAAA/complete", nil).fails(404, client.ErrorTypeInvalidRequest, client.ErrorCodeResourceMissing, "")
+
+	// Any approved or partially refunded payment can be disputed, not only tok_dispute's.
+	p = e.payment(pay("100", "USD", client.TokenAmex))
+	e.post("/_sandbox/payments/"+p.ID+"/dispute", nil).ok(&got)
+	if got.Status != client.PaymentStatusDisputed {
+		t.Errorf("dispute: %+v", got)
+	}
+}
+
+// listEnv is a sandbox whose clock the test sets.
+func listEnv(t *testing.T) (*env, *fakeClock) {
+	clock := &fakeClock{t: time.Date(2030, 1, 1, 0, 0, 0, 0, time.UTC)}
+	srv, err := sandbox.New(sandbox.Options{Now: clock.now})
+	if err != nil {
+		t.Fatal(err)
+	}
+	hs := httptest.NewServer(srv)
+	t.Cleanup(hs.Close)
+	return &env{t: t, url: hs.URL, key: sandboxtest.NewKey(t), hc: hs.Client()}, clock
+}
+
+type fakeClock struct {
+	mu sync.Mutex
+	t  time.Time
+}
+
+func (c *fakeClock) now() time.Time { c.mu.Lock(); defer c.mu.Unlock(); return c.t }
+
+func (c *fakeClock) add(d time.Duration) { c.mu.Lock(); c.t = c.t.Add(d); c.mu.Unlock() }
+
+func TestListPayments(t *testing.T) {
+	t.Parallel()
+	e, clock := listEnv(t)
+	cu := e.customer(vals("source", client.TokenAmex))
+	// 25 payments: three per second, so that many share a timestamp and
+	// only the creation order can sort them.
+	var ids []string // oldest first
+	for i := range 25 {
+		f := pay(strconv.Itoa(100+i), "USD", client.TokenVisa)
+		if i%5 == 0 {
+			f = pay(strconv.Itoa(100+i), "USD", "", "customer", cu.ID)
+		}
+		if i%4 == 0 {
+			f.Set("capture", "false")
+		}
+		ids = append(ids, e.payment(f).ID)
+		if i%3 == 2 {
+			clock.add(time.Second)
+		}
+	}
+	newest := slices.Clone(ids)
+	slices.Reverse(newest)
+	page := func(q ...string) ([]string, bool) {
+		t.Helper()
+		var l client.PaymentList
+		e.get("/v1/payments", vals(q...)).ok(&l)
+		if l.Object != "list" || l.URL != "/v1/payments" {
+			t.Errorf("list envelope = %q %q", l.Object, l.URL)
+		}
+		var out []string
+		for _, p := range l.Data {
+			out = append(out, p.ID)
+		}
+		return out, l.HasMore
+	}
+	check := func(name string, got []string, more bool, want []string, wantMore bool) {
+		t.Helper()
+		if !slices.Equal(got, want) || more != wantMore {
+			t.Errorf("%s: got %d ids (has_more %v), want %d (has_more %v)\n got %v\nwant %v", name, len(got), more, len(want), wantMore, got, want)
+		}
+	}
+
+	got, more := page()
+	check("default limit", got, more, newest[:10], true)
+	got, more = page("limit", "10", "starting_after", newest[9])
+	check("second page", got, more, newest[10:20], true)
+	got, more = page("limit", "10", "starting_after", newest[19])
+	check("last page", got, more, newest[20:], false)
+	got, more = page("limit", "100")
+	check("limit 100", got, more, newest, false)
+	got, more = page("limit", "1", "starting_after", newest[24])
+	check("after the oldest", got, more, nil, false)
+	// ending_before: the limit payments right before the cursor, newest first.
+	got, more = page("limit", "10", "ending_before", newest[20])
+	check("ending_before back one page", got, more, newest[10:20], true)
+	got, more = page("limit", "5", "ending_before", newest[3])
+	check("ending_before near the top", got, more, newest[:3], false)
+	got, more = page("limit", "3", "ending_before", newest[0])
+	check("ending_before the newest", got, more, nil, false)
+	// Walking back with ending_before visits every page.
+	var walked []string
+	cursor := newest[24]
+	for {
+		got, more := page("limit", "7", "ending_before", cursor)
+		walked = append(got, walked...)
+		if !more {
+			break
+		}
+		cursor = got[0]
+	}
+	check("walk back", walked, false, newest[:24], false)
+
+	// Filters.
+	var wantCustomer, wantAuthorized []string
+	for i, id := range newest {
+		orig := 24 - i
+		if orig%5 == 0 {
+			wantCustomer = append(wantCustomer, id)
+		}
+		if orig%4 == 0 {
+			wantAuthorized = append(wantAuthorized, id)
+		}
+	}
+	got, more = page("customer", cu.ID, "limit", "100")
+	check("customer", got, more, wantCustomer, false)
+	got, more = page("customer", cu.ID, "limit", "2", "starting_after", wantCustomer[1])
+	check("customer page 2", got, more, wantCustomer[2:4], true)
+	got, more = page("status", client.PaymentStatusAuthorized, "limit", "100")
+	check("status", got, more, wantAuthorized, false)
+	got, more = page("status", client.PaymentStatusAuthorized, "customer", cu.ID, "limit", "100")
+	check("status and customer", got, more, []string{ids[20], ids[0]}, false)
+	// Payments 3..5 were made in the second second; 6..8 in the third.
+	got, more = page("created[gte]", "2030-01-01T00:00:01Z", "created[lte]", "2030-01-01T00:00:02Z")
+	check("created range", got, more, []string{ids[8], ids[7], ids[6], ids[5], ids[4], ids[3]}, false)
+	got, more = page("created[lte]", "2030-01-01T00:00:00.5Z")
+	check("created lte fraction", got, more, []string{ids[2], ids[1], ids[0]}, false)
+	got, more = page("created[gte]", "2030-01-01T09:00:07+09:00", "limit", "100")
+	check("created gte with offset", got, more, newest[:4], false)
+
+	for _, tc := range []struct {
+		q           []string
+		code, param string
+	}{
+		{[]string{"limit", "0"}, client.ErrorCodeParameterInvalid, "limit"},
+		{[]string{"limit", "101"}, client.ErrorCodeParameterInvalid, "limit"},
+		{[]string{"limit", "ten"}, client.ErrorCodeParameterInvalid, "limit"},
+		{[]string{"status", "paid"}, client.ErrorCodeParameterInvalid, "status"},
+		{[]string{"created[gte]", "yesterday"}, client.ErrorCodeParameterInvalid, "created[gte]"},
+		{[]string{"created[lte]", "2030-01-01"}, client.ErrorCodeParameterInvalid, "created[lte]"},
+		{[]string{"created[gt]", "2030-01-01T00:00:00Z"}, client.ErrorCodeParameterUnknown, "created[gt]"},
+		{[]string{"created", "2030-01-01T00:00:00Z"}, client.ErrorCodeParameterUnknown, "created"},
+		{[]string{"starting_after", "pay_AAAAAAAAAAAAAAAAAAAAAAAA"}, client.ErrorCodeResourceMissing, "starting_after"},
+		{[]string{"ending_before", "nope"}, client.ErrorCodeResourceMissing, "ending_before"},
+		{[]string{"starting_after", ids[0], "ending_before", ids[1]}, client.ErrorCodeParameterInvalid, "ending_before"},
+		{[]string{"customer", "cus_AAAAAAAAAAAAAAAAAAAAAAAA"}, client.ErrorCodeResourceMissing, "customer"},
+		{[]string{"page", "2"}, client.ErrorCodeParameterUnknown, "page"},
+	} {
+		e.get("/v1/payments", vals(tc.q...)).fails(400, client.ErrorTypeInvalidRequest, tc.code, tc.param)
+	}
+}
