@@ -1,0 +1,448 @@
+package provider
+
+import (
+	"context"
+	"fmt"
+	"strings"
+	"testing"
+
+	"github.com/hashicorp/terraform-plugin-testing/compare"
+	"github.com/hashicorp/terraform-plugin-testing/helper/resource"
+	"github.com/hashicorp/terraform-plugin-testing/knownvalue"
+	"github.com/hashicorp/terraform-plugin-testing/plancheck"
+	"github.com/hashicorp/terraform-plugin-testing/statecheck"
+	"github.com/hashicorp/terraform-plugin-testing/terraform"
+	"github.com/hashicorp/terraform-plugin-testing/tfjsonpath"
+
+	"github.com/paymentsdev/terraform-provider-payments/internal/client"
+)
+
+const (
+	testAccSourceAddr  = "payments_customer_source.test"
+	testAccSourceAAddr = "payments_customer_source.a"
+	testAccSourceBAddr = "payments_customer_source.b"
+)
+
+// sourceIDCheck matches a source id of the contract's shape.
+var sourceIDCheck = knownvalue.StringRegexp(sourceIDRegexp)
+
+// testAccCheckSourcesDestroyed checks, against the sandbox, that every
+// payments_customer_source in the state is detached, and every customer gone.
+func (a *testAccAccount) testAccCheckSourcesDestroyed(s *terraform.State) error {
+	for _, rs := range s.RootModule().Resources {
+		if rs.Type != "payments_customer_source" {
+			continue
+		}
+		customerID := rs.Primary.Attributes["customer"]
+		_, err := a.Client.GetSource(context.Background(), customerID, rs.Primary.ID)
+		if err == nil {
+			return fmt.Errorf("source %s of customer %s is still attached", rs.Primary.ID, customerID)
+		}
+		if !client.IsNotFound(err) {
+			return fmt.Errorf("checking source %s of customer %s: %w", rs.Primary.ID, customerID, err)
+		}
+	}
+	return a.testAccCheckCustomersDestroyed(s)
+}
+
+// testAccSourceImportID is the import id of the source at addr.
+func testAccSourceImportID(addr string) resource.ImportStateIdFunc {
+	return func(s *terraform.State) (string, error) {
+		rs, ok := s.RootModule().Resources[addr]
+		if !ok {
+			return "", fmt.Errorf("%s is not in the state", addr)
+		}
+		return rs.Primary.Attributes["customer"] + "/" + rs.Primary.ID, nil
+	}
+}
+
+// testAccCheckDefaultSource checks the customer's default source at the
+// service against the id of the resource at addr.
+func (a *testAccAccount) testAccCheckDefaultSource(customerID *string, addr string) resource.TestCheckFunc {
+	return func(s *terraform.State) error {
+		rs, ok := s.RootModule().Resources[addr]
+		if !ok {
+			return fmt.Errorf("%s is not in the state", addr)
+		}
+		cus, err := a.Client.GetCustomer(context.Background(), *customerID)
+		if err != nil {
+			return fmt.Errorf("reading customer %s: %w", *customerID, err)
+		}
+		if cus.DefaultSource != rs.Primary.ID {
+			return fmt.Errorf("customer %s has default source %q, want %s (%s)", *customerID, cus.DefaultSource, rs.Primary.ID, addr)
+		}
+		return nil
+	}
+}
+
+func testAccSourceConfig(acct *testAccAccount, token, extra string) string {
+	return acct.ProviderConfig() + fmt.Sprintf(`
+resource "payments_customer" "test" {
+  name = "Source Test"
+}
+
+resource "payments_customer_source" "test" {
+  customer = payments_customer.test.id
+  token    = %q
+  %s
+}
+`, token, extra)
+}
+
+func TestAccCustomerSource_basic(t *testing.T) {
+	acct := newTestAccAccount(t)
+	var customerID, firstSourceID string
+	resource.ParallelTest(t, resource.TestCase{
+		PreCheck:                 func() { testAccPreCheck(t) },
+		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+		CheckDestroy:             acct.testAccCheckSourcesDestroyed,
+		Steps: []resource.TestStep{
+			{
+				Config: testAccSourceConfig(acct, client.TokenVisa, "default = true"),
+				ConfigStateChecks: []statecheck.StateCheck{
+					statecheck.ExpectKnownValue(testAccSourceAddr, tfjsonpath.New("id"), sourceIDCheck),
+					statecheck.ExpectKnownValue(testAccSourceAddr, tfjsonpath.New("customer"), customerIDCheck),
+					statecheck.CompareValuePairs(testAccSourceAddr, tfjsonpath.New("customer"),
+						testAccCustomerAddr, tfjsonpath.New("id"), compare.ValuesSame()),
+					statecheck.ExpectKnownValue(testAccSourceAddr, tfjsonpath.New("token"), knownvalue.StringExact(client.TokenVisa)),
+					statecheck.ExpectKnownValue(testAccSourceAddr, tfjsonpath.New("default"), knownvalue.Bool(true)),
+					statecheck.ExpectKnownValue(testAccSourceAddr, tfjsonpath.New("brand"), knownvalue.StringExact("visa")),
+					statecheck.ExpectKnownValue(testAccSourceAddr, tfjsonpath.New("last4"), knownvalue.StringExact("4242")),
+					statecheck.ExpectKnownValue(testAccSourceAddr, tfjsonpath.New("exp_month"), knownvalue.Int64Exact(12)),
+					statecheck.ExpectKnownValue(testAccSourceAddr, tfjsonpath.New("exp_year"), knownvalue.NotNull()),
+				},
+				ConfigPlanChecks: resource.ConfigPlanChecks{
+					PostApplyPostRefresh: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()},
+				},
+				Check: resource.ComposeTestCheckFunc(
+					testAccCaptureID(testAccCustomerAddr, &customerID),
+					testAccCaptureID(testAccSourceAddr, &firstSourceID),
+					acct.testAccCheckDefaultSource(&customerID, testAccSourceAddr),
+				),
+			},
+			{
+				ResourceName:            testAccSourceAddr,
+				ImportState:             true,
+				ImportStateIdFunc:       testAccSourceImportID(testAccSourceAddr),
+				ImportStateVerify:       true,
+				ImportStateVerifyIgnore: []string{"token"},
+			},
+			{
+				// The customer's refreshed view lists the method.
+				Config: testAccSourceConfig(acct, client.TokenVisa, "default = true"),
+				ConfigStateChecks: []statecheck.StateCheck{
+					statecheck.CompareValuePairs(testAccCustomerAddr, tfjsonpath.New("default_source"),
+						testAccSourceAddr, tfjsonpath.New("id"), compare.ValuesSame()),
+					statecheck.ExpectKnownValue(testAccCustomerAddr, tfjsonpath.New("sources"), knownvalue.ListExact([]knownvalue.Check{
+						knownvalue.ObjectExact(map[string]knownvalue.Check{
+							"id":    sourceIDCheck,
+							"brand": knownvalue.StringExact("visa"),
+							"last4": knownvalue.StringExact("4242"),
+						}),
+					})),
+				},
+			},
+			{
+				// default off: in place, and the service's default is left alone.
+				Config: testAccSourceConfig(acct, client.TokenVisa, ""),
+				ConfigPlanChecks: resource.ConfigPlanChecks{
+					PreApply: []plancheck.PlanCheck{
+						plancheck.ExpectResourceAction(testAccSourceAddr, plancheck.ResourceActionUpdate),
+					},
+					PostApplyPostRefresh: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()},
+				},
+				ConfigStateChecks: []statecheck.StateCheck{
+					statecheck.ExpectKnownValue(testAccSourceAddr, tfjsonpath.New("default"), knownvalue.Bool(false)),
+				},
+				Check: acct.testAccCheckDefaultSource(&customerID, testAccSourceAddr),
+			},
+			{
+				// A new token is a new method.
+				Config: testAccSourceConfig(acct, client.TokenMastercard, ""),
+				ConfigPlanChecks: resource.ConfigPlanChecks{
+					PreApply: []plancheck.PlanCheck{
+						plancheck.ExpectResourceAction(testAccSourceAddr, plancheck.ResourceActionReplace),
+						plancheck.ExpectResourceAction(testAccCustomerAddr, plancheck.ResourceActionNoop),
+					},
+					PostApplyPostRefresh: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()},
+				},
+				ConfigStateChecks: []statecheck.StateCheck{
+					statecheck.ExpectKnownValue(testAccSourceAddr, tfjsonpath.New("brand"), knownvalue.StringExact("mastercard")),
+					statecheck.ExpectKnownValue(testAccSourceAddr, tfjsonpath.New("last4"), knownvalue.StringExact("4444")),
+				},
+				Check: func(*terraform.State) error {
+					if _, err := acct.Client.GetSource(context.Background(), customerID, firstSourceID); !client.IsNotFound(err) {
+						return fmt.Errorf("the replaced source %s is still attached (err %v)", firstSourceID, err)
+					}
+					return nil
+				},
+			},
+		},
+	})
+}
+
+// TestAccCustomerSource_defaultMoves moves the default between two methods
+// in configuration, then behind Terraform's back, which the plan repairs.
+func TestAccCustomerSource_defaultMoves(t *testing.T) {
+	acct := newTestAccAccount(t)
+	var customerID, sourceAID string
+	config := func(aDefault, bDefault bool) string {
+		return acct.ProviderConfig() + fmt.Sprintf(`
+resource "payments_customer" "test" {
+  name = "Two Cards"
+}
+
+resource "payments_customer_source" "a" {
+  customer = payments_customer.test.id
+  token    = %q
+  default  = %t
+}
+
+resource "payments_customer_source" "b" {
+  customer = payments_customer.test.id
+  token    = %q
+  default  = %t
+}
+`, client.TokenVisa, aDefault, client.TokenMastercard, bDefault)
+	}
+	resource.ParallelTest(t, resource.TestCase{
+		PreCheck:                 func() { testAccPreCheck(t) },
+		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+		CheckDestroy:             acct.testAccCheckSourcesDestroyed,
+		Steps: []resource.TestStep{
+			{
+				Config: config(true, false),
+				ConfigPlanChecks: resource.ConfigPlanChecks{
+					PostApplyPostRefresh: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()},
+				},
+				Check: resource.ComposeTestCheckFunc(
+					testAccCaptureID(testAccCustomerAddr, &customerID),
+					testAccCaptureID(testAccSourceAAddr, &sourceAID),
+					acct.testAccCheckDefaultSource(&customerID, testAccSourceAAddr),
+				),
+			},
+			{
+				Config: config(false, true),
+				ConfigPlanChecks: resource.ConfigPlanChecks{
+					PreApply: []plancheck.PlanCheck{
+						plancheck.ExpectResourceAction(testAccSourceAAddr, plancheck.ResourceActionUpdate),
+						plancheck.ExpectResourceAction(testAccSourceBAddr, plancheck.ResourceActionUpdate),
+					},
+					PostApplyPostRefresh: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()},
+				},
+				Check: acct.testAccCheckDefaultSource(&customerID, testAccSourceBAddr),
+			},
+			{
+				// Someone makes a the default again; the plan shows b's default
+				// as false -> true, and applying restores it.
+				PreConfig: func() {
+					if _, err := acct.Client.SetDefaultSource(context.Background(), customerID, sourceAID); err != nil {
+						t.Fatalf("moving the default behind Terraform's back: %v", err)
+					}
+				},
+				Config: config(false, true),
+				ConfigPlanChecks: resource.ConfigPlanChecks{
+					PreApply: []plancheck.PlanCheck{
+						plancheck.ExpectResourceAction(testAccSourceAAddr, plancheck.ResourceActionNoop),
+						plancheck.ExpectResourceAction(testAccSourceBAddr, plancheck.ResourceActionUpdate),
+						plancheck.ExpectKnownValue(testAccSourceBAddr, tfjsonpath.New("default"), knownvalue.Bool(true)),
+					},
+					PostApplyPostRefresh: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()},
+				},
+				Check: acct.testAccCheckDefaultSource(&customerID, testAccSourceBAddr),
+			},
+		},
+	})
+}
+
+// TestAccCustomerSource_deletedOutside detaches the method behind
+// Terraform's back: the plan stores it again, without error.
+func TestAccCustomerSource_deletedOutside(t *testing.T) {
+	acct := newTestAccAccount(t)
+	var customerID, sourceID string
+	config := testAccSourceConfig(acct, client.TokenAmex, "")
+	resource.ParallelTest(t, resource.TestCase{
+		PreCheck:                 func() { testAccPreCheck(t) },
+		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+		CheckDestroy:             acct.testAccCheckSourcesDestroyed,
+		Steps: []resource.TestStep{
+			{
+				Config: config,
+				Check: resource.ComposeTestCheckFunc(
+					testAccCaptureID(testAccCustomerAddr, &customerID),
+					testAccCaptureID(testAccSourceAddr, &sourceID),
+				),
+			},
+			{
+				PreConfig: func() {
+					if _, err := acct.Client.DeleteSource(context.Background(), customerID, sourceID); err != nil {
+						t.Fatalf("detaching source %s behind Terraform's back: %v", sourceID, err)
+					}
+				},
+				Config: config,
+				ConfigPlanChecks: resource.ConfigPlanChecks{
+					PreApply: []plancheck.PlanCheck{
+						plancheck.ExpectResourceAction(testAccSourceAddr, plancheck.ResourceActionCreate),
+					},
+					PostApplyPostRefresh: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()},
+				},
+				ConfigStateChecks: []statecheck.StateCheck{
+					statecheck.ExpectKnownValue(testAccSourceAddr, tfjsonpath.New("brand"), knownvalue.StringExact("amex")),
+				},
+			},
+			{
+				// The customer deleted behind Terraform's back takes the method
+				// with it: both are planned for creation.
+				PreConfig: func() {
+					if _, err := acct.Client.DeleteCustomer(context.Background(), customerID); err != nil {
+						t.Fatalf("deleting customer %s behind Terraform's back: %v", customerID, err)
+					}
+				},
+				Config: config,
+				ConfigPlanChecks: resource.ConfigPlanChecks{
+					PreApply: []plancheck.PlanCheck{
+						plancheck.ExpectResourceAction(testAccCustomerAddr, plancheck.ResourceActionCreate),
+						plancheck.ExpectResourceAction(testAccSourceAddr, plancheck.ResourceActionCreate),
+					},
+					PostApplyPostRefresh: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()},
+				},
+			},
+		},
+	})
+}
+
+// TestAccCustomerSource_importThenApply imports a method stored outside of
+// Terraform; applying the configuration afterwards stores the token in
+// place instead of replacing the method.
+func TestAccCustomerSource_importThenApply(t *testing.T) {
+	acct := newTestAccAccount(t)
+	ctx := context.Background()
+	cus, err := acct.Client.CreateCustomer(ctx, &client.CustomerParams{})
+	if err != nil {
+		t.Fatalf("creating a customer: %v", err)
+	}
+	src, err := acct.Client.AddSource(ctx, cus.ID, client.TokenVisa)
+	if err != nil {
+		t.Fatalf("adding a source: %v", err)
+	}
+	config := acct.ProviderConfig() + fmt.Sprintf(`
+resource "payments_customer_source" "test" {
+  customer = %q
+  token    = %q
+  default  = true
+}
+`, cus.ID, client.TokenVisa)
+	resource.ParallelTest(t, resource.TestCase{
+		PreCheck:                 func() { testAccPreCheck(t) },
+		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+		CheckDestroy:             acct.testAccCheckSourcesDestroyed,
+		Steps: []resource.TestStep{
+			{
+				Config:             config,
+				ResourceName:       testAccSourceAddr,
+				ImportState:        true,
+				ImportStateId:      cus.ID + "/" + src.ID,
+				ImportStatePersist: true,
+				ImportStateCheck: func(states []*terraform.InstanceState) error {
+					if len(states) != 1 {
+						return fmt.Errorf("imported %d objects, want 1", len(states))
+					}
+					attrs := states[0].Attributes
+					for k, want := range map[string]string{
+						"id": src.ID, "customer": cus.ID, "brand": "visa", "last4": "4242", "default": "true",
+					} {
+						if attrs[k] != want {
+							return fmt.Errorf("imported %s = %q, want %q", k, attrs[k], want)
+						}
+					}
+					if tok, ok := attrs["token"]; ok && tok != "" {
+						return fmt.Errorf("imported token = %q, want null: the service never returns it", tok)
+					}
+					return nil
+				},
+			},
+			{
+				Config: config,
+				ConfigPlanChecks: resource.ConfigPlanChecks{
+					PreApply: []plancheck.PlanCheck{
+						plancheck.ExpectResourceAction(testAccSourceAddr, plancheck.ResourceActionUpdate),
+					},
+					PostApplyPostRefresh: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()},
+				},
+				ConfigStateChecks: []statecheck.StateCheck{
+					statecheck.ExpectKnownValue(testAccSourceAddr, tfjsonpath.New("id"), knownvalue.StringExact(src.ID)),
+					statecheck.ExpectKnownValue(testAccSourceAddr, tfjsonpath.New("token"), knownvalue.StringExact(client.TokenVisa)),
+				},
+			},
+			{
+				// The customer is not Terraform's here; remove it after the
+				// method is destroyed so CheckDestroy finds nothing left.
+				Config:  config,
+				Destroy: true,
+				Check: func(*terraform.State) error {
+					_, err := acct.Client.DeleteCustomer(ctx, cus.ID)
+					return err
+				},
+			},
+		},
+	})
+}
+
+func TestAccCustomerSource_invalid(t *testing.T) {
+	acct := newTestAccAccount(t)
+	goodCus := "cus_" + strings.Repeat("a", client.IDRandomLength)
+	goodSrc := "src_" + strings.Repeat("b", client.IDRandomLength)
+	config := func(customer, token string) string {
+		return acct.ProviderConfig() + fmt.Sprintf(`
+resource "payments_customer_source" "test" {
+  customer = %q
+  token    = %q
+}
+`, customer, token)
+	}
+	importError := func(id string, want ...string) resource.TestStep {
+		return resource.TestStep{
+			Config:        config(goodCus, client.TokenVisa),
+			ResourceName:  testAccSourceAddr,
+			ImportState:   true,
+			ImportStateId: id,
+			ExpectError:   expectErrorRe(want...),
+		}
+	}
+	resource.ParallelTest(t, resource.TestCase{
+		PreCheck:                 func() { testAccPreCheck(t) },
+		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+		Steps: []resource.TestStep{
+			{
+				Config:      config("customer-1", client.TokenVisa),
+				PlanOnly:    true,
+				ExpectError: expectErrorRe("customer", "must be a customer id: cus_ followed by 24 letters or digits"),
+			},
+			{
+				Config:      config(goodCus, ""),
+				PlanOnly:    true,
+				ExpectError: expectErrorRe("token", "at least 1"),
+			},
+			importError(goodSrc, "Invalid Customer Source Import ID", "<customer id>/<source id>"),
+			importError(goodCus, "Invalid Customer Source Import ID", "for example cus_"),
+			importError(goodSrc+"/"+goodCus, "Invalid Customer Source Import ID"),
+			importError(goodCus+"/"+goodSrc+"/x", "Invalid Customer Source Import ID"),
+			importError(goodCus+"/"+goodSrc, "Cannot import non-existent remote object"),
+		},
+	})
+}
+
+// TestAccCustomerSource_badToken shows the service's refusal of a token
+// the sandbox does not know, with the customer it was for.
+func TestAccCustomerSource_badToken(t *testing.T) {
+	acct := newTestAccAccount(t)
+	resource.ParallelTest(t, resource.TestCase{
+		PreCheck:                 func() { testAccPreCheck(t) },
+		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+		CheckDestroy:             acct.testAccCheckSourcesDestroyed,
+		Steps: []resource.TestStep{{
+			Config:      testAccSourceConfig(acct, "tok_nonsense", ""),
+			ExpectError: expectErrorRe("Error Creating Customer Source", "customer cus_", "token_invalid"),
+		}},
+	})
+}
