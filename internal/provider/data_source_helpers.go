@@ -20,12 +20,17 @@ const dataSourceReadTimeoutDefault = 5 * time.Minute
 // dataSourceTimeoutsBlock is the `timeouts` block of every data source, a
 // block like the resources' own.
 func dataSourceTimeoutsBlock(ctx context.Context) schema.Block {
-	b, _ := timeouts.BlockWithOpts(ctx, timeouts.Opts{
+	block := timeouts.BlockWithOpts(ctx, timeouts.Opts{
 		ReadDescription: fmt.Sprintf("How long the read may take, retries included, as a Go duration such as `30s` or `2m`. Defaults to `%s`.",
 			durationString(dataSourceReadTimeoutDefault)),
-	}).(schema.SingleNestedBlock)
-	b.MarkdownDescription = "Time limits for this data source's read."
-	return b
+	})
+	// The library sets no description on the block itself; the schema
+	// description test catches a library change that defeats this.
+	if b, ok := block.(schema.SingleNestedBlock); ok {
+		b.MarkdownDescription = "Time limits for this data source's read."
+		return b
+	}
+	return block
 }
 
 // durationString formats d without zero units: 5m, not 5m0s.
