@@ -393,5 +393,14 @@ func (s *Source) livemodeOf() bool   { return s.Livemode }
 func (p *Payment) livemodeOf() bool  { return p.Livemode }
 
 // pathID escapes an identifier for use as a path segment, so that an id
-// taken from user input can never address another route.
-func pathID(id string) string { return url.PathEscape(id) }
+// taken from user input can never address another route. PathEscape leaves
+// the dot segments "." and ".." as they are, and servers resolve them (Go's
+// ServeMux answers /v1/customers/. with a 307 to /v1/customers, which the
+// HTTP client follows: an update of customer "." created a customer), so
+// their dots are escaped too.
+func pathID(id string) string {
+	if id == "." || id == ".." {
+		return strings.ReplaceAll(id, ".", "%2E")
+	}
+	return url.PathEscape(id)
+}
