@@ -7,6 +7,7 @@ import (
 	"net"
 	"net/http"
 	"net/http/httptest"
+	"net/url"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -599,4 +600,117 @@ func TestUnexpectedAnswers(t *testing.T) {
 			t.Errorf("%d attempts, want 3", n)
 		}
 	})
+}
+
+// TestOddIDs: an identifier from user input addresses only its own path
+// segment; whatever it holds, the answer is a 404.
+func TestOddIDs(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	e := newEnv(t)
+	cus := mustCustomer(t, e.c, &client.CustomerParams{Source: ptr(client.TokenVisa)})
+	mustPayment(t, e.c, &client.PaymentParams{Amount: 1, Currency: "USD", Customer: cus.ID})
+	for _, id := range []string{"", "..", ".", "../payments", "../../_sandbox/stats", "a/b", "a b", "%2e%2e", "cus_ü", cus.ID + "/sources", cus.ID + "?x=1", cus.ID + "#f", strings.ToLower(cus.ID)} {
+		for name, call := range map[string]func() error{
+			"GetCustomer":    func() error { _, err := e.c.GetCustomer(ctx, id); return err },
+			"DeleteCustomer": func() error { _, err := e.c.DeleteCustomer(ctx, id); return err },
+			"UpdateCustomer": func() error { _, err := e.c.UpdateCustomer(ctx, id, nil); return err },
+			"GetPayment":     func() error { _, err := e.c.GetPayment(ctx, id); return err },
+			"RefundPayment":  func() error { _, err := e.c.RefundPayment(ctx, id, nil); return err },
+			"GetSource":      func() error { _, err := e.c.GetSource(ctx, cus.ID, id); return err },
+		} {
+			if err := call(); !client.IsNotFound(err) {
+				t.Errorf("%s(%q) = %v, want a 404", name, id, err)
+			}
+		}
+	}
+	if s := stats(t, e.c); s.Customers != 1 || s.Payments != 1 || s.Sources != 1 {
+		t.Errorf("stats after odd ids: %+v", s)
+	}
+}
+
+// TestKeyAcceptance: the sandbox admits exactly the keys ClassifyKey calls
+// sandbox secret keys, and refuses the others with the contract's errors.
+func TestKeyAcceptance(t *testing.T) {
+	t.Parallel()
+	sb := newEnv(t).sb
+	rest := strings.Repeat("k", client.MinKeySecretLength)
+	for _, key := range []string{
+		client.SecretKeySandboxPrefix + rest,
+		client.SecretKeySandboxPrefix + rest[1:],
+		client.SecretKeySandboxPrefix + "Ab_3" + rest,
+		client.SecretKeySandboxPrefix + rest + "-x",
+		client.SecretKeySandboxPrefix + rest + ".x",
+		client.SecretKeyLivePrefix + rest,
+		client.PublicKeySandboxPrefix + rest,
+		client.PublicKeyLivePrefix + rest,
+		"sk_test_" + rest,
+		"SK_SANDBOX_" + rest,
+	} {
+		r := mustRaw(t, sb.URL, key, http.MethodGet, pathPayments, nil, "")
+		var want int
+		switch client.ClassifyKey(key) {
+		case client.KeySecretSandbox:
+			want = 200
+		case client.KeySecretLive, client.KeyPublicSandbox, client.KeyPublicLive:
+			want = 403
+		default:
+			want = 401
+		}
+		if r.Status != want {
+			t.Errorf("key %q (kind %v): sandbox answers %d %s, want %d", key, client.ClassifyKey(key), r.Status, r.Body, want)
+		}
+		noKeyIn(t, "answer", string(r.Body), key)
+	}
+	// Missing, empty and non-Basic credentials are 401 missing or invalid.
+	for _, auth := range []string{"", "Basic ", "Bearer " + client.SecretKeySandboxPrefix + rest, "Basic !!!notbase64"} {
+		req, _ := http.NewRequest(http.MethodGet, sb.URL+pathPayments, nil)
+		if auth != "" {
+			req.Header.Set("Authorization", auth)
+		}
+		resp, err := rawHTTP.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		resp.Body.Close()
+		if resp.StatusCode != 401 || resp.Header.Get(client.HeaderRequestID) == "" {
+			t.Errorf("Authorization %q: %d (Request-Id %q), want 401 with a Request-Id", auth, resp.StatusCode, resp.Header.Get(client.HeaderRequestID))
+		}
+	}
+}
+
+// TestBodyLimitBoundary: 64 KiB exactly is read (and here refused for its
+// content), one byte more is 413 before any other check.
+func TestBodyLimitBoundary(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t)
+	pad := func(n int) url.Values { return url.Values{"name": {strings.Repeat("a", n-len("name="))}} }
+	at := mustRaw(t, e.sb.URL, e.key, http.MethodPost, pathCustomers, pad(client.MaxRequestBodyBytes), "")
+	if at.Status != 400 || at.ErrorField(t, "param") != "name" {
+		t.Errorf("a %d-byte body: %d %s, want 400 for the name", client.MaxRequestBodyBytes, at.Status, at.Body)
+	}
+	over := mustRaw(t, e.sb.URL, e.key, http.MethodPost, pathCustomers, pad(client.MaxRequestBodyBytes+1), "")
+	if over.Status != 413 || over.ErrorField(t, "type") != client.ErrorTypeInvalidRequest {
+		t.Errorf("a %d-byte body: %d %s, want 413 invalid_request_error", client.MaxRequestBodyBytes+1, over.Status, over.Body)
+	}
+}
+
+// TestUnknownRoutes: paths and methods outside the contract are errors in
+// the contract's shape, with a Request-Id.
+func TestUnknownRoutes(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t)
+	for _, tc := range []struct{ method, path string }{
+		{http.MethodGet, "/v1/unknown"},
+		{http.MethodGet, "/v2/customers"},
+		{http.MethodGet, "/"},
+		{http.MethodPut, pathCustomers},
+		{http.MethodGet, pathCustomers},
+		{http.MethodPatch, pathPayments},
+	} {
+		r := mustRaw(t, e.sb.URL, e.key, tc.method, tc.path, nil, "")
+		if r.Status < 400 || r.Status >= 500 || r.ErrorField(t, "type") == "" || r.ErrorField(t, "message") == "" {
+			t.Errorf("%s %s: %d %s, want a 4xx error body", tc.method, tc.path, r.Status, r.Body)
+		}
+	}
 }
