@@ -32,12 +32,12 @@ var (
 
 // Default timeouts of payments_customer operations. Each is one request,
 // retried with backoff; the defaults leave room for every retry.
-const (
-	customerCreateTimeout = 5 * time.Minute
-	customerReadTimeout   = 5 * time.Minute
-	customerUpdateTimeout = 5 * time.Minute
-	customerDeleteTimeout = 5 * time.Minute
-)
+var customerTimeouts = resourceTimeouts{
+	Create: 5 * time.Minute,
+	Read:   5 * time.Minute,
+	Update: 5 * time.Minute,
+	Delete: 5 * time.Minute,
+}
 
 // Plan-time rules for customer fields, from the wire contract.
 var (
@@ -188,7 +188,7 @@ func (r *customerResource) Schema(ctx context.Context, _ resource.SchemaRequest,
 			},
 		},
 		Blocks: map[string]schema.Block{
-			"timeouts": timeouts.Block(ctx, timeouts.Opts{Create: true, Read: true, Update: true, Delete: true}),
+			"timeouts": customerTimeouts.block(ctx, "customer"),
 		},
 	}
 }
@@ -207,7 +207,7 @@ func (r *customerResource) Create(ctx context.Context, req resource.CreateReques
 		resp.Diagnostics.Append(notConfiguredDiagnostic())
 		return
 	}
-	timeout, diags := plan.Timeouts.Create(ctx, customerCreateTimeout)
+	timeout, diags := plan.Timeouts.Create(ctx, customerTimeouts.Create)
 	resp.Diagnostics.Append(diags...)
 	if resp.Diagnostics.HasError() {
 		return
@@ -246,7 +246,7 @@ func (r *customerResource) Read(ctx context.Context, req resource.ReadRequest, r
 		resp.Diagnostics.Append(notConfiguredDiagnostic())
 		return
 	}
-	timeout, diags := state.Timeouts.Read(ctx, customerReadTimeout)
+	timeout, diags := state.Timeouts.Read(ctx, customerTimeouts.Read)
 	resp.Diagnostics.Append(diags...)
 	if resp.Diagnostics.HasError() {
 		return
@@ -281,7 +281,7 @@ func (r *customerResource) Update(ctx context.Context, req resource.UpdateReques
 		resp.Diagnostics.Append(notConfiguredDiagnostic())
 		return
 	}
-	timeout, diags := plan.Timeouts.Update(ctx, customerUpdateTimeout)
+	timeout, diags := plan.Timeouts.Update(ctx, customerTimeouts.Update)
 	resp.Diagnostics.Append(diags...)
 	if resp.Diagnostics.HasError() {
 		return
@@ -324,7 +324,7 @@ func (r *customerResource) Delete(ctx context.Context, req resource.DeleteReques
 		resp.Diagnostics.Append(notConfiguredDiagnostic())
 		return
 	}
-	timeout, diags := state.Timeouts.Delete(ctx, customerDeleteTimeout)
+	timeout, diags := state.Timeouts.Delete(ctx, customerTimeouts.Delete)
 	resp.Diagnostics.Append(diags...)
 	if resp.Diagnostics.HasError() {
 		return

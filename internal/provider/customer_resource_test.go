@@ -1,12 +1,18 @@
 package provider
 
 import (
+	"cmp"
 	"context"
 	"fmt"
 	"maps"
 	"regexp"
 	"strings"
 	"testing"
+	"unicode"
+
+	"github.com/hashicorp/terraform-plugin-framework/provider"
+	fwresource "github.com/hashicorp/terraform-plugin-framework/resource"
+	rschema "github.com/hashicorp/terraform-plugin-framework/resource/schema"
 
 	"github.com/hashicorp/terraform-plugin-testing/helper/resource"
 	"github.com/hashicorp/terraform-plugin-testing/knownvalue"
@@ -379,6 +385,90 @@ func TestAccCustomer_invalid(t *testing.T) {
 				ImportState:   true,
 				ImportStateId: "cus_" + strings.Repeat("a", client.IDRandomLength),
 				ExpectError:   expectErrorRe("Cannot import non-existent remote object"),
+			},
+		},
+	})
+}
+
+// TestResourceSchemas_descriptions: the provider, every resource, attribute
+// and block has a full-sentence description, which the docs are built from.
+func TestResourceSchemas_descriptions(t *testing.T) {
+	t.Parallel()
+	isSentence := func(what, s string) {
+		t.Helper()
+		if s == "" || !unicode.IsUpper([]rune(s)[0]) || !strings.HasSuffix(s, ".") {
+			t.Errorf("%s: description %q is not a full sentence", what, s)
+		}
+	}
+	var presp provider.SchemaResponse
+	New("test")().Schema(t.Context(), provider.SchemaRequest{}, &presp)
+	isSentence("provider", presp.Schema.MarkdownDescription)
+	for name, a := range presp.Schema.Attributes {
+		isSentence("provider."+name, a.GetMarkdownDescription())
+	}
+
+	for _, newResource := range []func() fwresource.Resource{NewCustomerResource, NewCustomerSourceResource} {
+		r := newResource()
+		var mresp fwresource.MetadataResponse
+		r.Metadata(t.Context(), fwresource.MetadataRequest{ProviderTypeName: "payments"}, &mresp)
+		var resp fwresource.SchemaResponse
+		r.Schema(t.Context(), fwresource.SchemaRequest{}, &resp)
+		if diags := resp.Schema.ValidateImplementation(t.Context()); diags.HasError() {
+			t.Errorf("%s: %v", mresp.TypeName, diags)
+		}
+		isSentence(mresp.TypeName, resp.Schema.MarkdownDescription)
+		var walk func(prefix string, attrs map[string]rschema.Attribute)
+		walk = func(prefix string, attrs map[string]rschema.Attribute) {
+			for name, a := range attrs {
+				isSentence(prefix+name, cmp.Or(a.GetMarkdownDescription(), a.GetDescription()))
+				if n, ok := a.(rschema.ListNestedAttribute); ok {
+					walk(prefix+name+".", n.NestedObject.Attributes)
+				}
+			}
+		}
+		walk(mresp.TypeName+".", resp.Schema.Attributes)
+		for name, b := range resp.Schema.Blocks {
+			isSentence(mresp.TypeName+"."+name, b.GetMarkdownDescription())
+			if nb, ok := b.(rschema.SingleNestedBlock); ok {
+				walk(mresp.TypeName+"."+name+".", nb.Attributes)
+			}
+		}
+	}
+}
+
+// TestAccCustomer_timeout proves the timeouts block bounds an operation:
+// with the service slowed down, a short read limit fails clearly. (A
+// create is not a good probe: the client finishes a POST that was already
+// sent, so that no customer is orphaned.)
+func TestAccCustomer_timeout(t *testing.T) {
+	acct := newTestAccAccount(t)
+	setLatency := func(ms int64) {
+		if _, err := acct.Client.SandboxSetFaults(context.Background(), client.FaultsParams{LatencyMS: &ms}); err != nil {
+			t.Fatalf("setting the sandbox's latency: %v", err)
+		}
+	}
+	config := acct.ProviderConfig() + `
+resource "payments_customer" "test" {
+  name = "Slow"
+  timeouts {
+    read = "300ms"
+  }
+}
+`
+	resource.ParallelTest(t, resource.TestCase{
+		PreCheck:                 func() { testAccPreCheck(t) },
+		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+		CheckDestroy:             acct.testAccCheckCustomersDestroyed,
+		Steps: []resource.TestStep{
+			{Config: config},
+			{
+				PreConfig:   func() { setLatency(1500) },
+				Config:      config,
+				ExpectError: expectErrorRe("Error Reading Customer", "context deadline exceeded", "did not finish within its timeout"),
+			},
+			{
+				PreConfig: func() { setLatency(0) },
+				Config:    config,
 			},
 		},
 	})

@@ -28,12 +28,12 @@ var (
 )
 
 // Default timeouts of payments_customer_source operations.
-const (
-	customerSourceCreateTimeout = 5 * time.Minute
-	customerSourceReadTimeout   = 5 * time.Minute
-	customerSourceUpdateTimeout = 5 * time.Minute
-	customerSourceDeleteTimeout = 5 * time.Minute
-)
+var customerSourceTimeouts = resourceTimeouts{
+	Create: 5 * time.Minute,
+	Read:   5 * time.Minute,
+	Update: 5 * time.Minute,
+	Delete: 5 * time.Minute,
+}
 
 // NewCustomerSourceResource returns the payments_customer_source resource.
 func NewCustomerSourceResource() resource.Resource {
@@ -132,7 +132,7 @@ func (r *customerSourceResource) Schema(ctx context.Context, _ resource.SchemaRe
 			},
 		},
 		Blocks: map[string]schema.Block{
-			"timeouts": timeouts.Block(ctx, timeouts.Opts{Create: true, Read: true, Update: true, Delete: true}),
+			"timeouts": customerSourceTimeouts.block(ctx, "payment method"),
 		},
 	}
 }
@@ -159,7 +159,7 @@ func (r *customerSourceResource) Create(ctx context.Context, req resource.Create
 		resp.Diagnostics.Append(notConfiguredDiagnostic())
 		return
 	}
-	timeout, diags := plan.Timeouts.Create(ctx, customerSourceCreateTimeout)
+	timeout, diags := plan.Timeouts.Create(ctx, customerSourceTimeouts.Create)
 	resp.Diagnostics.Append(diags...)
 	if resp.Diagnostics.HasError() {
 		return
@@ -207,7 +207,7 @@ func (r *customerSourceResource) Read(ctx context.Context, req resource.ReadRequ
 		resp.Diagnostics.Append(notConfiguredDiagnostic())
 		return
 	}
-	timeout, diags := state.Timeouts.Read(ctx, customerSourceReadTimeout)
+	timeout, diags := state.Timeouts.Read(ctx, customerSourceTimeouts.Read)
 	resp.Diagnostics.Append(diags...)
 	if resp.Diagnostics.HasError() {
 		return
@@ -259,7 +259,7 @@ func (r *customerSourceResource) Update(ctx context.Context, req resource.Update
 		resp.Diagnostics.Append(notConfiguredDiagnostic())
 		return
 	}
-	timeout, diags := plan.Timeouts.Update(ctx, customerSourceUpdateTimeout)
+	timeout, diags := plan.Timeouts.Update(ctx, customerSourceTimeouts.Update)
 	resp.Diagnostics.Append(diags...)
 	if resp.Diagnostics.HasError() {
 		return
@@ -290,7 +290,7 @@ func (r *customerSourceResource) Delete(ctx context.Context, req resource.Delete
 		resp.Diagnostics.Append(notConfiguredDiagnostic())
 		return
 	}
-	timeout, diags := state.Timeouts.Delete(ctx, customerSourceDeleteTimeout)
+	timeout, diags := state.Timeouts.Delete(ctx, customerSourceTimeouts.Delete)
 	resp.Diagnostics.Append(diags...)
 	if resp.Diagnostics.HasError() {
 		return
