@@ -7,7 +7,7 @@ terraform {
 }
 
 # A live account. Keep the key out of the configuration: leave secret_key
-# unset and export PAYMENTS_SECRET_KEY, or pass it in a sensitive variable.
+# unset and export PAYMENTS_SECRET_KEY, or pass it in an ephemeral variable.
 provider "payments" {
   base_url       = "https://api.payments.example" # the base URL of your account's service
   secret_key     = var.payments_secret_key        # sk_live_... (or sk_sandbox_...)
@@ -18,6 +18,7 @@ provider "payments" {
 variable "payments_secret_key" {
   type      = string
   sensitive = true
+  ephemeral = true # Terraform 1.10 and later: kept out of saved plans and state
 }
 
 # A local sandbox (`payments-sandbox -addr 127.0.0.1:12111`) takes any
