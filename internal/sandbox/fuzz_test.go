@@ -136,9 +136,9 @@ func FuzzServe(f *testing.F) {
 // failingStore fails every commit, as a full disk would.
 type failingStore struct{}
 
-func (failingStore) Close() error                                { return nil }
+func (failingStore) Close() error                               { return nil }
 func (failingStore) load() (map[[32]byte]*storedAccount, error) { return nil, nil }
-func (failingStore) commit([32]byte, []op) error                 { return errors.New("disk full") }
+func (failingStore) commit([32]byte, []op) error                { return errors.New("disk full") }
 
 // TestStoreFailureStopsServing: once a write is lost the server refuses
 // every request rather than answer from state the disk does not have.

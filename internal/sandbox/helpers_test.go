@@ -52,7 +52,9 @@ type result struct {
 // req sets one option of a request.
 type req func(*http.Request)
 
-func idemKey(k string) req { return func(r *http.Request) { r.Header.Set(client.HeaderIdempotencyKey, k) } }
+func idemKey(k string) req {
+	return func(r *http.Request) { r.Header.Set(client.HeaderIdempotencyKey, k) }
+}
 
 func (e *env) do(method, path string, form url.Values, opts ...req) *result {
 	e.t.Helper()
@@ -99,7 +101,10 @@ func (e *env) doRaw(method, path, body string, opts ...req) *result {
 	return res
 }
 
-func (e *env) get(path string, q url.Values) *result { e.t.Helper(); return e.do(http.MethodGet, path, q) }
+func (e *env) get(path string, q url.Values) *result {
+	e.t.Helper()
+	return e.do(http.MethodGet, path, q)
+}
 
 func (e *env) post(path string, f url.Values, opts ...req) *result {
 	e.t.Helper()
