@@ -326,6 +326,12 @@ func (c *Client) call(ctx context.Context, method, path string, query, form url.
 func (c *Client) do(ctx context.Context, req *retryablehttp.Request) (int, http.Header, []byte, error) {
 	resp, err := c.http.Do(req)
 	if err != nil {
+		// The passthrough error handler returns the last answer with the
+		// error (a context that ended as it arrived): close it, or its
+		// connection leaks.
+		if resp != nil {
+			resp.Body.Close()
+		}
 		return 0, nil, nil, err
 	}
 	defer resp.Body.Close()
