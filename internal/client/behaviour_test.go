@@ -204,6 +204,29 @@ func TestContextCancellation(t *testing.T) {
 			t.Errorf("%d attempts, want 2 (none after the cancellation)", got)
 		}
 	})
+	t.Run("cancelled as the answer arrives, the answer is closed", func(t *testing.T) {
+		t.Parallel()
+		e := newEnv(t)
+		for _, post := range []bool{false, true} {
+			ctx, cancel := context.WithCancel(context.Background())
+			rec := newRecorder()
+			rec.after = func(exchange) { cancel() }
+			c := e.client(t, withTransport(rec), withRetries(0))
+			var err error
+			if post {
+				_, err = c.CreateCustomer(ctx, nil)
+			} else {
+				_, err = c.GetCustomer(ctx, fakeID(client.CustomerIDPrefix))
+			}
+			cancel()
+			if !post && !errors.Is(err, context.Canceled) {
+				t.Errorf("GET: err = %v, want context.Canceled", err)
+			}
+			if n := rec.openBodies.Load(); n != 0 {
+				t.Errorf("post %v: %d answer bodies left open (a leaked connection)", post, n)
+			}
+		}
+	})
 	t.Run("deadline during a backoff wait", func(t *testing.T) {
 		t.Parallel()
 		e := newEnv(t)

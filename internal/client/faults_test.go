@@ -62,6 +62,9 @@ func TestFaultsExactlyOnce(t *testing.T) {
 			failedAttempts++
 		}
 	}
+	if n := rec.openBodies.Load(); n != 0 {
+		t.Errorf("%d answer bodies left open", n)
+	}
 	if len(perKey) != calls {
 		t.Errorf("%d distinct idempotency keys, want one per call (%d)", len(perKey), calls)
 	}

@@ -11,6 +11,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -110,6 +111,22 @@ type recorder struct {
 
 	mu  sync.Mutex
 	log []exchange
+	// openBodies counts answer bodies not yet closed.
+	openBodies atomic.Int64
+}
+
+// trackedBody counts its Close in the recorder, to catch leaked answers.
+type trackedBody struct {
+	io.ReadCloser
+	open   *atomic.Int64
+	closed atomic.Bool
+}
+
+func (b *trackedBody) Close() error {
+	if b.closed.CompareAndSwap(false, true) {
+		b.open.Add(-1)
+	}
+	return b.ReadCloser.Close()
 }
 
 func newRecorder() *recorder { return &recorder{base: newBaseTransport()} }
@@ -139,6 +156,8 @@ func (r *recorder) RoundTrip(req *http.Request) (*http.Response, error) {
 		x.Err = err
 	} else {
 		x.Status, x.RespHeader = resp.StatusCode, resp.Header.Clone()
+		resp.Body = &trackedBody{ReadCloser: resp.Body, open: &r.openBodies}
+		r.openBodies.Add(1)
 	}
 	r.mu.Lock()
 	r.log = append(r.log, x)

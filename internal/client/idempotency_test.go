@@ -33,6 +33,7 @@ func TestIdempotentReplay(t *testing.T) {
 		{name: "400 invalid", path: pathCustomers, form: url.Values{"email": {"nope"}}, wantStatus: 400},
 		{name: "402 declined", path: pathPayments, form: url.Values{"amount": {"500"}, "currency": {"USD"}, "source": {client.TokenDeclined}}, wantStatus: 402, payments: 1},
 		{name: "404 missing", path: pathCustomers + "/" + fakeID(client.CustomerIDPrefix), form: url.Values{"name": {"x"}}, wantStatus: 404},
+		{name: "413 too large", path: pathCustomers, form: url.Values{"name": {strings.Repeat("n", client.MaxRequestBodyBytes)}}, wantStatus: 413},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {

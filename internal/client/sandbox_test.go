@@ -1,0 +1,157 @@
+package client_test
+
+import (
+	"context"
+	"net/http"
+	"net/http/httptest"
+	"net/url"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/paymentsdev/terraform-provider-payments/internal/client"
+	"github.com/paymentsdev/terraform-provider-payments/internal/sandbox"
+	"github.com/paymentsdev/terraform-provider-payments/internal/sandbox/sandboxtest"
+)
+
+// TestSandboxControls: reset, stats and faults act on the calling account
+// only, as the contract's sandbox table says.
+func TestSandboxControls(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	e := newEnv(t)
+	other := newClient(t, e.sb.URL, sandboxtest.NewKey(t))
+	otherCus := mustCustomer(t, other, nil)
+
+	cus := mustCustomer(t, e.c, &client.CustomerParams{Source: ptr(client.TokenVisa)})
+	mustPayment(t, e.c, &client.PaymentParams{Amount: 5, Currency: "USD", Customer: cus.ID})
+	keyed := mustRaw(t, e.sb.URL, e.key, http.MethodPost, pathCustomers, url.Values{"name": {"K"}}, "kept-key")
+	if _, err := e.c.GetCustomer(ctx, cus.ID); err != nil {
+		t.Fatal(err)
+	}
+	setFaults(t, e.c, client.FaultsParams{LatencyMS: ptr[int64](1)})
+
+	s := stats(t, e.c)
+	if s.Object != "stats" || s.Customers != 2 || s.Sources != 1 || s.Payments != 1 || s.Connections < 1 {
+		t.Errorf("stats = %+v", s)
+	}
+	// requests counts /v1 only: 2 creates, 1 payment, 1 get; not the stats or faults calls.
+	wantRoutes := map[string]int64{"POST /v1/customers": 2, "POST /v1/payments": 1, "GET /v1/customers/:id": 1}
+	var sum int64
+	for route, n := range s.Requests.ByRoute {
+		sum += n
+		if strings.Contains(route, "_sandbox") && n != 0 {
+			t.Errorf("by_route counts sandbox controls: %s = %d", route, n)
+		}
+	}
+	for route, n := range wantRoutes {
+		if s.Requests.ByRoute[route] != n {
+			t.Errorf("by_route[%s] = %d, want %d (all: %v)", route, s.Requests.ByRoute[route], n, s.Requests.ByRoute)
+		}
+	}
+	if s.Requests.Total != 4 || sum != 4 {
+		t.Errorf("requests.total = %d (by_route sums to %d), want 4", s.Requests.Total, sum)
+	}
+
+	// Faults: each call changes only the settings it names.
+	setFaults(t, e.c, client.FaultsParams{RateLimit: ptr[int64](1000)})
+	if f, err := e.c.SandboxFaults(ctx); err != nil || *f != (client.Faults{Object: "faults", LatencyMS: 1, RateLimit: 1000}) {
+		t.Errorf("faults after two partial updates = %+v, %v", f, err)
+	}
+	for _, bad := range []client.FaultsParams{{ErrorRate: ptr(1.5)}, {DropRate: ptr(-0.1)}, {LatencyMS: ptr[int64](-1)}, {RateLimit: ptr[int64](-1)}} {
+		_, err := e.c.SandboxSetFaults(ctx, bad)
+		checkAPIError(t, err, e.key, wantErr{status: 400, typ: client.ErrorTypeInvalidRequest})
+	}
+	if f, _ := other.SandboxFaults(ctx); f == nil || *f != (client.Faults{Object: "faults"}) {
+		t.Errorf("another account's faults = %+v, want untouched", f)
+	}
+
+	// Reset: objects and idempotency keys go; faults and counters stay.
+	if err := e.c.SandboxReset(ctx); err != nil {
+		t.Fatal(err)
+	}
+	after := stats(t, e.c)
+	if after.Customers != 0 || after.Sources != 0 || after.Payments != 0 || after.Requests.Total != s.Requests.Total {
+		t.Errorf("stats after reset = %+v, want no objects and the counters kept (%d)", after, s.Requests.Total)
+	}
+	if f, err := e.c.SandboxFaults(ctx); err != nil || f.RateLimit != 1000 || f.LatencyMS != 1 {
+		t.Errorf("faults after reset = %+v, %v; want kept", f, err)
+	}
+	if _, err := e.c.GetCustomer(ctx, cus.ID); !client.IsNotFound(err) {
+		t.Errorf("customer after reset: %v, want 404", err)
+	}
+	again := mustRaw(t, e.sb.URL, e.key, http.MethodPost, pathCustomers, url.Values{"name": {"K"}}, "kept-key")
+	if again.Status != 200 || again.Header.Get(client.HeaderIdempotentReplayed) != "" || again.JSON(t)["id"] == keyed.JSON(t)["id"] {
+		t.Errorf("idempotency key after reset: %d replayed=%q, want a fresh object", again.Status, again.Header.Get(client.HeaderIdempotentReplayed))
+	}
+	if _, err := other.GetCustomer(ctx, otherCus.ID); err != nil {
+		t.Errorf("another account's customer after reset: %v", err)
+	}
+}
+
+// TestSandboxLatency: latency_ms delays each /v1 answer.
+func TestSandboxLatency(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t)
+	setFaults(t, e.c, client.FaultsParams{LatencyMS: ptr[int64](120)})
+	start := time.Now()
+	if _, err := e.c.ListPayments(context.Background(), nil); err != nil {
+		t.Fatal(err)
+	}
+	if d := time.Since(start); d < 120*time.Millisecond {
+		t.Errorf("a request took %v with latency_ms 120", d)
+	}
+}
+
+// TestIdempotencyRetention: keys are kept IdempotencyKeyRetention, then
+// forgotten (the sandbox's clock is moved, not waited for).
+func TestIdempotencyRetention(t *testing.T) {
+	t.Parallel()
+	var mu sync.Mutex
+	now := time.Date(2030, 1, 2, 3, 4, 5, 0, time.UTC)
+	clock := func() time.Time { mu.Lock(); defer mu.Unlock(); return now }
+	advance := func(d time.Duration) { mu.Lock(); defer mu.Unlock(); now = now.Add(d) }
+	srv, err := sandbox.New(sandbox.Options{Now: clock})
+	if err != nil {
+		t.Fatal(err)
+	}
+	hs := httptest.NewServer(srv)
+	t.Cleanup(func() { hs.Close(); srv.Close() })
+	key := sandboxtest.NewKey(t)
+	form := url.Values{"name": {"Kept"}}
+
+	first := mustRaw(t, hs.URL, key, http.MethodPost, pathCustomers, form, "retained")
+	if first.JSON(t)["created_at"] != "2030-01-02T03:04:05Z" {
+		t.Errorf("created_at %v, want the sandbox clock's 2030-01-02T03:04:05Z", first.JSON(t)["created_at"])
+	}
+	advance(client.IdempotencyKeyRetention - time.Second)
+	r := mustRaw(t, hs.URL, key, http.MethodPost, pathCustomers, form, "retained")
+	if r.Header.Get(client.HeaderIdempotentReplayed) != "true" || r.JSON(t)["id"] != first.JSON(t)["id"] {
+		t.Errorf("just under %v: %d replayed=%q, want the stored answer", client.IdempotencyKeyRetention, r.Status, r.Header.Get(client.HeaderIdempotentReplayed))
+	}
+	advance(2 * time.Second)
+	r = mustRaw(t, hs.URL, key, http.MethodPost, pathCustomers, form, "retained")
+	if r.Status != 200 || r.Header.Get(client.HeaderIdempotentReplayed) != "" || r.JSON(t)["id"] == first.JSON(t)["id"] {
+		t.Errorf("past %v: %d replayed=%q, want the key forgotten and a new object", client.IdempotencyKeyRetention, r.Status, r.Header.Get(client.HeaderIdempotentReplayed))
+	}
+}
+
+// TestLivemodeField: every object the sandbox answers carries livemode
+// (false), customers and sources included.
+func TestLivemodeField(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t)
+	cus := mustCustomer(t, e.c, &client.CustomerParams{Source: ptr(client.TokenVisa)})
+	pay := mustPayment(t, e.c, &client.PaymentParams{Amount: 5, Currency: "USD", Customer: cus.ID})
+	for _, path := range []string{
+		pathCustomers + "/" + cus.ID,
+		pathCustomers + "/" + cus.ID + "/sources/" + cus.DefaultSource,
+		pathPayments + "/" + pay.ID,
+	} {
+		m := mustRaw(t, e.sb.URL, e.key, http.MethodGet, path, nil, "").JSON(t)
+		if lm, ok := m["livemode"]; !ok || lm != false {
+			t.Errorf("GET %s: livemode = %v (present %v), want false", path, lm, ok)
+		}
+	}
+}
