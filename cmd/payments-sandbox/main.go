@@ -14,7 +14,7 @@ import (
 	"net/http"
 	"os"
 	"os/signal"
-	"strings"
+	"strconv"
 	"syscall"
 	"time"
 
@@ -33,11 +33,9 @@ func (k *keyList) String() string {
 	return fmt.Sprintf("%d key(s)", len(*k))
 }
 
+// Set accepts anything: run checks the keys after parsing, because the
+// flag package would quote a rejected value, key and all, in its error.
 func (k *keyList) Set(v string) error {
-	if client.ClassifyKey(v) != client.KeySecretSandbox {
-		return fmt.Errorf("not a sandbox secret key: use %s followed by at least %d letters, digits or underscores",
-			client.SecretKeySandboxPrefix, client.MinKeySecretLength)
-	}
 	*k = append(*k, v)
 	return nil
 }
@@ -92,6 +90,13 @@ Examples:
 	if fs.NArg() > 0 {
 		fmt.Fprintf(stderr, "payments-sandbox: unexpected argument %q; all settings are flags (see -h)\n", fs.Arg(0))
 		return 2
+	}
+	for i, k := range keys {
+		if client.ClassifyKey(k) != client.KeySecretSandbox {
+			fmt.Fprintf(stderr, "payments-sandbox: -key number %d is not a sandbox secret key; use %s followed by at least %d letters, digits or underscores\n",
+				i+1, client.SecretKeySandboxPrefix, client.MinKeySecretLength)
+			return 2
+		}
 	}
 	var lvl slog.Level
 	if err := lvl.UnmarshalText([]byte(*level)); err != nil {
@@ -160,20 +165,17 @@ Examples:
 	return 0
 }
 
-// displayAddr is the address to print: a wildcard listener is reachable
-// on loopback, which a URL can use, unlike 0.0.0.0 or [::].
+// displayAddr is the address to print: a wildcard listener (0.0.0.0, [::]
+// or an empty host) is reachable on loopback, which a URL can name; Go
+// listens on both stacks for a wildcard, so IPv4 loopback always works.
 func displayAddr(a net.Addr) string {
 	tcp, ok := a.(*net.TCPAddr)
 	if !ok {
 		return a.String()
 	}
 	ip := tcp.IP
-	switch {
-	case ip == nil || ip.IsUnspecified() && ip.To4() != nil:
-		ip = net.IPv4(127, 0, 0, 1)
-	case ip.IsUnspecified():
-		// Go listens on both stacks for "::" and ":port", so IPv4 loopback works.
+	if ip == nil || ip.IsUnspecified() {
 		ip = net.IPv4(127, 0, 0, 1)
 	}
-	return net.JoinHostPort(strings.TrimSuffix(ip.String(), "%"), fmt.Sprint(tcp.Port))
+	return net.JoinHostPort(ip.String(), strconv.Itoa(tcp.Port))
 }

@@ -1,0 +1,300 @@
+package main
+
+import (
+	"bufio"
+	"bytes"
+	"encoding/json"
+	"io"
+	"net"
+	"net/http"
+	"net/url"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"sync"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/paymentsdev/terraform-provider-payments/internal/client"
+)
+
+var (
+	buildOnce sync.Once
+	binPath   string
+	buildErr  error
+)
+
+// binary builds payments-sandbox once for the tests that run it as a
+// process: kill -9 and signals need a real process.
+func binary(t *testing.T) string {
+	t.Helper()
+	if testing.Short() {
+		t.Skip("builds and runs the binary")
+	}
+	buildOnce.Do(func() {
+		goTool, err := exec.LookPath("go")
+		if err != nil {
+			buildErr = err
+			return
+		}
+		dir, err := os.MkdirTemp("", "payments-sandbox-test")
+		if err != nil {
+			buildErr = err
+			return
+		}
+		binPath = filepath.Join(dir, "payments-sandbox")
+		out, err := exec.Command(goTool, "build", "-o", binPath, ".").CombinedOutput()
+		if err != nil {
+			buildErr = &buildError{err, out}
+		}
+	})
+	if buildErr != nil {
+		t.Fatalf("building payments-sandbox: %v", buildErr)
+	}
+	return binPath
+}
+
+type buildError struct {
+	err error
+	out []byte
+}
+
+func (e *buildError) Error() string { return e.err.Error() + "\n" + string(e.out) }
+
+var listeningLine = regexp.MustCompile(`^payments-sandbox listening on (http://127\.0\.0\.1:[0-9]+)\n$`)
+
+// proc is a running payments-sandbox.
+type proc struct {
+	cmd    *exec.Cmd
+	url    string
+	stderr *syncBuffer
+	done   chan error
+}
+
+type syncBuffer struct {
+	mu sync.Mutex
+	b  bytes.Buffer
+}
+
+func (s *syncBuffer) Write(p []byte) (int, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.Write(p)
+}
+func (s *syncBuffer) String() string { s.mu.Lock(); defer s.mu.Unlock(); return s.b.String() }
+
+// start runs the binary and waits for its listening line.
+func start(t *testing.T, args ...string) *proc {
+	t.Helper()
+	cmd := exec.Command(binary(t), args...)
+	stdout, err := cmd.StdoutPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	p := &proc{cmd: cmd, stderr: &syncBuffer{}, done: make(chan error, 1)}
+	cmd.Stderr = p.stderr
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() {
+		if cmd.ProcessState == nil {
+			_ = cmd.Process.Kill()
+			<-p.done
+		}
+	})
+	lines := make(chan string, 1)
+	rest := make(chan []byte, 1)
+	go func() {
+		br := bufio.NewReader(stdout)
+		line, _ := br.ReadString('\n')
+		lines <- line
+		more, _ := io.ReadAll(br)
+		rest <- more
+		p.done <- cmd.Wait()
+	}()
+	select {
+	case line := <-lines:
+		m := listeningLine.FindStringSubmatch(line)
+		if m == nil {
+			t.Fatalf("first stdout line %q does not match %v; stderr:\n%s", line, listeningLine, p.stderr)
+		}
+		p.url = m[1]
+	case <-time.After(30 * time.Second):
+		t.Fatalf("no listening line within 30s; stderr:\n%s", p.stderr)
+	}
+	t.Cleanup(func() {
+		select {
+		case more := <-rest:
+			if len(more) > 0 {
+				t.Errorf("stdout has more than the listening line: %q", more)
+			}
+		default:
+		}
+	})
+	return p
+}
+
+func (p *proc) call(t *testing.T, key, method, path string, form url.Values, idemKey string) (int, []byte, http.Header) {
+	t.Helper()
+	var body io.Reader
+	if method == http.MethodPost {
+		body = strings.NewReader(form.Encode())
+	}
+	r, _ := http.NewRequest(method, p.url+path, body)
+	r.SetBasicAuth(key, "")
+	if method == http.MethodPost {
+		r.Header.Set("Content-Type", "application/x-www-form-urlencoded")
+	}
+	if idemKey != "" {
+		r.Header.Set(client.HeaderIdempotencyKey, idemKey)
+	}
+	resp, err := http.DefaultClient.Do(r)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	b, _ := io.ReadAll(resp.Body)
+	return resp.StatusCode, b, resp.Header
+}
+
+func decode[T any](t *testing.T, b []byte) T {
+	t.Helper()
+	var v T
+	if err := json.Unmarshal(b, &v); err != nil {
+		t.Fatalf("decoding %s: %v", b, err)
+	}
+	return v
+}
+
+// TestPersistenceSurvivesKill: every answered write is on disk, even when
+// the process is killed with SIGKILL right after.
+func TestPersistenceSurvivesKill(t *testing.T) {
+	data := filepath.Join(t.TempDir(), "state.db")
+	key := client.SecretKeySandboxPrefix + "persist0001"
+	p := start(t, "-addr", "127.0.0.1:0", "-data", data)
+
+	st, b, _ := p.call(t, key, "POST", "/v1/customers", url.Values{"email": {"jo@example.com"}, "source": {client.TokenVisa}}, "")
+	if st != 200 {
+		t.Fatalf("create customer: %d %s", st, b)
+	}
+	cu := decode[client.Customer](t, b)
+	var payments []client.Payment
+	for i := range 5 {
+		st, b, _ := p.call(t, key, "POST", "/v1/payments", url.Values{"amount": {"100"}, "currency": {"USD"}, "customer": {cu.ID}}, "pay-"+string(rune('a'+i)))
+		if st != 200 {
+			t.Fatalf("create payment: %d %s", st, b)
+		}
+		payments = append(payments, decode[client.Payment](t, b))
+	}
+	_, wantList, _ := p.call(t, key, "GET", "/v1/payments", nil, "")
+
+	if err := p.cmd.Process.Signal(syscall.SIGKILL); err != nil {
+		t.Fatal(err)
+	}
+	<-p.done
+
+	p = start(t, "-addr", "127.0.0.1:0", "-data", data)
+	st, b, _ = p.call(t, key, "GET", "/v1/customers/"+cu.ID, nil, "")
+	if got := decode[client.Customer](t, b); st != 200 || got.Email != cu.Email || got.DefaultSource != cu.DefaultSource {
+		t.Errorf("customer after kill -9: %d %s", st, b)
+	}
+	if _, got, _ := p.call(t, key, "GET", "/v1/payments", nil, ""); !bytes.Equal(got, wantList) {
+		t.Errorf("payments after kill -9:\n%s\nwant\n%s", got, wantList)
+	}
+	st, b, h := p.call(t, key, "POST", "/v1/payments", url.Values{"amount": {"100"}, "currency": {"USD"}, "customer": {cu.ID}}, "pay-a")
+	if got := decode[client.Payment](t, b); st != 200 || got.ID != payments[0].ID || h.Get(client.HeaderIdempotentReplayed) != "true" {
+		t.Errorf("idempotent retry after kill -9: %d %s", st, b)
+	}
+}
+
+// TestSignalsStopCleanly: SIGTERM and SIGINT end the process with status
+// 0, and the logs, even at debug level, never hold a key.
+func TestSignalsStopCleanly(t *testing.T) {
+	for _, sig := range []syscall.Signal{syscall.SIGTERM, syscall.SIGINT} {
+		t.Run(sig.String(), func(t *testing.T) {
+			key := client.SecretKeySandboxPrefix + "signalkey99"
+			p := start(t, "-addr", "127.0.0.1:0", "-log-level", "debug", "-key", key, "-data", filepath.Join(t.TempDir(), "s.db"))
+			if st, b, _ := p.call(t, key, "POST", "/v1/customers", url.Values{"name": {"x"}}, "k"); st != 200 {
+				t.Fatalf("%d %s", st, b)
+			}
+			if st, _, _ := p.call(t, client.SecretKeySandboxPrefix+"notallowed1", "GET", "/v1/payments", nil, ""); st != 401 {
+				t.Errorf("a key outside -key: %d, want 401", st)
+			}
+			if err := p.cmd.Process.Signal(sig); err != nil {
+				t.Fatal(err)
+			}
+			select {
+			case err := <-p.done:
+				if err != nil {
+					t.Errorf("exit after %v: %v; stderr:\n%s", sig, err, p.stderr)
+				}
+			case <-time.After(15 * time.Second):
+				t.Fatalf("still running 15s after %v", sig)
+			}
+			logs := p.stderr.String()
+			if !strings.Contains(logs, "request") || !strings.Contains(logs, "shutting down") {
+				t.Errorf("logs lack the request or the shutdown:\n%s", logs)
+			}
+			if strings.Contains(logs, "signalkey99") || strings.Contains(logs, "notallowed1") || strings.Contains(logs, "Basic ") {
+				t.Errorf("logs hold a key:\n%s", logs)
+			}
+		})
+	}
+}
+
+func TestHelpDocumentsEveryFlag(t *testing.T) {
+	var out, errOut bytes.Buffer
+	if code := run([]string{"-h"}, &out, &errOut); code != 0 {
+		t.Errorf("-h exits %d", code)
+	}
+	for _, want := range []string{"-addr", "-data", "-key", "-log-level", "127.0.0.1:12111", "listening on", "SIGTERM"} {
+		if !strings.Contains(errOut.String(), want) {
+			t.Errorf("-h output lacks %q:\n%s", want, errOut.String())
+		}
+	}
+	if out.Len() != 0 {
+		t.Errorf("-h wrote to stdout: %q", out.String())
+	}
+}
+
+func TestBadArguments(t *testing.T) {
+	for _, args := range [][]string{
+		{"-key", "sk_live_secretsecret"},
+		{"-key", "sk_sandbox_short"},
+		{"-log-level", "chatty"},
+		{"extra"},
+		{"-nope"},
+	} {
+		var out, errOut bytes.Buffer
+		if code := run(args, &out, &errOut); code != 2 {
+			t.Errorf("%v: exit %d, want 2", args, code)
+		}
+		if strings.Contains(errOut.String(), "secretsecret") {
+			t.Errorf("%v: the error quotes the key: %s", args, errOut.String())
+		}
+	}
+	var out, errOut bytes.Buffer
+	if code := run([]string{"-addr", "256.0.0.1:0"}, &out, &errOut); code != 1 || out.Len() != 0 {
+		t.Errorf("unusable -addr: exit %d, stdout %q", code, out.String())
+	}
+}
+
+func TestDisplayAddr(t *testing.T) {
+	for _, tc := range []struct {
+		addr net.Addr
+		want string
+	}{
+		{&net.TCPAddr{IP: net.IPv4(127, 0, 0, 1), Port: 80}, "127.0.0.1:80"},
+		{&net.TCPAddr{IP: net.IPv4zero, Port: 81}, "127.0.0.1:81"},
+		{&net.TCPAddr{IP: net.IPv6unspecified, Port: 82}, "127.0.0.1:82"},
+		{&net.TCPAddr{IP: net.IPv6loopback, Port: 83}, "[::1]:83"},
+		{&net.TCPAddr{IP: net.ParseIP("192.0.2.7"), Port: 84}, "192.0.2.7:84"},
+	} {
+		if got := displayAddr(tc.addr); got != tc.want {
+			t.Errorf("displayAddr(%v) = %q, want %q", tc.addr, got, tc.want)
+		}
+	}
+}
