@@ -367,3 +367,27 @@ func TestListLimitBounds(t *testing.T) {
 		checkAPIError(t, err, e.key, wantErr{status: 400, typ: client.ErrorTypeInvalidRequest, param: "limit"})
 	}
 }
+
+// TestMetadataKeys: a metadata key the bracket syntax can carry round-trips
+// exactly; one it cannot (brackets, empty) is refused with a 400 naming
+// metadata, never stored under another key.
+func TestMetadataKeys(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t)
+	for _, tc := range []struct {
+		key string
+		ok  bool
+	}{
+		{"plan.tier", true}, {"a b", true}, {"ключ", true}, {"x-y_z", true}, {"=&%", true}, {"metadata", true},
+		{"", false}, {"a[b", false}, {"a]b", false}, {"a][b", false}, {"[x]", false},
+	} {
+		got, err := e.c.CreateCustomer(context.Background(), &client.CustomerParams{Metadata: map[string]string{tc.key: "v"}})
+		if tc.ok {
+			if err != nil || !maps.Equal(got.Metadata, map[string]string{tc.key: "v"}) {
+				t.Errorf("key %q: %v, %v; want it stored as is", tc.key, got.Metadata, err)
+			}
+			continue
+		}
+		checkAPIError(t, err, e.key, wantErr{status: 400, typ: client.ErrorTypeInvalidRequest, paramPrefix: "metadata"})
+	}
+}
