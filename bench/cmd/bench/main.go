@@ -24,6 +24,7 @@ import (
 	"strconv"
 	"strings"
 	"syscall"
+	"time"
 
 	"github.com/paymentsdev/terraform-provider-payments/internal/client"
 	"github.com/paymentsdev/terraform-provider-payments/internal/provider"
@@ -143,6 +144,7 @@ type bench struct {
 	work, logs string
 	cliConfig  string
 	api        *client.Client
+	sandbox    *sandboxProcess
 	payments   target
 	floor      target
 	samples    []sample
@@ -156,6 +158,10 @@ type sample struct {
 	Rep       int
 	LatencyMS int64
 	Seconds   float64
+	// CPUSeconds is the CPU time of Terraform and its provider plugin;
+	// SandboxCPUSeconds the sandbox's during the run (payments only).
+	CPUSeconds        float64
+	SandboxCPUSeconds float64
 	// Delta is what the sandbox counted during the run (payments only).
 	Delta *statsDelta
 }
@@ -183,6 +189,7 @@ func run(ctx context.Context, o options) (failed bool, err error) {
 		return false, err
 	}
 	defer sb.Stop()
+	b.sandbox = sb
 	key := newSandboxKey()
 	b.api, err = client.New(client.Config{BaseURL: sb.URL, SecretKey: key, UserAgent: "payments-bench"})
 	if err != nil {
@@ -352,18 +359,21 @@ func (b *bench) measure(ctx context.Context, t target, n int, op string, rep int
 		env = append(env, "TF_LOG="+b.o.tfLog, "TF_LOG_PATH="+p)
 	}
 	var before *client.Stats
+	var sandboxCPU time.Duration
 	if t.counted {
 		var err error
 		if before, err = b.api.SandboxStats(ctx); err != nil {
 			return fmt.Errorf("read the sandbox's stats: %w", err)
 		}
+		sandboxCPU = b.sandbox.CPU()
 	}
-	elapsed, err := runTerraform(ctx, b.o.terraform, b.dir(t, n), op, b.o.parallelism, terraformEnv(os.Environ(), env...), logPath)
+	cost, err := runTerraform(ctx, b.o.terraform, b.dir(t, n), op, b.o.parallelism, terraformEnv(os.Environ(), env...), logPath)
 	if err != nil {
 		return fmt.Errorf("%s N=%d: %w", t.spec.Local, n, err)
 	}
-	s.Seconds = elapsed.Seconds()
+	s.Seconds, s.CPUSeconds = cost.Wall.Seconds(), cost.CPU.Seconds()
 	if t.counted {
+		s.SandboxCPUSeconds = (b.sandbox.CPU() - sandboxCPU).Seconds()
 		after, err := b.api.SandboxStats(ctx)
 		if err != nil {
 			return fmt.Errorf("read the sandbox's stats: %w", err)
@@ -377,7 +387,7 @@ func (b *bench) measure(ctx context.Context, t target, n int, op string, rep int
 		}
 	}
 	b.samples = append(b.samples, s)
-	fmt.Printf("N=%-5d rep %d  %-8s %-8s %7.2fs%s\n", n, rep+1, s.Provider, op, s.Seconds, describeSample(s))
+	fmt.Printf("N=%-5d rep %d  %-8s %-8s %7.2fs (CPU %6.2fs)%s\n", n, rep+1, s.Provider, op, s.Seconds, s.CPUSeconds, describeSample(s))
 	return nil
 }
 
@@ -388,6 +398,7 @@ func describeSample(s sample) string {
 		out = fmt.Sprintf("  at %d ms", s.LatencyMS)
 	}
 	if d := s.Delta; d != nil {
+		out += fmt.Sprintf("  sandbox CPU %.2fs", s.SandboxCPUSeconds)
 		out += fmt.Sprintf("  %.2f requests/resource, %d connections", float64(d.Total)/float64(resourcesPerCustomer*s.N), d.Connections)
 	}
 	return out

@@ -21,6 +21,13 @@ type row struct {
 	Payments float64
 	Floor    float64
 	Ratio    float64
+	// The median CPU seconds of Terraform with each provider, their ratio,
+	// and the sandbox's median CPU seconds while serving the payments
+	// provider: less noisy than wall-clock time on a busy machine.
+	PaymentsCPU float64
+	FloorCPU    float64
+	CPURatio    float64
+	SandboxCPU  float64
 	// PerResource is the payments provider's requests per resource by
 	// route, averaged over the repetitions; Requests is their sum.
 	PerResource map[string]float64
@@ -47,7 +54,7 @@ func aggregate(samples []sample, ns []int) []row {
 	var rows []row
 	for _, n := range ns {
 		for _, op := range operations {
-			var pay, flo, conns []float64
+			var pay, flo, payCPU, floCPU, sbCPU, conns []float64
 			reqs := map[string]int64{}
 			for _, s := range samples {
 				if s.N != n || s.Op != op || s.LatencyMS != 0 {
@@ -55,9 +62,12 @@ func aggregate(samples []sample, ns []int) []row {
 				}
 				if s.Provider == floorLocal {
 					flo = append(flo, s.Seconds)
+					floCPU = append(floCPU, s.CPUSeconds)
 					continue
 				}
 				pay = append(pay, s.Seconds)
+				payCPU = append(payCPU, s.CPUSeconds)
+				sbCPU = append(sbCPU, s.SandboxCPUSeconds)
 				if s.Delta != nil {
 					conns = append(conns, float64(s.Delta.Connections))
 					for route, c := range s.Delta.Requests {
@@ -70,6 +80,10 @@ func aggregate(samples []sample, ns []int) []row {
 			}
 			r := row{N: n, Op: op, Reps: len(pay), Payments: median(pay), Floor: median(flo), Connections: median(conns)}
 			r.Ratio = r.Payments / r.Floor
+			r.PaymentsCPU, r.FloorCPU, r.SandboxCPU = median(payCPU), median(floCPU), median(sbCPU)
+			if r.FloorCPU > 0 {
+				r.CPURatio = r.PaymentsCPU / r.FloorCPU
+			}
 			r.PerResource = perResource(reqs, resourcesPerCustomer*n*len(pay))
 			for _, v := range r.PerResource {
 				r.Requests += v
@@ -177,10 +191,11 @@ func routesText(m map[string]float64, sep string) string {
 func writeTables(w io.Writer, rows []row, lrows []latencyRow, cs []check, parallelism int) {
 	fmt.Fprintln(w, "\nTime against the floor (median seconds; requests per resource from the sandbox's stats):")
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
-	fmt.Fprintln(tw, "N\toperation\treps\tpayments s\tfloor s\tratio\treq/resource\tconnections\tby route (per resource)")
+	fmt.Fprintln(tw, "N\toperation\treps\tpayments s\tfloor s\tratio\tCPU s payments\tfloor\tratio\tsandbox\treq/resource\tconnections\tby route (per resource)")
 	for _, r := range rows {
-		fmt.Fprintf(tw, "%d\t%s\t%d\t%.2f\t%.2f\t%.3f\t%.2f\t%.0f\t%s\n",
-			r.N, r.Op, r.Reps, r.Payments, r.Floor, r.Ratio, r.Requests, r.Connections, routesText(r.PerResource, ", "))
+		fmt.Fprintf(tw, "%d\t%s\t%d\t%.2f\t%.2f\t%.3f\t%.2f\t%.2f\t%.3f\t%.2f\t%.2f\t%.0f\t%s\n",
+			r.N, r.Op, r.Reps, r.Payments, r.Floor, r.Ratio, r.PaymentsCPU, r.FloorCPU, r.CPURatio, r.SandboxCPU,
+			r.Requests, r.Connections, routesText(r.PerResource, ", "))
 	}
 	tw.Flush()
 	if len(lrows) > 0 {
@@ -225,10 +240,12 @@ func writeCSVs(dir string, rows []row, lrows []latencyRow, samples []sample) err
 	var recs [][]string
 	for _, r := range rows {
 		recs = append(recs, []string{strconv.Itoa(r.N), r.Op, strconv.Itoa(r.Reps), ff(r.Payments), ff(r.Floor), ff(r.Ratio),
+			ff(r.PaymentsCPU), ff(r.FloorCPU), ff(r.CPURatio), ff(r.SandboxCPU),
 			ff(r.Requests), ff(r.Connections), routesText(r.PerResource, "; ")})
 	}
 	if err := writeCSV(filepath.Join(dir, "bench.csv"), []string{"n", "operation", "repeats", "payments_seconds", "floor_seconds",
-		"ratio", "requests_per_resource", "connections", "requests_per_resource_by_route"}, recs); err != nil {
+		"ratio", "payments_cpu_seconds", "floor_cpu_seconds", "cpu_ratio", "sandbox_cpu_seconds",
+		"requests_per_resource", "connections", "requests_per_resource_by_route"}, recs); err != nil {
 		return err
 	}
 	recs = nil
@@ -247,10 +264,10 @@ func writeCSVs(dir string, rows []row, lrows []latencyRow, samples []sample) err
 			reqs, conns = strconv.FormatInt(s.Delta.Total, 10), strconv.FormatInt(s.Delta.Connections, 10)
 		}
 		recs = append(recs, []string{strconv.Itoa(s.N), s.Op, s.Provider, strconv.Itoa(s.Rep + 1),
-			strconv.FormatInt(s.LatencyMS, 10), ff(s.Seconds), reqs, conns})
+			strconv.FormatInt(s.LatencyMS, 10), ff(s.Seconds), ff(s.CPUSeconds), ff(s.SandboxCPUSeconds), reqs, conns})
 	}
 	return writeCSV(filepath.Join(dir, "samples.csv"), []string{"n", "operation", "provider", "repeat", "latency_ms",
-		"seconds", "requests", "connections"}, recs)
+		"seconds", "cpu_seconds", "sandbox_cpu_seconds", "requests", "connections"}, recs)
 }
 
 // report prints the tables and writes the CSV files and the plot; failed

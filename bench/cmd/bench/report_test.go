@@ -17,8 +17,8 @@ func fakeSamples() []sample {
 			d := &statsDelta{Total: 20, Connections: int64(10 + rep),
 				Requests: map[string]int64{"POST /v1/customers": 10, "POST /v1/customers/:id/sources": 10}}
 			out = append(out,
-				sample{N: 10, Op: op, Provider: paymentsLocal, Rep: rep, Seconds: 2 + float64(rep), Delta: d},
-				sample{N: 10, Op: op, Provider: floorLocal, Rep: rep, Seconds: 1 + float64(rep)})
+				sample{N: 10, Op: op, Provider: paymentsLocal, Rep: rep, Seconds: 2 + float64(rep), CPUSeconds: 3, SandboxCPUSeconds: 0.5, Delta: d},
+				sample{N: 10, Op: op, Provider: floorLocal, Rep: rep, Seconds: 1 + float64(rep), CPUSeconds: 2})
 		}
 	}
 	return append(out,
@@ -38,6 +38,9 @@ func TestAggregate(t *testing.T) {
 	// Medians: payments (2+3)/2, floor (1+2)/2; the latency samples are left out.
 	if r.Payments != 2.5 || r.Floor != 1.5 || math.Abs(r.Ratio-2.5/1.5) > 1e-9 {
 		t.Errorf("times: got payments %v floor %v ratio %v", r.Payments, r.Floor, r.Ratio)
+	}
+	if r.PaymentsCPU != 3 || r.FloorCPU != 2 || r.CPURatio != 1.5 || r.SandboxCPU != 0.5 {
+		t.Errorf("CPU: got payments %v floor %v ratio %v sandbox %v", r.PaymentsCPU, r.FloorCPU, r.CPURatio, r.SandboxCPU)
 	}
 	if r.Requests != 1 || r.PerResource["POST /v1/customers"] != 0.5 {
 		t.Errorf("requests per resource: got %v by route %v, want 1 and 0.5 each", r.Requests, r.PerResource)
@@ -103,9 +106,9 @@ func TestWriteOutputs(t *testing.T) {
 		t.Fatal(err)
 	}
 	for name, want := range map[string]string{
-		"bench.csv":   "10,apply,2,2.5000,1.5000,1.6667,1.0000,10.5000,POST /v1/customers 0.50; POST /v1/customers/:id/sources 0.50\n",
+		"bench.csv":   "10,apply,2,2.5000,1.5000,1.6667,3.0000,2.0000,1.5000,0.5000,1.0000,10.5000,POST /v1/customers 0.50; POST /v1/customers/:id/sources 0.50\n",
 		"latency.csv": "10,50,1.5000,20,1.6000,3.0000,1.8750\n",
-		"samples.csv": "10,apply,payments,1,0,2.0000,20,10\n",
+		"samples.csv": "10,apply,payments,1,0,2.0000,3.0000,0.5000,20,10\n",
 		"bench.png":   "\x89PNG",
 	} {
 		b, err := os.ReadFile(filepath.Join(dir, name))

@@ -58,26 +58,37 @@ func terraformEnv(base []string, extra ...string) []string {
 // changes: the provider's Read does not give back what Create stored.
 var errPlanNotEmpty = errors.New("the refresh plan after apply is not empty (terraform plan -detailed-exitcode exited 2)")
 
+// timing is what one run cost: wall-clock time, and the CPU time of
+// Terraform and the provider plugins it started and reaped.
+type timing struct {
+	Wall, CPU time.Duration
+}
+
 // runTerraform runs terraform op in dir, writes its output to logPath and
-// returns the wall-clock time it took.
-func runTerraform(ctx context.Context, terraform, dir, op string, parallelism int, env []string, logPath string) (time.Duration, error) {
+// returns what it cost.
+func runTerraform(ctx context.Context, terraform, dir, op string, parallelism int, env []string, logPath string) (timing, error) {
 	logf, err := os.Create(logPath)
 	if err != nil {
-		return 0, err
+		return timing{}, err
 	}
 	defer logf.Close()
 	cmd := exec.CommandContext(ctx, terraform, terraformArgs(op, parallelism)...)
 	cmd.Dir, cmd.Env, cmd.Stdout, cmd.Stderr = dir, env, logf, logf
 	start := time.Now()
 	err = cmd.Run()
-	elapsed := time.Since(start)
+	t := timing{Wall: time.Since(start)}
+	if cmd.ProcessState != nil {
+		// On Linux the child's usage includes the children it reaped: the
+		// provider plugins.
+		t.CPU = cmd.ProcessState.UserTime() + cmd.ProcessState.SystemTime()
+	}
 	if exit := (*exec.ExitError)(nil); errors.As(err, &exit) && op == opPlan && exit.ExitCode() == 2 {
-		return elapsed, fmt.Errorf("%w; see %s", errPlanNotEmpty, logPath)
+		return t, fmt.Errorf("%w; see %s", errPlanNotEmpty, logPath)
 	}
 	if err != nil {
-		return elapsed, fmt.Errorf("terraform %s in %s: %w; its output:\n%s", op, dir, err, tail(logPath, 40))
+		return t, fmt.Errorf("terraform %s in %s: %w; its output:\n%s", op, dir, err, tail(logPath, 40))
 	}
-	return elapsed, nil
+	return t, nil
 }
 
 // tail returns the last n lines of the file at path.
@@ -141,6 +152,41 @@ func startSandbox(bin, logPath string) (*sandboxProcess, error) {
 	_ = cmd.Process.Kill()
 	_ = cmd.Wait()
 	return nil, fmt.Errorf("%s did not print %q; see %s", bin, listeningPrefix+"URL", logPath)
+}
+
+// clockTicks is the unit of the CPU times in /proc/PID/stat (USER_HZ, 100
+// on every Linux architecture Go supports).
+const clockTicks = 100
+
+// CPU returns the CPU time the sandbox has used so far, or 0 where
+// /proc/PID/stat cannot be read (not Linux).
+func (s *sandboxProcess) CPU() time.Duration {
+	b, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", s.cmd.Process.Pid))
+	if err != nil {
+		return 0
+	}
+	return procStatCPU(string(b))
+}
+
+// procStatCPU returns utime + stime of a /proc/PID/stat line. The fields
+// are counted after the command name, which is in parentheses and may
+// itself hold spaces.
+func procStatCPU(stat string) time.Duration {
+	i := strings.LastIndexByte(stat, ')')
+	if i < 0 {
+		return 0
+	}
+	// After ")": state is field 3, utime field 14, stime field 15.
+	f := strings.Fields(stat[i+1:])
+	if len(f) < 13 {
+		return 0
+	}
+	utime, err1 := strconv.ParseInt(f[11], 10, 64)
+	stime, err2 := strconv.ParseInt(f[12], 10, 64)
+	if err1 != nil || err2 != nil {
+		return 0
+	}
+	return time.Duration(utime+stime) * time.Second / clockTicks
 }
 
 // Stop asks the sandbox to stop and waits for it.

@@ -4,6 +4,7 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"time"
 )
 
 func TestTerraformArgs(t *testing.T) {
@@ -54,6 +55,22 @@ func TestParseFlags(t *testing.T) {
 		}
 		if !slices.Equal(o.ns, tc.ns) || !slices.Equal(o.repeats, tc.repeats) || !slices.Equal(o.latencies, tc.latencies) {
 			t.Errorf("%q: got n %v repeat %v latency %v", tc.args, o.ns, o.repeats, o.latencies)
+		}
+	}
+}
+
+func TestProcStatCPU(t *testing.T) {
+	for _, tc := range []struct {
+		stat string
+		want time.Duration
+	}{
+		{"16634 (cat) R 16576 16576 12188 0 -1 4194304 99 0 0 0 150 25 0 0 20 0 1 0", 1750 * time.Millisecond},
+		{"7 (a (weird) name) S 1 7 7 0 -1 0 0 0 0 0 3 2 0 0", 50 * time.Millisecond},
+		{"garbage", 0},
+		{"1 (x) S 1 2", 0},
+	} {
+		if got := procStatCPU(tc.stat); got != tc.want {
+			t.Errorf("procStatCPU(%q) = %v, want %v", tc.stat, got, tc.want)
 		}
 	}
 }
