@@ -2,6 +2,7 @@ package sandbox
 
 import (
 	"slices"
+	"strings"
 
 	"github.com/paymentsdev/terraform-provider-payments/internal/client"
 )
@@ -31,7 +32,8 @@ func (c *call) setCustomerFields(dst *customer) *apiError {
 				return e
 			}
 		}
-		*cf.field(dst) = v
+		// Clone: v points into the request body, which must not stay pinned.
+		*cf.field(dst) = strings.Clone(v)
 	}
 	return nil
 }

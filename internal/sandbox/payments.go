@@ -41,6 +41,7 @@ func (c *call) createPayment() response {
 		}
 	}
 	description, _ := c.f.get("description")
+	description = strings.Clone(description) // not a view into the body
 	meta, e := applyMetadata(nil, c.f)
 	if e != nil {
 		return e.response()

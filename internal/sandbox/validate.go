@@ -75,9 +75,10 @@ func applyMetadata(cur metadata, f form) (metadata, *apiError) {
 			next = slices.Delete(next, i, i+1)
 		case p.value == "":
 		case found:
-			next[i].v = p.value
+			next[i].v = strings.Clone(p.value)
 		default:
-			next = slices.Insert(next, i, kv{p.sub, p.value})
+			// Clones: the form's strings are views into the request body.
+			next = slices.Insert(next, i, kv{strings.Clone(p.sub), strings.Clone(p.value)})
 		}
 	}
 	if len(next) > client.MetadataMaxKeys {
