@@ -170,7 +170,20 @@ func (r *customerSourceResource) Create(ctx context.Context, req resource.Create
 	customerID := plan.Customer.ValueString()
 	src, err := r.client.AddSource(ctx, customerID, plan.Token.ValueString())
 	if err != nil {
-		resp.Diagnostics.Append(apiErrorDiagnostic("Error Creating Customer Source", "a new source on customer "+customerID, err))
+		d := apiErrorDiagnostic("Error Creating Customer Source", "a new source on customer "+customerID, err)
+		// Point at the attribute at fault: the service names its form
+		// parameter (source), not the attribute (token).
+		switch e, _ := client.AsError(err); {
+		case e != nil && e.Code == client.ErrorCodeTokenInvalid:
+			resp.Diagnostics.AddAttributeError(path.Root("token"), d.Summary(),
+				"The service refused the token. Set token to a payment-method token it accepts.\n\n"+d.Detail())
+		case client.IsNotFound(err):
+			resp.Diagnostics.AddAttributeError(path.Root("customer"), d.Summary(),
+				fmt.Sprintf("No customer with id %q exists for the account of the configured key. Set customer to the id "+
+					"of an existing customer of this account, such as payments_customer.<name>.id.\n\n%s", customerID, d.Detail()))
+		default:
+			resp.Diagnostics.Append(d)
+		}
 		return
 	}
 	tflog.Debug(ctx, "Stored source", map[string]any{"id": src.ID, "customer": customerID})
