@@ -100,7 +100,18 @@ unset TF_CLI_CONFIG_PATH TF_PLUGIN_CACHE_DIR TF_DATA_DIR TF_WORKSPACE
 work="$scratch/quickstart"
 mkdir -p "$work"
 cp examples/quickstart/*.tf "$work/"
-tf() { terraform -chdir="$work" "$@"; }
+# Colours on a terminal only; one line per warning (the dev_overrides one
+# repeats on every command otherwise).
+flags=(-compact-warnings)
+[[ -t 1 ]] || flags+=(-no-color)
+tf() {
+	local cmd=$1
+	shift
+	case "$cmd" in
+	apply | plan | destroy) terraform -chdir="$work" "$cmd" "${flags[@]}" "$@" ;;
+	*) terraform -chdir="$work" "$cmd" "$@" ;;
+	esac
+}
 
 say "terraform apply: customers, their cards, one default card"
 tf apply -auto-approve
@@ -112,7 +123,7 @@ say "terraform apply again: the data sources now read those payments"
 tf apply -auto-approve
 
 say "Outputs"
-tf output
+if [[ -t 1 ]]; then tf output; else tf output -no-color; fi
 
 say "A second plan must be empty"
 set +e
