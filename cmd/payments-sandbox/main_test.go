@@ -4,6 +4,8 @@ import (
 	"bufio"
 	"bytes"
 	"encoding/json"
+	"flag"
+	"fmt"
 	"io"
 	"net"
 	"net/http"
@@ -21,48 +23,39 @@ import (
 	"github.com/paymentsdev/terraform-provider-payments/internal/client"
 )
 
-var (
-	buildOnce sync.Once
-	binPath   string
-	buildErr  error
-)
+// binPath is the payments-sandbox binary TestMain builds for the tests
+// that need a real process (kill -9, signals); "" under -short.
+var binPath string
 
-// binary builds payments-sandbox once for the tests that run it as a
-// process: kill -9 and signals need a real process.
-func binary(t *testing.T) string {
-	t.Helper()
-	if testing.Short() {
-		t.Skip("builds and runs the binary")
-	}
-	buildOnce.Do(func() {
-		goTool, err := exec.LookPath("go")
-		if err != nil {
-			buildErr = err
-			return
-		}
+func TestMain(m *testing.M) {
+	flag.Parse()
+	os.Exit(testMain(m))
+}
+
+func testMain(m *testing.M) int {
+	if !testing.Short() {
 		dir, err := os.MkdirTemp("", "payments-sandbox-test")
 		if err != nil {
-			buildErr = err
-			return
+			fmt.Fprintln(os.Stderr, err)
+			return 1
 		}
+		defer os.RemoveAll(dir)
 		binPath = filepath.Join(dir, "payments-sandbox")
-		out, err := exec.Command(goTool, "build", "-o", binPath, ".").CombinedOutput()
-		if err != nil {
-			buildErr = &buildError{err, out}
+		if out, err := exec.Command("go", "build", "-o", binPath, ".").CombinedOutput(); err != nil {
+			fmt.Fprintf(os.Stderr, "building payments-sandbox: %v\n%s", err, out)
+			return 1
 		}
-	})
-	if buildErr != nil {
-		t.Fatalf("building payments-sandbox: %v", buildErr)
+	}
+	return m.Run()
+}
+
+func binary(t *testing.T) string {
+	t.Helper()
+	if binPath == "" {
+		t.Skip("-short: the binary was not built")
 	}
 	return binPath
 }
-
-type buildError struct {
-	err error
-	out []byte
-}
-
-func (e *buildError) Error() string { return e.err.Error() + "\n" + string(e.out) }
 
 var listeningLine = regexp.MustCompile(`^payments-sandbox listening on (http://127\.0\.0\.1:[0-9]+)\n$`)
 

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	bolt "go.etcd.io/bbolt"
+	berrors "go.etcd.io/bbolt/errors"
 
 	"github.com/paymentsdev/terraform-provider-payments/internal/client"
 )
@@ -69,7 +70,7 @@ type boltStore struct{ db *bolt.DB }
 // lost, even to kill -9 or a power cut.
 func OpenStore(path string) (Store, error) {
 	db, err := bolt.Open(path, 0o600, &bolt.Options{Timeout: 2 * time.Second})
-	if errors.Is(err, bolt.ErrTimeout) {
+	if errors.Is(err, berrors.ErrTimeout) {
 		return nil, fmt.Errorf("opening data file %s: it is locked by another process; stop the other payments-sandbox or use another -data file", path)
 	}
 	if err != nil {
@@ -93,7 +94,7 @@ func (st *boltStore) commit(account [32]byte, ops []op) error {
 		root := tx.Bucket(bucketAccounts)
 		for _, o := range ops {
 			if o.kind == opDropAccount {
-				if err := root.DeleteBucket(name); err != nil && !errors.Is(err, bolt.ErrBucketNotFound) {
+				if err := root.DeleteBucket(name); err != nil && !errors.Is(err, berrors.ErrBucketNotFound) {
 					return err
 				}
 				continue
@@ -345,8 +346,11 @@ func (s *Server) loadStore() error {
 		}
 		for key, raw := range sa.idem {
 			var st idemStored
-			if err := json.Unmarshal(raw, &st); err != nil || len(st.FP) != 32 {
-				return fmt.Errorf("reading an idempotency record from the data file: %v", err)
+			if err := json.Unmarshal(raw, &st); err != nil {
+				return fmt.Errorf("reading an idempotency record from the data file: %w", err)
+			}
+			if len(st.FP) != 32 {
+				return fmt.Errorf("data file: idempotency record %q has a %d-byte fingerprint, want 32", key, len(st.FP))
 			}
 			rec := &idemRecord{key: key, created: st.Created, done: true, status: st.Status, body: st.Body}
 			copy(rec.fp[:], st.FP)
