@@ -5,6 +5,41 @@
 //
 // State lives in memory, one account per secret key, each behind its own
 // lock; with Options.Store it is also written to disk before any answer.
+//
+// Where CONTRACT.md leaves a choice open, the sandbox decides as follows
+// (the tests pin each one):
+//
+//   - Request pipeline: authentication (401/403), then the account's
+//     faults (/v1 only: rate limit 429, latency, error_rate 500/503), then
+//     the Idempotency-Key, then the handler, then the disk, then the answer.
+//     A drop happens last: the request acted and its answer is stored.
+//   - Idempotency applies to POSTs under /v1; the /_sandbox controls ignore
+//     the header. A replay gets a fresh Request-Id and the stored body.
+//   - A form field given twice, a malformed bracket name, invalid
+//     percent-encoding or invalid UTF-8 is 400 parameter_invalid. A POST
+//     body in another Content-Type is 400; query parameters of a POST count.
+//   - Missing required fields are parameter_missing; bad values are
+//     parameter_invalid; unknown fields are parameter_unknown, checked
+//     before the object in the path is looked up.
+//   - source=src_… without customer is 400 parameter_missing, param
+//     customer; neither source nor customer is parameter_missing, param
+//     source; customer without a default source is missing_source, param
+//     source. A charged token becomes a one-off src_ id on the payment.
+//   - A live secret key gets 403 permission_error, code livemode_mismatch.
+//     A Basic password that is not empty is 401 invalid_api_key.
+//   - Capture only from authorized (pending -> approved is the bank's
+//     move, made with /_sandbox/…/complete). Complete only from pending;
+//     without outcome it ends approved, or authorized for capture=false.
+//   - Lists: cursors must be payments of the account, and starting_after
+//     with ending_before is 400; a customer filter naming a deleted
+//     customer is 400 resource_missing. created[gte]/[lte] accept any
+//     RFC 3339 offset and compare with whole seconds.
+//   - Stats count every /v1 request on a known route, including those
+//     answered 429 or 5xx by faults; unknown paths are 404 and not counted.
+//   - Fault settings are validated all at once (a refused POST changes
+//     nothing): rates 0 to 1, latency_ms 0 to 60000, rate_limit 0 to
+//     100000. An empty value sets 0. They are kept in memory only.
+//   - Cleared optional fields are null in answers, not "".
 package sandbox
 
 import (
