@@ -2,6 +2,7 @@ package client
 
 import (
 	"context"
+	"fmt"
 	"iter"
 	"net/http"
 	"net/url"
@@ -85,7 +86,11 @@ func (c *Client) ListPayments(ctx context.Context, p *ListPaymentsParams) (*Paym
 	if err := c.call(ctx, http.MethodGet, pathPayments, p.query(), nil, &out); err != nil {
 		return nil, err
 	}
-	for _, pay := range out.Data {
+	for i, pay := range out.Data {
+		if pay == nil {
+			// A null entry would crash every caller that reads the page.
+			return nil, fmt.Errorf("GET %s: decoding answer: entry %d of the list is null, not a payment", pathPayments, i)
+		}
 		if pay.Livemode != c.livemode {
 			return nil, &LivemodeMismatchError{Path: pathPayments, KeyLivemode: c.livemode}
 		}
