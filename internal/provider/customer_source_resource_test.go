@@ -3,6 +3,7 @@ package provider
 import (
 	"context"
 	"fmt"
+	"maps"
 	"strings"
 	"testing"
 
@@ -444,5 +445,112 @@ func TestAccCustomerSource_badToken(t *testing.T) {
 			Config:      testAccSourceConfig(acct, "tok_nonsense", ""),
 			ExpectError: expectErrorRe("Error Creating Customer Source", "customer cus_", "token_invalid"),
 		}},
+	})
+}
+
+// TestAccCustomerSource_requestCounts pins the number of API requests: one
+// per resource to create (plus one to make a method the default), one per
+// resource to refresh (plus the customer's read for a method whose default
+// is true), and no read after a write.
+func TestAccCustomerSource_requestCounts(t *testing.T) {
+	acct := newTestAccAccount(t)
+	config := func(name string) string {
+		return acct.ProviderConfig() + fmt.Sprintf(`
+resource "payments_customer" "test" {
+  name = %q
+}
+
+resource "payments_customer_source" "a" {
+  customer = payments_customer.test.id
+  token    = %q
+}
+
+resource "payments_customer_source" "b" {
+  customer = payments_customer.test.id
+  token    = %q
+  default  = true
+}
+`, name, client.TokenVisa, client.TokenMastercard)
+	}
+	var before map[string]int64
+	snapshot := func() {
+		st, err := acct.Client.SandboxStats(context.Background())
+		if err != nil {
+			t.Fatalf("reading the sandbox's stats: %v", err)
+		}
+		before = st.Requests.ByRoute
+	}
+	expectRequests := func(want map[string]int64) resource.TestCheckFunc {
+		return func(*terraform.State) error {
+			st, err := acct.Client.SandboxStats(context.Background())
+			if err != nil {
+				return err
+			}
+			got := map[string]int64{}
+			for route, n := range st.Requests.ByRoute {
+				if d := n - before[route]; d != 0 {
+					got[route] = d
+				}
+			}
+			if !maps.Equal(got, want) {
+				return fmt.Errorf("requests by route = %v, want %v", got, want)
+			}
+			return nil
+		}
+	}
+	const (
+		postCustomers  = "POST /v1/customers"
+		getCustomer    = "GET /v1/customers/:id"
+		postCustomer   = "POST /v1/customers/:id"
+		postSources    = "POST /v1/customers/:id/sources"
+		getSource      = "GET /v1/customers/:id/sources/:src"
+		deleteSource   = "DELETE /v1/customers/:id/sources/:src"
+		deleteCustomer = "DELETE /v1/customers/:id"
+	)
+	resource.ParallelTest(t, resource.TestCase{
+		PreCheck:                 func() { testAccPreCheck(t) },
+		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+		CheckDestroy:             acct.testAccCheckSourcesDestroyed,
+		Steps: []resource.TestStep{
+			{
+				PreConfig: snapshot,
+				Config:    config("Counted"),
+				Check:     expectRequests(map[string]int64{postCustomers: 1, postSources: 2, postCustomer: 1}),
+			},
+			{
+				PreConfig:    snapshot,
+				RefreshState: true,
+				Check:        expectRequests(map[string]int64{getCustomer: 2, getSource: 2}),
+			},
+			{
+				// A refresh, then one update.
+				PreConfig: snapshot,
+				Config:    config("Recounted"),
+				Check:     expectRequests(map[string]int64{getCustomer: 2, getSource: 2, postCustomer: 1}),
+			},
+			{
+				PreConfig: snapshot,
+				Config:    config("Recounted"),
+				Destroy:   true,
+				// The harness refreshes several times around a destroy, so
+				// only the writes are pinned here.
+				Check: func(*terraform.State) error {
+					st, err := acct.Client.SandboxStats(context.Background())
+					if err != nil {
+						return err
+					}
+					got := map[string]int64{}
+					for route, n := range st.Requests.ByRoute {
+						if d := n - before[route]; d != 0 && !strings.HasPrefix(route, "GET ") {
+							got[route] = d
+						}
+					}
+					if want := map[string]int64{deleteSource: 2, deleteCustomer: 1}; !maps.Equal(got, want) {
+						return fmt.Errorf("writes by route = %v, want %v", got, want)
+					}
+					return nil
+				},
+			},
+		},
 	})
 }

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"fmt"
+	"net/http"
 	"net/http/httptest"
 	"os"
 	"os/exec"
@@ -389,4 +390,46 @@ func expectErrorRe(phrases ...string) *regexp.Regexp {
 		parts[i] = strings.Join(strings.Fields(regexp.QuoteMeta(p)), `\s+`)
 	}
 	return regexp.MustCompile(`(?s)` + strings.Join(parts, ".*"))
+}
+
+// TestAccProvider_livemodeMismatch points a sandbox key at a fake service
+// that answers with live objects: the provider refuses the answer and says
+// why. The fake also records the User-Agent the provider sends.
+func TestAccProvider_livemodeMismatch(t *testing.T) {
+	var mu sync.Mutex
+	var userAgents []string
+	fake := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		mu.Lock()
+		userAgents = append(userAgents, r.UserAgent())
+		mu.Unlock()
+		w.Header().Set("Content-Type", "application/json")
+		w.Header().Set(client.HeaderRequestID, "req_fake")
+		fmt.Fprintf(w, `{"id": "cus_%s", "object": "customer", "name": "Provider Test", "metadata": {}, "sources": {"object": "list", "data": []}, "created_at": "2026-01-02T03:04:05Z", "livemode": true}`,
+			strings.Repeat("L", client.IDRandomLength))
+	}))
+	t.Cleanup(fake.Close)
+	resource.ParallelTest(t, resource.TestCase{
+		PreCheck:                 func() { testAccPreCheck(t) },
+		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+		Steps: []resource.TestStep{{
+			Config: fmt.Sprintf(`
+provider "payments" {
+  base_url   = %q
+  secret_key = %q
+}
+`, fake.URL, sandboxtest.NewKey(t)) + testAccCustomerOnlyConfig,
+			ExpectError: expectErrorRe("Error Creating Customer", "refusing the answer", "livemode disagrees with the key", "Check base_url"),
+		}},
+	})
+	mu.Lock()
+	defer mu.Unlock()
+	uaRe := regexp.MustCompile(`^terraform-provider-payments/test \(\+https://registry\.terraform\.io/providers/paymentsdev/payments\) Terraform/\d+\.\d+\.\d+`)
+	if len(userAgents) == 0 {
+		t.Fatal("the provider sent no request")
+	}
+	for _, ua := range userAgents {
+		if !uaRe.MatchString(ua) {
+			t.Errorf("User-Agent %q does not match %s", ua, uaRe)
+		}
+	}
 }
