@@ -24,8 +24,8 @@ import (
 	"path/filepath"
 	"strings"
 	"syscall"
-	"text/tabwriter"
 	"time"
+	"unicode/utf8"
 
 	"github.com/paymentsdev/terraform-provider-payments/internal/client"
 )
@@ -62,6 +62,7 @@ type result struct {
 	ApplyRuns        int // terraform apply runs until it converged
 	ApplyErr         string
 	Injected         client.StatsFaults
+	Requests         int64 // /v1 requests the service received, retries included
 	Customers        int64 // customers at the service after the apply
 	Sources          int64 // sources at the service after the apply
 	Duplicates       int64 // objects at the service beyond those in state after a finished apply
@@ -328,6 +329,7 @@ func runMix(ctx context.Context, cfg config, work, cliConfig, baseURL string, r 
 	r.LeftAfterDelete = st.Customers + st.Sources
 	r.Orphans += r.LeftAfterDelete
 	r.Injected = st.Faults
+	r.Requests = st.Requests.Total
 	return nil
 }
 
@@ -610,20 +612,61 @@ func (s *sandboxProc) logsHoldKeys() (int, error) {
 	return n, nil
 }
 
+// printTable prints the results as a Markdown table, ready to paste into
+// an issue, followed by notes on the interrupted run and any errors.
 func printTable(w io.Writer, results []*result) {
-	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight|tabwriter.Debug)
-	fmt.Fprintln(tw, "mix\tfaults set\tresources applied\tapply runs\tinjected errors\tinjected drops\trate limited\tcustomers found\tsources found\tduplicates\torphans\tmissing\tplan empty\tleft after destroy\tduration\t")
+	header := []string{"mix", "faults set", "resources applied", "apply runs", "requests",
+		"injected errors", "injected drops", "rate limited (429)", "customers found", "sources found",
+		"duplicates", "orphans", "missing", "plan empty", "left after destroy", "duration"}
+	rows := [][]string{header}
 	for _, r := range results {
-		fmt.Fprintf(tw, "%s\t%s\t%d\t%d\t%d\t%d\t%d\t%d\t%d\t%d\t%d\t%d\t%s\t%d\t%s\t\n",
-			r.Mix.Name, faultsString(r.Mix), r.Resources, r.ApplyRuns,
-			r.Injected.Errors, r.Injected.Drops, r.Injected.RateLimited,
-			r.Customers, r.Sources, r.Duplicates, r.Orphans, r.Missing,
-			yesNo(r.PlanEmpty), r.LeftAfterDelete, r.Duration)
+		rows = append(rows, []string{
+			r.Mix.Name, faultsString(r.Mix), fmt.Sprint(r.Resources), fmt.Sprint(r.ApplyRuns), fmt.Sprint(r.Requests),
+			fmt.Sprint(r.Injected.Errors), fmt.Sprint(r.Injected.Drops), fmt.Sprint(r.Injected.RateLimited),
+			fmt.Sprint(r.Customers), fmt.Sprint(r.Sources),
+			fmt.Sprint(r.Duplicates), fmt.Sprint(r.Orphans), fmt.Sprint(r.Missing),
+			yesNo(r.PlanEmpty), fmt.Sprint(r.LeftAfterDelete), r.Duration.String(),
+		})
 	}
-	_ = tw.Flush()
+	widths := make([]int, len(header))
+	for _, row := range rows {
+		for i, cell := range row {
+			widths[i] = max(widths[i], utf8.RuneCountInString(cell))
+		}
+	}
+	line := func(cells []string) {
+		var b strings.Builder
+		b.WriteString("|")
+		for i, cell := range cells {
+			pad := strings.Repeat(" ", widths[i]-utf8.RuneCountInString(cell))
+			if i < 2 {
+				b.WriteString(" " + cell + pad + " |")
+			} else {
+				b.WriteString(" " + pad + cell + " |")
+			}
+		}
+		fmt.Fprintln(w, b.String())
+	}
+	line(rows[0])
+	sep := make([]string, len(header))
+	for i := range sep {
+		sep[i] = strings.Repeat("-", widths[i])
+		if i >= 2 {
+			sep[i] = sep[i][:widths[i]-1] + ":"
+		}
+	}
+	line(sep)
+	for _, row := range rows[1:] {
+		line(row)
+	}
+	fmt.Fprintln(w)
+	fmt.Fprintln(w, "requests: the account's /v1 requests, retries and the soak's own verification reads included; "+
+		"duplicates: objects at the service beyond those in state after an apply that finished; "+
+		"orphans: objects at the service unknown to state after an interrupted apply, plus any left after destroy; "+
+		"missing: objects in state that the service does not have. All three must be 0.")
 	for _, r := range results {
 		if r.Mix.Interrupt {
-			fmt.Fprintf(w, "\n%s: terraform was sent SIGINT when %d customers existed; when it stopped, state held %d resource instances and the service %d objects it did not know (orphans).\n",
+			fmt.Fprintf(w, "%s: terraform was sent SIGINT when %d customers existed; when it stopped, state held %d resource instances and the service %d objects it did not know (orphans).\n",
 				r.Mix.Name, r.InterruptAt, r.InterruptState, r.InterruptOrphans)
 		}
 		for _, e := range []struct{ what, msg string }{{"apply", r.ApplyErr}, {"plan", r.PlanErr}, {"destroy", r.DestroyErr}} {
