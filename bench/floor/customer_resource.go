@@ -4,10 +4,12 @@ import (
 	"context"
 	"time"
 
+	"github.com/hashicorp/terraform-plugin-framework-timeouts/resource/timeouts"
 	"github.com/hashicorp/terraform-plugin-framework/attr"
 	"github.com/hashicorp/terraform-plugin-framework/path"
 	"github.com/hashicorp/terraform-plugin-framework/resource"
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema"
+	"github.com/hashicorp/terraform-plugin-framework/resource/schema/boolplanmodifier"
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema/planmodifier"
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema/stringplanmodifier"
 	"github.com/hashicorp/terraform-plugin-framework/types"
@@ -23,18 +25,25 @@ var sourceSummaryType = types.ObjectType{AttrTypes: map[string]attr.Type{
 	"last4": types.StringType,
 }}
 
+// timeoutsBlock is the timeouts block the payments resources have, so that
+// the floor's schema and state have their shape. The floor never waits.
+func timeoutsBlock(ctx context.Context) schema.Block {
+	return timeouts.Block(ctx, timeouts.Opts{Create: true, Read: true, Update: true, Delete: true})
+}
+
 type customerResource struct{}
 
 type customerResourceModel struct {
-	ID            types.String `tfsdk:"id"`
-	Email         types.String `tfsdk:"email"`
-	Name          types.String `tfsdk:"name"`
-	Phone         types.String `tfsdk:"phone"`
-	Metadata      types.Map    `tfsdk:"metadata"`
-	DefaultSource types.String `tfsdk:"default_source"`
-	Sources       types.List   `tfsdk:"sources"`
-	CreatedAt     types.String `tfsdk:"created_at"`
-	Livemode      types.Bool   `tfsdk:"livemode"`
+	ID            types.String   `tfsdk:"id"`
+	Email         types.String   `tfsdk:"email"`
+	Name          types.String   `tfsdk:"name"`
+	Phone         types.String   `tfsdk:"phone"`
+	Metadata      types.Map      `tfsdk:"metadata"`
+	DefaultSource types.String   `tfsdk:"default_source"`
+	Sources       types.List     `tfsdk:"sources"`
+	CreatedAt     types.String   `tfsdk:"created_at"`
+	Livemode      types.Bool     `tfsdk:"livemode"`
+	Timeouts      timeouts.Value `tfsdk:"timeouts"`
 }
 
 func newCustomerResource() resource.Resource { return &customerResource{} }
@@ -43,7 +52,9 @@ func (r *customerResource) Metadata(_ context.Context, req resource.MetadataRequ
 	resp.TypeName = req.ProviderTypeName + "_customer"
 }
 
-func (r *customerResource) Schema(_ context.Context, _ resource.SchemaRequest, resp *resource.SchemaResponse) {
+func (r *customerResource) Schema(ctx context.Context, _ resource.SchemaRequest, resp *resource.SchemaResponse) {
+	// The plan modifiers are payments_customer's: they decide what a plan
+	// shows as unknown, which is Terraform's work, not the provider's.
 	keep := []planmodifier.String{stringplanmodifier.UseStateForUnknown()}
 	resp.Schema = schema.Schema{
 		MarkdownDescription: "A customer that exists only in state, with the attributes of `payments_customer`.",
@@ -53,13 +64,20 @@ func (r *customerResource) Schema(_ context.Context, _ resource.SchemaRequest, r
 			"phone":    schema.StringAttribute{Optional: true, MarkdownDescription: "The customer's phone number."},
 			"metadata": schema.MapAttribute{Optional: true, ElementType: types.StringType, MarkdownDescription: "Free-form key-value pairs."},
 			"id":       schema.StringAttribute{Computed: true, PlanModifiers: keep, MarkdownDescription: "A random `cus_` id."},
-			"default_source": schema.StringAttribute{Computed: true, PlanModifiers: keep,
-				MarkdownDescription: "Always empty: the floor keeps no sources on the customer."},
-			"sources": schema.ListAttribute{Computed: true, ElementType: sourceSummaryType,
-				MarkdownDescription: "Always empty: the floor keeps no sources on the customer."},
+			"default_source": schema.StringAttribute{Computed: true,
+				MarkdownDescription: "Always null: the floor keeps no sources on the customer."},
+			"sources": schema.ListNestedAttribute{Computed: true,
+				MarkdownDescription: "Always empty: the floor keeps no sources on the customer.",
+				NestedObject: schema.NestedAttributeObject{Attributes: map[string]schema.Attribute{
+					"id":    schema.StringAttribute{Computed: true, MarkdownDescription: "The source's id."},
+					"brand": schema.StringAttribute{Computed: true, MarkdownDescription: "The card brand."},
+					"last4": schema.StringAttribute{Computed: true, MarkdownDescription: "The card's last four digits."},
+				}}},
 			"created_at": schema.StringAttribute{Computed: true, PlanModifiers: keep, MarkdownDescription: "When Create ran, in RFC 3339."},
-			"livemode":   schema.BoolAttribute{Computed: true, MarkdownDescription: "Always false."},
+			"livemode": schema.BoolAttribute{Computed: true, PlanModifiers: []planmodifier.Bool{boolplanmodifier.UseStateForUnknown()},
+				MarkdownDescription: "Always false."},
 		},
+		Blocks: map[string]schema.Block{"timeouts": timeoutsBlock(ctx)},
 	}
 }
 
@@ -70,7 +88,7 @@ func (r *customerResource) Create(ctx context.Context, req resource.CreateReques
 		return
 	}
 	m.ID = types.StringValue(newID("cus_"))
-	m.DefaultSource = types.StringValue("")
+	m.DefaultSource = types.StringNull()
 	m.Sources = types.ListValueMust(sourceSummaryType, nil)
 	m.CreatedAt = types.StringValue(time.Now().UTC().Format(time.RFC3339))
 	m.Livemode = types.BoolValue(false)
@@ -88,7 +106,7 @@ func (r *customerResource) Update(ctx context.Context, req resource.UpdateReques
 	if resp.Diagnostics.HasError() {
 		return
 	}
-	plan.Sources, plan.Livemode = state.Sources, state.Livemode
+	plan.DefaultSource, plan.Sources = state.DefaultSource, state.Sources
 	resp.Diagnostics.Append(resp.State.Set(ctx, &plan)...)
 }
 

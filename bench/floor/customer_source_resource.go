@@ -3,8 +3,11 @@ package floor
 import (
 	"context"
 
+	"github.com/hashicorp/terraform-plugin-framework-timeouts/resource/timeouts"
 	"github.com/hashicorp/terraform-plugin-framework/resource"
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema"
+	"github.com/hashicorp/terraform-plugin-framework/resource/schema/booldefault"
+	"github.com/hashicorp/terraform-plugin-framework/resource/schema/int64planmodifier"
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema/planmodifier"
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema/stringplanmodifier"
 	"github.com/hashicorp/terraform-plugin-framework/types"
@@ -15,14 +18,15 @@ var _ resource.Resource = (*customerSourceResource)(nil)
 type customerSourceResource struct{}
 
 type customerSourceResourceModel struct {
-	ID       types.String `tfsdk:"id"`
-	Customer types.String `tfsdk:"customer"`
-	Token    types.String `tfsdk:"token"`
-	Default  types.Bool   `tfsdk:"default"`
-	Brand    types.String `tfsdk:"brand"`
-	Last4    types.String `tfsdk:"last4"`
-	ExpMonth types.Int64  `tfsdk:"exp_month"`
-	ExpYear  types.Int64  `tfsdk:"exp_year"`
+	ID       types.String   `tfsdk:"id"`
+	Customer types.String   `tfsdk:"customer"`
+	Token    types.String   `tfsdk:"token"`
+	Default  types.Bool     `tfsdk:"default"`
+	Brand    types.String   `tfsdk:"brand"`
+	Last4    types.String   `tfsdk:"last4"`
+	ExpMonth types.Int64    `tfsdk:"exp_month"`
+	ExpYear  types.Int64    `tfsdk:"exp_year"`
+	Timeouts timeouts.Value `tfsdk:"timeouts"`
 }
 
 func newCustomerSourceResource() resource.Resource { return &customerSourceResource{} }
@@ -31,21 +35,25 @@ func (r *customerSourceResource) Metadata(_ context.Context, req resource.Metada
 	resp.TypeName = req.ProviderTypeName + "_customer_source"
 }
 
-func (r *customerSourceResource) Schema(_ context.Context, _ resource.SchemaRequest, resp *resource.SchemaResponse) {
+func (r *customerSourceResource) Schema(ctx context.Context, _ resource.SchemaRequest, resp *resource.SchemaResponse) {
+	// The plan modifiers and the default are payments_customer_source's.
 	replace := []planmodifier.String{stringplanmodifier.RequiresReplace()}
 	keep := []planmodifier.String{stringplanmodifier.UseStateForUnknown()}
+	keepInt := []planmodifier.Int64{int64planmodifier.UseStateForUnknown()}
 	resp.Schema = schema.Schema{
 		MarkdownDescription: "A card that exists only in state, with the attributes of `payments_customer_source`.",
 		Attributes: map[string]schema.Attribute{
-			"customer":  schema.StringAttribute{Required: true, PlanModifiers: replace, MarkdownDescription: "The customer's id."},
-			"token":     schema.StringAttribute{Required: true, PlanModifiers: replace, MarkdownDescription: "The card token."},
-			"default":   schema.BoolAttribute{Optional: true, MarkdownDescription: "Kept as given."},
+			"customer": schema.StringAttribute{Required: true, PlanModifiers: replace, MarkdownDescription: "The customer's id."},
+			"token":    schema.StringAttribute{Required: true, PlanModifiers: replace, MarkdownDescription: "The card token."},
+			"default": schema.BoolAttribute{Optional: true, Computed: true, Default: booldefault.StaticBool(false),
+				MarkdownDescription: "Kept as given."},
 			"id":        schema.StringAttribute{Computed: true, PlanModifiers: keep, MarkdownDescription: "A random `src_` id."},
 			"brand":     schema.StringAttribute{Computed: true, PlanModifiers: keep, MarkdownDescription: "Always `visa`."},
 			"last4":     schema.StringAttribute{Computed: true, PlanModifiers: keep, MarkdownDescription: "Always `4242`."},
-			"exp_month": schema.Int64Attribute{Computed: true, MarkdownDescription: "Always 12."},
-			"exp_year":  schema.Int64Attribute{Computed: true, MarkdownDescription: "Always 2034."},
+			"exp_month": schema.Int64Attribute{Computed: true, PlanModifiers: keepInt, MarkdownDescription: "Always 12."},
+			"exp_year":  schema.Int64Attribute{Computed: true, PlanModifiers: keepInt, MarkdownDescription: "Always 2034."},
 		},
+		Blocks: map[string]schema.Block{"timeouts": timeoutsBlock(ctx)},
 	}
 }
 
@@ -68,13 +76,11 @@ func (r *customerSourceResource) Read(_ context.Context, _ resource.ReadRequest,
 }
 
 func (r *customerSourceResource) Update(ctx context.Context, req resource.UpdateRequest, resp *resource.UpdateResponse) {
-	var plan, state customerSourceResourceModel
+	var plan customerSourceResourceModel
 	resp.Diagnostics.Append(req.Plan.Get(ctx, &plan)...)
-	resp.Diagnostics.Append(req.State.Get(ctx, &state)...)
 	if resp.Diagnostics.HasError() {
 		return
 	}
-	plan.ExpMonth, plan.ExpYear = state.ExpMonth, state.ExpYear
 	resp.Diagnostics.Append(resp.State.Set(ctx, &plan)...)
 }
 
