@@ -310,6 +310,16 @@ provider "payments" {
 				PlanOnly:    true,
 				ExpectError: expectErrorRe("Missing Payments Base URL", "base_url", "PAYMENTS_BASE_URL"),
 			},
+			{
+				Config: fmt.Sprintf(`
+provider "payments" {
+  base_url   = %q
+  secret_key = ""
+}
+`, acct.URL) + testAccCustomerOnlyConfig,
+				PlanOnly:    true,
+				ExpectError: expectErrorRe("Missing Payments Secret Key", "secret_key", "PAYMENTS_SECRET_KEY", "not empty"),
+			},
 		},
 	})
 }

@@ -30,7 +30,8 @@ func (v secretKeyValidator) MarkdownDescription(ctx context.Context) string {
 }
 
 func (secretKeyValidator) ValidateString(ctx context.Context, req validator.StringRequest, resp *validator.StringResponse) {
-	if req.ConfigValue.IsNull() || req.ConfigValue.IsUnknown() {
+	// An empty key is reported by Configure as missing, naming the variable.
+	if req.ConfigValue.IsNull() || req.ConfigValue.IsUnknown() || req.ConfigValue.ValueString() == "" {
 		return
 	}
 	var allow types.Bool
@@ -58,7 +59,8 @@ func (baseURLValidator) Description(_ context.Context) string {
 func (v baseURLValidator) MarkdownDescription(ctx context.Context) string { return v.Description(ctx) }
 
 func (baseURLValidator) ValidateString(_ context.Context, req validator.StringRequest, resp *validator.StringResponse) {
-	if req.ConfigValue.IsNull() || req.ConfigValue.IsUnknown() {
+	// An empty URL is reported by Configure as missing, naming the variable.
+	if req.ConfigValue.IsNull() || req.ConfigValue.IsUnknown() || req.ConfigValue.ValueString() == "" {
 		return
 	}
 	if problem := baseURLProblem(req.ConfigValue.ValueString()); problem != "" {
