@@ -107,6 +107,17 @@ func TestDocs_ReadmeListsEveryResourceAndDataSource(t *testing.T) {
 	}
 }
 
+func TestDocs_EveryPageHasAnExample(t *testing.T) {
+	pages, err := filepath.Glob("docs/*/*.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	pages = append(pages, "docs/index.md")
+	for _, page := range pages {
+		requireContains(t, page, readFile(t, page), "```terraform")
+	}
+}
+
 // withThousands formats n as the guide writes amounts: 99,999,999.
 func withThousands(n int) string {
 	s := fmt.Sprint(n)
