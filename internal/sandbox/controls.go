@@ -100,7 +100,13 @@ func (c *call) stats() response {
 		b = append(b, ':')
 		b = appendInt(b, n)
 	}
-	b = append(b, `}},"connections":`...)
+	b = append(b, `}},"faults":{"errors":`...)
+	b = appendInt(b, a.faultErrors.Load())
+	b = append(b, `,"drops":`...)
+	b = appendInt(b, a.faultDrops.Load())
+	b = append(b, `,"rate_limited":`...)
+	b = appendInt(b, a.faultRateLimited.Load())
+	b = append(b, `},"connections":`...)
 	b = appendInt(b, c.s.connections.Load())
 	return ok(append(b, '}'))
 }

@@ -66,6 +66,7 @@ func (s *Server) injectFaults(ctx context.Context, a *account) (*apiError, bool)
 	a.faultsMu.Unlock()
 
 	if limited {
+		a.faultRateLimited.Add(1)
 		secs := max(1, int(math.Ceil(wait.Seconds())))
 		return &apiError{
 			status: http.StatusTooManyRequests, typ: client.ErrorTypeRateLimit, code: client.ErrorCodeRateLimited,
@@ -81,6 +82,7 @@ func (s *Server) injectFaults(ctx context.Context, a *account) (*apiError, bool)
 		if rand.IntN(2) == 0 {
 			status = http.StatusServiceUnavailable
 		}
+		a.faultErrors.Add(1)
 		return serverError(status, "Injected fault (error_rate): the request did nothing. Retry it with the same Idempotency-Key."), false
 	}
 	return nil, f.dropRate > 0 && rand.Float64() < f.dropRate

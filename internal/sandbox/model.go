@@ -116,6 +116,12 @@ type account struct {
 	requests atomic.Int64
 	byRoute  []atomic.Int64 // indexed like routes
 
+	// Injected faults by kind, for /_sandbox/stats: 500/503 answers,
+	// connections closed after acting, and 429s.
+	faultErrors      atomic.Int64
+	faultDrops       atomic.Int64
+	faultRateLimited atomic.Int64
+
 	faultsMu sync.Mutex
 	faults   faultSettings
 	limiter  limiter

@@ -291,6 +291,7 @@ func (s *Server) serve(w http.ResponseWriter, r *http.Request, rt *route) {
 		rec, resp = a.idemBegin(key, fp, s.now())
 		if resp != nil {
 			if drop && resp.replayed {
+				a.faultDrops.Add(1)
 				panic(http.ErrAbortHandler)
 			}
 			s.write(w, r, rt.name, start, *resp)
@@ -314,6 +315,7 @@ func (s *Server) serve(w http.ResponseWriter, r *http.Request, rt *route) {
 	if drop {
 		// The request acted and, with a key, its answer is stored; closing
 		// the connection now is the lost answer a client must recover from.
+		a.faultDrops.Add(1)
 		panic(http.ErrAbortHandler)
 	}
 	s.write(w, r, rt.name, start, resp)

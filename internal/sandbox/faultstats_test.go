@@ -1,0 +1,99 @@
+package sandbox_test
+
+import (
+	"context"
+	"testing"
+
+	"github.com/paymentsdev/terraform-provider-payments/internal/client"
+	"github.com/paymentsdev/terraform-provider-payments/internal/sandbox/sandboxtest"
+)
+
+// TestStatsFaults checks the stats' counts of injected faults, an addition
+// to CONTRACT.md's stats: each kind counts the faults of its account only,
+// a drop counts each request that acted and got no answer, and a reset
+// keeps the counts.
+func TestStatsFaults(t *testing.T) {
+	ctx := context.Background()
+	sb := sandboxtest.Start(t)
+	newClient := func() *client.Client {
+		c, err := client.New(client.Config{BaseURL: sb.URL, SecretKey: sandboxtest.NewKey(t), MaxRetries: -1})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return c
+	}
+	faults := func(c *client.Client) client.StatsFaults {
+		t.Helper()
+		st, err := c.SandboxStats(ctx)
+		if err != nil {
+			t.Fatalf("stats: %v", err)
+		}
+		return st.Faults
+	}
+	set := func(c *client.Client, p client.FaultsParams) {
+		t.Helper()
+		if _, err := c.SandboxSetFaults(ctx, p); err != nil {
+			t.Fatalf("setting faults: %v", err)
+		}
+	}
+	one, zero := 1.0, 0.0
+	var limit, off int64 = 1, 0
+
+	c, other := newClient(), newClient()
+	if got := faults(c); got != (client.StatsFaults{}) {
+		t.Fatalf("a new account's fault counts are %+v, want zero", got)
+	}
+
+	set(c, client.FaultsParams{ErrorRate: &one})
+	for range 3 {
+		if _, err := c.GetPayment(ctx, "pay_"+"000000000000000000000000"); err == nil {
+			t.Fatal("error_rate 1 answered a request")
+		}
+	}
+	set(c, client.FaultsParams{ErrorRate: &zero, DropRate: &one})
+	creates := func() int64 {
+		st, err := c.SandboxStats(ctx)
+		if err != nil {
+			t.Fatalf("stats: %v", err)
+		}
+		return st.Requests.ByRoute["POST /v1/customers"]
+	}
+	before := creates()
+	if _, err := c.CreateCustomer(ctx, &client.CustomerParams{}); err == nil {
+		t.Fatal("drop_rate 1 answered a request")
+	}
+	// net/http resends a request with an Idempotency-Key once on a
+	// connection closed without an answer, so each attempt is a drop.
+	drops := creates() - before
+	set(c, client.FaultsParams{DropRate: &zero, RateLimit: &limit})
+	rateLimited := 0
+	for range 3 {
+		if _, err := c.CreateCustomer(ctx, &client.CustomerParams{}); client.IsRateLimited(err) {
+			rateLimited++
+		}
+	}
+	set(c, client.FaultsParams{RateLimit: &off})
+
+	want := client.StatsFaults{Errors: 3, Drops: drops, RateLimited: int64(rateLimited)}
+	if drops < 1 {
+		t.Fatal("drop_rate 1 saw no request")
+	}
+	if rateLimited == 0 {
+		t.Fatal("rate_limit 1 let 3 requests in a row through")
+	}
+	if got := faults(c); got != want {
+		t.Errorf("fault counts are %+v, want %+v", got, want)
+	}
+	if st, err := c.SandboxStats(ctx); err != nil || st.Customers < 1 {
+		t.Errorf("the dropped create did not act: %d customers, %v", st.Customers, err)
+	}
+	if got := faults(other); got != (client.StatsFaults{}) {
+		t.Errorf("another account's fault counts are %+v, want zero", got)
+	}
+	if err := c.SandboxReset(ctx); err != nil {
+		t.Fatal(err)
+	}
+	if got := faults(c); got != want {
+		t.Errorf("after a reset the fault counts are %+v, want them kept: %+v", got, want)
+	}
+}
