@@ -58,7 +58,10 @@ func testAccFaults(t *testing.T, faults client.FaultsParams) {
 		PreCheck:                 func() { testAccPreCheck(t) },
 		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
 		// Destroy ran under the faults too: nothing may be left.
-		CheckDestroy: acct.faultCheckCounts(0, 0),
+		CheckDestroy: resource.ComposeAggregateTestCheckFunc(
+			acct.faultCheckCounts(0, 0),
+			acct.faultCheckInjected(faults),
+		),
 		Steps: []resource.TestStep{
 			{
 				// Create under faults.
@@ -138,6 +141,25 @@ func (a *testAccAccount) faultCheckCounts(customers, sources int) func(*terrafor
 		if st.Customers != int64(customers) || st.Sources != int64(sources) {
 			return fmt.Errorf("the service holds %d customers and %d sources, want %d and %d "+
 				"(more is a duplicate or an orphan, fewer a lost object)", st.Customers, st.Sources, customers, sources)
+		}
+		return nil
+	}
+}
+
+// faultCheckInjected checks that the sandbox injected faults of every kind
+// the test set, so that a passing test did face them.
+func (a *testAccAccount) faultCheckInjected(faults client.FaultsParams) func(*terraform.State) error {
+	return func(*terraform.State) error {
+		st, err := a.Client.SandboxStats(context.Background())
+		if err != nil {
+			return fmt.Errorf("reading the sandbox's stats: %w", err)
+		}
+		f := st.Faults
+		switch {
+		case faults.ErrorRate != nil && *faults.ErrorRate > 0 && f.Errors == 0,
+			faults.DropRate != nil && *faults.DropRate > 0 && f.Drops == 0,
+			faults.RateLimit != nil && *faults.RateLimit > 0 && f.RateLimited == 0:
+			return fmt.Errorf("the sandbox injected %+v over %d requests, not every kind the test set", f, st.Requests.Total)
 		}
 		return nil
 	}
