@@ -4,7 +4,13 @@ import (
 	"context"
 	"fmt"
 	"maps"
+	"net/http"
+	"net/http/httptest"
+	"net/http/httputil"
+	"net/url"
+	"regexp"
 	"strings"
+	"sync/atomic"
 	"testing"
 
 	"github.com/hashicorp/terraform-plugin-testing/compare"
@@ -550,6 +556,106 @@ resource "payments_customer_source" "b" {
 					}
 					return nil
 				},
+			},
+		},
+	})
+}
+
+// TestAccCustomerSource_deleteAlreadyGone destroys, without a refresh
+// first, a method and customer already deleted behind Terraform's back:
+// the 404s are success.
+func TestAccCustomerSource_deleteAlreadyGone(t *testing.T) {
+	acct := newTestAccAccount(t)
+	resource.ParallelTest(t, resource.TestCase{
+		PreCheck:                 func() { testAccPreCheck(t) },
+		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+		// The harness's final destroy runs with -refresh=false, so it
+		// sends both deletes for objects that no longer exist.
+		CheckDestroy: acct.testAccCheckSourcesDestroyed,
+		Steps: []resource.TestStep{{
+			Config: testAccSourceConfig(acct, client.TokenVisa, ""),
+			Check: func(s *terraform.State) error {
+				id := s.RootModule().Resources[testAccCustomerAddr].Primary.ID
+				_, err := acct.Client.DeleteCustomer(context.Background(), id)
+				return err
+			},
+			ExpectNonEmptyPlan: true,
+		}},
+	})
+}
+
+// TestAccCustomerSource_defaultFailsAfterStore makes the second call of a
+// create (making the method the default) fail: the stored method must be
+// in the state, tainted, so that the next apply replaces it rather than
+// leaving it orphaned at the service.
+func TestAccCustomerSource_defaultFailsAfterStore(t *testing.T) {
+	acct := newTestAccAccount(t)
+	target, err := url.Parse(acct.URL)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// A proxy in front of the sandbox that refuses customer updates (the
+	// default_source change) while failUpdates is set.
+	var failUpdates atomic.Bool
+	failUpdates.Store(true)
+	updateRe := regexp.MustCompile(`^/v1/customers/[^/]+$`)
+	rp := httputil.NewSingleHostReverseProxy(target)
+	proxy := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if failUpdates.Load() && r.Method == http.MethodPost && updateRe.MatchString(r.URL.Path) {
+			w.Header().Set("Content-Type", "application/json")
+			w.WriteHeader(http.StatusBadRequest)
+			fmt.Fprint(w, `{"error": {"type": "invalid_request_error", "code": "parameter_invalid", "param": "default_source", "message": "Injected by the test."}}`)
+			return
+		}
+		rp.ServeHTTP(w, r)
+	}))
+	t.Cleanup(proxy.Close)
+	proxied := &testAccAccount{Key: acct.Key, URL: proxy.URL, Client: acct.Client}
+
+	var customerID, firstSourceID string
+	resource.ParallelTest(t, resource.TestCase{
+		PreCheck:                 func() { testAccPreCheck(t) },
+		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+		CheckDestroy:             acct.testAccCheckSourcesDestroyed,
+		Steps: []resource.TestStep{
+			{
+				Config:      testAccSourceConfig(proxied, client.TokenVisa, "default = true"),
+				ExpectError: expectErrorRe("Error Making Customer Source the Default", "source src_", "Injected by the test"),
+			},
+			{
+				// The state holds the stored method, tainted.
+				PreConfig:          func() { failUpdates.Store(false) },
+				RefreshState:       true,
+				ExpectNonEmptyPlan: true,
+				Check: func(s *terraform.State) error {
+					rs, ok := s.RootModule().Resources[testAccSourceAddr]
+					if !ok {
+						return fmt.Errorf("the stored method is not in the state: it would be orphaned")
+					}
+					if !rs.Primary.Tainted {
+						return fmt.Errorf("the stored method is in the state but not tainted")
+					}
+					customerID, firstSourceID = rs.Primary.Attributes["customer"], rs.Primary.ID
+					_, err := acct.Client.GetSource(context.Background(), customerID, firstSourceID)
+					return err
+				},
+			},
+			{
+				Config: testAccSourceConfig(proxied, client.TokenVisa, "default = true"),
+				ConfigPlanChecks: resource.ConfigPlanChecks{
+					PreApply: []plancheck.PlanCheck{
+						plancheck.ExpectResourceAction(testAccSourceAddr, plancheck.ResourceActionReplace),
+					},
+				},
+				Check: resource.ComposeTestCheckFunc(
+					acct.testAccCheckDefaultSource(&customerID, testAccSourceAddr),
+					func(*terraform.State) error {
+						if _, err := acct.Client.GetSource(context.Background(), customerID, firstSourceID); !client.IsNotFound(err) {
+							return fmt.Errorf("the tainted method %s was not detached (err %v)", firstSourceID, err)
+						}
+						return nil
+					},
+				),
 			},
 		},
 	})
