@@ -90,7 +90,7 @@ func badInputCases() []badInputCase {
 			expect: []string{"Missing Payments Base URL", "base_url", "PAYMENTS_BASE_URL"}},
 		{name: "provider/base_url empty", provider: provider(`  base_url = ""
   secret_key = "%[2]s"`), config: readPayments,
-			expect: []string{"Invalid Payments Base URL", "base_url", "absolute http or https URL"}},
+			expect: []string{"Payments Base URL", "base_url", "Set base_url"}},
 		{name: "provider/base_url wrong scheme", provider: provider(`  base_url = "ftp://127.0.0.1:1"
   secret_key = "%[2]s"`), config: readPayments,
 			expect: []string{"Invalid Payments Base URL", "base_url", "not http or https"}},
