@@ -381,7 +381,7 @@ func TestAccProvider_environment(t *testing.T) {
 				ExpectError: expectErrorRe("Secret Key Required", "PAYMENTS_SECRET_KEY"),
 			},
 			{
-				PreConfig: func() { os.Setenv(EnvSecretKey, acct.Key) },
+				PreConfig: func() { t.Setenv(EnvSecretKey, acct.Key) },
 				Config:    testAccCustomerOnlyConfig,
 				ConfigStateChecks: []statecheck.StateCheck{
 					statecheck.ExpectKnownValue("payments_customer.test", tfjsonpath.New("name"), knownvalue.StringExact("Provider Test")),
