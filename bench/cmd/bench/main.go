@@ -21,6 +21,7 @@ import (
 	"os/exec"
 	"os/signal"
 	"path/filepath"
+	"runtime"
 	"strconv"
 	"strings"
 	"syscall"
@@ -204,7 +205,7 @@ func run(ctx context.Context, o options) (failed bool, err error) {
 	if err := os.WriteFile(b.cliConfig, []byte(cliConfig(b.payments.spec, b.floor.spec)), 0o644); err != nil {
 		return false, err
 	}
-	fmt.Printf("sandbox at %s; Terraform parallelism %d; output in %s\n", sb.URL, o.parallelism, o.outDir)
+	fmt.Printf("sandbox at %s; Terraform parallelism %d; output in %s; %s\n", sb.URL, o.parallelism, o.outDir, loadAverage())
 
 	if err := b.timeOperations(ctx); err != nil {
 		return false, err
@@ -212,7 +213,20 @@ func run(ctx context.Context, o options) (failed bool, err error) {
 	if err := b.timeLatencies(ctx); err != nil {
 		return false, err
 	}
+	// Other work on the machine makes wall-clock times noisy; say how much
+	// there was.
+	fmt.Printf("done; %s\n", loadAverage())
 	return b.report()
+}
+
+// loadAverage describes the machine's load from /proc/loadavg, or says it
+// is unknown.
+func loadAverage() string {
+	b, err := os.ReadFile("/proc/loadavg")
+	if f := strings.Fields(string(b)); err == nil && len(f) >= 3 {
+		return fmt.Sprintf("load average %s %s %s on %d CPUs", f[0], f[1], f[2], runtime.NumCPU())
+	}
+	return "load average unknown"
 }
 
 // buildBinaries builds the floor provider and, when all is set, the
