@@ -38,6 +38,7 @@ type options struct {
 	latencies     []int64
 	latencyN      int
 	latencyRepeat int
+	plans         int
 	parallelism   int
 	checkN        int
 	strict        bool
@@ -55,7 +56,8 @@ func parseFlags(args []string) (options, error) {
 	repeats := fs.String("repeat", "3,3,1", "repetitions per N: one value for all, or one per -n value; the median is reported")
 	lat := fs.String("latency", "20,50", "comma-separated sandbox latencies in ms for the latency table; empty skips it")
 	fs.IntVar(&o.latencyN, "latency-n", 500, "N for the latency table")
-	fs.IntVar(&o.latencyRepeat, "latency-repeat", 3, "repetitions per latency")
+	fs.IntVar(&o.plans, "plans", 3, "refresh plans per repetition (a plan changes nothing, so repeating it is cheap)")
+	fs.IntVar(&o.latencyRepeat, "latency-repeat", 2, "repetitions per latency")
 	fs.IntVar(&o.parallelism, "parallelism", 10, "terraform -parallelism (10 is Terraform's default)")
 	fs.IntVar(&o.checkN, "check-n", 500, "N at which the acceptance thresholds are checked")
 	fs.BoolVar(&o.strict, "strict", false, "exit 1 when a threshold is missed")
@@ -86,8 +88,8 @@ func parseFlags(args []string) (options, error) {
 	for _, l := range ls {
 		o.latencies = append(o.latencies, int64(l))
 	}
-	if o.parallelism < 1 || o.latencyN < 1 || o.latencyRepeat < 1 {
-		return o, errors.New("-parallelism, -latency-n and -latency-repeat must be at least 1")
+	if o.parallelism < 1 || o.latencyN < 1 || o.latencyRepeat < 1 || o.plans < 1 {
+		return o, errors.New("-parallelism, -latency-n, -latency-repeat and -plans must be at least 1")
 	}
 	return o, nil
 }
@@ -256,8 +258,8 @@ func newSandboxKey() string {
 }
 
 // timeOperations runs, for every N, the repetitions of apply, refresh plan
-// and destroy, each operation once per provider in an order that alternates
-// from one repetition to the next.
+// (-plans times) and destroy, each operation once per provider in an order
+// that alternates from one run to the next.
 func (b *bench) timeOperations(ctx context.Context) error {
 	flip := false
 	for i, n := range b.o.ns {
@@ -267,15 +269,23 @@ func (b *bench) timeOperations(ctx context.Context) error {
 			}
 		}
 		for rep := range b.o.repeats[i] {
-			order := []target{b.payments, b.floor}
-			if flip {
-				order[0], order[1] = order[1], order[0]
-			}
-			flip = !flip
 			for _, op := range operations {
-				for _, t := range order {
-					if err := b.measure(ctx, t, n, op, rep, 0); err != nil {
-						return err
+				// A plan changes nothing, so it is cheap to repeat; its
+				// threshold is the tightest.
+				times := 1
+				if op == opPlan {
+					times = b.o.plans
+				}
+				for k := range times {
+					order := []target{b.payments, b.floor}
+					if flip {
+						order[0], order[1] = order[1], order[0]
+					}
+					flip = !flip
+					for _, t := range order {
+						if err := b.measure(ctx, t, n, op, rep*times+k, 0); err != nil {
+							return err
+						}
 					}
 				}
 			}
@@ -401,7 +411,7 @@ func (b *bench) measure(ctx context.Context, t target, n int, op string, rep int
 		}
 	}
 	b.samples = append(b.samples, s)
-	fmt.Printf("N=%-5d rep %d  %-8s %-8s %7.2fs (CPU %6.2fs)%s\n", n, rep+1, s.Provider, op, s.Seconds, s.CPUSeconds, describeSample(s))
+	fmt.Printf("N=%-5d run %d  %-8s %-8s %7.2fs (CPU %6.2fs)%s\n", n, rep+1, s.Provider, op, s.Seconds, s.CPUSeconds, describeSample(s))
 	return nil
 }
 

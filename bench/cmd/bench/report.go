@@ -17,7 +17,7 @@ import (
 type row struct {
 	N        int
 	Op       string
-	Reps     int
+	Runs     int
 	Payments float64
 	Floor    float64
 	Ratio    float64
@@ -78,7 +78,7 @@ func aggregate(samples []sample, ns []int) []row {
 			if len(pay) == 0 || len(flo) == 0 {
 				continue
 			}
-			r := row{N: n, Op: op, Reps: len(pay), Payments: median(pay), Floor: median(flo), Connections: median(conns)}
+			r := row{N: n, Op: op, Runs: len(pay), Payments: median(pay), Floor: median(flo), Connections: median(conns)}
 			r.Ratio = r.Payments / r.Floor
 			r.PaymentsCPU, r.FloorCPU, r.SandboxCPU = median(payCPU), median(floCPU), median(sbCPU)
 			if r.FloorCPU > 0 {
@@ -191,10 +191,10 @@ func routesText(m map[string]float64, sep string) string {
 func writeTables(w io.Writer, rows []row, lrows []latencyRow, cs []check, parallelism int) {
 	fmt.Fprintln(w, "\nTime against the floor (median seconds; requests per resource from the sandbox's stats):")
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
-	fmt.Fprintln(tw, "N\toperation\treps\tpayments s\tfloor s\tratio\tCPU s payments\tfloor\tratio\tsandbox\treq/resource\tconnections\tby route (per resource)")
+	fmt.Fprintln(tw, "N\toperation\truns\tpayments s\tfloor s\tratio\tCPU s payments\tfloor\tratio\tsandbox\treq/resource\tconnections\tby route (per resource)")
 	for _, r := range rows {
 		fmt.Fprintf(tw, "%d\t%s\t%d\t%.2f\t%.2f\t%.3f\t%.2f\t%.2f\t%.3f\t%.2f\t%.2f\t%.0f\t%s\n",
-			r.N, r.Op, r.Reps, r.Payments, r.Floor, r.Ratio, r.PaymentsCPU, r.FloorCPU, r.CPURatio, r.SandboxCPU,
+			r.N, r.Op, r.Runs, r.Payments, r.Floor, r.Ratio, r.PaymentsCPU, r.FloorCPU, r.CPURatio, r.SandboxCPU,
 			r.Requests, r.Connections, routesText(r.PerResource, ", "))
 	}
 	tw.Flush()
@@ -239,11 +239,11 @@ func ff(x float64) string { return strconv.FormatFloat(x, 'f', 4, 64) }
 func writeCSVs(dir string, rows []row, lrows []latencyRow, samples []sample) error {
 	var recs [][]string
 	for _, r := range rows {
-		recs = append(recs, []string{strconv.Itoa(r.N), r.Op, strconv.Itoa(r.Reps), ff(r.Payments), ff(r.Floor), ff(r.Ratio),
+		recs = append(recs, []string{strconv.Itoa(r.N), r.Op, strconv.Itoa(r.Runs), ff(r.Payments), ff(r.Floor), ff(r.Ratio),
 			ff(r.PaymentsCPU), ff(r.FloorCPU), ff(r.CPURatio), ff(r.SandboxCPU),
 			ff(r.Requests), ff(r.Connections), routesText(r.PerResource, "; ")})
 	}
-	if err := writeCSV(filepath.Join(dir, "bench.csv"), []string{"n", "operation", "repeats", "payments_seconds", "floor_seconds",
+	if err := writeCSV(filepath.Join(dir, "bench.csv"), []string{"n", "operation", "runs", "payments_seconds", "floor_seconds",
 		"ratio", "payments_cpu_seconds", "floor_cpu_seconds", "cpu_ratio", "sandbox_cpu_seconds",
 		"requests_per_resource", "connections", "requests_per_resource_by_route"}, recs); err != nil {
 		return err
@@ -266,7 +266,7 @@ func writeCSVs(dir string, rows []row, lrows []latencyRow, samples []sample) err
 		recs = append(recs, []string{strconv.Itoa(s.N), s.Op, s.Provider, strconv.Itoa(s.Rep + 1),
 			strconv.FormatInt(s.LatencyMS, 10), ff(s.Seconds), ff(s.CPUSeconds), ff(s.SandboxCPUSeconds), reqs, conns})
 	}
-	return writeCSV(filepath.Join(dir, "samples.csv"), []string{"n", "operation", "provider", "repeat", "latency_ms",
+	return writeCSV(filepath.Join(dir, "samples.csv"), []string{"n", "operation", "provider", "run", "latency_ms",
 		"seconds", "cpu_seconds", "sandbox_cpu_seconds", "requests", "connections"}, recs)
 }
 

@@ -32,7 +32,7 @@ func TestAggregate(t *testing.T) {
 		t.Fatalf("got %d rows, want one per operation at N=10 and none at N=20 (no samples)", len(rows))
 	}
 	r := rows[0]
-	if r.N != 10 || r.Op != opApply || r.Reps != 2 {
+	if r.N != 10 || r.Op != opApply || r.Runs != 2 {
 		t.Fatalf("first row is %+v", r)
 	}
 	// Medians: payments (2+3)/2, floor (1+2)/2; the latency samples are left out.

@@ -45,11 +45,9 @@ func terraformEnv(base []string, extra ...string) []string {
 	var env []string
 	for _, kv := range base {
 		name, _, _ := strings.Cut(kv, "=")
-		switch {
-		case strings.HasPrefix(name, "TF_"), strings.HasPrefix(name, "PAYMENTS_"), name == "CHECKPOINT_DISABLE":
-			continue
+		if !strings.HasPrefix(name, "TF_") && !strings.HasPrefix(name, "PAYMENTS_") && name != "CHECKPOINT_DISABLE" {
+			env = append(env, kv)
 		}
-		env = append(env, kv)
 	}
 	return append(env, append([]string{"CHECKPOINT_DISABLE=1", "TF_IN_AUTOMATION=1"}, extra...)...)
 }
