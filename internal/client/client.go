@@ -183,9 +183,11 @@ func New(cfg Config) (*Client, error) {
 	rc.ErrorHandler = retryablehttp.PassthroughErrorHandler
 	rc.RequestLogHook = func(_ retryablehttp.Logger, r *http.Request, attempt int) {
 		markSent(r)
-		c.logf(r.Context(), "payments API request", map[string]any{
-			"method": r.Method, "path": r.URL.Path, "attempt": attempt + 1,
-		})
+		if c.log != nil {
+			c.log(r.Context(), "payments API request", map[string]any{
+				"method": r.Method, "path": r.URL.Path, "attempt": attempt + 1,
+			})
+		}
 	}
 	c.http = rc
 	return c, nil
@@ -211,16 +213,19 @@ func (c *Client) checkRetry(ctx context.Context, resp *http.Response, err error)
 		c.logf(ctx, "payments API transport error, retrying if attempts remain", map[string]any{"error": err.Error()})
 		return true, nil
 	}
-	fields := map[string]any{
-		"method":     resp.Request.Method,
-		"path":       resp.Request.URL.Path,
-		"status":     resp.StatusCode,
-		"request_id": resp.Header.Get(HeaderRequestID),
+	if c.log != nil {
+		// Built only when someone listens: this runs once per attempt.
+		fields := map[string]any{
+			"method":     resp.Request.Method,
+			"path":       resp.Request.URL.Path,
+			"status":     resp.StatusCode,
+			"request_id": resp.Header.Get(HeaderRequestID),
+		}
+		if resp.Header.Get(HeaderIdempotentReplayed) == "true" {
+			fields["idempotent_replayed"] = true
+		}
+		c.log(ctx, "payments API response", fields)
 	}
-	if resp.Header.Get(HeaderIdempotentReplayed) == "true" {
-		fields["idempotent_replayed"] = true
-	}
-	c.logf(ctx, "payments API response", fields)
 	switch {
 	case resp.StatusCode == http.StatusTooManyRequests, resp.StatusCode >= 500:
 		return true, nil
