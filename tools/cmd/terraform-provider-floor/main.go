@@ -9,7 +9,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/provider"
 	"github.com/hashicorp/terraform-plugin-framework/providerserver"
 
-	"github.com/paymentsdev/terraform-provider-payments/bench/floor"
+	"github.com/paymentsdev/terraform-provider-payments/tools/internal/floor"
 )
 
 func main() {
