@@ -159,4 +159,3 @@ func (l *logWriter) tail() string {
 	defer l.mu.Unlock()
 	return strings.TrimRight(string(l.last), "\n")
 }
-
