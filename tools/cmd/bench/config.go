@@ -4,10 +4,10 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
-	"strconv"
 	"strings"
 
 	"github.com/paymentsdev/terraform-provider-payments/internal/client"
+	"github.com/paymentsdev/terraform-provider-payments/internal/tfcli"
 )
 
 // providerSpec names a provider in generated configurations: its local name
@@ -20,9 +20,10 @@ type providerSpec struct {
 	Block  string
 }
 
-// registryHost is what Terraform prefixes to a source without a host; the
-// keys of dev_overrides must match the full address.
-const registryHost = "registry.terraform.io/"
+// override serves p from its directory through dev_overrides.
+func (p providerSpec) override() tfcli.Override {
+	return tfcli.Override{Source: p.Source, Dir: p.Dir}
+}
 
 // resourcesPerCustomer is how many resources one customer brings: the
 // customer and its card.
@@ -59,19 +60,6 @@ resource "%[1]s_customer_source" "c%[2]d" {
 }
 `, p.Local, i, client.TokenVisa)
 	}
-	return b.String()
-}
-
-// cliConfig returns a Terraform CLI configuration whose dev_overrides serve
-// every provider from its local binary, so that no `terraform init` and no
-// registry is needed.
-func cliConfig(providers ...providerSpec) string {
-	var b strings.Builder
-	b.WriteString("provider_installation {\n  dev_overrides {\n")
-	for _, p := range providers {
-		fmt.Fprintf(&b, "    %s = %s\n", strconv.Quote(registryHost+p.Source), strconv.Quote(p.Dir))
-	}
-	b.WriteString("  }\n  direct {}\n}\n")
 	return b.String()
 }
 

@@ -6,8 +6,8 @@
 // A second phase adds latency to the sandbox and compares the apply with the
 // bound floor + requests × latency ÷ parallelism.
 //
-// Run it from the repository root: `make bench`, or for a quick look
-// `go run ./bench/cmd/bench -n 20 -repeat 1 -latency-n 20`.
+// Run it with `make bench`, or for a quick look, from anywhere in the
+// repository, `go -C tools run ./cmd/bench -n 20 -repeat 1 -latency-n 20`.
 package main
 
 import (
@@ -18,7 +18,6 @@ import (
 	"flag"
 	"fmt"
 	"os"
-	"os/exec"
 	"os/signal"
 	"path/filepath"
 	"runtime"
@@ -29,6 +28,10 @@ import (
 
 	"github.com/paymentsdev/terraform-provider-payments/internal/client"
 	"github.com/paymentsdev/terraform-provider-payments/internal/provider"
+	"github.com/paymentsdev/terraform-provider-payments/internal/sandbox/sandboxtest"
+	"github.com/paymentsdev/terraform-provider-payments/internal/tfcli"
+	"github.com/paymentsdev/terraform-provider-payments/tools/internal/build"
+	"github.com/paymentsdev/terraform-provider-payments/tools/internal/floor"
 )
 
 // options are the command's flags.
@@ -61,10 +64,10 @@ func parseFlags(args []string) (options, error) {
 	fs.IntVar(&o.parallelism, "parallelism", 10, "terraform -parallelism (10 is Terraform's default)")
 	fs.IntVar(&o.checkN, "check-n", 500, "N at which the acceptance thresholds are checked")
 	fs.BoolVar(&o.strict, "strict", false, "exit 1 when a threshold is missed")
-	fs.StringVar(&o.outDir, "out", "bench/out", "directory for the CSV files, the plot, the working directories and the logs")
-	fs.StringVar(&o.binDir, "bin", "bin", "directory of the provider, sandbox and floor binaries")
+	fs.StringVar(&o.outDir, "out", "", "directory for the CSV files, the plot, the working directories and the logs (default: .bench in the repository's root)")
+	fs.StringVar(&o.binDir, "bin", "", "directory of the provider, sandbox and floor binaries (default: bin in the repository's root)")
 	fs.BoolVar(&o.build, "build", true, "build the provider and the sandbox into -bin first (the floor provider is always built)")
-	fs.StringVar(&o.terraform, "terraform", "terraform", "the Terraform CLI")
+	fs.StringVar(&o.terraform, "terraform", "", "the Terraform CLI, or OpenTofu (default: $TF_ACC_TERRAFORM_PATH, else terraform on PATH)")
 	fs.StringVar(&o.tfLog, "tf-log", "", "TF_LOG level for the timed runs, written beside each run's log (slows them: for diagnosis only)")
 	if err := fs.Parse(args); err != nil {
 		return o, err
@@ -145,9 +148,10 @@ type target struct {
 type bench struct {
 	o          options
 	work, logs string
+	tf         tfcli.Runner // Dir and Env set per run
 	cliConfig  string
 	api        *client.Client
-	sandbox    *sandboxProcess
+	sandbox    *sandboxtest.Process
 	payments   target
 	floor      target
 	samples    []sample
@@ -170,14 +174,29 @@ type sample struct {
 }
 
 func run(ctx context.Context, o options) (failed bool, err error) {
+	root, err := build.Root()
+	if err != nil {
+		return false, err
+	}
+	if o.binDir == "" {
+		o.binDir = filepath.Join(root, "bin")
+	}
+	if o.outDir == "" {
+		o.outDir = filepath.Join(root, ".bench")
+	}
 	bin, err := filepath.Abs(o.binDir)
 	if err != nil {
 		return false, err
 	}
-	if err := buildBinaries(ctx, bin, o.build); err != nil {
+	tfBin, err := tfcli.Binary(o.terraform)
+	if err != nil {
 		return false, err
 	}
-	b := &bench{o: o, work: filepath.Join(o.outDir, "work"), logs: filepath.Join(o.outDir, "logs")}
+	if err := buildBinaries(ctx, root, bin, o.build); err != nil {
+		return false, err
+	}
+	b := &bench{o: o, work: filepath.Join(o.outDir, "work"), logs: filepath.Join(o.outDir, "logs"),
+		tf: tfcli.Runner{Bin: tfBin, Parallelism: o.parallelism}}
 	for _, d := range []string{b.work, b.logs} {
 		if err := os.RemoveAll(d); err != nil {
 			return false, err
@@ -187,11 +206,16 @@ func run(ctx context.Context, o options) (failed bool, err error) {
 		}
 	}
 
-	sb, err := startSandbox(filepath.Join(bin, "payments-sandbox"), filepath.Join(b.logs, "sandbox.log"))
+	sbLog, err := os.Create(filepath.Join(b.logs, "sandbox.log"))
 	if err != nil {
 		return false, err
 	}
-	defer sb.Stop()
+	defer sbLog.Close()
+	sb, err := sandboxtest.StartProcess(ctx, filepath.Join(bin, "payments-sandbox"), sandboxtest.ProcessOptions{Log: sbLog})
+	if err != nil {
+		return false, err
+	}
+	defer func() { _ = sb.Stop() }()
 	b.sandbox = sb
 	key := newSandboxKey()
 	b.api, err = client.New(client.Config{BaseURL: sb.URL, SecretKey: key, UserAgent: "payments-bench"})
@@ -204,10 +228,10 @@ func run(ctx context.Context, o options) (failed bool, err error) {
 	if err != nil {
 		return false, err
 	}
-	if err := os.WriteFile(b.cliConfig, []byte(cliConfig(b.payments.spec, b.floor.spec)), 0o644); err != nil {
+	if err := tfcli.WriteCLIConfig(b.cliConfig, b.payments.spec.override(), b.floor.spec.override()); err != nil {
 		return false, err
 	}
-	fmt.Printf("sandbox at %s; Terraform parallelism %d; output in %s; %s\n", sb.URL, o.parallelism, o.outDir, loadAverage())
+	fmt.Printf("sandbox at %s; %s, parallelism %d; output in %s; %s\n", sb.URL, tfBin, o.parallelism, o.outDir, loadAverage())
 
 	if err := b.timeOperations(ctx); err != nil {
 		return false, err
@@ -231,20 +255,19 @@ func loadAverage() string {
 	return "load average unknown"
 }
 
-// buildBinaries builds the floor provider and, when all is set, the
-// provider and the sandbox into dir, under the names dev_overrides and
-// startSandbox look for.
-func buildBinaries(ctx context.Context, dir string, all bool) error {
-	type build struct{ out, pkg string }
-	builds := []build{{"terraform-provider-floor", "./bench/cmd/terraform-provider-floor"}}
+// buildBinaries builds the floor provider (from the tools module) and,
+// when all is set, the provider and the sandbox (from the repository's
+// root) into dir, under the names dev_overrides and the sandbox launcher
+// look for.
+func buildBinaries(ctx context.Context, root, dir string, all bool) error {
+	type program struct{ module, pkg, out string }
+	programs := []program{{"tools", "./cmd/terraform-provider-floor", "terraform-provider-floor"}}
 	if all {
-		builds = append(builds, build{"terraform-provider-payments", "."}, build{"payments-sandbox", "./cmd/payments-sandbox"})
+		programs = append(programs, program{".", ".", "terraform-provider-payments"}, program{".", "./cmd/payments-sandbox", "payments-sandbox"})
 	}
-	for _, t := range builds {
-		cmd := exec.CommandContext(ctx, "go", "build", "-trimpath", "-o", filepath.Join(dir, t.out), t.pkg)
-		cmd.Stdout, cmd.Stderr = os.Stdout, os.Stderr
-		if err := cmd.Run(); err != nil {
-			return fmt.Errorf("go build %s (run bench from the repository root): %w", t.pkg, err)
+	for _, p := range programs {
+		if err := build.Program(ctx, filepath.Join(root, p.module), p.pkg, filepath.Join(dir, p.out)); err != nil {
+			return err
 		}
 	}
 	return nil
@@ -374,7 +397,7 @@ func (b *bench) measure(ctx context.Context, t target, n int, op string, rep int
 		name += fmt.Sprintf("-%dms", latencyMS)
 	}
 	logPath := filepath.Join(b.logs, name+".log")
-	env := append([]string{"TF_CLI_CONFIG_FILE=" + b.cliConfig}, t.env...)
+	env := t.env
 	if b.o.tfLog != "" {
 		p, err := filepath.Abs(filepath.Join(b.logs, name+".tflog"))
 		if err != nil {
@@ -389,15 +412,17 @@ func (b *bench) measure(ctx context.Context, t target, n int, op string, rep int
 		if before, err = b.api.SandboxStats(ctx); err != nil {
 			return fmt.Errorf("read the sandbox's stats: %w", err)
 		}
-		sandboxCPU = b.sandbox.CPU()
+		sandboxCPU = processCPU(b.sandbox.Pid())
 	}
-	cost, err := runTerraform(ctx, b.o.terraform, b.dir(t, n), op, b.o.parallelism, terraformEnv(os.Environ(), env...), logPath)
+	tf := b.tf
+	tf.Dir, tf.Env = b.dir(t, n), tfcli.Env(os.Environ(), b.cliConfig, env...)
+	cost, err := runTerraform(ctx, &tf, op, logPath)
 	if err != nil {
 		return fmt.Errorf("%s N=%d: %w", t.spec.Local, n, err)
 	}
 	s.Seconds, s.CPUSeconds = cost.Wall.Seconds(), cost.CPU.Seconds()
 	if t.counted {
-		s.SandboxCPUSeconds = (b.sandbox.CPU() - sandboxCPU).Seconds()
+		s.SandboxCPUSeconds = (processCPU(b.sandbox.Pid()) - sandboxCPU).Seconds()
 		after, err := b.api.SandboxStats(ctx)
 		if err != nil {
 			return fmt.Errorf("read the sandbox's stats: %w", err)
@@ -445,7 +470,7 @@ const (
 )
 
 func floorSpec(bin string) providerSpec {
-	return providerSpec{Local: floorLocal, Source: "bench/floor", Dir: bin}
+	return providerSpec{Local: floorLocal, Source: floor.Source, Dir: bin}
 }
 
 // paymentsSpec is the payments provider. Its address and key come from the

@@ -5,26 +5,20 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/paymentsdev/terraform-provider-payments/internal/tfcli"
 )
 
 func TestTerraformArgs(t *testing.T) {
+	tf := &tfcli.Runner{Parallelism: 10}
 	for op, want := range map[string]string{
 		opApply:   "apply -auto-approve -input=false -no-color -parallelism=10",
-		opPlan:    "plan -refresh=true -detailed-exitcode -input=false -no-color -parallelism=10",
+		opPlan:    "plan -detailed-exitcode -input=false -no-color -parallelism=10 -refresh=true",
 		opDestroy: "destroy -auto-approve -input=false -no-color -parallelism=10",
 	} {
-		if got := strings.Join(terraformArgs(op, 10), " "); got != want {
+		if got := strings.Join(terraformArgs(tf, op), " "); got != want {
 			t.Errorf("%s: got %q, want %q", op, got, want)
 		}
-	}
-}
-
-func TestTerraformEnv(t *testing.T) {
-	got := terraformEnv([]string{"PATH=/bin", "TF_LOG=DEBUG", "TF_CLI_CONFIG_FILE=/nope", "PAYMENTS_SECRET_KEY=sk_x", "HOME=/root", "CHECKPOINT_DISABLE="},
-		"TF_CLI_CONFIG_FILE=/work/terraform.rc")
-	want := []string{"PATH=/bin", "HOME=/root", "CHECKPOINT_DISABLE=1", "TF_IN_AUTOMATION=1", "TF_CLI_CONFIG_FILE=/work/terraform.rc"}
-	if !slices.Equal(got, want) {
-		t.Errorf("got %q, want %q", got, want)
 	}
 }
 

@@ -19,9 +19,12 @@ import (
 
 var _ provider.Provider = (*floorProvider)(nil)
 
+// Source is the floor provider's source address in required_providers.
+const Source = "bench/floor"
+
 // Address is the registry address the floor provider is served under; the
 // benchmark's CLI configuration points a dev_overrides entry at it.
-const Address = "registry.terraform.io/bench/floor"
+const Address = "registry.terraform.io/" + Source
 
 type floorProvider struct{}
 
