@@ -30,7 +30,7 @@ say "Building the provider, the sandbox and the demo's payment maker into bin/"
 mkdir -p bin
 go build -trimpath -o bin/terraform-provider-payments .
 go build -trimpath -o bin/payments-sandbox ./cmd/payments-sandbox
-go build -trimpath -o bin/demo-seed ./scripts/demo-seed
+go -C tools build -trimpath -o "$root/bin/demo-seed" ./cmd/demo-seed
 
 mkdir -p .demo
 scratch=$(mktemp -d "$root/.demo/run.XXXXXX")
