@@ -1,7 +1,7 @@
 // Command bench times this provider against Terraform's floor: for N
 // customers with a card each it runs apply, a refresh plan and destroy with
 // the payments provider against the sandbox and with a do-nothing provider
-// built on the same framework (bench/floor), alternating the two, and
+// built on the same framework (tools/internal/floor), alternating the two, and
 // reports the medians, their ratio and the sandbox's requests per resource.
 // A second phase adds latency to the sandbox and compares the apply with the
 // bound floor + requests × latency ÷ parallelism.
