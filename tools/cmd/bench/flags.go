@@ -1,0 +1,88 @@
+package main
+
+import (
+	"errors"
+	"flag"
+	"fmt"
+	"strconv"
+	"strings"
+)
+
+// options are the command's flags.
+type options struct {
+	ns            []int
+	repeats       []int
+	latencies     []int64
+	latencyN      int
+	latencyRepeat int
+	plans         int
+	parallelism   int
+	checkN        int
+	strict        bool
+	outDir        string
+	binDir        string
+	build         bool
+	terraform     string
+	tfLog         string
+}
+
+func parseFlags(args []string) (options, error) {
+	var o options
+	fs := flag.NewFlagSet("bench", flag.ContinueOnError)
+	ns := fs.String("n", "100,500,1000", "comma-separated numbers of customers (each with a card, so 2N resources)")
+	repeats := fs.String("repeat", "3,3,1", "repetitions per N: one value for all, or one per -n value; the median is reported")
+	lat := fs.String("latency", "20,50", "comma-separated sandbox latencies in ms for the latency table; empty skips it")
+	fs.IntVar(&o.latencyN, "latency-n", 500, "N for the latency table")
+	fs.IntVar(&o.plans, "plans", 3, "refresh plans per repetition (a plan changes nothing, so repeating it is cheap)")
+	fs.IntVar(&o.latencyRepeat, "latency-repeat", 2, "repetitions per latency")
+	fs.IntVar(&o.parallelism, "parallelism", 10, "terraform -parallelism (10 is Terraform's default)")
+	fs.IntVar(&o.checkN, "check-n", 500, "N at which the acceptance thresholds are checked")
+	fs.BoolVar(&o.strict, "strict", false, "exit 1 when a threshold is missed")
+	fs.StringVar(&o.outDir, "out", "", "directory for the CSV files, the plot, the working directories and the logs (default: .bench in the repository's root)")
+	fs.StringVar(&o.binDir, "bin", "", "directory of the provider, sandbox and floor binaries (default: bin in the repository's root)")
+	fs.BoolVar(&o.build, "build", true, "build the provider and the sandbox into -bin first (the floor provider is always built)")
+	fs.StringVar(&o.terraform, "terraform", "", "the Terraform CLI, or OpenTofu (default: $TF_ACC_TERRAFORM_PATH, else terraform on PATH)")
+	fs.StringVar(&o.tfLog, "tf-log", "", "TF_LOG level for the timed runs, written beside each run's log (slows them: for diagnosis only)")
+	if err := fs.Parse(args); err != nil {
+		return o, err
+	}
+	var err error
+	if o.ns, err = parseInts(*ns); err != nil || len(o.ns) == 0 {
+		return o, fmt.Errorf("-n %q: want comma-separated positive integers such as 100,500,1000", *ns)
+	}
+	if o.repeats, err = parseInts(*repeats); err != nil || (len(o.repeats) != 1 && len(o.repeats) != len(o.ns)) {
+		return o, fmt.Errorf("-repeat %q: want one positive integer, or one per -n value (%d)", *repeats, len(o.ns))
+	}
+	if len(o.repeats) == 1 {
+		for range o.ns[1:] {
+			o.repeats = append(o.repeats, o.repeats[0])
+		}
+	}
+	ls, err := parseInts(*lat)
+	if err != nil {
+		return o, fmt.Errorf("-latency %q: want comma-separated milliseconds such as 20,50", *lat)
+	}
+	for _, l := range ls {
+		o.latencies = append(o.latencies, int64(l))
+	}
+	if o.parallelism < 1 || o.latencyN < 1 || o.latencyRepeat < 1 || o.plans < 1 {
+		return o, errors.New("-parallelism, -latency-n, -latency-repeat and -plans must be at least 1")
+	}
+	return o, nil
+}
+
+// parseInts parses a comma-separated list of positive integers; "" is none.
+func parseInts(s string) ([]int, error) {
+	var out []int
+	for f := range strings.SplitSeq(s, ",") {
+		if f = strings.TrimSpace(f); f == "" {
+			continue
+		}
+		n, err := strconv.Atoi(f)
+		if err != nil || n < 1 {
+			return nil, fmt.Errorf("%q is not a positive integer", f)
+		}
+		out = append(out, n)
+	}
+	return out, nil
+}
