@@ -86,7 +86,7 @@ func StartProcess(ctx context.Context, bin string, opts ProcessOptions) (*Proces
 	case p.URL = <-url:
 		return p, nil
 	case <-p.done:
-		cause = fmt.Errorf("it exited before listening (%v)", p.err)
+		cause = fmt.Errorf("it exited before listening (%w)", p.err)
 	case <-timer.C:
 		cause = fmt.Errorf("it did not print %q within %s", ListeningPrefix+"URL", timeout)
 	case <-ctx.Done():
