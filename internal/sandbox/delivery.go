@@ -214,9 +214,13 @@ func (d *deliverer) dial(ctx context.Context, dialer *net.Dialer, network, addr 
 
 // start runs the scheduler, with the deliveries loaded from the store.
 func (d *deliverer) start() {
+	now := time.Now()
 	d.mu.Lock()
 	for _, a := range d.s.accounts {
 		for _, dl := range a.wh.pending {
+			// A restart resumes pending deliveries at once: whoever
+			// restarts the sandbox is waiting for them.
+			dl.due = now
 			heap.Push(&d.due, dueItem{due: dl.due, d: dl})
 		}
 	}
