@@ -156,7 +156,9 @@ func (secretPlanModifier) Description(context.Context) string {
 	return "the secret changes only when secret_version changes"
 }
 
-func (m secretPlanModifier) MarkdownDescription(ctx context.Context) string { return m.Description(ctx) }
+func (m secretPlanModifier) MarkdownDescription(ctx context.Context) string {
+	return m.Description(ctx)
+}
 
 func (secretPlanModifier) PlanModifyString(ctx context.Context, req planmodifier.StringRequest, resp *planmodifier.StringResponse) {
 	if req.State.Raw.IsNull() || req.Plan.Raw.IsNull() {
@@ -186,7 +188,9 @@ func (webhookURLValidator) Description(context.Context) string {
 	return fmt.Sprintf("value must be an absolute https or http URL without a fragment, at most %d bytes", wire.WebhookURLMaxLength)
 }
 
-func (v webhookURLValidator) MarkdownDescription(ctx context.Context) string { return v.Description(ctx) }
+func (v webhookURLValidator) MarkdownDescription(ctx context.Context) string {
+	return v.Description(ctx)
+}
 
 func (webhookURLValidator) ValidateString(_ context.Context, req validator.StringRequest, resp *validator.StringResponse) {
 	if req.ConfigValue.IsNull() || req.ConfigValue.IsUnknown() {
