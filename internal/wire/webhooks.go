@@ -162,6 +162,7 @@ func VerifySignature(header, secret string, body []byte, tolerance time.Duration
 	}
 	var (
 		ts     int64
+		tsRaw  string // signed as sent, not as reformatted
 		haveTS bool
 		sigs   [][]byte
 	)
@@ -176,7 +177,7 @@ func VerifySignature(header, secret string, body []byte, tolerance time.Duration
 			if err != nil || haveTS {
 				return ErrSignatureMalformed
 			}
-			ts, haveTS = n, true
+			ts, tsRaw, haveTS = n, v, true
 		case signatureSchemeV1:
 			sig, err := hex.DecodeString(v)
 			if err != nil {
@@ -189,7 +190,9 @@ func VerifySignature(header, secret string, body []byte, tolerance time.Duration
 		return ErrSignatureMalformed
 	}
 	mac := hmac.New(sha256.New, []byte(secret))
-	mac.Write(signaturePayload(ts, body))
+	mac.Write([]byte(tsRaw))
+	mac.Write([]byte{'.'})
+	mac.Write(body)
 	want := mac.Sum(nil)
 	matched := false
 	for _, sig := range sigs {
