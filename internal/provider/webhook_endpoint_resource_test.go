@@ -206,7 +206,7 @@ func TestAccWebhookEndpoint_secretVersionRoll(t *testing.T) {
 func TestAccWebhookEndpoint_importKeepsSecret(t *testing.T) {
 	acct := newTestAccAccount(t)
 	ep, err := acct.Client.CreateWebhookEndpoint(context.Background(), &client.WebhookEndpointParams{
-		URL: ptr("http://127.0.0.1:4242/imported"), EnabledEvents: []string{"payment.approved"},
+		URL: webhookTestString("http://127.0.0.1:4242/imported"), EnabledEvents: []string{"payment.approved"},
 	})
 	if err != nil {
 		t.Fatal(err)
@@ -291,7 +291,7 @@ func TestAccWebhookEndpoint_driftRepaired(t *testing.T) {
 				PreConfig: func() {
 					disabled := true
 					if _, err := acct.Client.UpdateWebhookEndpoint(context.Background(), id, &client.WebhookEndpointParams{
-						URL: ptr("http://127.0.0.1:9999/elsewhere"), EnabledEvents: []string{"*"}, Description: ptr(""),
+						URL: webhookTestString("http://127.0.0.1:9999/elsewhere"), EnabledEvents: []string{"*"}, Description: webhookTestString(""),
 						Disabled: &disabled, Metadata: map[string]string{"extra": "added outside"},
 					}); err != nil {
 						t.Fatalf("changing webhook endpoint %s behind Terraform's back: %v", id, err)
@@ -441,7 +441,7 @@ func TestAccWebhookEndpoint_deliversSignedEvents(t *testing.T) {
 				secret = rs.Primary.Attributes["secret"]
 				mu.Unlock()
 				ctx := context.Background()
-				if _, err := acct.Client.CreateCustomer(ctx, &client.CustomerParams{Name: ptr("Not subscribed")}); err != nil {
+				if _, err := acct.Client.CreateCustomer(ctx, &client.CustomerParams{Name: webhookTestString("Not subscribed")}); err != nil {
 					return err
 				}
 				p, err := acct.Client.CreatePayment(ctx, &client.PaymentParams{Amount: 1999, Currency: "USD", Source: client.TokenVisa})
@@ -478,4 +478,5 @@ func TestAccWebhookEndpoint_deliversSignedEvents(t *testing.T) {
 	})
 }
 
-func ptr[T any](v T) *T { return &v }
+// webhookTestString is a pointer to s, for client parameters.
+func webhookTestString(s string) *string { return &s }

@@ -43,7 +43,7 @@
 //   - Webhooks (webhooks.go, events.go, delivery.go): events are recorded
 //     in the request that makes the change, and delivered after it, by a
 //     scheduler with one lane per endpoint; the decisions are listed in
-//     the API assumptions guide, section "Webhooks".
+//     the API assumptions guide, section "Webhooks and events".
 package sandbox
 
 import (
