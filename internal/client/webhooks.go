@@ -195,7 +195,7 @@ func (c *Client) ListEvents(ctx context.Context, p *ListEventsParams) (*EventLis
 	v := url.Values{}
 	if p != nil {
 		setNonEmpty(v, wire.ParamType, p.Type)
-		p.ListParams.query(v)
+		p.query(v)
 	}
 	var out EventList
 	if err := c.call(ctx, http.MethodGet, wire.PathEvents, v, nil, &out); err != nil {
