@@ -62,7 +62,8 @@ func (r *webhookEndpointResource) Schema(ctx context.Context, _ resource.SchemaR
 		MarkdownDescription: "A webhook endpoint: a URL of yours that the payments service posts events to, signed with " +
 			"the endpoint's secret in the `" + wire.HeaderSignature + "` header. Every argument changes in place. " +
 			"The secret is known only from the answer that creates the endpoint or rolls its secret: it is kept in " +
-			"state (marked sensitive), it is `null` after an import, and changing `secret_version` rolls it.",
+			"state (marked sensitive), it is `null` after an import, and changing `secret_version` rolls it. " +
+			"A secret rolled outside of Terraform cannot be detected: change `secret_version` to learn a current one.",
 		Attributes: map[string]schema.Attribute{
 			"url": schema.StringAttribute{
 				MarkdownDescription: fmt.Sprintf("The URL events are posted to: an absolute `https` URL (the sandbox "+
