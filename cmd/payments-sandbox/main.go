@@ -15,6 +15,7 @@ import (
 	"os"
 	"os/signal"
 	"strconv"
+	"strings"
 	"syscall"
 	"time"
 
@@ -40,6 +41,20 @@ func (k *keyList) Set(v string) error {
 	return nil
 }
 
+// hostList is the repeatable, comma-separated -webhook-allow flag.
+type hostList []string
+
+func (h *hostList) String() string { return strings.Join(*h, ",") }
+
+func (h *hostList) Set(v string) error {
+	for _, e := range strings.Split(v, ",") {
+		if e = strings.TrimSpace(e); e != "" {
+			*h = append(*h, e)
+		}
+	}
+	return nil
+}
+
 func main() {
 	os.Exit(run(os.Args[1:], os.Stdout, os.Stderr))
 }
@@ -53,14 +68,19 @@ func run(args []string, stdout, stderr io.Writer) int {
 	data := fs.String("data", "", "keep the state in this bbolt `file` across restarts (created if missing); every write reaches the file before it is answered; empty keeps state in memory only")
 	var keys keyList
 	fs.Var(&keys, "key", "admit only this sandbox secret `key` (repeat for several); without -key every well-formed "+client.SecretKeySandboxPrefix+" key is its own account, made on first use")
+	var allow hostList
+	fs.Var(&allow, "webhook-allow", "also deliver webhooks to these `hosts` (names, IP addresses or CIDR networks, comma-separated, repeatable); by default only loopback addresses")
+	attempts := fs.Int("webhook-attempts", sandbox.DefaultWebhookAttempts, "make at most this many `attempts` to deliver each event to each endpoint (retries after 1s, 2s, 4s...)")
 	level := fs.String("log-level", "info", "log `level` on stderr: debug (one line per request), info, warn or error")
 	fs.Usage = func() {
 		fmt.Fprintf(stderr, `Usage: payments-sandbox [flags]
 
 payments-sandbox is a local stand-in for the payments API: it serves every
 endpoint of the contract under /v1, plus the sandbox controls under
-/_sandbox/ (complete, dispute, reset, stats, faults), for tests, demos and
-work without network access.
+/_sandbox/ (complete, dispute, reset, stats, faults, deliveries), for tests,
+demos and work without network access. It delivers webhook events itself,
+signed, to the endpoints created under /v1/webhook_endpoints: only to
+loopback addresses unless -webhook-allow names more.
 
 Authenticate with HTTP Basic: a sandbox secret key (%s...) as the user
 name and an empty password. Each key is its own isolated account.
@@ -105,7 +125,11 @@ Examples:
 	}
 	logger := slog.New(slog.NewTextHandler(stderr, &slog.HandlerOptions{Level: lvl}))
 
-	opts := sandbox.Options{Keys: keys, Logger: logger}
+	if *attempts < 1 || *attempts > 20 {
+		fmt.Fprintf(stderr, "payments-sandbox: -webhook-attempts %d is out of range; use 1 to 20\n", *attempts)
+		return 2
+	}
+	opts := sandbox.Options{Keys: keys, Logger: logger, Webhooks: sandbox.WebhookOptions{Allow: allow, Attempts: *attempts}}
 	if *data != "" {
 		st, err := sandbox.OpenStore(*data)
 		if err != nil {

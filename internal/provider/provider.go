@@ -222,6 +222,7 @@ func (p *paymentsProvider) Resources(_ context.Context) []func() resource.Resour
 	return []func() resource.Resource{
 		NewCustomerResource,
 		NewCustomerSourceResource,
+		NewWebhookEndpointResource,
 	}
 }
 

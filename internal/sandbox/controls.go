@@ -41,7 +41,9 @@ func (c *call) completePayment() response {
 		p.authCode = newAuthorizationCode()
 	}
 	c.putPayment(p)
-	return ok(paymentJSON(nil, p))
+	body := paymentJSON(nil, p)
+	c.emitPayment(p, body)
+	return ok(body)
 }
 
 func (c *call) disputePayment() response {
@@ -58,7 +60,9 @@ func (c *call) disputePayment() response {
 	}
 	p.status = client.PaymentStatusDisputed
 	c.putPayment(p)
-	return ok(paymentJSON(nil, p))
+	body := paymentJSON(nil, p)
+	c.emitPayment(p, body)
+	return ok(body)
 }
 
 func (c *call) reset() response {

@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/paymentsdev/terraform-provider-payments/internal/client"
+	"github.com/paymentsdev/terraform-provider-payments/internal/wire"
 )
 
 // customerFields are the optional scalars of a customer, validated alike
@@ -101,7 +102,12 @@ func (c *call) createCustomer() response {
 		c.attach(cu, c.newSource(cd))
 	}
 	c.putCustomer(cu)
-	return ok(c.customerJSON(cu))
+	b := c.customerJSON(cu)
+	c.emit(wire.EventCustomerCreated, b)
+	if cd != nil {
+		c.emit(wire.EventCustomerSourceCreated, sourceJSON(nil, cu, cu.sources[0]))
+	}
+	return ok(b)
 }
 
 func (c *call) retrieveCustomer() response {
@@ -147,7 +153,9 @@ func (c *call) updateCustomer() response {
 	}
 	*cu = next
 	c.putCustomer(cu)
-	return ok(c.customerJSON(cu))
+	b := c.customerJSON(cu)
+	c.emit(wire.EventCustomerUpdated, b)
+	return ok(b)
 }
 
 func (c *call) deleteCustomer() response {
@@ -163,7 +171,9 @@ func (c *call) deleteCustomer() response {
 	delete(c.a.byCustomer, cu.id)
 	c.a.sources -= len(cu.sources)
 	c.deleteCustomerRecord(cu.id)
-	return ok(deletedJSON(client.CustomerIDPrefix, cu.id, "customer"))
+	b := deletedJSON(client.CustomerIDPrefix, cu.id, "customer")
+	c.emit(wire.EventCustomerDeleted, b)
+	return ok(b)
 }
 
 func (c *call) addSource() response {
@@ -183,9 +193,15 @@ func (c *call) addSource() response {
 		return e.response()
 	}
 	src := c.newSource(cd)
+	hadDefault := cu.defaultSource != nil
 	c.attach(cu, src)
 	c.putCustomer(cu)
-	return ok(sourceJSON(nil, cu, src))
+	b := sourceJSON(nil, cu, src)
+	c.emit(wire.EventCustomerSourceCreated, b)
+	if !hadDefault {
+		c.emit(wire.EventCustomerUpdated, c.customerJSON(cu)) // default_source changed
+	}
+	return ok(b)
 }
 
 // pathSource is the source {src} of the customer {id}, or a 404.
@@ -223,6 +239,7 @@ func (c *call) removeSource() response {
 		return e.response()
 	}
 	src := cu.sources[i]
+	prevDefault := cu.defaultSource
 	cu.sources = slices.Delete(cu.sources, i, i+1)
 	if cu.defaultSource == src {
 		cu.defaultSource = nil
@@ -232,7 +249,12 @@ func (c *call) removeSource() response {
 	}
 	c.a.sources--
 	c.putCustomer(cu)
-	return ok(deletedJSON(client.SourceIDPrefix, src.id, "source"))
+	b := deletedJSON(client.SourceIDPrefix, src.id, "source")
+	c.emit(wire.EventCustomerSourceDeleted, b)
+	if cu.defaultSource != src && src == prevDefault {
+		c.emit(wire.EventCustomerUpdated, c.customerJSON(cu)) // default_source changed
+	}
+	return ok(b)
 }
 
 func (c *call) customerJSON(cu *customer) []byte {

@@ -14,6 +14,8 @@ type param struct {
 	name, value string
 	base, sub   string
 	bracketed   bool
+	// array is a name ending in [] (enabled_events[]=a), which may repeat.
+	array bool
 }
 
 // form is a request's parameters: the query string, plus the body of a POST.
@@ -49,7 +51,9 @@ func parseForm(dst form, raw string) (form, *apiError) {
 			return dst, invalid(name, "The value of %s is not valid UTF-8; send UTF-8 text.", name)
 		}
 		p := param{name: name, value: value}
-		if i := strings.IndexByte(name, '['); i >= 0 {
+		if base, ok := strings.CutSuffix(name, "[]"); ok && base != "" && !strings.ContainsAny(base, "[]") {
+			p.base, p.array = base, true
+		} else if i := strings.IndexByte(name, '['); i >= 0 {
 			sub, ok := strings.CutSuffix(name[i+1:], "]")
 			if !ok || i == 0 || sub == "" || strings.ContainsAny(sub, "[]") {
 				return dst, invalid(name, "The field name %s is malformed; use one key in brackets, as in metadata[plan]=gold.", name)
@@ -64,7 +68,7 @@ func parseForm(dst form, raw string) (form, *apiError) {
 	// holds, and gives the canonical order the idempotency fingerprint needs.
 	slices.SortStableFunc(dst, func(a, b param) int { return strings.Compare(a.name, b.name) })
 	for i := 1; i < len(dst); i++ {
-		if dst[i].name == dst[i-1].name {
+		if dst[i].name == dst[i-1].name && !dst[i].array {
 			return dst, invalid(dst[i].name, "The parameter %s is given more than once; send it once.", dst[i].name)
 		}
 	}
@@ -103,9 +107,23 @@ next:
 				continue next
 			}
 		}
+		if p.array {
+			// An array where none is taken: as malformed as before arrays.
+			return invalid(p.name, "The field name %s is malformed; use one key in brackets, as in metadata[plan]=gold.", p.name)
+		}
 		return unknownParam(p.name)
 	}
 	return nil
+}
+
+// all returns the values of the repeated field name[] in the order sent.
+func (f form) all(name string) (vals []string, found bool) {
+	for i := range f {
+		if f[i].name == name {
+			vals, found = append(vals, f[i].value), true
+		}
+	}
+	return vals, found
 }
 
 // fingerprint identifies method, path and parameters for idempotency. The

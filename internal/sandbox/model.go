@@ -112,6 +112,7 @@ type account struct {
 	seq        uint64             // last payment sequence number
 	idem       map[string]*idemRecord
 	idemQueue  []*idemRecord // creation order, for expiry
+	wh         webhookState  // endpoints, events, deliveries
 
 	requests atomic.Int64
 	byRoute  []atomic.Int64 // indexed like routes
@@ -160,6 +161,7 @@ func (a *account) clear() {
 	a.order = nil
 	a.idemQueue = nil
 	a.sources = 0
+	a.wh.clear()
 }
 
 // seqIndex is the position of the first payment in list with seq > seq.

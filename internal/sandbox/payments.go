@@ -120,6 +120,8 @@ func (c *call) createPayment() response {
 	c.a.addPayment(p)
 	c.putPayment(p)
 	c.putSeq()
+	body := paymentJSON(nil, p)
+	c.emitPayment(p, body)
 	if p.status == client.PaymentStatusDeclined {
 		// The declined payment exists; the 402 names it.
 		return (&apiError{
@@ -128,7 +130,7 @@ func (c *call) createPayment() response {
 			payment: p.id.format(client.PaymentIDPrefix),
 		}).response()
 	}
-	return ok(paymentJSON(nil, p))
+	return ok(body)
 }
 
 // pathPayment is the payment named by the path's {id}, or a 404.
@@ -176,7 +178,9 @@ func (c *call) capturePayment() response {
 	// Capturing less releases the rest: the payment is for what was captured.
 	p.amount, p.status, p.captured = amount, client.PaymentStatusApproved, true
 	c.putPayment(p)
-	return ok(paymentJSON(nil, p))
+	body := paymentJSON(nil, p)
+	c.emitPayment(p, body)
+	return ok(body)
 }
 
 func (c *call) refundPayment() response {
@@ -208,7 +212,9 @@ func (c *call) refundPayment() response {
 	p.refunded += amount
 	p.status = status
 	c.putPayment(p)
-	return ok(paymentJSON(nil, p))
+	body := paymentJSON(nil, p)
+	c.emitPayment(p, body)
+	return ok(body)
 }
 
 func (c *call) listPayments() response {

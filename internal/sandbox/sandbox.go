@@ -40,6 +40,10 @@
 //     nothing): rates 0 to 1, latency_ms 0 to 60000, rate_limit 0 to
 //     100000. An empty value sets 0. They are kept in memory only.
 //   - Cleared optional fields are null in answers, not "".
+//   - Webhooks (webhooks.go, events.go, delivery.go): events are recorded
+//     in the request that makes the change, and delivered after it, by a
+//     scheduler with one lane per endpoint; the decisions are listed in
+//     the API assumptions guide, section "Webhooks and events".
 package sandbox
 
 import (
@@ -76,6 +80,8 @@ type Options struct {
 	// Now is the clock for timestamps and idempotency expiry; nil is
 	// time.Now. Rate limits and latency always use the real clock.
 	Now func() time.Time
+	// Webhooks configure event delivery (see delivery.go).
+	Webhooks WebhookOptions
 }
 
 // Server is the sandbox's http.Handler. It is safe for concurrent use.
@@ -85,6 +91,7 @@ type Server struct {
 	keys  map[string]struct{}
 	store Store
 	mux   *http.ServeMux
+	hooks *deliverer
 
 	mu       sync.RWMutex
 	accounts map[[32]byte]*account
@@ -129,11 +136,16 @@ func New(opts Options) (*Server, error) {
 			s.keys[k] = struct{}{}
 		}
 	}
+	var err error
+	if s.hooks, err = newDeliverer(s, opts.Webhooks); err != nil {
+		return nil, err
+	}
 	if s.store != nil {
 		if err := s.loadStore(); err != nil {
 			return nil, err
 		}
 	}
+	s.hooks.start()
 	for i := range routes {
 		rt := &routes[i]
 		s.mux.HandleFunc(rt.pattern, func(w http.ResponseWriter, r *http.Request) { s.serve(w, r, rt) })
@@ -159,6 +171,7 @@ func (s *Server) ConnState(_ net.Conn, state http.ConnState) {
 // Close closes the store, if any. The server must not serve afterwards.
 func (s *Server) Close() error {
 	s.closeOnce.Do(func() {
+		s.hooks.stop()
 		if s.store != nil {
 			s.closeErr = s.store.Close()
 		}
@@ -226,12 +239,21 @@ func init() {
 		def("GET /v1/payments/{id}", (*call).retrievePayment),
 		def("POST /v1/payments/{id}/capture", (*call).capturePayment),
 		def("POST /v1/payments/{id}/refund", (*call).refundPayment),
+		def("POST /v1/webhook_endpoints", (*call).createWebhookEndpoint),
+		def("GET /v1/webhook_endpoints", (*call).listWebhookEndpoints),
+		def("GET /v1/webhook_endpoints/{id}", (*call).retrieveWebhookEndpoint),
+		def("POST /v1/webhook_endpoints/{id}", (*call).updateWebhookEndpoint),
+		def("DELETE /v1/webhook_endpoints/{id}", (*call).deleteWebhookEndpoint),
+		def("POST /v1/webhook_endpoints/{id}/roll_secret", (*call).rollWebhookEndpointSecret),
+		def("GET /v1/events", (*call).listEvents),
+		def("GET /v1/events/{id}", (*call).retrieveEvent),
 		def("POST /_sandbox/payments/{id}/complete", (*call).completePayment),
 		def("POST /_sandbox/payments/{id}/dispute", (*call).disputePayment),
 		def("POST /_sandbox/reset", (*call).reset),
 		def("GET /_sandbox/stats", (*call).stats),
 		def("GET /_sandbox/faults", (*call).getFaults),
 		def("POST /_sandbox/faults", (*call).setFaults),
+		def("GET /_sandbox/deliveries", (*call).listDeliveries),
 	}
 	for i := range routes {
 		routes[i].idx = i

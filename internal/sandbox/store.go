@@ -34,6 +34,7 @@ type storedAccount struct {
 	payments  [][]byte
 	idem      map[string][]byte
 	seq       uint64
+	webhooks  map[string][][]byte // by bucket name, see webhookBuckets
 }
 
 type opKind uint8
@@ -144,6 +145,12 @@ func (st *boltStore) load() (map[[32]byte]*storedAccount, error) {
 			}
 			if b := acct.Bucket([]byte(bucketIdem)); b != nil {
 				_ = b.ForEach(func(k, v []byte) error { sa.idem[string(k)] = slices.Clone(v); return nil })
+			}
+			sa.webhooks = make(map[string][][]byte)
+			for _, name := range webhookBuckets {
+				if b := acct.Bucket([]byte(name)); b != nil {
+					_ = b.ForEach(func(_, v []byte) error { sa.webhooks[name] = append(sa.webhooks[name], slices.Clone(v)); return nil })
+				}
 			}
 			out[hash] = sa
 			return nil
@@ -343,6 +350,9 @@ func (s *Server) loadStore() error {
 		})
 		for _, p := range ps {
 			a.addPayment(p)
+		}
+		if err := a.loadWebhooks(sa.webhooks); err != nil {
+			return err
 		}
 		for key, raw := range sa.idem {
 			var st idemStored

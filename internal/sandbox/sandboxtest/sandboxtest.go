@@ -24,7 +24,13 @@ type Sandbox struct {
 // connection counting, and closes it when the test ends.
 func Start(tb testing.TB) *Sandbox {
 	tb.Helper()
-	srv, err := sandbox.New(sandbox.Options{})
+	return StartWith(tb, sandbox.Options{})
+}
+
+// StartWith is Start with options, for example short webhook retries.
+func StartWith(tb testing.TB, opts sandbox.Options) *Sandbox {
+	tb.Helper()
+	srv, err := sandbox.New(opts)
 	if err != nil {
 		tb.Fatalf("sandboxtest: starting the sandbox: %v", err)
 	}

@@ -1,0 +1,226 @@
+package client
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"net/http"
+	"net/url"
+	"strconv"
+
+	"github.com/paymentsdev/terraform-provider-payments/internal/wire"
+)
+
+// WebhookEndpoint is a webhook endpoint. Secret is set only in the answers
+// of create and roll secret; the service never shows it again.
+type WebhookEndpoint struct {
+	ID            string            `json:"id"`
+	Object        string            `json:"object"`
+	URL           string            `json:"url"`
+	EnabledEvents []string          `json:"enabled_events"`
+	Description   string            `json:"description"`
+	Disabled      bool              `json:"disabled"`
+	Secret        string            `json:"secret,omitempty"`
+	Metadata      map[string]string `json:"metadata"`
+	CreatedAt     string            `json:"created_at"`
+	Livemode      bool              `json:"livemode"`
+}
+
+// WebhookEndpointList is one page of webhook endpoints.
+type WebhookEndpointList struct {
+	Object  string             `json:"object"`
+	Data    []*WebhookEndpoint `json:"data"`
+	HasMore bool               `json:"has_more"`
+	URL     string             `json:"url"`
+}
+
+// Event is a change of an object: Data.Object is the object right after
+// the change (a deleted object as its deletion answer).
+type Event struct {
+	ID        string    `json:"id"`
+	Object    string    `json:"object"`
+	Type      string    `json:"type"`
+	CreatedAt string    `json:"created_at"`
+	Livemode  bool      `json:"livemode"`
+	Data      EventData `json:"data"`
+}
+
+// EventData holds an event's object, undecoded: its type depends on the
+// event's type (customer.* a customer, payment.* a payment, …).
+type EventData struct {
+	Object json.RawMessage `json:"object"`
+}
+
+// EventList is one page of events.
+type EventList struct {
+	Object  string   `json:"object"`
+	Data    []*Event `json:"data"`
+	HasMore bool     `json:"has_more"`
+	URL     string   `json:"url"`
+}
+
+// Delivery is one delivery attempt, as the sandbox records it. Status is
+// the receiver's HTTP status, 0 when it did not answer; Error is "" when
+// the attempt delivered the event.
+type Delivery struct {
+	Event    string `json:"event"`
+	Endpoint string `json:"endpoint"`
+	Attempt  int    `json:"attempt"`
+	Status   int    `json:"status"`
+	Error    string `json:"error"`
+	At       string `json:"at"`
+}
+
+// DeliveryList is every delivery attempt of an account, newest first.
+type DeliveryList struct {
+	Object  string      `json:"object"`
+	Data    []*Delivery `json:"data"`
+	HasMore bool        `json:"has_more"`
+	URL     string      `json:"url"`
+}
+
+// WebhookEndpointParams are the fields of an endpoint create or update;
+// nil fields are not sent. On update, a pointer to "" clears Description,
+// a "" value in Metadata deletes that key, and ClearMetadata removes every
+// key. EnabledEvents, when not nil, replaces the whole list.
+type WebhookEndpointParams struct {
+	URL           *string
+	EnabledEvents []string
+	Description   *string
+	Disabled      *bool
+	Metadata      map[string]string
+	ClearMetadata bool
+}
+
+// ListParams page a list.
+type ListParams struct {
+	Limit         int
+	StartingAfter string
+	EndingBefore  string
+}
+
+// ListEventsParams filter and page the event list; Type "" lists every type.
+type ListEventsParams struct {
+	Type string
+	ListParams
+}
+
+func webhookEndpointPath(id string) string { return wire.PathWebhookEndpoints + "/" + pathID(id) }
+
+func (p *WebhookEndpointParams) form() url.Values {
+	v := url.Values{}
+	if p == nil {
+		return v
+	}
+	setPtr(v, wire.ParamURL, p.URL)
+	if p.EnabledEvents != nil {
+		v[wire.ParamEnabledEventsItem] = append([]string(nil), p.EnabledEvents...)
+	}
+	setPtr(v, wire.ParamDescription, p.Description)
+	if p.Disabled != nil {
+		v.Set(wire.ParamDisabled, strconv.FormatBool(*p.Disabled))
+	}
+	setMetadata(v, p.Metadata, p.ClearMetadata)
+	return v
+}
+
+func (p *ListParams) query(v url.Values) url.Values {
+	if p == nil {
+		return v
+	}
+	if p.Limit != 0 {
+		v.Set(paramLimit, strconv.Itoa(p.Limit))
+	}
+	setNonEmpty(v, paramStartingAfter, p.StartingAfter)
+	setNonEmpty(v, paramEndingBefore, p.EndingBefore)
+	return v
+}
+
+// CreateWebhookEndpoint creates an endpoint; the answer holds its secret.
+func (c *Client) CreateWebhookEndpoint(ctx context.Context, p *WebhookEndpointParams) (*WebhookEndpoint, error) {
+	var out WebhookEndpoint
+	return &out, c.call(ctx, http.MethodPost, wire.PathWebhookEndpoints, nil, p.form(), &out)
+}
+
+// GetWebhookEndpoint retrieves an endpoint, without its secret.
+func (c *Client) GetWebhookEndpoint(ctx context.Context, id string) (*WebhookEndpoint, error) {
+	var out WebhookEndpoint
+	return &out, c.call(ctx, http.MethodGet, webhookEndpointPath(id), nil, nil, &out)
+}
+
+// UpdateWebhookEndpoint changes the fields p sets and leaves the others.
+func (c *Client) UpdateWebhookEndpoint(ctx context.Context, id string, p *WebhookEndpointParams) (*WebhookEndpoint, error) {
+	var out WebhookEndpoint
+	return &out, c.call(ctx, http.MethodPost, webhookEndpointPath(id), nil, p.form(), &out)
+}
+
+// DeleteWebhookEndpoint deletes an endpoint; its pending deliveries stop.
+func (c *Client) DeleteWebhookEndpoint(ctx context.Context, id string) (*Deleted, error) {
+	var out Deleted
+	return &out, c.call(ctx, http.MethodDelete, webhookEndpointPath(id), nil, nil, &out)
+}
+
+// RollWebhookEndpointSecret replaces an endpoint's secret; the answer holds
+// the new one, which alone signs from then on.
+func (c *Client) RollWebhookEndpointSecret(ctx context.Context, id string) (*WebhookEndpoint, error) {
+	var out WebhookEndpoint
+	return &out, c.call(ctx, http.MethodPost, webhookEndpointPath(id)+wire.PathRollSecret, nil, url.Values{}, &out)
+}
+
+// ListWebhookEndpoints lists endpoints, newest first.
+func (c *Client) ListWebhookEndpoints(ctx context.Context, p *ListParams) (*WebhookEndpointList, error) {
+	var out WebhookEndpointList
+	if err := c.call(ctx, http.MethodGet, wire.PathWebhookEndpoints, p.query(url.Values{}), nil, &out); err != nil {
+		return nil, err
+	}
+	for i, ep := range out.Data {
+		if ep == nil {
+			return nil, fmt.Errorf("GET %s: decoding answer: entry %d of the list is null, not a webhook endpoint", wire.PathWebhookEndpoints, i)
+		}
+		if ep.Livemode != c.livemode {
+			return nil, &LivemodeMismatchError{Path: wire.PathWebhookEndpoints, KeyLivemode: c.livemode}
+		}
+	}
+	return &out, nil
+}
+
+// GetEvent retrieves an event.
+func (c *Client) GetEvent(ctx context.Context, id string) (*Event, error) {
+	var out Event
+	return &out, c.call(ctx, http.MethodGet, wire.PathEvents+"/"+pathID(id), nil, nil, &out)
+}
+
+// ListEvents lists events, newest first.
+func (c *Client) ListEvents(ctx context.Context, p *ListEventsParams) (*EventList, error) {
+	v := url.Values{}
+	if p != nil {
+		setNonEmpty(v, wire.ParamType, p.Type)
+		p.query(v)
+	}
+	var out EventList
+	if err := c.call(ctx, http.MethodGet, wire.PathEvents, v, nil, &out); err != nil {
+		return nil, err
+	}
+	for i, ev := range out.Data {
+		if ev == nil {
+			return nil, fmt.Errorf("GET %s: decoding answer: entry %d of the list is null, not an event", wire.PathEvents, i)
+		}
+		if ev.Livemode != c.livemode {
+			return nil, &LivemodeMismatchError{Path: wire.PathEvents, KeyLivemode: c.livemode}
+		}
+	}
+	return &out, nil
+}
+
+// SandboxDeliveries lists the account's delivery attempts, newest first,
+// optionally only those of one event or one endpoint ("" for all).
+func (c *Client) SandboxDeliveries(ctx context.Context, event, endpoint string) (*DeliveryList, error) {
+	v := url.Values{}
+	setNonEmpty(v, wire.ParamEvent, event)
+	setNonEmpty(v, wire.ParamEndpoint, endpoint)
+	var out DeliveryList
+	return &out, c.call(ctx, http.MethodGet, wire.PathSandboxDeliveries, v, nil, &out)
+}
+
+func (w *WebhookEndpoint) livemodeOf() bool { return w.Livemode }
+func (e *Event) livemodeOf() bool           { return e.Livemode }

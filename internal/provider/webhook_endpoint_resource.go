@@ -1,0 +1,328 @@
+package provider
+
+import (
+	"context"
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/hashicorp/terraform-plugin-framework-validators/mapvalidator"
+	"github.com/hashicorp/terraform-plugin-framework-validators/setvalidator"
+	"github.com/hashicorp/terraform-plugin-framework-validators/stringvalidator"
+	"github.com/hashicorp/terraform-plugin-framework/path"
+	"github.com/hashicorp/terraform-plugin-framework/resource"
+	"github.com/hashicorp/terraform-plugin-framework/resource/schema"
+	"github.com/hashicorp/terraform-plugin-framework/resource/schema/booldefault"
+	"github.com/hashicorp/terraform-plugin-framework/resource/schema/boolplanmodifier"
+	"github.com/hashicorp/terraform-plugin-framework/resource/schema/planmodifier"
+	"github.com/hashicorp/terraform-plugin-framework/resource/schema/stringplanmodifier"
+	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
+	"github.com/hashicorp/terraform-plugin-framework/types"
+	"github.com/hashicorp/terraform-plugin-log/tflog"
+
+	"github.com/paymentsdev/terraform-provider-payments/internal/client"
+	"github.com/paymentsdev/terraform-provider-payments/internal/wire"
+)
+
+var (
+	_ resource.Resource                = (*webhookEndpointResource)(nil)
+	_ resource.ResourceWithConfigure   = (*webhookEndpointResource)(nil)
+	_ resource.ResourceWithImportState = (*webhookEndpointResource)(nil)
+)
+
+// Default timeouts of payments_webhook_endpoint operations. An update that
+// rolls the secret makes two requests.
+var webhookEndpointTimeouts = resourceTimeouts{
+	Create: 5 * time.Minute,
+	Read:   5 * time.Minute,
+	Update: 10 * time.Minute,
+	Delete: 5 * time.Minute,
+}
+
+// NewWebhookEndpointResource returns the payments_webhook_endpoint resource.
+func NewWebhookEndpointResource() resource.Resource {
+	return &webhookEndpointResource{}
+}
+
+// webhookEndpointResource is the payments_webhook_endpoint resource.
+type webhookEndpointResource struct {
+	client *client.Client
+}
+
+func (r *webhookEndpointResource) Metadata(_ context.Context, req resource.MetadataRequest, resp *resource.MetadataResponse) {
+	resp.TypeName = req.ProviderTypeName + "_webhook_endpoint"
+}
+
+func (r *webhookEndpointResource) Schema(ctx context.Context, _ resource.SchemaRequest, resp *resource.SchemaResponse) {
+	events := make([]string, len(webhookEventChoices))
+	for i, e := range webhookEventChoices {
+		events[i] = "`" + e + "`"
+	}
+	resp.Schema = schema.Schema{
+		MarkdownDescription: "A webhook endpoint: a URL of yours that the payments service posts events to, signed with " +
+			"the endpoint's secret in the `" + wire.HeaderSignature + "` header. Every argument changes in place. " +
+			"The secret is known only from the answer that creates the endpoint or rolls its secret: it is kept in " +
+			"state (marked sensitive), it is `null` after an import, and changing `secret_version` rolls it. " +
+			"A secret rolled outside of Terraform cannot be detected: change `secret_version` to learn a current one.",
+		Attributes: map[string]schema.Attribute{
+			"url": schema.StringAttribute{
+				MarkdownDescription: fmt.Sprintf("The URL events are posted to: an absolute `https` URL (the sandbox "+
+					"also takes `http`) of at most %d bytes, without a fragment. The sandbox calls only loopback "+
+					"addresses unless it was started with `-webhook-allow`; it refuses any other URL when the endpoint "+
+					"is created or updated.", wire.WebhookURLMaxLength),
+				Required:   true,
+				Validators: []validator.String{webhookURLValidator{}},
+			},
+			"enabled_events": schema.SetAttribute{
+				MarkdownDescription: "The event types sent to this endpoint, at least one: any of " +
+					strings.Join(events, ", ") + " (`*` for every type, present and future).",
+				ElementType: types.StringType,
+				Required:    true,
+				Validators: []validator.Set{
+					setvalidator.SizeAtLeast(1),
+					setvalidator.ValueStringsAre(stringvalidator.OneOf(webhookEventChoices...)),
+				},
+			},
+			"description": schema.StringAttribute{
+				MarkdownDescription: fmt.Sprintf("What the endpoint is for, from 1 to %d characters.", wire.WebhookDescriptionMaxLength),
+				Optional:            true,
+				Validators:          []validator.String{stringvalidator.UTF8LengthBetween(1, wire.WebhookDescriptionMaxLength)},
+			},
+			"disabled": schema.BoolAttribute{
+				MarkdownDescription: "Whether event delivery to the endpoint is paused. Events that happen meanwhile are " +
+					"not sent later. Defaults to `false`.",
+				Optional: true,
+				Computed: true,
+				Default:  booldefault.StaticBool(false),
+			},
+			"metadata": schema.MapAttribute{
+				MarkdownDescription: fmt.Sprintf("Your own key-value pairs about the endpoint: at most %d keys, "+
+					"each of 1 to %d characters without square brackets, with a value of 1 to %d characters. "+
+					"Keys added outside of Terraform are shown as a change and removed.",
+					client.MetadataMaxKeys, client.MetadataKeyMaxLength, client.MetadataValueMaxLength),
+				ElementType: types.StringType,
+				Optional:    true,
+				Validators: []validator.Map{
+					mapvalidator.SizeAtMost(client.MetadataMaxKeys),
+					mapvalidator.KeysAre(
+						stringvalidator.UTF8LengthBetween(1, client.MetadataKeyMaxLength),
+						stringvalidator.RegexMatches(metadataKeyRegexp, "must not contain square brackets"),
+					),
+					mapvalidator.ValueStringsAre(
+						notEmptyMetadataValueValidator{},
+						stringvalidator.UTF8LengthAtMost(client.MetadataValueMaxLength),
+					),
+				},
+			},
+			"secret_version": schema.Int64Attribute{
+				MarkdownDescription: "Any number you choose; changing it to another number rolls the secret in place: " +
+					"the service issues a new one, which alone signs from then on, and `secret` shows it after the " +
+					"apply. Removing it changes nothing. After an import, the value configured is only recorded " +
+					"(the secret stays `null` and unchanged); change it once more to roll and learn a secret.",
+				Optional: true,
+			},
+			"id": schema.StringAttribute{
+				MarkdownDescription: fmt.Sprintf("The endpoint's identifier: %s.", webhookEndpointIDShape),
+				Computed:            true,
+				PlanModifiers:       []planmodifier.String{stringplanmodifier.UseStateForUnknown()},
+			},
+			"secret": schema.StringAttribute{
+				MarkdownDescription: fmt.Sprintf("The signing secret (`%s` and %d letters or digits) that the "+
+					"receiver verifies `%s` with. Set when Terraform creates the endpoint or rolls its secret, and "+
+					"kept in state; `null` after an import until the next roll, because the service never shows a "+
+					"secret again.", wire.WebhookSecretPrefix, wire.WebhookSecretRandomLength, wire.HeaderSignature),
+				Computed:      true,
+				Sensitive:     true,
+				PlanModifiers: []planmodifier.String{secretPlanModifier{}},
+			},
+			"created_at": schema.StringAttribute{
+				MarkdownDescription: "When the endpoint was created, as an RFC 3339 UTC timestamp.",
+				Computed:            true,
+				PlanModifiers:       []planmodifier.String{stringplanmodifier.UseStateForUnknown()},
+			},
+			"livemode": schema.BoolAttribute{
+				MarkdownDescription: "Whether the endpoint lives in the live service (`true`) or the sandbox (`false`).",
+				Computed:            true,
+				PlanModifiers:       []planmodifier.Bool{boolplanmodifier.UseStateForUnknown()},
+			},
+		},
+		Blocks: map[string]schema.Block{
+			"timeouts": webhookEndpointTimeouts.block(ctx, "webhook endpoint"),
+		},
+	}
+}
+
+func (r *webhookEndpointResource) Configure(_ context.Context, req resource.ConfigureRequest, resp *resource.ConfigureResponse) {
+	r.client = clientFromProviderData(req.ProviderData, &resp.Diagnostics)
+}
+
+func (r *webhookEndpointResource) Create(ctx context.Context, req resource.CreateRequest, resp *resource.CreateResponse) {
+	var plan webhookEndpointResourceModel
+	resp.Diagnostics.Append(req.Plan.Get(ctx, &plan)...)
+	if resp.Diagnostics.HasError() {
+		return
+	}
+	if r.client == nil {
+		resp.Diagnostics.Append(notConfiguredDiagnostic())
+		return
+	}
+	timeout, diags := plan.Timeouts.Create(ctx, webhookEndpointTimeouts.Create)
+	resp.Diagnostics.Append(diags...)
+	if resp.Diagnostics.HasError() {
+		return
+	}
+	ctx, cancel := context.WithTimeout(ctx, timeout)
+	defer cancel()
+
+	disabled := plan.Disabled.ValueBool()
+	params := &client.WebhookEndpointParams{
+		URL:         stringPointer(plan.URL),
+		Description: stringPointer(plan.Description),
+		Disabled:    &disabled,
+	}
+	resp.Diagnostics.Append(plan.EnabledEvents.ElementsAs(ctx, &params.EnabledEvents, false)...)
+	resp.Diagnostics.Append(plan.Metadata.ElementsAs(ctx, &params.Metadata, false)...)
+	if resp.Diagnostics.HasError() {
+		return
+	}
+
+	ep, err := r.client.CreateWebhookEndpoint(ctx, params)
+	if err != nil {
+		resp.Diagnostics.Append(webhookEndpointErrorDiagnostics("Error Creating Webhook Endpoint", "a new webhook endpoint", err)...)
+		return
+	}
+	tflog.Debug(ctx, "Created webhook endpoint", map[string]any{"id": ep.ID})
+
+	resp.Diagnostics.Append(plan.fromAPI(ep)...)
+	resp.Diagnostics.Append(resp.State.Set(ctx, &plan)...)
+}
+
+func (r *webhookEndpointResource) Read(ctx context.Context, req resource.ReadRequest, resp *resource.ReadResponse) {
+	var state webhookEndpointResourceModel
+	resp.Diagnostics.Append(req.State.Get(ctx, &state)...)
+	if resp.Diagnostics.HasError() {
+		return
+	}
+	if r.client == nil {
+		resp.Diagnostics.Append(notConfiguredDiagnostic())
+		return
+	}
+	timeout, diags := state.Timeouts.Read(ctx, webhookEndpointTimeouts.Read)
+	resp.Diagnostics.Append(diags...)
+	if resp.Diagnostics.HasError() {
+		return
+	}
+	ctx, cancel := context.WithTimeout(ctx, timeout)
+	defer cancel()
+
+	id := state.ID.ValueString()
+	ep, err := r.client.GetWebhookEndpoint(ctx, id)
+	if client.IsNotFound(err) {
+		tflog.Warn(ctx, "Webhook endpoint not found; removing it from state so that it is planned for creation", map[string]any{"id": id})
+		resp.State.RemoveResource(ctx)
+		return
+	}
+	if err != nil {
+		resp.Diagnostics.Append(apiErrorDiagnostic("Error Reading Webhook Endpoint", "webhook endpoint "+id, err))
+		return
+	}
+
+	resp.Diagnostics.Append(state.fromAPI(ep)...)
+	resp.Diagnostics.Append(resp.State.Set(ctx, &state)...)
+}
+
+func (r *webhookEndpointResource) Update(ctx context.Context, req resource.UpdateRequest, resp *resource.UpdateResponse) {
+	var plan, state webhookEndpointResourceModel
+	resp.Diagnostics.Append(req.Plan.Get(ctx, &plan)...)
+	resp.Diagnostics.Append(req.State.Get(ctx, &state)...)
+	if resp.Diagnostics.HasError() {
+		return
+	}
+	if r.client == nil {
+		resp.Diagnostics.Append(notConfiguredDiagnostic())
+		return
+	}
+	timeout, diags := plan.Timeouts.Update(ctx, webhookEndpointTimeouts.Update)
+	resp.Diagnostics.Append(diags...)
+	if resp.Diagnostics.HasError() {
+		return
+	}
+	ctx, cancel := context.WithTimeout(ctx, timeout)
+	defer cancel()
+
+	params, changed, diags := webhookEndpointUpdateParams(ctx, &plan, &state)
+	resp.Diagnostics.Append(diags...)
+	if resp.Diagnostics.HasError() {
+		return
+	}
+
+	id := state.ID.ValueString()
+	var ep *client.WebhookEndpoint
+	var err error
+	if changed {
+		ep, err = r.client.UpdateWebhookEndpoint(ctx, id, params)
+	} else {
+		// Only secret_version or Terraform-side settings changed; the
+		// answer still refreshes every attribute.
+		ep, err = r.client.GetWebhookEndpoint(ctx, id)
+	}
+	if err != nil {
+		resp.Diagnostics.Append(webhookEndpointErrorDiagnostics("Error Updating Webhook Endpoint", "webhook endpoint "+id, err)...)
+		return
+	}
+	roll := secretRollWanted(plan.SecretVersion, state.SecretVersion, state.Secret)
+	plan.Secret = state.Secret
+	resp.Diagnostics.Append(plan.fromAPI(ep)...)
+	if !roll {
+		resp.Diagnostics.Append(resp.State.Set(ctx, &plan)...)
+		return
+	}
+
+	rolled, err := r.client.RollWebhookEndpointSecret(ctx, id)
+	if err != nil {
+		// Record the update that was made, with the old secret and
+		// secret_version, so that the next apply tries the roll again.
+		plan.SecretVersion = state.SecretVersion
+		resp.Diagnostics.Append(resp.State.Set(ctx, &plan)...)
+		resp.Diagnostics.Append(apiErrorDiagnostic("Error Rolling Webhook Endpoint Secret", "webhook endpoint "+id, err))
+		return
+	}
+	tflog.Debug(ctx, "Rolled webhook endpoint secret", map[string]any{"id": id})
+	resp.Diagnostics.Append(plan.fromAPI(rolled)...)
+	resp.Diagnostics.Append(resp.State.Set(ctx, &plan)...)
+}
+
+func (r *webhookEndpointResource) Delete(ctx context.Context, req resource.DeleteRequest, resp *resource.DeleteResponse) {
+	var state webhookEndpointResourceModel
+	resp.Diagnostics.Append(req.State.Get(ctx, &state)...)
+	if resp.Diagnostics.HasError() {
+		return
+	}
+	if r.client == nil {
+		resp.Diagnostics.Append(notConfiguredDiagnostic())
+		return
+	}
+	timeout, diags := state.Timeouts.Delete(ctx, webhookEndpointTimeouts.Delete)
+	resp.Diagnostics.Append(diags...)
+	if resp.Diagnostics.HasError() {
+		return
+	}
+	ctx, cancel := context.WithTimeout(ctx, timeout)
+	defer cancel()
+
+	id := state.ID.ValueString()
+	if _, err := r.client.DeleteWebhookEndpoint(ctx, id); err != nil && !client.IsNotFound(err) {
+		resp.Diagnostics.Append(apiErrorDiagnostic("Error Deleting Webhook Endpoint", "webhook endpoint "+id, err))
+	}
+}
+
+func (r *webhookEndpointResource) ImportState(ctx context.Context, req resource.ImportStateRequest, resp *resource.ImportStateResponse) {
+	id, err := parseWebhookEndpointImportID(req.ID)
+	if err != nil {
+		resp.Diagnostics.AddError("Invalid Webhook Endpoint Import ID", err.Error()+".")
+		return
+	}
+	// Read fills in the rest; the secret stays null: the service never
+	// shows it again.
+	resp.Diagnostics.Append(resp.State.SetAttribute(ctx, path.Root("id"), id)...)
+}

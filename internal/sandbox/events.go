@@ -1,0 +1,139 @@
+package sandbox
+
+import (
+	"slices"
+	"strings"
+
+	"github.com/paymentsdev/terraform-provider-payments/internal/wire"
+)
+
+// Events record every change of customers, cards and payments, whether or
+// not an endpoint asked for them, and feed the deliveries.
+
+// maxEvents bounds an account's events besides wire.EventRetention, so that
+// a benchmark's hundred thousand writes cannot hold as many events in
+// memory; the oldest go first.
+const maxEvents = 10_000
+
+type event struct {
+	id      rid
+	seq     uint64
+	typ     string
+	created int64
+	// body is the event as sent and as answered: the JSON object.
+	body []byte
+}
+
+// emit records an event of type typ about obj (the object's JSON right
+// after the change) and schedules its deliveries. It runs inside the
+// request, under the account's lock; the deliveries run after, elsewhere.
+func (c *call) emit(typ string, obj []byte) {
+	wh := &c.a.wh
+	wh.ensure()
+	wh.seq++
+	ev := &event{id: newRID(), seq: wh.seq, typ: typ, created: c.unix}
+	for wh.events[ev.id] != nil {
+		ev.id = newRID()
+	}
+	ev.body = eventJSON(ev, obj)
+	wh.events[ev.id] = ev
+	wh.eventOrder = append(wh.eventOrder, ev)
+	c.putEvent(ev)
+	c.pruneEvents()
+	for _, ep := range wh.endpointOrder {
+		if ep.wants(typ) {
+			c.addDelivery(ev.id, ep.id)
+		}
+	}
+}
+
+// emitPayment records the event of a payment entering its status.
+func (c *call) emitPayment(p *payment, body []byte) {
+	c.emit(wire.PaymentStatusEvent(p.status), body)
+}
+
+// pruneEvents forgets events past the retention or the count bound.
+func (c *call) pruneEvents() {
+	wh := &c.a.wh
+	cutoff := c.now.Add(-wire.EventRetention).Unix()
+	n := 0
+	for n < len(wh.eventOrder) && (wh.eventOrder[n].created < cutoff || len(wh.eventOrder)-n > maxEvents) {
+		ev := wh.eventOrder[n]
+		delete(wh.events, ev.id)
+		c.deleteEventRecord(ev.id)
+		n++
+	}
+	if n > 0 {
+		wh.eventOrder = slices.Delete(wh.eventOrder, 0, n)
+	}
+}
+
+func eventJSON(ev *event, obj []byte) []byte {
+	b := make([]byte, 0, 160+len(obj))
+	b = append(b, `{"id":`...)
+	b = appendID(b, wire.EventIDPrefix, ev.id)
+	b = append(b, `,"object":"event","type":`...)
+	b = appendString(b, ev.typ)
+	b = append(b, `,"created_at":`...)
+	b = appendTime(b, ev.created)
+	b = append(b, `,"livemode":false,"data":{"object":`...)
+	b = append(b, obj...)
+	return append(b, "}}"...)
+}
+
+func (c *call) retrieveEvent() response {
+	if e := c.f.check(); e != nil {
+		return e.response()
+	}
+	id := c.r.PathValue("id")
+	if r, valid := parseRID(id, wire.EventIDPrefix); valid {
+		if ev := c.a.wh.events[r]; ev != nil && !c.expired(ev) {
+			return ok(slices.Clone(ev.body))
+		}
+	}
+	return notFound("event", id).response()
+}
+
+// expired reports whether an event is past the retention though not yet
+// pruned (pruning happens on the next event).
+func (c *call) expired(ev *event) bool {
+	return ev.created < c.now.Add(-wire.EventRetention).Unix()
+}
+
+func (c *call) listEvents() response {
+	if e := c.f.check(wire.ParamType, "limit", "starting_after", "ending_before"); e != nil {
+		return e.response()
+	}
+	typ, _ := c.f.get(wire.ParamType)
+	if typ != "" && !wire.IsEventType(typ) {
+		return invalid(wire.ParamType, "type %q is not an event type; use one of %s.", clip(typ), strings.Join(wire.EventTypes, ", ")).response()
+	}
+	page, hasMore, e := listPage(c, c.a.wh.eventOrder,
+		func(ev *event) uint64 { return ev.seq },
+		func(id string) (*event, bool) {
+			r, ok := parseRID(id, wire.EventIDPrefix)
+			ev := c.a.wh.events[r]
+			return ev, ok && ev != nil
+		}, "event",
+		func(ev *event) bool { return (typ == "" || ev.typ == typ) && !c.expired(ev) })
+	if e != nil {
+		return e.response()
+	}
+	size := 64
+	for _, ev := range page {
+		size += len(ev.body) + 1
+	}
+	b := make([]byte, 0, size)
+	b = append(b, `{"object":"list","data":[`...)
+	for i, ev := range page {
+		if i > 0 {
+			b = append(b, ',')
+		}
+		b = append(b, ev.body...)
+	}
+	b = append(b, `],"has_more":`...)
+	b = appendBool(b, hasMore)
+	b = append(b, `,"url":`...)
+	b = appendString(b, wire.PathEvents)
+	return ok(append(b, '}'))
+}

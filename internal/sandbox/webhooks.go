@@ -1,0 +1,485 @@
+package sandbox
+
+import (
+	"fmt"
+	"net/netip"
+	"net/url"
+	"slices"
+	"strings"
+	"unicode/utf8"
+
+	"github.com/paymentsdev/terraform-provider-payments/internal/client"
+	"github.com/paymentsdev/terraform-provider-payments/internal/wire"
+)
+
+// The webhook endpoints of CONTRACT.md ("Webhooks and events"). An
+// endpoint's secret signs every delivery to it; the answers of create and
+// roll_secret are the only ones that show it.
+
+type webhookEndpoint struct {
+	id          rid
+	seq         uint64
+	created     int64
+	url         string
+	events      []string // as sent, without duplicates
+	description string
+	disabled    bool
+	meta        metadata
+	secret      string
+}
+
+// wants reports whether the endpoint is sent events of type typ.
+func (ep *webhookEndpoint) wants(typ string) bool {
+	if ep.disabled {
+		return false
+	}
+	for _, e := range ep.events {
+		if e == typ || e == wire.EventTypeAll {
+			return true
+		}
+	}
+	return false
+}
+
+// webhookState is an account's endpoints, events and deliveries, guarded
+// by the account's mu. Its maps are made on first write, so that an
+// account that never uses webhooks costs nothing.
+type webhookState struct {
+	endpoints     map[rid]*webhookEndpoint
+	endpointOrder []*webhookEndpoint // by seq, oldest first
+	events        map[rid]*event
+	eventOrder    []*event // by seq, oldest first
+	// pending are the deliveries still to be attempted, by deliveryKey.
+	pending map[string]*delivery
+	// attempts is the delivery log, oldest first, at most maxDeliveryLog.
+	attempts []*deliveryAttempt
+	// seq orders endpoints, events and attempts; it only grows.
+	seq uint64
+}
+
+func (w *webhookState) ensure() {
+	if w.endpoints == nil {
+		w.endpoints = make(map[rid]*webhookEndpoint)
+		w.events = make(map[rid]*event)
+		w.pending = make(map[string]*delivery)
+	}
+}
+
+// clear forgets everything but seq (POST /_sandbox/reset). Deliveries
+// already scheduled find themselves gone from pending and stop.
+func (w *webhookState) clear() {
+	seq := w.seq
+	*w = webhookState{seq: seq}
+}
+
+func newWebhookSecret() string {
+	b := make([]byte, len(wire.WebhookSecretPrefix)+wire.WebhookSecretRandomLength)
+	copy(b, wire.WebhookSecretPrefix)
+	fillAlnum(b[len(wire.WebhookSecretPrefix):])
+	return string(b)
+}
+
+// allowPolicy is where the sandbox may deliver: loopback always, plus the
+// hosts and networks of Options.Webhooks.Allow (-webhook-allow).
+type allowPolicy struct {
+	hosts map[string]bool // lower case names and IP literals, allowed by name
+	nets  []netip.Prefix
+}
+
+func newAllowPolicy(entries []string) (*allowPolicy, error) {
+	p := &allowPolicy{hosts: make(map[string]bool)}
+	for _, e := range entries {
+		e = strings.TrimSpace(e)
+		if e == "" {
+			continue
+		}
+		if strings.Contains(e, "/") {
+			pfx, err := netip.ParsePrefix(e)
+			if err != nil {
+				return nil, fmt.Errorf("webhook allow entry %q is not a CIDR network such as 10.0.0.0/8: %w", e, err)
+			}
+			p.nets = append(p.nets, pfx.Masked())
+			continue
+		}
+		if ip, err := netip.ParseAddr(strings.Trim(e, "[]")); err == nil {
+			p.nets = append(p.nets, netip.PrefixFrom(ip.Unmap(), ip.Unmap().BitLen()))
+			continue
+		}
+		if strings.ContainsAny(e, " :@?#") {
+			return nil, fmt.Errorf("webhook allow entry %q is neither a host name, an IP address nor a CIDR network", e)
+		}
+		p.hosts[strings.ToLower(strings.TrimSuffix(e, "."))] = true
+	}
+	return p, nil
+}
+
+// addrAllowed reports whether an address may be called.
+func (p *allowPolicy) addrAllowed(ip netip.Addr) bool {
+	ip = ip.Unmap()
+	if ip.IsLoopback() {
+		return true
+	}
+	for _, n := range p.nets {
+		if n.Contains(ip) {
+			return true
+		}
+	}
+	return false
+}
+
+// nameAllowed reports whether a host named in a URL was allowed by name,
+// which trusts whatever it resolves to.
+func (p *allowPolicy) nameAllowed(host string) bool {
+	return p.hosts[strings.ToLower(strings.TrimSuffix(host, "."))]
+}
+
+// hostAllowed is the check at create and update: the host must be allowed
+// by name, be an allowed address, or be localhost (which must then
+// resolve to loopback when delivered to; the dialer checks).
+func (p *allowPolicy) hostAllowed(host string) bool {
+	if p.nameAllowed(host) {
+		return true
+	}
+	if ip, err := netip.ParseAddr(host); err == nil {
+		return p.addrAllowed(ip)
+	}
+	h := strings.ToLower(strings.TrimSuffix(host, "."))
+	return h == "localhost" || strings.HasSuffix(h, ".localhost")
+}
+
+// checkWebhookURL validates an endpoint's url.
+func (c *call) checkWebhookURL(v string) *apiError {
+	if v == "" {
+		return missingParam(wire.ParamURL, "url is required: the absolute https or http URL the events are posted to, such as http://127.0.0.1:4242/webhooks.")
+	}
+	if len(v) > wire.WebhookURLMaxLength {
+		return invalid(wire.ParamURL, "url is %d bytes long; use at most %d.", len(v), wire.WebhookURLMaxLength)
+	}
+	u, err := url.Parse(v)
+	if err != nil || (u.Scheme != "https" && u.Scheme != "http") || u.Hostname() == "" || u.Opaque != "" {
+		return invalid(wire.ParamURL, "url %q is not an absolute https or http URL; use one such as https://example.com/webhooks.", clip(v))
+	}
+	if u.Fragment != "" || strings.Contains(v, "#") {
+		return invalid(wire.ParamURL, "url %q has a fragment (#...), which is never sent to a server; remove it.", clip(v))
+	}
+	if !c.s.hooks.allow.hostAllowed(u.Hostname()) {
+		return invalid(wire.ParamURL, "url %q names host %s, which this sandbox does not call: it delivers only to loopback "+
+			"addresses (localhost, 127.0.0.1, ::1) unless started with -webhook-allow naming the host or its network.",
+			clip(v), clip(u.Hostname()))
+	}
+	return nil
+}
+
+// enabledEvents reads and validates enabled_events[].
+func (c *call) enabledEvents() ([]string, bool, *apiError) {
+	vals, found := c.f.all(wire.ParamEnabledEventsItem)
+	if !found {
+		return nil, false, nil
+	}
+	var out []string
+	for _, v := range vals {
+		if v == "" {
+			continue
+		}
+		if v != wire.EventTypeAll && !wire.IsEventType(v) {
+			return nil, true, invalid(wire.ParamEnabledEvents, "enabled_events has %q, which is not an event type; use %s, or %s for every type.",
+				clip(v), strings.Join(wire.EventTypes, ", "), wire.EventTypeAll)
+		}
+		if !slices.Contains(out, v) {
+			out = append(out, strings.Clone(v))
+		}
+	}
+	if len(out) == 0 {
+		return nil, true, invalid(wire.ParamEnabledEvents, "enabled_events is empty; send at least one event type as enabled_events[]=payment.approved, or %s for every type.", wire.EventTypeAll)
+	}
+	return out, true, nil
+}
+
+// setWebhookFields applies the optional fields of a create or update.
+func (c *call) setWebhookFields(ep *webhookEndpoint) *apiError {
+	if v, ok := c.f.get(wire.ParamURL); ok {
+		if e := c.checkWebhookURL(v); e != nil {
+			return e
+		}
+		ep.url = strings.Clone(v)
+	}
+	events, found, e := c.enabledEvents()
+	if e != nil {
+		return e
+	}
+	if found {
+		ep.events = events
+	}
+	if v, ok := c.f.get(wire.ParamDescription); ok {
+		if n := utf8.RuneCountInString(v); n > wire.WebhookDescriptionMaxLength {
+			return invalid(wire.ParamDescription, "description is %d characters long; use at most %d.", n, wire.WebhookDescriptionMaxLength)
+		}
+		ep.description = strings.Clone(v)
+	}
+	if v, ok := c.f.get(wire.ParamDisabled); ok {
+		switch v {
+		case "true":
+			ep.disabled = true
+		case "false", "":
+			ep.disabled = false
+		default:
+			return invalid(wire.ParamDisabled, "disabled %q is not valid; use true or false.", clip(v))
+		}
+	}
+	meta, e := applyMetadata(ep.meta, c.f)
+	if e != nil {
+		return e
+	}
+	ep.meta = meta
+	return nil
+}
+
+var webhookEndpointParams = []string{
+	wire.ParamURL, wire.ParamEnabledEventsItem, wire.ParamDescription, wire.ParamDisabled, "metadata", "metadata[*]",
+}
+
+func (c *call) createWebhookEndpoint() response {
+	if e := c.f.check(webhookEndpointParams...); e != nil {
+		return e.response()
+	}
+	ep := &webhookEndpoint{created: c.unix}
+	if v, _ := c.f.get(wire.ParamURL); v == "" {
+		return c.checkWebhookURL("").response()
+	}
+	if _, found := c.f.all(wire.ParamEnabledEventsItem); !found {
+		return missingParam(wire.ParamEnabledEvents, "enabled_events is required: send one or more event types as enabled_events[]=payment.approved, or %s for every type.", wire.EventTypeAll).response()
+	}
+	if e := c.setWebhookFields(ep); e != nil {
+		return e.response()
+	}
+	wh := &c.a.wh
+	if len(wh.endpoints) >= wire.MaxWebhookEndpoints {
+		return invalid(wire.ParamURL, "This account already has %d webhook endpoints, the most it may have; delete one first, or subscribe an existing endpoint to more events.",
+			wire.MaxWebhookEndpoints).response()
+	}
+	wh.ensure()
+	ep.id = newRID()
+	for wh.endpoints[ep.id] != nil {
+		ep.id = newRID()
+	}
+	ep.secret = newWebhookSecret()
+	wh.seq++
+	ep.seq = wh.seq
+	wh.endpoints[ep.id] = ep
+	wh.endpointOrder = append(wh.endpointOrder, ep)
+	c.putWebhookEndpoint(ep)
+	return ok(webhookEndpointJSON(nil, ep, true))
+}
+
+// pathWebhookEndpoint is the endpoint named by the path's {id}, or a 404.
+func (c *call) pathWebhookEndpoint() (*webhookEndpoint, *apiError) {
+	id := c.r.PathValue("id")
+	if r, ok := parseRID(id, wire.WebhookEndpointIDPrefix); ok {
+		if ep := c.a.wh.endpoints[r]; ep != nil {
+			return ep, nil
+		}
+	}
+	return nil, notFound("webhook endpoint", id)
+}
+
+func (c *call) retrieveWebhookEndpoint() response {
+	if e := c.f.check(); e != nil {
+		return e.response()
+	}
+	ep, e := c.pathWebhookEndpoint()
+	if e != nil {
+		return e.response()
+	}
+	return ok(webhookEndpointJSON(nil, ep, false))
+}
+
+func (c *call) updateWebhookEndpoint() response {
+	if e := c.f.check(webhookEndpointParams...); e != nil {
+		return e.response()
+	}
+	ep, e := c.pathWebhookEndpoint()
+	if e != nil {
+		return e.response()
+	}
+	// On a copy, so that a rejected update changes nothing.
+	next := *ep
+	if e := c.setWebhookFields(&next); e != nil {
+		return e.response()
+	}
+	*ep = next
+	c.putWebhookEndpoint(ep)
+	return ok(webhookEndpointJSON(nil, ep, false))
+}
+
+func (c *call) deleteWebhookEndpoint() response {
+	if e := c.f.check(); e != nil {
+		return e.response()
+	}
+	ep, e := c.pathWebhookEndpoint()
+	if e != nil {
+		return e.response()
+	}
+	wh := &c.a.wh
+	delete(wh.endpoints, ep.id)
+	wh.endpointOrder = slices.DeleteFunc(wh.endpointOrder, func(x *webhookEndpoint) bool { return x == ep })
+	// Its deliveries stop: a scheduled attempt finds itself gone.
+	for key, d := range wh.pending {
+		if d.endpoint == ep.id {
+			delete(wh.pending, key)
+			c.deleteDeliveryRecord(key)
+		}
+	}
+	c.deleteWebhookEndpointRecord(ep.id)
+	return ok(deletedJSON(wire.WebhookEndpointIDPrefix, ep.id, "webhook_endpoint"))
+}
+
+func (c *call) rollWebhookEndpointSecret() response {
+	if e := c.f.check(); e != nil {
+		return e.response()
+	}
+	ep, e := c.pathWebhookEndpoint()
+	if e != nil {
+		return e.response()
+	}
+	// Deliveries read the secret when they are sent: from now on, only
+	// the new one signs, retries of older events included.
+	ep.secret = newWebhookSecret()
+	c.putWebhookEndpoint(ep)
+	return ok(webhookEndpointJSON(nil, ep, true))
+}
+
+func (c *call) listWebhookEndpoints() response {
+	if e := c.f.check("limit", "starting_after", "ending_before"); e != nil {
+		return e.response()
+	}
+	page, hasMore, e := listPage(c, c.a.wh.endpointOrder,
+		func(ep *webhookEndpoint) uint64 { return ep.seq },
+		func(id string) (*webhookEndpoint, bool) {
+			r, ok := parseRID(id, wire.WebhookEndpointIDPrefix)
+			ep := c.a.wh.endpoints[r]
+			return ep, ok && ep != nil
+		}, "webhook endpoint", nil)
+	if e != nil {
+		return e.response()
+	}
+	b := make([]byte, 0, 64+400*len(page))
+	b = append(b, `{"object":"list","data":[`...)
+	for i, ep := range page {
+		if i > 0 {
+			b = append(b, ',')
+		}
+		b = webhookEndpointJSON(b, ep, false)
+	}
+	b = append(b, `],"has_more":`...)
+	b = appendBool(b, hasMore)
+	b = append(b, `,"url":`...)
+	b = appendString(b, wire.PathWebhookEndpoints)
+	return ok(append(b, '}'))
+}
+
+func webhookEndpointJSON(b []byte, ep *webhookEndpoint, withSecret bool) []byte {
+	if b == nil {
+		b = make([]byte, 0, 384+len(ep.url)+len(ep.description))
+	}
+	b = append(b, `{"id":`...)
+	b = appendID(b, wire.WebhookEndpointIDPrefix, ep.id)
+	b = append(b, `,"object":"webhook_endpoint","url":`...)
+	b = appendString(b, ep.url)
+	b = append(b, `,"enabled_events":[`...)
+	for i, e := range ep.events {
+		if i > 0 {
+			b = append(b, ',')
+		}
+		b = appendString(b, e)
+	}
+	b = append(b, `],"description":`...)
+	b = appendOptString(b, ep.description)
+	b = append(b, `,"disabled":`...)
+	b = appendBool(b, ep.disabled)
+	if withSecret {
+		b = append(b, `,"secret":`...)
+		b = appendString(b, ep.secret)
+	}
+	b = append(b, `,"metadata":`...)
+	b = ep.meta.appendJSON(b)
+	b = append(b, `,"created_at":`...)
+	b = appendTime(b, ep.created)
+	return append(b, `,"livemode":false}`...)
+}
+
+// listPage is one page of list (ordered by seq, oldest first) for the
+// request's limit, starting_after and ending_before, newest first, with
+// the rules of the payment list. match, when not nil, filters.
+func listPage[T any](c *call, list []T, seq func(T) uint64, find func(string) (T, bool), kind string, match func(T) bool) ([]T, bool, *apiError) {
+	limit := client.ListLimitDefault
+	if v, _ := c.f.get("limit"); v != "" {
+		n, err := parseLimit(v)
+		if err != nil {
+			return nil, false, invalid("limit", "limit %q is not valid; use a whole number from %d to %d.", clip(v), client.ListLimitMin, client.ListLimitMax)
+		}
+		limit = n
+	}
+	after, _ := c.f.get("starting_after")
+	before, _ := c.f.get("ending_before")
+	if after != "" && before != "" {
+		return nil, false, invalid("ending_before", "Send starting_after or ending_before, not both.")
+	}
+	cursor := func(name, v string) (uint64, *apiError) {
+		if x, ok := find(v); ok {
+			return seq(x), nil
+		}
+		return 0, missingRef(name, "%s %q is not a %s of this account; use the id of one from a previous page.", name, clip(v), kind)
+	}
+	if match == nil {
+		match = func(T) bool { return true }
+	}
+	index := func(s uint64) int { // first position with seq > s
+		i, _ := slices.BinarySearchFunc(list, s+1, func(x T, s uint64) int {
+			switch v := seq(x); {
+			case v < s:
+				return -1
+			case v > s:
+				return 1
+			}
+			return 0
+		})
+		return i
+	}
+	page := make([]T, 0, min(limit+1, len(list)+1))
+	if before != "" {
+		cs, e := cursor("ending_before", before)
+		if e != nil {
+			return nil, false, e
+		}
+		for i := index(cs); i < len(list) && len(page) <= limit; i++ {
+			if match(list[i]) {
+				page = append(page, list[i])
+			}
+		}
+		slices.Reverse(page[:min(limit, len(page))])
+	} else {
+		end := len(list)
+		if after != "" {
+			cs, e := cursor("starting_after", after)
+			if e != nil {
+				return nil, false, e
+			}
+			end = index(cs - 1)
+		}
+		for i := end - 1; i >= 0 && len(page) <= limit; i-- {
+			if match(list[i]) {
+				page = append(page, list[i])
+			}
+		}
+	}
+	hasMore := len(page) > limit
+	return page[:min(limit, len(page))], hasMore, nil
+}
+
+func parseLimit(v string) (int, error) {
+	var n int
+	if _, err := fmt.Sscanf(v, "%d", &n); err != nil || fmt.Sprint(n) != v || n < client.ListLimitMin || n > client.ListLimitMax {
+		return 0, fmt.Errorf("bad limit")
+	}
+	return n, nil
+}

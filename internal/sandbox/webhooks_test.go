@@ -1,0 +1,721 @@
+package sandbox_test
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"net/url"
+	"path/filepath"
+	"regexp"
+	"slices"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/paymentsdev/terraform-provider-payments/internal/client"
+	"github.com/paymentsdev/terraform-provider-payments/internal/sandbox"
+	"github.com/paymentsdev/terraform-provider-payments/internal/sandbox/sandboxtest"
+	"github.com/paymentsdev/terraform-provider-payments/internal/wire"
+)
+
+var (
+	reEndpointID = regexp.MustCompile(`^we_[A-Za-z0-9]{24}$`)
+	reEventID    = regexp.MustCompile(`^evt_[A-Za-z0-9]{24}$`)
+	reSecret     = regexp.MustCompile(`^whsec_[A-Za-z0-9]{32}$`)
+)
+
+// fastHooks retry quickly, so that no test waits for seconds.
+var fastHooks = sandbox.WebhookOptions{RetryBase: 20 * time.Millisecond, Timeout: 2 * time.Second}
+
+// newHookEnv starts a sandbox with opts and returns an account on it.
+func newHookEnv(t *testing.T, opts sandbox.Options) *env {
+	t.Helper()
+	sb := sandboxtest.StartWith(t, opts)
+	return &env{t: t, url: sb.URL, key: sandboxtest.NewKey(t), hc: sb.HTTP.Client()}
+}
+
+// hit is one request a receiver got.
+type hit struct {
+	path   string
+	header http.Header
+	body   []byte
+}
+
+// receiver is a webhook handler in the test: it records every request
+// and answers with status (200 unless set), or runs handle when set.
+type receiver struct {
+	*httptest.Server
+	hits   chan hit
+	status atomic.Int32
+	handle func(w http.ResponseWriter, r *http.Request, h hit)
+}
+
+func newReceiver(t *testing.T) *receiver {
+	t.Helper()
+	rc := &receiver{hits: make(chan hit, 1000)}
+	rc.status.Store(http.StatusOK)
+	rc.Server = httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		body, _ := io.ReadAll(r.Body)
+		h := hit{path: r.URL.Path, header: r.Header.Clone(), body: body}
+		rc.hits <- h
+		if rc.handle != nil {
+			rc.handle(w, r, h)
+			return
+		}
+		w.WriteHeader(int(rc.status.Load()))
+	}))
+	t.Cleanup(rc.Close)
+	return rc
+}
+
+// next waits for the next request.
+func (rc *receiver) next(t *testing.T) hit {
+	t.Helper()
+	select {
+	case h := <-rc.hits:
+		return h
+	case <-time.After(15 * time.Second):
+		t.Fatal("the receiver got nothing within 15s")
+		return hit{}
+	}
+}
+
+// event decodes a delivered event, strictly.
+func (h hit) event(t *testing.T) *client.Event {
+	t.Helper()
+	var ev client.Event
+	dec := json.NewDecoder(bytes.NewReader(h.body))
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(&ev); err != nil {
+		t.Fatalf("decoding delivered event %s: %v", h.body, err)
+	}
+	return &ev
+}
+
+func (e *env) endpoint(target string, events ...string) *client.WebhookEndpoint {
+	e.t.Helper()
+	f := vals(wire.ParamURL, target)
+	for _, ev := range events {
+		f.Add(wire.ParamEnabledEventsItem, ev)
+	}
+	var ep client.WebhookEndpoint
+	e.post(wire.PathWebhookEndpoints, f).ok(&ep)
+	return &ep
+}
+
+func (e *env) deliveries(q url.Values) []*client.Delivery {
+	e.t.Helper()
+	var l client.DeliveryList
+	e.get(wire.PathSandboxDeliveries, q).ok(&l)
+	return l.Data
+}
+
+// waitDeliveries polls until at least n attempts matching q are recorded.
+func (e *env) waitDeliveries(q url.Values, n int) []*client.Delivery {
+	e.t.Helper()
+	deadline := time.Now().Add(15 * time.Second)
+	for {
+		ds := e.deliveries(q)
+		if len(ds) >= n {
+			return ds
+		}
+		if time.Now().After(deadline) {
+			e.t.Fatalf("%d delivery attempts recorded for %v after 15s, want %d", len(ds), q, n)
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+}
+
+func (e *env) events(q url.Values) []*client.Event {
+	e.t.Helper()
+	var l client.EventList
+	e.get(wire.PathEvents, q).ok(&l)
+	return l.Data
+}
+
+func TestWebhooks_defaultsAreTheContracts(t *testing.T) {
+	t.Parallel()
+	srv, err := sandbox.New(sandbox.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer srv.Close()
+	attempts, base, timeout := sandbox.WebhookSettings(srv)
+	if attempts != 5 || base != time.Second || timeout != 10*time.Second {
+		t.Errorf("defaults: %d attempts, first retry after %s, %s per attempt; want 5, 1s, 10s", attempts, base, timeout)
+	}
+	if wire.DeliveryTimeout != 10*time.Second {
+		t.Errorf("wire.DeliveryTimeout = %s, want the contract's 10s", wire.DeliveryTimeout)
+	}
+}
+
+func TestWebhooks_endpointLifecycle(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t)
+	ep := e.endpoint("http://127.0.0.1:9/hooks", wire.EventPaymentApproved, wire.EventCustomerCreated, wire.EventPaymentApproved)
+	if !reEndpointID.MatchString(ep.ID) || !reSecret.MatchString(ep.Secret) || !reTimestamp.MatchString(ep.CreatedAt) {
+		t.Fatalf("create: id %q, secret shape ok %v, created_at %q", ep.ID, reSecret.MatchString(ep.Secret), ep.CreatedAt)
+	}
+	if ep.Object != "webhook_endpoint" || ep.URL != "http://127.0.0.1:9/hooks" || ep.Disabled || ep.Description != "" || ep.Livemode ||
+		!slices.Equal(ep.EnabledEvents, []string{wire.EventPaymentApproved, wire.EventCustomerCreated}) {
+		t.Fatalf("create answered %+v", ep)
+	}
+
+	var got client.WebhookEndpoint
+	e.get(wire.PathWebhookEndpoints+"/"+ep.ID, nil).ok(&got)
+	if got.Secret != "" || got.ID != ep.ID {
+		t.Errorf("retrieve shows secret %v, id %s", got.Secret != "", got.ID)
+	}
+
+	e.post(wire.PathWebhookEndpoints+"/"+ep.ID, vals(wire.ParamDescription, "orders", wire.ParamDisabled, "true",
+		"metadata[team]", "billing", wire.ParamEnabledEventsItem, "*")).ok(&got)
+	if got.Description != "orders" || !got.Disabled || got.Metadata["team"] != "billing" || !slices.Equal(got.EnabledEvents, []string{"*"}) || got.Secret != "" {
+		t.Errorf("update answered %+v", got)
+	}
+	got = client.WebhookEndpoint{} // null leaves a decoded field as it was
+	e.post(wire.PathWebhookEndpoints+"/"+ep.ID, vals(wire.ParamDescription, "", wire.ParamDisabled, "false")).ok(&got)
+	if got.Description != "" || got.Disabled || !slices.Equal(got.EnabledEvents, []string{"*"}) {
+		t.Errorf("clearing update answered %+v", got)
+	}
+
+	var rolled client.WebhookEndpoint
+	e.post(wire.PathWebhookEndpoints+"/"+ep.ID+wire.PathRollSecret, nil).ok(&rolled)
+	if !reSecret.MatchString(rolled.Secret) || rolled.Secret == ep.Secret {
+		t.Errorf("roll_secret gave a secret of the right shape %v, different %v", reSecret.MatchString(rolled.Secret), rolled.Secret != ep.Secret)
+	}
+
+	second := e.endpoint("http://localhost:9/other", "*")
+	var list client.WebhookEndpointList
+	e.get(wire.PathWebhookEndpoints, vals("limit", "1")).ok(&list)
+	if len(list.Data) != 1 || list.Data[0].ID != second.ID || !list.HasMore || list.URL != wire.PathWebhookEndpoints {
+		t.Errorf("first page: %+v", list)
+	}
+	e.get(wire.PathWebhookEndpoints, vals("starting_after", second.ID)).ok(&list)
+	if len(list.Data) != 1 || list.Data[0].ID != ep.ID || list.HasMore || list.Data[0].Secret != "" {
+		t.Errorf("second page: %+v", list)
+	}
+
+	var del client.Deleted
+	e.del(wire.PathWebhookEndpoints + "/" + ep.ID).ok(&del)
+	if !del.Deleted || del.ID != ep.ID || del.Object != "webhook_endpoint" {
+		t.Errorf("delete answered %+v", del)
+	}
+	e.get(wire.PathWebhookEndpoints+"/"+ep.ID, nil).fails(404, client.ErrorTypeInvalidRequest, client.ErrorCodeResourceMissing, "")
+	e.del(wire.PathWebhookEndpoints+"/"+ep.ID).fails(404, client.ErrorTypeInvalidRequest, client.ErrorCodeResourceMissing, "")
+	e.post(wire.PathWebhookEndpoints+"/"+ep.ID+wire.PathRollSecret, nil).fails(404, client.ErrorTypeInvalidRequest, client.ErrorCodeResourceMissing, "")
+}
+
+func TestWebhooks_endpointValidation(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t)
+	const ok = "http://127.0.0.1:9/h"
+	for _, tc := range []struct {
+		name, body, code, param string
+	}{
+		{"no url", "enabled_events[]=*", client.ErrorCodeParameterMissing, "url"},
+		{"no events", "url=" + ok, client.ErrorCodeParameterMissing, "enabled_events"},
+		{"empty events", "url=" + ok + "&enabled_events[]=", client.ErrorCodeParameterInvalid, "enabled_events"},
+		{"unknown event", "url=" + ok + "&enabled_events[]=payment.exploded", client.ErrorCodeParameterInvalid, "enabled_events"},
+		{"relative url", "url=/hooks&enabled_events[]=*", client.ErrorCodeParameterInvalid, "url"},
+		{"ftp url", "url=ftp://127.0.0.1/h&enabled_events[]=*", client.ErrorCodeParameterInvalid, "url"},
+		{"fragment", "url=http://127.0.0.1/h%23x&enabled_events[]=*", client.ErrorCodeParameterInvalid, "url"},
+		{"too long", "url=http://127.0.0.1/" + strings.Repeat("a", wire.WebhookURLMaxLength) + "&enabled_events[]=*", client.ErrorCodeParameterInvalid, "url"},
+		{"public host", "url=https://example.com/h&enabled_events[]=*", client.ErrorCodeParameterInvalid, "url"},
+		{"private address", "url=http://10.1.2.3/h&enabled_events[]=*", client.ErrorCodeParameterInvalid, "url"},
+		{"bad disabled", "url=" + ok + "&enabled_events[]=*&disabled=yes", client.ErrorCodeParameterInvalid, "disabled"},
+		{"long description", "url=" + ok + "&enabled_events[]=*&description=" + strings.Repeat("d", wire.WebhookDescriptionMaxLength+1), client.ErrorCodeParameterInvalid, "description"},
+		{"enabled_events without brackets", "url=" + ok + "&enabled_events=*", client.ErrorCodeParameterUnknown, "enabled_events"},
+		{"secret is not a parameter", "url=" + ok + "&enabled_events[]=*&secret=whsec_x", client.ErrorCodeParameterUnknown, "secret"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			e.t = t
+			e.doRaw(http.MethodPost, wire.PathWebhookEndpoints, tc.body).fails(400, client.ErrorTypeInvalidRequest, tc.code, tc.param)
+		})
+	}
+	e.t = t
+	if n := len(e.deliveries(nil)); n != 0 {
+		t.Errorf("%d deliveries after refused creates", n)
+	}
+
+	// A refused update changes nothing.
+	ep := e.endpoint(ok, "*")
+	e.post(wire.PathWebhookEndpoints+"/"+ep.ID, vals(wire.ParamURL, "http://192.168.1.1/h", wire.ParamDescription, "x")).
+		fails(400, client.ErrorTypeInvalidRequest, client.ErrorCodeParameterInvalid, "url")
+	var got client.WebhookEndpoint
+	e.get(wire.PathWebhookEndpoints+"/"+ep.ID, nil).ok(&got)
+	if got.URL != ok || got.Description != "" {
+		t.Errorf("a refused update changed the endpoint: %+v", got)
+	}
+
+	// At most 16 per account.
+	for i := 1; i < wire.MaxWebhookEndpoints; i++ {
+		e.endpoint(ok, "*")
+	}
+	e.post(wire.PathWebhookEndpoints, vals(wire.ParamURL, ok, wire.ParamEnabledEventsItem, "*")).
+		fails(400, client.ErrorTypeInvalidRequest, client.ErrorCodeParameterInvalid, "url")
+	e.other().endpoint(ok, "*") // another account has its own 16
+}
+
+func TestWebhooks_allowList(t *testing.T) {
+	t.Parallel()
+	e := newHookEnv(t, sandbox.Options{Webhooks: sandbox.WebhookOptions{Allow: []string{"10.0.0.0/8", "hooks.internal", "192.0.2.7"}}})
+	for _, u := range []string{"http://10.1.2.3/h", "https://hooks.internal/h", "https://HOOKS.internal./h", "http://192.0.2.7:8080/h",
+		"http://127.0.0.1/h", "http://localhost:1/h", "http://[::1]:1/h", "http://app.localhost/h"} {
+		e.endpoint(u, "*")
+	}
+	for _, u := range []string{"http://11.0.0.1/h", "https://example.com/h", "http://192.0.2.8/h", "https://hooks.internal.evil.com/h"} {
+		e.post(wire.PathWebhookEndpoints, vals(wire.ParamURL, u, wire.ParamEnabledEventsItem, "*")).
+			fails(400, client.ErrorTypeInvalidRequest, client.ErrorCodeParameterInvalid, "url")
+	}
+	if _, err := sandbox.New(sandbox.Options{Webhooks: sandbox.WebhookOptions{Allow: []string{"10.0.0.0/33"}}}); err == nil {
+		t.Error("a malformed -webhook-allow network was accepted")
+	}
+}
+
+// TestWebhooks_eventsForEveryChange makes every kind of change and checks
+// the events recorded, their order and the object each carries.
+func TestWebhooks_eventsForEveryChange(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t)
+	cus := e.customer(vals("email", "a@example.com", "source", client.TokenVisa))
+	e.post("/v1/customers/"+cus.ID, vals("name", "Ada")).ok(nil)
+	var src client.Source
+	e.post("/v1/customers/"+cus.ID+"/sources", vals("source", client.TokenMastercard)).ok(&src)
+	e.del("/v1/customers/" + cus.ID + "/sources/" + cus.DefaultSource).ok(nil) // the default: customer.updated too
+	approved := e.payment(pay("500", "USD", client.TokenVisa))
+	e.post("/v1/payments/"+approved.ID+"/refund", vals("amount", "100")).ok(nil)
+	e.post("/v1/payments/"+approved.ID+"/refund", nil).ok(nil)
+	auth := e.payment(pay("700", "EUR", client.TokenVisa, "capture", "false"))
+	e.post("/v1/payments/"+auth.ID+"/capture", nil).ok(nil)
+	e.post("/_sandbox/payments/"+auth.ID+"/dispute", nil).ok(nil)
+	e.post("/v1/payments", pay("100", "USD", client.TokenDeclined)).fails(402, client.ErrorTypeCard, client.ErrorCodeCardDeclined, "")
+	pending := e.payment(pay("100", "USD", client.Token3DS))
+	e.post("/_sandbox/payments/"+pending.ID+"/complete", nil).ok(nil)
+	e.del("/v1/customers/" + cus.ID).ok(nil)
+
+	want := []string{
+		wire.EventCustomerCreated, wire.EventCustomerSourceCreated, wire.EventCustomerUpdated,
+		wire.EventCustomerSourceCreated, wire.EventCustomerSourceDeleted, wire.EventCustomerUpdated,
+		wire.EventPaymentApproved, wire.EventPaymentPartiallyRefunded, wire.EventPaymentRefunded,
+		wire.EventPaymentAuthorized, wire.EventPaymentApproved, wire.EventPaymentDisputed,
+		wire.EventPaymentDeclined, wire.EventPaymentPending, wire.EventPaymentApproved,
+		wire.EventCustomerDeleted,
+	}
+	var all []*client.Event
+	var l client.EventList
+	e.get(wire.PathEvents, vals("limit", "10")).ok(&l)
+	all = append(all, l.Data...)
+	if !l.HasMore || l.URL != wire.PathEvents {
+		t.Fatalf("first page: has_more %v url %s", l.HasMore, l.URL)
+	}
+	var l2 client.EventList // decoding into l again would overwrite its events
+	e.get(wire.PathEvents, vals("limit", "10", "starting_after", l.Data[len(l.Data)-1].ID)).ok(&l2)
+	all = append(all, l2.Data...)
+	var got []string
+	for i := len(all) - 1; i >= 0; i-- {
+		got = append(got, all[i].Type)
+	}
+	if !slices.Equal(got, want) {
+		t.Fatalf("events, oldest first:\n got %v\nwant %v", got, want)
+	}
+	for _, ev := range all {
+		if !reEventID.MatchString(ev.ID) || ev.Object != "event" || ev.Livemode || !reTimestamp.MatchString(ev.CreatedAt) {
+			t.Errorf("event %+v is malformed", ev)
+		}
+		// data.object decodes strictly into the client's type of its kind.
+		var dst any
+		switch {
+		case ev.Type == wire.EventCustomerDeleted || ev.Type == wire.EventCustomerSourceDeleted:
+			dst = &client.Deleted{}
+		case ev.Type == wire.EventCustomerSourceCreated:
+			dst = &client.Source{}
+		case strings.HasPrefix(ev.Type, "customer."):
+			dst = &client.Customer{}
+		default:
+			dst = &client.Payment{}
+		}
+		dec := json.NewDecoder(bytes.NewReader(ev.Data.Object))
+		dec.DisallowUnknownFields()
+		if err := dec.Decode(dst); err != nil {
+			t.Errorf("%s: data.object %s: %v", ev.Type, ev.Data.Object, err)
+		}
+		if p, ok := dst.(*client.Payment); ok && wire.PaymentStatusEvent(p.Status) != ev.Type {
+			t.Errorf("%s carries a payment in status %s", ev.Type, p.Status)
+		}
+	}
+	// The object right after the change: the first refund left 400 to refund.
+	var p client.Payment
+	if err := json.Unmarshal(all[len(all)-1-7].Data.Object, &p); err != nil || p.AmountRefunded == nil || *p.AmountRefunded != 100 {
+		t.Errorf("payment.partially_refunded carries %s", all[len(all)-1-7].Data.Object)
+	}
+
+	// Retrieve, and the type filter.
+	var one client.Event
+	e.get(wire.PathEvents+"/"+all[0].ID, nil).ok(&one)
+	if one.ID != all[0].ID || one.Type != wire.EventCustomerDeleted {
+		t.Errorf("retrieve: %+v", one)
+	}
+	e.get(wire.PathEvents+"/evt_000000000000000000000000", nil).fails(404, client.ErrorTypeInvalidRequest, client.ErrorCodeResourceMissing, "")
+	if approvedOnly := e.events(vals(wire.ParamType, wire.EventPaymentApproved)); len(approvedOnly) != 3 {
+		t.Errorf("type=payment.approved lists %d events, want 3", len(approvedOnly))
+	}
+	e.get(wire.PathEvents, vals(wire.ParamType, "payment.exploded")).fails(400, client.ErrorTypeInvalidRequest, client.ErrorCodeParameterInvalid, "type")
+	if n := len(e.other().events(nil)); n != 0 {
+		t.Errorf("another account lists %d events", n)
+	}
+	e.other().get(wire.PathEvents+"/"+all[0].ID, nil).fails(404, client.ErrorTypeInvalidRequest, client.ErrorCodeResourceMissing, "")
+}
+
+func TestWebhooks_deliveryIsSigned(t *testing.T) {
+	t.Parallel()
+	e := newHookEnv(t, sandbox.Options{Webhooks: fastHooks})
+	rc := newReceiver(t)
+	ep := e.endpoint(rc.URL+"/hooks", "*")
+	cus := e.customer(vals("name", "Signed"))
+
+	h := rc.next(t)
+	ev := h.event(t)
+	if h.path != "/hooks" || ev.Type != wire.EventCustomerCreated || h.header.Get("Content-Type") != "application/json" {
+		t.Fatalf("delivered %s %s with Content-Type %q", h.path, ev.Type, h.header.Get("Content-Type"))
+	}
+	var c client.Customer
+	if err := json.Unmarshal(ev.Data.Object, &c); err != nil || c.ID != cus.ID {
+		t.Errorf("data.object is %s, want customer %s", ev.Data.Object, cus.ID)
+	}
+	sig := h.header.Get(wire.HeaderSignature)
+	if err := wire.VerifySignature(sig, ep.Secret, h.body, wire.SignatureTolerance, time.Now()); err != nil {
+		t.Errorf("signature %q does not verify: %v", sig, err)
+	}
+	// The body delivered is the event as the API shows it.
+	r := e.get(wire.PathEvents+"/"+ev.ID, nil).ok(nil)
+	if !bytes.Equal(r.body, h.body) {
+		t.Errorf("delivered body differs from GET /v1/events/%s:\n%s\n%s", ev.ID, h.body, r.body)
+	}
+
+	ds := e.waitDeliveries(vals(wire.ParamEvent, ev.ID), 1)
+	d := ds[0]
+	if d.Event != ev.ID || d.Endpoint != ep.ID || d.Attempt != 1 || d.Status != 200 || d.Error != "" || !reTimestamp.MatchString(d.At) {
+		t.Errorf("delivery record %+v", d)
+	}
+}
+
+func TestWebhooks_filtering(t *testing.T) {
+	t.Parallel()
+	e := newHookEnv(t, sandbox.Options{Webhooks: fastHooks})
+	only, every, off := newReceiver(t), newReceiver(t), newReceiver(t)
+	epOnly := e.endpoint(only.URL, wire.EventPaymentApproved)
+	epEvery := e.endpoint(every.URL, "*")
+	epOff := e.endpoint(off.URL, "*")
+	e.post(wire.PathWebhookEndpoints+"/"+epOff.ID, vals(wire.ParamDisabled, "true")).ok(nil)
+
+	e.customer(vals("name", "Filter"))
+	p := e.payment(pay("100", "USD", client.TokenVisa))
+	e.post("/v1/payments/"+p.ID+"/refund", nil).ok(nil)
+
+	var types []string
+	for range 3 {
+		types = append(types, every.next(t).event(t).Type)
+	}
+	slices.Sort(types)
+	if want := []string{wire.EventCustomerCreated, wire.EventPaymentApproved, wire.EventPaymentRefunded}; !slices.Equal(types, want) {
+		t.Errorf("the * endpoint got %v, want %v", types, want)
+	}
+	if ev := only.next(t).event(t); ev.Type != wire.EventPaymentApproved {
+		t.Errorf("the payment.approved endpoint got %s", ev.Type)
+	}
+	e.waitDeliveries(vals(wire.ParamEndpoint, epEvery.ID), 3)
+	if ds := e.deliveries(vals(wire.ParamEndpoint, epOnly.ID)); len(ds) != 1 {
+		t.Errorf("the payment.approved endpoint has %d attempts, want 1", len(ds))
+	}
+	if ds := e.deliveries(vals(wire.ParamEndpoint, epOff.ID)); len(ds) != 0 {
+		t.Errorf("the disabled endpoint has %d attempts, want none", len(ds))
+	}
+	select {
+	case h := <-off.hits:
+		t.Errorf("the disabled endpoint got %s", h.body)
+	case h := <-only.hits:
+		t.Errorf("the payment.approved endpoint also got %s", h.body)
+	default:
+	}
+}
+
+func TestWebhooks_retriesWithGrowingGaps(t *testing.T) {
+	t.Parallel()
+	const attempts = 4
+	base := 40 * time.Millisecond
+	e := newHookEnv(t, sandbox.Options{Webhooks: sandbox.WebhookOptions{Attempts: attempts, RetryBase: base, Timeout: 2 * time.Second}})
+	rc := newReceiver(t)
+	rc.status.Store(http.StatusInternalServerError)
+	var mu sync.Mutex
+	var times []time.Time
+	rc.handle = func(w http.ResponseWriter, _ *http.Request, _ hit) {
+		mu.Lock()
+		times = append(times, time.Now())
+		mu.Unlock()
+		w.WriteHeader(http.StatusInternalServerError)
+	}
+	ep := e.endpoint(rc.URL, wire.EventCustomerCreated)
+	e.customer(nil)
+
+	ds := e.waitDeliveries(vals(wire.ParamEndpoint, ep.ID), attempts)
+	for i, d := range ds { // newest first
+		if d.Attempt != attempts-i || d.Status != 500 || !strings.Contains(d.Error, "500") {
+			t.Errorf("attempt record %d: %+v", i, d)
+		}
+	}
+	mu.Lock()
+	defer mu.Unlock()
+	if len(times) != attempts {
+		t.Fatalf("the receiver got %d attempts, want %d", len(times), attempts)
+	}
+	for i := 1; i < len(times); i++ {
+		gap, min := times[i].Sub(times[i-1]), base<<(i-1)
+		if gap < min {
+			t.Errorf("gap before attempt %d is %s, want at least %s", i+1, gap, min)
+		}
+	}
+	// No further attempt once the last has failed.
+	if n := len(e.deliveries(vals(wire.ParamEndpoint, ep.ID))); n != attempts {
+		t.Errorf("%d attempts recorded, want %d", n, attempts)
+	}
+}
+
+func TestWebhooks_retryThenDelivered(t *testing.T) {
+	t.Parallel()
+	e := newHookEnv(t, sandbox.Options{Webhooks: fastHooks})
+	rc := newReceiver(t)
+	var n atomic.Int32
+	rc.handle = func(w http.ResponseWriter, _ *http.Request, _ hit) {
+		if n.Add(1) <= 2 {
+			w.WriteHeader(http.StatusServiceUnavailable)
+			return
+		}
+		w.WriteHeader(http.StatusNoContent)
+	}
+	ep := e.endpoint(rc.URL, "*")
+	e.customer(nil)
+	ds := e.waitDeliveries(vals(wire.ParamEndpoint, ep.ID), 3)
+	if ds[0].Attempt != 3 || ds[0].Status != 204 || ds[0].Error != "" || ds[1].Status != 503 {
+		t.Errorf("attempts: %+v %+v", ds[0], ds[1])
+	}
+	time.Sleep(5 * fastHooks.RetryBase) // a fourth attempt would be due by now
+	if got := len(e.deliveries(nil)); got != 3 {
+		t.Errorf("%d attempts after delivery, want 3", got)
+	}
+}
+
+// TestWebhooks_hungReceiverIsCutOff: a receiver that never answers holds
+// up neither the API nor another receiver, and is cut off at the timeout.
+func TestWebhooks_hungReceiverIsCutOff(t *testing.T) {
+	t.Parallel()
+	timeout := 1500 * time.Millisecond
+	e := newHookEnv(t, sandbox.Options{Webhooks: sandbox.WebhookOptions{Attempts: 1, Timeout: timeout}})
+	release := make(chan struct{})
+	hung, fast := newReceiver(t), newReceiver(t)
+	hung.handle = func(http.ResponseWriter, *http.Request, hit) { <-release }
+	defer close(release)
+	epHung := e.endpoint(hung.URL, "*")
+	epFast := e.endpoint(fast.URL, "*")
+
+	// More events than one endpoint's concurrent attempts.
+	const events = 10
+	for i := range events {
+		e.customer(vals("name", fmt.Sprint("c", i)))
+	}
+	hung.next(t) // it is now holding an attempt open
+	for range events {
+		fast.next(t)
+	}
+	// While the hung receiver holds its attempts, the API answers and the
+	// fast receiver has every event.
+	e.customer(vals("name", "while hung"))
+	fast.next(t)
+	if ds := e.waitDeliveries(vals(wire.ParamEndpoint, epFast.ID), events+1); len(ds) != events+1 {
+		t.Errorf("fast endpoint: %d attempts", len(ds))
+	}
+
+	ds := e.waitDeliveries(vals(wire.ParamEndpoint, epHung.ID), events+1)
+	for _, d := range ds {
+		if d.Status != 0 || !strings.Contains(d.Error, "no complete answer within "+timeout.String()) {
+			t.Errorf("hung attempt recorded as %+v", d)
+		}
+	}
+}
+
+func TestWebhooks_rolledSecretSigns(t *testing.T) {
+	t.Parallel()
+	e := newHookEnv(t, sandbox.Options{Webhooks: fastHooks})
+	rc := newReceiver(t)
+	var fail atomic.Bool
+	fail.Store(true)
+	rc.handle = func(w http.ResponseWriter, _ *http.Request, _ hit) {
+		if fail.Load() {
+			w.WriteHeader(http.StatusInternalServerError)
+			return
+		}
+		w.WriteHeader(http.StatusOK)
+	}
+	ep := e.endpoint(rc.URL, "*")
+	e.customer(nil)
+	first := rc.next(t)
+	if err := wire.VerifySignature(first.header.Get(wire.HeaderSignature), ep.Secret, first.body, 0, time.Now()); err != nil {
+		t.Fatalf("first attempt: %v", err)
+	}
+	var rolled client.WebhookEndpoint
+	e.post(wire.PathWebhookEndpoints+"/"+ep.ID+wire.PathRollSecret, nil).ok(&rolled)
+	fail.Store(false)
+	// Every attempt after the roll, the pending retry included, is signed
+	// with the new secret only.
+	for {
+		h := rc.next(t)
+		sig := h.header.Get(wire.HeaderSignature)
+		if err := wire.VerifySignature(sig, ep.Secret, h.body, 0, time.Now()); err == nil {
+			continue // a retry sent before the roll landed
+		}
+		if err := wire.VerifySignature(sig, rolled.Secret, h.body, 0, time.Now()); err != nil {
+			t.Fatalf("after the roll: %v", err)
+		}
+		break
+	}
+	e.customer(nil)
+	h := rc.next(t)
+	if err := wire.VerifySignature(h.header.Get(wire.HeaderSignature), rolled.Secret, h.body, 0, time.Now()); err != nil {
+		t.Errorf("new event: %v", err)
+	}
+}
+
+func TestWebhooks_deletedEndpointStopsRetrying(t *testing.T) {
+	t.Parallel()
+	e := newHookEnv(t, sandbox.Options{Webhooks: sandbox.WebhookOptions{RetryBase: 100 * time.Millisecond, Attempts: 5}})
+	rc := newReceiver(t)
+	rc.status.Store(http.StatusBadGateway)
+	ep := e.endpoint(rc.URL, "*")
+	e.customer(nil)
+	rc.next(t)
+	e.del(wire.PathWebhookEndpoints + "/" + ep.ID).ok(nil)
+	time.Sleep(400 * time.Millisecond) // past the next two retries
+	if n := len(e.deliveries(nil)); n > 2 {
+		t.Errorf("%d attempts after the endpoint was deleted", n)
+	}
+}
+
+func TestWebhooks_isolation(t *testing.T) {
+	t.Parallel()
+	a := newHookEnv(t, sandbox.Options{Webhooks: fastHooks})
+	b := a.other()
+	rc := newReceiver(t)
+	epA := a.endpoint(rc.URL+"/a", "*")
+	epB := b.endpoint(rc.URL+"/b", "*")
+	cusA := a.customer(vals("name", "A"))
+	cusB := b.customer(vals("name", "B"))
+	for range 2 {
+		h := rc.next(t)
+		var c client.Customer
+		if err := json.Unmarshal(h.event(t).Data.Object, &c); err != nil {
+			t.Fatal(err)
+		}
+		want := map[string]string{"/a": cusA.ID, "/b": cusB.ID}[h.path]
+		if c.ID != want {
+			t.Errorf("%s got customer %s, want %s", h.path, c.ID, want)
+		}
+		secret := map[string]string{"/a": epA.Secret, "/b": epB.Secret}[h.path]
+		if err := wire.VerifySignature(h.header.Get(wire.HeaderSignature), secret, h.body, 0, time.Now()); err != nil {
+			t.Errorf("%s: %v", h.path, err)
+		}
+	}
+	b.get(wire.PathWebhookEndpoints+"/"+epA.ID, nil).fails(404, client.ErrorTypeInvalidRequest, client.ErrorCodeResourceMissing, "")
+	b.post(wire.PathWebhookEndpoints+"/"+epA.ID+wire.PathRollSecret, nil).fails(404, client.ErrorTypeInvalidRequest, client.ErrorCodeResourceMissing, "")
+	var l client.WebhookEndpointList
+	b.get(wire.PathWebhookEndpoints, nil).ok(&l)
+	if len(l.Data) != 1 || l.Data[0].ID != epB.ID {
+		t.Errorf("b lists %+v", l.Data)
+	}
+	b.waitDeliveries(nil, 1)
+	for _, d := range b.deliveries(nil) {
+		if d.Endpoint != epB.ID {
+			t.Errorf("b's deliveries show %+v", d)
+		}
+	}
+}
+
+func TestWebhooks_resetForgetsEndpointsAndEvents(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t)
+	ep := e.endpoint("http://127.0.0.1:9/h", "*")
+	e.customer(nil)
+	e.post("/_sandbox/reset", nil).ok(nil)
+	e.get(wire.PathWebhookEndpoints+"/"+ep.ID, nil).fails(404, client.ErrorTypeInvalidRequest, client.ErrorCodeResourceMissing, "")
+	if n := len(e.events(nil)); n != 0 {
+		t.Errorf("%d events after reset", n)
+	}
+}
+
+// TestWebhooks_survivesRestart: endpoints, events, secrets, the delivery
+// log and pending deliveries are in the data file; a restart resumes the
+// pending ones at once.
+func TestWebhooks_survivesRestart(t *testing.T) {
+	t.Parallel()
+	path := filepath.Join(t.TempDir(), "sandbox.db")
+	key := sandboxtest.NewKey(t)
+	rc := newReceiver(t)
+	rc.status.Store(http.StatusServiceUnavailable)
+
+	start := func(base time.Duration) (*env, func()) {
+		st, err := sandbox.OpenStore(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		srv, err := sandbox.New(sandbox.Options{Store: st, Webhooks: sandbox.WebhookOptions{RetryBase: base, Timeout: 2 * time.Second}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		hs := httptest.NewServer(srv)
+		return &env{t: t, url: hs.URL, key: key, hc: hs.Client()}, func() {
+			hs.Close()
+			if err := srv.Close(); err != nil {
+				t.Error(err)
+			}
+		}
+	}
+
+	e, stop := start(time.Hour) // the retry would come in an hour
+	ep := e.endpoint(rc.URL, "*")
+	cus := e.customer(vals("name", "Persistent"))
+	first := rc.next(t)
+	e.waitDeliveries(nil, 1)
+	stop()
+
+	rc.status.Store(http.StatusOK)
+	e, stop = start(time.Hour)
+	defer stop()
+	second := rc.next(t)
+	if !bytes.Equal(first.body, second.body) {
+		t.Errorf("the retry after the restart sent another body:\n%s\n%s", first.body, second.body)
+	}
+	if err := wire.VerifySignature(second.header.Get(wire.HeaderSignature), ep.Secret, second.body, 0, time.Now()); err != nil {
+		t.Errorf("after the restart the secret does not sign: %v", err)
+	}
+	ds := e.waitDeliveries(nil, 2)
+	if ds[0].Attempt != 2 || ds[0].Status != 200 || ds[1].Attempt != 1 || ds[1].Status != 503 {
+		t.Errorf("delivery log after the restart: %+v %+v", ds[0], ds[1])
+	}
+	var got client.WebhookEndpoint
+	e.get(wire.PathWebhookEndpoints+"/"+ep.ID, nil).ok(&got)
+	evs := e.events(nil)
+	if len(evs) != 1 || evs[0].Type != wire.EventCustomerCreated || !strings.Contains(string(evs[0].Data.Object), cus.ID) {
+		t.Errorf("events after the restart: %+v", evs)
+	}
+	// New endpoints and events after a restart do not reuse sequence
+	// numbers: the order of lists stays right.
+	ep2 := e.endpoint(rc.URL+"/2", wire.EventCustomerUpdated)
+	var l client.WebhookEndpointList
+	e.get(wire.PathWebhookEndpoints, nil).ok(&l)
+	if len(l.Data) != 2 || l.Data[0].ID != ep2.ID {
+		t.Errorf("endpoints after the restart, newest first: %+v", l.Data)
+	}
+}
