@@ -83,6 +83,8 @@ func (c *Checker) Check(req *http.Request, reqBody []byte, status int, header ht
 	ctx := context.Background()
 	r := req.Clone(ctx)
 	r.Body = io.NopCloser(bytes.NewReader(reqBody))
+	r.GetBody = func() (io.ReadCloser, error) { return io.NopCloser(bytes.NewReader(reqBody)), nil }
+	r.ContentLength = int64(len(reqBody))
 	where := fmt.Sprintf("%s %s", req.Method, req.URL.Path)
 
 	route, pathParams, err := c.router.FindRoute(r)
@@ -96,8 +98,7 @@ func (c *Checker) Check(req *http.Request, reqBody []byte, status int, header ht
 		MultiError:            true,
 		AuthenticationFunc:    authenticate,
 	}
-	// The reason alone: the default message repeats the schema and value.
-	opts.WithCustomSchemaErrorFunc(func(err *openapi3.SchemaError) string { return err.Reason })
+	opts.WithCustomSchemaErrorFunc(reason)
 	in := &openapi3filter.RequestValidationInput{Request: r, PathParams: pathParams, Route: route, Options: opts}
 	reqErr := openapi3filter.ValidateRequest(ctx, in)
 	if reqErr != nil && (status < 400 || status > 499) {
@@ -138,11 +139,17 @@ func (c *Checker) checkUnrouted(where string, status int, header http.Header, bo
 		return fmt.Errorf("openapi: %s answered %d with a body that is not JSON: %v\nbody: %s", where, status, err, clip(body))
 	}
 	schema := want.Content.Get("application/json").Schema.Value
-	if err := schema.VisitJSON(v, openapi3.EnableJSONSchema2020()); err != nil {
+	if err := schema.VisitJSON(v, openapi3.EnableJSONSchema2020(), openapi3.MultiErrors(), reasonOnly); err != nil {
 		return fmt.Errorf("openapi: %s is in no path of the document; its %d answer does not match: %v\nbody: %s", where, status, err, clip(body))
 	}
 	return nil
 }
+
+// reason keeps a schema error's reason alone: the default message repeats
+// the schema (as null) and the value, which the caller prints anyway.
+func reason(err *openapi3.SchemaError) string { return err.Reason }
+
+var reasonOnly = openapi3.SetSchemaErrorMessageCustomizer(reason)
 
 // authenticate accepts what the document's security scheme describes: HTTP
 // Basic with a secret key as user name and an empty password. A request
