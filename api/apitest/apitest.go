@@ -102,7 +102,7 @@ func (c *Checker) Check(req *http.Request, reqBody []byte, status int, header ht
 	in := &openapi3filter.RequestValidationInput{Request: r, PathParams: pathParams, Route: route, Options: opts}
 	reqErr := openapi3filter.ValidateRequest(ctx, in)
 	if reqErr != nil && (status < 400 || status > 499) {
-		return fmt.Errorf("openapi: %s answered %d to a request the document refuses: %v", where, status, reqErr)
+		return fmt.Errorf("openapi: %s answered %d to a request the document refuses: %w", where, status, reqErr)
 	}
 	out := &openapi3filter.ResponseValidationInput{
 		RequestValidationInput: in,
@@ -112,7 +112,7 @@ func (c *Checker) Check(req *http.Request, reqBody []byte, status int, header ht
 		Options:                opts,
 	}
 	if err := openapi3filter.ValidateResponse(ctx, out); err != nil {
-		return fmt.Errorf("openapi: %s answered %d, which the document does not allow: %v\nbody: %s", where, status, err, clip(respBody))
+		return fmt.Errorf("openapi: %s answered %d, which the document does not allow: %w\nbody: %s", where, status, err, clip(respBody))
 	}
 	return nil
 }
@@ -136,11 +136,11 @@ func (c *Checker) checkUnrouted(where string, status int, header http.Header, bo
 	}
 	var v any
 	if err := json.Unmarshal(body, &v); err != nil {
-		return fmt.Errorf("openapi: %s answered %d with a body that is not JSON: %v\nbody: %s", where, status, err, clip(body))
+		return fmt.Errorf("openapi: %s answered %d with a body that is not JSON: %w\nbody: %s", where, status, err, clip(body))
 	}
 	schema := want.Content.Get("application/json").Schema.Value
 	if err := schema.VisitJSON(v, openapi3.EnableJSONSchema2020(), openapi3.MultiErrors(), reasonOnly); err != nil {
-		return fmt.Errorf("openapi: %s is in no path of the document; its %d answer does not match: %v\nbody: %s", where, status, err, clip(body))
+		return fmt.Errorf("openapi: %s is in no path of the document; its %d answer does not match: %w\nbody: %s", where, status, err, clip(body))
 	}
 	return nil
 }
