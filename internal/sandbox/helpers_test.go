@@ -82,7 +82,7 @@ func (e *env) doRaw(method, path, body string, opts ...req) *result {
 	for _, o := range opts {
 		o(r)
 	}
-	resp, err := e.hc.Do(r)
+	resp, err := checked(e.t, e.hc).Do(r)
 	if err != nil {
 		e.t.Fatalf("%s %s: %v", method, path, err)
 	}
