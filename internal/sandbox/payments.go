@@ -153,6 +153,31 @@ func (c *call) retrievePayment() response {
 	return ok(paymentJSON(nil, p))
 }
 
+// updatePayment changes a payment's description and metadata, with the
+// customers' metadata rules; nothing else of a payment can change this way
+// (amount, currency and source are the charge itself).
+func (c *call) updatePayment() response {
+	if e := c.f.check("description", "metadata", "metadata[*]"); e != nil {
+		return e.response()
+	}
+	p, e := c.pathPayment()
+	if e != nil {
+		return e.response()
+	}
+	// Validate on a copy of the metadata, so that a rejected update changes nothing.
+	meta, e := applyMetadata(p.meta, c.f)
+	if e != nil {
+		return e.response()
+	}
+	if v, ok := c.f.get("description"); ok {
+		// An empty description clears it; clone, v points into the body.
+		p.description = strings.Clone(v)
+	}
+	p.meta = meta
+	c.putPayment(p)
+	return ok(paymentJSON(nil, p))
+}
+
 func (c *call) capturePayment() response {
 	if e := c.f.check("amount"); e != nil {
 		return e.response()

@@ -40,6 +40,9 @@
 //     nothing): rates 0 to 1, latency_ms 0 to 60000, rate_limit 0 to
 //     100000. An empty value sets 0. They are kept in memory only.
 //   - Cleared optional fields are null in answers, not "".
+//   - POST /v1/payments/{id} changes description and metadata only, in
+//     any status (declined and refunded payments included); an empty
+//     description clears it.
 package sandbox
 
 import (
@@ -224,6 +227,7 @@ func init() {
 		def("POST /v1/payments", (*call).createPayment),
 		def("GET /v1/payments", (*call).listPayments),
 		def("GET /v1/payments/{id}", (*call).retrievePayment),
+		def("POST /v1/payments/{id}", (*call).updatePayment),
 		def("POST /v1/payments/{id}/capture", (*call).capturePayment),
 		def("POST /v1/payments/{id}/refund", (*call).refundPayment),
 		def("POST /_sandbox/payments/{id}/complete", (*call).completePayment),
