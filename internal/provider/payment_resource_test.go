@@ -38,10 +38,13 @@ func (a *testAccAccount) testAccCheckPaymentsKept(s *terraform.State) error {
 		}
 		refundable := rs.Primary.Attributes["status"] == client.PaymentStatusApproved ||
 			rs.Primary.Attributes["status"] == client.PaymentStatusPartiallyRefunded
-		wantRefunded := rs.Primary.Attributes["refund_on_destroy"] == "true" && refundable
-		if got := pay.Status == client.PaymentStatusRefunded; got != wantRefunded {
-			return fmt.Errorf("payment %s is %s after destroy with refund_on_destroy = %s (state status %s)",
-				id, pay.Status, rs.Primary.Attributes["refund_on_destroy"], rs.Primary.Attributes["status"])
+		want := rs.Primary.Attributes["status"] // destroy leaves it as it was...
+		if rs.Primary.Attributes["refund_on_destroy"] == "true" && refundable {
+			want = client.PaymentStatusRefunded // ...unless it refunds it
+		}
+		if pay.Status != want {
+			return fmt.Errorf("payment %s is %s after destroy with refund_on_destroy = %s (state status %s), want %s",
+				id, pay.Status, rs.Primary.Attributes["refund_on_destroy"], rs.Primary.Attributes["status"], want)
 		}
 	}
 	return nil
@@ -786,12 +789,11 @@ func TestAccPayment_importThenChange(t *testing.T) {
 			},
 			{
 				// Now a different amount is a real change of the charge.
-				Config:   config(800),
-				PlanOnly: true,
+				Config: config(800),
 				ConfigPlanChecks: resource.ConfigPlanChecks{
 					PreApply: []plancheck.PlanCheck{plancheck.ExpectResourceAction(testAccPaymentAddr, plancheck.ResourceActionDestroyBeforeCreate)},
 				},
-				ExpectNonEmptyPlan: true,
+				Check: acct.testAccCheckPaymentCount(2),
 			},
 		},
 	})
@@ -818,14 +820,12 @@ func TestAccPayment_outOfBandDeletion(t *testing.T) {
 						t.Fatal(err)
 					}
 				},
-				Config:             config,
-				PlanOnly:           true,
-				ExpectNonEmptyPlan: true,
+				Config: config,
 				ConfigPlanChecks: resource.ConfigPlanChecks{
 					PreApply: []plancheck.PlanCheck{plancheck.ExpectResourceAction(testAccPaymentAddr, plancheck.ResourceActionCreate)},
 				},
+				Check: acct.testAccCheckPaymentCount(1),
 			},
-			{Config: config, Check: acct.testAccCheckPaymentCount(1)},
 		},
 	})
 }
