@@ -202,7 +202,7 @@ func TestAccPayment_byToken(t *testing.T) {
   source   = %q
 `, client.TokenVisa)),
 				ConfigPlanChecks: resource.ConfigPlanChecks{
-					PreApply: []plancheck.PlanCheck{plancheck.ExpectResourceAction(testAccPaymentAddr, plancheck.ResourceActionUpdate)},
+					PreApply:             []plancheck.PlanCheck{plancheck.ExpectResourceAction(testAccPaymentAddr, plancheck.ResourceActionUpdate)},
 					PostApplyPostRefresh: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()},
 				},
 				Check: acct.testAccCheckPaymentAtService(testAccPaymentAddr, func(p *client.Payment) error {
@@ -584,7 +584,7 @@ func TestAccPayment_pending(t *testing.T) {
 						t.Fatalf("completing the payment: %v", err)
 					}
 				},
-				Config: config,
+				Config:           config,
 				ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()}},
 				ConfigStateChecks: []statecheck.StateCheck{
 					statecheck.ExpectKnownValue(testAccPaymentAddr, tfjsonpath.New("status"), knownvalue.StringExact(client.PaymentStatusApproved)),

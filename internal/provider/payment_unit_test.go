@@ -448,7 +448,9 @@ func TestPaymentActions_Invoke(t *testing.T) {
 			wantError: []string{"amount is 501", "at most 500 EUR", "can be refunded"}},
 		{name: "refund the rest", action: NewPaymentRefundAction, id: approved.ID,
 			wantProgress: []string{"Reading payment", "Refunding 500 EUR", "is now refunded"},
-			check:        func(p *client.Payment) bool { return p.Status == client.PaymentStatusRefunded && *p.AmountRefunded == 800 }},
+			check: func(p *client.Payment) bool {
+				return p.Status == client.PaymentStatusRefunded && *p.AmountRefunded == 800
+			}},
 		{name: "missing payment", action: NewPaymentRefundAction, id: missing,
 			wantError: []string{"Error Refunding Payment", "No payment " + missing}},
 	} {
