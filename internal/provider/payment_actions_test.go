@@ -160,6 +160,13 @@ func TestAccPaymentRefundAction_basic(t *testing.T) {
 		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
 		CheckDestroy:             refunded(client.PaymentStatusRefunded, 1000),
 		Steps: []resource.TestStep{
+			// (A step whose configuration is invalid cannot be the last: the
+			// test's destroy runs with the last configuration.)
+			{
+				Config:      acct.ProviderConfig() + testAccActionConfig("bad", "refund", "pay_123", ""),
+				PlanOnly:    true,
+				ExpectError: phrasesRegexp("payment", "must be a payment id"),
+			},
 			{
 				Config: acct.ProviderConfig() + testAccActionConfig("part", "refund", pay.ID, "300"),
 				Check:  resource.ComposeAggregateTestCheckFunc(refunded(client.PaymentStatusPartiallyRefunded, 300), acct.testAccCheckPaymentCount(2)),
@@ -173,11 +180,6 @@ func TestAccPaymentRefundAction_basic(t *testing.T) {
 			{
 				Config:      acct.ProviderConfig() + testAccActionConfig("uncaptured", "refund", authorized.ID, ""),
 				ExpectError: phrasesRegexp("Error Refunding Payment", "is authorized", "approved or partially_refunded", "Nothing was changed"),
-			},
-			{
-				Config:      acct.ProviderConfig() + testAccActionConfig("bad", "refund", "pay_123", ""),
-				PlanOnly:    true,
-				ExpectError: phrasesRegexp("payment", "must be a payment id"),
 			},
 		},
 	})
