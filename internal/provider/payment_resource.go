@@ -56,10 +56,6 @@ const (
 	attrPaymentAmountRefunded = "amount_refunded"
 )
 
-// paymentReplacingAttributes are the arguments that are the charge itself:
-// a change to any of them is a new payment, which is a new charge.
-var paymentReplacingAttributes = []string{attrPaymentAmount, attrPaymentCurrency, attrPaymentCustomer, attrPaymentSource}
-
 // refundableStatuses are the statuses from which a payment can be refunded.
 var refundableStatuses = []string{client.PaymentStatusApproved, client.PaymentStatusPartiallyRefunded}
 
@@ -390,7 +386,8 @@ func (r *paymentResource) ModifyPlan(ctx context.Context, req resource.ModifyPla
 	}
 }
 
-// paymentReplacements lists the replacing arguments whose planned value
+// paymentReplacements lists the arguments that are the charge itself (a
+// change to any is a new payment, a new charge) whose planned value
 // differs from the state. A null source in state is not a difference: the
 // payment was imported, and the service never tells the token, so the
 // configured value is stored in place.
