@@ -1,8 +1,11 @@
 package provider
 
 import (
+	"encoding/json"
 	"fmt"
 	"os"
+	"os/exec"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -97,5 +100,71 @@ resource "payments_payment" "refunded" {
 	st, err := acct.Client.SandboxStats(t.Context())
 	if err != nil || st.Payments != 2 {
 		t.Errorf("after destroy the service holds %d payments (%v), want both kept", st.Payments, err)
+	}
+}
+
+// TestAccPaymentRefundAction_progressInCLI invokes the refund action on
+// demand (terraform apply -invoke) and checks the progress messages the
+// CLI shows while it runs. Terraform 1.14 or later.
+func TestAccPaymentRefundAction_progressInCLI(t *testing.T) {
+	if os.Getenv("TF_ACC") == "" {
+		t.Skip("acceptance test: set TF_ACC=1")
+	}
+	testAccPreCheck(t)
+	bin := terraformBinary(t)
+	out, err := exec.Command(bin, "version", "-json").Output()
+	if err != nil {
+		t.Fatalf("%s version: %v", bin, err)
+	}
+	var v struct {
+		Version string `json:"terraform_version"`
+	}
+	if err := json.Unmarshal(out, &v); err != nil {
+		t.Fatalf("%s version -json: %v", bin, err)
+	}
+	var major, minor int
+	if _, err := fmt.Sscanf(v.Version, "%d.%d", &major, &minor); err != nil || major == 1 && minor < 14 || major < 1 ||
+		strings.Contains(filepath.Base(bin), "tofu") {
+		t.Skipf("actions need Terraform 1.14 or later; the CLI is %s %s", filepath.Base(bin), v.Version)
+	}
+	t.Parallel()
+	acct := newTestAccAccount(t)
+	pay := acct.mustPayment(t, &client.PaymentParams{Amount: 1000, Currency: "GBP", Source: client.TokenVisa})
+	tf := newTFCLI(t, providerBinary(t))
+	tf.writeConfig(fmt.Sprintf(`
+terraform {
+  required_providers {
+    payments = {
+      source = "paymentsdev/payments"
+    }
+  }
+}
+
+provider "payments" {
+  base_url   = %q
+  secret_key = %q
+}
+
+action "payments_payment_refund" "reset" {
+  config {
+    payment = %q
+    amount  = 250
+  }
+}
+`, acct.URL, acct.Key, pay.ID))
+	got := strings.Join(strings.Fields(tf.mustRun("apply", "-auto-approve", "-no-color", "-invoke=action.payments_payment_refund.reset")), " ")
+	for _, want := range []string{
+		"Reading payment " + pay.ID,
+		"Refunding 250 GBP of payment " + pay.ID + " (status approved)",
+		"Payment " + pay.ID + " is now partially_refunded: amount 1000 GBP, 250 refunded",
+		"Actions: 1 invoked",
+	} {
+		if !strings.Contains(got, want) {
+			t.Errorf("the CLI output does not show %q:\n%s", want, got)
+		}
+	}
+	p, err := acct.Client.GetPayment(t.Context(), pay.ID)
+	if err != nil || *p.AmountRefunded != 250 {
+		t.Errorf("payment after the action: %+v %v", p, err)
 	}
 }
