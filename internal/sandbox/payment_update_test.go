@@ -4,10 +4,12 @@ import (
 	"fmt"
 	"net/http"
 	"net/url"
+	"path/filepath"
 	"strings"
 	"testing"
 
 	"github.com/paymentsdev/terraform-provider-payments/internal/client"
+	"github.com/paymentsdev/terraform-provider-payments/internal/sandbox/sandboxtest"
 )
 
 // TestUpdatePayment covers POST /v1/payments/{id}: description and
@@ -131,4 +133,25 @@ func sameMap(a, b map[string]string) bool {
 		}
 	}
 	return true
+}
+
+// TestUpdatePaymentPersists: an answered update is on disk; a restart on
+// the same data file shows it.
+func TestUpdatePaymentPersists(t *testing.T) {
+	t.Parallel()
+	path := filepath.Join(t.TempDir(), "sandbox.db")
+	key := sandboxtest.NewKey(t)
+	e, stop := openEnv(t, path, key)
+	p := e.payment(pay("700", "EUR", client.TokenVisa, "description", "old", "metadata[a]", "1", "metadata[b]", "2"))
+	var want client.Payment
+	e.post("/v1/payments/"+p.ID, vals("description", "new", "metadata[a]", "", "metadata[c]", "3")).ok(&want)
+	stop()
+
+	e, stop = openEnv(t, path, key)
+	defer stop()
+	var got client.Payment
+	e.get("/v1/payments/"+p.ID, nil).ok(&got)
+	if got.Description != "new" || !sameMap(got.Metadata, map[string]string{"b": "2", "c": "3"}) || !sameMap(got.Metadata, want.Metadata) {
+		t.Errorf("after restart: %q %v, want %q %v", got.Description, got.Metadata, want.Description, want.Metadata)
+	}
 }
