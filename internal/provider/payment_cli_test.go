@@ -28,7 +28,8 @@ func TestAccPayment_warningsInCLI(t *testing.T) {
 terraform {
   required_providers {
     payments = {
-      source = "paymentsdev/payments"
+      # The full address: OpenTofu would read a short one as registry.opentofu.org/…
+      source = "registry.terraform.io/paymentsdev/payments"
     }
   }
 }
@@ -138,7 +139,8 @@ func TestAccPaymentRefundAction_progressInCLI(t *testing.T) {
 terraform {
   required_providers {
     payments = {
-      source = "paymentsdev/payments"
+      # The full address: OpenTofu would read a short one as registry.opentofu.org/…
+      source = "registry.terraform.io/paymentsdev/payments"
     }
   }
 }
