@@ -871,6 +871,28 @@ resource "payments_payment" "test" {
 				Config:      config("allow_live_payments = true"),
 				ExpectError: phrasesRegexp("Error Creating Payment", "HTTP 403", "livemode_mismatch"),
 			},
+			{
+				// A setting that guards money must be known at plan time.
+				Config: fmt.Sprintf(`
+resource "terraform_data" "allow" {
+  input = true
+}
+
+provider "payments" {
+  base_url            = %q
+  secret_key          = %q
+  allow_live_payments = terraform_data.allow.output
+}
+
+resource "payments_payment" "test" {
+  amount   = 100
+  currency = "USD"
+  source   = %q
+}
+`, acct.URL, acct.Key, client.TokenVisa),
+				PlanOnly:    true,
+				ExpectError: phrasesRegexp("Unknown Payments Allow Live Payments", "Set it to a static value"),
+			},
 		},
 	})
 }
