@@ -250,9 +250,11 @@ resource "payments_customer_source" "default" {
   token    = %q
 }
 
+# Attached second, so that the Mastercard stays the default.
 resource "payments_customer_source" "amex" {
-  customer = payments_customer.test.id
-  token    = %q
+  customer   = payments_customer.test.id
+  token      = %q
+  depends_on = [payments_customer_source.default]
 }
 
 # The customer's default method.
