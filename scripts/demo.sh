@@ -113,13 +113,13 @@ tf() {
 	esac
 }
 
-say "terraform apply: customers, their cards, one default card"
+say "terraform apply: customers, their cards, one default card, their payments"
 tf apply -auto-approve
 
-say "Making payments in the sandbox (Terraform has no payment resource)"
+say "Sandbox controls: completing the 3-D Secure payment, and a declined charge"
 tf output -json | bin/demo-seed payments
 
-say "terraform apply again: the data sources now read those payments"
+say "terraform apply again: the data sources now read the completed and declined payments"
 tf apply -auto-approve
 
 say "Outputs"

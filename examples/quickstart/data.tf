@@ -11,9 +11,17 @@ data "payments_customer" "grace" {
 # Every payment charged to Grace, newest first.
 data "payments_payments" "grace" {
   customer = payments_customer.grace.id
+
+  depends_on = [
+    payments_payment.grace_seats,
+    payments_payment.grace_addon,
+    payments_payment.grace_deposit,
+  ]
 }
 
-# The account's approved payments since a date.
+# The account's approved payments since a date. Read at plan time (it has
+# no depends_on, because latest_approved counts its results), so a first
+# apply shows the payments that existed before it; the next shows all.
 data "payments_payments" "approved" {
   status        = "approved"
   created_after = var.since

@@ -1,5 +1,5 @@
 output "customer_ids" {
-  description = "The customers' ids; `make demo` charges them between two applies."
+  description = "The customers' ids; `make demo` makes a declined charge to Alan between two applies."
   value = {
     ada   = payments_customer.ada.id
     grace = payments_customer.grace.id
@@ -58,4 +58,23 @@ output "latest_approved_payment" {
       captured    = p.captured
     }
   ])
+}
+
+output "payments" {
+  description = "The payments Terraform made: id, status, amount in minor units, currency, amount refunded."
+  value = {
+    for name, p in {
+      ada_first_month  = payments_payment.ada_first_month
+      ada_second_month = payments_payment.ada_second_month
+      grace_seats      = payments_payment.grace_seats
+      grace_addon      = payments_payment.grace_addon
+      grace_deposit    = payments_payment.grace_deposit
+      alan_trial       = payments_payment.alan_trial
+    } : name => "${p.id} ${p.status} ${p.amount} ${p.currency}, ${p.amount_refunded} refunded, ${p.brand} ending ${p.last4}"
+  }
+}
+
+output "pending_payment_ids" {
+  description = "Payments waiting for 3-D Secure, which `make demo` completes with the sandbox's control."
+  value       = [for p in [payments_payment.grace_addon] : p.id if p.status == "pending"]
 }

@@ -127,6 +127,23 @@ func (c *Client) AllPayments(ctx context.Context, p *ListPaymentsParams) iter.Se
 	}
 }
 
+// UpdatePayment changes a payment's description and metadata, the only
+// fields of a payment that can change without a new charge. [assumed]
+func (c *Client) UpdatePayment(ctx context.Context, id string, p *PaymentUpdateParams) (*Payment, error) {
+	var out Payment
+	return &out, c.call(ctx, http.MethodPost, paymentPath(id), nil, p.form(), &out)
+}
+
+func (p *PaymentUpdateParams) form() url.Values {
+	v := url.Values{}
+	if p == nil {
+		return v
+	}
+	setPtr(v, paramDescription, p.Description)
+	setMetadata(v, p.Metadata, p.ClearMetadata)
+	return v
+}
+
 // CapturePayment captures an authorized payment; amount nil captures all
 // of it, a smaller amount releases the rest.
 func (c *Client) CapturePayment(ctx context.Context, id string, amount *int64) (*Payment, error) {

@@ -147,6 +147,15 @@ type PaymentParams struct {
 	Capture *bool
 }
 
+// PaymentUpdateParams are the fields of a payment update. A nil
+// Description is not sent, a pointer to "" clears it; in Metadata a ""
+// value deletes that key, and ClearMetadata removes every key first.
+type PaymentUpdateParams struct {
+	Description   *string
+	Metadata      map[string]string
+	ClearMetadata bool
+}
+
 // ListPaymentsParams filter and page a payment list. Created bounds are
 // RFC 3339 strings; "" means unbounded.
 type ListPaymentsParams struct {

@@ -67,6 +67,9 @@ func clientFromProviderData(data any, diags *diag.Diagnostics) *client.Client {
 	if data == nil {
 		return nil
 	}
+	if d, ok := data.(*providerData); ok {
+		return d.client
+	}
 	c, ok := data.(*client.Client)
 	if !ok {
 		diags.AddError("Unexpected Provider Data Type",

@@ -8,6 +8,7 @@ import (
 	"regexp"
 
 	"github.com/hashicorp/terraform-plugin-framework-validators/int64validator"
+	"github.com/hashicorp/terraform-plugin-framework/action"
 	"github.com/hashicorp/terraform-plugin-framework/datasource"
 	"github.com/hashicorp/terraform-plugin-framework/path"
 	"github.com/hashicorp/terraform-plugin-framework/provider"
@@ -20,7 +21,10 @@ import (
 	"github.com/paymentsdev/terraform-provider-payments/internal/client"
 )
 
-var _ provider.Provider = (*paymentsProvider)(nil)
+var (
+	_ provider.Provider            = (*paymentsProvider)(nil)
+	_ provider.ProviderWithActions = (*paymentsProvider)(nil)
+)
 
 // Environment variables the provider falls back to when an attribute is not
 // set in the configuration.
@@ -61,6 +65,8 @@ type paymentsProviderModel struct {
 	BaseURL       types.String `tfsdk:"base_url"`
 	MaxRetries    types.Int64  `tfsdk:"max_retries"`
 	AllowLivemode types.Bool   `tfsdk:"allow_livemode"`
+	// AllowLivePayments is allow_live_payments (payment_guard.go).
+	AllowLivePayments types.Bool `tfsdk:"allow_live_payments"`
 }
 
 // New returns a function that builds the provider for the given version.
@@ -77,7 +83,7 @@ func (p *paymentsProvider) Metadata(_ context.Context, _ provider.MetadataReques
 
 func (p *paymentsProvider) Schema(_ context.Context, _ provider.SchemaRequest, resp *provider.SchemaResponse) {
 	resp.Schema = schema.Schema{
-		MarkdownDescription: "The payments provider manages customers and their payment sources, and reads payments, " +
+		MarkdownDescription: "The payments provider manages customers, their payment sources and payments, and captures and refunds payments with actions, " +
 			"through the payments service's REST API. It needs a secret key and the service's base URL, " +
 			"from the configuration or from the environment.",
 		Attributes: map[string]schema.Attribute{
@@ -112,6 +118,13 @@ func (p *paymentsProvider) Schema(_ context.Context, _ provider.SchemaRequest, r
 					client.SecretKeyLivePrefix),
 				Optional: true,
 			},
+			attrAllowLivePayments: schema.BoolAttribute{
+				MarkdownDescription: fmt.Sprintf("Whether payments may be created, captured or refunded with a live key "+
+					"(`payments_payment` and the capture and refund actions). Defaults to `false`: a live key needs "+
+					"`%s = true` to be used at all, and this as well to move money, so that a configuration that seeds a "+
+					"sandbox can never charge real cards. Without it, such plans fail before anything is sent.", attrAllowLivemode),
+				Optional: true,
+			},
 		},
 	}
 }
@@ -141,6 +154,11 @@ func (p *paymentsProvider) Configure(ctx context.Context, req provider.Configure
 	if config.AllowLivemode.IsUnknown() {
 		resp.Diagnostics.AddAttributeError(path.Root(attrAllowLivemode), "Unknown Payments Allow Livemode",
 			"The provider cannot decide whether a live key is allowed because allow_livemode is unknown until apply. "+
+				"Set it to a static value.")
+	}
+	if config.AllowLivePayments.IsUnknown() {
+		resp.Diagnostics.AddAttributeError(path.Root(attrAllowLivePayments), "Unknown Payments Allow Live Payments",
+			"The provider cannot decide whether live payments are allowed because allow_live_payments is unknown until apply. "+
 				"Set it to a static value.")
 	}
 	if resp.Diagnostics.HasError() {
@@ -206,7 +224,9 @@ func (p *paymentsProvider) Configure(ctx context.Context, req provider.Configure
 	})
 
 	resp.DataSourceData = c
-	resp.ResourceData = c
+	data := &providerData{client: c, allowLivePayments: config.AllowLivePayments.ValueBool()}
+	resp.ResourceData = data
+	resp.ActionData = data
 }
 
 // userAgent is sent on every request, naming the provider, its version and
@@ -223,6 +243,14 @@ func (p *paymentsProvider) Resources(_ context.Context) []func() resource.Resour
 		NewCustomerResource,
 		NewCustomerSourceResource,
 		NewWebhookEndpointResource,
+		NewPaymentResource,
+	}
+}
+
+func (p *paymentsProvider) Actions(_ context.Context) []func() action.Action {
+	return []func() action.Action{
+		NewPaymentCaptureAction,
+		NewPaymentRefundAction,
 	}
 }
 

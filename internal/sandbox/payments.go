@@ -1,6 +1,7 @@
 package sandbox
 
 import (
+	"github.com/paymentsdev/terraform-provider-payments/internal/wire"
 	"slices"
 	"strconv"
 	"strings"
@@ -153,6 +154,33 @@ func (c *call) retrievePayment() response {
 		return e.response()
 	}
 	return ok(paymentJSON(nil, p))
+}
+
+// updatePayment changes a payment's description and metadata, with the
+// customers' metadata rules; nothing else of a payment can change this way
+// (amount, currency and source are the charge itself).
+func (c *call) updatePayment() response {
+	if e := c.f.check("description", "metadata", "metadata[*]"); e != nil {
+		return e.response()
+	}
+	p, e := c.pathPayment()
+	if e != nil {
+		return e.response()
+	}
+	// Validate on a copy of the metadata, so that a rejected update changes nothing.
+	meta, e := applyMetadata(p.meta, c.f)
+	if e != nil {
+		return e.response()
+	}
+	if v, ok := c.f.get("description"); ok {
+		// An empty description clears it; clone, v points into the body.
+		p.description = strings.Clone(v)
+	}
+	p.meta = meta
+	c.putPayment(p)
+	body := paymentJSON(nil, p)
+	c.emit(wire.EventPaymentUpdated, body)
+	return ok(body)
 }
 
 func (c *call) capturePayment() response {

@@ -44,6 +44,9 @@
 //     in the request that makes the change, and delivered after it, by a
 //     scheduler with one lane per endpoint; the decisions are listed in
 //     the API assumptions guide, section "Webhooks and events".
+//   - POST /v1/payments/{id} changes description and metadata only, in
+//     any status (declined and refunded payments included); an empty
+//     description clears it.
 package sandbox
 
 import (
@@ -237,6 +240,7 @@ func init() {
 		def("POST /v1/payments", (*call).createPayment),
 		def("GET /v1/payments", (*call).listPayments),
 		def("GET /v1/payments/{id}", (*call).retrievePayment),
+		def("POST /v1/payments/{id}", (*call).updatePayment),
 		def("POST /v1/payments/{id}/capture", (*call).capturePayment),
 		def("POST /v1/payments/{id}/refund", (*call).refundPayment),
 		def("POST /v1/webhook_endpoints", (*call).createWebhookEndpoint),

@@ -1,7 +1,9 @@
-// Command demo-seed makes the payments that `make demo` shows. Terraform
-// cannot create payments (the provider has no payment resource), so the demo
-// charges the customers Terraform created, through the public API, between
-// two applies; it also reads the sandbox's counters at the end.
+// Command demo-seed does what `make demo` cannot do with Terraform: the
+// quick start makes its payments with payments_payment, and between two
+// applies this program completes the 3-D Secure payments Terraform made
+// (a sandbox control: the bank's move) and makes a declined charge (which
+// a configuration cannot keep: a decline fails the apply). It also reads
+// the sandbox's counters at the end.
 //
 // It talks plain HTTP with the standard library, as any integrator's code
 // would, and reads the key and address from the same environment variables
@@ -136,15 +138,11 @@ type charge struct {
 	then        string // "" | "complete" | "refund"
 }
 
-// charges are the demo's payments: approved ones, a refund, a 3-D Secure
-// payment the sandbox completes, and a decline, so the data sources have
-// several statuses to filter on.
+// charges are the payments the demo makes itself: a decline of Alan's
+// default card, so the data sources have a declined payment to show.
+// Terraform makes every other payment.
 var charges = []charge{
-	{customer: "ada", amount: 2500, currency: "USD", description: "Pro plan, first month"},
-	{customer: "ada", amount: 2500, currency: "USD", description: "Pro plan, second month", then: "refund"},
-	{customer: "grace", amount: 4900, currency: "EUR", description: "Team plan, annual seats"},
-	{customer: "grace", amount: 1500, currency: "EUR", source: "tok_3ds", description: "Add-on, confirmed with 3-D Secure", then: "complete"},
-	{customer: "alan", amount: 900, currency: "GBP", description: "Trial conversion"},
+	{customer: "alan", amount: 900, currency: "GBP", description: "Trial conversion, first attempt"},
 }
 
 // seedPayments reads `terraform output -json` from in and makes the charges.
@@ -160,6 +158,19 @@ func seedPayments(ctx context.Context, a *api, in io.Reader, out io.Writer) erro
 		if err := json.Unmarshal(o.Value, &ids); err != nil {
 			return fmt.Errorf("output customer_ids is not a map of strings: %w", err)
 		}
+	}
+	var pending []string
+	if o, ok := outputs["pending_payment_ids"]; ok {
+		if err := json.Unmarshal(o.Value, &pending); err != nil {
+			return fmt.Errorf("output pending_payment_ids is not a list of strings: %w", err)
+		}
+	}
+	for _, id := range pending {
+		var p payment
+		if err := a.do(ctx, http.MethodPost, "/_sandbox/payments/"+id+"/complete", url.Values{"outcome": {"approved"}}, &p); err != nil {
+			return err
+		}
+		fmt.Fprintf(out, "  %-18s %s %d %s: 3-D Secure completed by the sandbox\n", p.Status, p.ID, p.Amount, p.Currency)
 	}
 	for _, c := range charges {
 		id, ok := ids[c.customer]
