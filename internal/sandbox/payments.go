@@ -1,13 +1,13 @@
 package sandbox
 
 import (
-	"github.com/paymentsdev/terraform-provider-payments/internal/wire"
 	"slices"
 	"strconv"
 	"strings"
 	"time"
 
 	"github.com/paymentsdev/terraform-provider-payments/internal/client"
+	"github.com/paymentsdev/terraform-provider-payments/internal/wire"
 )
 
 func (c *call) createPayment() response {
