@@ -626,14 +626,31 @@ func TestUnexpectedAnswers(t *testing.T) {
 }
 
 // TestOddIDs: an identifier from user input addresses only its own path
-// segment; whatever it holds, the answer is a 404.
+// segment; whatever it holds, the answer is a 404 resource_missing. An
+// empty id is refused before any request: an empty segment addresses no
+// object, and the answer (unrecognized_url, or another route's after the
+// server cleans the path) must not read as not found.
 func TestOddIDs(t *testing.T) {
 	t.Parallel()
 	ctx := context.Background()
 	e := newEnv(t)
 	cus := mustCustomer(t, e.c, &client.CustomerParams{Source: ptr(client.TokenVisa)})
 	mustPayment(t, e.c, &client.PaymentParams{Amount: 1, Currency: "USD", Customer: cus.ID})
-	for _, id := range []string{"", "..", ".", "../payments", "../../_sandbox/stats", "a/b", "a b", "%2e%2e", "cus_ü", cus.ID + "/sources", cus.ID + "?x=1", cus.ID + "#f", strings.ToLower(cus.ID)} {
+	for name, call := range map[string]func() error{
+		"GetCustomer":    func() error { _, err := e.c.GetCustomer(ctx, ""); return err },
+		"DeleteCustomer": func() error { _, err := e.c.DeleteCustomer(ctx, ""); return err },
+		"UpdateCustomer": func() error { _, err := e.c.UpdateCustomer(ctx, "", nil); return err },
+		"GetPayment":     func() error { _, err := e.c.GetPayment(ctx, ""); return err },
+		"RefundPayment":  func() error { _, err := e.c.RefundPayment(ctx, "", nil); return err },
+		"GetSource":      func() error { _, err := e.c.GetSource(ctx, cus.ID, ""); return err },
+		"DeleteSource":   func() error { _, err := e.c.DeleteSource(ctx, "", "src_x"); return err },
+	} {
+		err := call()
+		if _, isAPI := client.AsError(err); err == nil || isAPI || client.IsNotFound(err) || !strings.Contains(err.Error(), "id in the path is empty") {
+			t.Errorf("%s(\"\") = %v, want a refusal before any request", name, err)
+		}
+	}
+	for _, id := range []string{"..", ".", "../payments", "../../_sandbox/stats", "a/b", "a b", "%2e%2e", "cus_ü", cus.ID + "/sources", cus.ID + "?x=1", cus.ID + "#f", strings.ToLower(cus.ID)} {
 		for name, call := range map[string]func() error{
 			"GetCustomer":    func() error { _, err := e.c.GetCustomer(ctx, id); return err },
 			"DeleteCustomer": func() error { _, err := e.c.DeleteCustomer(ctx, id); return err },

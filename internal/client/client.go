@@ -274,6 +274,12 @@ func newIdempotencyKey() string {
 // into out. A POST carries one Idempotency-Key reused across its retries,
 // so a retried create can never make two objects.
 func (c *Client) call(ctx context.Context, method, path string, query, form url.Values, out any) error {
+	if strings.Contains(path, "//") || strings.HasSuffix(path, "/") {
+		// Only an empty id makes an empty segment. Sent, it would address
+		// another route (servers clean // away) or none, and any answer
+		// would be about something else than the object asked for.
+		return fmt.Errorf("%s %s: an object id in the path is empty", method, path)
+	}
 	u := *c.base
 	u.Path = c.base.Path + path
 	if len(query) > 0 {
@@ -313,7 +319,11 @@ func (c *Client) call(ctx context.Context, method, path string, query, form url.
 		return fmt.Errorf("%s %s failed after %d attempt(s): %w", method, path, c.http.RetryMax+1, scrub(err))
 	}
 	if status != http.StatusOK {
-		return decodeError(status, header, raw)
+		e := decodeError(status, header, raw)
+		if status == http.StatusNotFound && e.Code != ErrorCodeResourceMissing {
+			e.Message = misroutedMessage(method, u, e)
+		}
+		return e
 	}
 	if out == nil {
 		return nil

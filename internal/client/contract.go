@@ -116,6 +116,7 @@ const (
 	ErrorCodeParameterMissing       = "parameter_missing"
 	ErrorCodeParameterInvalid       = "parameter_invalid"
 	ErrorCodeResourceMissing        = "resource_missing"
+	ErrorCodeUnrecognizedURL        = "unrecognized_url"
 	ErrorCodeSecretKeyRequired      = "secret_key_required"
 	ErrorCodeLiveKeyOnSandbox       = "livemode_mismatch"
 	ErrorCodeMissingAPIKey          = "missing_api_key"

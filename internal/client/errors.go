@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"net/http"
+	"net/url"
 	"strings"
 	"unicode"
 )
@@ -57,11 +58,27 @@ func AsError(err error) (*Error, bool) {
 	return e, ok
 }
 
-// IsNotFound reports whether err is a 404: the object in the path does not
-// exist for this account (deleted, or another account's).
+// IsNotFound reports whether err says that the object in the path does not
+// exist for this account (deleted, or another account's): a 404 whose body
+// is a payments API error with code resource_missing. No other 404 counts:
+// a mistyped base URL, or a proxy's HTML page, must never make an existing
+// object look deleted.
 func IsNotFound(err error) bool {
 	e, ok := AsError(err)
-	return ok && e.HTTPStatus == http.StatusNotFound
+	return ok && e.HTTPStatus == http.StatusNotFound && e.Code == ErrorCodeResourceMissing
+}
+
+// misroutedMessage explains a 404 that is not resource_missing: the request
+// reached something other than an endpoint of the payments API, most often
+// because base_url is wrong. It names the URL without its query (which may
+// hold filters) and never credentials, which New refuses in base URLs.
+func misroutedMessage(method string, u url.URL, e *Error) string {
+	u.RawQuery, u.ForceQuery, u.Fragment, u.User = "", false, "", nil
+	const hint = "check that base_url points at the payments API root, without " + APIVersionPrefix
+	if e.Code == "" {
+		return fmt.Sprintf("%s %s answered 404 with no payments API error (%s); %s", method, u.String(), e.Message, hint)
+	}
+	return fmt.Sprintf("%s %s is not an endpoint of the payments API (%s); %s", method, u.String(), e.Message, hint)
 }
 
 // IsCardError reports whether err is a declined charge.

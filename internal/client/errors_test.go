@@ -4,7 +4,9 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"net/http"
+	"net/http/httptest"
 	"strings"
 	"testing"
 
@@ -360,5 +362,130 @@ func TestErrorHelpers(t *testing.T) {
 		if !strings.Contains(e.Error(), part) {
 			t.Errorf("Error() = %q lacks %q", e.Error(), part)
 		}
+	}
+}
+
+// TestNotFoundOnlyResourceMissing: only a JSON error body with code
+// resource_missing reads as "the object is gone". Any other 404 (another
+// code, no code, a proxy's HTML page, an empty body) is an error naming the
+// request URL and base_url, so that a wrong base URL never makes Terraform
+// forget objects that exist.
+func TestNotFoundOnlyResourceMissing(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	const id = "cus_AAAAAAAAAAAAAAAAAAAAAAAA"
+	tests := []struct {
+		name     string
+		ctype    string
+		body     string
+		notFound bool
+		// wantMsg are parts the error text must hold.
+		wantMsg []string
+	}{
+		{
+			name: "resource_missing", ctype: "application/json", notFound: true,
+			body:    `{"error":{"type":"invalid_request_error","code":"resource_missing","message":"No such customer"}}`,
+			wantMsg: []string{"No such customer", "resource_missing"},
+		},
+		{
+			name: "unrecognized_url", ctype: "application/json",
+			body:    `{"error":{"type":"invalid_request_error","code":"unrecognized_url","message":"Unrecognized request URL"}}`,
+			wantMsg: []string{"GET ", "/v1/customers/" + id, "is not an endpoint", "base_url", "without /v1", "unrecognized_url"},
+		},
+		{
+			name: "another code", ctype: "application/json",
+			body:    `{"error":{"type":"invalid_request_error","code":"no_such_thing","message":"nope"}}`,
+			wantMsg: []string{"/v1/customers/" + id, "base_url"},
+		},
+		{
+			name: "error body without a code", ctype: "application/json",
+			body:    `{"error":{"type":"invalid_request_error","message":"Not here"}}`,
+			wantMsg: []string{"/v1/customers/" + id, "answered 404 with no payments API error", "base_url"},
+		},
+		{
+			name: "proxy HTML page", ctype: "text/html",
+			body:    "<html><body><h1>404 Not Found</h1>nginx</body></html>",
+			wantMsg: []string{"/v1/customers/" + id, "answered 404 with no payments API error", "404 Not Found", "check that base_url points at the payments API root, without /v1"},
+		},
+		{
+			name: "empty body", ctype: "text/plain",
+			wantMsg: []string{"/v1/customers/" + id, "answered 404 with no payments API error", "base_url"},
+		},
+		{
+			name: "JSON that is not an error body", ctype: "application/json",
+			body:    `{"message":"not found"}`,
+			wantMsg: []string{"/v1/customers/" + id, "base_url"},
+		},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+				w.Header().Set("Content-Type", tc.ctype)
+				w.Header().Set(client.HeaderRequestID, "req_test")
+				w.WriteHeader(http.StatusNotFound)
+				_, _ = io.WriteString(w, tc.body)
+			}))
+			t.Cleanup(srv.Close)
+			key := sandboxtest.NewKey(t)
+			c := newClient(t, srv.URL+"/api", key)
+			_, err := c.GetCustomer(ctx, id)
+			if err == nil {
+				t.Fatal("got no error")
+			}
+			if got := client.IsNotFound(err); got != tc.notFound {
+				t.Errorf("IsNotFound = %v, want %v (%v)", got, tc.notFound, err)
+			}
+			for _, part := range tc.wantMsg {
+				if !strings.Contains(err.Error(), part) {
+					t.Errorf("error %q lacks %q", err, part)
+				}
+			}
+			if !tc.notFound && !strings.Contains(err.Error(), srv.URL+"/api/v1/customers/"+id) {
+				t.Errorf("error %q does not name the request URL", err)
+			}
+			noKeyIn(t, "error", err.Error(), key)
+			if ae, ok := client.AsError(err); !ok || ae.HTTPStatus != http.StatusNotFound {
+				t.Errorf("error %#v is not a *client.Error with HTTP 404", err)
+			}
+		})
+	}
+}
+
+// TestWrongBaseURLAgainstSandbox: every read and write of an object through
+// a base URL with an extra path reaches no endpoint of the sandbox, which
+// answers unrecognized_url; none of it reads as not found.
+func TestWrongBaseURLAgainstSandbox(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	e := newEnv(t)
+	cus := mustCustomer(t, e.c, &client.CustomerParams{Name: ptr("Kept")})
+	src := mustSource(t, e.c, cus.ID, client.TokenVisa)
+	pay := mustPayment(t, e.c, &client.PaymentParams{Amount: mediumAmount, Currency: "USD", Source: client.TokenVisa})
+	bad := newClient(t, e.sb.URL+"/payments-api", e.key, noRetries)
+	calls := map[string]func() error{
+		"GetCustomer": func() error { _, err := bad.GetCustomer(ctx, cus.ID); return err },
+		"UpdateCustomer": func() error {
+			_, err := bad.UpdateCustomer(ctx, cus.ID, &client.CustomerParams{Name: ptr("x")})
+			return err
+		},
+		"DeleteCustomer": func() error { _, err := bad.DeleteCustomer(ctx, cus.ID); return err },
+		"GetSource":      func() error { _, err := bad.GetSource(ctx, cus.ID, src.ID); return err },
+		"DeleteSource":   func() error { _, err := bad.DeleteSource(ctx, cus.ID, src.ID); return err },
+		"GetPayment":     func() error { _, err := bad.GetPayment(ctx, pay.ID); return err },
+		"RefundPayment":  func() error { _, err := bad.RefundPayment(ctx, pay.ID, nil); return err },
+	}
+	for name, call := range calls {
+		err := call()
+		if err == nil || client.IsNotFound(err) || !client.HasCode(err, client.ErrorCodeUnrecognizedURL) {
+			t.Errorf("%s through a wrong base URL: %v; want unrecognized_url, not not-found", name, err)
+			continue
+		}
+		if !strings.Contains(err.Error(), e.sb.URL+"/payments-api/v1/") || !strings.Contains(err.Error(), "base_url") {
+			t.Errorf("%s: error %q does not name the URL and base_url", name, err)
+		}
+	}
+	if got, err := e.c.GetCustomer(ctx, cus.ID); err != nil || got.Name != "Kept" || len(got.Sources.Data) != 1 {
+		t.Errorf("the customer changed through a wrong base URL: %+v %v", got, err)
 	}
 }

@@ -129,11 +129,34 @@ func TestIsolation(t *testing.T) {
 	a.get("/v1/customers/"+cu.ID+"/sources/"+src, nil).ok(nil)
 }
 
+// TestUnknownRoute: a path or method no endpoint serves is 404
+// unrecognized_url naming the method and path, never resource_missing,
+// which would read as the object being gone; it is not counted.
 func TestUnknownRoute(t *testing.T) {
 	t.Parallel()
 	e := newEnv(t)
-	e.get("/v1/widgets", nil).fails(404, client.ErrorTypeInvalidRequest, client.ErrorCodeResourceMissing, "")
-	e.do(http.MethodPut, "/v1/customers/cus_x", nil).fails(404, client.ErrorTypeInvalidRequest, client.ErrorCodeResourceMissing, "")
+	tests := []struct{ name, method, path string }{
+		{"unknown resource", http.MethodGet, "/v1/widgets"},
+		{"unknown method", http.MethodPut, "/v1/customers/cus_x"},
+		{"base URL ending in /v1, retrieve", http.MethodGet, "/v1/v1/customers/cus_AAAAAAAAAAAAAAAAAAAAAAAA"},
+		{"base URL ending in /v1, create", http.MethodPost, "/v1/v1/customers"},
+		{"base URL ending in /v1, delete", http.MethodDelete, "/v1/v1/customers/cus_x/sources/src_x"},
+		{"no version", http.MethodGet, "/customers/cus_x"},
+		{"root", http.MethodGet, "/"},
+		{"unknown control", http.MethodPost, "/_sandbox/nope"},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			se := &env{t: t, url: e.url, key: e.key, hc: e.hc}
+			eb := se.do(tc.method, tc.path, nil).fails(404, client.ErrorTypeInvalidRequest, client.ErrorCodeUnrecognizedURL, "")
+			if want := tc.method + " " + tc.path; !strings.Contains(eb.Error.Message, want) {
+				t.Errorf("message %q does not name %q", eb.Error.Message, want)
+			}
+		})
+	}
+	if n := e.stats().Requests.Total; n != 0 {
+		t.Errorf("stats.requests.total = %d after unknown routes only, want 0", n)
+	}
 	anon := &env{t: t, url: e.url, hc: e.hc}
 	anon.get("/v1/widgets", nil).fails(401, client.ErrorTypeAuthentication, client.ErrorCodeMissingAPIKey, "")
 }

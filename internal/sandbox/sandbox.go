@@ -35,7 +35,8 @@
 //     customer is 400 resource_missing. created[gte]/[lte] accept any
 //     RFC 3339 offset and compare with whole seconds.
 //   - Stats count every /v1 request on a known route, including those
-//     answered 429 or 5xx by faults; unknown paths are 404 and not counted.
+//     answered 429 or 5xx by faults; unknown paths and methods are 404
+//     unrecognized_url and not counted.
 //   - Fault settings are validated all at once (a refused POST changes
 //     nothing): rates 0 to 1, latency_ms 0 to 60000, rate_limit 0 to
 //     100000. An empty value sets 0. They are kept in memory only.
@@ -414,9 +415,11 @@ func (s *Server) serveUnknown(w http.ResponseWriter, r *http.Request) {
 		s.write(w, r, "unknown", start, aerr.response())
 		return
 	}
+	// Not resource_missing: a client must never read a mistyped base URL
+	// (one ending in /v1, say) as every object being gone.
 	s.write(w, r, "unknown", start, (&apiError{
-		status: http.StatusNotFound, typ: client.ErrorTypeInvalidRequest, code: client.ErrorCodeResourceMissing,
-		message: fmt.Sprintf("Unrecognized request URL (%s %s); see CONTRACT.md for the endpoints.", r.Method, clip(r.URL.Path)),
+		status: http.StatusNotFound, typ: client.ErrorTypeInvalidRequest, code: client.ErrorCodeUnrecognizedURL,
+		message: fmt.Sprintf("Unrecognized request URL (%s %s). Check that the base URL is the API root, without /v1; api/openapi.yaml lists the endpoints.", r.Method, clip(r.URL.Path)),
 	}).response())
 }
 
