@@ -81,10 +81,19 @@ Examples:
   curl -u %sexample123: -d email=jo@example.com http://127.0.0.1:12111/v1/customers
 `, client.SecretKeySandboxPrefix)
 	}
-	if err := fs.Parse(args); err != nil {
+	// A mistake gets one line naming it, not the whole usage: flag would
+	// print both, so it prints nothing and the usage is shown on -h only.
+	usage := fs.Usage
+	fs.Usage = func() {}
+	fs.SetOutput(io.Discard)
+	err := fs.Parse(args)
+	fs.SetOutput(stderr)
+	if err != nil {
 		if errors.Is(err, flag.ErrHelp) {
+			usage()
 			return 0
 		}
+		fmt.Fprintf(stderr, "payments-sandbox: %v; see payments-sandbox -h for the flags\n", err)
 		return 2
 	}
 	if fs.NArg() > 0 {
@@ -93,14 +102,14 @@ Examples:
 	}
 	for i, k := range keys {
 		if client.ClassifyKey(k) != client.KeySecretSandbox {
-			fmt.Fprintf(stderr, "payments-sandbox: -key number %d is not a sandbox secret key; use %s followed by at least %d letters, digits or underscores\n",
+			fmt.Fprintf(stderr, "payments-sandbox: -key number %d is not a sandbox secret key; use %s followed by at least %d letters, digits or underscores (see -h)\n",
 				i+1, client.SecretKeySandboxPrefix, client.MinKeySecretLength)
 			return 2
 		}
 	}
 	var lvl slog.Level
 	if err := lvl.UnmarshalText([]byte(*level)); err != nil {
-		fmt.Fprintf(stderr, "payments-sandbox: -log-level %q is not a level; use debug, info, warn or error\n", *level)
+		fmt.Fprintf(stderr, "payments-sandbox: -log-level %q is not a level; use debug, info, warn or error (see -h)\n", *level)
 		return 2
 	}
 	logger := slog.New(slog.NewTextHandler(stderr, &slog.HandlerOptions{Level: lvl}))
@@ -109,14 +118,15 @@ Examples:
 	if *data != "" {
 		st, err := sandbox.OpenStore(*data)
 		if err != nil {
-			logger.Error("cannot open the data file", "error", err)
+			// One plain line: it names the file and what to do.
+			fmt.Fprintf(stderr, "payments-sandbox: %v\n", err)
 			return 1
 		}
 		opts.Store = st
 	}
 	srv, err := sandbox.New(opts)
 	if err != nil {
-		logger.Error("cannot start", "error", err)
+		fmt.Fprintf(stderr, "payments-sandbox: %v\n", err)
 		if opts.Store != nil {
 			opts.Store.Close()
 		}

@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"bytes"
 	"encoding/json"
+	"errors"
 	"flag"
 	"fmt"
 	"io"
@@ -253,20 +254,37 @@ func TestHelpDocumentsEveryFlag(t *testing.T) {
 	}
 }
 
+// TestBadArguments: a mistake gets exit 2 and one line naming what is
+// wrong and pointing at -h, never the whole usage, never the key.
 func TestBadArguments(t *testing.T) {
-	for _, args := range [][]string{
-		{"-key", "sk_live_secretsecret"},
-		{"-key", "sk_sandbox_short"},
-		{"-log-level", "chatty"},
-		{"extra"},
-		{"-nope"},
+	for _, tc := range []struct {
+		args  []string
+		names string
+	}{
+		{[]string{"-key", "sk_live_secretsecret"}, "-key"},
+		{[]string{"-key", "sk_sandbox_short"}, "-key"},
+		{[]string{"-log-level", "chatty"}, "-log-level"},
+		{[]string{"extra"}, `"extra"`},
+		{[]string{"-nope"}, "-nope"},
+		{[]string{"-addr"}, "-addr"},
+		{[]string{"-data"}, "-data"},
 	} {
 		var out, errOut bytes.Buffer
-		if code := run(args, &out, &errOut); code != 2 {
-			t.Errorf("%v: exit %d, want 2", args, code)
+		if code := run(tc.args, &out, &errOut); code != 2 {
+			t.Errorf("%v: exit %d, want 2", tc.args, code)
 		}
-		if strings.Contains(errOut.String(), "secretsecret") {
-			t.Errorf("%v: the error quotes the key: %s", args, errOut.String())
+		msg := errOut.String()
+		if strings.Contains(msg, "secretsecret") {
+			t.Errorf("%v: the error quotes the key: %s", tc.args, msg)
+		}
+		if strings.Count(msg, "\n") != 1 || !strings.HasSuffix(msg, "\n") || !strings.HasPrefix(msg, "payments-sandbox: ") {
+			t.Errorf("%v: want one line, got %q", tc.args, msg)
+		}
+		if !strings.Contains(msg, tc.names) || !strings.Contains(msg, "-h") || strings.Contains(msg, "Usage") {
+			t.Errorf("%v: %q does not name %s and -h alone", tc.args, msg, tc.names)
+		}
+		if out.Len() != 0 {
+			t.Errorf("%v: wrote to stdout: %q", tc.args, out.String())
 		}
 	}
 	var out, errOut bytes.Buffer
@@ -289,5 +307,86 @@ func TestDisplayAddr(t *testing.T) {
 		if got := displayAddr(tc.addr); got != tc.want {
 			t.Errorf("displayAddr(%v) = %q, want %q", tc.addr, got, tc.want)
 		}
+	}
+}
+
+// TestDamagedDataFile: payments-sandbox on a truncated or partly
+// overwritten data file exits 1 with one line naming the file and what to
+// do; it never panics, prints a stack or starts serving.
+func TestDamagedDataFile(t *testing.T) {
+	bin := binary(t)
+	seed := filepath.Join(t.TempDir(), "seed.db")
+	p := start(t, "-addr", "127.0.0.1:0", "-data", seed)
+	key := client.SecretKeySandboxPrefix + "damaged0001"
+	for i := range 60 {
+		f := url.Values{"name": {strings.Repeat("n", 200)}, "metadata[k]": {strings.Repeat("v", 400)}, "source": {client.TokenVisa}}
+		if st, b, _ := p.call(t, key, "POST", "/v1/customers", f, fmt.Sprintf("k%d", i)); st != 200 {
+			t.Fatalf("seeding: %d %s", st, b)
+		}
+	}
+	if err := p.cmd.Process.Signal(syscall.SIGTERM); err != nil {
+		t.Fatal(err)
+	}
+	if err := <-p.done; err != nil {
+		t.Fatalf("seeding sandbox exit: %v", err)
+	}
+	good, err := os.ReadFile(seed)
+	if err != nil {
+		t.Fatal(err)
+	}
+	pg := os.Getpagesize()
+	if len(good) < 16*pg {
+		t.Fatalf("seed file is only %d bytes", len(good))
+	}
+	for _, tc := range []struct {
+		name   string
+		damage func([]byte) []byte
+	}{
+		{"truncated", func(b []byte) []byte { return b[:len(b)/3] }},
+		{"truncated to one page", func(b []byte) []byte { return b[:pg] }},
+		{"pages overwritten", func(b []byte) []byte {
+			for i := 2 * pg; i < len(b)/2; i++ {
+				b[i] = byte(i * 13)
+			}
+			return b
+		}},
+		{"meta pages overwritten", func(b []byte) []byte {
+			for i := range 2 * pg {
+				b[i] = byte(i * 7)
+			}
+			return b
+		}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			path := filepath.Join(t.TempDir(), "damaged.db")
+			if err := os.WriteFile(path, tc.damage(bytes.Clone(good)), 0o600); err != nil {
+				t.Fatal(err)
+			}
+			var out, errOut bytes.Buffer
+			cmd := exec.Command(bin, "-addr", "127.0.0.1:0", "-data", path)
+			cmd.Stdout, cmd.Stderr = &out, &errOut
+			err := cmd.Run()
+			var ee *exec.ExitError
+			if !errors.As(err, &ee) || ee.ExitCode() != 1 {
+				t.Fatalf("exit: %v, want status 1; stderr:\n%s", err, errOut.String())
+			}
+			msg := errOut.String()
+			if strings.Count(msg, "\n") != 1 || !strings.HasSuffix(msg, "\n") {
+				t.Errorf("stderr is not one line:\n%s", msg)
+			}
+			for _, part := range []string{path, "damaged", "restore it from a copy", "without -data"} {
+				if !strings.Contains(msg, part) {
+					t.Errorf("stderr %q lacks %q", msg, part)
+				}
+			}
+			for _, bad := range []string{"panic", "goroutine", "SIGSEGV", "SIGBUS"} {
+				if strings.Contains(msg, bad) {
+					t.Errorf("stderr shows a crash (%s):\n%s", bad, msg)
+				}
+			}
+			if out.Len() != 0 {
+				t.Errorf("stdout %q: it started serving", out.String())
+			}
+		})
 	}
 }

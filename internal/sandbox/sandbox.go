@@ -41,6 +41,9 @@
 //     nothing): rates 0 to 1, latency_ms 0 to 60000, rate_limit 0 to
 //     100000. An empty value sets 0. They are kept in memory only.
 //   - Cleared optional fields are null in answers, not "".
+//   - A data file that is truncated, overwritten or foreign is refused at
+//     open (read-only, checked whole with bbolt's tx.Check), with one
+//     error naming it and what to do; nothing of it is served.
 package sandbox
 
 import (

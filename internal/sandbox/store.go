@@ -6,7 +6,10 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"os"
+	"runtime/debug"
 	"slices"
+	"strings"
 	"time"
 
 	bolt "go.etcd.io/bbolt"
@@ -63,13 +66,32 @@ var (
 	keySeq          = "seq"
 )
 
-type boltStore struct{ db *bolt.DB }
+type boltStore struct {
+	db   *bolt.DB
+	path string
+}
 
 // OpenStore opens, or creates, the data file at path. Every write is
 // synced to disk before the request is answered, so no answered write is
 // lost, even to kill -9 or a power cut.
+//
+// A file that is truncated, partly overwritten or not a data file at all
+// is refused with an error naming it and what to do: it is opened
+// read-only first and checked page by page (bbolt's tx.Check), with bbolt's
+// panics and memory faults on damaged pages turned into that error, so
+// the sandbox never crashes on it, never writes to it and never serves
+// half of it.
 func OpenStore(path string) (Store, error) {
-	db, err := bolt.Open(path, 0o600, &bolt.Options{Timeout: 2 * time.Second})
+	if info, err := os.Stat(path); err == nil && info.Size() > 0 {
+		if err := checkFile(path); err != nil {
+			return nil, err
+		}
+	}
+	var db *bolt.DB
+	err := guard(func() (err error) {
+		db, err = bolt.Open(path, 0o600, &bolt.Options{Timeout: 2 * time.Second})
+		return err
+	})
 	if errors.Is(err, berrors.ErrTimeout) {
 		return nil, fmt.Errorf("opening data file %s: it is locked by another process; stop the other payments-sandbox or use another -data file", path)
 	}
@@ -83,7 +105,80 @@ func OpenStore(path string) (Store, error) {
 		db.Close()
 		return nil, fmt.Errorf("initialising data file %s: %w", path, err)
 	}
-	return &boltStore{db: db}, nil
+	return &boltStore{db: db, path: path}, nil
+}
+
+// checkFile opens an existing data file read-only and checks it whole.
+func checkFile(path string) error {
+	var db *bolt.DB
+	err := guard(func() (err error) {
+		db, err = bolt.Open(path, 0o600, &bolt.Options{Timeout: 2 * time.Second, ReadOnly: true})
+		return err
+	})
+	if errors.Is(err, berrors.ErrTimeout) {
+		return fmt.Errorf("opening data file %s: it is locked by another process; stop the other payments-sandbox or use another -data file", path)
+	}
+	if err != nil {
+		return damaged(path, err)
+	}
+	err = guard(func() error {
+		return db.View(func(tx *bolt.Tx) error {
+			// Pages past the end of a truncated file are mapped but not
+			// backed: reading one is a fault, so the size comes first.
+			info, err := os.Stat(path)
+			if err != nil {
+				return err
+			}
+			if info.Size() < tx.Size() {
+				return fmt.Errorf("the file is %d bytes long but its pages need %d: it is truncated", info.Size(), tx.Size())
+			}
+			// The first problem is enough to refuse the file; the rest are
+			// drained so that the checker's goroutine ends.
+			var first error
+			for err := range tx.Check() {
+				if first == nil {
+					first = err
+				}
+			}
+			if first != nil {
+				return first
+			}
+			if tx.Bucket(bucketAccounts) == nil {
+				return errors.New("it holds no sandbox data")
+			}
+			return nil
+		})
+	})
+	if cerr := guard(db.Close); err == nil && cerr != nil {
+		err = cerr
+	}
+	if err != nil {
+		return damaged(path, err)
+	}
+	return nil
+}
+
+// damaged is the one-line error for a data file that cannot be used.
+func damaged(path string, cause error) error {
+	// bbolt's checker reports its recovered assertions as "panic: ...";
+	// nothing panicked here, so that word would only alarm.
+	reason := strings.ReplaceAll(strings.Join(strings.Fields(cause.Error()), " "), "panic: ", "")
+	if len(reason) > 200 {
+		reason = strings.ToValidUTF8(reason[:200], "") + "..."
+	}
+	return fmt.Errorf("data file %s is damaged or is not a sandbox data file (%s); restore it from a copy, or start without -data or with a new -data file", path, reason)
+}
+
+// guard runs f, turning a panic, or a memory fault on a damaged page
+// (bbolt trusts its pages and reads them through mmap), into an error.
+func guard(f func() error) (err error) {
+	defer debug.SetPanicOnFault(debug.SetPanicOnFault(true))
+	defer func() {
+		if r := recover(); r != nil {
+			err = fmt.Errorf("bbolt failed reading it: %v", r)
+		}
+	}()
+	return f()
 }
 
 func (st *boltStore) Close() error { return st.db.Close() }
@@ -124,7 +219,15 @@ func (st *boltStore) commit(account [32]byte, ops []op) error {
 
 func (st *boltStore) load() (map[[32]byte]*storedAccount, error) {
 	out := make(map[[32]byte]*storedAccount)
-	err := st.db.View(func(tx *bolt.Tx) error {
+	err := guard(func() error { return st.db.View(st.loadTx(out)) })
+	if err != nil {
+		return nil, damaged(st.path, err)
+	}
+	return out, nil
+}
+
+func (st *boltStore) loadTx(out map[[32]byte]*storedAccount) func(*bolt.Tx) error {
+	return func(tx *bolt.Tx) error {
 		return tx.Bucket(bucketAccounts).ForEachBucket(func(name []byte) error {
 			var hash [32]byte
 			if n, err := hex.Decode(hash[:], name); err != nil || n != len(hash) {
@@ -148,8 +251,7 @@ func (st *boltStore) load() (map[[32]byte]*storedAccount, error) {
 			out[hash] = sa
 			return nil
 		})
-	})
-	return out, err
+	}
 }
 
 // The records, as JSON. Sources live inside their customer's record, in
@@ -301,8 +403,20 @@ func (c *call) dropAccount() { c.addOp(op{kind: opDropAccount}) }
 func (s *Server) loadStore() error {
 	stored, err := s.store.load()
 	if err != nil {
+		return err
+	}
+	if err := s.buildAccounts(stored); err != nil {
+		if bs, ok := s.store.(*boltStore); ok {
+			return damaged(bs.path, err)
+		}
 		return fmt.Errorf("reading the data file: %w", err)
 	}
+	return nil
+}
+
+// buildAccounts turns the stored records into accounts; a record that does
+// not decode fails it whole, so that no half-read state is ever served.
+func (s *Server) buildAccounts(stored map[[32]byte]*storedAccount) error {
 	now := s.now()
 	for hash, sa := range stored {
 		a := newAccount(hash)

@@ -5,8 +5,11 @@ import (
 	"net/http/httptest"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
+
+	bolt "go.etcd.io/bbolt"
 
 	"github.com/paymentsdev/terraform-provider-payments/internal/client"
 	"github.com/paymentsdev/terraform-provider-payments/internal/sandbox"
@@ -120,5 +123,140 @@ func TestStoreNeverHoldsKeys(t *testing.T) {
 	}
 	if bytes.Contains(raw, []byte(key)) || bytes.Contains(raw, []byte(strings.TrimPrefix(key, client.SecretKeySandboxPrefix))) {
 		t.Error("the data file holds the secret key")
+	}
+}
+
+// seedDataFile writes a data file with two accounts and enough records to
+// fill many pages, and returns its bytes.
+func seedDataFile(t *testing.T, path string) []byte {
+	t.Helper()
+	for range 2 {
+		e, stop := openEnv(t, path, sandboxtest.NewKey(t))
+		for i := range 40 {
+			cu := e.customer(vals("name", strings.Repeat("n", 200), "metadata[k]", strings.Repeat("v", 400), "source", client.TokenVisa))
+			e.payment(pay("100", "USD", "", "customer", cu.ID, "description", strings.Repeat("d", 300)))
+			e.post("/v1/payments", pay("200", "EUR", client.TokenVisa), idemKey(strings.Repeat("k", 200)+string(rune('a'+i%26))))
+		}
+		stop()
+	}
+	raw, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// bbolt grows a file ahead of its pages; cut that unused tail, so that
+	// every byte left belongs to a page in use.
+	db, err := bolt.Open(path, 0o600, &bolt.Options{ReadOnly: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	if err := db.View(func(tx *bolt.Tx) error { raw = raw[:tx.Size()]; return nil }); err != nil {
+		t.Fatal(err)
+	}
+	return raw
+}
+
+// openDamaged opens the data file at path as payments-sandbox does; it
+// must refuse a damaged file with one line naming it and the way out, and
+// leave the file as it was.
+func openDamaged(t *testing.T, path string) error {
+	t.Helper()
+	before, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	st, err := sandbox.OpenStore(path)
+	if err == nil {
+		var srv *sandbox.Server
+		if srv, err = sandbox.New(sandbox.Options{Store: st}); err == nil {
+			srv.Close()
+			return nil
+		}
+		st.Close()
+	}
+	msg := err.Error()
+	for _, part := range []string{path, "damaged", "restore it from a copy", "without -data", "new -data file"} {
+		if !strings.Contains(msg, part) {
+			t.Errorf("error %q lacks %q", msg, part)
+		}
+	}
+	if strings.ContainsAny(msg, "\n\r") {
+		t.Errorf("error is not one line: %q", msg)
+	}
+	if after, _ := os.ReadFile(path); !bytes.Equal(before, after) {
+		t.Error("opening the damaged file changed it")
+	}
+	return err
+}
+
+// TestStoreRefusesDamagedFile: a truncated, overwritten or foreign file is
+// refused cleanly: no panic, no memory fault, nothing served.
+func TestStoreRefusesDamagedFile(t *testing.T) {
+	t.Parallel()
+	good := seedDataFile(t, filepath.Join(t.TempDir(), "seed.db"))
+	pg := os.Getpagesize()
+	if len(good) < 8*pg {
+		t.Fatalf("seed file is only %d bytes", len(good))
+	}
+	fill := func(b []byte, v byte) []byte {
+		for i := range b {
+			b[i] = v ^ byte(i*31)
+		}
+		return b
+	}
+	tests := []struct {
+		name   string
+		damage func([]byte) []byte
+	}{
+		{"truncated to half", func(b []byte) []byte { return b[:len(b)/2] }},
+		{"truncated to the meta pages", func(b []byte) []byte { return b[:2*pg] }},
+		{"truncated by one page", func(b []byte) []byte { return b[:len(b)-pg] }},
+		{"truncated inside a page", func(b []byte) []byte { return b[:len(b)-pg/2] }},
+		{"truncated to 100 bytes", func(b []byte) []byte { return b[:100] }},
+		{"both meta pages overwritten", func(b []byte) []byte { fill(b[:2*pg], 0x5a); return b }},
+		{"every data page overwritten", func(b []byte) []byte { fill(b[2*pg:], 0xa5); return b }},
+		{"last pages zeroed", func(b []byte) []byte { clear(b[len(b)-3*pg:]); return b }},
+		{"middle pages overwritten", func(b []byte) []byte { fill(b[len(b)/2:len(b)/2+2*pg], 0x3c); return b }},
+		{"not a data file", func([]byte) []byte { return []byte("this is a text file, not a bbolt database\n") }},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			path := filepath.Join(t.TempDir(), "damaged.db")
+			if err := os.WriteFile(path, tc.damage(bytes.Clone(good)), 0o600); err != nil {
+				t.Fatal(err)
+			}
+			if err := openDamaged(t, path); err == nil {
+				t.Fatal("the damaged file was opened and served")
+			}
+		})
+	}
+}
+
+// TestStoreSurvivesAnyOverwrittenPage overwrites each page of a data file
+// in turn with garbage: every open either refuses the file cleanly or
+// serves a state that the consistency check found whole. It never panics
+// or faults, which would end this test binary.
+func TestStoreSurvivesAnyOverwrittenPage(t *testing.T) {
+	t.Parallel()
+	good := seedDataFile(t, filepath.Join(t.TempDir(), "seed.db"))
+	pg := os.Getpagesize()
+	dir := t.TempDir()
+	refused := 0
+	for p := 0; p*pg < len(good); p++ {
+		b := bytes.Clone(good)
+		for i := p * pg; i < min((p+1)*pg, len(b)); i++ {
+			b[i] = byte(i*7 + p)
+		}
+		path := filepath.Join(dir, "page"+strconv.Itoa(p)+".db")
+		if err := os.WriteFile(path, b, 0o600); err != nil {
+			t.Fatal(err)
+		}
+		if openDamaged(t, path) != nil {
+			refused++
+		}
+	}
+	if refused == 0 {
+		t.Error("no overwritten page was noticed")
 	}
 }
