@@ -58,7 +58,7 @@ func missingParam(param, format string, args ...any) *apiError {
 
 // unknownParam is a 400 parameter_unknown.
 func unknownParam(param string) *apiError {
-	e := invalid(param, "Received unknown parameter: %s. Remove it; see CONTRACT.md for the parameters of this endpoint.", param)
+	e := invalid(param, "Received unknown parameter: %s. Remove it; api/openapi.yaml lists the parameters of this endpoint.", param)
 	e.code = client.ErrorCodeParameterUnknown
 	return e
 }

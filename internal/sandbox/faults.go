@@ -53,7 +53,7 @@ func (l *limiter) allow(now time.Time, n int64) (bool, time.Duration) {
 // injectFaults applies the account's faults to one /v1 request, before
 // its Idempotency-Key is looked up. It returns the fault answer, if any,
 // and whether to drop the connection once the request has acted.
-func (s *Server) injectFaults(ctx context.Context, a *account) (*apiError, bool) {
+func (s *Server) injectFaults(ctx context.Context, a *account, method string) (*apiError, bool) {
 	a.faultsMu.Lock()
 	f := a.faults
 	var limited bool
@@ -83,7 +83,13 @@ func (s *Server) injectFaults(ctx context.Context, a *account) (*apiError, bool)
 			status = http.StatusServiceUnavailable
 		}
 		a.faultErrors.Add(1)
-		return serverError(status, "Injected fault (error_rate): the request did nothing. Retry it with the same Idempotency-Key."), false
+		// Only a POST carries an Idempotency-Key; a GET or DELETE is
+		// simply retried.
+		advice := "Retry it."
+		if method == http.MethodPost {
+			advice = "Retry it with the same " + client.HeaderIdempotencyKey + "."
+		}
+		return serverError(status, "Injected fault (error_rate): the request did nothing. %s", advice), false
 	}
 	return nil, f.dropRate > 0 && rand.Float64() < f.dropRate
 }

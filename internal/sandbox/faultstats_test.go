@@ -2,6 +2,8 @@ package sandbox_test
 
 import (
 	"context"
+	"net/http"
+	"strings"
 	"testing"
 
 	"github.com/paymentsdev/terraform-provider-payments/internal/client"
@@ -95,5 +97,36 @@ func TestStatsFaults(t *testing.T) {
 	}
 	if got := faults(c); got != want {
 		t.Errorf("after a reset the fault counts are %+v, want them kept: %+v", got, want)
+	}
+}
+
+// TestInjectedErrorAdvice: an injected 500/503 tells a POST to retry with
+// the same Idempotency-Key, and any other method simply to retry: a GET has
+// no key to keep.
+func TestInjectedErrorAdvice(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t)
+	e.faults(vals("error_rate", "1"))
+	for _, tc := range []struct {
+		method, path string
+		wantKey      bool
+	}{
+		{http.MethodGet, "/v1/payments", false},
+		{http.MethodGet, "/v1/customers/cus_AAAAAAAAAAAAAAAAAAAAAAAA", false},
+		{http.MethodDelete, "/v1/customers/cus_AAAAAAAAAAAAAAAAAAAAAAAA", false},
+		{http.MethodPost, "/v1/customers", true},
+		{http.MethodPost, "/v1/payments/pay_AAAAAAAAAAAAAAAAAAAAAAAA/refund", true},
+	} {
+		r := e.do(tc.method, tc.path, nil, idemKey("advice-"+tc.method))
+		if r.status != http.StatusInternalServerError && r.status != http.StatusServiceUnavailable {
+			t.Fatalf("%s %s: status %d, want an injected 500 or 503", tc.method, tc.path, r.status)
+		}
+		msg := r.fails(r.status, client.ErrorTypeAPI, client.ErrorCodeServerError, "").Error.Message
+		if got := strings.Contains(msg, client.HeaderIdempotencyKey); got != tc.wantKey {
+			t.Errorf("%s %s: message %q mentions the Idempotency-Key: %v, want %v", tc.method, tc.path, msg, got, tc.wantKey)
+		}
+		if !strings.Contains(msg, "Retry") {
+			t.Errorf("%s %s: message %q does not say to retry", tc.method, tc.path, msg)
+		}
 	}
 }

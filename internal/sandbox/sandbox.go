@@ -267,7 +267,7 @@ func (s *Server) serve(w http.ResponseWriter, r *http.Request, rt *route) {
 		a.requests.Add(1)
 		a.byRoute[rt.idx].Add(1)
 		var fault *apiError
-		if fault, drop = s.injectFaults(r.Context(), a); fault != nil {
+		if fault, drop = s.injectFaults(r.Context(), a, r.Method); fault != nil {
 			s.write(w, r, rt.name, start, fault.response())
 			return
 		}
