@@ -28,6 +28,9 @@ import (
 	"unicode/utf8"
 
 	"github.com/paymentsdev/terraform-provider-payments/internal/client"
+	"github.com/paymentsdev/terraform-provider-payments/internal/sandbox"
+	"github.com/paymentsdev/terraform-provider-payments/internal/sandboxclient"
+	"github.com/paymentsdev/terraform-provider-payments/internal/wire"
 )
 
 // providerAddress is the provider's registry address, as main.go serves it.
@@ -61,7 +64,7 @@ type result struct {
 	Resources        int // resource instances in state after the apply
 	ApplyRuns        int // terraform apply runs until it converged
 	ApplyErr         string
-	Injected         client.StatsFaults
+	Injected         wire.StatsFaults
 	Requests         int64 // /v1 requests the service received, retries included
 	Customers        int64 // customers at the service after the apply
 	Sources          int64 // sources at the service after the apply
@@ -203,7 +206,7 @@ func run(ctx context.Context, cfg config) error {
 
 // runMix runs apply, verify, plan and destroy for one mix on a fresh account.
 func runMix(ctx context.Context, cfg config, work, cliConfig, baseURL string, r *result) error {
-	key := client.SecretKeySandboxPrefix + rand.Text()
+	key := wire.SecretKeySandboxPrefix + rand.Text()
 	usedKeys = append(usedKeys, key)
 	api, err := client.New(client.Config{BaseURL: baseURL, SecretKey: key, MaxRetries: 20, UserAgent: "payments-soak"})
 	if err != nil {
@@ -227,7 +230,7 @@ func runMix(ctx context.Context, cfg config, work, cliConfig, baseURL string, r 
 	)}
 
 	faultsOn := func() error {
-		_, err := api.SandboxSetFaults(ctx, client.FaultsParams{
+		_, err := sandboxclient.New(api).SetFaults(ctx, sandboxclient.FaultsParams{
 			ErrorRate: &r.Mix.ErrorRate, DropRate: &r.Mix.DropRate,
 			LatencyMS: &r.Mix.LatencyMS, RateLimit: &r.Mix.RateLimit,
 		})
@@ -236,7 +239,7 @@ func runMix(ctx context.Context, cfg config, work, cliConfig, baseURL string, r 
 	faultsOff := func() error {
 		var zf float64
 		var zi int64
-		_, err := api.SandboxSetFaults(ctx, client.FaultsParams{ErrorRate: &zf, DropRate: &zf, LatencyMS: &zi, RateLimit: &zi})
+		_, err := sandboxclient.New(api).SetFaults(ctx, sandboxclient.FaultsParams{ErrorRate: &zf, DropRate: &zf, LatencyMS: &zi, RateLimit: &zi})
 		return err
 	}
 	applyArgs := []string{"apply", "-auto-approve", "-input=false", "-no-color", fmt.Sprintf("-parallelism=%d", cfg.parallelism)}
@@ -248,7 +251,7 @@ func runMix(ctx context.Context, cfg config, work, cliConfig, baseURL string, r 
 	}
 	if r.Mix.Interrupt {
 		out, err := tf.runInterrupted(ctx, func() bool {
-			st, err := api.SandboxStats(ctx)
+			st, err := sandboxclient.New(api).Stats(ctx)
 			if err == nil && st.Customers >= int64(cfg.n/3) {
 				r.InterruptAt = int(st.Customers)
 				return true
@@ -322,7 +325,7 @@ func runMix(ctx context.Context, cfg config, work, cliConfig, baseURL string, r 
 	if err := faultsOff(); err != nil {
 		return err
 	}
-	st, err := api.SandboxStats(ctx)
+	st, err := sandboxclient.New(api).Stats(ctx)
 	if err != nil {
 		return err
 	}
@@ -338,7 +341,7 @@ type verification struct {
 	instances int   // resource instances in state
 	extra     int64 // objects at the service that state does not name
 	missing   int   // objects in state that the service does not have
-	stats     *client.Stats
+	stats     *wire.Stats
 }
 
 // verify compares terraform's state with the account's objects at the
@@ -350,7 +353,7 @@ func verify(ctx context.Context, tf *terraform, api *client.Client) (*verificati
 	if err != nil {
 		return nil, err
 	}
-	st, err := api.SandboxStats(ctx)
+	st, err := sandboxclient.New(api).Stats(ctx)
 	if err != nil {
 		return nil, err
 	}
@@ -422,7 +425,7 @@ resource "payments_customer_source" "soak" {
   customer = payments_customer.soak[count.index].id
   token    = %q
 }
-`, baseURL, cfg.maxRetries, cfg.n, mixName, cfg.n, client.TokenVisa)
+`, baseURL, cfg.maxRetries, cfg.n, mixName, cfg.n, sandbox.TokenVisa)
 }
 
 // terraform runs the CLI in one working directory.

@@ -18,8 +18,8 @@ import (
 	"syscall"
 	"time"
 
-	"github.com/paymentsdev/terraform-provider-payments/internal/client"
 	"github.com/paymentsdev/terraform-provider-payments/internal/sandbox"
+	"github.com/paymentsdev/terraform-provider-payments/internal/wire"
 )
 
 // keyList is the repeatable -key flag. String never prints the keys: flag
@@ -52,7 +52,7 @@ func run(args []string, stdout, stderr io.Writer) int {
 	addr := fs.String("addr", "127.0.0.1:12111", "listen on this `host:port`; port 0 picks a free port (see the listening line)")
 	data := fs.String("data", "", "keep the state in this bbolt `file` across restarts (created if missing); every write reaches the file before it is answered; empty keeps state in memory only")
 	var keys keyList
-	fs.Var(&keys, "key", "admit only this sandbox secret `key` (repeat for several); without -key every well-formed "+client.SecretKeySandboxPrefix+" key is its own account, made on first use")
+	fs.Var(&keys, "key", "admit only this sandbox secret `key` (repeat for several); without -key every well-formed "+wire.SecretKeySandboxPrefix+" key is its own account, made on first use")
 	level := fs.String("log-level", "info", "log `level` on stderr: debug (one line per request), info, warn or error")
 	fs.Usage = func() {
 		fmt.Fprintf(stderr, `Usage: payments-sandbox [flags]
@@ -72,14 +72,14 @@ Once listening, it prints one line to standard output:
 SIGINT or SIGTERM stops it cleanly, finishing requests in flight.
 
 Flags:
-`, client.SecretKeySandboxPrefix)
+`, wire.SecretKeySandboxPrefix)
 		fs.PrintDefaults()
 		fmt.Fprintf(stderr, `
 Examples:
   payments-sandbox
   payments-sandbox -addr 127.0.0.1:0 -data sandbox.db
   curl -u %sexample123: -d email=jo@example.com http://127.0.0.1:12111/v1/customers
-`, client.SecretKeySandboxPrefix)
+`, wire.SecretKeySandboxPrefix)
 	}
 	// A mistake gets one line naming it, not the whole usage: flag would
 	// print both, so it prints nothing and the usage is shown on -h only.
@@ -101,9 +101,9 @@ Examples:
 		return 2
 	}
 	for i, k := range keys {
-		if client.ClassifyKey(k) != client.KeySecretSandbox {
+		if wire.ClassifyKey(k) != wire.KeySecretSandbox {
 			fmt.Fprintf(stderr, "payments-sandbox: -key number %d is not a sandbox secret key; use %s followed by at least %d letters, digits or underscores (see -h)\n",
-				i+1, client.SecretKeySandboxPrefix, client.MinKeySecretLength)
+				i+1, wire.SecretKeySandboxPrefix, wire.MinKeySecretLength)
 			return 2
 		}
 	}

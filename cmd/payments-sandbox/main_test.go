@@ -21,7 +21,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/paymentsdev/terraform-provider-payments/internal/client"
+	"github.com/paymentsdev/terraform-provider-payments/internal/sandbox"
+	"github.com/paymentsdev/terraform-provider-payments/internal/wire"
 )
 
 // binPath is the payments-sandbox binary TestMain builds for the tests
@@ -143,7 +144,7 @@ func (p *proc) call(t *testing.T, key, method, path string, form url.Values, ide
 		r.Header.Set("Content-Type", "application/x-www-form-urlencoded")
 	}
 	if idemKey != "" {
-		r.Header.Set(client.HeaderIdempotencyKey, idemKey)
+		r.Header.Set(wire.HeaderIdempotencyKey, idemKey)
 	}
 	resp, err := http.DefaultClient.Do(r)
 	if err != nil {
@@ -167,21 +168,21 @@ func decode[T any](t *testing.T, b []byte) T {
 // the process is killed with SIGKILL right after.
 func TestPersistenceSurvivesKill(t *testing.T) {
 	data := filepath.Join(t.TempDir(), "state.db")
-	key := client.SecretKeySandboxPrefix + "persist0001"
+	key := wire.SecretKeySandboxPrefix + "persist0001"
 	p := start(t, "-addr", "127.0.0.1:0", "-data", data)
 
-	st, b, _ := p.call(t, key, "POST", "/v1/customers", url.Values{"email": {"jo@example.com"}, "source": {client.TokenVisa}}, "")
+	st, b, _ := p.call(t, key, "POST", "/v1/customers", url.Values{"email": {"jo@example.com"}, "source": {sandbox.TokenVisa}}, "")
 	if st != 200 {
 		t.Fatalf("create customer: %d %s", st, b)
 	}
-	cu := decode[client.Customer](t, b)
-	var payments []client.Payment
+	cu := decode[wire.Customer](t, b)
+	var payments []wire.Payment
 	for i := range 5 {
 		st, b, _ := p.call(t, key, "POST", "/v1/payments", url.Values{"amount": {"100"}, "currency": {"USD"}, "customer": {cu.ID}}, "pay-"+string(rune('a'+i)))
 		if st != 200 {
 			t.Fatalf("create payment: %d %s", st, b)
 		}
-		payments = append(payments, decode[client.Payment](t, b))
+		payments = append(payments, decode[wire.Payment](t, b))
 	}
 	_, wantList, _ := p.call(t, key, "GET", "/v1/payments", nil, "")
 
@@ -192,14 +193,14 @@ func TestPersistenceSurvivesKill(t *testing.T) {
 
 	p = start(t, "-addr", "127.0.0.1:0", "-data", data)
 	st, b, _ = p.call(t, key, "GET", "/v1/customers/"+cu.ID, nil, "")
-	if got := decode[client.Customer](t, b); st != 200 || got.Email != cu.Email || got.DefaultSource != cu.DefaultSource {
+	if got := decode[wire.Customer](t, b); st != 200 || got.Email != cu.Email || got.DefaultSource != cu.DefaultSource {
 		t.Errorf("customer after kill -9: %d %s", st, b)
 	}
 	if _, got, _ := p.call(t, key, "GET", "/v1/payments", nil, ""); !bytes.Equal(got, wantList) {
 		t.Errorf("payments after kill -9:\n%s\nwant\n%s", got, wantList)
 	}
 	st, b, h := p.call(t, key, "POST", "/v1/payments", url.Values{"amount": {"100"}, "currency": {"USD"}, "customer": {cu.ID}}, "pay-a")
-	if got := decode[client.Payment](t, b); st != 200 || got.ID != payments[0].ID || h.Get(client.HeaderIdempotentReplayed) != "true" {
+	if got := decode[wire.Payment](t, b); st != 200 || got.ID != payments[0].ID || h.Get(wire.HeaderIdempotentReplayed) != "true" {
 		t.Errorf("idempotent retry after kill -9: %d %s", st, b)
 	}
 }
@@ -209,12 +210,12 @@ func TestPersistenceSurvivesKill(t *testing.T) {
 func TestSignalsStopCleanly(t *testing.T) {
 	for _, sig := range []syscall.Signal{syscall.SIGTERM, syscall.SIGINT} {
 		t.Run(sig.String(), func(t *testing.T) {
-			key := client.SecretKeySandboxPrefix + "signalkey99"
+			key := wire.SecretKeySandboxPrefix + "signalkey99"
 			p := start(t, "-addr", "127.0.0.1:0", "-log-level", "debug", "-key", key, "-data", filepath.Join(t.TempDir(), "s.db"))
 			if st, b, _ := p.call(t, key, "POST", "/v1/customers", url.Values{"name": {"x"}}, "k"); st != 200 {
 				t.Fatalf("%d %s", st, b)
 			}
-			if st, _, _ := p.call(t, client.SecretKeySandboxPrefix+"notallowed1", "GET", "/v1/payments", nil, ""); st != 401 {
+			if st, _, _ := p.call(t, wire.SecretKeySandboxPrefix+"notallowed1", "GET", "/v1/payments", nil, ""); st != 401 {
 				t.Errorf("a key outside -key: %d, want 401", st)
 			}
 			if err := p.cmd.Process.Signal(sig); err != nil {
@@ -317,9 +318,9 @@ func TestDamagedDataFile(t *testing.T) {
 	bin := binary(t)
 	seed := filepath.Join(t.TempDir(), "seed.db")
 	p := start(t, "-addr", "127.0.0.1:0", "-data", seed)
-	key := client.SecretKeySandboxPrefix + "damaged0001"
+	key := wire.SecretKeySandboxPrefix + "damaged0001"
 	for i := range 60 {
-		f := url.Values{"name": {strings.Repeat("n", 200)}, "metadata[k]": {strings.Repeat("v", 400)}, "source": {client.TokenVisa}}
+		f := url.Values{"name": {strings.Repeat("n", 200)}, "metadata[k]": {strings.Repeat("v", 400)}, "source": {sandbox.TokenVisa}}
 		if st, b, _ := p.call(t, key, "POST", "/v1/customers", f, fmt.Sprintf("k%d", i)); st != 200 {
 			t.Fatalf("seeding: %d %s", st, b)
 		}

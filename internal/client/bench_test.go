@@ -4,6 +4,7 @@ import (
 	"testing"
 
 	"github.com/paymentsdev/terraform-provider-payments/internal/client"
+	"github.com/paymentsdev/terraform-provider-payments/internal/sandbox"
 )
 
 // The benchmarks measure the client's request path (form encoding, retry
@@ -23,7 +24,7 @@ func BenchmarkCreateCustomer(b *testing.B) {
 
 func BenchmarkGetCustomer(b *testing.B) {
 	e := newEnv(b)
-	cus := mustCustomer(b, e.c, &client.CustomerParams{Email: ptr("bench@example.com"), Source: ptr(client.TokenVisa)})
+	cus := mustCustomer(b, e.c, &client.CustomerParams{Email: ptr("bench@example.com"), Source: ptr(sandbox.TokenVisa)})
 	ctx := b.Context()
 	b.ReportAllocs()
 	for b.Loop() {
@@ -37,7 +38,7 @@ func BenchmarkGetCustomer(b *testing.B) {
 // Terraform's parallel operations do.
 func BenchmarkGetCustomerParallel(b *testing.B) {
 	e := newEnv(b)
-	cus := mustCustomer(b, e.c, &client.CustomerParams{Email: ptr("bench@example.com"), Source: ptr(client.TokenVisa)})
+	cus := mustCustomer(b, e.c, &client.CustomerParams{Email: ptr("bench@example.com"), Source: ptr(sandbox.TokenVisa)})
 	ctx := b.Context()
 	b.ReportAllocs()
 	b.RunParallel(func(pb *testing.PB) {

@@ -8,6 +8,8 @@ import (
 	"net/url"
 	"strings"
 	"unicode"
+
+	"github.com/paymentsdev/terraform-provider-payments/internal/wire"
 )
 
 // Error is an error answered by the service. Every non-200 answer becomes
@@ -65,7 +67,7 @@ func AsError(err error) (*Error, bool) {
 // object look deleted.
 func IsNotFound(err error) bool {
 	e, ok := AsError(err)
-	return ok && e.HTTPStatus == http.StatusNotFound && e.Code == ErrorCodeResourceMissing
+	return ok && e.HTTPStatus == http.StatusNotFound && e.Code == wire.ErrorCodeResourceMissing
 }
 
 // misroutedMessage explains a 404 that is not resource_missing: the request
@@ -74,7 +76,7 @@ func IsNotFound(err error) bool {
 // hold filters) and never credentials, which New refuses in base URLs.
 func misroutedMessage(method string, u url.URL, e *Error) string {
 	u.RawQuery, u.ForceQuery, u.Fragment, u.User = "", false, "", nil
-	const hint = "check that base_url points at the payments API root, without " + APIVersionPrefix
+	const hint = "check that base_url points at the payments API root, without " + wire.APIVersionPrefix
 	if e.Code == "" {
 		return fmt.Sprintf("%s %s answered 404 with no payments API error (%s); %s", method, u.String(), e.Message, hint)
 	}
@@ -84,7 +86,7 @@ func misroutedMessage(method string, u url.URL, e *Error) string {
 // IsCardError reports whether err is a declined charge.
 func IsCardError(err error) bool {
 	e, ok := AsError(err)
-	return ok && e.Type == ErrorTypeCard
+	return ok && e.Type == wire.ErrorTypeCard
 }
 
 // IsRateLimited reports whether err is a 429 that outlasted the retries.
@@ -105,17 +107,6 @@ func HasCode(err error, code string) bool {
 	return ok && e.Code == code
 }
 
-// errorBody is the wire shape of an error answer.
-type errorBody struct {
-	Error *struct {
-		Type    string `json:"type"`
-		Code    string `json:"code"`
-		Message string `json:"message"`
-		Param   string `json:"param"`
-		Payment string `json:"payment"`
-	} `json:"error"`
-}
-
 // maxMessageBytes bounds how much of an unexpected body goes into an error.
 const maxMessageBytes = 200
 
@@ -123,8 +114,8 @@ const maxMessageBytes = 200
 // the documented shape (a proxy's HTML page, say) still gives an error with
 // the status and a short, printable excerpt.
 func decodeError(status int, header http.Header, body []byte) *Error {
-	e := &Error{HTTPStatus: status, RequestID: header.Get(HeaderRequestID)}
-	var eb errorBody
+	e := &Error{HTTPStatus: status, RequestID: header.Get(wire.HeaderRequestID)}
+	var eb wire.ErrorBody
 	if err := json.Unmarshal(body, &eb); err == nil && eb.Error != nil {
 		e.Type, e.Code, e.Message = eb.Error.Type, eb.Error.Code, eb.Error.Message
 		e.Param, e.Payment = eb.Error.Param, eb.Error.Payment
@@ -148,19 +139,19 @@ func decodeError(status int, header http.Header, body []byte) *Error {
 func defaultErrorType(status int) string {
 	switch {
 	case status == http.StatusUnauthorized:
-		return ErrorTypeAuthentication
+		return wire.ErrorTypeAuthentication
 	case status == http.StatusForbidden:
-		return ErrorTypePermission
+		return wire.ErrorTypePermission
 	case status == http.StatusPaymentRequired:
-		return ErrorTypeCard
+		return wire.ErrorTypeCard
 	case status == http.StatusConflict:
-		return ErrorTypeIdempotency
+		return wire.ErrorTypeIdempotency
 	case status == http.StatusTooManyRequests:
-		return ErrorTypeRateLimit
+		return wire.ErrorTypeRateLimit
 	case status >= 500:
-		return ErrorTypeAPI
+		return wire.ErrorTypeAPI
 	default:
-		return ErrorTypeInvalidRequest
+		return wire.ErrorTypeInvalidRequest
 	}
 }
 

@@ -17,6 +17,8 @@ import (
 
 	"github.com/paymentsdev/terraform-provider-payments/internal/client"
 	"github.com/paymentsdev/terraform-provider-payments/internal/sandbox/sandboxtest"
+	"github.com/paymentsdev/terraform-provider-payments/internal/sandboxclient"
+	"github.com/paymentsdev/terraform-provider-payments/internal/wire"
 )
 
 // Fast retry settings: the package must stay quick under -race on 2 cores.
@@ -99,7 +101,7 @@ type exchange struct {
 }
 
 // IdemKey is the attempt's Idempotency-Key.
-func (x exchange) IdemKey() string { return x.ReqHeader.Get(client.HeaderIdempotencyKey) }
+func (x exchange) IdemKey() string { return x.ReqHeader.Get(wire.HeaderIdempotencyKey) }
 
 // recorder is a RoundTripper that records every attempt the client makes
 // and can rewrite requests on the way out (to send what the client never
@@ -202,7 +204,7 @@ func appendBody(s string) func(*http.Request) {
 func fixedIdemKey(k string) func(*http.Request) {
 	return func(req *http.Request) {
 		if req.Method == http.MethodPost {
-			req.Header.Set(client.HeaderIdempotencyKey, k)
+			req.Header.Set(wire.HeaderIdempotencyKey, k)
 		}
 	}
 }
@@ -252,7 +254,7 @@ func doRaw(tb testing.TB, baseURL, key, method, path string, form url.Values, id
 		req.Header.Set("Content-Type", "application/x-www-form-urlencoded")
 	}
 	if idemKey != "" {
-		req.Header.Set(client.HeaderIdempotencyKey, idemKey)
+		req.Header.Set(wire.HeaderIdempotencyKey, idemKey)
 	}
 	resp, err := rawHTTP.Do(req)
 	if err != nil {
@@ -273,8 +275,8 @@ func mustRaw(tb testing.TB, baseURL, key, method, path string, form url.Values, 
 	if err != nil {
 		tb.Fatalf("%s %s: %v", method, path, err)
 	}
-	if r.Header.Get(client.HeaderRequestID) == "" {
-		tb.Errorf("%s %s: answer %d has no %s header", method, path, r.Status, client.HeaderRequestID)
+	if r.Header.Get(wire.HeaderRequestID) == "" {
+		tb.Errorf("%s %s: answer %d has no %s header", method, path, r.Status, wire.HeaderRequestID)
 	}
 	return r
 }
@@ -335,24 +337,24 @@ func noKeyIn(tb testing.TB, what, s, key string) {
 }
 
 // stats reads the account's sandbox counters.
-func stats(tb testing.TB, c *client.Client) *client.Stats {
+func stats(tb testing.TB, c *client.Client) *wire.Stats {
 	tb.Helper()
-	s, err := c.SandboxStats(context.Background())
+	s, err := sandboxclient.New(c).Stats(context.Background())
 	if err != nil {
 		tb.Fatalf("SandboxStats: %v", err)
 	}
 	return s
 }
 
-func setFaults(tb testing.TB, c *client.Client, p client.FaultsParams) {
+func setFaults(tb testing.TB, c *client.Client, p sandboxclient.FaultsParams) {
 	tb.Helper()
-	if _, err := c.SandboxSetFaults(context.Background(), p); err != nil {
+	if _, err := sandboxclient.New(c).SetFaults(context.Background(), p); err != nil {
 		tb.Fatalf("SandboxSetFaults: %v", err)
 	}
 }
 
 // fakeID is a well-formed identifier that no account has.
-func fakeID(prefix string) string { return prefix + strings.Repeat("Z", client.IDRandomLength) }
+func fakeID(prefix string) string { return prefix + strings.Repeat("Z", wire.IDRandomLength) }
 
 func mustCustomer(tb testing.TB, c *client.Client, p *client.CustomerParams) *client.Customer {
 	tb.Helper()

@@ -25,6 +25,7 @@ import (
 	"github.com/paymentsdev/terraform-provider-payments/internal/client"
 	"github.com/paymentsdev/terraform-provider-payments/internal/sandbox"
 	"github.com/paymentsdev/terraform-provider-payments/internal/sandbox/sandboxtest"
+	"github.com/paymentsdev/terraform-provider-payments/internal/wire"
 )
 
 // testAccProtoV6ProviderFactories serve the provider in-process to the
@@ -165,14 +166,14 @@ func TestProvider_checkSecretKeyNeverEchoesKey(t *testing.T) {
 		allowLive bool
 		want      string // "" when the key is usable
 	}{
-		{key: client.SecretKeySandboxPrefix + "abcdefgh12", want: ""},
-		{key: client.SecretKeyLivePrefix + "abcdefgh12", allowLive: true, want: ""},
-		{key: client.SecretKeyLivePrefix + "abcdefgh12", want: "allow_livemode = true"},
-		{key: client.PublicKeySandboxPrefix + "abcdefgh12", want: "needs a secret key"},
-		{key: client.PublicKeyLivePrefix + "abcdefgh12", allowLive: true, want: "needs a secret key"},
-		{key: "sk_test_abcdefgh12", want: client.SecretKeySandboxPrefix},
-		{key: client.SecretKeySandboxPrefix + "short", want: "at least 8"},
-		{key: client.SecretKeySandboxPrefix + "abcdefgh-12", want: client.SecretKeyLivePrefix},
+		{key: wire.SecretKeySandboxPrefix + "abcdefgh12", want: ""},
+		{key: wire.SecretKeyLivePrefix + "abcdefgh12", allowLive: true, want: ""},
+		{key: wire.SecretKeyLivePrefix + "abcdefgh12", want: "allow_livemode = true"},
+		{key: wire.PublicKeySandboxPrefix + "abcdefgh12", want: "needs a secret key"},
+		{key: wire.PublicKeyLivePrefix + "abcdefgh12", allowLive: true, want: "needs a secret key"},
+		{key: "sk_test_abcdefgh12", want: wire.SecretKeySandboxPrefix},
+		{key: wire.SecretKeySandboxPrefix + "short", want: "at least 8"},
+		{key: wire.SecretKeySandboxPrefix + "abcdefgh-12", want: wire.SecretKeyLivePrefix},
 	} {
 		summary, detail := checkSecretKey(tc.key, tc.allowLive)
 		if tc.want == "" {
@@ -196,8 +197,8 @@ func TestProvider_apiLoggerMasksKey(t *testing.T) {
 	t.Parallel()
 	var buf bytes.Buffer
 	ctx := tflogtest.RootLogger(context.Background(), &buf)
-	key := client.SecretKeySandboxPrefix + "SuperSecret123"
-	other := client.SecretKeyLivePrefix + "OtherKey456"
+	key := wire.SecretKeySandboxPrefix + "SuperSecret123"
+	other := wire.SecretKeyLivePrefix + "OtherKey456"
 	apiLogger(key)(ctx, "request with "+key, map[string]any{"auth": key, "other": "x " + other, "path": "/v1/customers"})
 	out := buf.String()
 	if !strings.Contains(out, "/v1/customers") {
@@ -227,7 +228,7 @@ provider "payments" {
 		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
 		Steps: []resource.TestStep{
 			{
-				Config:      cfg(client.PublicKeySandboxPrefix+"abcdefgh1234", ""),
+				Config:      cfg(wire.PublicKeySandboxPrefix+"abcdefgh1234", ""),
 				PlanOnly:    true,
 				ExpectError: expectErrorRe("Secret Key Required", "needs a secret key"),
 			},
@@ -237,12 +238,12 @@ provider "payments" {
 				ExpectError: expectErrorRe("Malformed Payments Secret Key", "sk_sandbox_", "sk_live_"),
 			},
 			{
-				Config:      cfg(client.SecretKeyLivePrefix+"abcdefgh1234", ""),
+				Config:      cfg(wire.SecretKeyLivePrefix+"abcdefgh1234", ""),
 				PlanOnly:    true,
 				ExpectError: expectErrorRe("Live Key Not Allowed", "allow_livemode = true"),
 			},
 			{
-				Config:      cfg(client.SecretKeyLivePrefix+"abcdefgh1234", "allow_livemode = false"),
+				Config:      cfg(wire.SecretKeyLivePrefix+"abcdefgh1234", "allow_livemode = false"),
 				PlanOnly:    true,
 				ExpectError: expectErrorRe("Live Key Not Allowed", "allow_livemode = true"),
 			},
@@ -280,7 +281,7 @@ provider "payments" {
   secret_key     = %q
   allow_livemode = true
 }
-`, acct.URL, client.SecretKeyLivePrefix+"abcdefgh1234") + testAccCustomerOnlyConfig,
+`, acct.URL, wire.SecretKeyLivePrefix+"abcdefgh1234") + testAccCustomerOnlyConfig,
 			ExpectError: expectErrorRe("Error Creating Customer", "HTTP 403", "livemode_mismatch", "different modes"),
 		}},
 	})
@@ -370,7 +371,7 @@ provider "payments" {
 func TestAccProvider_environment(t *testing.T) {
 	acct := newTestAccAccount(t)
 	t.Setenv(EnvBaseURL, acct.URL)
-	t.Setenv(EnvSecretKey, client.PublicKeySandboxPrefix+"abcdefgh1234")
+	t.Setenv(EnvSecretKey, wire.PublicKeySandboxPrefix+"abcdefgh1234")
 	resource.Test(t, resource.TestCase{
 		PreCheck:                 func() { testAccPreCheck(t) },
 		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
@@ -413,9 +414,9 @@ func TestAccProvider_livemodeMismatch(t *testing.T) {
 		userAgents = append(userAgents, r.UserAgent())
 		mu.Unlock()
 		w.Header().Set("Content-Type", "application/json")
-		w.Header().Set(client.HeaderRequestID, "req_fake")
+		w.Header().Set(wire.HeaderRequestID, "req_fake")
 		fmt.Fprintf(w, `{"id": "cus_%s", "object": "customer", "name": "Provider Test", "metadata": {}, "sources": {"object": "list", "data": []}, "created_at": "2026-01-02T03:04:05Z", "livemode": true}`,
-			strings.Repeat("L", client.IDRandomLength))
+			strings.Repeat("L", wire.IDRandomLength))
 	}))
 	t.Cleanup(fake.Close)
 	resource.ParallelTest(t, resource.TestCase{

@@ -4,7 +4,7 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/paymentsdev/terraform-provider-payments/internal/client"
+	"github.com/paymentsdev/terraform-provider-payments/internal/wire"
 )
 
 // customerFields are the optional scalars of a customer, validated alike
@@ -42,8 +42,8 @@ func (c *call) setCustomerFields(dst *customer) *apiError {
 func token(param, v string) (*card, *apiError) {
 	cd := cardByToken(v)
 	if cd == nil {
-		e := invalid(param, "%s %q is not a valid token; use a sandbox test token such as %s.", param, clip(v), client.TokenVisa)
-		e.code = client.ErrorCodeTokenInvalid
+		e := invalid(param, "%s %q is not a valid token; use a sandbox test token such as %s.", param, clip(v), TokenVisa)
+		e.code = wire.ErrorCodeTokenInvalid
 		return nil, e
 	}
 	return cd, nil
@@ -65,7 +65,7 @@ func (c *call) attach(cu *customer, src *source) {
 // pathCustomer is the customer named by the path's {id}, or a 404.
 func (c *call) pathCustomer() (*customer, *apiError) {
 	id := c.r.PathValue("id")
-	if r, ok := parseRID(id, client.CustomerIDPrefix); ok {
+	if r, ok := parseRID(id, wire.CustomerIDPrefix); ok {
 		if cu := c.a.customers[r]; cu != nil {
 			return cu, nil
 		}
@@ -133,15 +133,15 @@ func (c *call) updateCustomer() response {
 	}
 	if v, ok := c.f.get("default_source"); ok {
 		if v == "" {
-			return invalid("default_source", "default_source cannot be empty: a default can be replaced by another attached source (%s...), not removed.", client.SourceIDPrefix).response()
+			return invalid("default_source", "default_source cannot be empty: a default can be replaced by another attached source (%s...), not removed.", wire.SourceIDPrefix).response()
 		}
 		var src *source
-		if r, ok := parseRID(v, client.SourceIDPrefix); ok {
+		if r, ok := parseRID(v, wire.SourceIDPrefix); ok {
 			_, src = cu.source(r)
 		}
 		if src == nil {
 			return missingRef("default_source", "default_source %q is not a source attached to customer %s; attach it first with POST /v1/customers/%s/sources.",
-				clip(v), cu.id.format(client.CustomerIDPrefix), cu.id.format(client.CustomerIDPrefix)).response()
+				clip(v), cu.id.format(wire.CustomerIDPrefix), cu.id.format(wire.CustomerIDPrefix)).response()
 		}
 		next.defaultSource = src
 	}
@@ -163,7 +163,7 @@ func (c *call) deleteCustomer() response {
 	delete(c.a.byCustomer, cu.id)
 	c.a.sources -= len(cu.sources)
 	c.deleteCustomerRecord(cu.id)
-	return ok(deletedJSON(client.CustomerIDPrefix, cu.id, "customer"))
+	return ok(deletedJSON(wire.CustomerIDPrefix, cu.id, "customer"))
 }
 
 func (c *call) addSource() response {
@@ -176,7 +176,7 @@ func (c *call) addSource() response {
 	}
 	v, _ := c.f.get("source")
 	if v == "" {
-		return missingParam("source", "source is required: send a sandbox test token such as %s.", client.TokenVisa).response()
+		return missingParam("source", "source is required: send a sandbox test token such as %s.", TokenVisa).response()
 	}
 	cd, e := token("source", v)
 	if e != nil {
@@ -195,7 +195,7 @@ func (c *call) pathSource() (*customer, int, *apiError) {
 		return nil, 0, e
 	}
 	id := c.r.PathValue("src")
-	if r, ok := parseRID(id, client.SourceIDPrefix); ok {
+	if r, ok := parseRID(id, wire.SourceIDPrefix); ok {
 		if i, _ := cu.source(r); i >= 0 {
 			return cu, i, nil
 		}
@@ -232,13 +232,13 @@ func (c *call) removeSource() response {
 	}
 	c.a.sources--
 	c.putCustomer(cu)
-	return ok(deletedJSON(client.SourceIDPrefix, src.id, "source"))
+	return ok(deletedJSON(wire.SourceIDPrefix, src.id, "source"))
 }
 
 func (c *call) customerJSON(cu *customer) []byte {
 	b := make([]byte, 0, 320+80*len(cu.sources))
 	b = append(b, `{"id":`...)
-	b = appendID(b, client.CustomerIDPrefix, cu.id)
+	b = appendID(b, wire.CustomerIDPrefix, cu.id)
 	b = append(b, `,"object":"customer","email":`...)
 	b = appendOptString(b, cu.email)
 	b = append(b, `,"name":`...)
@@ -247,7 +247,7 @@ func (c *call) customerJSON(cu *customer) []byte {
 	b = appendOptString(b, cu.phone)
 	b = append(b, `,"default_source":`...)
 	if cu.defaultSource != nil {
-		b = appendID(b, client.SourceIDPrefix, cu.defaultSource.id)
+		b = appendID(b, wire.SourceIDPrefix, cu.defaultSource.id)
 	} else {
 		b = append(b, "null"...)
 	}
@@ -257,7 +257,7 @@ func (c *call) customerJSON(cu *customer) []byte {
 			b = append(b, ',')
 		}
 		b = append(b, `{"id":`...)
-		b = appendID(b, client.SourceIDPrefix, s.id)
+		b = appendID(b, wire.SourceIDPrefix, s.id)
 		b = append(b, `,"brand":`...)
 		b = appendString(b, s.card.brand)
 		b = append(b, `,"last4":`...)
@@ -273,9 +273,9 @@ func (c *call) customerJSON(cu *customer) []byte {
 
 func sourceJSON(b []byte, cu *customer, s *source) []byte {
 	b = append(b, `{"id":`...)
-	b = appendID(b, client.SourceIDPrefix, s.id)
+	b = appendID(b, wire.SourceIDPrefix, s.id)
 	b = append(b, `,"object":"source","customer":`...)
-	b = appendID(b, client.CustomerIDPrefix, cu.id)
+	b = appendID(b, wire.CustomerIDPrefix, cu.id)
 	b = append(b, `,"brand":`...)
 	b = appendString(b, s.card.brand)
 	b = append(b, `,"last4":`...)

@@ -8,7 +8,7 @@ import (
 	"strconv"
 	"time"
 
-	"github.com/paymentsdev/terraform-provider-payments/internal/client"
+	"github.com/paymentsdev/terraform-provider-payments/internal/wire"
 )
 
 // Bounds of the fault settings, so that a typo cannot hang a test run for
@@ -69,7 +69,7 @@ func (s *Server) injectFaults(ctx context.Context, a *account, method string) (*
 		a.faultRateLimited.Add(1)
 		secs := max(1, int(math.Ceil(wait.Seconds())))
 		return &apiError{
-			status: http.StatusTooManyRequests, typ: client.ErrorTypeRateLimit, code: client.ErrorCodeRateLimited,
+			status: http.StatusTooManyRequests, typ: wire.ErrorTypeRateLimit, code: wire.ErrorCodeRateLimited,
 			message:    "Too many requests: this account is limited to " + strconv.FormatInt(f.rateLimit, 10) + " per second. Retry after the Retry-After header's seconds.",
 			retryAfter: secs,
 		}, false
@@ -87,7 +87,7 @@ func (s *Server) injectFaults(ctx context.Context, a *account, method string) (*
 		// simply retried.
 		advice := "Retry it."
 		if method == http.MethodPost {
-			advice = "Retry it with the same " + client.HeaderIdempotencyKey + "."
+			advice = "Retry it with the same " + wire.HeaderIdempotencyKey + "."
 		}
 		return serverError(status, "Injected fault (error_rate): the request did nothing. %s", advice), false
 	}

@@ -10,8 +10,8 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/paymentsdev/terraform-provider-payments/internal/client"
 	"github.com/paymentsdev/terraform-provider-payments/internal/sandbox/sandboxtest"
+	"github.com/paymentsdev/terraform-provider-payments/internal/wire"
 )
 
 var (
@@ -53,7 +53,7 @@ type result struct {
 type req func(*http.Request)
 
 func idemKey(k string) req {
-	return func(r *http.Request) { r.Header.Set(client.HeaderIdempotencyKey, k) }
+	return func(r *http.Request) { r.Header.Set(wire.HeaderIdempotencyKey, k) }
 }
 
 func (e *env) do(method, path string, form url.Values, opts ...req) *result {
@@ -92,8 +92,8 @@ func (e *env) doRaw(method, path, body string, opts ...req) *result {
 		e.t.Fatal(err)
 	}
 	res := &result{t: e.t, status: resp.StatusCode, header: resp.Header, body: b}
-	if !reRequestID.MatchString(resp.Header.Get(client.HeaderRequestID)) {
-		e.t.Errorf("%s %s: Request-Id %q is not req_ + 24 alphanumerics", method, path, resp.Header.Get(client.HeaderRequestID))
+	if !reRequestID.MatchString(resp.Header.Get(wire.HeaderRequestID)) {
+		e.t.Errorf("%s %s: Request-Id %q is not req_ + 24 alphanumerics", method, path, resp.Header.Get(wire.HeaderRequestID))
 	}
 	if ct := resp.Header.Get("Content-Type"); ct != "application/json" {
 		e.t.Errorf("%s %s: Content-Type %q", method, path, ct)
@@ -159,30 +159,30 @@ func (r *result) fails(status int, typ, code, param string) errBody {
 	return eb
 }
 
-func (e *env) customer(f url.Values) *client.Customer {
+func (e *env) customer(f url.Values) *wire.Customer {
 	e.t.Helper()
-	var c client.Customer
+	var c wire.Customer
 	e.post("/v1/customers", f).ok(&c)
 	return &c
 }
 
-func (e *env) payment(f url.Values) *client.Payment {
+func (e *env) payment(f url.Values) *wire.Payment {
 	e.t.Helper()
-	var p client.Payment
+	var p wire.Payment
 	e.post("/v1/payments", f).ok(&p)
 	return &p
 }
 
-func (e *env) stats() *client.Stats {
+func (e *env) stats() *wire.Stats {
 	e.t.Helper()
-	var s client.Stats
+	var s wire.Stats
 	e.get("/_sandbox/stats", nil).ok(&s)
 	return &s
 }
 
-func (e *env) faults(f url.Values) *client.Faults {
+func (e *env) faults(f url.Values) *wire.Faults {
 	e.t.Helper()
-	var fs client.Faults
+	var fs wire.Faults
 	e.post("/_sandbox/faults", f).ok(&fs)
 	return &fs
 }

@@ -6,7 +6,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/paymentsdev/terraform-provider-payments/internal/client"
+	"github.com/paymentsdev/terraform-provider-payments/internal/wire"
 )
 
 func (c *call) createPayment() response {
@@ -16,15 +16,15 @@ func (c *call) createPayment() response {
 	v, _ := c.f.get("amount")
 	if v == "" {
 		return missingParam("amount", "amount is required: a whole number of minor units from %d to %d, e.g. 1000 for 10.00 USD.",
-			client.PaymentAmountMin, client.PaymentAmountMax).response()
+			wire.PaymentAmountMin, wire.PaymentAmountMax).response()
 	}
-	amount, e := parseAmount("amount", v, client.PaymentAmountMin, client.PaymentAmountMax)
+	amount, e := parseAmount("amount", v, wire.PaymentAmountMin, wire.PaymentAmountMax)
 	if e != nil {
 		return e.response()
 	}
 	v, _ = c.f.get("currency")
 	if v == "" {
-		return missingParam("currency", "currency is required: one of %s.", strings.Join(client.Currencies, ", ")).response()
+		return missingParam("currency", "currency is required: one of %s.", strings.Join(wire.Currencies, ", ")).response()
 	}
 	cur, e := currency(v)
 	if e != nil {
@@ -49,7 +49,7 @@ func (c *call) createPayment() response {
 
 	var cu *customer
 	if v, _ := c.f.get("customer"); v != "" {
-		if r, ok := parseRID(v, client.CustomerIDPrefix); ok {
+		if r, ok := parseRID(v, wire.CustomerIDPrefix); ok {
 			cu = c.a.customers[r]
 		}
 		if cu == nil {
@@ -64,17 +64,17 @@ func (c *call) createPayment() response {
 		p.customer = cu.id
 	}
 	switch v, _ := c.f.get("source"); {
-	case strings.HasPrefix(v, client.SourceIDPrefix):
+	case strings.HasPrefix(v, wire.SourceIDPrefix):
 		if cu == nil {
 			return missingParam("customer", "source %s is a stored source; send it together with customer, the customer it is attached to.", clip(v)).response()
 		}
 		var src *source
-		if r, ok := parseRID(v, client.SourceIDPrefix); ok {
+		if r, ok := parseRID(v, wire.SourceIDPrefix); ok {
 			_, src = cu.source(r)
 		}
 		if src == nil {
 			return missingRef("source", "source %q is not attached to customer %s; send one of its sources, or a token.",
-				clip(v), cu.id.format(client.CustomerIDPrefix)).response()
+				clip(v), cu.id.format(wire.CustomerIDPrefix)).response()
 		}
 		p.sourceID, p.card, p.expYear = src.id, src.card, src.expYear
 	case v != "":
@@ -89,13 +89,13 @@ func (c *call) createPayment() response {
 		src := cu.defaultSource
 		if src == nil {
 			e := invalid("source", "customer %s has no default source to charge; attach one with POST /v1/customers/%s/sources, or send source.",
-				cu.id.format(client.CustomerIDPrefix), cu.id.format(client.CustomerIDPrefix))
-			e.code = client.ErrorCodeMissingSource
+				cu.id.format(wire.CustomerIDPrefix), cu.id.format(wire.CustomerIDPrefix))
+			e.code = wire.ErrorCodeMissingSource
 			return e.response()
 		}
 		p.sourceID, p.card, p.expYear = src.id, src.card, src.expYear
 	default:
-		return missingParam("source", "Send source (a token such as %s), customer (a customer with a default source), or both.", client.TokenVisa).response()
+		return missingParam("source", "Send source (a token such as %s), customer (a customer with a default source), or both.", TokenVisa).response()
 	}
 
 	p.id = newRID()
@@ -104,15 +104,15 @@ func (c *call) createPayment() response {
 	}
 	switch p.card.behaviour {
 	case declines:
-		p.status = client.PaymentStatusDeclined
+		p.status = wire.PaymentStatusDeclined
 	case needs3DS:
-		p.status = client.PaymentStatusPending
+		p.status = wire.PaymentStatusPending
 	default:
 		p.authCode = newAuthorizationCode()
 		if capture {
-			p.status, p.captured = client.PaymentStatusApproved, true
+			p.status, p.captured = wire.PaymentStatusApproved, true
 		} else {
-			p.status = client.PaymentStatusAuthorized
+			p.status = wire.PaymentStatusAuthorized
 		}
 	}
 	c.a.seq++
@@ -120,12 +120,12 @@ func (c *call) createPayment() response {
 	c.a.addPayment(p)
 	c.putPayment(p)
 	c.putSeq()
-	if p.status == client.PaymentStatusDeclined {
+	if p.status == wire.PaymentStatusDeclined {
 		// The declined payment exists; the 402 names it.
 		return (&apiError{
-			status: 402, typ: client.ErrorTypeCard, code: client.ErrorCodeCardDeclined,
+			status: 402, typ: wire.ErrorTypeCard, code: wire.ErrorCodeCardDeclined,
 			message: "The card was declined (sandbox token " + p.card.token + "). Use another card.",
-			payment: p.id.format(client.PaymentIDPrefix),
+			payment: p.id.format(wire.PaymentIDPrefix),
 		}).response()
 	}
 	return ok(paymentJSON(nil, p))
@@ -134,7 +134,7 @@ func (c *call) createPayment() response {
 // pathPayment is the payment named by the path's {id}, or a 404.
 func (c *call) pathPayment() (*payment, *apiError) {
 	id := c.r.PathValue("id")
-	if r, ok := parseRID(id, client.PaymentIDPrefix); ok {
+	if r, ok := parseRID(id, wire.PaymentIDPrefix); ok {
 		if p := c.a.payments[r]; p != nil {
 			return p, nil
 		}
@@ -163,18 +163,18 @@ func (c *call) capturePayment() response {
 	}
 	// pending -> approved is allowed too, but that is the bank finishing a
 	// payment, not a capture: only an authorized payment can be captured.
-	if p.status != client.PaymentStatusAuthorized || !canMove(p.status, client.PaymentStatusApproved) {
+	if p.status != wire.PaymentStatusAuthorized || !canMove(p.status, wire.PaymentStatusApproved) {
 		return unexpectedState("Payment %s is %s; only an %s payment can be captured.",
-			p.id.format(client.PaymentIDPrefix), p.status, client.PaymentStatusAuthorized).response()
+			p.id.format(wire.PaymentIDPrefix), p.status, wire.PaymentStatusAuthorized).response()
 	}
 	amount := p.amount
 	if v, _ := c.f.get("amount"); v != "" {
-		if amount, e = parseAmount("amount", v, client.PaymentAmountMin, p.amount); e != nil {
+		if amount, e = parseAmount("amount", v, wire.PaymentAmountMin, p.amount); e != nil {
 			return e.response()
 		}
 	}
 	// Capturing less releases the rest: the payment is for what was captured.
-	p.amount, p.status, p.captured = amount, client.PaymentStatusApproved, true
+	p.amount, p.status, p.captured = amount, wire.PaymentStatusApproved, true
 	c.putPayment(p)
 	return ok(paymentJSON(nil, p))
 }
@@ -187,23 +187,23 @@ func (c *call) refundPayment() response {
 	if e != nil {
 		return e.response()
 	}
-	if !canMove(p.status, client.PaymentStatusRefunded) {
+	if !canMove(p.status, wire.PaymentStatusRefunded) {
 		return unexpectedState("Payment %s is %s; only an %s or %s payment can be refunded.",
-			p.id.format(client.PaymentIDPrefix), p.status, client.PaymentStatusApproved, client.PaymentStatusPartiallyRefunded).response()
+			p.id.format(wire.PaymentIDPrefix), p.status, wire.PaymentStatusApproved, wire.PaymentStatusPartiallyRefunded).response()
 	}
 	left := p.amount - p.refunded
 	amount := left
 	if v, _ := c.f.get("amount"); v != "" {
-		if amount, e = parseAmount("amount", v, client.PaymentAmountMin, left); e != nil {
+		if amount, e = parseAmount("amount", v, wire.PaymentAmountMin, left); e != nil {
 			return e.response()
 		}
 	}
-	status := client.PaymentStatusPartiallyRefunded
+	status := wire.PaymentStatusPartiallyRefunded
 	if p.refunded+amount == p.amount {
-		status = client.PaymentStatusRefunded
+		status = wire.PaymentStatusRefunded
 	}
 	if !canMove(p.status, status) {
-		return unexpectedState("Payment %s cannot move from %s to %s.", p.id.format(client.PaymentIDPrefix), p.status, status).response()
+		return unexpectedState("Payment %s cannot move from %s to %s.", p.id.format(wire.PaymentIDPrefix), p.status, status).response()
 	}
 	p.refunded += amount
 	p.status = status
@@ -217,7 +217,7 @@ func (c *call) listPayments() response {
 	}
 	list := c.a.order
 	if v, _ := c.f.get("customer"); v != "" {
-		r, ok := parseRID(v, client.CustomerIDPrefix)
+		r, ok := parseRID(v, wire.CustomerIDPrefix)
 		if ok && c.a.customers[r] != nil {
 			list = c.a.byCustomer[r]
 		} else {
@@ -225,8 +225,8 @@ func (c *call) listPayments() response {
 		}
 	}
 	status, _ := c.f.get("status")
-	if status != "" && !slices.Contains(client.PaymentStatuses, status) {
-		return invalid("status", "status %q is not a payment status; use one of %s.", clip(status), strings.Join(client.PaymentStatuses, ", ")).response()
+	if status != "" && !slices.Contains(wire.PaymentStatuses, status) {
+		return invalid("status", "status %q is not a payment status; use one of %s.", clip(status), strings.Join(wire.PaymentStatuses, ", ")).response()
 	}
 	var bounds [2]int64
 	for i, name := range []string{"created[gte]", "created[lte]"} {
@@ -245,11 +245,11 @@ func (c *call) listPayments() response {
 			bounds[i]++
 		}
 	}
-	limit := client.ListLimitDefault
+	limit := wire.ListLimitDefault
 	if v, _ := c.f.get("limit"); v != "" {
 		n, err := strconv.Atoi(v)
-		if err != nil || n < client.ListLimitMin || n > client.ListLimitMax {
-			return invalid("limit", "limit %q is not valid; use a whole number from %d to %d.", clip(v), client.ListLimitMin, client.ListLimitMax).response()
+		if err != nil || n < wire.ListLimitMin || n > wire.ListLimitMax {
+			return invalid("limit", "limit %q is not valid; use a whole number from %d to %d.", clip(v), wire.ListLimitMin, wire.ListLimitMax).response()
 		}
 		limit = n
 	}
@@ -259,7 +259,7 @@ func (c *call) listPayments() response {
 		return invalid("ending_before", "Send starting_after or ending_before, not both.").response()
 	}
 	cursor := func(name, v string) (*payment, *apiError) {
-		if r, ok := parseRID(v, client.PaymentIDPrefix); ok {
+		if r, ok := parseRID(v, wire.PaymentIDPrefix); ok {
 			if p := c.a.payments[r]; p != nil {
 				return p, nil
 			}
@@ -321,7 +321,7 @@ func paymentJSON(b []byte, p *payment) []byte {
 		b = make([]byte, 0, 512+len(p.description))
 	}
 	b = append(b, `{"id":`...)
-	b = appendID(b, client.PaymentIDPrefix, p.id)
+	b = appendID(b, wire.PaymentIDPrefix, p.id)
 	b = append(b, `,"object":"payment","amount":`...)
 	b = appendInt(b, p.amount)
 	b = append(b, `,"amount_refunded":`...)
@@ -335,7 +335,7 @@ func paymentJSON(b []byte, p *payment) []byte {
 	b = append(b, `,"authorization_code":`...)
 	b = appendOptString(b, p.authCode)
 	b = append(b, `,"source":{"id":`...)
-	b = appendID(b, client.SourceIDPrefix, p.sourceID)
+	b = appendID(b, wire.SourceIDPrefix, p.sourceID)
 	b = append(b, `,"brand":`...)
 	b = appendString(b, p.card.brand)
 	b = append(b, `,"last4":`...)
@@ -348,7 +348,7 @@ func paymentJSON(b []byte, p *payment) []byte {
 	if p.customer.isZero() {
 		b = append(b, "null"...)
 	} else {
-		b = appendID(b, client.CustomerIDPrefix, p.customer)
+		b = appendID(b, wire.CustomerIDPrefix, p.customer)
 	}
 	b = append(b, `,"description":`...)
 	b = appendOptString(b, p.description)

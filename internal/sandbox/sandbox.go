@@ -62,7 +62,7 @@ import (
 	"sync/atomic"
 	"time"
 
-	"github.com/paymentsdev/terraform-provider-payments/internal/client"
+	"github.com/paymentsdev/terraform-provider-payments/internal/wire"
 )
 
 // Options configure a Server. The zero value is a memory-only server that
@@ -125,10 +125,10 @@ func New(opts Options) (*Server, error) {
 	if len(opts.Keys) > 0 {
 		s.keys = make(map[string]struct{}, len(opts.Keys))
 		for i, k := range opts.Keys {
-			if client.ClassifyKey(k) != client.KeySecretSandbox {
+			if wire.ClassifyKey(k) != wire.KeySecretSandbox {
 				// The key itself is never part of an error: errors end up in logs.
 				return nil, fmt.Errorf("sandbox: key number %d is not a sandbox secret key; use %s followed by at least %d letters, digits or underscores",
-					i+1, client.SecretKeySandboxPrefix, client.MinKeySecretLength)
+					i+1, wire.SecretKeySandboxPrefix, wire.MinKeySecretLength)
 			}
 			s.keys[k] = struct{}{}
 		}
@@ -148,7 +148,7 @@ func New(opts Options) (*Server, error) {
 
 // ServeHTTP answers one request.
 func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
-	w.Header().Set(client.HeaderRequestID, newRequestID())
+	w.Header().Set(wire.HeaderRequestID, newRequestID())
 	s.mux.ServeHTTP(w, r)
 }
 
@@ -213,7 +213,7 @@ func init() {
 		name := strings.NewReplacer("{", ":", "}", "").Replace(pattern)
 		return route{
 			pattern: pattern, name: name, fn: fn,
-			v1:    strings.HasPrefix(path, client.APIVersionPrefix+"/"),
+			v1:    strings.HasPrefix(path, wire.APIVersionPrefix+"/"),
 			write: method != http.MethodGet,
 		}
 	}
@@ -279,10 +279,10 @@ func (s *Server) serve(w http.ResponseWriter, r *http.Request, rt *route) {
 	}
 
 	var rec *idemRecord
-	if key := r.Header.Get(client.HeaderIdempotencyKey); key != "" && rt.v1 && r.Method == http.MethodPost {
-		if len(key) > client.IdempotencyKeyMaxLength {
+	if key := r.Header.Get(wire.HeaderIdempotencyKey); key != "" && rt.v1 && r.Method == http.MethodPost {
+		if len(key) > wire.IdempotencyKeyMaxLength {
 			s.write(w, r, rt.name, start, invalid("", "The %s header is %d characters long; use at most %d.",
-				client.HeaderIdempotencyKey, len(key), client.IdempotencyKeyMaxLength).response())
+				wire.HeaderIdempotencyKey, len(key), wire.IdempotencyKeyMaxLength).response())
 			return
 		}
 		var fp [32]byte
@@ -372,21 +372,21 @@ type inputError struct {
 func (s *Server) readInput(r *http.Request) (form, *inputError, error) {
 	var body []byte
 	if r.Method == http.MethodPost {
-		tooLarge := r.ContentLength > client.MaxRequestBodyBytes
+		tooLarge := r.ContentLength > wire.MaxRequestBodyBytes
 		if !tooLarge {
 			var err error
-			body, err = io.ReadAll(io.LimitReader(r.Body, client.MaxRequestBodyBytes+1))
+			body, err = io.ReadAll(io.LimitReader(r.Body, wire.MaxRequestBodyBytes+1))
 			if err != nil {
 				return nil, nil, errClientGone
 			}
-			tooLarge = len(body) > client.MaxRequestBodyBytes
+			tooLarge = len(body) > wire.MaxRequestBodyBytes
 		}
 		if tooLarge {
 			return nil, &inputError{
 				err: &apiError{
-					status: http.StatusRequestEntityTooLarge, typ: client.ErrorTypeInvalidRequest,
-					code:    client.ErrorCodeRequestTooLarge,
-					message: fmt.Sprintf("The request body is over %d bytes; send less metadata or a shorter description.", client.MaxRequestBodyBytes),
+					status: http.StatusRequestEntityTooLarge, typ: wire.ErrorTypeInvalidRequest,
+					code:    wire.ErrorCodeRequestTooLarge,
+					message: fmt.Sprintf("The request body is over %d bytes; send less metadata or a shorter description.", wire.MaxRequestBodyBytes),
 				},
 				fp: rawFingerprint(r.Method, r.URL.Path, r.URL.RawQuery, nil, true),
 			}, nil
@@ -421,7 +421,7 @@ func (s *Server) serveUnknown(w http.ResponseWriter, r *http.Request) {
 	// Not resource_missing: a client must never read a mistyped base URL
 	// (one ending in /v1, say) as every object being gone.
 	s.write(w, r, "unknown", start, (&apiError{
-		status: http.StatusNotFound, typ: client.ErrorTypeInvalidRequest, code: client.ErrorCodeUnrecognizedURL,
+		status: http.StatusNotFound, typ: wire.ErrorTypeInvalidRequest, code: wire.ErrorCodeUnrecognizedURL,
 		message: fmt.Sprintf("Unrecognized request URL (%s %s). Check that the base URL is the API root, without /v1; api/openapi.yaml lists the endpoints.", r.Method, clip(r.URL.Path)),
 	}).response())
 }
@@ -431,10 +431,10 @@ func (s *Server) write(w http.ResponseWriter, r *http.Request, route string, sta
 	h.Set("Content-Type", "application/json")
 	h.Set("Content-Length", strconv.Itoa(len(resp.body)))
 	if resp.retryAfter > 0 {
-		h.Set(client.HeaderRetryAfter, strconv.Itoa(resp.retryAfter))
+		h.Set(wire.HeaderRetryAfter, strconv.Itoa(resp.retryAfter))
 	}
 	if resp.replayed {
-		h.Set(client.HeaderIdempotentReplayed, "true")
+		h.Set(wire.HeaderIdempotentReplayed, "true")
 	}
 	w.WriteHeader(resp.status)
 	_, _ = w.Write(resp.body)
@@ -444,7 +444,7 @@ func (s *Server) write(w http.ResponseWriter, r *http.Request, route string, sta
 		s.log.LogAttrs(r.Context(), slog.LevelDebug, "request",
 			slog.String("method", r.Method), slog.String("path", r.URL.Path), slog.String("route", route),
 			slog.Int("status", resp.status), slog.Bool("replayed", resp.replayed),
-			slog.String("request_id", h.Get(client.HeaderRequestID)), slog.Duration("duration", time.Since(start)))
+			slog.String("request_id", h.Get(wire.HeaderRequestID)), slog.Duration("duration", time.Since(start)))
 	}
 }
 

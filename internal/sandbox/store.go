@@ -15,7 +15,7 @@ import (
 	bolt "go.etcd.io/bbolt"
 	berrors "go.etcd.io/bbolt/errors"
 
-	"github.com/paymentsdev/terraform-provider-payments/internal/client"
+	"github.com/paymentsdev/terraform-provider-payments/internal/wire"
 )
 
 // Store keeps a sandbox's state across restarts. Open one with OpenStore.
@@ -345,20 +345,20 @@ func (c *call) putCustomer(cu *customer) {
 		return
 	}
 	rec := customerRecord{
-		ID: cu.id.format(client.CustomerIDPrefix), Created: cu.created,
+		ID: cu.id.format(wire.CustomerIDPrefix), Created: cu.created,
 		Email: cu.email, Name: cu.name, Phone: cu.phone, Meta: metaRecord(cu.meta),
 	}
 	for _, s := range cu.sources {
-		rec.Sources = append(rec.Sources, sourceRecord{ID: s.id.format(client.SourceIDPrefix), Token: s.card.token, ExpYear: s.expYear})
+		rec.Sources = append(rec.Sources, sourceRecord{ID: s.id.format(wire.SourceIDPrefix), Token: s.card.token, ExpYear: s.expYear})
 	}
 	if cu.defaultSource != nil {
-		rec.Default = cu.defaultSource.id.format(client.SourceIDPrefix)
+		rec.Default = cu.defaultSource.id.format(wire.SourceIDPrefix)
 	}
 	c.addOp(op{kind: opPut, bucket: bucketCustomers, key: rec.ID, val: c.marshal(rec)})
 }
 
 func (c *call) deleteCustomerRecord(id rid) {
-	c.addOp(op{kind: opDelete, bucket: bucketCustomers, key: id.format(client.CustomerIDPrefix)})
+	c.addOp(op{kind: opDelete, bucket: bucketCustomers, key: id.format(wire.CustomerIDPrefix)})
 }
 
 func (c *call) putPayment(p *payment) {
@@ -366,14 +366,14 @@ func (c *call) putPayment(p *payment) {
 		return
 	}
 	rec := paymentRecord{
-		ID: p.id.format(client.PaymentIDPrefix), Seq: p.seq, Created: p.created,
+		ID: p.id.format(wire.PaymentIDPrefix), Seq: p.seq, Created: p.created,
 		Amount: p.amount, Refunded: p.refunded, Currency: p.currency, Status: p.status,
 		Captured: p.captured, CaptureRequested: p.captureRequested, AuthCode: p.authCode,
-		SourceID: p.sourceID.format(client.SourceIDPrefix), Token: p.card.token, ExpYear: p.expYear,
+		SourceID: p.sourceID.format(wire.SourceIDPrefix), Token: p.card.token, ExpYear: p.expYear,
 		Description: p.description, Meta: metaRecord(p.meta),
 	}
 	if !p.customer.isZero() {
-		rec.Customer = p.customer.format(client.CustomerIDPrefix)
+		rec.Customer = p.customer.format(wire.CustomerIDPrefix)
 	}
 	c.addOp(op{kind: opPut, bucket: bucketPayments, key: rec.ID, val: c.marshal(rec)})
 }
@@ -489,13 +489,13 @@ func (s *Server) buildAccounts(stored map[[32]byte]*storedAccount) error {
 }
 
 func customerFromRecord(rec customerRecord) (*customer, error) {
-	id, ok := parseRID(rec.ID, client.CustomerIDPrefix)
+	id, ok := parseRID(rec.ID, wire.CustomerIDPrefix)
 	if !ok {
 		return nil, fmt.Errorf("data file: customer id %q is malformed", rec.ID)
 	}
 	cu := &customer{id: id, created: rec.Created, email: rec.Email, name: rec.Name, phone: rec.Phone, meta: metaFromRecord(rec.Meta)}
 	for _, sr := range rec.Sources {
-		sid, ok := parseRID(sr.ID, client.SourceIDPrefix)
+		sid, ok := parseRID(sr.ID, wire.SourceIDPrefix)
 		cd := cardByToken(sr.Token)
 		if !ok || cd == nil {
 			return nil, fmt.Errorf("data file: source %q of customer %s is malformed", sr.ID, rec.ID)
@@ -510,11 +510,11 @@ func customerFromRecord(rec customerRecord) (*customer, error) {
 }
 
 func paymentFromRecord(rec paymentRecord) (*payment, error) {
-	id, ok1 := parseRID(rec.ID, client.PaymentIDPrefix)
-	sid, ok2 := parseRID(rec.SourceID, client.SourceIDPrefix)
+	id, ok1 := parseRID(rec.ID, wire.PaymentIDPrefix)
+	sid, ok2 := parseRID(rec.SourceID, wire.SourceIDPrefix)
 	cd := cardByToken(rec.Token)
 	cur, cerr := currency(rec.Currency)
-	if !ok1 || !ok2 || cd == nil || cerr != nil || !slices.Contains(client.PaymentStatuses, rec.Status) {
+	if !ok1 || !ok2 || cd == nil || cerr != nil || !slices.Contains(wire.PaymentStatuses, rec.Status) {
 		return nil, fmt.Errorf("data file: payment %q is malformed", rec.ID)
 	}
 	p := &payment{
@@ -524,9 +524,9 @@ func paymentFromRecord(rec paymentRecord) (*payment, error) {
 		description: rec.Description, meta: metaFromRecord(rec.Meta),
 	}
 	// Interned like a fresh payment's, so that statuses compare as constants.
-	p.status = client.PaymentStatuses[slices.Index(client.PaymentStatuses, rec.Status)]
+	p.status = wire.PaymentStatuses[slices.Index(wire.PaymentStatuses, rec.Status)]
 	if rec.Customer != "" {
-		if p.customer, ok1 = parseRID(rec.Customer, client.CustomerIDPrefix); !ok1 {
+		if p.customer, ok1 = parseRID(rec.Customer, wire.CustomerIDPrefix); !ok1 {
 			return nil, fmt.Errorf("data file: payment %s has a malformed customer %q", rec.ID, rec.Customer)
 		}
 	}

@@ -11,9 +11,9 @@ import (
 
 	bolt "go.etcd.io/bbolt"
 
-	"github.com/paymentsdev/terraform-provider-payments/internal/client"
 	"github.com/paymentsdev/terraform-provider-payments/internal/sandbox"
 	"github.com/paymentsdev/terraform-provider-payments/internal/sandbox/sandboxtest"
+	"github.com/paymentsdev/terraform-provider-payments/internal/wire"
 )
 
 // openEnv starts a sandbox on the data file at path.
@@ -42,17 +42,17 @@ func TestStoreKeepsState(t *testing.T) {
 	key := sandboxtest.NewKey(t)
 	e, stop := openEnv(t, path, key)
 
-	cu := e.customer(vals("email", "jo@example.com", "metadata[a]", "1", "source", client.TokenVisa))
-	var s2 client.Source
-	e.post("/v1/customers/"+cu.ID+"/sources", vals("source", client.TokenAmex)).ok(&s2)
+	cu := e.customer(vals("email", "jo@example.com", "metadata[a]", "1", "source", sandbox.TokenVisa))
+	var s2 wire.Source
+	e.post("/v1/customers/"+cu.ID+"/sources", vals("source", sandbox.TokenAmex)).ok(&s2)
 	e.post("/v1/customers/"+cu.ID, vals("default_source", s2.ID)).ok(nil)
 	gone := e.customer(nil)
 	e.del("/v1/customers/" + gone.ID).ok(nil)
 	p1 := e.payment(pay("100", "USD", "", "customer", cu.ID, "capture", "false"))
-	p2 := e.payment(pay("200", "EUR", client.Token3DS, "metadata[x]", "y", "description", "d"))
+	p2 := e.payment(pay("200", "EUR", sandbox.Token3DS, "metadata[x]", "y", "description", "d"))
 	e.post("/v1/payments/"+p1.ID+"/capture", vals("amount", "50")).ok(nil)
-	stored := e.post("/v1/payments", pay("300", "GBP", client.TokenVisa), idemKey("persisted")).ok(nil)
-	declined := e.post("/v1/payments", pay("1", "USD", client.TokenDeclined), idemKey("declined"))
+	stored := e.post("/v1/payments", pay("300", "GBP", sandbox.TokenVisa), idemKey("persisted")).ok(nil)
+	declined := e.post("/v1/payments", pay("1", "USD", sandbox.TokenDeclined), idemKey("declined"))
 	wantCustomer := e.get("/v1/customers/"+cu.ID, nil).ok(nil).body
 	wantList := e.get("/v1/payments", vals("limit", "100")).ok(nil).body
 	stop()
@@ -65,19 +65,19 @@ func TestStoreKeepsState(t *testing.T) {
 	if got := e.get("/v1/payments", vals("limit", "100")).ok(nil).body; !bytes.Equal(got, wantList) {
 		t.Errorf("payments after restart:\n%s\nwant\n%s", got, wantList)
 	}
-	e.get("/v1/customers/"+gone.ID, nil).fails(404, client.ErrorTypeInvalidRequest, client.ErrorCodeResourceMissing, "")
-	if r := e.post("/v1/payments", pay("300", "GBP", client.TokenVisa), idemKey("persisted")).ok(nil); !bytes.Equal(r.body, stored.body) ||
-		r.header.Get(client.HeaderIdempotentReplayed) != "true" {
+	e.get("/v1/customers/"+gone.ID, nil).fails(404, wire.ErrorTypeInvalidRequest, wire.ErrorCodeResourceMissing, "")
+	if r := e.post("/v1/payments", pay("300", "GBP", sandbox.TokenVisa), idemKey("persisted")).ok(nil); !bytes.Equal(r.body, stored.body) ||
+		r.header.Get(wire.HeaderIdempotentReplayed) != "true" {
 		t.Errorf("idempotent replay after restart: %s", r.body)
 	}
-	if r := e.post("/v1/payments", pay("1", "USD", client.TokenDeclined), idemKey("declined")); r.status != 402 || !bytes.Equal(r.body, declined.body) {
+	if r := e.post("/v1/payments", pay("1", "USD", sandbox.TokenDeclined), idemKey("declined")); r.status != 402 || !bytes.Equal(r.body, declined.body) {
 		t.Errorf("402 replay after restart: %d %s", r.status, r.body)
 	}
 	// The sequence goes on: a new payment lists first.
-	p3 := e.payment(pay("400", "USD", client.TokenVisa))
-	var l client.PaymentList
+	p3 := e.payment(pay("400", "USD", sandbox.TokenVisa))
+	var l wire.PaymentList
 	e.get("/v1/payments", vals("limit", "3")).ok(&l)
-	if len(l.Data) != 3 || l.Data[0].ID != p3.ID || l.Data[1].Status != client.PaymentStatusDeclined || l.Data[2].Amount != 300 {
+	if len(l.Data) != 3 || l.Data[0].ID != p3.ID || l.Data[1].Status != wire.PaymentStatusDeclined || l.Data[2].Amount != 300 {
 		t.Errorf("order after restart: %+v %+v %+v", l.Data[0], l.Data[1], l.Data[2])
 	}
 	e.post("/_sandbox/payments/"+p2.ID+"/complete", nil).ok(nil)
@@ -92,7 +92,7 @@ func TestStoreKeepsState(t *testing.T) {
 	if st := e.stats(); st.Customers != 0 || st.Payments != 0 {
 		t.Errorf("reset lost on restart: %+v", st)
 	}
-	p4 := e.payment(pay("400", "USD", client.TokenVisa))
+	p4 := e.payment(pay("400", "USD", sandbox.TokenVisa))
 	e.get("/v1/payments/"+p4.ID, nil).ok(nil)
 }
 
@@ -121,7 +121,7 @@ func TestStoreNeverHoldsKeys(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if bytes.Contains(raw, []byte(key)) || bytes.Contains(raw, []byte(strings.TrimPrefix(key, client.SecretKeySandboxPrefix))) {
+	if bytes.Contains(raw, []byte(key)) || bytes.Contains(raw, []byte(strings.TrimPrefix(key, wire.SecretKeySandboxPrefix))) {
 		t.Error("the data file holds the secret key")
 	}
 }
@@ -133,9 +133,9 @@ func seedDataFile(t *testing.T, path string) []byte {
 	for range 2 {
 		e, stop := openEnv(t, path, sandboxtest.NewKey(t))
 		for i := range 40 {
-			cu := e.customer(vals("name", strings.Repeat("n", 200), "metadata[k]", strings.Repeat("v", 400), "source", client.TokenVisa))
+			cu := e.customer(vals("name", strings.Repeat("n", 200), "metadata[k]", strings.Repeat("v", 400), "source", sandbox.TokenVisa))
 			e.payment(pay("100", "USD", "", "customer", cu.ID, "description", strings.Repeat("d", 300)))
-			e.post("/v1/payments", pay("200", "EUR", client.TokenVisa), idemKey(strings.Repeat("k", 200)+string(rune('a'+i%26))))
+			e.post("/v1/payments", pay("200", "EUR", sandbox.TokenVisa), idemKey(strings.Repeat("k", 200)+string(rune('a'+i%26))))
 		}
 		stop()
 	}

@@ -7,7 +7,7 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/paymentsdev/terraform-provider-payments/internal/client"
+	"github.com/paymentsdev/terraform-provider-payments/internal/sandbox"
 )
 
 // providerSpec names a provider in generated configurations: its local name
@@ -57,7 +57,7 @@ resource "%[1]s_customer_source" "c%[2]d" {
   customer = %[1]s_customer.c%[2]d.id
   token    = %[3]q
 }
-`, p.Local, i, client.TokenVisa)
+`, p.Local, i, sandbox.TokenVisa)
 	}
 	return b.String()
 }

@@ -6,8 +6,8 @@ import (
 	"net/http/httptest"
 	"testing"
 
-	"github.com/paymentsdev/terraform-provider-payments/internal/client"
 	"github.com/paymentsdev/terraform-provider-payments/internal/sandbox"
+	"github.com/paymentsdev/terraform-provider-payments/internal/wire"
 )
 
 // Sandbox is a running in-process sandbox.
@@ -46,5 +46,5 @@ func Start(tb testing.TB) *Sandbox {
 // their own key can run in parallel against one sandbox.
 func NewKey(tb testing.TB) string {
 	tb.Helper()
-	return client.SecretKeySandboxPrefix + rand.Text()
+	return wire.SecretKeySandboxPrefix + rand.Text()
 }
