@@ -1,5 +1,5 @@
 // Command payments-sandbox serves the payments API contract
-// (shared/api/CONTRACT.md) on a local address, for tests, demos, benchmarks
+// (api/openapi.yaml) on a local address, for tests, demos, benchmarks
 // and work without network access.
 package main
 

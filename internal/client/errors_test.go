@@ -17,7 +17,7 @@ import (
 	"github.com/paymentsdev/terraform-provider-payments/internal/wire"
 )
 
-// TestErrors drives the client into every error row of CONTRACT.md against
+// TestErrors drives the client into every error row of the contract against
 // the sandbox and checks the decoded *client.Error. checkAPIError also
 // asserts, for every case, that the secret key appears nowhere in the error.
 func TestErrors(t *testing.T) {

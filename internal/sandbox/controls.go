@@ -4,7 +4,7 @@ import (
 	"github.com/paymentsdev/terraform-provider-payments/internal/wire"
 )
 
-// The /_sandbox/ controls of CONTRACT.md. They act on the calling account
+// The /_sandbox/ controls of the contract. They act on the calling account
 // only, are not counted in stats and are not subject to faults.
 
 func (c *call) completePayment() response {

@@ -7,7 +7,7 @@ import (
 	"github.com/paymentsdev/terraform-provider-payments/internal/wire"
 )
 
-// apiError is an error answer: the body {"error": {...}} of CONTRACT.md.
+// apiError is an error answer: the body {"error": {...}} of wire.ErrorBody.
 type apiError struct {
 	status  int
 	typ     string

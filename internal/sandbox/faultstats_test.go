@@ -13,7 +13,7 @@ import (
 )
 
 // TestStatsFaults checks the stats' counts of injected faults, an addition
-// to CONTRACT.md's stats: each kind counts the faults of its account only,
+// to the contract's stats: each kind counts the faults of its account only,
 // a drop counts each request that acted and got no answer, and a reset
 // keeps the counts.
 func TestStatsFaults(t *testing.T) {

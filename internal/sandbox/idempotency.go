@@ -55,7 +55,7 @@ func (a *account) idemBegin(key string, fp [32]byte, now time.Time) (*idemRecord
 	return nil, &response{status: rec.status, body: rec.body, replayed: true}
 }
 
-// storable reports whether CONTRACT.md keeps an answer under its key: the
+// storable reports whether the contract keeps an answer under its key: the
 // answers of requests that ran, not refusals a retry may get past.
 func storable(status int) bool {
 	switch status {

@@ -8,7 +8,7 @@ import (
 	"github.com/paymentsdev/terraform-provider-payments/internal/wire"
 )
 
-// idAlphabet is what follows an id's prefix, per CONTRACT.md.
+// idAlphabet is what follows an id's prefix, per the contract.
 const idAlphabet = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789"
 
 // rid is the random part of an object id. Objects keep it as an array, not

@@ -21,7 +21,7 @@ type card struct {
 	behaviour           cardBehaviour
 }
 
-// cards are the sandbox test tokens of CONTRACT.md.
+// cards are the cards behind the sandbox test tokens of rules.go.
 var cards = []*card{
 	{TokenVisa, "visa", "4242", approves},
 	{TokenMastercard, "mastercard", "4444", approves},

@@ -1,13 +1,17 @@
 // Package sandbox is a stateful stand-in for the payments service. It
-// serves every row of shared/api/CONTRACT.md over HTTP, for tests, demos,
-// benchmarks and users without network access. Wire constants come from
-// package client, so both sides of the wire move together.
+// serves every endpoint of the API contract (api/openapi.yaml) over HTTP,
+// for tests, demos, benchmarks and users without network access. The facts
+// of the wire come from package wire, which the API client imports too;
+// the sandbox imports nothing of the client, so the client's tests against
+// it check the contract, not a shared constant. The rules only a server
+// enforces (test tokens, payment transitions, idempotency retention) are
+// in rules.go.
 //
 // State lives in memory, one account per secret key, each behind its own
 // lock; with Options.Store it is also written to disk before any answer.
 //
-// Where CONTRACT.md leaves a choice open, the sandbox decides as follows
-// (the tests pin each one):
+// Where the contract leaves a choice open, the sandbox decides as follows
+// (the tests pin each one; the API assumptions guide lists them for users):
 //
 //   - Request pipeline: authentication (401/403), then the account's
 //     faults (/v1 only: rate limit 429, latency, error_rate 500/503), then
@@ -203,13 +207,13 @@ type route struct {
 	fn      func(*call) response
 }
 
-// routes are every endpoint of CONTRACT.md. Built in init because the
+// routes are every endpoint of the contract. Built in init because the
 // stats handler reads routes, which a var initializer cannot allow.
 var routes []route
 
 func init() {
-	def := func(pattern string, fn func(*call) response) route {
-		method, path, _ := strings.Cut(pattern, " ")
+	def := func(method, path string, fn func(*call) response) route {
+		pattern := method + " " + path
 		name := strings.NewReplacer("{", ":", "}", "").Replace(pattern)
 		return route{
 			pattern: pattern, name: name, fn: fn,
@@ -217,25 +221,26 @@ func init() {
 			write: method != http.MethodGet,
 		}
 	}
+	const get, post, del = http.MethodGet, http.MethodPost, http.MethodDelete
 	routes = []route{
-		def("POST /v1/customers", (*call).createCustomer),
-		def("GET /v1/customers/{id}", (*call).retrieveCustomer),
-		def("POST /v1/customers/{id}", (*call).updateCustomer),
-		def("DELETE /v1/customers/{id}", (*call).deleteCustomer),
-		def("POST /v1/customers/{id}/sources", (*call).addSource),
-		def("GET /v1/customers/{id}/sources/{src}", (*call).retrieveSource),
-		def("DELETE /v1/customers/{id}/sources/{src}", (*call).removeSource),
-		def("POST /v1/payments", (*call).createPayment),
-		def("GET /v1/payments", (*call).listPayments),
-		def("GET /v1/payments/{id}", (*call).retrievePayment),
-		def("POST /v1/payments/{id}/capture", (*call).capturePayment),
-		def("POST /v1/payments/{id}/refund", (*call).refundPayment),
-		def("POST /_sandbox/payments/{id}/complete", (*call).completePayment),
-		def("POST /_sandbox/payments/{id}/dispute", (*call).disputePayment),
-		def("POST /_sandbox/reset", (*call).reset),
-		def("GET /_sandbox/stats", (*call).stats),
-		def("GET /_sandbox/faults", (*call).getFaults),
-		def("POST /_sandbox/faults", (*call).setFaults),
+		def(post, wire.PathCustomers, (*call).createCustomer),
+		def(get, wire.PathCustomer, (*call).retrieveCustomer),
+		def(post, wire.PathCustomer, (*call).updateCustomer),
+		def(del, wire.PathCustomer, (*call).deleteCustomer),
+		def(post, wire.PathCustomerSources, (*call).addSource),
+		def(get, wire.PathCustomerSource, (*call).retrieveSource),
+		def(del, wire.PathCustomerSource, (*call).removeSource),
+		def(post, wire.PathPayments, (*call).createPayment),
+		def(get, wire.PathPayments, (*call).listPayments),
+		def(get, wire.PathPayment, (*call).retrievePayment),
+		def(post, wire.PathPaymentCapture, (*call).capturePayment),
+		def(post, wire.PathPaymentRefund, (*call).refundPayment),
+		def(post, wire.PathSandboxPaymentComplete, (*call).completePayment),
+		def(post, wire.PathSandboxPaymentDispute, (*call).disputePayment),
+		def(post, wire.PathSandboxReset, (*call).reset),
+		def(get, wire.PathSandboxStats, (*call).stats),
+		def(get, wire.PathSandboxFaults, (*call).getFaults),
+		def(post, wire.PathSandboxFaults, (*call).setFaults),
 	}
 	for i := range routes {
 		routes[i].idx = i
@@ -246,7 +251,7 @@ func init() {
 // to answer.
 var errClientGone = errors.New("reading the request body failed")
 
-// serve runs the pipeline of CONTRACT.md: authentication, then injected
+// serve runs the pipeline of the contract: authentication, then injected
 // faults, then the Idempotency-Key, then the handler, then the store
 // write, and only then the answer.
 func (s *Server) serve(w http.ResponseWriter, r *http.Request, rt *route) {
