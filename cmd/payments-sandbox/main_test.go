@@ -16,12 +16,12 @@ import (
 	"path/filepath"
 	"regexp"
 	"strings"
-	"sync"
 	"syscall"
 	"testing"
 	"time"
 
 	"github.com/paymentsdev/terraform-provider-payments/internal/sandbox"
+	"github.com/paymentsdev/terraform-provider-payments/internal/sandbox/sandboxtest"
 	"github.com/paymentsdev/terraform-provider-payments/internal/wire"
 )
 
@@ -65,21 +65,9 @@ var listeningLine = regexp.MustCompile(`^payments-sandbox listening on (http://1
 type proc struct {
 	cmd    *exec.Cmd
 	url    string
-	stderr *syncBuffer
+	stderr *sandboxtest.Buffer
 	done   chan error
 }
-
-type syncBuffer struct {
-	mu sync.Mutex
-	b  bytes.Buffer
-}
-
-func (s *syncBuffer) Write(p []byte) (int, error) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.Write(p)
-}
-func (s *syncBuffer) String() string { s.mu.Lock(); defer s.mu.Unlock(); return s.b.String() }
 
 // start runs the binary and waits for its listening line.
 func start(t *testing.T, args ...string) *proc {
@@ -89,7 +77,7 @@ func start(t *testing.T, args ...string) *proc {
 	if err != nil {
 		t.Fatal(err)
 	}
-	p := &proc{cmd: cmd, stderr: &syncBuffer{}, done: make(chan error, 1)}
+	p := &proc{cmd: cmd, stderr: &sandboxtest.Buffer{}, done: make(chan error, 1)}
 	cmd.Stderr = p.stderr
 	if err := cmd.Start(); err != nil {
 		t.Fatal(err)
@@ -134,25 +122,18 @@ func start(t *testing.T, args ...string) *proc {
 
 func (p *proc) call(t *testing.T, key, method, path string, form url.Values, idemKey string) (int, []byte, http.Header) {
 	t.Helper()
-	var body io.Reader
+	r := sandboxtest.Request{Method: method, Path: path, Key: key, IdempotencyKey: idemKey}
 	if method == http.MethodPost {
-		body = strings.NewReader(form.Encode())
+		r.Form = form
+		if r.Form == nil {
+			r.Form = url.Values{}
+		}
 	}
-	r, _ := http.NewRequest(method, p.url+path, body)
-	r.SetBasicAuth(key, "")
-	if method == http.MethodPost {
-		r.Header.Set("Content-Type", "application/x-www-form-urlencoded")
-	}
-	if idemKey != "" {
-		r.Header.Set(wire.HeaderIdempotencyKey, idemKey)
-	}
-	resp, err := http.DefaultClient.Do(r)
+	resp, err := sandboxtest.Do(http.DefaultClient, p.url, r)
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer resp.Body.Close()
-	b, _ := io.ReadAll(resp.Body)
-	return resp.StatusCode, b, resp.Header
+	return resp.Status, resp.Body, resp.Header
 }
 
 func decode[T any](t *testing.T, b []byte) T {

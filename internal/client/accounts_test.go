@@ -19,9 +19,9 @@ func TestAccountIsolation(t *testing.T) {
 	ctx := context.Background()
 	e := newEnv(t)
 	owner := e.c
-	cus := mustCustomer(t, owner, &client.CustomerParams{Name: ptr("Owner"), Source: ptr(sandbox.TokenVisa)})
+	cus := mustCustomer(t, owner, &client.CustomerParams{Name: new("Owner"), Source: new(sandbox.TokenVisa)})
 	src := mustSource(t, owner, cus.ID, sandbox.TokenMastercard)
-	authorized := mustPayment(t, owner, &client.PaymentParams{Amount: mediumAmount, Currency: "USD", Customer: cus.ID, Capture: ptr(false)})
+	authorized := mustPayment(t, owner, &client.PaymentParams{Amount: mediumAmount, Currency: "USD", Customer: cus.ID, Capture: new(false)})
 	approved := mustPayment(t, owner, &client.PaymentParams{Amount: mediumAmount, Currency: "USD", Customer: cus.ID})
 	pending := mustPayment(t, owner, &client.PaymentParams{Amount: mediumAmount, Currency: "USD", Source: sandbox.Token3DS})
 
@@ -38,7 +38,7 @@ func TestAccountIsolation(t *testing.T) {
 	}{
 		{"GET customer", func() error { _, err := other.GetCustomer(ctx, cus.ID); return err }, notFound},
 		{"POST update customer", func() error {
-			_, err := other.UpdateCustomer(ctx, cus.ID, &client.CustomerParams{Name: ptr("Thief")})
+			_, err := other.UpdateCustomer(ctx, cus.ID, &client.CustomerParams{Name: new("Thief")})
 			return err
 		}, notFound},
 		{"DELETE customer", func() error { _, err := other.DeleteCustomer(ctx, cus.ID); return err }, notFound},

@@ -16,6 +16,7 @@ import (
 
 	"github.com/paymentsdev/terraform-provider-payments/internal/client"
 	"github.com/paymentsdev/terraform-provider-payments/internal/sandbox"
+	"github.com/paymentsdev/terraform-provider-payments/internal/sandbox/sandboxtest"
 	"github.com/paymentsdev/terraform-provider-payments/internal/sandboxclient"
 	"github.com/paymentsdev/terraform-provider-payments/internal/wire"
 )
@@ -26,11 +27,11 @@ func TestIdempotencyKeyPerCall(t *testing.T) {
 	t.Parallel()
 	ctx := context.Background()
 	e := newEnv(t)
-	setFaults(t, e.c, sandboxclient.FaultsParams{ErrorRate: ptr(1.0)})
+	setFaults(t, e.c, sandboxclient.FaultsParams{ErrorRate: new(1.0)})
 	rec := newRecorder()
 	c := e.client(t, withTransport(rec), withRetries(3))
 	for range 2 {
-		if _, err := c.CreateCustomer(ctx, &client.CustomerParams{Name: ptr("Same")}); err == nil {
+		if _, err := c.CreateCustomer(ctx, &client.CustomerParams{Name: new("Same")}); err == nil {
 			t.Fatal("want an error with error_rate 1")
 		}
 	}
@@ -70,7 +71,7 @@ func TestRequestHeaders(t *testing.T) {
 	for _, tc := range []struct{ ua, want string }{{testUA, testUA}, {"", client.DefaultUserAgent}} {
 		rec := newRecorder()
 		c := e.client(t, withTransport(rec), func(cfg *client.Config) { cfg.UserAgent = tc.ua })
-		cus, err := c.CreateCustomer(ctx, &client.CustomerParams{Name: ptr("H")})
+		cus, err := c.CreateCustomer(ctx, &client.CustomerParams{Name: new("H")})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -102,7 +103,7 @@ func TestRetryAfter(t *testing.T) {
 	t.Parallel()
 	ctx := context.Background()
 	e := newEnv(t)
-	setFaults(t, e.c, sandboxclient.FaultsParams{RateLimit: ptr[int64](1)})
+	setFaults(t, e.c, sandboxclient.FaultsParams{RateLimit: new(int64(1))})
 	rec := newRecorder()
 	c := e.client(t, withTransport(rec), withRetries(3))
 	start := time.Now()
@@ -189,7 +190,7 @@ func TestContextCancellation(t *testing.T) {
 	t.Run("cancelled between attempts", func(t *testing.T) {
 		t.Parallel()
 		e := newEnv(t)
-		setFaults(t, e.c, sandboxclient.FaultsParams{ErrorRate: ptr(1.0)})
+		setFaults(t, e.c, sandboxclient.FaultsParams{ErrorRate: new(1.0)})
 		ctx, cancel := context.WithCancel(context.Background())
 		defer cancel()
 		rec := newRecorder()
@@ -233,7 +234,7 @@ func TestContextCancellation(t *testing.T) {
 	t.Run("deadline during a backoff wait", func(t *testing.T) {
 		t.Parallel()
 		e := newEnv(t)
-		setFaults(t, e.c, sandboxclient.FaultsParams{ErrorRate: ptr(1.0)})
+		setFaults(t, e.c, sandboxclient.FaultsParams{ErrorRate: new(1.0)})
 		rec := newRecorder()
 		c := e.client(t, withTransport(rec), withRetries(50), func(cfg *client.Config) {
 			cfg.RetryWaitMin, cfg.RetryWaitMax = 10*time.Second, 10*time.Second
@@ -258,7 +259,7 @@ func TestContextCancellation(t *testing.T) {
 		rec := newRecorder()
 		ctx, cancel := context.WithCancel(context.Background())
 		cancel()
-		_, err := e.client(t, withTransport(rec)).CreateCustomer(ctx, &client.CustomerParams{Name: ptr("Never")})
+		_, err := e.client(t, withTransport(rec)).CreateCustomer(ctx, &client.CustomerParams{Name: new("Never")})
 		if !errors.Is(err, context.Canceled) {
 			t.Errorf("err = %v, want context.Canceled", err)
 		}
@@ -274,11 +275,11 @@ func TestContextCancellation(t *testing.T) {
 	t.Run("POST interrupted after it was sent is finished with its key", func(t *testing.T) {
 		t.Parallel()
 		e := newEnv(t)
-		setFaults(t, e.c, sandboxclient.FaultsParams{LatencyMS: ptr[int64](300)})
+		setFaults(t, e.c, sandboxclient.FaultsParams{LatencyMS: new(int64(300))})
 		rec := newRecorder()
 		ctx, cancel := context.WithTimeout(context.Background(), 50*time.Millisecond)
 		defer cancel()
-		cus, err := e.client(t, withTransport(rec)).CreateCustomer(ctx, &client.CustomerParams{Name: ptr("Interrupted")})
+		cus, err := e.client(t, withTransport(rec)).CreateCustomer(ctx, &client.CustomerParams{Name: new("Interrupted")})
 		keys := map[string]bool{}
 		for _, x := range rec.exchanges() {
 			keys[x.IdemKey()] = true
@@ -286,7 +287,7 @@ func TestContextCancellation(t *testing.T) {
 		if len(keys) != 1 {
 			t.Errorf("attempts used keys %v, want one", keys)
 		}
-		setFaults(t, e.c, sandboxclient.FaultsParams{LatencyMS: ptr[int64](0)})
+		setFaults(t, e.c, sandboxclient.FaultsParams{LatencyMS: new(int64(0))})
 		if n := stats(t, e.c).Customers; n != 1 {
 			t.Errorf("stats.customers = %d, want 1", n)
 		}
@@ -318,20 +319,20 @@ func TestSecretNeverLeaks(t *testing.T) {
 	var errs []error
 	keep := func(_ any, err error) { errs = append(errs, err) }
 
-	keep(c.CreateCustomer(ctx, &client.CustomerParams{Email: ptr("bad")}))
+	keep(c.CreateCustomer(ctx, &client.CustomerParams{Email: new("bad")}))
 	keep(c.GetCustomer(ctx, fakeID(wire.CustomerIDPrefix)))
 	keep(c.CreatePayment(ctx, &client.PaymentParams{Amount: 1, Currency: "USD", Source: sandbox.TokenDeclined}))
-	setFaults(t, e.c, sandboxclient.FaultsParams{ErrorRate: ptr(1.0)})
+	setFaults(t, e.c, sandboxclient.FaultsParams{ErrorRate: new(1.0)})
 	keep(c.CreateCustomer(ctx, nil))
-	setFaults(t, e.c, sandboxclient.FaultsParams{ErrorRate: ptr(0.0), DropRate: ptr(1.0)})
+	setFaults(t, e.c, sandboxclient.FaultsParams{ErrorRate: new(0.0), DropRate: new(1.0)})
 	keep(c.CreateCustomer(ctx, nil))
 	keep(c.GetPayment(ctx, fakeID(wire.PaymentIDPrefix)))
-	setFaults(t, e.c, sandboxclient.FaultsParams{DropRate: ptr(0.0), RateLimit: ptr[int64](1)})
+	setFaults(t, e.c, sandboxclient.FaultsParams{DropRate: new(0.0), RateLimit: new(int64(1))})
 	noRetry := e.client(t, withLog, noRetries)
 	for range 3 {
 		keep(noRetry.ListPayments(ctx, nil))
 	}
-	setFaults(t, e.c, sandboxclient.FaultsParams{RateLimit: ptr[int64](0)})
+	setFaults(t, e.c, sandboxclient.FaultsParams{RateLimit: new(int64(0))})
 	// A wrong key must not leak either, nor a dead server's address error.
 	wrong := wire.SecretKeySandboxPrefix + "x"
 	keep(newClient(t, e.sb.URL, wrong, withLog).CreateCustomer(ctx, nil))
@@ -481,9 +482,9 @@ func TestLivemodeMismatch(t *testing.T) {
 	answer := func(livemode bool) http.HandlerFunc {
 		return func(w http.ResponseWriter, r *http.Request) {
 			switch {
-			case r.URL.Path == pathPayments && r.Method == http.MethodGet:
+			case r.URL.Path == wire.PathPayments && r.Method == http.MethodGet:
 				fmt.Fprintf(w, `{"object":"list","data":[{"id":"pay_1","object":"payment","livemode":%v}],"has_more":false,"url":"/v1/payments"}`, livemode)
-			case strings.HasPrefix(r.URL.Path, pathPayments):
+			case strings.HasPrefix(r.URL.Path, wire.PathPayments):
 				fmt.Fprintf(w, `{"id":"pay_1","object":"payment","livemode":%v}`, livemode)
 			case strings.Contains(r.URL.Path, "/sources/"):
 				fmt.Fprintf(w, `{"id":"src_1","object":"source","livemode":%v}`, livemode)
@@ -637,7 +638,7 @@ func TestOddIDs(t *testing.T) {
 	t.Parallel()
 	ctx := context.Background()
 	e := newEnv(t)
-	cus := mustCustomer(t, e.c, &client.CustomerParams{Source: ptr(sandbox.TokenVisa)})
+	cus := mustCustomer(t, e.c, &client.CustomerParams{Source: new(sandbox.TokenVisa)})
 	mustPayment(t, e.c, &client.PaymentParams{Amount: 1, Currency: "USD", Customer: cus.ID})
 	for name, call := range map[string]func() error{
 		"GetCustomer":    func() error { _, err := e.c.GetCustomer(ctx, ""); return err },
@@ -690,7 +691,7 @@ func TestKeyAcceptance(t *testing.T) {
 		"sk_test_" + rest,
 		"SK_SANDBOX_" + rest,
 	} {
-		r := mustRaw(t, sb.URL, key, http.MethodGet, pathPayments, nil, "")
+		r := mustRaw(t, sb.URL, key, http.MethodGet, wire.PathPayments, nil, "")
 		var want int
 		switch wire.ClassifyKey(key) {
 		case wire.KeySecretSandbox:
@@ -707,17 +708,16 @@ func TestKeyAcceptance(t *testing.T) {
 	}
 	// Missing, empty and non-Basic credentials are 401 missing or invalid.
 	for _, auth := range []string{"", "Basic ", "Bearer " + wire.SecretKeySandboxPrefix + rest, "Basic !!!notbase64"} {
-		req, _ := http.NewRequest(http.MethodGet, sb.URL+pathPayments, nil)
+		r := sandboxtest.Request{Method: http.MethodGet, Path: wire.PathPayments}
 		if auth != "" {
-			req.Header.Set("Authorization", auth)
+			r.Header = http.Header{"Authorization": {auth}}
 		}
-		resp, err := rawHTTP.Do(req)
+		resp, err := sandboxtest.Do(nil, sb.URL, r)
 		if err != nil {
 			t.Fatal(err)
 		}
-		resp.Body.Close()
-		if resp.StatusCode != 401 || resp.Header.Get(wire.HeaderRequestID) == "" {
-			t.Errorf("Authorization %q: %d (Request-Id %q), want 401 with a Request-Id", auth, resp.StatusCode, resp.Header.Get(wire.HeaderRequestID))
+		if resp.Status != 401 || resp.Header.Get(wire.HeaderRequestID) == "" {
+			t.Errorf("Authorization %q: %d (Request-Id %q), want 401 with a Request-Id", auth, resp.Status, resp.Header.Get(wire.HeaderRequestID))
 		}
 	}
 }
@@ -728,11 +728,11 @@ func TestBodyLimitBoundary(t *testing.T) {
 	t.Parallel()
 	e := newEnv(t)
 	pad := func(n int) url.Values { return url.Values{"name": {strings.Repeat("a", n-len("name="))}} }
-	at := mustRaw(t, e.sb.URL, e.key, http.MethodPost, pathCustomers, pad(wire.MaxRequestBodyBytes), "")
+	at := mustRaw(t, e.sb.URL, e.key, http.MethodPost, wire.PathCustomers, pad(wire.MaxRequestBodyBytes), "")
 	if at.Status != 400 || at.ErrorField(t, "param") != "name" {
 		t.Errorf("a %d-byte body: %d %s, want 400 for the name", wire.MaxRequestBodyBytes, at.Status, at.Body)
 	}
-	over := mustRaw(t, e.sb.URL, e.key, http.MethodPost, pathCustomers, pad(wire.MaxRequestBodyBytes+1), "")
+	over := mustRaw(t, e.sb.URL, e.key, http.MethodPost, wire.PathCustomers, pad(wire.MaxRequestBodyBytes+1), "")
 	if over.Status != 413 || over.ErrorField(t, "type") != wire.ErrorTypeInvalidRequest {
 		t.Errorf("a %d-byte body: %d %s, want 413 invalid_request_error", wire.MaxRequestBodyBytes+1, over.Status, over.Body)
 	}
@@ -747,9 +747,9 @@ func TestUnknownRoutes(t *testing.T) {
 		{http.MethodGet, "/v1/unknown"},
 		{http.MethodGet, "/v2/customers"},
 		{http.MethodGet, "/"},
-		{http.MethodPut, pathCustomers},
-		{http.MethodGet, pathCustomers},
-		{http.MethodPatch, pathPayments},
+		{http.MethodPut, wire.PathCustomers},
+		{http.MethodGet, wire.PathCustomers},
+		{http.MethodPatch, wire.PathPayments},
 	} {
 		r := mustRaw(t, e.sb.URL, e.key, tc.method, tc.path, nil, "")
 		if r.Status < 400 || r.Status >= 500 || r.ErrorField(t, "type") == "" || r.ErrorField(t, "message") == "" {

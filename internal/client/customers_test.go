@@ -22,7 +22,7 @@ func TestCustomerLifecycle(t *testing.T) {
 	ctx := context.Background()
 	e := newEnv(t)
 	created, err := e.c.CreateCustomer(ctx, &client.CustomerParams{
-		Email: ptr("ada@example.com"), Name: ptr("Ada Lovelace"), Phone: ptr("+442071234567"),
+		Email: new("ada@example.com"), Name: new("Ada Lovelace"), Phone: new("+442071234567"),
 		Metadata: map[string]string{"plan": "gold", "region": "eu"},
 	})
 	if err != nil {
@@ -39,7 +39,7 @@ func TestCustomerLifecycle(t *testing.T) {
 	if err != nil || fmt.Sprint(got) != fmt.Sprint(created) {
 		t.Errorf("GetCustomer = %+v, %v; want %+v", got, err, created)
 	}
-	upd, err := e.c.UpdateCustomer(ctx, created.ID, &client.CustomerParams{Name: ptr("Ada King")})
+	upd, err := e.c.UpdateCustomer(ctx, created.ID, &client.CustomerParams{Name: new("Ada King")})
 	if err != nil || upd.Name != "Ada King" || upd.Email != created.Email || upd.Phone != created.Phone || !maps.Equal(upd.Metadata, created.Metadata) || upd.CreatedAt != created.CreatedAt {
 		t.Errorf("update of name only: %+v, %v", upd, err)
 	}
@@ -56,7 +56,7 @@ func TestCustomerLifecycle(t *testing.T) {
 		func() error { _, err := e.c.GetCustomer(ctx, created.ID); return err },
 		func() error { _, err := e.c.DeleteCustomer(ctx, created.ID); return err },
 		func() error {
-			_, err := e.c.UpdateCustomer(ctx, created.ID, &client.CustomerParams{Name: ptr("x")})
+			_, err := e.c.UpdateCustomer(ctx, created.ID, &client.CustomerParams{Name: new("x")})
 			return err
 		},
 	} {
@@ -71,7 +71,7 @@ func TestCustomerClearing(t *testing.T) {
 	ctx := context.Background()
 	e := newEnv(t)
 	cus := mustCustomer(t, e.c, &client.CustomerParams{
-		Email: ptr("a@example.com"), Name: ptr("A"), Phone: ptr("+15551234567"),
+		Email: new("a@example.com"), Name: new("A"), Phone: new("+15551234567"),
 		Metadata: map[string]string{"a": "1", "b": "2", "c": "3"},
 	})
 	steps := []struct {
@@ -79,9 +79,9 @@ func TestCustomerClearing(t *testing.T) {
 		p    client.CustomerParams
 		want func(c *client.Customer) bool
 	}{
-		{"clear name", client.CustomerParams{Name: ptr("")}, func(c *client.Customer) bool { return c.Name == "" && c.Email != "" && c.Phone != "" }},
-		{"clear email", client.CustomerParams{Email: ptr("")}, func(c *client.Customer) bool { return c.Email == "" && c.Phone != "" }},
-		{"clear phone", client.CustomerParams{Phone: ptr("")}, func(c *client.Customer) bool { return c.Phone == "" }},
+		{"clear name", client.CustomerParams{Name: new("")}, func(c *client.Customer) bool { return c.Name == "" && c.Email != "" && c.Phone != "" }},
+		{"clear email", client.CustomerParams{Email: new("")}, func(c *client.Customer) bool { return c.Email == "" && c.Phone != "" }},
+		{"clear phone", client.CustomerParams{Phone: new("")}, func(c *client.Customer) bool { return c.Phone == "" }},
 		{"delete one key, set another", client.CustomerParams{Metadata: map[string]string{"a": "", "d": "4"}}, func(c *client.Customer) bool {
 			return maps.Equal(c.Metadata, map[string]string{"b": "2", "c": "3", "d": "4"})
 		}},
@@ -171,7 +171,7 @@ func TestDefaultSource(t *testing.T) {
 
 	// default_source= is rejected, and a src_ of another customer is not attached.
 	a := mustSource(t, e.c, cus.ID, sandbox.TokenVisa)
-	other := mustCustomer(t, e.c, &client.CustomerParams{Source: ptr(sandbox.TokenAmex)})
+	other := mustCustomer(t, e.c, &client.CustomerParams{Source: new(sandbox.TokenAmex)})
 	checkAPIError(t, func() error { _, err := e.c.SetDefaultSource(ctx, cus.ID, ""); return err }(),
 		e.key, wantErr{status: 400, typ: wire.ErrorTypeInvalidRequest, param: "default_source"})
 	checkAPIError(t, func() error { _, err := e.c.SetDefaultSource(ctx, cus.ID, other.DefaultSource); return err }(),
@@ -236,10 +236,10 @@ func TestCustomerDeleteCascade(t *testing.T) {
 	t.Parallel()
 	ctx := context.Background()
 	e := newEnv(t)
-	cus := mustCustomer(t, e.c, &client.CustomerParams{Source: ptr(sandbox.TokenVisa)})
+	cus := mustCustomer(t, e.c, &client.CustomerParams{Source: new(sandbox.TokenVisa)})
 	src := mustSource(t, e.c, cus.ID, sandbox.TokenMastercard)
 	pay := mustPayment(t, e.c, &client.PaymentParams{Amount: mediumAmount, Currency: "USD", Customer: cus.ID, Source: src.ID})
-	keep := mustCustomer(t, e.c, &client.CustomerParams{Source: ptr(sandbox.TokenAmex)})
+	keep := mustCustomer(t, e.c, &client.CustomerParams{Source: new(sandbox.TokenAmex)})
 	if s := stats(t, e.c); s.Customers != 2 || s.Sources != 3 || s.Payments != 1 {
 		t.Fatalf("stats before: %+v", s)
 	}
@@ -298,23 +298,23 @@ func TestCustomerLimits(t *testing.T) {
 		{"41-char key", client.CustomerParams{Metadata: map[string]string{strings.Repeat("k", wire.MetadataKeyMaxLength+1): "v"}}, "metadata"},
 		{"500-char value", client.CustomerParams{Metadata: map[string]string{"k": strings.Repeat("v", wire.MetadataValueMaxLength)}}, ""},
 		{"501-char value", client.CustomerParams{Metadata: map[string]string{"k": strings.Repeat("v", wire.MetadataValueMaxLength+1)}}, "metadata"},
-		{"email", client.CustomerParams{Email: ptr("x.y+tag@sub.example.org")}, ""},
-		{"512-char email", client.CustomerParams{Email: ptr(email(wire.EmailMaxLength))}, ""},
-		{"513-char email", client.CustomerParams{Email: ptr(email(wire.EmailMaxLength + 1))}, "email"},
-		{"email without @", client.CustomerParams{Email: ptr("example.com")}, "email"},
-		{"email without local part", client.CustomerParams{Email: ptr("@example.com")}, "email"},
-		{"email without domain", client.CustomerParams{Email: ptr("a@")}, "email"},
-		{"phone 8 digits", client.CustomerParams{Phone: ptr(phone(wire.PhoneMinDigits))}, ""},
-		{"phone 15 digits", client.CustomerParams{Phone: ptr(phone(wire.PhoneMaxDigits))}, ""},
-		{"phone 7 digits", client.CustomerParams{Phone: ptr(phone(wire.PhoneMinDigits - 1))}, "phone"},
-		{"phone 16 digits", client.CustomerParams{Phone: ptr(phone(wire.PhoneMaxDigits + 1))}, "phone"},
-		{"phone without +", client.CustomerParams{Phone: ptr("4155552671")}, "phone"},
-		{"phone with spaces", client.CustomerParams{Phone: ptr("+1 415 555 2671")}, "phone"},
-		{"phone with letters", client.CustomerParams{Phone: ptr("+1415555ABCD")}, "phone"},
-		{"256-char name", client.CustomerParams{Name: ptr(strings.Repeat("n", wire.NameMaxLength))}, ""},
-		{"257-char name", client.CustomerParams{Name: ptr(strings.Repeat("n", wire.NameMaxLength+1))}, "name"},
-		{"256-char multibyte name", client.CustomerParams{Name: ptr(strings.Repeat("é", wire.NameMaxLength))}, ""},
-		{"unknown token", client.CustomerParams{Source: ptr("tok_nope")}, "source"},
+		{"email", client.CustomerParams{Email: new("x.y+tag@sub.example.org")}, ""},
+		{"512-char email", client.CustomerParams{Email: new(email(wire.EmailMaxLength))}, ""},
+		{"513-char email", client.CustomerParams{Email: new(email(wire.EmailMaxLength + 1))}, "email"},
+		{"email without @", client.CustomerParams{Email: new("example.com")}, "email"},
+		{"email without local part", client.CustomerParams{Email: new("@example.com")}, "email"},
+		{"email without domain", client.CustomerParams{Email: new("a@")}, "email"},
+		{"phone 8 digits", client.CustomerParams{Phone: new(phone(wire.PhoneMinDigits))}, ""},
+		{"phone 15 digits", client.CustomerParams{Phone: new(phone(wire.PhoneMaxDigits))}, ""},
+		{"phone 7 digits", client.CustomerParams{Phone: new(phone(wire.PhoneMinDigits - 1))}, "phone"},
+		{"phone 16 digits", client.CustomerParams{Phone: new(phone(wire.PhoneMaxDigits + 1))}, "phone"},
+		{"phone without +", client.CustomerParams{Phone: new("4155552671")}, "phone"},
+		{"phone with spaces", client.CustomerParams{Phone: new("+1 415 555 2671")}, "phone"},
+		{"phone with letters", client.CustomerParams{Phone: new("+1415555ABCD")}, "phone"},
+		{"256-char name", client.CustomerParams{Name: new(strings.Repeat("n", wire.NameMaxLength))}, ""},
+		{"257-char name", client.CustomerParams{Name: new(strings.Repeat("n", wire.NameMaxLength+1))}, "name"},
+		{"256-char multibyte name", client.CustomerParams{Name: new(strings.Repeat("é", wire.NameMaxLength))}, ""},
+		{"unknown token", client.CustomerParams{Source: new("tok_nope")}, "source"},
 	}
 	var accepted int64
 	for _, tc := range tests {

@@ -36,7 +36,7 @@ func TestErrors(t *testing.T) {
 			run: func(t *testing.T, e *env) (error, string) {
 				rec := newRecorder()
 				rec.rewrite = appendBody("nickname=bob")
-				_, err := e.client(t, withTransport(rec)).CreateCustomer(ctx, &client.CustomerParams{Name: ptr("Bob")})
+				_, err := e.client(t, withTransport(rec)).CreateCustomer(ctx, &client.CustomerParams{Name: new("Bob")})
 				return err, e.key
 			},
 			want: wantErr{status: 400, typ: wire.ErrorTypeInvalidRequest, code: wire.ErrorCodeParameterUnknown, param: "nickname"},
@@ -62,7 +62,7 @@ func TestErrors(t *testing.T) {
 		{
 			name: "400 resource_missing source id",
 			run: func(t *testing.T, e *env) (error, string) {
-				cus := mustCustomer(t, e.c, &client.CustomerParams{Source: ptr(sandbox.TokenVisa)})
+				cus := mustCustomer(t, e.c, &client.CustomerParams{Source: new(sandbox.TokenVisa)})
 				_, err := e.c.CreatePayment(ctx, &client.PaymentParams{Amount: mediumAmount, Currency: "USD", Customer: cus.ID, Source: fakeID(wire.SourceIDPrefix)})
 				return err, e.key
 			},
@@ -96,7 +96,7 @@ func TestErrors(t *testing.T) {
 		{
 			name: "400 validation email",
 			run: func(t *testing.T, e *env) (error, string) {
-				_, err := e.c.CreateCustomer(ctx, &client.CustomerParams{Email: ptr("not-an-address")})
+				_, err := e.c.CreateCustomer(ctx, &client.CustomerParams{Email: new("not-an-address")})
 				return err, e.key
 			},
 			want: wantErr{status: 400, typ: wire.ErrorTypeInvalidRequest, param: "email"},
@@ -243,10 +243,10 @@ func TestErrors(t *testing.T) {
 				rec := newRecorder()
 				rec.rewrite = fixedIdemKey("reused-key-1")
 				c := e.client(t, withTransport(rec))
-				if _, err := c.CreateCustomer(ctx, &client.CustomerParams{Name: ptr("First")}); err != nil {
+				if _, err := c.CreateCustomer(ctx, &client.CustomerParams{Name: new("First")}); err != nil {
 					t.Fatalf("first create: %v", err)
 				}
-				_, err := c.CreateCustomer(ctx, &client.CustomerParams{Name: ptr("Second")})
+				_, err := c.CreateCustomer(ctx, &client.CustomerParams{Name: new("Second")})
 				return err, e.key
 			},
 			want: wantErr{status: 409, typ: wire.ErrorTypeIdempotency, code: wire.ErrorCodeIdempotencyKeyReused},
@@ -271,7 +271,7 @@ func TestErrors(t *testing.T) {
 		{
 			name: "429 rate limited",
 			run: func(t *testing.T, e *env) (error, string) {
-				setFaults(t, e.c, sandboxclient.FaultsParams{RateLimit: ptr[int64](1)})
+				setFaults(t, e.c, sandboxclient.FaultsParams{RateLimit: new(int64(1))})
 				c := e.client(t, noRetries)
 				var err error
 				for range 5 {
@@ -291,7 +291,7 @@ func TestErrors(t *testing.T) {
 		{
 			name: "500/503 api_error after the retries",
 			run: func(t *testing.T, e *env) (error, string) {
-				setFaults(t, e.c, sandboxclient.FaultsParams{ErrorRate: ptr(1.0)})
+				setFaults(t, e.c, sandboxclient.FaultsParams{ErrorRate: new(1.0)})
 				rec := newRecorder()
 				_, err := e.client(t, withTransport(rec), withRetries(2)).CreateCustomer(ctx, nil)
 				if n := len(rec.exchanges()); n != 3 {
@@ -304,7 +304,7 @@ func TestErrors(t *testing.T) {
 				if ae.HTTPStatus != 500 && ae.HTTPStatus != 503 {
 					t.Errorf("HTTPStatus = %d, want 500 or 503", ae.HTTPStatus)
 				}
-				setFaults(t, e.c, sandboxclient.FaultsParams{ErrorRate: ptr(0.0)})
+				setFaults(t, e.c, sandboxclient.FaultsParams{ErrorRate: new(0.0)})
 				if n := stats(t, e.c).Customers; n != 0 {
 					t.Errorf("stats.customers = %d after injected errors, want 0 (faults act before the request)", n)
 				}
@@ -462,14 +462,14 @@ func TestWrongBaseURLAgainstSandbox(t *testing.T) {
 	t.Parallel()
 	ctx := context.Background()
 	e := newEnv(t)
-	cus := mustCustomer(t, e.c, &client.CustomerParams{Name: ptr("Kept")})
+	cus := mustCustomer(t, e.c, &client.CustomerParams{Name: new("Kept")})
 	src := mustSource(t, e.c, cus.ID, sandbox.TokenVisa)
 	pay := mustPayment(t, e.c, &client.PaymentParams{Amount: mediumAmount, Currency: "USD", Source: sandbox.TokenVisa})
 	bad := newClient(t, e.sb.URL+"/payments-api", e.key, noRetries)
 	calls := map[string]func() error{
 		"GetCustomer": func() error { _, err := bad.GetCustomer(ctx, cus.ID); return err },
 		"UpdateCustomer": func() error {
-			_, err := bad.UpdateCustomer(ctx, cus.ID, &client.CustomerParams{Name: ptr("x")})
+			_, err := bad.UpdateCustomer(ctx, cus.ID, &client.CustomerParams{Name: new("x")})
 			return err
 		},
 		"DeleteCustomer": func() error { _, err := bad.DeleteCustomer(ctx, cus.ID); return err },

@@ -23,7 +23,7 @@ func TestFaultsExactlyOnce(t *testing.T) {
 		maxRetries = 15
 	)
 	e := newEnv(t)
-	setFaults(t, e.c, sandboxclient.FaultsParams{ErrorRate: ptr(0.2), DropRate: ptr(0.1)})
+	setFaults(t, e.c, sandboxclient.FaultsParams{ErrorRate: new(0.2), DropRate: new(0.1)})
 	if f, err := sandboxclient.New(e.c).Faults(context.Background()); err != nil || f.ErrorRate != 0.2 || f.DropRate != 0.1 || f.Object != "faults" {
 		t.Fatalf("SandboxFaults = %+v, %v", f, err)
 	}
@@ -39,7 +39,7 @@ func TestFaultsExactlyOnce(t *testing.T) {
 	for range workers {
 		wg.Go(func() {
 			for i := range next {
-				cus, err := c.CreateCustomer(context.Background(), &client.CustomerParams{Email: ptr(fmt.Sprintf("c%d@example.com", i))})
+				cus, err := c.CreateCustomer(context.Background(), &client.CustomerParams{Email: new(fmt.Sprintf("c%d@example.com", i))})
 				ids[i], errs[i] = cus.ID, err
 			}
 		})
@@ -50,7 +50,7 @@ func TestFaultsExactlyOnce(t *testing.T) {
 	close(next)
 	wg.Wait()
 
-	setFaults(t, e.c, sandboxclient.FaultsParams{ErrorRate: ptr(0.0), DropRate: ptr(0.0)})
+	setFaults(t, e.c, sandboxclient.FaultsParams{ErrorRate: new(0.0), DropRate: new(0.0)})
 
 	// Attempts per call, by the Idempotency-Key each call keeps.
 	perKey := map[string]int{}

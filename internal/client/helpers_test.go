@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"context"
 	"encoding/base64"
-	"encoding/json"
 	"io"
 	"net/http"
 	"net/url"
@@ -29,8 +28,6 @@ const (
 	testUA       = "payments-client-test/1.0"
 	mediumAmount = 1000
 )
-
-func ptr[T any](v T) *T { return &v }
 
 // env is one test's sandbox and account.
 type env struct {
@@ -210,62 +207,12 @@ func fixedIdemKey(k string) func(*http.Request) {
 }
 
 // rawResp is the answer to a raw request.
-type rawResp struct {
-	Status int
-	Header http.Header
-	Body   []byte
-}
-
-// JSON decodes the body as an object.
-func (r rawResp) JSON(tb testing.TB) map[string]any {
-	tb.Helper()
-	var m map[string]any
-	if err := json.Unmarshal(r.Body, &m); err != nil {
-		tb.Fatalf("answer %d is not a JSON object: %v: %s", r.Status, err, r.Body)
-	}
-	return m
-}
-
-// ErrorField returns error.<name> of an error body, "" if absent.
-func (r rawResp) ErrorField(tb testing.TB, name string) string {
-	tb.Helper()
-	e, _ := r.JSON(tb)["error"].(map[string]any)
-	s, _ := e[name].(string)
-	return s
-}
-
-var rawHTTP = &http.Client{Transport: newBaseTransport(), Timeout: 30 * time.Second}
+type rawResp = *sandboxtest.Response
 
 // doRaw sends one request outside the client (no retries). idemKey "" sends none.
 func doRaw(tb testing.TB, baseURL, key, method, path string, form url.Values, idemKey string) (rawResp, error) {
 	tb.Helper()
-	var body io.Reader
-	if form != nil {
-		body = strings.NewReader(form.Encode())
-	}
-	req, err := http.NewRequestWithContext(context.Background(), method, baseURL+path, body)
-	if err != nil {
-		tb.Fatal(err)
-	}
-	if key != "" {
-		req.SetBasicAuth(key, "")
-	}
-	if form != nil {
-		req.Header.Set("Content-Type", "application/x-www-form-urlencoded")
-	}
-	if idemKey != "" {
-		req.Header.Set(wire.HeaderIdempotencyKey, idemKey)
-	}
-	resp, err := rawHTTP.Do(req)
-	if err != nil {
-		return rawResp{}, err
-	}
-	defer resp.Body.Close()
-	b, err := io.ReadAll(resp.Body)
-	if err != nil {
-		return rawResp{}, err
-	}
-	return rawResp{Status: resp.StatusCode, Header: resp.Header, Body: b}, nil
+	return sandboxtest.Do(nil, baseURL, sandboxtest.Request{Method: method, Path: path, Key: key, Form: form, IdempotencyKey: idemKey})
 }
 
 // mustRaw is doRaw that fails the test on transport errors.

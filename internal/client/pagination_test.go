@@ -74,8 +74,8 @@ func TestPagination(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			if list.Object != "list" || list.URL != pathPayments {
-				t.Errorf("list object %q url %q, want list %s", list.Object, list.URL, pathPayments)
+			if list.Object != "list" || list.URL != wire.PathPayments {
+				t.Errorf("list object %q url %q, want list %s", list.Object, list.URL, wire.PathPayments)
 			}
 			got = append(got, ids(list.Data)...)
 			wantMore := len(got) < total
@@ -151,7 +151,7 @@ func TestListFilters(t *testing.T) {
 	t.Parallel()
 	ctx := context.Background()
 	e := newEnv(t)
-	cus := mustCustomer(t, e.c, &client.CustomerParams{Source: ptr(sandbox.TokenVisa)})
+	cus := mustCustomer(t, e.c, &client.CustomerParams{Source: new(sandbox.TokenVisa)})
 	mine := mustPayment(t, e.c, &client.PaymentParams{Amount: 100, Currency: "USD", Customer: cus.ID})
 	pending := mustPayment(t, e.c, &client.PaymentParams{Amount: 200, Currency: "USD", Source: sandbox.Token3DS})
 	_, err := e.c.CreatePayment(ctx, &client.PaymentParams{Amount: 300, Currency: "USD", Source: sandbox.TokenDeclined})

@@ -60,7 +60,7 @@ var paymentActions = []paymentAction{
 		name: "partial refund", from: []string{wire.PaymentStatusApproved, wire.PaymentStatusPartiallyRefunded},
 		target: func(string) string { return wire.PaymentStatusPartiallyRefunded },
 		do: func(ctx context.Context, c *client.Client, id string) (*client.Payment, error) {
-			return c.RefundPayment(ctx, id, ptr[int64](partialRefund))
+			return c.RefundPayment(ctx, id, new(int64(partialRefund)))
 		},
 	},
 	{
@@ -98,7 +98,7 @@ func paymentIn(t *testing.T, c *client.Client, status string) *client.Payment {
 	case wire.PaymentStatusPending:
 		p = create(sandbox.Token3DS, nil)
 	case wire.PaymentStatusAuthorized:
-		p = create(sandbox.TokenVisa, ptr(false))
+		p = create(sandbox.TokenVisa, new(false))
 	case wire.PaymentStatusApproved:
 		p = create(sandbox.TokenVisa, nil)
 	case wire.PaymentStatusDeclined:
@@ -109,7 +109,7 @@ func paymentIn(t *testing.T, c *client.Client, status string) *client.Payment {
 		}
 		p = step(c.GetPayment(ctx, ae.Payment))
 	case wire.PaymentStatusPartiallyRefunded:
-		p = step(c.RefundPayment(ctx, create(sandbox.TokenVisa, nil).ID, ptr[int64](partialRefund)))
+		p = step(c.RefundPayment(ctx, create(sandbox.TokenVisa, nil).ID, new(int64(partialRefund))))
 	case wire.PaymentStatusRefunded:
 		p = step(c.RefundPayment(ctx, create(sandbox.TokenVisa, nil).ID, nil))
 	case wire.PaymentStatusDisputed:
@@ -242,9 +242,9 @@ func TestPaymentAmounts(t *testing.T) {
 	if auth.Captured != nil && *auth.Captured {
 		t.Errorf("authorized payment has captured=true")
 	}
-	checkAPIError(t, func() error { _, err := e.c.CapturePayment(ctx, auth.ID, ptr[int64](mediumAmount+1)); return err }(),
+	checkAPIError(t, func() error { _, err := e.c.CapturePayment(ctx, auth.ID, new(int64(mediumAmount+1))); return err }(),
 		e.key, wantErr{status: 400, typ: wire.ErrorTypeInvalidRequest, param: "amount"})
-	cap, err := e.c.CapturePayment(ctx, auth.ID, ptr[int64](600))
+	cap, err := e.c.CapturePayment(ctx, auth.ID, new(int64(600)))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -259,11 +259,11 @@ func TestPaymentAmounts(t *testing.T) {
 		wantRefunded int64
 		wantErrParam string
 	}{
-		{amount: ptr[int64](0), wantErrParam: "amount"},
-		{amount: ptr[int64](mediumAmount + 1), wantErrParam: "amount"},
-		{amount: ptr[int64](300), wantStatus: wire.PaymentStatusPartiallyRefunded, wantRefunded: 300},
-		{amount: ptr[int64](mediumAmount - 300 + 1), wantErrParam: "amount"},
-		{amount: ptr[int64](200), wantStatus: wire.PaymentStatusPartiallyRefunded, wantRefunded: 500},
+		{amount: new(int64(0)), wantErrParam: "amount"},
+		{amount: new(int64(mediumAmount + 1)), wantErrParam: "amount"},
+		{amount: new(int64(300)), wantStatus: wire.PaymentStatusPartiallyRefunded, wantRefunded: 300},
+		{amount: new(int64(mediumAmount - 300 + 1)), wantErrParam: "amount"},
+		{amount: new(int64(200)), wantStatus: wire.PaymentStatusPartiallyRefunded, wantRefunded: 500},
 		{amount: nil, wantStatus: wire.PaymentStatusRefunded, wantRefunded: mediumAmount},
 	}
 	for i, s := range steps {
@@ -286,9 +286,9 @@ func TestPaymentSources(t *testing.T) {
 	t.Parallel()
 	ctx := context.Background()
 	e := newEnv(t)
-	cus := mustCustomer(t, e.c, &client.CustomerParams{Source: ptr(sandbox.TokenVisa)})
+	cus := mustCustomer(t, e.c, &client.CustomerParams{Source: new(sandbox.TokenVisa)})
 	amex := mustSource(t, e.c, cus.ID, sandbox.TokenAmex)
-	other := mustCustomer(t, e.c, &client.CustomerParams{Source: ptr(sandbox.TokenMastercard)})
+	other := mustCustomer(t, e.c, &client.CustomerParams{Source: new(sandbox.TokenMastercard)})
 
 	tests := []struct {
 		name      string

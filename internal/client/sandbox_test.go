@@ -3,7 +3,6 @@ package client_test
 import (
 	"context"
 	"net/http"
-	"net/http/httptest"
 	"net/url"
 	"strings"
 	"sync"
@@ -26,13 +25,13 @@ func TestSandboxControls(t *testing.T) {
 	other := newClient(t, e.sb.URL, sandboxtest.NewKey(t))
 	otherCus := mustCustomer(t, other, nil)
 
-	cus := mustCustomer(t, e.c, &client.CustomerParams{Source: ptr(sandbox.TokenVisa)})
+	cus := mustCustomer(t, e.c, &client.CustomerParams{Source: new(sandbox.TokenVisa)})
 	mustPayment(t, e.c, &client.PaymentParams{Amount: 5, Currency: "USD", Customer: cus.ID})
-	keyed := mustRaw(t, e.sb.URL, e.key, http.MethodPost, pathCustomers, url.Values{"name": {"K"}}, "kept-key")
+	keyed := mustRaw(t, e.sb.URL, e.key, http.MethodPost, wire.PathCustomers, url.Values{"name": {"K"}}, "kept-key")
 	if _, err := e.c.GetCustomer(ctx, cus.ID); err != nil {
 		t.Fatal(err)
 	}
-	setFaults(t, e.c, sandboxclient.FaultsParams{LatencyMS: ptr[int64](1)})
+	setFaults(t, e.c, sandboxclient.FaultsParams{LatencyMS: new(int64(1))})
 
 	s := stats(t, e.c)
 	if s.Object != "stats" || s.Customers != 2 || s.Sources != 1 || s.Payments != 1 || s.Connections < 1 {
@@ -57,11 +56,11 @@ func TestSandboxControls(t *testing.T) {
 	}
 
 	// Faults: each call changes only the settings it names.
-	setFaults(t, e.c, sandboxclient.FaultsParams{RateLimit: ptr[int64](1000)})
+	setFaults(t, e.c, sandboxclient.FaultsParams{RateLimit: new(int64(1000))})
 	if f, err := sandboxclient.New(e.c).Faults(ctx); err != nil || *f != (wire.Faults{Object: "faults", LatencyMS: 1, RateLimit: 1000}) {
 		t.Errorf("faults after two partial updates = %+v, %v", f, err)
 	}
-	for _, bad := range []sandboxclient.FaultsParams{{ErrorRate: ptr(1.5)}, {DropRate: ptr(-0.1)}, {LatencyMS: ptr[int64](-1)}, {RateLimit: ptr[int64](-1)}} {
+	for _, bad := range []sandboxclient.FaultsParams{{ErrorRate: new(1.5)}, {DropRate: new(-0.1)}, {LatencyMS: new(int64(-1))}, {RateLimit: new(int64(-1))}} {
 		_, err := sandboxclient.New(e.c).SetFaults(ctx, bad)
 		checkAPIError(t, err, e.key, wantErr{status: 400, typ: wire.ErrorTypeInvalidRequest})
 	}
@@ -83,7 +82,7 @@ func TestSandboxControls(t *testing.T) {
 	if _, err := e.c.GetCustomer(ctx, cus.ID); !client.IsNotFound(err) {
 		t.Errorf("customer after reset: %v, want 404", err)
 	}
-	again := mustRaw(t, e.sb.URL, e.key, http.MethodPost, pathCustomers, url.Values{"name": {"K"}}, "kept-key")
+	again := mustRaw(t, e.sb.URL, e.key, http.MethodPost, wire.PathCustomers, url.Values{"name": {"K"}}, "kept-key")
 	if again.Status != 200 || again.Header.Get(wire.HeaderIdempotentReplayed) != "" || again.JSON(t)["id"] == keyed.JSON(t)["id"] {
 		t.Errorf("idempotency key after reset: %d replayed=%q, want a fresh object", again.Status, again.Header.Get(wire.HeaderIdempotentReplayed))
 	}
@@ -96,7 +95,7 @@ func TestSandboxControls(t *testing.T) {
 func TestSandboxLatency(t *testing.T) {
 	t.Parallel()
 	e := newEnv(t)
-	setFaults(t, e.c, sandboxclient.FaultsParams{LatencyMS: ptr[int64](120)})
+	setFaults(t, e.c, sandboxclient.FaultsParams{LatencyMS: new(int64(120))})
 	start := time.Now()
 	if _, err := e.c.ListPayments(context.Background(), nil); err != nil {
 		t.Fatal(err)
@@ -114,26 +113,21 @@ func TestIdempotencyRetention(t *testing.T) {
 	now := time.Date(2030, 1, 2, 3, 4, 5, 0, time.UTC)
 	clock := func() time.Time { mu.Lock(); defer mu.Unlock(); return now }
 	advance := func(d time.Duration) { mu.Lock(); defer mu.Unlock(); now = now.Add(d) }
-	srv, err := sandbox.New(sandbox.Options{Now: clock})
-	if err != nil {
-		t.Fatal(err)
-	}
-	hs := httptest.NewServer(srv)
-	t.Cleanup(func() { hs.Close(); srv.Close() })
+	hs := sandboxtest.Start(t, sandboxtest.WithClock(clock))
 	key := sandboxtest.NewKey(t)
 	form := url.Values{"name": {"Kept"}}
 
-	first := mustRaw(t, hs.URL, key, http.MethodPost, pathCustomers, form, "retained")
+	first := mustRaw(t, hs.URL, key, http.MethodPost, wire.PathCustomers, form, "retained")
 	if first.JSON(t)["created_at"] != "2030-01-02T03:04:05Z" {
 		t.Errorf("created_at %v, want the sandbox clock's 2030-01-02T03:04:05Z", first.JSON(t)["created_at"])
 	}
 	advance(sandbox.IdempotencyKeyRetention - time.Second)
-	r := mustRaw(t, hs.URL, key, http.MethodPost, pathCustomers, form, "retained")
+	r := mustRaw(t, hs.URL, key, http.MethodPost, wire.PathCustomers, form, "retained")
 	if r.Header.Get(wire.HeaderIdempotentReplayed) != "true" || r.JSON(t)["id"] != first.JSON(t)["id"] {
 		t.Errorf("just under %v: %d replayed=%q, want the stored answer", sandbox.IdempotencyKeyRetention, r.Status, r.Header.Get(wire.HeaderIdempotentReplayed))
 	}
 	advance(2 * time.Second)
-	r = mustRaw(t, hs.URL, key, http.MethodPost, pathCustomers, form, "retained")
+	r = mustRaw(t, hs.URL, key, http.MethodPost, wire.PathCustomers, form, "retained")
 	if r.Status != 200 || r.Header.Get(wire.HeaderIdempotentReplayed) != "" || r.JSON(t)["id"] == first.JSON(t)["id"] {
 		t.Errorf("past %v: %d replayed=%q, want the key forgotten and a new object", sandbox.IdempotencyKeyRetention, r.Status, r.Header.Get(wire.HeaderIdempotentReplayed))
 	}
@@ -144,12 +138,12 @@ func TestIdempotencyRetention(t *testing.T) {
 func TestLivemodeField(t *testing.T) {
 	t.Parallel()
 	e := newEnv(t)
-	cus := mustCustomer(t, e.c, &client.CustomerParams{Source: ptr(sandbox.TokenVisa)})
+	cus := mustCustomer(t, e.c, &client.CustomerParams{Source: new(sandbox.TokenVisa)})
 	pay := mustPayment(t, e.c, &client.PaymentParams{Amount: 5, Currency: "USD", Customer: cus.ID})
 	for _, path := range []string{
-		pathCustomers + "/" + cus.ID,
-		pathCustomers + "/" + cus.ID + "/sources/" + cus.DefaultSource,
-		pathPayments + "/" + pay.ID,
+		wire.PathCustomers + "/" + cus.ID,
+		wire.PathCustomers + "/" + cus.ID + "/sources/" + cus.DefaultSource,
+		wire.PathPayments + "/" + pay.ID,
 	} {
 		m := mustRaw(t, e.sb.URL, e.key, http.MethodGet, path, nil, "").JSON(t)
 		if lm, ok := m["livemode"]; !ok || lm != false {

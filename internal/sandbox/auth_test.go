@@ -3,7 +3,6 @@ package sandbox_test
 import (
 	"encoding/base64"
 	"net/http"
-	"net/http/httptest"
 	"strings"
 	"testing"
 
@@ -39,11 +38,11 @@ func TestAuthentication(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			for _, path := range []string{"/v1/customers/cus_x", "/_sandbox/stats", "/v1/nowhere"} {
 				env := &env{t: t, url: e.url, hc: e.hc}
-				res := env.do(http.MethodGet, path, nil, func(r *http.Request) {
-					if tc.authorization != "" {
-						r.Header.Set("Authorization", tc.authorization)
-					}
-				})
+				var opts []req
+				if tc.authorization != "" {
+					opts = append(opts, header("Authorization", tc.authorization))
+				}
+				res := env.do(http.MethodGet, path, nil, opts...)
 				res.fails(tc.status, tc.typ, tc.code, "")
 				if strings.Contains(string(res.body), "12345678") || strings.Contains(string(res.body), e.key) {
 					t.Errorf("%s: the answer quotes the key: %s", path, res.body)
@@ -58,15 +57,10 @@ func TestAuthentication(t *testing.T) {
 func TestAllowList(t *testing.T) {
 	t.Parallel()
 	allowed := sandboxtest.NewKey(t)
-	srv, err := sandbox.New(sandbox.Options{Keys: []string{allowed}})
-	if err != nil {
-		t.Fatal(err)
-	}
-	hs := httptest.NewServer(srv)
-	t.Cleanup(hs.Close)
-	in := &env{t: t, url: hs.URL, key: allowed, hc: hs.Client()}
+	sb := sandboxtest.Start(t, sandboxtest.WithKeys(allowed))
+	in := envOn(t, sb, allowed)
 	in.get("/_sandbox/stats", nil).ok(nil)
-	out := &env{t: t, url: hs.URL, key: sandboxtest.NewKey(t), hc: hs.Client()}
+	out := envOn(t, sb, sandboxtest.NewKey(t))
 	out.get("/_sandbox/stats", nil).fails(401, wire.ErrorTypeAuthentication, wire.ErrorCodeInvalidAPIKey, "")
 
 	if _, err := sandbox.New(sandbox.Options{Keys: []string{"sk_live_12345678"}}); err == nil || strings.Contains(err.Error(), "12345678") {

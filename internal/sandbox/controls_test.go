@@ -265,12 +265,10 @@ func TestBodyLimitAndEncoding(t *testing.T) {
 		t.Errorf("customers = %d", st.Customers)
 	}
 	// A body in another encoding is refused, not guessed at.
-	e.doRaw(http.MethodPost, "/v1/customers", `{"name":"x"}`, func(r *http.Request) { r.Header.Set("Content-Type", "application/json") }).
+	e.doRaw(http.MethodPost, "/v1/customers", `{"name":"x"}`, header("Content-Type", "application/json")).
 		fails(400, wire.ErrorTypeInvalidRequest, wire.ErrorCodeParameterInvalid, "")
 	// A charset parameter is fine.
-	e.doRaw(http.MethodPost, "/v1/customers", "name=x", func(r *http.Request) {
-		r.Header.Set("Content-Type", "application/x-www-form-urlencoded; charset=utf-8")
-	}).ok(nil)
+	e.doRaw(http.MethodPost, "/v1/customers", "name=x", header("Content-Type", "application/x-www-form-urlencoded; charset=utf-8")).ok(nil)
 	// Query parameters of a POST count as parameters.
 	e.doRaw(http.MethodPost, "/v1/customers?name=q", "name=b").fails(400, wire.ErrorTypeInvalidRequest, wire.ErrorCodeParameterInvalid, "name")
 	var c wire.Customer

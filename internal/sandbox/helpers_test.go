@@ -3,11 +3,9 @@ package sandbox_test
 import (
 	"bytes"
 	"encoding/json"
-	"io"
 	"net/http"
 	"net/url"
 	"regexp"
-	"strings"
 	"testing"
 
 	"github.com/paymentsdev/terraform-provider-payments/internal/sandbox/sandboxtest"
@@ -30,11 +28,15 @@ type env struct {
 	hc  *http.Client
 }
 
-// newEnv starts a sandbox of its own and a fresh account on it.
-func newEnv(t testing.TB) *env {
+// newEnv starts a sandbox of its own, with opts, and a fresh account on it.
+func newEnv(t testing.TB, opts ...sandboxtest.Option) *env {
 	t.Helper()
-	sb := sandboxtest.Start(t)
-	return &env{t: t, url: sb.URL, key: sandboxtest.NewKey(t), hc: sb.HTTP.Client()}
+	return envOn(t, sandboxtest.Start(t, opts...), sandboxtest.NewKey(t))
+}
+
+// envOn is the account of key on a running sandbox.
+func envOn(t testing.TB, sb *sandboxtest.Sandbox, key string) *env {
+	return &env{t: t, url: sb.URL, key: key, hc: sb.HTTP.Client()}
 }
 
 // other is another account on the same sandbox.
@@ -50,10 +52,20 @@ type result struct {
 }
 
 // req sets one option of a request.
-type req func(*http.Request)
+type req func(*sandboxtest.Request)
 
 func idemKey(k string) req {
-	return func(r *http.Request) { r.Header.Set(wire.HeaderIdempotencyKey, k) }
+	return func(r *sandboxtest.Request) { r.IdempotencyKey = k }
+}
+
+// header sends one more header, or replaces one the request would send.
+func header(name, value string) req {
+	return func(r *sandboxtest.Request) {
+		if r.Header == nil {
+			r.Header = http.Header{}
+		}
+		r.Header.Set(name, value)
+	}
 }
 
 func (e *env) do(method, path string, form url.Values, opts ...req) *result {
@@ -63,35 +75,15 @@ func (e *env) do(method, path string, form url.Values, opts ...req) *result {
 
 func (e *env) doRaw(method, path, body string, opts ...req) *result {
 	e.t.Helper()
-	var rd io.Reader
-	if method == http.MethodPost {
-		rd = strings.NewReader(body)
-	} else if body != "" {
-		path += "?" + body
-	}
-	r, err := http.NewRequest(method, e.url+path, rd)
-	if err != nil {
-		e.t.Fatal(err)
-	}
-	if method == http.MethodPost {
-		r.Header.Set("Content-Type", "application/x-www-form-urlencoded")
-	}
-	if e.key != "" {
-		r.SetBasicAuth(e.key, "")
-	}
+	r := sandboxtest.Request{Method: method, Path: path, Key: e.key, Raw: &body}
 	for _, o := range opts {
-		o(r)
+		o(&r)
 	}
-	resp, err := e.hc.Do(r)
+	resp, err := sandboxtest.Do(e.hc, e.url, r)
 	if err != nil {
 		e.t.Fatalf("%s %s: %v", method, path, err)
 	}
-	defer resp.Body.Close()
-	b, err := io.ReadAll(resp.Body)
-	if err != nil {
-		e.t.Fatal(err)
-	}
-	res := &result{t: e.t, status: resp.StatusCode, header: resp.Header, body: b}
+	res := &result{t: e.t, status: resp.Status, header: resp.Header, body: resp.Body}
 	if !reRequestID.MatchString(resp.Header.Get(wire.HeaderRequestID)) {
 		e.t.Errorf("%s %s: Request-Id %q is not req_ + 24 alphanumerics", method, path, resp.Header.Get(wire.HeaderRequestID))
 	}

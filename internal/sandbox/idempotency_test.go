@@ -3,7 +3,6 @@ package sandbox_test
 import (
 	"bytes"
 	"net/http"
-	"net/http/httptest"
 	"strings"
 	"sync"
 	"testing"
@@ -90,21 +89,16 @@ func TestIdempotentReplay(t *testing.T) {
 // key and acting, and sends the repeat then.
 func TestIdempotencyKeyInUse(t *testing.T) {
 	t.Parallel()
-	srv, err := sandbox.New(sandbox.Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
+	sb := sandboxtest.Start(t)
 	entered, release := make(chan struct{}), make(chan struct{})
 	var once sync.Once
-	sandbox.SetAfterReserve(srv, func() {
+	sandbox.SetAfterReserve(sb.Server, func() {
 		once.Do(func() {
 			close(entered)
 			<-release
 		})
 	})
-	hs := httptest.NewServer(srv)
-	t.Cleanup(hs.Close)
-	e := &env{t: t, url: hs.URL, key: sandboxtest.NewKey(t), hc: hs.Client()}
+	e := envOn(t, sb, sandboxtest.NewKey(t))
 
 	first := make(chan *result)
 	go func() {

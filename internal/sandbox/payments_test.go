@@ -3,7 +3,6 @@ package sandbox_test
 import (
 	"fmt"
 	"net/http"
-	"net/http/httptest"
 	"slices"
 	"strconv"
 	"strings"
@@ -316,13 +315,7 @@ func TestCompleteAndDispute(t *testing.T) {
 // listEnv is a sandbox whose clock the test sets.
 func listEnv(t *testing.T) (*env, *fakeClock) {
 	clock := &fakeClock{t: time.Date(2030, 1, 1, 0, 0, 0, 0, time.UTC)}
-	srv, err := sandbox.New(sandbox.Options{Now: clock.now})
-	if err != nil {
-		t.Fatal(err)
-	}
-	hs := httptest.NewServer(srv)
-	t.Cleanup(hs.Close)
-	return &env{t: t, url: hs.URL, key: sandboxtest.NewKey(t), hc: hs.Client()}, clock
+	return newEnv(t, sandboxtest.WithClock(clock.now)), clock
 }
 
 type fakeClock struct {

@@ -2,7 +2,6 @@ package sandbox_test
 
 import (
 	"bytes"
-	"net/http/httptest"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -23,14 +22,9 @@ func openEnv(t *testing.T, path, key string) (*env, func()) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	srv, err := sandbox.New(sandbox.Options{Store: st})
-	if err != nil {
-		t.Fatal(err)
-	}
-	hs := httptest.NewServer(srv)
-	return &env{t: t, url: hs.URL, key: key, hc: hs.Client()}, func() {
-		hs.Close()
-		if err := srv.Close(); err != nil {
+	sb := sandboxtest.Start(t, sandboxtest.WithStore(st))
+	return envOn(t, sb, key), func() {
+		if err := sb.Close(); err != nil {
 			t.Error(err)
 		}
 	}
