@@ -29,20 +29,20 @@ const faultTestCustomers = 6
 const faultTestMaxRetries = 15
 
 func TestAccFaults_ServerErrors(t *testing.T) {
-	testAccFaults(t, sandboxclient.FaultsParams{ErrorRate: faultPtr(0.3)})
+	testAccFaults(t, sandboxclient.FaultsParams{ErrorRate: new(0.3)})
 }
 
 func TestAccFaults_DroppedAnswers(t *testing.T) {
-	testAccFaults(t, sandboxclient.FaultsParams{DropRate: faultPtr(0.2)})
+	testAccFaults(t, sandboxclient.FaultsParams{DropRate: new(0.2)})
 }
 
 func TestAccFaults_RateLimit(t *testing.T) {
-	testAccFaults(t, sandboxclient.FaultsParams{RateLimit: faultPtr[int64](8)})
+	testAccFaults(t, sandboxclient.FaultsParams{RateLimit: new(int64(8))})
 }
 
 func TestAccFaults_Combined(t *testing.T) {
 	testAccFaults(t, sandboxclient.FaultsParams{
-		ErrorRate: faultPtr(0.15), DropRate: faultPtr(0.1), RateLimit: faultPtr[int64](10), LatencyMS: faultPtr[int64](5),
+		ErrorRate: new(0.15), DropRate: new(0.1), RateLimit: new(int64(10)), LatencyMS: new(int64(5)),
 	})
 }
 
@@ -200,5 +200,3 @@ func (a *testAccAccount) faultCheckStateMatchesService(n int) func(*terraform.St
 		return nil
 	}
 }
-
-func faultPtr[T any](v T) *T { return &v }

@@ -23,7 +23,6 @@ import (
 	"github.com/hashicorp/terraform-plugin-testing/tfjsonpath"
 
 	"github.com/paymentsdev/terraform-provider-payments/internal/client"
-	"github.com/paymentsdev/terraform-provider-payments/internal/sandbox"
 	"github.com/paymentsdev/terraform-provider-payments/internal/sandbox/sandboxtest"
 	"github.com/paymentsdev/terraform-provider-payments/internal/wire"
 )
@@ -42,42 +41,16 @@ func TestMain(m *testing.M) {
 	os.Unsetenv(EnvBaseURL)
 	os.Setenv("CHECKPOINT_DISABLE", "1")
 	code := m.Run()
-	if testSandbox.http != nil {
-		testSandbox.http.Close()
-		_ = testSandbox.server.Close()
-	}
+	_ = sandboxtest.CloseShared()
 	os.Exit(code)
 }
 
-// testSandbox is one in-process sandbox for the whole test binary; each
-// test gets its own account on it (sandboxtest.NewKey), so tests are
-// isolated and may run in parallel. sandboxtest.Start is not used because
-// it closes the server when the first test that started it ends.
-var testSandbox struct {
-	once   sync.Once
-	url    string
-	server *sandbox.Server
-	http   *httptest.Server
-	err    error
-}
-
+// sharedSandboxURL is the address of one in-process sandbox for the whole
+// test binary; each test gets its own account on it (sandboxtest.NewKey),
+// so tests are isolated and may run in parallel.
 func sharedSandboxURL(t *testing.T) string {
 	t.Helper()
-	testSandbox.once.Do(func() {
-		srv, err := sandbox.New(sandbox.Options{})
-		if err != nil {
-			testSandbox.err = err
-			return
-		}
-		hs := httptest.NewUnstartedServer(srv)
-		hs.Config.ConnState = srv.ConnState
-		hs.Start()
-		testSandbox.url, testSandbox.server, testSandbox.http = hs.URL, srv, hs
-	})
-	if testSandbox.err != nil {
-		t.Fatalf("starting the shared sandbox: %v", testSandbox.err)
-	}
-	return testSandbox.url
+	return sandboxtest.Shared(t).URL
 }
 
 // testAccPreCheck fails loudly when acceptance tests are asked for
