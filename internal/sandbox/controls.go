@@ -8,14 +8,14 @@ import (
 // only, are not counted in stats and are not subject to faults.
 
 func (c *call) completePayment() response {
-	if e := c.f.check("outcome"); e != nil {
+	if e := c.f.check(wire.ParamOutcome); e != nil {
 		return e.response()
 	}
 	p, e := c.pathPayment()
 	if e != nil {
 		return e.response()
 	}
-	outcome, _ := c.f.get("outcome")
+	outcome, _ := c.f.get(wire.ParamOutcome)
 	switch outcome {
 	case "":
 		// Finishing as the create asked: capture=false leaves it authorized.
@@ -25,7 +25,7 @@ func (c *call) completePayment() response {
 		}
 	case wire.OutcomeApproved, wire.OutcomeAuthorized, wire.OutcomeDeclined:
 	default:
-		return invalid("outcome", "outcome %q is not valid; use %s, %s or %s.", clip(outcome),
+		return invalid(wire.ParamOutcome, "outcome %q is not valid; use %s, %s or %s.", clip(outcome),
 			wire.OutcomeApproved, wire.OutcomeAuthorized, wire.OutcomeDeclined).response()
 	}
 	// Each outcome is also the status it leads to.

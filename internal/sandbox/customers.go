@@ -14,9 +14,9 @@ var customerFields = []struct {
 	check func(string) *apiError
 	field func(*customer) *string
 }{
-	{"email", checkEmail, func(c *customer) *string { return &c.email }},
-	{"name", checkName, func(c *customer) *string { return &c.name }},
-	{"phone", checkPhone, func(c *customer) *string { return &c.phone }},
+	{wire.ParamEmail, checkEmail, func(c *customer) *string { return &c.email }},
+	{wire.ParamName, checkName, func(c *customer) *string { return &c.name }},
+	{wire.ParamPhone, checkPhone, func(c *customer) *string { return &c.phone }},
 }
 
 // setCustomerFields validates the scalar fields of f and writes them to
@@ -74,7 +74,7 @@ func (c *call) pathCustomer() (*customer, *apiError) {
 }
 
 func (c *call) createCustomer() response {
-	if e := c.f.check("email", "name", "phone", "metadata", "metadata[*]", "source"); e != nil {
+	if e := c.f.check(wire.ParamEmail, wire.ParamName, wire.ParamPhone, wire.ParamMetadata, "metadata[*]", wire.ParamSource); e != nil {
 		return e.response()
 	}
 	cu := &customer{created: c.unix}
@@ -87,8 +87,8 @@ func (c *call) createCustomer() response {
 	}
 	cu.meta = meta
 	var cd *card
-	if v, ok := c.f.get("source"); ok && v != "" {
-		if cd, e = token("source", v); e != nil {
+	if v, ok := c.f.get(wire.ParamSource); ok && v != "" {
+		if cd, e = token(wire.ParamSource, v); e != nil {
 			return e.response()
 		}
 	}
@@ -116,7 +116,7 @@ func (c *call) retrieveCustomer() response {
 }
 
 func (c *call) updateCustomer() response {
-	if e := c.f.check("email", "name", "phone", "metadata", "metadata[*]", "default_source"); e != nil {
+	if e := c.f.check(wire.ParamEmail, wire.ParamName, wire.ParamPhone, wire.ParamMetadata, "metadata[*]", wire.ParamDefaultSource); e != nil {
 		return e.response()
 	}
 	cu, e := c.pathCustomer()
@@ -131,16 +131,16 @@ func (c *call) updateCustomer() response {
 	if next.meta, e = applyMetadata(cu.meta, c.f); e != nil {
 		return e.response()
 	}
-	if v, ok := c.f.get("default_source"); ok {
+	if v, ok := c.f.get(wire.ParamDefaultSource); ok {
 		if v == "" {
-			return invalid("default_source", "default_source cannot be empty: a default can be replaced by another attached source (%s...), not removed.", wire.SourceIDPrefix).response()
+			return invalid(wire.ParamDefaultSource, "default_source cannot be empty: a default can be replaced by another attached source (%s...), not removed.", wire.SourceIDPrefix).response()
 		}
 		var src *source
 		if r, ok := parseRID(v, wire.SourceIDPrefix); ok {
 			_, src = cu.source(r)
 		}
 		if src == nil {
-			return missingRef("default_source", "default_source %q is not a source attached to customer %s; attach it first with POST /v1/customers/%s/sources.",
+			return missingRef(wire.ParamDefaultSource, "default_source %q is not a source attached to customer %s; attach it first with POST /v1/customers/%s/sources.",
 				clip(v), cu.id.format(wire.CustomerIDPrefix), cu.id.format(wire.CustomerIDPrefix)).response()
 		}
 		next.defaultSource = src
@@ -167,18 +167,18 @@ func (c *call) deleteCustomer() response {
 }
 
 func (c *call) addSource() response {
-	if e := c.f.check("source"); e != nil {
+	if e := c.f.check(wire.ParamSource); e != nil {
 		return e.response()
 	}
 	cu, e := c.pathCustomer()
 	if e != nil {
 		return e.response()
 	}
-	v, _ := c.f.get("source")
+	v, _ := c.f.get(wire.ParamSource)
 	if v == "" {
-		return missingParam("source", "source is required: send a sandbox test token such as %s.", TokenVisa).response()
+		return missingParam(wire.ParamSource, "source is required: send a sandbox test token such as %s.", TokenVisa).response()
 	}
-	cd, e := token("source", v)
+	cd, e := token(wire.ParamSource, v)
 	if e != nil {
 		return e.response()
 	}

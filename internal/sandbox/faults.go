@@ -106,7 +106,7 @@ func (c *call) getFaults() response {
 
 // setFaults changes the named settings and leaves the others.
 func (c *call) setFaults() response {
-	if e := c.f.check("error_rate", "drop_rate", "latency_ms", "rate_limit"); e != nil {
+	if e := c.f.check(wire.ParamErrorRate, wire.ParamDropRate, wire.ParamLatencyMS, wire.ParamRateLimit); e != nil {
 		return e.response()
 	}
 	c.a.faultsMu.Lock()
@@ -145,10 +145,10 @@ func (c *call) setFaults() response {
 		return nil
 	}
 	for _, e := range []*apiError{
-		rate("error_rate", &f.errorRate),
-		rate("drop_rate", &f.dropRate),
-		count("latency_ms", maxLatencyMS, &f.latencyMS),
-		count("rate_limit", maxRateLimit, &f.rateLimit),
+		rate(wire.ParamErrorRate, &f.errorRate),
+		rate(wire.ParamDropRate, &f.dropRate),
+		count(wire.ParamLatencyMS, maxLatencyMS, &f.latencyMS),
+		count(wire.ParamRateLimit, maxRateLimit, &f.rateLimit),
 	} {
 		if e != nil {
 			return e.response()

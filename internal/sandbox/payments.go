@@ -10,37 +10,37 @@ import (
 )
 
 func (c *call) createPayment() response {
-	if e := c.f.check("amount", "currency", "source", "customer", "description", "metadata", "metadata[*]", "capture"); e != nil {
+	if e := c.f.check(wire.ParamAmount, wire.ParamCurrency, wire.ParamSource, wire.ParamCustomer, wire.ParamDescription, wire.ParamMetadata, "metadata[*]", wire.ParamCapture); e != nil {
 		return e.response()
 	}
-	v, _ := c.f.get("amount")
+	v, _ := c.f.get(wire.ParamAmount)
 	if v == "" {
-		return missingParam("amount", "amount is required: a whole number of minor units from %d to %d, e.g. 1000 for 10.00 USD.",
+		return missingParam(wire.ParamAmount, "amount is required: a whole number of minor units from %d to %d, e.g. 1000 for 10.00 USD.",
 			wire.PaymentAmountMin, wire.PaymentAmountMax).response()
 	}
-	amount, e := parseAmount("amount", v, wire.PaymentAmountMin, wire.PaymentAmountMax)
+	amount, e := parseAmount(wire.ParamAmount, v, wire.PaymentAmountMin, wire.PaymentAmountMax)
 	if e != nil {
 		return e.response()
 	}
-	v, _ = c.f.get("currency")
+	v, _ = c.f.get(wire.ParamCurrency)
 	if v == "" {
-		return missingParam("currency", "currency is required: one of %s.", strings.Join(wire.Currencies, ", ")).response()
+		return missingParam(wire.ParamCurrency, "currency is required: one of %s.", strings.Join(wire.Currencies, ", ")).response()
 	}
 	cur, e := currency(v)
 	if e != nil {
 		return e.response()
 	}
 	capture := true
-	if v, _ := c.f.get("capture"); v != "" {
+	if v, _ := c.f.get(wire.ParamCapture); v != "" {
 		switch v {
 		case "true":
 		case "false":
 			capture = false
 		default:
-			return invalid("capture", "capture %q is not valid; use true or false.", clip(v)).response()
+			return invalid(wire.ParamCapture, "capture %q is not valid; use true or false.", clip(v)).response()
 		}
 	}
-	description, _ := c.f.get("description")
+	description, _ := c.f.get(wire.ParamDescription)
 	description = strings.Clone(description) // not a view into the body
 	meta, e := applyMetadata(nil, c.f)
 	if e != nil {
@@ -48,12 +48,12 @@ func (c *call) createPayment() response {
 	}
 
 	var cu *customer
-	if v, _ := c.f.get("customer"); v != "" {
+	if v, _ := c.f.get(wire.ParamCustomer); v != "" {
 		if r, ok := parseRID(v, wire.CustomerIDPrefix); ok {
 			cu = c.a.customers[r]
 		}
 		if cu == nil {
-			return missingRef("customer", "customer %q does not exist; create it first, or charge a token with source alone.", clip(v)).response()
+			return missingRef(wire.ParamCustomer, "customer %q does not exist; create it first, or charge a token with source alone.", clip(v)).response()
 		}
 	}
 	p := &payment{
@@ -63,22 +63,22 @@ func (c *call) createPayment() response {
 	if cu != nil {
 		p.customer = cu.id
 	}
-	switch v, _ := c.f.get("source"); {
+	switch v, _ := c.f.get(wire.ParamSource); {
 	case strings.HasPrefix(v, wire.SourceIDPrefix):
 		if cu == nil {
-			return missingParam("customer", "source %s is a stored source; send it together with customer, the customer it is attached to.", clip(v)).response()
+			return missingParam(wire.ParamCustomer, "source %s is a stored source; send it together with customer, the customer it is attached to.", clip(v)).response()
 		}
 		var src *source
 		if r, ok := parseRID(v, wire.SourceIDPrefix); ok {
 			_, src = cu.source(r)
 		}
 		if src == nil {
-			return missingRef("source", "source %q is not attached to customer %s; send one of its sources, or a token.",
+			return missingRef(wire.ParamSource, "source %q is not attached to customer %s; send one of its sources, or a token.",
 				clip(v), cu.id.format(wire.CustomerIDPrefix)).response()
 		}
 		p.sourceID, p.card, p.expYear = src.id, src.card, src.expYear
 	case v != "":
-		cd, e := token("source", v)
+		cd, e := token(wire.ParamSource, v)
 		if e != nil {
 			return e.response()
 		}
@@ -88,14 +88,14 @@ func (c *call) createPayment() response {
 	case cu != nil:
 		src := cu.defaultSource
 		if src == nil {
-			e := invalid("source", "customer %s has no default source to charge; attach one with POST /v1/customers/%s/sources, or send source.",
+			e := invalid(wire.ParamSource, "customer %s has no default source to charge; attach one with POST /v1/customers/%s/sources, or send source.",
 				cu.id.format(wire.CustomerIDPrefix), cu.id.format(wire.CustomerIDPrefix))
 			e.code = wire.ErrorCodeMissingSource
 			return e.response()
 		}
 		p.sourceID, p.card, p.expYear = src.id, src.card, src.expYear
 	default:
-		return missingParam("source", "Send source (a token such as %s), customer (a customer with a default source), or both.", TokenVisa).response()
+		return missingParam(wire.ParamSource, "Send source (a token such as %s), customer (a customer with a default source), or both.", TokenVisa).response()
 	}
 
 	p.id = newRID()
@@ -154,7 +154,7 @@ func (c *call) retrievePayment() response {
 }
 
 func (c *call) capturePayment() response {
-	if e := c.f.check("amount"); e != nil {
+	if e := c.f.check(wire.ParamAmount); e != nil {
 		return e.response()
 	}
 	p, e := c.pathPayment()
@@ -168,8 +168,8 @@ func (c *call) capturePayment() response {
 			p.id.format(wire.PaymentIDPrefix), p.status, wire.PaymentStatusAuthorized).response()
 	}
 	amount := p.amount
-	if v, _ := c.f.get("amount"); v != "" {
-		if amount, e = parseAmount("amount", v, wire.PaymentAmountMin, p.amount); e != nil {
+	if v, _ := c.f.get(wire.ParamAmount); v != "" {
+		if amount, e = parseAmount(wire.ParamAmount, v, wire.PaymentAmountMin, p.amount); e != nil {
 			return e.response()
 		}
 	}
@@ -180,7 +180,7 @@ func (c *call) capturePayment() response {
 }
 
 func (c *call) refundPayment() response {
-	if e := c.f.check("amount"); e != nil {
+	if e := c.f.check(wire.ParamAmount); e != nil {
 		return e.response()
 	}
 	p, e := c.pathPayment()
@@ -193,8 +193,8 @@ func (c *call) refundPayment() response {
 	}
 	left := p.amount - p.refunded
 	amount := left
-	if v, _ := c.f.get("amount"); v != "" {
-		if amount, e = parseAmount("amount", v, wire.PaymentAmountMin, left); e != nil {
+	if v, _ := c.f.get(wire.ParamAmount); v != "" {
+		if amount, e = parseAmount(wire.ParamAmount, v, wire.PaymentAmountMin, left); e != nil {
 			return e.response()
 		}
 	}
@@ -212,24 +212,24 @@ func (c *call) refundPayment() response {
 }
 
 func (c *call) listPayments() response {
-	if e := c.f.check("customer", "status", "created[gte]", "created[lte]", "limit", "starting_after", "ending_before"); e != nil {
+	if e := c.f.check(wire.ParamCustomer, wire.ParamStatus, wire.ParamCreatedGTE, wire.ParamCreatedLTE, wire.ParamLimit, wire.ParamStartingAfter, wire.ParamEndingBefore); e != nil {
 		return e.response()
 	}
 	list := c.a.order
-	if v, _ := c.f.get("customer"); v != "" {
+	if v, _ := c.f.get(wire.ParamCustomer); v != "" {
 		r, ok := parseRID(v, wire.CustomerIDPrefix)
 		if ok && c.a.customers[r] != nil {
 			list = c.a.byCustomer[r]
 		} else {
-			return missingRef("customer", "customer %q does not exist.", clip(v)).response()
+			return missingRef(wire.ParamCustomer, "customer %q does not exist.", clip(v)).response()
 		}
 	}
-	status, _ := c.f.get("status")
+	status, _ := c.f.get(wire.ParamStatus)
 	if status != "" && !slices.Contains(wire.PaymentStatuses, status) {
-		return invalid("status", "status %q is not a payment status; use one of %s.", clip(status), strings.Join(wire.PaymentStatuses, ", ")).response()
+		return invalid(wire.ParamStatus, "status %q is not a payment status; use one of %s.", clip(status), strings.Join(wire.PaymentStatuses, ", ")).response()
 	}
 	var bounds [2]int64
-	for i, name := range []string{"created[gte]", "created[lte]"} {
+	for i, name := range []string{wire.ParamCreatedGTE, wire.ParamCreatedLTE} {
 		bounds[i] = [2]int64{-1 << 63, 1<<63 - 1}[i]
 		v, _ := c.f.get(name)
 		if v == "" {
@@ -246,17 +246,17 @@ func (c *call) listPayments() response {
 		}
 	}
 	limit := wire.ListLimitDefault
-	if v, _ := c.f.get("limit"); v != "" {
+	if v, _ := c.f.get(wire.ParamLimit); v != "" {
 		n, err := strconv.Atoi(v)
 		if err != nil || n < wire.ListLimitMin || n > wire.ListLimitMax {
-			return invalid("limit", "limit %q is not valid; use a whole number from %d to %d.", clip(v), wire.ListLimitMin, wire.ListLimitMax).response()
+			return invalid(wire.ParamLimit, "limit %q is not valid; use a whole number from %d to %d.", clip(v), wire.ListLimitMin, wire.ListLimitMax).response()
 		}
 		limit = n
 	}
-	after, _ := c.f.get("starting_after")
-	before, _ := c.f.get("ending_before")
+	after, _ := c.f.get(wire.ParamStartingAfter)
+	before, _ := c.f.get(wire.ParamEndingBefore)
 	if after != "" && before != "" {
-		return invalid("ending_before", "Send starting_after or ending_before, not both.").response()
+		return invalid(wire.ParamEndingBefore, "Send starting_after or ending_before, not both.").response()
 	}
 	cursor := func(name, v string) (*payment, *apiError) {
 		if r, ok := parseRID(v, wire.PaymentIDPrefix); ok {
@@ -272,7 +272,7 @@ func (c *call) listPayments() response {
 
 	page := make([]*payment, 0, limit+1)
 	if before != "" {
-		cp, e := cursor("ending_before", before)
+		cp, e := cursor(wire.ParamEndingBefore, before)
 		if e != nil {
 			return e.response()
 		}
@@ -287,7 +287,7 @@ func (c *call) listPayments() response {
 	} else {
 		end := len(list)
 		if after != "" {
-			cp, e := cursor("starting_after", after)
+			cp, e := cursor(wire.ParamStartingAfter, after)
 			if e != nil {
 				return e.response()
 			}

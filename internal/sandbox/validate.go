@@ -18,19 +18,19 @@ var phoneRE = regexp.MustCompile(wire.PhonePattern)
 // or control characters, at most EmailMaxLength characters.
 func checkEmail(v string) *apiError {
 	if n := utf8.RuneCountInString(v); n > wire.EmailMaxLength {
-		return invalid("email", "email is %d characters long; use at most %d.", n, wire.EmailMaxLength)
+		return invalid(wire.ParamEmail, "email is %d characters long; use at most %d.", n, wire.EmailMaxLength)
 	}
 	local, domain, ok := strings.Cut(v, "@")
 	if !ok || local == "" || domain == "" || strings.Contains(domain, "@") ||
 		strings.IndexFunc(v, func(r rune) bool { return unicode.IsSpace(r) || unicode.IsControl(r) }) >= 0 {
-		return invalid("email", "email %q is not an e-mail address; use the form local@domain.", clip(v))
+		return invalid(wire.ParamEmail, "email %q is not an e-mail address; use the form local@domain.", clip(v))
 	}
 	return nil
 }
 
 func checkPhone(v string) *apiError {
 	if !phoneRE.MatchString(v) {
-		return invalid("phone", "phone %q is not in E.164 format; use + followed by %d to %d digits, as in +14155550123 (encode + as %%2B in forms).",
+		return invalid(wire.ParamPhone, "phone %q is not in E.164 format; use + followed by %d to %d digits, as in +14155550123 (encode + as %%2B in forms).",
 			clip(v), wire.PhoneMinDigits, wire.PhoneMaxDigits)
 	}
 	return nil
@@ -38,7 +38,7 @@ func checkPhone(v string) *apiError {
 
 func checkName(v string) *apiError {
 	if n := utf8.RuneCountInString(v); n > wire.NameMaxLength {
-		return invalid("name", "name is %d characters long; use at most %d.", n, wire.NameMaxLength)
+		return invalid(wire.ParamName, "name is %d characters long; use at most %d.", n, wire.NameMaxLength)
 	}
 	return nil
 }
@@ -49,15 +49,15 @@ func checkName(v string) *apiError {
 func applyMetadata(cur metadata, f form) (metadata, *apiError) {
 	next := cur
 	copied := false
-	if v, ok := f.get("metadata"); ok {
+	if v, ok := f.get(wire.ParamMetadata); ok {
 		if v != "" {
-			return nil, invalid("metadata", "metadata takes its keys in brackets, as in metadata[plan]=gold; send metadata= (empty) only to remove every key.")
+			return nil, invalid(wire.ParamMetadata, "metadata takes its keys in brackets, as in metadata[plan]=gold; send metadata= (empty) only to remove every key.")
 		}
 		next, copied = nil, true
 	}
 	for i := range f {
 		p := &f[i]
-		if !p.bracketed || p.base != "metadata" {
+		if !p.bracketed || p.base != wire.ParamMetadata {
 			continue
 		}
 		if n := utf8.RuneCountInString(p.sub); n > wire.MetadataKeyMaxLength {
@@ -82,7 +82,7 @@ func applyMetadata(cur metadata, f form) (metadata, *apiError) {
 		}
 	}
 	if len(next) > wire.MetadataMaxKeys {
-		return nil, invalid("metadata", "metadata would have %d keys; use at most %d.", len(next), wire.MetadataMaxKeys)
+		return nil, invalid(wire.ParamMetadata, "metadata would have %d keys; use at most %d.", len(next), wire.MetadataMaxKeys)
 	}
 	if len(next) == 0 {
 		next = nil
@@ -109,7 +109,7 @@ func currency(v string) (string, *apiError) {
 	if slices.Contains(wire.Currencies, strings.ToUpper(v)) {
 		hint = fmt.Sprintf(" Currency codes are upper case: use %s.", strings.ToUpper(v))
 	}
-	return "", invalid("currency", "currency %q is not supported.%s Use one of %s.", clip(v), hint, strings.Join(wire.Currencies, ", "))
+	return "", invalid(wire.ParamCurrency, "currency %q is not supported.%s Use one of %s.", clip(v), hint, strings.Join(wire.Currencies, ", "))
 }
 
 // canMove reports whether PaymentTransitions allows from -> to.
