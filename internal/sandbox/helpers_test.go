@@ -122,24 +122,17 @@ func (r *result) ok(v any) *result {
 	return r
 }
 
-type errBody struct {
-	Error struct {
-		Type    string `json:"type"`
-		Code    string `json:"code"`
-		Message string `json:"message"`
-		Param   string `json:"param"`
-		Payment string `json:"payment"`
-	} `json:"error"`
-}
-
 // fails checks an error answer's status, type, code and param.
-func (r *result) fails(status int, typ, code, param string) errBody {
+func (r *result) fails(status int, typ, code, param string) wire.ErrorBody {
 	r.t.Helper()
-	var eb errBody
+	var eb wire.ErrorBody
 	dec := json.NewDecoder(bytes.NewReader(r.body))
 	dec.DisallowUnknownFields()
 	if err := dec.Decode(&eb); err != nil {
 		r.t.Fatalf("status %d, decoding error body %s: %v", r.status, r.body, err)
+	}
+	if eb.Error == nil {
+		r.t.Fatalf("status %d: the body %s has no error object", r.status, r.body)
 	}
 	if r.status != status || eb.Error.Type != typ || eb.Error.Code != code || eb.Error.Param != param {
 		r.t.Fatalf("got %d %s/%s param %q (%s); want %d %s/%s param %q",
