@@ -22,7 +22,7 @@ import (
 // an import section for resources), and the API assumptions guide states
 // the values the client actually uses. `make generate` renders docs/; these
 // tests fail when a new type has no example, or when a constant in
-// internal/client/contract.go changes and the guide does not.
+// internal/wire changes and the guide does not.
 
 const providerTypeName = "payments"
 

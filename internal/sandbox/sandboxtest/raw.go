@@ -45,9 +45,13 @@ type Response struct {
 // rawHTTP is the client of Do when none is given: its own pool, so that
 // raw requests never share connections with the client under test.
 var rawHTTP = sync.OnceValue(func() *http.Client {
-	t := http.DefaultTransport.(*http.Transport).Clone()
-	t.MaxIdleConnsPerHost = 32
-	return &http.Client{Transport: t, Timeout: 30 * time.Second}
+	c := &http.Client{Timeout: 30 * time.Second}
+	if t, ok := http.DefaultTransport.(*http.Transport); ok {
+		t = t.Clone()
+		t.MaxIdleConnsPerHost = 32
+		c.Transport = t
+	}
+	return c
 })
 
 // Do sends r to baseURL with hc (nil: a pooled client of this package) and
