@@ -121,8 +121,9 @@ func TestStoreNeverHoldsKeys(t *testing.T) {
 }
 
 // seedDataFile writes a data file with two accounts and enough records to
-// fill many pages, and returns its bytes.
-func seedDataFile(t *testing.T, path string) []byte {
+// fill many pages, and returns its bytes and the ids of its leaf pages (in
+// use, so that damaging one is damage, unlike a free page).
+func seedDataFile(t *testing.T, path string) (raw []byte, leaves []int) {
 	t.Helper()
 	for range 2 {
 		e, stop := openEnv(t, path, sandboxtest.NewKey(t))
@@ -138,16 +139,31 @@ func seedDataFile(t *testing.T, path string) []byte {
 		t.Fatal(err)
 	}
 	// bbolt grows a file ahead of its pages; cut that unused tail, so that
-	// every byte left belongs to a page in use.
-	db, err := bolt.Open(path, 0o600, &bolt.Options{ReadOnly: true})
+	// every byte left belongs to a page.
+	db, err := bolt.Open(path, 0o600, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer db.Close()
-	if err := db.View(func(tx *bolt.Tx) error { raw = raw[:tx.Size()]; return nil }); err != nil {
+	if err := db.View(func(tx *bolt.Tx) error {
+		raw = raw[:tx.Size()]
+		for id := 2; ; {
+			info, err := tx.Page(id)
+			if err != nil || info == nil {
+				return err
+			}
+			if info.Type == "leaf" {
+				leaves = append(leaves, id)
+			}
+			id += 1 + info.OverflowCount
+		}
+	}); err != nil {
 		t.Fatal(err)
 	}
-	return raw
+	if len(leaves) < 2 {
+		t.Fatalf("the seed file has %d leaf pages, want several", len(leaves))
+	}
+	return raw, leaves
 }
 
 // openDamaged opens the data file at path as payments-sandbox does; it
@@ -187,8 +203,9 @@ func openDamaged(t *testing.T, path string) error {
 // refused cleanly: no panic, no memory fault, nothing served.
 func TestStoreRefusesDamagedFile(t *testing.T) {
 	t.Parallel()
-	good := seedDataFile(t, filepath.Join(t.TempDir(), "seed.db"))
+	good, leaves := seedDataFile(t, filepath.Join(t.TempDir(), "seed.db"))
 	pg := os.Getpagesize()
+	page := func(b []byte, id int) []byte { return b[id*pg : (id+1)*pg] }
 	if len(good) < 8*pg {
 		t.Fatalf("seed file is only %d bytes", len(good))
 	}
@@ -209,8 +226,14 @@ func TestStoreRefusesDamagedFile(t *testing.T) {
 		{"truncated to 100 bytes", func(b []byte) []byte { return b[:100] }},
 		{"both meta pages overwritten", func(b []byte) []byte { fill(b[:2*pg], 0x5a); return b }},
 		{"every data page overwritten", func(b []byte) []byte { fill(b[2*pg:], 0xa5); return b }},
-		{"last pages zeroed", func(b []byte) []byte { clear(b[len(b)-3*pg:]); return b }},
-		{"middle pages overwritten", func(b []byte) []byte { fill(b[len(b)/2:len(b)/2+2*pg], 0x3c); return b }},
+		{"a leaf page zeroed", func(b []byte) []byte { clear(page(b, leaves[len(leaves)-1])); return b }},
+		{"a leaf page overwritten", func(b []byte) []byte { fill(page(b, leaves[len(leaves)/2]), 0x3c); return b }},
+		{"every leaf page overwritten", func(b []byte) []byte {
+			for _, id := range leaves {
+				fill(page(b, id), byte(id))
+			}
+			return b
+		}},
 		{"not a data file", func([]byte) []byte { return []byte("this is a text file, not a bbolt database\n") }},
 	}
 	for _, tc := range tests {
@@ -233,7 +256,7 @@ func TestStoreRefusesDamagedFile(t *testing.T) {
 // or faults, which would end this test binary.
 func TestStoreSurvivesAnyOverwrittenPage(t *testing.T) {
 	t.Parallel()
-	good := seedDataFile(t, filepath.Join(t.TempDir(), "seed.db"))
+	good, _ := seedDataFile(t, filepath.Join(t.TempDir(), "seed.db"))
 	pg := os.Getpagesize()
 	dir := t.TempDir()
 	refused := 0
