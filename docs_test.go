@@ -12,8 +12,9 @@ import (
 	fwprovider "github.com/hashicorp/terraform-plugin-framework/provider"
 	"github.com/hashicorp/terraform-plugin-framework/resource"
 
-	"github.com/paymentsdev/terraform-provider-payments/internal/client"
 	"github.com/paymentsdev/terraform-provider-payments/internal/provider"
+	"github.com/paymentsdev/terraform-provider-payments/internal/sandbox"
+	"github.com/paymentsdev/terraform-provider-payments/internal/wire"
 )
 
 // These tests keep the registry pages honest: every resource and data
@@ -21,7 +22,7 @@ import (
 // an import section for resources), and the API assumptions guide states
 // the values the client actually uses. `make generate` renders docs/; these
 // tests fail when a new type has no example, or when a constant in
-// internal/client/contract.go changes and the guide does not.
+// internal/wire changes and the guide does not.
 
 const providerTypeName = "payments"
 
@@ -135,31 +136,31 @@ func TestDocs_APIAssumptionsGuideStatesTheClientsValues(t *testing.T) {
 	const guide = "templates/guides/api-assumptions.md.tmpl"
 	text := readFile(t, guide)
 	requireContains(t, guide, text,
-		fmt.Sprintf("`%s`, `%s`, `%s`) and %d characters", client.CustomerIDPrefix, client.SourceIDPrefix, client.PaymentIDPrefix, client.IDRandomLength),
-		fmt.Sprintf("`%s` header", client.HeaderRequestID),
-		fmt.Sprintf("`%s: true`", client.HeaderIdempotentReplayed),
-		fmt.Sprintf("`%s` header on any POST**, at most %d characters, kept %d hours", client.HeaderIdempotencyKey, client.IdempotencyKeyMaxLength, int(client.IdempotencyKeyRetention.Hours())),
-		fmt.Sprintf("metadata at most %d keys, keys at most %d characters, values at most %d characters", client.MetadataMaxKeys, client.MetadataKeyMaxLength, client.MetadataValueMaxLength),
-		fmt.Sprintf("at most %d KiB", client.MaxRequestBodyBytes>>10),
-		fmt.Sprintf("at most %d characters", client.EmailMaxLength),
-		fmt.Sprintf("%d to %d digits", client.PhoneMinDigits, client.PhoneMaxDigits),
-		fmt.Sprintf("at most %d characters", client.NameMaxLength),
-		fmt.Sprintf("`limit` (%d to %d, default %d)", client.ListLimitMin, client.ListLimitMax, client.ListLimitDefault),
-		fmt.Sprintf("from %d to %s", client.PaymentAmountMin, withThousands(client.PaymentAmountMax)),
-		"(at least "+strings.Join(client.Currencies, ", ")+")",
+		fmt.Sprintf("`%s`, `%s`, `%s`) and %d characters", wire.CustomerIDPrefix, wire.SourceIDPrefix, wire.PaymentIDPrefix, wire.IDRandomLength),
+		fmt.Sprintf("`%s` header", wire.HeaderRequestID),
+		fmt.Sprintf("`%s: true`", wire.HeaderIdempotentReplayed),
+		fmt.Sprintf("`%s` header on any POST**, at most %d characters, kept %d hours", wire.HeaderIdempotencyKey, wire.IdempotencyKeyMaxLength, int(sandbox.IdempotencyKeyRetention.Hours())),
+		fmt.Sprintf("metadata at most %d keys, keys at most %d characters, values at most %d characters", wire.MetadataMaxKeys, wire.MetadataKeyMaxLength, wire.MetadataValueMaxLength),
+		fmt.Sprintf("at most %d KiB", wire.MaxRequestBodyBytes>>10),
+		fmt.Sprintf("at most %d characters", wire.EmailMaxLength),
+		fmt.Sprintf("%d to %d digits", wire.PhoneMinDigits, wire.PhoneMaxDigits),
+		fmt.Sprintf("at most %d characters", wire.NameMaxLength),
+		fmt.Sprintf("`limit` (%d to %d, default %d)", wire.ListLimitMin, wire.ListLimitMax, wire.ListLimitDefault),
+		fmt.Sprintf("from %d to %s", wire.PaymentAmountMin, withThousands(wire.PaymentAmountMax)),
+		"(at least "+strings.Join(wire.Currencies, ", ")+")",
 	)
 	for _, code := range []string{
-		client.ErrorCodeParameterUnknown, client.ErrorCodeResourceMissing, client.ErrorCodeSecretKeyRequired,
-		client.ErrorCodeMissingAPIKey, client.ErrorCodeInvalidAPIKey, client.ErrorCodeIdempotencyKeyReused,
-		client.ErrorCodeIdempotencyKeyInUse, client.ErrorCodeTokenInvalid, client.ErrorCodeMissingSource,
-		client.ErrorCodePaymentUnexpectedState,
-		client.ErrorTypeInvalidRequest, client.ErrorTypeAuthentication, client.ErrorTypeCard, client.ErrorTypePermission,
-		client.ErrorTypeIdempotency, client.ErrorTypeRateLimit, client.ErrorTypeAPI,
-		client.TokenVisa, client.TokenMastercard, client.TokenAmex, client.TokenDeclined, client.Token3DS, client.TokenDispute,
+		wire.ErrorCodeParameterUnknown, wire.ErrorCodeResourceMissing, wire.ErrorCodeSecretKeyRequired,
+		wire.ErrorCodeMissingAPIKey, wire.ErrorCodeInvalidAPIKey, wire.ErrorCodeIdempotencyKeyReused,
+		wire.ErrorCodeIdempotencyKeyInUse, wire.ErrorCodeTokenInvalid, wire.ErrorCodeMissingSource,
+		wire.ErrorCodePaymentUnexpectedState,
+		wire.ErrorTypeInvalidRequest, wire.ErrorTypeAuthentication, wire.ErrorTypeCard, wire.ErrorTypePermission,
+		wire.ErrorTypeIdempotency, wire.ErrorTypeRateLimit, wire.ErrorTypeAPI,
+		sandbox.TokenVisa, sandbox.TokenMastercard, sandbox.TokenAmex, sandbox.TokenDeclined, sandbox.Token3DS, sandbox.TokenDispute,
 	} {
 		requireContains(t, guide, text, "`"+code+"`")
 	}
-	for from, tos := range client.PaymentTransitions {
+	for from, tos := range sandbox.PaymentTransitions {
 		requireContains(t, guide, text, "`"+from+"`")
 		for _, to := range tos {
 			requireContains(t, guide, text, "`"+to+"`")

@@ -1,5 +1,5 @@
 // Command payments-sandbox serves the payments API contract
-// (shared/api/CONTRACT.md) on a local address, for tests, demos, benchmarks
+// (api/openapi.yaml) on a local address, for tests, demos, benchmarks
 // and work without network access.
 package main
 
@@ -19,8 +19,8 @@ import (
 	"syscall"
 	"time"
 
-	"github.com/paymentsdev/terraform-provider-payments/internal/client"
 	"github.com/paymentsdev/terraform-provider-payments/internal/sandbox"
+	"github.com/paymentsdev/terraform-provider-payments/internal/wire"
 )
 
 // keyList is the repeatable -key flag. String never prints the keys: flag
@@ -67,7 +67,7 @@ func run(args []string, stdout, stderr io.Writer) int {
 	addr := fs.String("addr", "127.0.0.1:12111", "listen on this `host:port`; port 0 picks a free port (see the listening line)")
 	data := fs.String("data", "", "keep the state in this bbolt `file` across restarts (created if missing); every write reaches the file before it is answered; empty keeps state in memory only")
 	var keys keyList
-	fs.Var(&keys, "key", "admit only this sandbox secret `key` (repeat for several); without -key every well-formed "+client.SecretKeySandboxPrefix+" key is its own account, made on first use")
+	fs.Var(&keys, "key", "admit only this sandbox secret `key` (repeat for several); without -key every well-formed "+wire.SecretKeySandboxPrefix+" key is its own account, made on first use")
 	var allow hostList
 	fs.Var(&allow, "webhook-allow", "also deliver webhooks to these `hosts` (names, IP addresses or CIDR networks, comma-separated, repeatable); by default only loopback addresses")
 	attempts := fs.Int("webhook-attempts", sandbox.DefaultWebhookAttempts, "make at most this many `attempts` to deliver each event to each endpoint (retries after 1s, 2s, 4s...)")
@@ -92,19 +92,28 @@ Once listening, it prints one line to standard output:
 SIGINT or SIGTERM stops it cleanly, finishing requests in flight.
 
 Flags:
-`, client.SecretKeySandboxPrefix)
+`, wire.SecretKeySandboxPrefix)
 		fs.PrintDefaults()
 		fmt.Fprintf(stderr, `
 Examples:
   payments-sandbox
   payments-sandbox -addr 127.0.0.1:0 -data sandbox.db
   curl -u %sexample123: -d email=jo@example.com http://127.0.0.1:12111/v1/customers
-`, client.SecretKeySandboxPrefix)
+`, wire.SecretKeySandboxPrefix)
 	}
-	if err := fs.Parse(args); err != nil {
+	// A mistake gets one line naming it, not the whole usage: flag would
+	// print both, so it prints nothing and the usage is shown on -h only.
+	usage := fs.Usage
+	fs.Usage = func() {}
+	fs.SetOutput(io.Discard)
+	err := fs.Parse(args)
+	fs.SetOutput(stderr)
+	if err != nil {
 		if errors.Is(err, flag.ErrHelp) {
+			usage()
 			return 0
 		}
+		fmt.Fprintf(stderr, "payments-sandbox: %v; see payments-sandbox -h for the flags\n", err)
 		return 2
 	}
 	if fs.NArg() > 0 {
@@ -112,15 +121,15 @@ Examples:
 		return 2
 	}
 	for i, k := range keys {
-		if client.ClassifyKey(k) != client.KeySecretSandbox {
-			fmt.Fprintf(stderr, "payments-sandbox: -key number %d is not a sandbox secret key; use %s followed by at least %d letters, digits or underscores\n",
-				i+1, client.SecretKeySandboxPrefix, client.MinKeySecretLength)
+		if wire.ClassifyKey(k) != wire.KeySecretSandbox {
+			fmt.Fprintf(stderr, "payments-sandbox: -key number %d is not a sandbox secret key; use %s followed by at least %d letters, digits or underscores (see -h)\n",
+				i+1, wire.SecretKeySandboxPrefix, wire.MinKeySecretLength)
 			return 2
 		}
 	}
 	var lvl slog.Level
 	if err := lvl.UnmarshalText([]byte(*level)); err != nil {
-		fmt.Fprintf(stderr, "payments-sandbox: -log-level %q is not a level; use debug, info, warn or error\n", *level)
+		fmt.Fprintf(stderr, "payments-sandbox: -log-level %q is not a level; use debug, info, warn or error (see -h)\n", *level)
 		return 2
 	}
 	logger := slog.New(slog.NewTextHandler(stderr, &slog.HandlerOptions{Level: lvl}))
@@ -133,14 +142,15 @@ Examples:
 	if *data != "" {
 		st, err := sandbox.OpenStore(*data)
 		if err != nil {
-			logger.Error("cannot open the data file", "error", err)
+			// One plain line: it names the file and what to do.
+			fmt.Fprintf(stderr, "payments-sandbox: %v\n", err)
 			return 1
 		}
 		opts.Store = st
 	}
 	srv, err := sandbox.New(opts)
 	if err != nil {
-		logger.Error("cannot start", "error", err)
+		fmt.Fprintf(stderr, "payments-sandbox: %v\n", err)
 		if opts.Store != nil {
 			opts.Store.Close()
 		}

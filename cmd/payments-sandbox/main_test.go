@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"bytes"
 	"encoding/json"
+	"errors"
 	"flag"
 	"fmt"
 	"io"
@@ -15,12 +16,13 @@ import (
 	"path/filepath"
 	"regexp"
 	"strings"
-	"sync"
 	"syscall"
 	"testing"
 	"time"
 
-	"github.com/paymentsdev/terraform-provider-payments/internal/client"
+	"github.com/paymentsdev/terraform-provider-payments/internal/sandbox"
+	"github.com/paymentsdev/terraform-provider-payments/internal/sandbox/sandboxtest"
+	"github.com/paymentsdev/terraform-provider-payments/internal/wire"
 )
 
 // binPath is the payments-sandbox binary TestMain builds for the tests
@@ -63,21 +65,9 @@ var listeningLine = regexp.MustCompile(`^payments-sandbox listening on (http://1
 type proc struct {
 	cmd    *exec.Cmd
 	url    string
-	stderr *syncBuffer
+	stderr *sandboxtest.Buffer
 	done   chan error
 }
-
-type syncBuffer struct {
-	mu sync.Mutex
-	b  bytes.Buffer
-}
-
-func (s *syncBuffer) Write(p []byte) (int, error) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.Write(p)
-}
-func (s *syncBuffer) String() string { s.mu.Lock(); defer s.mu.Unlock(); return s.b.String() }
 
 // start runs the binary and waits for its listening line.
 func start(t *testing.T, args ...string) *proc {
@@ -87,7 +77,7 @@ func start(t *testing.T, args ...string) *proc {
 	if err != nil {
 		t.Fatal(err)
 	}
-	p := &proc{cmd: cmd, stderr: &syncBuffer{}, done: make(chan error, 1)}
+	p := &proc{cmd: cmd, stderr: &sandboxtest.Buffer{}, done: make(chan error, 1)}
 	cmd.Stderr = p.stderr
 	if err := cmd.Start(); err != nil {
 		t.Fatal(err)
@@ -132,25 +122,18 @@ func start(t *testing.T, args ...string) *proc {
 
 func (p *proc) call(t *testing.T, key, method, path string, form url.Values, idemKey string) (int, []byte, http.Header) {
 	t.Helper()
-	var body io.Reader
+	r := sandboxtest.Request{Method: method, Path: path, Key: key, IdempotencyKey: idemKey}
 	if method == http.MethodPost {
-		body = strings.NewReader(form.Encode())
+		r.Form = form
+		if r.Form == nil {
+			r.Form = url.Values{}
+		}
 	}
-	r, _ := http.NewRequest(method, p.url+path, body)
-	r.SetBasicAuth(key, "")
-	if method == http.MethodPost {
-		r.Header.Set("Content-Type", "application/x-www-form-urlencoded")
-	}
-	if idemKey != "" {
-		r.Header.Set(client.HeaderIdempotencyKey, idemKey)
-	}
-	resp, err := http.DefaultClient.Do(r)
+	resp, err := sandboxtest.Do(http.DefaultClient, p.url, r)
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer resp.Body.Close()
-	b, _ := io.ReadAll(resp.Body)
-	return resp.StatusCode, b, resp.Header
+	return resp.Status, resp.Body, resp.Header
 }
 
 func decode[T any](t *testing.T, b []byte) T {
@@ -166,21 +149,21 @@ func decode[T any](t *testing.T, b []byte) T {
 // the process is killed with SIGKILL right after.
 func TestPersistenceSurvivesKill(t *testing.T) {
 	data := filepath.Join(t.TempDir(), "state.db")
-	key := client.SecretKeySandboxPrefix + "persist0001"
+	key := wire.SecretKeySandboxPrefix + "persist0001"
 	p := start(t, "-addr", "127.0.0.1:0", "-data", data)
 
-	st, b, _ := p.call(t, key, "POST", "/v1/customers", url.Values{"email": {"jo@example.com"}, "source": {client.TokenVisa}}, "")
+	st, b, _ := p.call(t, key, "POST", "/v1/customers", url.Values{"email": {"jo@example.com"}, "source": {sandbox.TokenVisa}}, "")
 	if st != 200 {
 		t.Fatalf("create customer: %d %s", st, b)
 	}
-	cu := decode[client.Customer](t, b)
-	var payments []client.Payment
+	cu := decode[wire.Customer](t, b)
+	var payments []wire.Payment
 	for i := range 5 {
 		st, b, _ := p.call(t, key, "POST", "/v1/payments", url.Values{"amount": {"100"}, "currency": {"USD"}, "customer": {cu.ID}}, "pay-"+string(rune('a'+i)))
 		if st != 200 {
 			t.Fatalf("create payment: %d %s", st, b)
 		}
-		payments = append(payments, decode[client.Payment](t, b))
+		payments = append(payments, decode[wire.Payment](t, b))
 	}
 	_, wantList, _ := p.call(t, key, "GET", "/v1/payments", nil, "")
 
@@ -191,14 +174,14 @@ func TestPersistenceSurvivesKill(t *testing.T) {
 
 	p = start(t, "-addr", "127.0.0.1:0", "-data", data)
 	st, b, _ = p.call(t, key, "GET", "/v1/customers/"+cu.ID, nil, "")
-	if got := decode[client.Customer](t, b); st != 200 || got.Email != cu.Email || got.DefaultSource != cu.DefaultSource {
+	if got := decode[wire.Customer](t, b); st != 200 || got.Email != cu.Email || got.DefaultSource != cu.DefaultSource {
 		t.Errorf("customer after kill -9: %d %s", st, b)
 	}
 	if _, got, _ := p.call(t, key, "GET", "/v1/payments", nil, ""); !bytes.Equal(got, wantList) {
 		t.Errorf("payments after kill -9:\n%s\nwant\n%s", got, wantList)
 	}
 	st, b, h := p.call(t, key, "POST", "/v1/payments", url.Values{"amount": {"100"}, "currency": {"USD"}, "customer": {cu.ID}}, "pay-a")
-	if got := decode[client.Payment](t, b); st != 200 || got.ID != payments[0].ID || h.Get(client.HeaderIdempotentReplayed) != "true" {
+	if got := decode[wire.Payment](t, b); st != 200 || got.ID != payments[0].ID || h.Get(wire.HeaderIdempotentReplayed) != "true" {
 		t.Errorf("idempotent retry after kill -9: %d %s", st, b)
 	}
 }
@@ -208,12 +191,12 @@ func TestPersistenceSurvivesKill(t *testing.T) {
 func TestSignalsStopCleanly(t *testing.T) {
 	for _, sig := range []syscall.Signal{syscall.SIGTERM, syscall.SIGINT} {
 		t.Run(sig.String(), func(t *testing.T) {
-			key := client.SecretKeySandboxPrefix + "signalkey99"
+			key := wire.SecretKeySandboxPrefix + "signalkey99"
 			p := start(t, "-addr", "127.0.0.1:0", "-log-level", "debug", "-key", key, "-data", filepath.Join(t.TempDir(), "s.db"))
 			if st, b, _ := p.call(t, key, "POST", "/v1/customers", url.Values{"name": {"x"}}, "k"); st != 200 {
 				t.Fatalf("%d %s", st, b)
 			}
-			if st, _, _ := p.call(t, client.SecretKeySandboxPrefix+"notallowed1", "GET", "/v1/payments", nil, ""); st != 401 {
+			if st, _, _ := p.call(t, wire.SecretKeySandboxPrefix+"notallowed1", "GET", "/v1/payments", nil, ""); st != 401 {
 				t.Errorf("a key outside -key: %d, want 401", st)
 			}
 			if err := p.cmd.Process.Signal(sig); err != nil {
@@ -253,20 +236,37 @@ func TestHelpDocumentsEveryFlag(t *testing.T) {
 	}
 }
 
+// TestBadArguments: a mistake gets exit 2 and one line naming what is
+// wrong and pointing at -h, never the whole usage, never the key.
 func TestBadArguments(t *testing.T) {
-	for _, args := range [][]string{
-		{"-key", "sk_live_secretsecret"},
-		{"-key", "sk_sandbox_short"},
-		{"-log-level", "chatty"},
-		{"extra"},
-		{"-nope"},
+	for _, tc := range []struct {
+		args  []string
+		names string
+	}{
+		{[]string{"-key", "sk_live_secretsecret"}, "-key"},
+		{[]string{"-key", "sk_sandbox_short"}, "-key"},
+		{[]string{"-log-level", "chatty"}, "-log-level"},
+		{[]string{"extra"}, `"extra"`},
+		{[]string{"-nope"}, "-nope"},
+		{[]string{"-addr"}, "-addr"},
+		{[]string{"-data"}, "-data"},
 	} {
 		var out, errOut bytes.Buffer
-		if code := run(args, &out, &errOut); code != 2 {
-			t.Errorf("%v: exit %d, want 2", args, code)
+		if code := run(tc.args, &out, &errOut); code != 2 {
+			t.Errorf("%v: exit %d, want 2", tc.args, code)
 		}
-		if strings.Contains(errOut.String(), "secretsecret") {
-			t.Errorf("%v: the error quotes the key: %s", args, errOut.String())
+		msg := errOut.String()
+		if strings.Contains(msg, "secretsecret") {
+			t.Errorf("%v: the error quotes the key: %s", tc.args, msg)
+		}
+		if strings.Count(msg, "\n") != 1 || !strings.HasSuffix(msg, "\n") || !strings.HasPrefix(msg, "payments-sandbox: ") {
+			t.Errorf("%v: want one line, got %q", tc.args, msg)
+		}
+		if !strings.Contains(msg, tc.names) || !strings.Contains(msg, "-h") || strings.Contains(msg, "Usage") {
+			t.Errorf("%v: %q does not name %s and -h alone", tc.args, msg, tc.names)
+		}
+		if out.Len() != 0 {
+			t.Errorf("%v: wrote to stdout: %q", tc.args, out.String())
 		}
 	}
 	var out, errOut bytes.Buffer
@@ -289,5 +289,86 @@ func TestDisplayAddr(t *testing.T) {
 		if got := displayAddr(tc.addr); got != tc.want {
 			t.Errorf("displayAddr(%v) = %q, want %q", tc.addr, got, tc.want)
 		}
+	}
+}
+
+// TestDamagedDataFile: payments-sandbox on a truncated or partly
+// overwritten data file exits 1 with one line naming the file and what to
+// do; it never panics, prints a stack or starts serving.
+func TestDamagedDataFile(t *testing.T) {
+	bin := binary(t)
+	seed := filepath.Join(t.TempDir(), "seed.db")
+	p := start(t, "-addr", "127.0.0.1:0", "-data", seed)
+	key := wire.SecretKeySandboxPrefix + "damaged0001"
+	for i := range 60 {
+		f := url.Values{"name": {strings.Repeat("n", 200)}, "metadata[k]": {strings.Repeat("v", 400)}, "source": {sandbox.TokenVisa}}
+		if st, b, _ := p.call(t, key, "POST", "/v1/customers", f, fmt.Sprintf("k%d", i)); st != 200 {
+			t.Fatalf("seeding: %d %s", st, b)
+		}
+	}
+	if err := p.cmd.Process.Signal(syscall.SIGTERM); err != nil {
+		t.Fatal(err)
+	}
+	if err := <-p.done; err != nil {
+		t.Fatalf("seeding sandbox exit: %v", err)
+	}
+	good, err := os.ReadFile(seed)
+	if err != nil {
+		t.Fatal(err)
+	}
+	pg := os.Getpagesize()
+	if len(good) < 16*pg {
+		t.Fatalf("seed file is only %d bytes", len(good))
+	}
+	for _, tc := range []struct {
+		name   string
+		damage func([]byte) []byte
+	}{
+		{"truncated", func(b []byte) []byte { return b[:len(b)/3] }},
+		{"truncated to one page", func(b []byte) []byte { return b[:pg] }},
+		{"pages overwritten", func(b []byte) []byte {
+			for i := 2 * pg; i < len(b)/2; i++ {
+				b[i] = byte(i * 13)
+			}
+			return b
+		}},
+		{"meta pages overwritten", func(b []byte) []byte {
+			for i := range 2 * pg {
+				b[i] = byte(i * 7)
+			}
+			return b
+		}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			path := filepath.Join(t.TempDir(), "damaged.db")
+			if err := os.WriteFile(path, tc.damage(bytes.Clone(good)), 0o600); err != nil {
+				t.Fatal(err)
+			}
+			var out, errOut bytes.Buffer
+			cmd := exec.Command(bin, "-addr", "127.0.0.1:0", "-data", path)
+			cmd.Stdout, cmd.Stderr = &out, &errOut
+			err := cmd.Run()
+			var ee *exec.ExitError
+			if !errors.As(err, &ee) || ee.ExitCode() != 1 {
+				t.Fatalf("exit: %v, want status 1; stderr:\n%s", err, errOut.String())
+			}
+			msg := errOut.String()
+			if strings.Count(msg, "\n") != 1 || !strings.HasSuffix(msg, "\n") {
+				t.Errorf("stderr is not one line:\n%s", msg)
+			}
+			for _, part := range []string{path, "damaged", "restore it from a copy", "without -data"} {
+				if !strings.Contains(msg, part) {
+					t.Errorf("stderr %q lacks %q", msg, part)
+				}
+			}
+			for _, bad := range []string{"panic", "goroutine", "SIGSEGV", "SIGBUS"} {
+				if strings.Contains(msg, bad) {
+					t.Errorf("stderr shows a crash (%s):\n%s", bad, msg)
+				}
+			}
+			if out.Len() != 0 {
+				t.Errorf("stdout %q: it started serving", out.String())
+			}
+		})
 	}
 }

@@ -5,7 +5,10 @@ import (
 	"testing"
 
 	"github.com/paymentsdev/terraform-provider-payments/internal/client"
+	"github.com/paymentsdev/terraform-provider-payments/internal/sandbox"
 	"github.com/paymentsdev/terraform-provider-payments/internal/sandbox/sandboxtest"
+	"github.com/paymentsdev/terraform-provider-payments/internal/sandboxclient"
+	"github.com/paymentsdev/terraform-provider-payments/internal/wire"
 )
 
 // TestAccountIsolation: another account gets 404 (never 403) for every verb
@@ -16,17 +19,17 @@ func TestAccountIsolation(t *testing.T) {
 	ctx := context.Background()
 	e := newEnv(t)
 	owner := e.c
-	cus := mustCustomer(t, owner, &client.CustomerParams{Name: ptr("Owner"), Source: ptr(client.TokenVisa)})
-	src := mustSource(t, owner, cus.ID, client.TokenMastercard)
-	authorized := mustPayment(t, owner, &client.PaymentParams{Amount: mediumAmount, Currency: "USD", Customer: cus.ID, Capture: ptr(false)})
+	cus := mustCustomer(t, owner, &client.CustomerParams{Name: new("Owner"), Source: new(sandbox.TokenVisa)})
+	src := mustSource(t, owner, cus.ID, sandbox.TokenMastercard)
+	authorized := mustPayment(t, owner, &client.PaymentParams{Amount: mediumAmount, Currency: "USD", Customer: cus.ID, Capture: new(false)})
 	approved := mustPayment(t, owner, &client.PaymentParams{Amount: mediumAmount, Currency: "USD", Customer: cus.ID})
-	pending := mustPayment(t, owner, &client.PaymentParams{Amount: mediumAmount, Currency: "USD", Source: client.Token3DS})
+	pending := mustPayment(t, owner, &client.PaymentParams{Amount: mediumAmount, Currency: "USD", Source: sandbox.Token3DS})
 
 	otherKey := sandboxtest.NewKey(t)
 	other := newClient(t, e.sb.URL, otherKey)
-	notFound := wantErr{status: 404, typ: client.ErrorTypeInvalidRequest, code: client.ErrorCodeResourceMissing}
+	notFound := wantErr{status: 404, typ: wire.ErrorTypeInvalidRequest, code: wire.ErrorCodeResourceMissing}
 	missingParam := func(p string) wantErr {
-		return wantErr{status: 400, typ: client.ErrorTypeInvalidRequest, code: client.ErrorCodeResourceMissing, param: p}
+		return wantErr{status: 400, typ: wire.ErrorTypeInvalidRequest, code: wire.ErrorCodeResourceMissing, param: p}
 	}
 	calls := []struct {
 		name string
@@ -35,19 +38,19 @@ func TestAccountIsolation(t *testing.T) {
 	}{
 		{"GET customer", func() error { _, err := other.GetCustomer(ctx, cus.ID); return err }, notFound},
 		{"POST update customer", func() error {
-			_, err := other.UpdateCustomer(ctx, cus.ID, &client.CustomerParams{Name: ptr("Thief")})
+			_, err := other.UpdateCustomer(ctx, cus.ID, &client.CustomerParams{Name: new("Thief")})
 			return err
 		}, notFound},
 		{"DELETE customer", func() error { _, err := other.DeleteCustomer(ctx, cus.ID); return err }, notFound},
-		{"POST add source", func() error { _, err := other.AddSource(ctx, cus.ID, client.TokenAmex); return err }, notFound},
+		{"POST add source", func() error { _, err := other.AddSource(ctx, cus.ID, sandbox.TokenAmex); return err }, notFound},
 		{"GET source", func() error { _, err := other.GetSource(ctx, cus.ID, src.ID); return err }, notFound},
 		{"DELETE source", func() error { _, err := other.DeleteSource(ctx, cus.ID, src.ID); return err }, notFound},
 		{"POST set default source", func() error { _, err := other.SetDefaultSource(ctx, cus.ID, src.ID); return err }, notFound},
 		{"GET payment", func() error { _, err := other.GetPayment(ctx, approved.ID); return err }, notFound},
 		{"POST capture", func() error { _, err := other.CapturePayment(ctx, authorized.ID, nil); return err }, notFound},
 		{"POST refund", func() error { _, err := other.RefundPayment(ctx, approved.ID, nil); return err }, notFound},
-		{"sandbox complete", func() error { _, err := other.SandboxCompletePayment(ctx, pending.ID, ""); return err }, notFound},
-		{"sandbox dispute", func() error { _, err := other.SandboxDisputePayment(ctx, approved.ID); return err }, notFound},
+		{"sandbox complete", func() error { _, err := sandboxclient.New(other).CompletePayment(ctx, pending.ID, ""); return err }, notFound},
+		{"sandbox dispute", func() error { _, err := sandboxclient.New(other).DisputePayment(ctx, approved.ID); return err }, notFound},
 		{"list by customer", func() error {
 			_, err := other.ListPayments(ctx, &client.ListPaymentsParams{Customer: cus.ID})
 			return err
@@ -83,7 +86,7 @@ func TestAccountIsolation(t *testing.T) {
 	if err != nil || got.Name != "Owner" || got.DefaultSource == src.ID || len(got.Sources.Data) != 2 {
 		t.Errorf("owner's customer after the other account's calls: %+v, %v", got, err)
 	}
-	for id, status := range map[string]string{authorized.ID: client.PaymentStatusAuthorized, approved.ID: client.PaymentStatusApproved, pending.ID: client.PaymentStatusPending} {
+	for id, status := range map[string]string{authorized.ID: wire.PaymentStatusAuthorized, approved.ID: wire.PaymentStatusApproved, pending.ID: wire.PaymentStatusPending} {
 		p, err := owner.GetPayment(ctx, id)
 		if err != nil || p.Status != status {
 			t.Errorf("owner's payment %s: %+v, %v; want status %s", id, p, err, status)

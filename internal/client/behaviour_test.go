@@ -15,6 +15,10 @@ import (
 	"time"
 
 	"github.com/paymentsdev/terraform-provider-payments/internal/client"
+	"github.com/paymentsdev/terraform-provider-payments/internal/sandbox"
+	"github.com/paymentsdev/terraform-provider-payments/internal/sandbox/sandboxtest"
+	"github.com/paymentsdev/terraform-provider-payments/internal/sandboxclient"
+	"github.com/paymentsdev/terraform-provider-payments/internal/wire"
 )
 
 // TestIdempotencyKeyPerCall: one Idempotency-Key per logical POST, reused
@@ -23,23 +27,23 @@ func TestIdempotencyKeyPerCall(t *testing.T) {
 	t.Parallel()
 	ctx := context.Background()
 	e := newEnv(t)
-	setFaults(t, e.c, client.FaultsParams{ErrorRate: ptr(1.0)})
+	setFaults(t, e.c, sandboxclient.FaultsParams{ErrorRate: new(1.0)})
 	rec := newRecorder()
 	c := e.client(t, withTransport(rec), withRetries(3))
 	for range 2 {
-		if _, err := c.CreateCustomer(ctx, &client.CustomerParams{Name: ptr("Same")}); err == nil {
+		if _, err := c.CreateCustomer(ctx, &client.CustomerParams{Name: new("Same")}); err == nil {
 			t.Fatal("want an error with error_rate 1")
 		}
 	}
-	_, _ = c.GetCustomer(ctx, fakeID(client.CustomerIDPrefix))
-	_, _ = c.DeleteCustomer(ctx, fakeID(client.CustomerIDPrefix))
+	_, _ = c.GetCustomer(ctx, fakeID(wire.CustomerIDPrefix))
+	_, _ = c.DeleteCustomer(ctx, fakeID(wire.CustomerIDPrefix))
 	xs := rec.exchanges()
 	if len(xs) != 16 {
 		t.Fatalf("%d attempts, want 4 per call", len(xs))
 	}
 	first, second := xs[0].IdemKey(), xs[4].IdemKey()
-	if first == "" || second == "" || first == second || len(first) > client.IdempotencyKeyMaxLength {
-		t.Errorf("keys %q and %q: want two different non-empty keys of at most %d characters", first, second, client.IdempotencyKeyMaxLength)
+	if first == "" || second == "" || first == second || len(first) > wire.IdempotencyKeyMaxLength {
+		t.Errorf("keys %q and %q: want two different non-empty keys of at most %d characters", first, second, wire.IdempotencyKeyMaxLength)
 	}
 	for i, x := range xs {
 		want := ""
@@ -67,7 +71,7 @@ func TestRequestHeaders(t *testing.T) {
 	for _, tc := range []struct{ ua, want string }{{testUA, testUA}, {"", client.DefaultUserAgent}} {
 		rec := newRecorder()
 		c := e.client(t, withTransport(rec), func(cfg *client.Config) { cfg.UserAgent = tc.ua })
-		cus, err := c.CreateCustomer(ctx, &client.CustomerParams{Name: ptr("H")})
+		cus, err := c.CreateCustomer(ctx, &client.CustomerParams{Name: new("H")})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -86,7 +90,7 @@ func TestRequestHeaders(t *testing.T) {
 			if ct := x.ReqHeader.Get("Content-Type"); x.Method == http.MethodPost && ct != "application/x-www-form-urlencoded" {
 				t.Errorf("POST Content-Type %q", ct)
 			}
-			if x.RespHeader.Get(client.HeaderRequestID) == "" {
+			if x.RespHeader.Get(wire.HeaderRequestID) == "" {
 				t.Errorf("%s %s: no Request-Id in the answer", x.Method, x.Path)
 			}
 		}
@@ -99,7 +103,7 @@ func TestRetryAfter(t *testing.T) {
 	t.Parallel()
 	ctx := context.Background()
 	e := newEnv(t)
-	setFaults(t, e.c, client.FaultsParams{RateLimit: ptr[int64](1)})
+	setFaults(t, e.c, sandboxclient.FaultsParams{RateLimit: new(int64(1))})
 	rec := newRecorder()
 	c := e.client(t, withTransport(rec), withRetries(3))
 	start := time.Now()
@@ -119,7 +123,7 @@ func TestRetryAfter(t *testing.T) {
 	if limited == nil {
 		t.Fatalf("no 429 with rate_limit 1 and two requests: %+v", rec.exchanges())
 	}
-	ra := limited.RespHeader.Get(client.HeaderRetryAfter)
+	ra := limited.RespHeader.Get(wire.HeaderRetryAfter)
 	secs := atoi(t, ra)
 	if secs < 1 {
 		t.Errorf("Retry-After %q, want whole seconds, at least 1", ra)
@@ -140,7 +144,7 @@ func TestBackoff(t *testing.T) {
 	t.Parallel()
 	const lo, hi = 100 * time.Millisecond, 2 * time.Second
 	withHeader := func(v string) *http.Response {
-		return &http.Response{StatusCode: 429, Header: http.Header{client.HeaderRetryAfter: {v}}}
+		return &http.Response{StatusCode: 429, Header: http.Header{wire.HeaderRetryAfter: {v}}}
 	}
 	tests := []struct {
 		name     string
@@ -186,7 +190,7 @@ func TestContextCancellation(t *testing.T) {
 	t.Run("cancelled between attempts", func(t *testing.T) {
 		t.Parallel()
 		e := newEnv(t)
-		setFaults(t, e.c, client.FaultsParams{ErrorRate: ptr(1.0)})
+		setFaults(t, e.c, sandboxclient.FaultsParams{ErrorRate: new(1.0)})
 		ctx, cancel := context.WithCancel(context.Background())
 		defer cancel()
 		rec := newRecorder()
@@ -196,7 +200,7 @@ func TestContextCancellation(t *testing.T) {
 				cancel()
 			}
 		}
-		_, err := e.client(t, withTransport(rec), withRetries(50)).GetCustomer(ctx, fakeID(client.CustomerIDPrefix))
+		_, err := e.client(t, withTransport(rec), withRetries(50)).GetCustomer(ctx, fakeID(wire.CustomerIDPrefix))
 		if !errors.Is(err, context.Canceled) {
 			t.Errorf("err = %v, want context.Canceled", err)
 		}
@@ -216,7 +220,7 @@ func TestContextCancellation(t *testing.T) {
 			if post {
 				_, err = c.CreateCustomer(ctx, nil)
 			} else {
-				_, err = c.GetCustomer(ctx, fakeID(client.CustomerIDPrefix))
+				_, err = c.GetCustomer(ctx, fakeID(wire.CustomerIDPrefix))
 			}
 			cancel()
 			if !post && !errors.Is(err, context.Canceled) {
@@ -230,7 +234,7 @@ func TestContextCancellation(t *testing.T) {
 	t.Run("deadline during a backoff wait", func(t *testing.T) {
 		t.Parallel()
 		e := newEnv(t)
-		setFaults(t, e.c, client.FaultsParams{ErrorRate: ptr(1.0)})
+		setFaults(t, e.c, sandboxclient.FaultsParams{ErrorRate: new(1.0)})
 		rec := newRecorder()
 		c := e.client(t, withTransport(rec), withRetries(50), func(cfg *client.Config) {
 			cfg.RetryWaitMin, cfg.RetryWaitMax = 10*time.Second, 10*time.Second
@@ -255,7 +259,7 @@ func TestContextCancellation(t *testing.T) {
 		rec := newRecorder()
 		ctx, cancel := context.WithCancel(context.Background())
 		cancel()
-		_, err := e.client(t, withTransport(rec)).CreateCustomer(ctx, &client.CustomerParams{Name: ptr("Never")})
+		_, err := e.client(t, withTransport(rec)).CreateCustomer(ctx, &client.CustomerParams{Name: new("Never")})
 		if !errors.Is(err, context.Canceled) {
 			t.Errorf("err = %v, want context.Canceled", err)
 		}
@@ -271,11 +275,11 @@ func TestContextCancellation(t *testing.T) {
 	t.Run("POST interrupted after it was sent is finished with its key", func(t *testing.T) {
 		t.Parallel()
 		e := newEnv(t)
-		setFaults(t, e.c, client.FaultsParams{LatencyMS: ptr[int64](300)})
+		setFaults(t, e.c, sandboxclient.FaultsParams{LatencyMS: new(int64(300))})
 		rec := newRecorder()
 		ctx, cancel := context.WithTimeout(context.Background(), 50*time.Millisecond)
 		defer cancel()
-		cus, err := e.client(t, withTransport(rec)).CreateCustomer(ctx, &client.CustomerParams{Name: ptr("Interrupted")})
+		cus, err := e.client(t, withTransport(rec)).CreateCustomer(ctx, &client.CustomerParams{Name: new("Interrupted")})
 		keys := map[string]bool{}
 		for _, x := range rec.exchanges() {
 			keys[x.IdemKey()] = true
@@ -283,7 +287,7 @@ func TestContextCancellation(t *testing.T) {
 		if len(keys) != 1 {
 			t.Errorf("attempts used keys %v, want one", keys)
 		}
-		setFaults(t, e.c, client.FaultsParams{LatencyMS: ptr[int64](0)})
+		setFaults(t, e.c, sandboxclient.FaultsParams{LatencyMS: new(int64(0))})
 		if n := stats(t, e.c).Customers; n != 1 {
 			t.Errorf("stats.customers = %d, want 1", n)
 		}
@@ -315,30 +319,30 @@ func TestSecretNeverLeaks(t *testing.T) {
 	var errs []error
 	keep := func(_ any, err error) { errs = append(errs, err) }
 
-	keep(c.CreateCustomer(ctx, &client.CustomerParams{Email: ptr("bad")}))
-	keep(c.GetCustomer(ctx, fakeID(client.CustomerIDPrefix)))
-	keep(c.CreatePayment(ctx, &client.PaymentParams{Amount: 1, Currency: "USD", Source: client.TokenDeclined}))
-	setFaults(t, e.c, client.FaultsParams{ErrorRate: ptr(1.0)})
+	keep(c.CreateCustomer(ctx, &client.CustomerParams{Email: new("bad")}))
+	keep(c.GetCustomer(ctx, fakeID(wire.CustomerIDPrefix)))
+	keep(c.CreatePayment(ctx, &client.PaymentParams{Amount: 1, Currency: "USD", Source: sandbox.TokenDeclined}))
+	setFaults(t, e.c, sandboxclient.FaultsParams{ErrorRate: new(1.0)})
 	keep(c.CreateCustomer(ctx, nil))
-	setFaults(t, e.c, client.FaultsParams{ErrorRate: ptr(0.0), DropRate: ptr(1.0)})
+	setFaults(t, e.c, sandboxclient.FaultsParams{ErrorRate: new(0.0), DropRate: new(1.0)})
 	keep(c.CreateCustomer(ctx, nil))
-	keep(c.GetPayment(ctx, fakeID(client.PaymentIDPrefix)))
-	setFaults(t, e.c, client.FaultsParams{DropRate: ptr(0.0), RateLimit: ptr[int64](1)})
+	keep(c.GetPayment(ctx, fakeID(wire.PaymentIDPrefix)))
+	setFaults(t, e.c, sandboxclient.FaultsParams{DropRate: new(0.0), RateLimit: new(int64(1))})
 	noRetry := e.client(t, withLog, noRetries)
 	for range 3 {
 		keep(noRetry.ListPayments(ctx, nil))
 	}
-	setFaults(t, e.c, client.FaultsParams{RateLimit: ptr[int64](0)})
+	setFaults(t, e.c, sandboxclient.FaultsParams{RateLimit: new(int64(0))})
 	// A wrong key must not leak either, nor a dead server's address error.
-	wrong := client.SecretKeySandboxPrefix + "x"
+	wrong := wire.SecretKeySandboxPrefix + "x"
 	keep(newClient(t, e.sb.URL, wrong, withLog).CreateCustomer(ctx, nil))
 	dead := httptest.NewServer(http.NotFoundHandler())
 	deadURL := dead.URL
 	dead.Close()
 	keep(newClient(t, deadURL, e.key, withLog, withRetries(1)).CreateCustomer(ctx, nil))
 	// A live key's sandbox 403.
-	live := client.SecretKeyLivePrefix + "abcdefgh12345678"
-	keep(newClient(t, e.sb.URL, live, withLog).GetCustomer(ctx, fakeID(client.CustomerIDPrefix)))
+	live := wire.SecretKeyLivePrefix + "abcdefgh12345678"
+	keep(newClient(t, e.sb.URL, live, withLog).GetCustomer(ctx, fakeID(wire.CustomerIDPrefix)))
 
 	var nonNil int
 	for _, err := range errs {
@@ -373,31 +377,31 @@ func TestSecretNeverLeaks(t *testing.T) {
 // TestClassifyKey covers every kind and the malformed shapes.
 func TestClassifyKey(t *testing.T) {
 	t.Parallel()
-	rest := strings.Repeat("a", client.MinKeySecretLength)
+	rest := strings.Repeat("a", wire.MinKeySecretLength)
 	tests := []struct {
 		key  string
-		want client.KeyKind
+		want wire.KeyKind
 	}{
-		{client.SecretKeySandboxPrefix + rest, client.KeySecretSandbox},
-		{client.SecretKeyLivePrefix + rest, client.KeySecretLive},
-		{client.PublicKeySandboxPrefix + rest, client.KeyPublicSandbox},
-		{client.PublicKeyLivePrefix + rest, client.KeyPublicLive},
-		{client.SecretKeySandboxPrefix + "Ab3_xY9_zQ", client.KeySecretSandbox},
-		{client.SecretKeySandboxPrefix + "ABCDEFGHIJKLMNOPQRSTUVWXYZ234567", client.KeySecretSandbox},
-		{client.SecretKeySandboxPrefix + rest[1:], client.KeyMalformed},
-		{client.SecretKeySandboxPrefix, client.KeyMalformed},
-		{client.SecretKeyLivePrefix + "aaaa-aaaa", client.KeyMalformed},
-		{client.SecretKeySandboxPrefix + "aaaa aaaa", client.KeyMalformed},
-		{client.SecretKeySandboxPrefix + "aaaaaaaé", client.KeyMalformed},
-		{client.SecretKeySandboxPrefix + rest + "\n", client.KeyMalformed},
-		{"SK_SANDBOX_" + rest, client.KeyMalformed},
-		{"sk_test_" + rest, client.KeyMalformed},
-		{" " + client.SecretKeySandboxPrefix + rest, client.KeyMalformed},
-		{"", client.KeyMalformed},
-		{rest, client.KeyMalformed},
+		{wire.SecretKeySandboxPrefix + rest, wire.KeySecretSandbox},
+		{wire.SecretKeyLivePrefix + rest, wire.KeySecretLive},
+		{wire.PublicKeySandboxPrefix + rest, wire.KeyPublicSandbox},
+		{wire.PublicKeyLivePrefix + rest, wire.KeyPublicLive},
+		{wire.SecretKeySandboxPrefix + "Ab3_xY9_zQ", wire.KeySecretSandbox},
+		{wire.SecretKeySandboxPrefix + "ABCDEFGHIJKLMNOPQRSTUVWXYZ234567", wire.KeySecretSandbox},
+		{wire.SecretKeySandboxPrefix + rest[1:], wire.KeyMalformed},
+		{wire.SecretKeySandboxPrefix, wire.KeyMalformed},
+		{wire.SecretKeyLivePrefix + "aaaa-aaaa", wire.KeyMalformed},
+		{wire.SecretKeySandboxPrefix + "aaaa aaaa", wire.KeyMalformed},
+		{wire.SecretKeySandboxPrefix + "aaaaaaaé", wire.KeyMalformed},
+		{wire.SecretKeySandboxPrefix + rest + "\n", wire.KeyMalformed},
+		{"SK_SANDBOX_" + rest, wire.KeyMalformed},
+		{"sk_test_" + rest, wire.KeyMalformed},
+		{" " + wire.SecretKeySandboxPrefix + rest, wire.KeyMalformed},
+		{"", wire.KeyMalformed},
+		{rest, wire.KeyMalformed},
 	}
 	for _, tc := range tests {
-		if got := client.ClassifyKey(tc.key); got != tc.want {
+		if got := wire.ClassifyKey(tc.key); got != tc.want {
 			t.Errorf("ClassifyKey(%q) = %v, want %v", tc.key, got, tc.want)
 		}
 	}
@@ -407,7 +411,7 @@ func TestClassifyKey(t *testing.T) {
 // echoing credentials.
 func TestNewValidation(t *testing.T) {
 	t.Parallel()
-	key := client.SecretKeySandboxPrefix + "abcdefgh12345678"
+	key := wire.SecretKeySandboxPrefix + "abcdefgh12345678"
 	tests := []struct {
 		base, key string
 		ok        bool
@@ -451,7 +455,7 @@ func TestNewValidation(t *testing.T) {
 			}
 		}
 	}
-	if c, _ := client.New(client.Config{BaseURL: "https://x.example", SecretKey: client.SecretKeyLivePrefix + "abcdefgh"}); c == nil || !c.Livemode() {
+	if c, _ := client.New(client.Config{BaseURL: "https://x.example", SecretKey: wire.SecretKeyLivePrefix + "abcdefgh"}); c == nil || !c.Livemode() {
 		t.Error("a live key's client must report Livemode")
 	}
 	if c, _ := client.New(client.Config{BaseURL: "https://x.example", SecretKey: key}); c == nil || c.Livemode() {
@@ -464,7 +468,7 @@ func TestNewValidation(t *testing.T) {
 func fakeAPI(t *testing.T, handler http.HandlerFunc) string {
 	t.Helper()
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		w.Header().Set(client.HeaderRequestID, "req_fake")
+		w.Header().Set(wire.HeaderRequestID, "req_fake")
 		handler(w, r)
 	}))
 	t.Cleanup(srv.Close)
@@ -478,9 +482,9 @@ func TestLivemodeMismatch(t *testing.T) {
 	answer := func(livemode bool) http.HandlerFunc {
 		return func(w http.ResponseWriter, r *http.Request) {
 			switch {
-			case r.URL.Path == pathPayments && r.Method == http.MethodGet:
+			case r.URL.Path == wire.PathPayments && r.Method == http.MethodGet:
 				fmt.Fprintf(w, `{"object":"list","data":[{"id":"pay_1","object":"payment","livemode":%v}],"has_more":false,"url":"/v1/payments"}`, livemode)
-			case strings.HasPrefix(r.URL.Path, pathPayments):
+			case strings.HasPrefix(r.URL.Path, wire.PathPayments):
 				fmt.Fprintf(w, `{"id":"pay_1","object":"payment","livemode":%v}`, livemode)
 			case strings.Contains(r.URL.Path, "/sources/"):
 				fmt.Fprintf(w, `{"id":"src_1","object":"source","livemode":%v}`, livemode)
@@ -489,8 +493,8 @@ func TestLivemodeMismatch(t *testing.T) {
 			}
 		}
 	}
-	sandboxKey := client.SecretKeySandboxPrefix + "abcdefgh12345678"
-	liveKey := client.SecretKeyLivePrefix + "abcdefgh12345678"
+	sandboxKey := wire.SecretKeySandboxPrefix + "abcdefgh12345678"
+	liveKey := wire.SecretKeyLivePrefix + "abcdefgh12345678"
 	for _, tc := range []struct {
 		key          string
 		answerLive   bool
@@ -539,7 +543,7 @@ func TestLivemodeMismatch(t *testing.T) {
 func TestUnexpectedAnswers(t *testing.T) {
 	t.Parallel()
 	ctx := context.Background()
-	key := client.SecretKeySandboxPrefix + "abcdefgh12345678"
+	key := wire.SecretKeySandboxPrefix + "abcdefgh12345678"
 
 	t.Run("HTML 502 from a proxy", func(t *testing.T) {
 		url := fakeAPI(t, func(w http.ResponseWriter, _ *http.Request) {
@@ -548,7 +552,7 @@ func TestUnexpectedAnswers(t *testing.T) {
 			fmt.Fprint(w, "<html><body>Bad Gateway\x1b[31m</body></html>")
 		})
 		_, err := newClient(t, url, key, withRetries(1)).GetCustomer(ctx, "cus_1")
-		e := checkAPIError(t, err, key, wantErr{status: 502, typ: client.ErrorTypeAPI})
+		e := checkAPIError(t, err, key, wantErr{status: 502, typ: wire.ErrorTypeAPI})
 		if !strings.Contains(e.Message, "Bad Gateway") || strings.Contains(e.Message, "\x1b") {
 			t.Errorf("Message %q: want a printable excerpt of the body", e.Message)
 		}
@@ -564,10 +568,10 @@ func TestUnexpectedAnswers(t *testing.T) {
 		var n atomic.Int32
 		var keys sync.Map
 		url := fakeAPI(t, func(w http.ResponseWriter, r *http.Request) {
-			keys.Store(r.Header.Get(client.HeaderIdempotencyKey), true)
+			keys.Store(r.Header.Get(wire.HeaderIdempotencyKey), true)
 			if n.Add(1) < 3 {
 				w.WriteHeader(http.StatusConflict)
-				fmt.Fprintf(w, `{"error":{"type":%q,"code":%q,"message":"in flight"}}`, client.ErrorTypeIdempotency, client.ErrorCodeIdempotencyKeyInUse)
+				fmt.Fprintf(w, `{"error":{"type":%q,"code":%q,"message":"in flight"}}`, wire.ErrorTypeIdempotency, wire.ErrorCodeIdempotencyKeyInUse)
 				return
 			}
 			fmt.Fprint(w, `{"id":"cus_1","object":"customer","livemode":false}`)
@@ -584,10 +588,10 @@ func TestUnexpectedAnswers(t *testing.T) {
 		url := fakeAPI(t, func(w http.ResponseWriter, _ *http.Request) {
 			n.Add(1)
 			w.WriteHeader(http.StatusConflict)
-			fmt.Fprintf(w, `{"error":{"type":%q,"code":%q,"message":"reused"}}`, client.ErrorTypeIdempotency, client.ErrorCodeIdempotencyKeyReused)
+			fmt.Fprintf(w, `{"error":{"type":%q,"code":%q,"message":"reused"}}`, wire.ErrorTypeIdempotency, wire.ErrorCodeIdempotencyKeyReused)
 		})
 		_, err := newClient(t, url, key, withRetries(5)).CreateCustomer(ctx, nil)
-		checkAPIError(t, err, key, wantErr{status: 409, typ: client.ErrorTypeIdempotency, code: client.ErrorCodeIdempotencyKeyReused})
+		checkAPIError(t, err, key, wantErr{status: 409, typ: wire.ErrorTypeIdempotency, code: wire.ErrorCodeIdempotencyKeyReused})
 		if n.Load() != 1 {
 			t.Errorf("%d attempts, want 1", n.Load())
 		}
@@ -599,7 +603,7 @@ func TestUnexpectedAnswers(t *testing.T) {
 			w.WriteHeader(http.StatusBadRequest)
 		})
 		_, err := newClient(t, url, key, withRetries(5)).CreateCustomer(ctx, nil)
-		checkAPIError(t, err, key, wantErr{status: 400, typ: client.ErrorTypeInvalidRequest})
+		checkAPIError(t, err, key, wantErr{status: 400, typ: wire.ErrorTypeInvalidRequest})
 		if n.Load() != 1 {
 			t.Errorf("%d attempts, want 1", n.Load())
 		}
@@ -626,14 +630,31 @@ func TestUnexpectedAnswers(t *testing.T) {
 }
 
 // TestOddIDs: an identifier from user input addresses only its own path
-// segment; whatever it holds, the answer is a 404.
+// segment; whatever it holds, the answer is a 404 resource_missing. An
+// empty id is refused before any request: an empty segment addresses no
+// object, and the answer (unrecognized_url, or another route's after the
+// server cleans the path) must not read as not found.
 func TestOddIDs(t *testing.T) {
 	t.Parallel()
 	ctx := context.Background()
 	e := newEnv(t)
-	cus := mustCustomer(t, e.c, &client.CustomerParams{Source: ptr(client.TokenVisa)})
+	cus := mustCustomer(t, e.c, &client.CustomerParams{Source: new(sandbox.TokenVisa)})
 	mustPayment(t, e.c, &client.PaymentParams{Amount: 1, Currency: "USD", Customer: cus.ID})
-	for _, id := range []string{"", "..", ".", "../payments", "../../_sandbox/stats", "a/b", "a b", "%2e%2e", "cus_ü", cus.ID + "/sources", cus.ID + "?x=1", cus.ID + "#f", strings.ToLower(cus.ID)} {
+	for name, call := range map[string]func() error{
+		"GetCustomer":    func() error { _, err := e.c.GetCustomer(ctx, ""); return err },
+		"DeleteCustomer": func() error { _, err := e.c.DeleteCustomer(ctx, ""); return err },
+		"UpdateCustomer": func() error { _, err := e.c.UpdateCustomer(ctx, "", nil); return err },
+		"GetPayment":     func() error { _, err := e.c.GetPayment(ctx, ""); return err },
+		"RefundPayment":  func() error { _, err := e.c.RefundPayment(ctx, "", nil); return err },
+		"GetSource":      func() error { _, err := e.c.GetSource(ctx, cus.ID, ""); return err },
+		"DeleteSource":   func() error { _, err := e.c.DeleteSource(ctx, "", "src_x"); return err },
+	} {
+		err := call()
+		if _, isAPI := client.AsError(err); err == nil || isAPI || client.IsNotFound(err) || !strings.Contains(err.Error(), "id in the path is empty") {
+			t.Errorf("%s(\"\") = %v, want a refusal before any request", name, err)
+		}
+	}
+	for _, id := range []string{"..", ".", "../payments", "../../_sandbox/stats", "a/b", "a b", "%2e%2e", "cus_ü", cus.ID + "/sources", cus.ID + "?x=1", cus.ID + "#f", strings.ToLower(cus.ID)} {
 		for name, call := range map[string]func() error{
 			"GetCustomer":    func() error { _, err := e.c.GetCustomer(ctx, id); return err },
 			"DeleteCustomer": func() error { _, err := e.c.DeleteCustomer(ctx, id); return err },
@@ -657,47 +678,46 @@ func TestOddIDs(t *testing.T) {
 func TestKeyAcceptance(t *testing.T) {
 	t.Parallel()
 	sb := newEnv(t).sb
-	rest := strings.Repeat("k", client.MinKeySecretLength)
+	rest := strings.Repeat("k", wire.MinKeySecretLength)
 	for _, key := range []string{
-		client.SecretKeySandboxPrefix + rest,
-		client.SecretKeySandboxPrefix + rest[1:],
-		client.SecretKeySandboxPrefix + "Ab_3" + rest,
-		client.SecretKeySandboxPrefix + rest + "-x",
-		client.SecretKeySandboxPrefix + rest + ".x",
-		client.SecretKeyLivePrefix + rest,
-		client.PublicKeySandboxPrefix + rest,
-		client.PublicKeyLivePrefix + rest,
+		wire.SecretKeySandboxPrefix + rest,
+		wire.SecretKeySandboxPrefix + rest[1:],
+		wire.SecretKeySandboxPrefix + "Ab_3" + rest,
+		wire.SecretKeySandboxPrefix + rest + "-x",
+		wire.SecretKeySandboxPrefix + rest + ".x",
+		wire.SecretKeyLivePrefix + rest,
+		wire.PublicKeySandboxPrefix + rest,
+		wire.PublicKeyLivePrefix + rest,
 		"sk_test_" + rest,
 		"SK_SANDBOX_" + rest,
 	} {
-		r := mustRaw(t, sb.URL, key, http.MethodGet, pathPayments, nil, "")
+		r := mustRaw(t, sb.URL, key, http.MethodGet, wire.PathPayments, nil, "")
 		var want int
-		switch client.ClassifyKey(key) {
-		case client.KeySecretSandbox:
+		switch wire.ClassifyKey(key) {
+		case wire.KeySecretSandbox:
 			want = 200
-		case client.KeySecretLive, client.KeyPublicSandbox, client.KeyPublicLive:
+		case wire.KeySecretLive, wire.KeyPublicSandbox, wire.KeyPublicLive:
 			want = 403
 		default:
 			want = 401
 		}
 		if r.Status != want {
-			t.Errorf("key %q (kind %v): sandbox answers %d %s, want %d", key, client.ClassifyKey(key), r.Status, r.Body, want)
+			t.Errorf("key %q (kind %v): sandbox answers %d %s, want %d", key, wire.ClassifyKey(key), r.Status, r.Body, want)
 		}
 		noKeyIn(t, "answer", string(r.Body), key)
 	}
 	// Missing, empty and non-Basic credentials are 401 missing or invalid.
-	for _, auth := range []string{"", "Basic ", "Bearer " + client.SecretKeySandboxPrefix + rest, "Basic !!!notbase64"} {
-		req, _ := http.NewRequest(http.MethodGet, sb.URL+pathPayments, nil)
+	for _, auth := range []string{"", "Basic ", "Bearer " + wire.SecretKeySandboxPrefix + rest, "Basic !!!notbase64"} {
+		r := sandboxtest.Request{Method: http.MethodGet, Path: wire.PathPayments}
 		if auth != "" {
-			req.Header.Set("Authorization", auth)
+			r.Header = http.Header{"Authorization": {auth}}
 		}
-		resp, err := rawHTTP.Do(req)
+		resp, err := sandboxtest.Do(nil, sb.URL, r)
 		if err != nil {
 			t.Fatal(err)
 		}
-		resp.Body.Close()
-		if resp.StatusCode != 401 || resp.Header.Get(client.HeaderRequestID) == "" {
-			t.Errorf("Authorization %q: %d (Request-Id %q), want 401 with a Request-Id", auth, resp.StatusCode, resp.Header.Get(client.HeaderRequestID))
+		if resp.Status != 401 || resp.Header.Get(wire.HeaderRequestID) == "" {
+			t.Errorf("Authorization %q: %d (Request-Id %q), want 401 with a Request-Id", auth, resp.Status, resp.Header.Get(wire.HeaderRequestID))
 		}
 	}
 }
@@ -708,13 +728,13 @@ func TestBodyLimitBoundary(t *testing.T) {
 	t.Parallel()
 	e := newEnv(t)
 	pad := func(n int) url.Values { return url.Values{"name": {strings.Repeat("a", n-len("name="))}} }
-	at := mustRaw(t, e.sb.URL, e.key, http.MethodPost, pathCustomers, pad(client.MaxRequestBodyBytes), "")
+	at := mustRaw(t, e.sb.URL, e.key, http.MethodPost, wire.PathCustomers, pad(wire.MaxRequestBodyBytes), "")
 	if at.Status != 400 || at.ErrorField(t, "param") != "name" {
-		t.Errorf("a %d-byte body: %d %s, want 400 for the name", client.MaxRequestBodyBytes, at.Status, at.Body)
+		t.Errorf("a %d-byte body: %d %s, want 400 for the name", wire.MaxRequestBodyBytes, at.Status, at.Body)
 	}
-	over := mustRaw(t, e.sb.URL, e.key, http.MethodPost, pathCustomers, pad(client.MaxRequestBodyBytes+1), "")
-	if over.Status != 413 || over.ErrorField(t, "type") != client.ErrorTypeInvalidRequest {
-		t.Errorf("a %d-byte body: %d %s, want 413 invalid_request_error", client.MaxRequestBodyBytes+1, over.Status, over.Body)
+	over := mustRaw(t, e.sb.URL, e.key, http.MethodPost, wire.PathCustomers, pad(wire.MaxRequestBodyBytes+1), "")
+	if over.Status != 413 || over.ErrorField(t, "type") != wire.ErrorTypeInvalidRequest {
+		t.Errorf("a %d-byte body: %d %s, want 413 invalid_request_error", wire.MaxRequestBodyBytes+1, over.Status, over.Body)
 	}
 }
 
@@ -727,9 +747,9 @@ func TestUnknownRoutes(t *testing.T) {
 		{http.MethodGet, "/v1/unknown"},
 		{http.MethodGet, "/v2/customers"},
 		{http.MethodGet, "/"},
-		{http.MethodPut, pathCustomers},
-		{http.MethodGet, pathCustomers},
-		{http.MethodPatch, pathPayments},
+		{http.MethodPut, wire.PathCustomers},
+		{http.MethodGet, wire.PathCustomers},
+		{http.MethodPatch, wire.PathPayments},
 	} {
 		r := mustRaw(t, e.sb.URL, e.key, tc.method, tc.path, nil, "")
 		if r.Status < 400 || r.Status >= 500 || r.ErrorField(t, "type") == "" || r.ErrorField(t, "message") == "" {

@@ -4,6 +4,7 @@ import (
 	"testing"
 
 	"github.com/paymentsdev/terraform-provider-payments/internal/client"
+	"github.com/paymentsdev/terraform-provider-payments/internal/sandbox"
 )
 
 // The benchmarks measure the client's request path (form encoding, retry
@@ -11,7 +12,7 @@ import (
 
 func BenchmarkCreateCustomer(b *testing.B) {
 	e := newEnv(b)
-	p := &client.CustomerParams{Email: ptr("bench@example.com"), Name: ptr("Bench"), Metadata: map[string]string{"plan": "gold"}}
+	p := &client.CustomerParams{Email: new("bench@example.com"), Name: new("Bench"), Metadata: map[string]string{"plan": "gold"}}
 	ctx := b.Context()
 	b.ReportAllocs()
 	for b.Loop() {
@@ -23,7 +24,7 @@ func BenchmarkCreateCustomer(b *testing.B) {
 
 func BenchmarkGetCustomer(b *testing.B) {
 	e := newEnv(b)
-	cus := mustCustomer(b, e.c, &client.CustomerParams{Email: ptr("bench@example.com"), Source: ptr(client.TokenVisa)})
+	cus := mustCustomer(b, e.c, &client.CustomerParams{Email: new("bench@example.com"), Source: new(sandbox.TokenVisa)})
 	ctx := b.Context()
 	b.ReportAllocs()
 	for b.Loop() {
@@ -37,7 +38,7 @@ func BenchmarkGetCustomer(b *testing.B) {
 // Terraform's parallel operations do.
 func BenchmarkGetCustomerParallel(b *testing.B) {
 	e := newEnv(b)
-	cus := mustCustomer(b, e.c, &client.CustomerParams{Email: ptr("bench@example.com"), Source: ptr(client.TokenVisa)})
+	cus := mustCustomer(b, e.c, &client.CustomerParams{Email: new("bench@example.com"), Source: new(sandbox.TokenVisa)})
 	ctx := b.Context()
 	b.ReportAllocs()
 	b.RunParallel(func(pb *testing.PB) {
@@ -54,7 +55,7 @@ func BenchmarkGetCustomerParallel(b *testing.B) {
 // Idempotency-Key.
 func BenchmarkCreateCustomerParallel(b *testing.B) {
 	e := newEnv(b)
-	p := &client.CustomerParams{Email: ptr("bench@example.com")}
+	p := &client.CustomerParams{Email: new("bench@example.com")}
 	ctx := b.Context()
 	b.ReportAllocs()
 	b.RunParallel(func(pb *testing.PB) {

@@ -23,6 +23,8 @@ import (
 
 	"github.com/hashicorp/go-cleanhttp"
 	"github.com/hashicorp/go-retryablehttp"
+
+	"github.com/paymentsdev/terraform-provider-payments/internal/wire"
 )
 
 // Defaults for Config fields left zero.
@@ -76,48 +78,6 @@ type Client struct {
 	log       func(ctx context.Context, msg string, fields map[string]any)
 }
 
-// KeyKind tells what kind of key a string is.
-type KeyKind int
-
-// The kinds of key.
-const (
-	KeyMalformed KeyKind = iota
-	KeySecretSandbox
-	KeySecretLive
-	KeyPublicSandbox
-	KeyPublicLive
-)
-
-// ClassifyKey tells the kind of key by its prefix, and KeyMalformed when the
-// prefix is unknown or the rest is shorter than MinKeySecretLength or holds
-// characters other than letters, digits and underscores.
-func ClassifyKey(key string) KeyKind {
-	for _, k := range []struct {
-		prefix string
-		kind   KeyKind
-	}{
-		{SecretKeySandboxPrefix, KeySecretSandbox},
-		{SecretKeyLivePrefix, KeySecretLive},
-		{PublicKeySandboxPrefix, KeyPublicSandbox},
-		{PublicKeyLivePrefix, KeyPublicLive},
-	} {
-		rest, ok := strings.CutPrefix(key, k.prefix)
-		if !ok {
-			continue
-		}
-		if len(rest) < MinKeySecretLength {
-			return KeyMalformed
-		}
-		for _, r := range rest {
-			if !(r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || r == '_') {
-				return KeyMalformed
-			}
-		}
-		return k.kind
-	}
-	return KeyMalformed
-}
-
 // New returns a Client. It checks the configuration but makes no request.
 func New(cfg Config) (*Client, error) {
 	if cfg.BaseURL == "" {
@@ -146,7 +106,7 @@ func New(cfg Config) (*Client, error) {
 		base:      base,
 		key:       cfg.SecretKey,
 		userAgent: cfg.UserAgent,
-		livemode:  ClassifyKey(cfg.SecretKey) == KeySecretLive,
+		livemode:  wire.ClassifyKey(cfg.SecretKey) == wire.KeySecretLive,
 		log:       cfg.Log,
 	}
 	if c.userAgent == "" {
@@ -219,9 +179,9 @@ func (c *Client) checkRetry(ctx context.Context, resp *http.Response, err error)
 			"method":     resp.Request.Method,
 			"path":       resp.Request.URL.Path,
 			"status":     resp.StatusCode,
-			"request_id": resp.Header.Get(HeaderRequestID),
+			"request_id": resp.Header.Get(wire.HeaderRequestID),
 		}
-		if resp.Header.Get(HeaderIdempotentReplayed) == "true" {
+		if resp.Header.Get(wire.HeaderIdempotentReplayed) == "true" {
 			fields["idempotent_replayed"] = true
 		}
 		c.log(ctx, "payments API response", fields)
@@ -236,7 +196,7 @@ func (c *Client) checkRetry(ctx context.Context, resp *http.Response, err error)
 		if rerr != nil {
 			return true, nil
 		}
-		return decodeError(resp.StatusCode, resp.Header, body).Code == ErrorCodeIdempotencyKeyInUse, nil
+		return decodeError(resp.StatusCode, resp.Header, body).Code == wire.ErrorCodeIdempotencyKeyInUse, nil
 	}
 	return false, nil
 }
@@ -246,7 +206,7 @@ func (c *Client) checkRetry(ctx context.Context, resp *http.Response, err error)
 // capped at max, with equal jitter so that parallel clients spread out.
 func Backoff(minWait, maxWait time.Duration, attemptNum int, resp *http.Response) time.Duration {
 	if resp != nil {
-		if s := resp.Header.Get(HeaderRetryAfter); s != "" {
+		if s := resp.Header.Get(wire.HeaderRetryAfter); s != "" {
 			if secs, err := strconv.Atoi(strings.TrimSpace(s)); err == nil && secs >= 0 {
 				return time.Duration(secs) * time.Second
 			}
@@ -274,6 +234,12 @@ func newIdempotencyKey() string {
 // into out. A POST carries one Idempotency-Key reused across its retries,
 // so a retried create can never make two objects.
 func (c *Client) call(ctx context.Context, method, path string, query, form url.Values, out any) error {
+	if strings.Contains(path, "//") || strings.HasSuffix(path, "/") {
+		// Only an empty id makes an empty segment. Sent, it would address
+		// another route (servers clean // away) or none, and any answer
+		// would be about something else than the object asked for.
+		return fmt.Errorf("%s %s: an object id in the path is empty", method, path)
+	}
 	u := *c.base
 	u.Path = c.base.Path + path
 	if len(query) > 0 {
@@ -292,7 +258,7 @@ func (c *Client) call(ctx context.Context, method, path string, query, form url.
 	req.Header.Set("Accept", "application/json")
 	if method == http.MethodPost {
 		req.Header.Set("Content-Type", "application/x-www-form-urlencoded")
-		req.Header.Set(HeaderIdempotencyKey, newIdempotencyKey())
+		req.Header.Set(wire.HeaderIdempotencyKey, newIdempotencyKey())
 	}
 
 	status, header, raw, err := c.do(ctx, req)
@@ -313,16 +279,20 @@ func (c *Client) call(ctx context.Context, method, path string, query, form url.
 		return fmt.Errorf("%s %s failed after %d attempt(s): %w", method, path, c.http.RetryMax+1, scrub(err))
 	}
 	if status != http.StatusOK {
-		return decodeError(status, header, raw)
+		e := decodeError(status, header, raw)
+		if status == http.StatusNotFound && e.Code != wire.ErrorCodeResourceMissing {
+			e.Message = misroutedMessage(method, u, e)
+		}
+		return e
 	}
 	if out == nil {
 		return nil
 	}
 	if err := json.Unmarshal(raw, out); err != nil {
-		return fmt.Errorf("%s %s: decoding answer (request %s): %w", method, path, header.Get(HeaderRequestID), err)
+		return fmt.Errorf("%s %s: decoding answer (request %s): %w", method, path, header.Get(wire.HeaderRequestID), err)
 	}
-	if lm, ok := out.(interface{ livemodeOf() bool }); ok && lm.livemodeOf() != c.livemode {
-		return &LivemodeMismatchError{Path: path, KeyLivemode: c.livemode, RequestID: header.Get(HeaderRequestID)}
+	if lm, ok := livemodeOf(out); ok && lm != c.livemode {
+		return &LivemodeMismatchError{Path: path, KeyLivemode: c.livemode, RequestID: header.Get(wire.HeaderRequestID)}
 	}
 	return nil
 }
@@ -399,9 +369,39 @@ func (e *LivemodeMismatchError) Error() string {
 	return fmt.Sprintf("refusing the answer to %s: the key is a %s key but the answer is a %s-mode object (request %s); check base_url", e.Path, key, got, e.RequestID)
 }
 
-func (c *Customer) livemodeOf() bool { return c.Livemode }
-func (s *Source) livemodeOf() bool   { return s.Livemode }
-func (p *Payment) livemodeOf() bool  { return p.Livemode }
+// livemodeOf returns the livemode of an answer that is an object.
+func livemodeOf(out any) (livemode, ok bool) {
+	switch v := out.(type) {
+	case *wire.Customer:
+		return v.Livemode, true
+	case *wire.Source:
+		return v.Livemode, true
+	case *wire.Payment:
+		return v.Livemode, true
+	}
+	return false, false
+}
+
+// expand fills a wire path template with ids, each escaped by pathID.
+func expand(template string, ids ...string) string {
+	return wire.ExpandPath(template, pathID, ids...)
+}
+
+// Call performs one request to an endpoint the client has no method for,
+// such as the sandbox's controls, with the retries, idempotency and error
+// decoding of every other call. path is a wire path template whose {name}
+// segments are filled with ids, in order, escaped; params are the query of
+// a GET or DELETE and the form of a POST. A 200 answer is decoded into
+// out, unless out is nil.
+func (c *Client) Call(ctx context.Context, method, path string, ids []string, params url.Values, out any) error {
+	if method == http.MethodPost {
+		if params == nil {
+			params = url.Values{}
+		}
+		return c.call(ctx, method, expand(path, ids...), nil, params, out)
+	}
+	return c.call(ctx, method, expand(path, ids...), params, nil, out)
+}
 
 // pathID escapes an identifier for use as a path segment, so that an id
 // taken from user input can never address another route. PathEscape leaves

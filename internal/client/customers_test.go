@@ -11,6 +11,8 @@ import (
 	"time"
 
 	"github.com/paymentsdev/terraform-provider-payments/internal/client"
+	"github.com/paymentsdev/terraform-provider-payments/internal/sandbox"
+	"github.com/paymentsdev/terraform-provider-payments/internal/wire"
 )
 
 // TestCustomerLifecycle: create, read, update, delete, and the shapes of
@@ -20,13 +22,13 @@ func TestCustomerLifecycle(t *testing.T) {
 	ctx := context.Background()
 	e := newEnv(t)
 	created, err := e.c.CreateCustomer(ctx, &client.CustomerParams{
-		Email: ptr("ada@example.com"), Name: ptr("Ada Lovelace"), Phone: ptr("+442071234567"),
+		Email: new("ada@example.com"), Name: new("Ada Lovelace"), Phone: new("+442071234567"),
 		Metadata: map[string]string{"plan": "gold", "region": "eu"},
 	})
 	if err != nil {
 		t.Fatal(err)
 	}
-	checkID(t, created.ID, client.CustomerIDPrefix)
+	checkID(t, created.ID, wire.CustomerIDPrefix)
 	checkTimestamp(t, created.CreatedAt)
 	if created.Object != "customer" || created.Livemode || created.Email != "ada@example.com" || created.Name != "Ada Lovelace" ||
 		created.Phone != "+442071234567" || !maps.Equal(created.Metadata, map[string]string{"plan": "gold", "region": "eu"}) ||
@@ -37,7 +39,7 @@ func TestCustomerLifecycle(t *testing.T) {
 	if err != nil || fmt.Sprint(got) != fmt.Sprint(created) {
 		t.Errorf("GetCustomer = %+v, %v; want %+v", got, err, created)
 	}
-	upd, err := e.c.UpdateCustomer(ctx, created.ID, &client.CustomerParams{Name: ptr("Ada King")})
+	upd, err := e.c.UpdateCustomer(ctx, created.ID, &client.CustomerParams{Name: new("Ada King")})
 	if err != nil || upd.Name != "Ada King" || upd.Email != created.Email || upd.Phone != created.Phone || !maps.Equal(upd.Metadata, created.Metadata) || upd.CreatedAt != created.CreatedAt {
 		t.Errorf("update of name only: %+v, %v", upd, err)
 	}
@@ -54,11 +56,11 @@ func TestCustomerLifecycle(t *testing.T) {
 		func() error { _, err := e.c.GetCustomer(ctx, created.ID); return err },
 		func() error { _, err := e.c.DeleteCustomer(ctx, created.ID); return err },
 		func() error {
-			_, err := e.c.UpdateCustomer(ctx, created.ID, &client.CustomerParams{Name: ptr("x")})
+			_, err := e.c.UpdateCustomer(ctx, created.ID, &client.CustomerParams{Name: new("x")})
 			return err
 		},
 	} {
-		checkAPIError(t, call(), e.key, wantErr{status: 404, typ: client.ErrorTypeInvalidRequest, code: client.ErrorCodeResourceMissing})
+		checkAPIError(t, call(), e.key, wantErr{status: 404, typ: wire.ErrorTypeInvalidRequest, code: wire.ErrorCodeResourceMissing})
 	}
 }
 
@@ -69,7 +71,7 @@ func TestCustomerClearing(t *testing.T) {
 	ctx := context.Background()
 	e := newEnv(t)
 	cus := mustCustomer(t, e.c, &client.CustomerParams{
-		Email: ptr("a@example.com"), Name: ptr("A"), Phone: ptr("+15551234567"),
+		Email: new("a@example.com"), Name: new("A"), Phone: new("+15551234567"),
 		Metadata: map[string]string{"a": "1", "b": "2", "c": "3"},
 	})
 	steps := []struct {
@@ -77,9 +79,9 @@ func TestCustomerClearing(t *testing.T) {
 		p    client.CustomerParams
 		want func(c *client.Customer) bool
 	}{
-		{"clear name", client.CustomerParams{Name: ptr("")}, func(c *client.Customer) bool { return c.Name == "" && c.Email != "" && c.Phone != "" }},
-		{"clear email", client.CustomerParams{Email: ptr("")}, func(c *client.Customer) bool { return c.Email == "" && c.Phone != "" }},
-		{"clear phone", client.CustomerParams{Phone: ptr("")}, func(c *client.Customer) bool { return c.Phone == "" }},
+		{"clear name", client.CustomerParams{Name: new("")}, func(c *client.Customer) bool { return c.Name == "" && c.Email != "" && c.Phone != "" }},
+		{"clear email", client.CustomerParams{Email: new("")}, func(c *client.Customer) bool { return c.Email == "" && c.Phone != "" }},
+		{"clear phone", client.CustomerParams{Phone: new("")}, func(c *client.Customer) bool { return c.Phone == "" }},
 		{"delete one key, set another", client.CustomerParams{Metadata: map[string]string{"a": "", "d": "4"}}, func(c *client.Customer) bool {
 			return maps.Equal(c.Metadata, map[string]string{"b": "2", "c": "3", "d": "4"})
 		}},
@@ -119,13 +121,13 @@ func TestDefaultSource(t *testing.T) {
 		}
 		return c.DefaultSource
 	}
-	visa := mustSource(t, e.c, cus.ID, client.TokenVisa)
+	visa := mustSource(t, e.c, cus.ID, sandbox.TokenVisa)
 	if d := defaultOf(); d != visa.ID {
 		t.Fatalf("first source: default %q, want %q", d, visa.ID)
 	}
-	mc := mustSource(t, e.c, cus.ID, client.TokenMastercard)
-	amex := mustSource(t, e.c, cus.ID, client.TokenAmex)
-	dispute := mustSource(t, e.c, cus.ID, client.TokenDispute)
+	mc := mustSource(t, e.c, cus.ID, sandbox.TokenMastercard)
+	amex := mustSource(t, e.c, cus.ID, sandbox.TokenAmex)
+	dispute := mustSource(t, e.c, cus.ID, sandbox.TokenDispute)
 	if d := defaultOf(); d != visa.ID {
 		t.Errorf("after more sources: default %q, want the first %q", d, visa.ID)
 	}
@@ -164,20 +166,20 @@ func TestDefaultSource(t *testing.T) {
 			t.Errorf("after removing %s: default %q, want %q", s.remove.Brand, d, s.wantDefault)
 		}
 		checkAPIError(t, func() error { _, err := e.c.GetSource(ctx, cus.ID, s.remove.ID); return err }(),
-			e.key, wantErr{status: 404, typ: client.ErrorTypeInvalidRequest, code: client.ErrorCodeResourceMissing})
+			e.key, wantErr{status: 404, typ: wire.ErrorTypeInvalidRequest, code: wire.ErrorCodeResourceMissing})
 	}
 
 	// default_source= is rejected, and a src_ of another customer is not attached.
-	a := mustSource(t, e.c, cus.ID, client.TokenVisa)
-	other := mustCustomer(t, e.c, &client.CustomerParams{Source: ptr(client.TokenAmex)})
+	a := mustSource(t, e.c, cus.ID, sandbox.TokenVisa)
+	other := mustCustomer(t, e.c, &client.CustomerParams{Source: new(sandbox.TokenAmex)})
 	checkAPIError(t, func() error { _, err := e.c.SetDefaultSource(ctx, cus.ID, ""); return err }(),
-		e.key, wantErr{status: 400, typ: client.ErrorTypeInvalidRequest, param: "default_source"})
+		e.key, wantErr{status: 400, typ: wire.ErrorTypeInvalidRequest, param: "default_source"})
 	checkAPIError(t, func() error { _, err := e.c.SetDefaultSource(ctx, cus.ID, other.DefaultSource); return err }(),
-		e.key, wantErr{status: 400, typ: client.ErrorTypeInvalidRequest, code: client.ErrorCodeResourceMissing, param: "default_source"})
+		e.key, wantErr{status: 400, typ: wire.ErrorTypeInvalidRequest, code: wire.ErrorCodeResourceMissing, param: "default_source"})
 	checkAPIError(t, func() error { _, err := e.c.GetSource(ctx, cus.ID, other.DefaultSource); return err }(),
-		e.key, wantErr{status: 404, typ: client.ErrorTypeInvalidRequest, code: client.ErrorCodeResourceMissing})
+		e.key, wantErr{status: 404, typ: wire.ErrorTypeInvalidRequest, code: wire.ErrorCodeResourceMissing})
 	checkAPIError(t, func() error { _, err := e.c.DeleteSource(ctx, cus.ID, other.DefaultSource); return err }(),
-		e.key, wantErr{status: 404, typ: client.ErrorTypeInvalidRequest, code: client.ErrorCodeResourceMissing})
+		e.key, wantErr{status: 404, typ: wire.ErrorTypeInvalidRequest, code: wire.ErrorCodeResourceMissing})
 	if d := defaultOf(); d != a.ID {
 		t.Errorf("after rejected updates: default %q, want %q", d, a.ID)
 	}
@@ -202,19 +204,19 @@ func TestSourceTokens(t *testing.T) {
 	cus := mustCustomer(t, e.c, nil)
 	expYear := int64(time.Now().UTC().Year() + 3)
 	for _, tc := range []struct{ token, brand, last4 string }{
-		{client.TokenVisa, "visa", "4242"},
-		{client.TokenMastercard, "mastercard", "4444"},
-		{client.TokenAmex, "amex", "8431"},
-		{client.TokenDeclined, "visa", "0002"},
-		{client.Token3DS, "visa", "3184"},
-		{client.TokenDispute, "visa", "0259"},
+		{sandbox.TokenVisa, "visa", "4242"},
+		{sandbox.TokenMastercard, "mastercard", "4444"},
+		{sandbox.TokenAmex, "amex", "8431"},
+		{sandbox.TokenDeclined, "visa", "0002"},
+		{sandbox.Token3DS, "visa", "3184"},
+		{sandbox.TokenDispute, "visa", "0259"},
 	} {
 		src, err := e.c.AddSource(ctx, cus.ID, tc.token)
 		if err != nil {
 			t.Errorf("%s: %v", tc.token, err)
 			continue
 		}
-		checkID(t, src.ID, client.SourceIDPrefix)
+		checkID(t, src.ID, wire.SourceIDPrefix)
 		want := client.Source{ID: src.ID, Object: "source", Customer: cus.ID, Brand: tc.brand, Last4: tc.last4, ExpMonth: 12, ExpYear: expYear}
 		if *src != want {
 			t.Errorf("%s: %+v, want %+v", tc.token, *src, want)
@@ -234,23 +236,23 @@ func TestCustomerDeleteCascade(t *testing.T) {
 	t.Parallel()
 	ctx := context.Background()
 	e := newEnv(t)
-	cus := mustCustomer(t, e.c, &client.CustomerParams{Source: ptr(client.TokenVisa)})
-	src := mustSource(t, e.c, cus.ID, client.TokenMastercard)
+	cus := mustCustomer(t, e.c, &client.CustomerParams{Source: new(sandbox.TokenVisa)})
+	src := mustSource(t, e.c, cus.ID, sandbox.TokenMastercard)
 	pay := mustPayment(t, e.c, &client.PaymentParams{Amount: mediumAmount, Currency: "USD", Customer: cus.ID, Source: src.ID})
-	keep := mustCustomer(t, e.c, &client.CustomerParams{Source: ptr(client.TokenAmex)})
+	keep := mustCustomer(t, e.c, &client.CustomerParams{Source: new(sandbox.TokenAmex)})
 	if s := stats(t, e.c); s.Customers != 2 || s.Sources != 3 || s.Payments != 1 {
 		t.Fatalf("stats before: %+v", s)
 	}
 	if _, err := e.c.DeleteCustomer(ctx, cus.ID); err != nil {
 		t.Fatal(err)
 	}
-	notFound := wantErr{status: 404, typ: client.ErrorTypeInvalidRequest, code: client.ErrorCodeResourceMissing}
+	notFound := wantErr{status: 404, typ: wire.ErrorTypeInvalidRequest, code: wire.ErrorCodeResourceMissing}
 	for _, id := range []string{cus.DefaultSource, src.ID} {
 		checkAPIError(t, func() error { _, err := e.c.GetSource(ctx, cus.ID, id); return err }(), e.key, notFound)
 	}
-	checkAPIError(t, func() error { _, err := e.c.AddSource(ctx, cus.ID, client.TokenVisa); return err }(), e.key, notFound)
+	checkAPIError(t, func() error { _, err := e.c.AddSource(ctx, cus.ID, sandbox.TokenVisa); return err }(), e.key, notFound)
 	got, err := e.c.GetPayment(ctx, pay.ID)
-	if err != nil || got.Customer != cus.ID || got.Source == nil || got.Source.ID != src.ID || got.Status != client.PaymentStatusApproved {
+	if err != nil || got.Customer != cus.ID || got.Source == nil || got.Source.ID != src.ID || got.Status != wire.PaymentStatusApproved {
 		t.Errorf("payment after its customer's deletion: %+v, %v; want customer %s and source %s kept", got, err, cus.ID, src.ID)
 	}
 	if list, err := e.c.ListPayments(ctx, nil); err != nil || len(list.Data) != 1 || list.Data[0].Customer != cus.ID {
@@ -260,7 +262,7 @@ func TestCustomerDeleteCascade(t *testing.T) {
 	checkAPIError(t, func() error {
 		_, err := e.c.CreatePayment(ctx, &client.PaymentParams{Amount: 1, Currency: "USD", Customer: cus.ID})
 		return err
-	}(), e.key, wantErr{status: 400, typ: client.ErrorTypeInvalidRequest, code: client.ErrorCodeResourceMissing, param: "customer"})
+	}(), e.key, wantErr{status: 400, typ: wire.ErrorTypeInvalidRequest, code: wire.ErrorCodeResourceMissing, param: "customer"})
 	if s := stats(t, e.c); s.Customers != 1 || s.Sources != 1 || s.Payments != 1 {
 		t.Errorf("stats after: %+v, want 1 customer, 1 source, 1 payment", s)
 	}
@@ -290,29 +292,29 @@ func TestCustomerLimits(t *testing.T) {
 		p         client.CustomerParams
 		wantParam string // "" = accepted; "metadata" is a prefix match
 	}{
-		{"50 metadata keys", client.CustomerParams{Metadata: nKeys(client.MetadataMaxKeys)}, ""},
-		{"51 metadata keys", client.CustomerParams{Metadata: nKeys(client.MetadataMaxKeys + 1)}, "metadata"},
-		{"40-char key", client.CustomerParams{Metadata: map[string]string{strings.Repeat("k", client.MetadataKeyMaxLength): "v"}}, ""},
-		{"41-char key", client.CustomerParams{Metadata: map[string]string{strings.Repeat("k", client.MetadataKeyMaxLength+1): "v"}}, "metadata"},
-		{"500-char value", client.CustomerParams{Metadata: map[string]string{"k": strings.Repeat("v", client.MetadataValueMaxLength)}}, ""},
-		{"501-char value", client.CustomerParams{Metadata: map[string]string{"k": strings.Repeat("v", client.MetadataValueMaxLength+1)}}, "metadata"},
-		{"email", client.CustomerParams{Email: ptr("x.y+tag@sub.example.org")}, ""},
-		{"512-char email", client.CustomerParams{Email: ptr(email(client.EmailMaxLength))}, ""},
-		{"513-char email", client.CustomerParams{Email: ptr(email(client.EmailMaxLength + 1))}, "email"},
-		{"email without @", client.CustomerParams{Email: ptr("example.com")}, "email"},
-		{"email without local part", client.CustomerParams{Email: ptr("@example.com")}, "email"},
-		{"email without domain", client.CustomerParams{Email: ptr("a@")}, "email"},
-		{"phone 8 digits", client.CustomerParams{Phone: ptr(phone(client.PhoneMinDigits))}, ""},
-		{"phone 15 digits", client.CustomerParams{Phone: ptr(phone(client.PhoneMaxDigits))}, ""},
-		{"phone 7 digits", client.CustomerParams{Phone: ptr(phone(client.PhoneMinDigits - 1))}, "phone"},
-		{"phone 16 digits", client.CustomerParams{Phone: ptr(phone(client.PhoneMaxDigits + 1))}, "phone"},
-		{"phone without +", client.CustomerParams{Phone: ptr("4155552671")}, "phone"},
-		{"phone with spaces", client.CustomerParams{Phone: ptr("+1 415 555 2671")}, "phone"},
-		{"phone with letters", client.CustomerParams{Phone: ptr("+1415555ABCD")}, "phone"},
-		{"256-char name", client.CustomerParams{Name: ptr(strings.Repeat("n", client.NameMaxLength))}, ""},
-		{"257-char name", client.CustomerParams{Name: ptr(strings.Repeat("n", client.NameMaxLength+1))}, "name"},
-		{"256-char multibyte name", client.CustomerParams{Name: ptr(strings.Repeat("é", client.NameMaxLength))}, ""},
-		{"unknown token", client.CustomerParams{Source: ptr("tok_nope")}, "source"},
+		{"50 metadata keys", client.CustomerParams{Metadata: nKeys(wire.MetadataMaxKeys)}, ""},
+		{"51 metadata keys", client.CustomerParams{Metadata: nKeys(wire.MetadataMaxKeys + 1)}, "metadata"},
+		{"40-char key", client.CustomerParams{Metadata: map[string]string{strings.Repeat("k", wire.MetadataKeyMaxLength): "v"}}, ""},
+		{"41-char key", client.CustomerParams{Metadata: map[string]string{strings.Repeat("k", wire.MetadataKeyMaxLength+1): "v"}}, "metadata"},
+		{"500-char value", client.CustomerParams{Metadata: map[string]string{"k": strings.Repeat("v", wire.MetadataValueMaxLength)}}, ""},
+		{"501-char value", client.CustomerParams{Metadata: map[string]string{"k": strings.Repeat("v", wire.MetadataValueMaxLength+1)}}, "metadata"},
+		{"email", client.CustomerParams{Email: new("x.y+tag@sub.example.org")}, ""},
+		{"512-char email", client.CustomerParams{Email: new(email(wire.EmailMaxLength))}, ""},
+		{"513-char email", client.CustomerParams{Email: new(email(wire.EmailMaxLength + 1))}, "email"},
+		{"email without @", client.CustomerParams{Email: new("example.com")}, "email"},
+		{"email without local part", client.CustomerParams{Email: new("@example.com")}, "email"},
+		{"email without domain", client.CustomerParams{Email: new("a@")}, "email"},
+		{"phone 8 digits", client.CustomerParams{Phone: new(phone(wire.PhoneMinDigits))}, ""},
+		{"phone 15 digits", client.CustomerParams{Phone: new(phone(wire.PhoneMaxDigits))}, ""},
+		{"phone 7 digits", client.CustomerParams{Phone: new(phone(wire.PhoneMinDigits - 1))}, "phone"},
+		{"phone 16 digits", client.CustomerParams{Phone: new(phone(wire.PhoneMaxDigits + 1))}, "phone"},
+		{"phone without +", client.CustomerParams{Phone: new("4155552671")}, "phone"},
+		{"phone with spaces", client.CustomerParams{Phone: new("+1 415 555 2671")}, "phone"},
+		{"phone with letters", client.CustomerParams{Phone: new("+1415555ABCD")}, "phone"},
+		{"256-char name", client.CustomerParams{Name: new(strings.Repeat("n", wire.NameMaxLength))}, ""},
+		{"257-char name", client.CustomerParams{Name: new(strings.Repeat("n", wire.NameMaxLength+1))}, "name"},
+		{"256-char multibyte name", client.CustomerParams{Name: new(strings.Repeat("é", wire.NameMaxLength))}, ""},
+		{"unknown token", client.CustomerParams{Source: new("tok_nope")}, "source"},
 	}
 	var accepted int64
 	for _, tc := range tests {
@@ -329,20 +331,20 @@ func TestCustomerLimits(t *testing.T) {
 				}
 				return
 			}
-			w := wantErr{status: 400, typ: client.ErrorTypeInvalidRequest, param: tc.wantParam}
+			w := wantErr{status: 400, typ: wire.ErrorTypeInvalidRequest, param: tc.wantParam}
 			if tc.wantParam == "metadata" {
-				w = wantErr{status: 400, typ: client.ErrorTypeInvalidRequest, paramPrefix: "metadata"}
+				w = wantErr{status: 400, typ: wire.ErrorTypeInvalidRequest, paramPrefix: "metadata"}
 			}
 			checkAPIError(t, err, e.key, w)
 		})
 	}
 	// Limits hold on update too, counting the keys already stored.
-	cus := mustCustomer(t, e.c, &client.CustomerParams{Metadata: nKeys(client.MetadataMaxKeys)})
+	cus := mustCustomer(t, e.c, &client.CustomerParams{Metadata: nKeys(wire.MetadataMaxKeys)})
 	_, err := e.c.UpdateCustomer(context.Background(), cus.ID, &client.CustomerParams{Metadata: map[string]string{"one-more": "v"}})
-	checkAPIError(t, err, e.key, wantErr{status: 400, typ: client.ErrorTypeInvalidRequest, paramPrefix: "metadata"})
+	checkAPIError(t, err, e.key, wantErr{status: 400, typ: wire.ErrorTypeInvalidRequest, paramPrefix: "metadata"})
 	// ...and replacing one while deleting another stays within them.
 	upd, err := e.c.UpdateCustomer(context.Background(), cus.ID, &client.CustomerParams{Metadata: map[string]string{"key0": "", "one-more": "v"}})
-	if err != nil || len(upd.Metadata) != client.MetadataMaxKeys {
+	if err != nil || len(upd.Metadata) != wire.MetadataMaxKeys {
 		t.Errorf("delete one, add one at the limit: %d keys, %v", len(upd.Metadata), err)
 	}
 	if n := stats(t, e.c).Customers; n != accepted+1 {
@@ -355,7 +357,7 @@ func TestListLimitBounds(t *testing.T) {
 	t.Parallel()
 	ctx := context.Background()
 	e := newEnv(t)
-	for _, n := range []int{client.ListLimitMin, client.ListLimitMax} {
+	for _, n := range []int{wire.ListLimitMin, wire.ListLimitMax} {
 		if _, err := e.c.ListPayments(ctx, &client.ListPaymentsParams{Limit: n}); err != nil {
 			t.Errorf("limit %d: %v", n, err)
 		}
@@ -364,7 +366,7 @@ func TestListLimitBounds(t *testing.T) {
 		rec := newRecorder()
 		rec.rewrite = func(r *http.Request) { r.URL.RawQuery = q }
 		_, err := e.client(t, withTransport(rec)).ListPayments(ctx, nil)
-		checkAPIError(t, err, e.key, wantErr{status: 400, typ: client.ErrorTypeInvalidRequest, param: "limit"})
+		checkAPIError(t, err, e.key, wantErr{status: 400, typ: wire.ErrorTypeInvalidRequest, param: "limit"})
 	}
 }
 
@@ -388,6 +390,6 @@ func TestMetadataKeys(t *testing.T) {
 			}
 			continue
 		}
-		checkAPIError(t, err, e.key, wantErr{status: 400, typ: client.ErrorTypeInvalidRequest, paramPrefix: "metadata"})
+		checkAPIError(t, err, e.key, wantErr{status: 400, typ: wire.ErrorTypeInvalidRequest, paramPrefix: "metadata"})
 	}
 }

@@ -6,6 +6,8 @@ import (
 	"strings"
 	"testing"
 	"unicode/utf8"
+
+	"github.com/paymentsdev/terraform-provider-payments/internal/wire"
 )
 
 // FuzzDecodeError: any status and body give a non-nil *Error with the
@@ -40,7 +42,7 @@ func FuzzDecodeError(f *testing.F) {
 	f.Add(200, []byte(`{"error":{"message":"odd"}}`), "")
 	f.Fuzz(func(t *testing.T, status int, body []byte, requestID string) {
 		h := http.Header{}
-		h.Set(HeaderRequestID, requestID)
+		h.Set(wire.HeaderRequestID, requestID)
 		e := decodeError(status, h, body)
 		if e == nil {
 			t.Fatal("nil *Error")
@@ -48,8 +50,8 @@ func FuzzDecodeError(f *testing.F) {
 		if e.HTTPStatus != status {
 			t.Errorf("HTTPStatus = %d, want %d", e.HTTPStatus, status)
 		}
-		if e.RequestID != h.Get(HeaderRequestID) {
-			t.Errorf("RequestID = %q, want %q", e.RequestID, h.Get(HeaderRequestID))
+		if e.RequestID != h.Get(wire.HeaderRequestID) {
+			t.Errorf("RequestID = %q, want %q", e.RequestID, h.Get(wire.HeaderRequestID))
 		}
 		if e.Type == "" {
 			t.Error("empty Type")
@@ -57,7 +59,7 @@ func FuzzDecodeError(f *testing.F) {
 		if e.Message == "" {
 			t.Error("empty Message")
 		}
-		var eb errorBody
+		var eb wire.ErrorBody
 		if decodedMessage(body, &eb) == "" {
 			// The message is ours: an excerpt of the body, bounded and valid UTF-8.
 			if !utf8.ValidString(e.Message) {
@@ -74,7 +76,7 @@ func FuzzDecodeError(f *testing.F) {
 }
 
 // decodedMessage is the body's error.message, "" when there is none.
-func decodedMessage(body []byte, eb *errorBody) string {
+func decodedMessage(body []byte, eb *wire.ErrorBody) string {
 	if err := json.Unmarshal(body, eb); err != nil || eb.Error == nil {
 		return ""
 	}
@@ -84,9 +86,9 @@ func decodedMessage(body []byte, eb *errorBody) string {
 // TestDefaultErrorType: the type inferred from the status when the body has none.
 func TestDefaultErrorType(t *testing.T) {
 	for status, want := range map[int]string{
-		400: ErrorTypeInvalidRequest, 404: ErrorTypeInvalidRequest, 413: ErrorTypeInvalidRequest,
-		401: ErrorTypeAuthentication, 402: ErrorTypeCard, 403: ErrorTypePermission,
-		409: ErrorTypeIdempotency, 429: ErrorTypeRateLimit, 500: ErrorTypeAPI, 503: ErrorTypeAPI,
+		400: wire.ErrorTypeInvalidRequest, 404: wire.ErrorTypeInvalidRequest, 413: wire.ErrorTypeInvalidRequest,
+		401: wire.ErrorTypeAuthentication, 402: wire.ErrorTypeCard, 403: wire.ErrorTypePermission,
+		409: wire.ErrorTypeIdempotency, 429: wire.ErrorTypeRateLimit, 500: wire.ErrorTypeAPI, 503: wire.ErrorTypeAPI,
 	} {
 		if got := decodeError(status, http.Header{}, nil).Type; got != want {
 			t.Errorf("status %d: Type %q, want %q", status, got, want)

@@ -5,8 +5,11 @@ import (
 	"errors"
 	"fmt"
 	"net/http"
+	"net/url"
 	"strings"
 	"unicode"
+
+	"github.com/paymentsdev/terraform-provider-payments/internal/wire"
 )
 
 // Error is an error answered by the service. Every non-200 answer becomes
@@ -57,17 +60,33 @@ func AsError(err error) (*Error, bool) {
 	return e, ok
 }
 
-// IsNotFound reports whether err is a 404: the object in the path does not
-// exist for this account (deleted, or another account's).
+// IsNotFound reports whether err says that the object in the path does not
+// exist for this account (deleted, or another account's): a 404 whose body
+// is a payments API error with code resource_missing. No other 404 counts:
+// a mistyped base URL, or a proxy's HTML page, must never make an existing
+// object look deleted.
 func IsNotFound(err error) bool {
 	e, ok := AsError(err)
-	return ok && e.HTTPStatus == http.StatusNotFound
+	return ok && e.HTTPStatus == http.StatusNotFound && e.Code == wire.ErrorCodeResourceMissing
+}
+
+// misroutedMessage explains a 404 that is not resource_missing: the request
+// reached something other than an endpoint of the payments API, most often
+// because base_url is wrong. It names the URL without its query (which may
+// hold filters) and never credentials, which New refuses in base URLs.
+func misroutedMessage(method string, u url.URL, e *Error) string {
+	u.RawQuery, u.ForceQuery, u.Fragment, u.User = "", false, "", nil
+	const hint = "check that base_url points at the payments API root, without " + wire.APIVersionPrefix
+	if e.Code == "" {
+		return fmt.Sprintf("%s %s answered 404 with no payments API error (%s); %s", method, u.String(), e.Message, hint)
+	}
+	return fmt.Sprintf("%s %s is not an endpoint of the payments API (%s); %s", method, u.String(), e.Message, hint)
 }
 
 // IsCardError reports whether err is a declined charge.
 func IsCardError(err error) bool {
 	e, ok := AsError(err)
-	return ok && e.Type == ErrorTypeCard
+	return ok && e.Type == wire.ErrorTypeCard
 }
 
 // IsRateLimited reports whether err is a 429 that outlasted the retries.
@@ -88,17 +107,6 @@ func HasCode(err error, code string) bool {
 	return ok && e.Code == code
 }
 
-// errorBody is the wire shape of an error answer.
-type errorBody struct {
-	Error *struct {
-		Type    string `json:"type"`
-		Code    string `json:"code"`
-		Message string `json:"message"`
-		Param   string `json:"param"`
-		Payment string `json:"payment"`
-	} `json:"error"`
-}
-
 // maxMessageBytes bounds how much of an unexpected body goes into an error.
 const maxMessageBytes = 200
 
@@ -106,8 +114,8 @@ const maxMessageBytes = 200
 // the documented shape (a proxy's HTML page, say) still gives an error with
 // the status and a short, printable excerpt.
 func decodeError(status int, header http.Header, body []byte) *Error {
-	e := &Error{HTTPStatus: status, RequestID: header.Get(HeaderRequestID)}
-	var eb errorBody
+	e := &Error{HTTPStatus: status, RequestID: header.Get(wire.HeaderRequestID)}
+	var eb wire.ErrorBody
 	if err := json.Unmarshal(body, &eb); err == nil && eb.Error != nil {
 		e.Type, e.Code, e.Message = eb.Error.Type, eb.Error.Code, eb.Error.Message
 		e.Param, e.Payment = eb.Error.Param, eb.Error.Payment
@@ -131,19 +139,19 @@ func decodeError(status int, header http.Header, body []byte) *Error {
 func defaultErrorType(status int) string {
 	switch {
 	case status == http.StatusUnauthorized:
-		return ErrorTypeAuthentication
+		return wire.ErrorTypeAuthentication
 	case status == http.StatusForbidden:
-		return ErrorTypePermission
+		return wire.ErrorTypePermission
 	case status == http.StatusPaymentRequired:
-		return ErrorTypeCard
+		return wire.ErrorTypeCard
 	case status == http.StatusConflict:
-		return ErrorTypeIdempotency
+		return wire.ErrorTypeIdempotency
 	case status == http.StatusTooManyRequests:
-		return ErrorTypeRateLimit
+		return wire.ErrorTypeRateLimit
 	case status >= 500:
-		return ErrorTypeAPI
+		return wire.ErrorTypeAPI
 	default:
-		return ErrorTypeInvalidRequest
+		return wire.ErrorTypeInvalidRequest
 	}
 }
 

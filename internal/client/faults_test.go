@@ -7,6 +7,8 @@ import (
 	"testing"
 
 	"github.com/paymentsdev/terraform-provider-payments/internal/client"
+	"github.com/paymentsdev/terraform-provider-payments/internal/sandboxclient"
+	"github.com/paymentsdev/terraform-provider-payments/internal/wire"
 )
 
 // TestFaultsExactlyOnce: with 20% injected errors and 10% dropped answers,
@@ -21,8 +23,8 @@ func TestFaultsExactlyOnce(t *testing.T) {
 		maxRetries = 15
 	)
 	e := newEnv(t)
-	setFaults(t, e.c, client.FaultsParams{ErrorRate: ptr(0.2), DropRate: ptr(0.1)})
-	if f, err := e.c.SandboxFaults(context.Background()); err != nil || f.ErrorRate != 0.2 || f.DropRate != 0.1 || f.Object != "faults" {
+	setFaults(t, e.c, sandboxclient.FaultsParams{ErrorRate: new(0.2), DropRate: new(0.1)})
+	if f, err := sandboxclient.New(e.c).Faults(context.Background()); err != nil || f.ErrorRate != 0.2 || f.DropRate != 0.1 || f.Object != "faults" {
 		t.Fatalf("SandboxFaults = %+v, %v", f, err)
 	}
 
@@ -37,7 +39,7 @@ func TestFaultsExactlyOnce(t *testing.T) {
 	for range workers {
 		wg.Go(func() {
 			for i := range next {
-				cus, err := c.CreateCustomer(context.Background(), &client.CustomerParams{Email: ptr(fmt.Sprintf("c%d@example.com", i))})
+				cus, err := c.CreateCustomer(context.Background(), &client.CustomerParams{Email: new(fmt.Sprintf("c%d@example.com", i))})
 				ids[i], errs[i] = cus.ID, err
 			}
 		})
@@ -48,7 +50,7 @@ func TestFaultsExactlyOnce(t *testing.T) {
 	close(next)
 	wg.Wait()
 
-	setFaults(t, e.c, client.FaultsParams{ErrorRate: ptr(0.0), DropRate: ptr(0.0)})
+	setFaults(t, e.c, sandboxclient.FaultsParams{ErrorRate: new(0.0), DropRate: new(0.0)})
 
 	// Attempts per call, by the Idempotency-Key each call keeps.
 	perKey := map[string]int{}
@@ -114,7 +116,7 @@ func TestFaultsExactlyOnce(t *testing.T) {
 	if failedAttempts == 0 || drops <= 0 {
 		t.Errorf("faults did not show: %d error answers, %d drops; want some of each", failedAttempts, drops)
 	}
-	if s.Faults != (client.StatsFaults{}) && (s.Faults.Drops != drops || s.Faults.Errors != int64(failedAttempts)) {
+	if s.Faults != (wire.StatsFaults{}) && (s.Faults.Drops != drops || s.Faults.Errors != int64(failedAttempts)) {
 		t.Errorf("sandbox fault counters %+v, want %d errors and %d drops as seen here", s.Faults, failedAttempts, drops)
 	}
 	t.Logf("%d attempts for %d calls: %d error answers, %d drops (%d seen as transport errors); sandbox: %d requests, faults %+v",

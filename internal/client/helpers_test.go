@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"context"
 	"encoding/base64"
-	"encoding/json"
 	"io"
 	"net/http"
 	"net/url"
@@ -17,6 +16,8 @@ import (
 
 	"github.com/paymentsdev/terraform-provider-payments/internal/client"
 	"github.com/paymentsdev/terraform-provider-payments/internal/sandbox/sandboxtest"
+	"github.com/paymentsdev/terraform-provider-payments/internal/sandboxclient"
+	"github.com/paymentsdev/terraform-provider-payments/internal/wire"
 )
 
 // Fast retry settings: the package must stay quick under -race on 2 cores.
@@ -27,8 +28,6 @@ const (
 	testUA       = "payments-client-test/1.0"
 	mediumAmount = 1000
 )
-
-func ptr[T any](v T) *T { return &v }
 
 // env is one test's sandbox and account.
 type env struct {
@@ -99,7 +98,7 @@ type exchange struct {
 }
 
 // IdemKey is the attempt's Idempotency-Key.
-func (x exchange) IdemKey() string { return x.ReqHeader.Get(client.HeaderIdempotencyKey) }
+func (x exchange) IdemKey() string { return x.ReqHeader.Get(wire.HeaderIdempotencyKey) }
 
 // recorder is a RoundTripper that records every attempt the client makes
 // and can rewrite requests on the way out (to send what the client never
@@ -202,68 +201,18 @@ func appendBody(s string) func(*http.Request) {
 func fixedIdemKey(k string) func(*http.Request) {
 	return func(req *http.Request) {
 		if req.Method == http.MethodPost {
-			req.Header.Set(client.HeaderIdempotencyKey, k)
+			req.Header.Set(wire.HeaderIdempotencyKey, k)
 		}
 	}
 }
 
 // rawResp is the answer to a raw request.
-type rawResp struct {
-	Status int
-	Header http.Header
-	Body   []byte
-}
-
-// JSON decodes the body as an object.
-func (r rawResp) JSON(tb testing.TB) map[string]any {
-	tb.Helper()
-	var m map[string]any
-	if err := json.Unmarshal(r.Body, &m); err != nil {
-		tb.Fatalf("answer %d is not a JSON object: %v: %s", r.Status, err, r.Body)
-	}
-	return m
-}
-
-// ErrorField returns error.<name> of an error body, "" if absent.
-func (r rawResp) ErrorField(tb testing.TB, name string) string {
-	tb.Helper()
-	e, _ := r.JSON(tb)["error"].(map[string]any)
-	s, _ := e[name].(string)
-	return s
-}
-
-var rawHTTP = &http.Client{Transport: newBaseTransport(), Timeout: 30 * time.Second}
+type rawResp = *sandboxtest.Response
 
 // doRaw sends one request outside the client (no retries). idemKey "" sends none.
 func doRaw(tb testing.TB, baseURL, key, method, path string, form url.Values, idemKey string) (rawResp, error) {
 	tb.Helper()
-	var body io.Reader
-	if form != nil {
-		body = strings.NewReader(form.Encode())
-	}
-	req, err := http.NewRequestWithContext(context.Background(), method, baseURL+path, body)
-	if err != nil {
-		tb.Fatal(err)
-	}
-	if key != "" {
-		req.SetBasicAuth(key, "")
-	}
-	if form != nil {
-		req.Header.Set("Content-Type", "application/x-www-form-urlencoded")
-	}
-	if idemKey != "" {
-		req.Header.Set(client.HeaderIdempotencyKey, idemKey)
-	}
-	resp, err := rawHTTP.Do(req)
-	if err != nil {
-		return rawResp{}, err
-	}
-	defer resp.Body.Close()
-	b, err := io.ReadAll(resp.Body)
-	if err != nil {
-		return rawResp{}, err
-	}
-	return rawResp{Status: resp.StatusCode, Header: resp.Header, Body: b}, nil
+	return sandboxtest.Do(nil, baseURL, sandboxtest.Request{Method: method, Path: path, Key: key, Form: form, IdempotencyKey: idemKey})
 }
 
 // mustRaw is doRaw that fails the test on transport errors.
@@ -273,8 +222,8 @@ func mustRaw(tb testing.TB, baseURL, key, method, path string, form url.Values, 
 	if err != nil {
 		tb.Fatalf("%s %s: %v", method, path, err)
 	}
-	if r.Header.Get(client.HeaderRequestID) == "" {
-		tb.Errorf("%s %s: answer %d has no %s header", method, path, r.Status, client.HeaderRequestID)
+	if r.Header.Get(wire.HeaderRequestID) == "" {
+		tb.Errorf("%s %s: answer %d has no %s header", method, path, r.Status, wire.HeaderRequestID)
 	}
 	return r
 }
@@ -335,24 +284,24 @@ func noKeyIn(tb testing.TB, what, s, key string) {
 }
 
 // stats reads the account's sandbox counters.
-func stats(tb testing.TB, c *client.Client) *client.Stats {
+func stats(tb testing.TB, c *client.Client) *wire.Stats {
 	tb.Helper()
-	s, err := c.SandboxStats(context.Background())
+	s, err := sandboxclient.New(c).Stats(context.Background())
 	if err != nil {
 		tb.Fatalf("SandboxStats: %v", err)
 	}
 	return s
 }
 
-func setFaults(tb testing.TB, c *client.Client, p client.FaultsParams) {
+func setFaults(tb testing.TB, c *client.Client, p sandboxclient.FaultsParams) {
 	tb.Helper()
-	if _, err := c.SandboxSetFaults(context.Background(), p); err != nil {
+	if _, err := sandboxclient.New(c).SetFaults(context.Background(), p); err != nil {
 		tb.Fatalf("SandboxSetFaults: %v", err)
 	}
 }
 
 // fakeID is a well-formed identifier that no account has.
-func fakeID(prefix string) string { return prefix + strings.Repeat("Z", client.IDRandomLength) }
+func fakeID(prefix string) string { return prefix + strings.Repeat("Z", wire.IDRandomLength) }
 
 func mustCustomer(tb testing.TB, c *client.Client, p *client.CustomerParams) *client.Customer {
 	tb.Helper()

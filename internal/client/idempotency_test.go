@@ -10,11 +10,11 @@ import (
 	"testing"
 
 	"github.com/paymentsdev/terraform-provider-payments/internal/client"
+	"github.com/paymentsdev/terraform-provider-payments/internal/sandbox"
 	"github.com/paymentsdev/terraform-provider-payments/internal/sandbox/sandboxtest"
+	"github.com/paymentsdev/terraform-provider-payments/internal/sandboxclient"
+	"github.com/paymentsdev/terraform-provider-payments/internal/wire"
 )
-
-const pathCustomers = client.APIVersionPrefix + "/customers"
-const pathPayments = client.APIVersionPrefix + "/payments"
 
 // TestIdempotentReplay: a repeat with the same key and parameters returns the
 // stored status and body with Idempotent-Replayed: true and changes nothing,
@@ -29,11 +29,11 @@ func TestIdempotentReplay(t *testing.T) {
 		customers  int64
 		payments   int64
 	}{
-		{name: "200 create", path: pathCustomers, form: url.Values{"email": {"ada@example.com"}}, wantStatus: 200, customers: 1},
-		{name: "400 invalid", path: pathCustomers, form: url.Values{"email": {"nope"}}, wantStatus: 400},
-		{name: "402 declined", path: pathPayments, form: url.Values{"amount": {"500"}, "currency": {"USD"}, "source": {client.TokenDeclined}}, wantStatus: 402, payments: 1},
-		{name: "404 missing", path: pathCustomers + "/" + fakeID(client.CustomerIDPrefix), form: url.Values{"name": {"x"}}, wantStatus: 404},
-		{name: "413 too large", path: pathCustomers, form: url.Values{"name": {strings.Repeat("n", client.MaxRequestBodyBytes)}}, wantStatus: 413},
+		{name: "200 create", path: wire.PathCustomers, form: url.Values{"email": {"ada@example.com"}}, wantStatus: 200, customers: 1},
+		{name: "400 invalid", path: wire.PathCustomers, form: url.Values{"email": {"nope"}}, wantStatus: 400},
+		{name: "402 declined", path: wire.PathPayments, form: url.Values{"amount": {"500"}, "currency": {"USD"}, "source": {sandbox.TokenDeclined}}, wantStatus: 402, payments: 1},
+		{name: "404 missing", path: wire.PathCustomers + "/" + fakeID(wire.CustomerIDPrefix), form: url.Values{"name": {"x"}}, wantStatus: 404},
+		{name: "413 too large", path: wire.PathCustomers, form: url.Values{"name": {strings.Repeat("n", wire.MaxRequestBodyBytes)}}, wantStatus: 413},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
@@ -43,16 +43,16 @@ func TestIdempotentReplay(t *testing.T) {
 			if first.Status != tc.wantStatus {
 				t.Fatalf("first answer %d, want %d: %s", first.Status, tc.wantStatus, first.Body)
 			}
-			if h := first.Header.Get(client.HeaderIdempotentReplayed); h != "" {
-				t.Errorf("first answer has %s: %q", client.HeaderIdempotentReplayed, h)
+			if h := first.Header.Get(wire.HeaderIdempotentReplayed); h != "" {
+				t.Errorf("first answer has %s: %q", wire.HeaderIdempotentReplayed, h)
 			}
 			for i := range 2 {
 				again := mustRaw(t, e.sb.URL, e.key, http.MethodPost, tc.path, tc.form, "replay-key")
 				if again.Status != first.Status || !bytes.Equal(again.Body, first.Body) {
 					t.Errorf("replay %d = %d %s, want %d %s", i, again.Status, again.Body, first.Status, first.Body)
 				}
-				if h := again.Header.Get(client.HeaderIdempotentReplayed); h != "true" {
-					t.Errorf("replay %d: %s = %q, want true", i, client.HeaderIdempotentReplayed, h)
+				if h := again.Header.Get(wire.HeaderIdempotentReplayed); h != "true" {
+					t.Errorf("replay %d: %s = %q, want true", i, wire.HeaderIdempotentReplayed, h)
 				}
 			}
 			s := stats(t, e.c)
@@ -72,7 +72,7 @@ func TestIdempotentReplayThroughClient(t *testing.T) {
 	rec.rewrite = fixedIdemKey("client-fixed-key")
 	c := e.client(t, withTransport(rec))
 	ctx := context.Background()
-	p := &client.PaymentParams{Amount: 700, Currency: "EUR", Source: client.TokenVisa, Metadata: map[string]string{"order": "42"}}
+	p := &client.PaymentParams{Amount: 700, Currency: "EUR", Source: sandbox.TokenVisa, Metadata: map[string]string{"order": "42"}}
 	a, err := c.CreatePayment(ctx, p)
 	if err != nil {
 		t.Fatal(err)
@@ -85,7 +85,7 @@ func TestIdempotentReplayThroughClient(t *testing.T) {
 		t.Errorf("replayed payment differs: %+v vs %+v", a, b)
 	}
 	xs := rec.exchanges()
-	if len(xs) != 2 || xs[1].RespHeader.Get(client.HeaderIdempotentReplayed) != "true" {
+	if len(xs) != 2 || xs[1].RespHeader.Get(wire.HeaderIdempotentReplayed) != "true" {
 		t.Errorf("exchanges %+v: want 2, the second replayed", xs)
 	}
 	if n := stats(t, e.c).Payments; n != 1 {
@@ -98,7 +98,7 @@ func TestIdempotentReplayThroughClient(t *testing.T) {
 func TestIdempotencyKeyReused(t *testing.T) {
 	t.Parallel()
 	e := newEnv(t)
-	first := mustRaw(t, e.sb.URL, e.key, http.MethodPost, pathCustomers, url.Values{"name": {"A"}}, "k1")
+	first := mustRaw(t, e.sb.URL, e.key, http.MethodPost, wire.PathCustomers, url.Values{"name": {"A"}}, "k1")
 	if first.Status != 200 {
 		t.Fatalf("first: %d %s", first.Status, first.Body)
 	}
@@ -107,17 +107,17 @@ func TestIdempotencyKeyReused(t *testing.T) {
 		name, path string
 		form       url.Values
 	}{
-		{"other parameters", pathCustomers, url.Values{"name": {"B"}}},
-		{"an extra parameter", pathCustomers, url.Values{"name": {"A"}, "email": {"a@example.com"}}},
-		{"another path", pathCustomers + "/" + cusID, url.Values{"name": {"A"}}},
+		{"other parameters", wire.PathCustomers, url.Values{"name": {"B"}}},
+		{"an extra parameter", wire.PathCustomers, url.Values{"name": {"A"}, "email": {"a@example.com"}}},
+		{"another path", wire.PathCustomers + "/" + cusID, url.Values{"name": {"A"}}},
 	} {
 		r := mustRaw(t, e.sb.URL, e.key, http.MethodPost, tc.path, tc.form, "k1")
-		if r.Status != 409 || r.ErrorField(t, "type") != client.ErrorTypeIdempotency || r.ErrorField(t, "code") != client.ErrorCodeIdempotencyKeyReused {
-			t.Errorf("%s: got %d %s, want 409 %s %s", tc.name, r.Status, r.Body, client.ErrorTypeIdempotency, client.ErrorCodeIdempotencyKeyReused)
+		if r.Status != 409 || r.ErrorField(t, "type") != wire.ErrorTypeIdempotency || r.ErrorField(t, "code") != wire.ErrorCodeIdempotencyKeyReused {
+			t.Errorf("%s: got %d %s, want 409 %s %s", tc.name, r.Status, r.Body, wire.ErrorTypeIdempotency, wire.ErrorCodeIdempotencyKeyReused)
 		}
 	}
 	// 409 is not stored: the original request still replays.
-	r := mustRaw(t, e.sb.URL, e.key, http.MethodPost, pathCustomers, url.Values{"name": {"A"}}, "k1")
+	r := mustRaw(t, e.sb.URL, e.key, http.MethodPost, wire.PathCustomers, url.Values{"name": {"A"}}, "k1")
 	if r.Status != 200 || !bytes.Equal(r.Body, first.Body) {
 		t.Errorf("after 409s the original key gives %d %s, want the stored answer", r.Status, r.Body)
 	}
@@ -135,11 +135,11 @@ func TestIdempotencyKeysArePerAccount(t *testing.T) {
 	t.Parallel()
 	e := newEnv(t)
 	other := sandboxtest.NewKey(t)
-	a := mustRaw(t, e.sb.URL, e.key, http.MethodPost, pathCustomers, url.Values{"name": {"A"}}, "shared")
-	b := mustRaw(t, e.sb.URL, other, http.MethodPost, pathCustomers, url.Values{"name": {"A"}}, "shared")
-	if a.Status != 200 || b.Status != 200 || b.Header.Get(client.HeaderIdempotentReplayed) != "" || a.JSON(t)["id"] == b.JSON(t)["id"] {
+	a := mustRaw(t, e.sb.URL, e.key, http.MethodPost, wire.PathCustomers, url.Values{"name": {"A"}}, "shared")
+	b := mustRaw(t, e.sb.URL, other, http.MethodPost, wire.PathCustomers, url.Values{"name": {"A"}}, "shared")
+	if a.Status != 200 || b.Status != 200 || b.Header.Get(wire.HeaderIdempotentReplayed) != "" || a.JSON(t)["id"] == b.JSON(t)["id"] {
 		t.Errorf("two accounts, one key: %d %s / %d %s (replayed %q); want two distinct objects",
-			a.Status, a.Body, b.Status, b.Body, b.Header.Get(client.HeaderIdempotentReplayed))
+			a.Status, a.Body, b.Status, b.Body, b.Header.Get(wire.HeaderIdempotentReplayed))
 	}
 }
 
@@ -150,16 +150,16 @@ func TestIdempotencyFaults(t *testing.T) {
 	t.Run("5xx not stored", func(t *testing.T) {
 		t.Parallel()
 		e := newEnv(t)
-		setFaults(t, e.c, client.FaultsParams{ErrorRate: ptr(1.0)})
+		setFaults(t, e.c, sandboxclient.FaultsParams{ErrorRate: new(1.0)})
 		form := url.Values{"name": {"Faulty"}}
-		r := mustRaw(t, e.sb.URL, e.key, http.MethodPost, pathCustomers, form, "k5xx")
-		if r.Status != 500 && r.Status != 503 || r.ErrorField(t, "type") != client.ErrorTypeAPI {
+		r := mustRaw(t, e.sb.URL, e.key, http.MethodPost, wire.PathCustomers, form, "k5xx")
+		if r.Status != 500 && r.Status != 503 || r.ErrorField(t, "type") != wire.ErrorTypeAPI {
 			t.Fatalf("with error_rate 1: %d %s, want 500/503 api_error", r.Status, r.Body)
 		}
-		setFaults(t, e.c, client.FaultsParams{ErrorRate: ptr(0.0)})
-		r = mustRaw(t, e.sb.URL, e.key, http.MethodPost, pathCustomers, form, "k5xx")
-		if r.Status != 200 || r.Header.Get(client.HeaderIdempotentReplayed) != "" {
-			t.Errorf("retry after 5xx: %d replayed=%q, want a fresh 200", r.Status, r.Header.Get(client.HeaderIdempotentReplayed))
+		setFaults(t, e.c, sandboxclient.FaultsParams{ErrorRate: new(0.0)})
+		r = mustRaw(t, e.sb.URL, e.key, http.MethodPost, wire.PathCustomers, form, "k5xx")
+		if r.Status != 200 || r.Header.Get(wire.HeaderIdempotentReplayed) != "" {
+			t.Errorf("retry after 5xx: %d replayed=%q, want a fresh 200", r.Status, r.Header.Get(wire.HeaderIdempotentReplayed))
 		}
 		if n := stats(t, e.c).Customers; n != 1 {
 			t.Errorf("stats.customers = %d, want 1", n)
@@ -168,15 +168,15 @@ func TestIdempotencyFaults(t *testing.T) {
 	t.Run("dropped answer stored", func(t *testing.T) {
 		t.Parallel()
 		e := newEnv(t)
-		setFaults(t, e.c, client.FaultsParams{DropRate: ptr(1.0)})
+		setFaults(t, e.c, sandboxclient.FaultsParams{DropRate: new(1.0)})
 		form := url.Values{"name": {"Dropped"}}
-		if r, err := doRaw(t, e.sb.URL, e.key, http.MethodPost, pathCustomers, form, "kdrop"); err == nil {
+		if r, err := doRaw(t, e.sb.URL, e.key, http.MethodPost, wire.PathCustomers, form, "kdrop"); err == nil {
 			t.Fatalf("with drop_rate 1 got an answer %d %s, want the connection closed", r.Status, r.Body)
 		}
-		setFaults(t, e.c, client.FaultsParams{DropRate: ptr(0.0)})
-		r := mustRaw(t, e.sb.URL, e.key, http.MethodPost, pathCustomers, form, "kdrop")
-		if r.Status != 200 || r.Header.Get(client.HeaderIdempotentReplayed) != "true" {
-			t.Errorf("retry after a drop: %d replayed=%q %s, want the stored 200", r.Status, r.Header.Get(client.HeaderIdempotentReplayed), r.Body)
+		setFaults(t, e.c, sandboxclient.FaultsParams{DropRate: new(0.0)})
+		r := mustRaw(t, e.sb.URL, e.key, http.MethodPost, wire.PathCustomers, form, "kdrop")
+		if r.Status != 200 || r.Header.Get(wire.HeaderIdempotentReplayed) != "true" {
+			t.Errorf("retry after a drop: %d replayed=%q %s, want the stored 200", r.Status, r.Header.Get(wire.HeaderIdempotentReplayed), r.Body)
 		}
 		if n := stats(t, e.c).Customers; n != 1 {
 			t.Errorf("stats.customers = %d, want 1", n)
@@ -185,16 +185,16 @@ func TestIdempotencyFaults(t *testing.T) {
 	t.Run("429 not stored", func(t *testing.T) {
 		t.Parallel()
 		e := newEnv(t)
-		setFaults(t, e.c, client.FaultsParams{RateLimit: ptr[int64](1)})
-		mustRaw(t, e.sb.URL, e.key, http.MethodGet, pathPayments, nil, "")
-		r := mustRaw(t, e.sb.URL, e.key, http.MethodPost, pathCustomers, url.Values{"name": {"R"}}, "k429")
+		setFaults(t, e.c, sandboxclient.FaultsParams{RateLimit: new(int64(1))})
+		mustRaw(t, e.sb.URL, e.key, http.MethodGet, wire.PathPayments, nil, "")
+		r := mustRaw(t, e.sb.URL, e.key, http.MethodPost, wire.PathCustomers, url.Values{"name": {"R"}}, "k429")
 		if r.Status != 429 {
 			t.Fatalf("second request within a second with rate_limit 1: %d %s, want 429", r.Status, r.Body)
 		}
-		setFaults(t, e.c, client.FaultsParams{RateLimit: ptr[int64](0)})
-		r = mustRaw(t, e.sb.URL, e.key, http.MethodPost, pathCustomers, url.Values{"name": {"R"}}, "k429")
-		if r.Status != 200 || r.Header.Get(client.HeaderIdempotentReplayed) != "" {
-			t.Errorf("after a 429: %d replayed=%q", r.Status, r.Header.Get(client.HeaderIdempotentReplayed))
+		setFaults(t, e.c, sandboxclient.FaultsParams{RateLimit: new(int64(0))})
+		r = mustRaw(t, e.sb.URL, e.key, http.MethodPost, wire.PathCustomers, url.Values{"name": {"R"}}, "k429")
+		if r.Status != 200 || r.Header.Get(wire.HeaderIdempotentReplayed) != "" {
+			t.Errorf("after a 429: %d replayed=%q", r.Status, r.Header.Get(wire.HeaderIdempotentReplayed))
 		}
 	})
 }
@@ -205,14 +205,14 @@ func TestIdempotencyConcurrent(t *testing.T) {
 	t.Parallel()
 	e := newEnv(t)
 	// Latency widens the window in which the first request is in flight.
-	setFaults(t, e.c, client.FaultsParams{LatencyMS: ptr[int64](30)})
+	setFaults(t, e.c, sandboxclient.FaultsParams{LatencyMS: new(int64(30))})
 	form := url.Values{"email": {"race@example.com"}, "metadata[n]": {"1"}}
 	const n = 8
 	answers := make([]rawResp, n)
 	var wg sync.WaitGroup
 	for i := range n {
 		wg.Go(func() {
-			r, err := doRaw(t, e.sb.URL, e.key, http.MethodPost, pathCustomers, form, "concurrent-key")
+			r, err := doRaw(t, e.sb.URL, e.key, http.MethodPost, wire.PathCustomers, form, "concurrent-key")
 			if err != nil {
 				t.Errorf("request %d: %v", i, err)
 			}
@@ -231,8 +231,8 @@ func TestIdempotencyConcurrent(t *testing.T) {
 				t.Errorf("answer %d has id %v, another has %v", i, got, id)
 			}
 		case 409:
-			if c := r.ErrorField(t, "code"); c != client.ErrorCodeIdempotencyKeyInUse {
-				t.Errorf("answer %d: 409 with code %q, want %s", i, c, client.ErrorCodeIdempotencyKeyInUse)
+			if c := r.ErrorField(t, "code"); c != wire.ErrorCodeIdempotencyKeyInUse {
+				t.Errorf("answer %d: 409 with code %q, want %s", i, c, wire.ErrorCodeIdempotencyKeyInUse)
 			}
 		case 0: // transport error, reported above
 		default:
@@ -255,7 +255,7 @@ func TestIdempotencyConcurrent(t *testing.T) {
 	errs := make([]error, n)
 	for i := range n {
 		wg.Go(func() {
-			cus, err := c.CreateCustomer(context.Background(), &client.CustomerParams{Name: ptr("Same")})
+			cus, err := c.CreateCustomer(context.Background(), &client.CustomerParams{Name: new("Same")})
 			ids[i], errs[i] = cus.ID, err
 		})
 	}
@@ -274,13 +274,13 @@ func TestIdempotencyConcurrent(t *testing.T) {
 func TestIdempotencyKeyLength(t *testing.T) {
 	t.Parallel()
 	e := newEnv(t)
-	ok := mustRaw(t, e.sb.URL, e.key, http.MethodPost, pathCustomers, nil, strings.Repeat("a", client.IdempotencyKeyMaxLength))
+	ok := mustRaw(t, e.sb.URL, e.key, http.MethodPost, wire.PathCustomers, nil, strings.Repeat("a", wire.IdempotencyKeyMaxLength))
 	if ok.Status != 200 {
-		t.Errorf("%d-character key: %d %s, want 200", client.IdempotencyKeyMaxLength, ok.Status, ok.Body)
+		t.Errorf("%d-character key: %d %s, want 200", wire.IdempotencyKeyMaxLength, ok.Status, ok.Body)
 	}
-	long := mustRaw(t, e.sb.URL, e.key, http.MethodPost, pathCustomers, nil, strings.Repeat("a", client.IdempotencyKeyMaxLength+1))
-	if long.Status != 400 || long.ErrorField(t, "type") != client.ErrorTypeInvalidRequest {
-		t.Errorf("%d-character key: %d %s, want 400 invalid_request_error", client.IdempotencyKeyMaxLength+1, long.Status, long.Body)
+	long := mustRaw(t, e.sb.URL, e.key, http.MethodPost, wire.PathCustomers, nil, strings.Repeat("a", wire.IdempotencyKeyMaxLength+1))
+	if long.Status != 400 || long.ErrorField(t, "type") != wire.ErrorTypeInvalidRequest {
+		t.Errorf("%d-character key: %d %s, want 400 invalid_request_error", wire.IdempotencyKeyMaxLength+1, long.Status, long.Body)
 	}
 	if n := stats(t, e.c).Customers; n != 1 {
 		t.Errorf("stats.customers = %d, want 1", n)

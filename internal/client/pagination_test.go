@@ -7,6 +7,8 @@ import (
 	"time"
 
 	"github.com/paymentsdev/terraform-provider-payments/internal/client"
+	"github.com/paymentsdev/terraform-provider-payments/internal/sandbox"
+	"github.com/paymentsdev/terraform-provider-payments/internal/wire"
 )
 
 // TestPagination creates 250 payments (more than two pages of the largest
@@ -19,7 +21,7 @@ func TestPagination(t *testing.T) {
 	const total = 250
 	created := make([]string, 0, total) // oldest first
 	for i := range total {
-		p := mustPayment(t, e.c, &client.PaymentParams{Amount: int64(i + 1), Currency: "USD", Source: client.TokenVisa})
+		p := mustPayment(t, e.c, &client.PaymentParams{Amount: int64(i + 1), Currency: "USD", Source: sandbox.TokenVisa})
 		created = append(created, p.ID)
 	}
 	newestFirst := slices.Clone(created)
@@ -66,14 +68,14 @@ func TestPagination(t *testing.T) {
 
 	t.Run("starting_after pages", func(t *testing.T) {
 		var got []string
-		page := &client.ListPaymentsParams{Limit: client.ListLimitMax}
+		page := &client.ListPaymentsParams{Limit: wire.ListLimitMax}
 		for n := 0; ; n++ {
 			list, err := e.c.ListPayments(ctx, page)
 			if err != nil {
 				t.Fatal(err)
 			}
-			if list.Object != "list" || list.URL != pathPayments {
-				t.Errorf("list object %q url %q, want list %s", list.Object, list.URL, pathPayments)
+			if list.Object != "list" || list.URL != wire.PathPayments {
+				t.Errorf("list object %q url %q, want list %s", list.Object, list.URL, wire.PathPayments)
 			}
 			got = append(got, ids(list.Data)...)
 			wantMore := len(got) < total
@@ -99,7 +101,7 @@ func TestPagination(t *testing.T) {
 		var got []string
 		cursor := created[0]
 		for n := 0; ; n++ {
-			list, err := e.c.ListPayments(ctx, &client.ListPaymentsParams{Limit: client.ListLimitMax, EndingBefore: cursor})
+			list, err := e.c.ListPayments(ctx, &client.ListPaymentsParams{Limit: wire.ListLimitMax, EndingBefore: cursor})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -123,7 +125,7 @@ func TestPagination(t *testing.T) {
 			p    client.ListPaymentsParams
 			want []string
 		}{
-			{"default limit", client.ListPaymentsParams{}, newestFirst[:client.ListLimitDefault]},
+			{"default limit", client.ListPaymentsParams{}, newestFirst[:wire.ListLimitDefault]},
 			{"limit 1", client.ListPaymentsParams{Limit: 1}, newestFirst[:1]},
 			{"after the newest", client.ListPaymentsParams{Limit: 3, StartingAfter: newestFirst[0]}, newestFirst[1:4]},
 			{"after the oldest", client.ListPaymentsParams{Limit: 3, StartingAfter: newestFirst[total-1]}, []string{}},
@@ -149,10 +151,10 @@ func TestListFilters(t *testing.T) {
 	t.Parallel()
 	ctx := context.Background()
 	e := newEnv(t)
-	cus := mustCustomer(t, e.c, &client.CustomerParams{Source: ptr(client.TokenVisa)})
+	cus := mustCustomer(t, e.c, &client.CustomerParams{Source: new(sandbox.TokenVisa)})
 	mine := mustPayment(t, e.c, &client.PaymentParams{Amount: 100, Currency: "USD", Customer: cus.ID})
-	pending := mustPayment(t, e.c, &client.PaymentParams{Amount: 200, Currency: "USD", Source: client.Token3DS})
-	_, err := e.c.CreatePayment(ctx, &client.PaymentParams{Amount: 300, Currency: "USD", Source: client.TokenDeclined})
+	pending := mustPayment(t, e.c, &client.PaymentParams{Amount: 200, Currency: "USD", Source: sandbox.Token3DS})
+	_, err := e.c.CreatePayment(ctx, &client.PaymentParams{Amount: 300, Currency: "USD", Source: sandbox.TokenDeclined})
 	declined, _ := client.AsError(err)
 	if declined == nil {
 		t.Fatalf("tok_declined: %v", err)
@@ -166,9 +168,9 @@ func TestListFilters(t *testing.T) {
 		want []string
 	}{
 		{"customer", client.ListPaymentsParams{Customer: cus.ID}, []string{mine.ID}},
-		{"status pending", client.ListPaymentsParams{Status: client.PaymentStatusPending}, []string{pending.ID}},
-		{"status declined", client.ListPaymentsParams{Status: client.PaymentStatusDeclined}, []string{declined.Payment}},
-		{"status refunded", client.ListPaymentsParams{Status: client.PaymentStatusRefunded}, []string{}},
+		{"status pending", client.ListPaymentsParams{Status: wire.PaymentStatusPending}, []string{pending.ID}},
+		{"status declined", client.ListPaymentsParams{Status: wire.PaymentStatusDeclined}, []string{declined.Payment}},
+		{"status refunded", client.ListPaymentsParams{Status: wire.PaymentStatusRefunded}, []string{}},
 		{"created gte past", client.ListPaymentsParams{CreatedGTE: past}, []string{declined.Payment, pending.ID, mine.ID}},
 		{"created gte future", client.ListPaymentsParams{CreatedGTE: future}, []string{}},
 		{"created lte past", client.ListPaymentsParams{CreatedLTE: past}, []string{}},
@@ -193,9 +195,9 @@ func TestListFilters(t *testing.T) {
 	checkAPIError(t, func() error {
 		_, err := e.c.ListPayments(ctx, &client.ListPaymentsParams{CreatedGTE: "yesterday"})
 		return err
-	}(), e.key, wantErr{status: 400, typ: client.ErrorTypeInvalidRequest, param: "created[gte]"})
+	}(), e.key, wantErr{status: 400, typ: wire.ErrorTypeInvalidRequest, param: "created[gte]"})
 	checkAPIError(t, func() error {
 		_, err := e.c.ListPayments(ctx, &client.ListPaymentsParams{Status: "lost"})
 		return err
-	}(), e.key, wantErr{status: 400, typ: client.ErrorTypeInvalidRequest, param: "status"})
+	}(), e.key, wantErr{status: 400, typ: wire.ErrorTypeInvalidRequest, param: "status"})
 }

@@ -2,19 +2,22 @@ package client_test
 
 import (
 	"context"
+	"github.com/paymentsdev/terraform-provider-payments/internal/sandbox"
+	"github.com/paymentsdev/terraform-provider-payments/internal/sandboxclient"
 	"maps"
 	"net/http"
 	"net/url"
 	"testing"
 
 	"github.com/paymentsdev/terraform-provider-payments/internal/client"
+	"github.com/paymentsdev/terraform-provider-payments/internal/wire"
 )
 
 // TestUpdatePaymentForm pins what UpdatePayment puts on the wire.
 func TestUpdatePaymentForm(t *testing.T) {
 	t.Parallel()
 	e := newEnv(t)
-	p := mustPayment(t, e.c, &client.PaymentParams{Amount: mediumAmount, Currency: "USD", Source: client.TokenVisa,
+	p := mustPayment(t, e.c, &client.PaymentParams{Amount: mediumAmount, Currency: "USD", Source: sandbox.TokenVisa,
 		Description: "d", Metadata: map[string]string{"a": "1"}})
 	for _, tc := range []struct {
 		name   string
@@ -22,8 +25,8 @@ func TestUpdatePaymentForm(t *testing.T) {
 		want   url.Values
 	}{
 		{"nil params send nothing", nil, url.Values{}},
-		{"description", &client.PaymentUpdateParams{Description: ptr("new")}, url.Values{"description": {"new"}}},
-		{"cleared description", &client.PaymentUpdateParams{Description: ptr("")}, url.Values{"description": {""}}},
+		{"description", &client.PaymentUpdateParams{Description: new("new")}, url.Values{"description": {"new"}}},
+		{"cleared description", &client.PaymentUpdateParams{Description: new("")}, url.Values{"description": {""}}},
 		{"metadata keys", &client.PaymentUpdateParams{Metadata: map[string]string{"a": "2", "b": ""}},
 			url.Values{"metadata[a]": {"2"}, "metadata[b]": {""}}},
 		{"clear metadata", &client.PaymentUpdateParams{ClearMetadata: true}, url.Values{"metadata": {""}}},
@@ -58,9 +61,9 @@ func TestUpdatePayment(t *testing.T) {
 		wantDesc string
 		wantMeta map[string]string
 	}{
-		{"set description and a key", client.PaymentParams{}, client.PaymentUpdateParams{Description: ptr("order 9"), Metadata: map[string]string{"k": "v"}},
+		{"set description and a key", client.PaymentParams{}, client.PaymentUpdateParams{Description: new("order 9"), Metadata: map[string]string{"k": "v"}},
 			"order 9", map[string]string{"k": "v"}},
-		{"clear description", client.PaymentParams{Description: "old"}, client.PaymentUpdateParams{Description: ptr("")}, "", nil},
+		{"clear description", client.PaymentParams{Description: "old"}, client.PaymentUpdateParams{Description: new("")}, "", nil},
 		{"description untouched when nil", client.PaymentParams{Description: "old"}, client.PaymentUpdateParams{Metadata: map[string]string{"k": "v"}},
 			"old", map[string]string{"k": "v"}},
 		{"delete one key", client.PaymentParams{Metadata: map[string]string{"a": "1", "b": "2"}}, client.PaymentUpdateParams{Metadata: map[string]string{"a": ""}},
@@ -71,7 +74,7 @@ func TestUpdatePayment(t *testing.T) {
 			t.Parallel()
 			e := newEnv(t)
 			cp := tc.create
-			cp.Amount, cp.Currency, cp.Source = mediumAmount, "GBP", client.TokenVisa
+			cp.Amount, cp.Currency, cp.Source = mediumAmount, "GBP", sandbox.TokenVisa
 			p := mustPayment(t, e.c, &cp)
 			got, err := e.c.UpdatePayment(ctx, p.ID, &tc.update)
 			if err != nil {
@@ -94,9 +97,9 @@ func TestUpdatePaymentErrors(t *testing.T) {
 	t.Parallel()
 	e := newEnv(t)
 	ctx := context.Background()
-	p := mustPayment(t, e.c, &client.PaymentParams{Amount: mediumAmount, Currency: "USD", Source: client.TokenVisa})
+	p := mustPayment(t, e.c, &client.PaymentParams{Amount: mediumAmount, Currency: "USD", Source: sandbox.TokenVisa})
 	long := make(map[string]string)
-	for i := range client.MetadataMaxKeys + 1 {
+	for i := range wire.MetadataMaxKeys + 1 {
 		long[string(rune('A'+i%26))+string(rune('a'+i/26))] = "v"
 	}
 	for _, tc := range []struct {
@@ -105,10 +108,10 @@ func TestUpdatePaymentErrors(t *testing.T) {
 		params *client.PaymentUpdateParams
 		want   wantErr
 	}{
-		{"missing payment", fakeID(client.PaymentIDPrefix), &client.PaymentUpdateParams{Description: ptr("x")},
-			wantErr{status: 404, typ: client.ErrorTypeInvalidRequest, code: client.ErrorCodeResourceMissing}},
+		{"missing payment", fakeID(wire.PaymentIDPrefix), &client.PaymentUpdateParams{Description: new("x")},
+			wantErr{status: 404, typ: wire.ErrorTypeInvalidRequest, code: wire.ErrorCodeResourceMissing}},
 		{"too many keys", p.ID, &client.PaymentUpdateParams{Metadata: long},
-			wantErr{status: 400, typ: client.ErrorTypeInvalidRequest, code: client.ErrorCodeParameterInvalid, param: "metadata"}},
+			wantErr{status: 400, typ: wire.ErrorTypeInvalidRequest, code: wire.ErrorCodeParameterInvalid, param: "metadata"}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			_, err := e.c.UpdatePayment(ctx, tc.id, tc.params)
@@ -134,7 +137,7 @@ func TestPaymentWritesKeepOneIdempotencyKey(t *testing.T) {
 		{
 			name: "create",
 			do: func(c *client.Client, _ string) (*client.Payment, error) {
-				return c.CreatePayment(ctx, &client.PaymentParams{Amount: 300, Currency: "USD", Source: client.TokenVisa})
+				return c.CreatePayment(ctx, &client.PaymentParams{Amount: 300, Currency: "USD", Source: sandbox.TokenVisa})
 			},
 			path:  func(string) string { return "/v1/payments" },
 			check: func(*testing.T, *client.Payment) {},
@@ -142,7 +145,7 @@ func TestPaymentWritesKeepOneIdempotencyKey(t *testing.T) {
 		{
 			name: "update",
 			do: func(c *client.Client, id string) (*client.Payment, error) {
-				return c.UpdatePayment(ctx, id, &client.PaymentUpdateParams{Description: ptr("retried")})
+				return c.UpdatePayment(ctx, id, &client.PaymentUpdateParams{Description: new("retried")})
 			},
 			path: func(id string) string { return "/v1/payments/" + id },
 			check: func(t *testing.T, p *client.Payment) {
@@ -158,7 +161,7 @@ func TestPaymentWritesKeepOneIdempotencyKey(t *testing.T) {
 			},
 			path: func(id string) string { return "/v1/payments/" + id + "/capture" },
 			check: func(t *testing.T, p *client.Payment) {
-				if p.Status != client.PaymentStatusApproved {
+				if p.Status != wire.PaymentStatusApproved {
 					t.Errorf("status %s", p.Status)
 				}
 			},
@@ -166,7 +169,7 @@ func TestPaymentWritesKeepOneIdempotencyKey(t *testing.T) {
 		{
 			name: "refund",
 			do: func(c *client.Client, id string) (*client.Payment, error) {
-				return c.RefundPayment(ctx, id, ptr[int64](100))
+				return c.RefundPayment(ctx, id, new(int64(100)))
 			},
 			path: func(id string) string { return "/v1/payments/" + id + "/refund" },
 			check: func(t *testing.T, p *client.Payment) {
@@ -181,7 +184,7 @@ func TestPaymentWritesKeepOneIdempotencyKey(t *testing.T) {
 			t.Parallel()
 			e := newEnv(t)
 			capture := tc.name == "refund" || tc.name == "update"
-			p := mustPayment(t, e.c, &client.PaymentParams{Amount: mediumAmount, Currency: "USD", Source: client.TokenVisa, Capture: &capture})
+			p := mustPayment(t, e.c, &client.PaymentParams{Amount: mediumAmount, Currency: "USD", Source: sandbox.TokenVisa, Capture: &capture})
 			rec := newRecorder()
 			n := 0
 			rec.after = func(exchange) {
@@ -189,13 +192,13 @@ func TestPaymentWritesKeepOneIdempotencyKey(t *testing.T) {
 				n++
 				switch n {
 				case 1:
-					setFaults(t, e.c, client.FaultsParams{DropRate: ptr(0.0), ErrorRate: ptr(1.0)})
+					setFaults(t, e.c, sandboxclient.FaultsParams{DropRate: new(0.0), ErrorRate: new(1.0)})
 				case 2:
-					setFaults(t, e.c, client.FaultsParams{ErrorRate: ptr(0.0)})
+					setFaults(t, e.c, sandboxclient.FaultsParams{ErrorRate: new(0.0)})
 				}
 			}
 			c := e.client(t, withTransport(rec))
-			setFaults(t, e.c, client.FaultsParams{DropRate: ptr(1.0)})
+			setFaults(t, e.c, sandboxclient.FaultsParams{DropRate: new(1.0)})
 			got, err := tc.do(c, p.ID)
 			if err != nil {
 				t.Fatalf("%s under faults: %v", tc.name, err)

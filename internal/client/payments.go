@@ -7,37 +7,19 @@ import (
 	"net/http"
 	"net/url"
 	"strconv"
-)
 
-// Payment paths. [spec] paths; the methods of list, capture and refund are [assumed].
-const pathPayments = APIVersionPrefix + "/payments"
-
-func paymentPath(id string) string { return pathPayments + "/" + pathID(id) }
-
-// Payment and list parameter names. [assumed]
-const (
-	paramAmount        = "amount"
-	paramCurrency      = "currency"
-	paramCustomer      = "customer"
-	paramDescription   = "description"
-	paramCapture       = "capture"
-	paramStatus        = "status"
-	paramCreatedGTE    = "created[gte]"
-	paramCreatedLTE    = "created[lte]"
-	paramLimit         = "limit"
-	paramStartingAfter = "starting_after"
-	paramEndingBefore  = "ending_before"
+	"github.com/paymentsdev/terraform-provider-payments/internal/wire"
 )
 
 func (p *PaymentParams) form() url.Values {
 	v := url.Values{}
-	v.Set(paramAmount, strconv.FormatInt(p.Amount, 10))
-	v.Set(paramCurrency, p.Currency)
-	setNonEmpty(v, paramSource, p.Source)
-	setNonEmpty(v, paramCustomer, p.Customer)
-	setNonEmpty(v, paramDescription, p.Description)
+	v.Set(wire.ParamAmount, strconv.FormatInt(p.Amount, 10))
+	v.Set(wire.ParamCurrency, p.Currency)
+	setNonEmpty(v, wire.ParamSource, p.Source)
+	setNonEmpty(v, wire.ParamCustomer, p.Customer)
+	setNonEmpty(v, wire.ParamDescription, p.Description)
 	if p.Capture != nil {
-		v.Set(paramCapture, strconv.FormatBool(*p.Capture))
+		v.Set(wire.ParamCapture, strconv.FormatBool(*p.Capture))
 	}
 	setMetadata(v, p.Metadata, false)
 	return v
@@ -48,15 +30,15 @@ func (p *ListPaymentsParams) query() url.Values {
 	if p == nil {
 		return v
 	}
-	setNonEmpty(v, paramCustomer, p.Customer)
-	setNonEmpty(v, paramStatus, p.Status)
-	setNonEmpty(v, paramCreatedGTE, p.CreatedGTE)
-	setNonEmpty(v, paramCreatedLTE, p.CreatedLTE)
+	setNonEmpty(v, wire.ParamCustomer, p.Customer)
+	setNonEmpty(v, wire.ParamStatus, p.Status)
+	setNonEmpty(v, wire.ParamCreatedGTE, p.CreatedGTE)
+	setNonEmpty(v, wire.ParamCreatedLTE, p.CreatedLTE)
 	if p.Limit != 0 {
-		v.Set(paramLimit, strconv.Itoa(p.Limit))
+		v.Set(wire.ParamLimit, strconv.Itoa(p.Limit))
 	}
-	setNonEmpty(v, paramStartingAfter, p.StartingAfter)
-	setNonEmpty(v, paramEndingBefore, p.EndingBefore)
+	setNonEmpty(v, wire.ParamStartingAfter, p.StartingAfter)
+	setNonEmpty(v, wire.ParamEndingBefore, p.EndingBefore)
 	return v
 }
 
@@ -71,28 +53,28 @@ func setNonEmpty(v url.Values, name, value string) {
 // IsCardError is true; the declined payment's id is in its Payment field.
 func (c *Client) CreatePayment(ctx context.Context, p *PaymentParams) (*Payment, error) {
 	var out Payment
-	return &out, c.call(ctx, http.MethodPost, pathPayments, nil, p.form(), &out)
+	return &out, c.call(ctx, http.MethodPost, wire.PathPayments, nil, p.form(), &out)
 }
 
 // GetPayment retrieves a payment.
 func (c *Client) GetPayment(ctx context.Context, id string) (*Payment, error) {
 	var out Payment
-	return &out, c.call(ctx, http.MethodGet, paymentPath(id), nil, nil, &out)
+	return &out, c.call(ctx, http.MethodGet, expand(wire.PathPayment, id), nil, nil, &out)
 }
 
 // ListPayments returns one page of payments, newest first.
 func (c *Client) ListPayments(ctx context.Context, p *ListPaymentsParams) (*PaymentList, error) {
 	var out PaymentList
-	if err := c.call(ctx, http.MethodGet, pathPayments, p.query(), nil, &out); err != nil {
+	if err := c.call(ctx, http.MethodGet, wire.PathPayments, p.query(), nil, &out); err != nil {
 		return nil, err
 	}
 	for i, pay := range out.Data {
 		if pay == nil {
 			// A null entry would crash every caller that reads the page.
-			return nil, fmt.Errorf("GET %s: decoding answer: entry %d of the list is null, not a payment", pathPayments, i)
+			return nil, fmt.Errorf("GET %s: decoding answer: entry %d of the list is null, not a payment", wire.PathPayments, i)
 		}
 		if pay.Livemode != c.livemode {
-			return nil, &LivemodeMismatchError{Path: pathPayments, KeyLivemode: c.livemode}
+			return nil, &LivemodeMismatchError{Path: wire.PathPayments, KeyLivemode: c.livemode}
 		}
 	}
 	return &out, nil
@@ -131,7 +113,7 @@ func (c *Client) AllPayments(ctx context.Context, p *ListPaymentsParams) iter.Se
 // fields of a payment that can change without a new charge. [assumed]
 func (c *Client) UpdatePayment(ctx context.Context, id string, p *PaymentUpdateParams) (*Payment, error) {
 	var out Payment
-	return &out, c.call(ctx, http.MethodPost, paymentPath(id), nil, p.form(), &out)
+	return &out, c.call(ctx, http.MethodPost, expand(wire.PathPayment, id), nil, p.form(), &out)
 }
 
 func (p *PaymentUpdateParams) form() url.Values {
@@ -139,7 +121,7 @@ func (p *PaymentUpdateParams) form() url.Values {
 	if p == nil {
 		return v
 	}
-	setPtr(v, paramDescription, p.Description)
+	setPtr(v, wire.ParamDescription, p.Description)
 	setMetadata(v, p.Metadata, p.ClearMetadata)
 	return v
 }
@@ -148,19 +130,19 @@ func (p *PaymentUpdateParams) form() url.Values {
 // of it, a smaller amount releases the rest.
 func (c *Client) CapturePayment(ctx context.Context, id string, amount *int64) (*Payment, error) {
 	var out Payment
-	return &out, c.call(ctx, http.MethodPost, paymentPath(id)+"/capture", nil, amountForm(amount), &out)
+	return &out, c.call(ctx, http.MethodPost, expand(wire.PathPaymentCapture, id), nil, amountForm(amount), &out)
 }
 
 // RefundPayment refunds a payment; amount nil refunds what is left.
 func (c *Client) RefundPayment(ctx context.Context, id string, amount *int64) (*Payment, error) {
 	var out Payment
-	return &out, c.call(ctx, http.MethodPost, paymentPath(id)+"/refund", nil, amountForm(amount), &out)
+	return &out, c.call(ctx, http.MethodPost, expand(wire.PathPaymentRefund, id), nil, amountForm(amount), &out)
 }
 
 func amountForm(amount *int64) url.Values {
 	v := url.Values{}
 	if amount != nil {
-		v.Set(paramAmount, strconv.FormatInt(*amount, 10))
+		v.Set(wire.ParamAmount, strconv.FormatInt(*amount, 10))
 	}
 	return v
 }

@@ -10,6 +10,9 @@ import (
 	"time"
 
 	"github.com/paymentsdev/terraform-provider-payments/internal/client"
+	"github.com/paymentsdev/terraform-provider-payments/internal/sandbox"
+	"github.com/paymentsdev/terraform-provider-payments/internal/sandboxclient"
+	"github.com/paymentsdev/terraform-provider-payments/internal/wire"
 )
 
 // paymentAction is one way to move a payment: it returns the new payment.
@@ -26,52 +29,52 @@ const partialRefund = 100
 
 var paymentActions = []paymentAction{
 	{
-		name: "complete approved", from: []string{client.PaymentStatusPending},
-		target: func(string) string { return client.PaymentStatusApproved },
+		name: "complete approved", from: []string{wire.PaymentStatusPending},
+		target: func(string) string { return wire.PaymentStatusApproved },
 		do: func(ctx context.Context, c *client.Client, id string) (*client.Payment, error) {
-			return c.SandboxCompletePayment(ctx, id, client.OutcomeApproved)
+			return sandboxclient.New(c).CompletePayment(ctx, id, wire.OutcomeApproved)
 		},
 	},
 	{
-		name: "complete authorized", from: []string{client.PaymentStatusPending},
-		target: func(string) string { return client.PaymentStatusAuthorized },
+		name: "complete authorized", from: []string{wire.PaymentStatusPending},
+		target: func(string) string { return wire.PaymentStatusAuthorized },
 		do: func(ctx context.Context, c *client.Client, id string) (*client.Payment, error) {
-			return c.SandboxCompletePayment(ctx, id, client.OutcomeAuthorized)
+			return sandboxclient.New(c).CompletePayment(ctx, id, wire.OutcomeAuthorized)
 		},
 	},
 	{
-		name: "complete declined", from: []string{client.PaymentStatusPending},
-		target: func(string) string { return client.PaymentStatusDeclined },
+		name: "complete declined", from: []string{wire.PaymentStatusPending},
+		target: func(string) string { return wire.PaymentStatusDeclined },
 		do: func(ctx context.Context, c *client.Client, id string) (*client.Payment, error) {
-			return c.SandboxCompletePayment(ctx, id, client.OutcomeDeclined)
+			return sandboxclient.New(c).CompletePayment(ctx, id, wire.OutcomeDeclined)
 		},
 	},
 	{
-		name: "capture", from: []string{client.PaymentStatusAuthorized},
-		target: func(string) string { return client.PaymentStatusApproved },
+		name: "capture", from: []string{wire.PaymentStatusAuthorized},
+		target: func(string) string { return wire.PaymentStatusApproved },
 		do: func(ctx context.Context, c *client.Client, id string) (*client.Payment, error) {
 			return c.CapturePayment(ctx, id, nil)
 		},
 	},
 	{
-		name: "partial refund", from: []string{client.PaymentStatusApproved, client.PaymentStatusPartiallyRefunded},
-		target: func(string) string { return client.PaymentStatusPartiallyRefunded },
+		name: "partial refund", from: []string{wire.PaymentStatusApproved, wire.PaymentStatusPartiallyRefunded},
+		target: func(string) string { return wire.PaymentStatusPartiallyRefunded },
 		do: func(ctx context.Context, c *client.Client, id string) (*client.Payment, error) {
-			return c.RefundPayment(ctx, id, ptr[int64](partialRefund))
+			return c.RefundPayment(ctx, id, new(int64(partialRefund)))
 		},
 	},
 	{
-		name: "full refund", from: []string{client.PaymentStatusApproved, client.PaymentStatusPartiallyRefunded},
-		target: func(string) string { return client.PaymentStatusRefunded },
+		name: "full refund", from: []string{wire.PaymentStatusApproved, wire.PaymentStatusPartiallyRefunded},
+		target: func(string) string { return wire.PaymentStatusRefunded },
 		do: func(ctx context.Context, c *client.Client, id string) (*client.Payment, error) {
 			return c.RefundPayment(ctx, id, nil)
 		},
 	},
 	{
-		name: "dispute", from: []string{client.PaymentStatusApproved, client.PaymentStatusPartiallyRefunded},
-		target: func(string) string { return client.PaymentStatusDisputed },
+		name: "dispute", from: []string{wire.PaymentStatusApproved, wire.PaymentStatusPartiallyRefunded},
+		target: func(string) string { return wire.PaymentStatusDisputed },
 		do: func(ctx context.Context, c *client.Client, id string) (*client.Payment, error) {
-			return c.SandboxDisputePayment(ctx, id)
+			return sandboxclient.New(c).DisputePayment(ctx, id)
 		},
 	},
 }
@@ -92,25 +95,25 @@ func paymentIn(t *testing.T, c *client.Client, status string) *client.Payment {
 	}
 	var p *client.Payment
 	switch status {
-	case client.PaymentStatusPending:
-		p = create(client.Token3DS, nil)
-	case client.PaymentStatusAuthorized:
-		p = create(client.TokenVisa, ptr(false))
-	case client.PaymentStatusApproved:
-		p = create(client.TokenVisa, nil)
-	case client.PaymentStatusDeclined:
-		_, err := c.CreatePayment(ctx, &client.PaymentParams{Amount: mediumAmount, Currency: "USD", Source: client.TokenDeclined})
+	case wire.PaymentStatusPending:
+		p = create(sandbox.Token3DS, nil)
+	case wire.PaymentStatusAuthorized:
+		p = create(sandbox.TokenVisa, new(false))
+	case wire.PaymentStatusApproved:
+		p = create(sandbox.TokenVisa, nil)
+	case wire.PaymentStatusDeclined:
+		_, err := c.CreatePayment(ctx, &client.PaymentParams{Amount: mediumAmount, Currency: "USD", Source: sandbox.TokenDeclined})
 		ae, ok := client.AsError(err)
 		if !ok || ae.Payment == "" {
 			t.Fatalf("tok_declined: %v", err)
 		}
 		p = step(c.GetPayment(ctx, ae.Payment))
-	case client.PaymentStatusPartiallyRefunded:
-		p = step(c.RefundPayment(ctx, create(client.TokenVisa, nil).ID, ptr[int64](partialRefund)))
-	case client.PaymentStatusRefunded:
-		p = step(c.RefundPayment(ctx, create(client.TokenVisa, nil).ID, nil))
-	case client.PaymentStatusDisputed:
-		p = step(c.SandboxDisputePayment(ctx, create(client.TokenDispute, nil).ID))
+	case wire.PaymentStatusPartiallyRefunded:
+		p = step(c.RefundPayment(ctx, create(sandbox.TokenVisa, nil).ID, new(int64(partialRefund))))
+	case wire.PaymentStatusRefunded:
+		p = step(c.RefundPayment(ctx, create(sandbox.TokenVisa, nil).ID, nil))
+	case wire.PaymentStatusDisputed:
+		p = step(sandboxclient.New(c).DisputePayment(ctx, create(sandbox.TokenDispute, nil).ID))
 	default:
 		t.Fatalf("no recipe for status %q", status)
 	}
@@ -121,7 +124,7 @@ func paymentIn(t *testing.T, c *client.Client, status string) *client.Payment {
 }
 
 // TestPaymentTransitions runs every action from every status: the moves
-// client.PaymentTransitions allows succeed, every other one is 400
+// sandbox.PaymentTransitions allows succeed, every other one is 400
 // payment_unexpected_state and leaves the payment as it was.
 func TestPaymentTransitions(t *testing.T) {
 	t.Parallel()
@@ -130,13 +133,13 @@ func TestPaymentTransitions(t *testing.T) {
 	for _, a := range paymentActions {
 		for _, from := range a.from {
 			to := a.target(from)
-			if !slices.Contains(client.PaymentTransitions[from], to) {
+			if !slices.Contains(sandbox.PaymentTransitions[from], to) {
 				t.Fatalf("action %q moves %s to %s, which PaymentTransitions does not allow", a.name, from, to)
 			}
 			covered[[2]string{from, to}] = true
 		}
 	}
-	for from, tos := range client.PaymentTransitions {
+	for from, tos := range sandbox.PaymentTransitions {
 		for _, to := range tos {
 			if !covered[[2]string{from, to}] {
 				t.Errorf("no action exercises the transition %s -> %s", from, to)
@@ -146,7 +149,7 @@ func TestPaymentTransitions(t *testing.T) {
 
 	e := newEnv(t)
 	rejected := map[string]int{}
-	for _, from := range client.PaymentStatuses {
+	for _, from := range wire.PaymentStatuses {
 		for _, a := range paymentActions {
 			allowed := slices.Contains(a.from, from)
 			if !allowed {
@@ -158,7 +161,7 @@ func TestPaymentTransitions(t *testing.T) {
 				before := paymentIn(t, e.c, from)
 				got, err := a.do(ctx, e.c, before.ID)
 				if !allowed {
-					checkAPIError(t, err, e.key, wantErr{status: 400, typ: client.ErrorTypeInvalidRequest, code: client.ErrorCodePaymentUnexpectedState})
+					checkAPIError(t, err, e.key, wantErr{status: 400, typ: wire.ErrorTypeInvalidRequest, code: wire.ErrorCodePaymentUnexpectedState})
 					after, err := e.c.GetPayment(ctx, before.ID)
 					if err != nil || after.Status != before.Status || after.Amount != before.Amount || refunded(after) != refunded(before) {
 						t.Errorf("a rejected %s changed the payment: %+v -> %+v (%v)", a.name, before, after, err)
@@ -175,7 +178,7 @@ func TestPaymentTransitions(t *testing.T) {
 			})
 		}
 	}
-	for _, s := range client.PaymentStatuses {
+	for _, s := range wire.PaymentStatuses {
 		if rejected[s] == 0 {
 			t.Errorf("no rejected action from %s", s)
 		}
@@ -183,7 +186,7 @@ func TestPaymentTransitions(t *testing.T) {
 }
 
 var (
-	idRE        = regexp.MustCompile(`^[A-Za-z0-9]{` + fmt.Sprint(client.IDRandomLength) + `}$`)
+	idRE        = regexp.MustCompile(`^[A-Za-z0-9]{` + fmt.Sprint(wire.IDRandomLength) + `}$`)
 	timestampRE = regexp.MustCompile(`^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ$`)
 )
 
@@ -199,7 +202,7 @@ func checkID(t *testing.T, id, prefix string) {
 	t.Helper()
 	rest, ok := strings.CutPrefix(id, prefix)
 	if !ok || !idRE.MatchString(rest) {
-		t.Errorf("id %q is not %s + %d of [A-Za-z0-9]", id, prefix, client.IDRandomLength)
+		t.Errorf("id %q is not %s + %d of [A-Za-z0-9]", id, prefix, wire.IDRandomLength)
 	}
 }
 
@@ -217,12 +220,12 @@ func checkTimestamp(t *testing.T, ts string) {
 // checkPaymentShape asserts the fields SPEC.md promises on every payment.
 func checkPaymentShape(t *testing.T, p *client.Payment) {
 	t.Helper()
-	checkID(t, p.ID, client.PaymentIDPrefix)
+	checkID(t, p.ID, wire.PaymentIDPrefix)
 	checkTimestamp(t, p.CreatedAt)
-	if p.Object != "payment" || p.Livemode || p.Amount <= 0 || !slices.Contains(client.Currencies, p.Currency) || !slices.Contains(client.PaymentStatuses, p.Status) {
+	if p.Object != "payment" || p.Livemode || p.Amount <= 0 || !slices.Contains(wire.Currencies, p.Currency) || !slices.Contains(wire.PaymentStatuses, p.Status) {
 		t.Errorf("payment shape: %+v", p)
 	}
-	noCode := p.Status == client.PaymentStatusPending || p.Status == client.PaymentStatusDeclined
+	noCode := p.Status == wire.PaymentStatusPending || p.Status == wire.PaymentStatusDeclined
 	if noCode != (p.AuthorizationCode == "") {
 		t.Errorf("status %s with authorization_code %q: want null exactly while pending or declined", p.Status, p.AuthorizationCode)
 	}
@@ -235,38 +238,38 @@ func TestPaymentAmounts(t *testing.T) {
 	ctx := context.Background()
 	e := newEnv(t)
 
-	auth := paymentIn(t, e.c, client.PaymentStatusAuthorized)
+	auth := paymentIn(t, e.c, wire.PaymentStatusAuthorized)
 	if auth.Captured != nil && *auth.Captured {
 		t.Errorf("authorized payment has captured=true")
 	}
-	checkAPIError(t, func() error { _, err := e.c.CapturePayment(ctx, auth.ID, ptr[int64](mediumAmount+1)); return err }(),
-		e.key, wantErr{status: 400, typ: client.ErrorTypeInvalidRequest, param: "amount"})
-	cap, err := e.c.CapturePayment(ctx, auth.ID, ptr[int64](600))
+	checkAPIError(t, func() error { _, err := e.c.CapturePayment(ctx, auth.ID, new(int64(mediumAmount+1))); return err }(),
+		e.key, wantErr{status: 400, typ: wire.ErrorTypeInvalidRequest, param: "amount"})
+	cap, err := e.c.CapturePayment(ctx, auth.ID, new(int64(600)))
 	if err != nil {
 		t.Fatal(err)
 	}
-	if cap.Status != client.PaymentStatusApproved || cap.Amount != 600 || (cap.Captured != nil && !*cap.Captured) {
+	if cap.Status != wire.PaymentStatusApproved || cap.Amount != 600 || (cap.Captured != nil && !*cap.Captured) {
 		t.Errorf("partial capture: %+v, want approved, amount 600, captured", cap)
 	}
 
-	p := paymentIn(t, e.c, client.PaymentStatusApproved)
+	p := paymentIn(t, e.c, wire.PaymentStatusApproved)
 	steps := []struct {
 		amount       *int64
 		wantStatus   string
 		wantRefunded int64
 		wantErrParam string
 	}{
-		{amount: ptr[int64](0), wantErrParam: "amount"},
-		{amount: ptr[int64](mediumAmount + 1), wantErrParam: "amount"},
-		{amount: ptr[int64](300), wantStatus: client.PaymentStatusPartiallyRefunded, wantRefunded: 300},
-		{amount: ptr[int64](mediumAmount - 300 + 1), wantErrParam: "amount"},
-		{amount: ptr[int64](200), wantStatus: client.PaymentStatusPartiallyRefunded, wantRefunded: 500},
-		{amount: nil, wantStatus: client.PaymentStatusRefunded, wantRefunded: mediumAmount},
+		{amount: new(int64(0)), wantErrParam: "amount"},
+		{amount: new(int64(mediumAmount + 1)), wantErrParam: "amount"},
+		{amount: new(int64(300)), wantStatus: wire.PaymentStatusPartiallyRefunded, wantRefunded: 300},
+		{amount: new(int64(mediumAmount - 300 + 1)), wantErrParam: "amount"},
+		{amount: new(int64(200)), wantStatus: wire.PaymentStatusPartiallyRefunded, wantRefunded: 500},
+		{amount: nil, wantStatus: wire.PaymentStatusRefunded, wantRefunded: mediumAmount},
 	}
 	for i, s := range steps {
 		got, err := e.c.RefundPayment(ctx, p.ID, s.amount)
 		if s.wantErrParam != "" {
-			checkAPIError(t, err, e.key, wantErr{status: 400, typ: client.ErrorTypeInvalidRequest, param: s.wantErrParam})
+			checkAPIError(t, err, e.key, wantErr{status: 400, typ: wire.ErrorTypeInvalidRequest, param: s.wantErrParam})
 			continue
 		}
 		if err != nil {
@@ -283,9 +286,9 @@ func TestPaymentSources(t *testing.T) {
 	t.Parallel()
 	ctx := context.Background()
 	e := newEnv(t)
-	cus := mustCustomer(t, e.c, &client.CustomerParams{Source: ptr(client.TokenVisa)})
-	amex := mustSource(t, e.c, cus.ID, client.TokenAmex)
-	other := mustCustomer(t, e.c, &client.CustomerParams{Source: ptr(client.TokenMastercard)})
+	cus := mustCustomer(t, e.c, &client.CustomerParams{Source: new(sandbox.TokenVisa)})
+	amex := mustSource(t, e.c, cus.ID, sandbox.TokenAmex)
+	other := mustCustomer(t, e.c, &client.CustomerParams{Source: new(sandbox.TokenMastercard)})
 
 	tests := []struct {
 		name      string
@@ -294,10 +297,10 @@ func TestPaymentSources(t *testing.T) {
 		wantCus   string
 		wantSrc   string
 	}{
-		{"token", client.PaymentParams{Source: client.TokenMastercard}, "mastercard", "", ""},
+		{"token", client.PaymentParams{Source: sandbox.TokenMastercard}, "mastercard", "", ""},
 		{"customer default", client.PaymentParams{Customer: cus.ID}, "visa", cus.ID, cus.DefaultSource},
 		{"customer's source id", client.PaymentParams{Customer: cus.ID, Source: amex.ID}, "amex", cus.ID, amex.ID},
-		{"customer with a token", client.PaymentParams{Customer: cus.ID, Source: client.TokenDispute}, "visa", cus.ID, ""},
+		{"customer with a token", client.PaymentParams{Customer: cus.ID, Source: sandbox.TokenDispute}, "visa", cus.ID, ""},
 	}
 	for _, tc := range tests {
 		tc.p.Amount, tc.p.Currency, tc.p.Description = 1234, "GBP", "order "+tc.name
@@ -308,7 +311,7 @@ func TestPaymentSources(t *testing.T) {
 			continue
 		}
 		checkPaymentShape(t, got)
-		if got.Status != client.PaymentStatusApproved || got.Amount != 1234 || got.Currency != "GBP" || got.Description != tc.p.Description || got.Metadata["case"] != tc.name {
+		if got.Status != wire.PaymentStatusApproved || got.Amount != 1234 || got.Currency != "GBP" || got.Description != tc.p.Description || got.Metadata["case"] != tc.name {
 			t.Errorf("%s: %+v", tc.name, got)
 		}
 		if got.Source == nil || got.Source.Brand != tc.wantBrand || got.Customer != tc.wantCus || (tc.wantSrc != "" && got.Source.ID != tc.wantSrc) {
@@ -319,13 +322,13 @@ func TestPaymentSources(t *testing.T) {
 	checkAPIError(t, func() error {
 		_, err := e.c.CreatePayment(ctx, &client.PaymentParams{Amount: 1, Currency: "USD", Customer: cus.ID, Source: other.DefaultSource})
 		return err
-	}(), e.key, wantErr{status: 400, typ: client.ErrorTypeInvalidRequest, code: client.ErrorCodeResourceMissing, param: "source"})
+	}(), e.key, wantErr{status: 400, typ: wire.ErrorTypeInvalidRequest, code: wire.ErrorCodeResourceMissing, param: "source"})
 	checkAPIError(t, func() error {
 		_, err := e.c.CreatePayment(ctx, &client.PaymentParams{Amount: 1, Currency: "USD", Source: "tok_nope"})
 		return err
-	}(), e.key, wantErr{status: 400, typ: client.ErrorTypeInvalidRequest, code: client.ErrorCodeTokenInvalid, param: "source"})
+	}(), e.key, wantErr{status: 400, typ: wire.ErrorTypeInvalidRequest, code: wire.ErrorCodeTokenInvalid, param: "source"})
 
-	pending := paymentIn(t, e.c, client.PaymentStatusPending)
+	pending := paymentIn(t, e.c, wire.PaymentStatusPending)
 	checkPaymentShape(t, pending)
 }
 
@@ -338,17 +341,17 @@ func TestPaymentLimits(t *testing.T) {
 		currency  string
 		wantParam string
 	}{
-		{client.PaymentAmountMin, "USD", ""},
-		{client.PaymentAmountMax, "EUR", ""},
-		{client.PaymentAmountMin - 1, "USD", "amount"},
+		{wire.PaymentAmountMin, "USD", ""},
+		{wire.PaymentAmountMax, "EUR", ""},
+		{wire.PaymentAmountMin - 1, "USD", "amount"},
 		{-5, "USD", "amount"},
-		{client.PaymentAmountMax + 1, "USD", "amount"},
+		{wire.PaymentAmountMax + 1, "USD", "amount"},
 		{100, "usd", "currency"},
 		{100, "Usd", "currency"},
 		{100, "XXX", "currency"},
 		{100, "", "currency"},
 	}
-	for _, c := range client.Currencies {
+	for _, c := range wire.Currencies {
 		tests = append(tests, struct {
 			amount    int64
 			currency  string
@@ -356,7 +359,7 @@ func TestPaymentLimits(t *testing.T) {
 		}{100, c, ""})
 	}
 	for _, tc := range tests {
-		p, err := e.c.CreatePayment(context.Background(), &client.PaymentParams{Amount: tc.amount, Currency: tc.currency, Source: client.TokenVisa})
+		p, err := e.c.CreatePayment(context.Background(), &client.PaymentParams{Amount: tc.amount, Currency: tc.currency, Source: sandbox.TokenVisa})
 		if tc.wantParam == "" {
 			if err != nil || p.Amount != tc.amount || p.Currency != tc.currency {
 				t.Errorf("amount %d %s: %+v, %v; want accepted", tc.amount, tc.currency, p, err)
@@ -364,7 +367,7 @@ func TestPaymentLimits(t *testing.T) {
 			continue
 		}
 		t.Run(fmt.Sprintf("%d_%s", tc.amount, tc.currency), func(t *testing.T) {
-			checkAPIError(t, err, e.key, wantErr{status: 400, typ: client.ErrorTypeInvalidRequest, param: tc.wantParam})
+			checkAPIError(t, err, e.key, wantErr{status: 400, typ: wire.ErrorTypeInvalidRequest, param: tc.wantParam})
 		})
 	}
 }

@@ -7,6 +7,8 @@ import (
 	"net/http"
 	"testing"
 	"time"
+
+	"github.com/paymentsdev/terraform-provider-payments/internal/wire"
 )
 
 // fuzzTransport answers every request with the same fuzzed response,
@@ -71,9 +73,9 @@ func FuzzResponseDecoding(f *testing.F) {
 			return // net/http never produces these
 		}
 		tr := &fuzzTransport{status: status, body: body, header: http.Header{}}
-		tr.header.Set(HeaderRequestID, "req_fuzz")
+		tr.header.Set(wire.HeaderRequestID, "req_fuzz")
 		if retryAfter != "" {
-			tr.header.Set(HeaderRetryAfter, retryAfter)
+			tr.header.Set(wire.HeaderRetryAfter, retryAfter)
 		}
 		c, err := New(Config{
 			BaseURL: "http://sandbox.invalid", SecretKey: "sk_sandbox_fuzzfuzzfuzz",

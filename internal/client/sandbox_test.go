@@ -3,7 +3,6 @@ package client_test
 import (
 	"context"
 	"net/http"
-	"net/http/httptest"
 	"net/url"
 	"strings"
 	"sync"
@@ -13,6 +12,8 @@ import (
 	"github.com/paymentsdev/terraform-provider-payments/internal/client"
 	"github.com/paymentsdev/terraform-provider-payments/internal/sandbox"
 	"github.com/paymentsdev/terraform-provider-payments/internal/sandbox/sandboxtest"
+	"github.com/paymentsdev/terraform-provider-payments/internal/sandboxclient"
+	"github.com/paymentsdev/terraform-provider-payments/internal/wire"
 )
 
 // TestSandboxControls: reset, stats and faults act on the calling account
@@ -24,13 +25,13 @@ func TestSandboxControls(t *testing.T) {
 	other := newClient(t, e.sb.URL, sandboxtest.NewKey(t))
 	otherCus := mustCustomer(t, other, nil)
 
-	cus := mustCustomer(t, e.c, &client.CustomerParams{Source: ptr(client.TokenVisa)})
+	cus := mustCustomer(t, e.c, &client.CustomerParams{Source: new(sandbox.TokenVisa)})
 	mustPayment(t, e.c, &client.PaymentParams{Amount: 5, Currency: "USD", Customer: cus.ID})
-	keyed := mustRaw(t, e.sb.URL, e.key, http.MethodPost, pathCustomers, url.Values{"name": {"K"}}, "kept-key")
+	keyed := mustRaw(t, e.sb.URL, e.key, http.MethodPost, wire.PathCustomers, url.Values{"name": {"K"}}, "kept-key")
 	if _, err := e.c.GetCustomer(ctx, cus.ID); err != nil {
 		t.Fatal(err)
 	}
-	setFaults(t, e.c, client.FaultsParams{LatencyMS: ptr[int64](1)})
+	setFaults(t, e.c, sandboxclient.FaultsParams{LatencyMS: new(int64(1))})
 
 	s := stats(t, e.c)
 	if s.Object != "stats" || s.Customers != 2 || s.Sources != 1 || s.Payments != 1 || s.Connections < 1 {
@@ -55,35 +56,35 @@ func TestSandboxControls(t *testing.T) {
 	}
 
 	// Faults: each call changes only the settings it names.
-	setFaults(t, e.c, client.FaultsParams{RateLimit: ptr[int64](1000)})
-	if f, err := e.c.SandboxFaults(ctx); err != nil || *f != (client.Faults{Object: "faults", LatencyMS: 1, RateLimit: 1000}) {
+	setFaults(t, e.c, sandboxclient.FaultsParams{RateLimit: new(int64(1000))})
+	if f, err := sandboxclient.New(e.c).Faults(ctx); err != nil || *f != (wire.Faults{Object: "faults", LatencyMS: 1, RateLimit: 1000}) {
 		t.Errorf("faults after two partial updates = %+v, %v", f, err)
 	}
-	for _, bad := range []client.FaultsParams{{ErrorRate: ptr(1.5)}, {DropRate: ptr(-0.1)}, {LatencyMS: ptr[int64](-1)}, {RateLimit: ptr[int64](-1)}} {
-		_, err := e.c.SandboxSetFaults(ctx, bad)
-		checkAPIError(t, err, e.key, wantErr{status: 400, typ: client.ErrorTypeInvalidRequest})
+	for _, bad := range []sandboxclient.FaultsParams{{ErrorRate: new(1.5)}, {DropRate: new(-0.1)}, {LatencyMS: new(int64(-1))}, {RateLimit: new(int64(-1))}} {
+		_, err := sandboxclient.New(e.c).SetFaults(ctx, bad)
+		checkAPIError(t, err, e.key, wantErr{status: 400, typ: wire.ErrorTypeInvalidRequest})
 	}
-	if f, _ := other.SandboxFaults(ctx); f == nil || *f != (client.Faults{Object: "faults"}) {
+	if f, _ := sandboxclient.New(other).Faults(ctx); f == nil || *f != (wire.Faults{Object: "faults"}) {
 		t.Errorf("another account's faults = %+v, want untouched", f)
 	}
 
 	// Reset: objects and idempotency keys go; faults and counters stay.
-	if err := e.c.SandboxReset(ctx); err != nil {
+	if err := sandboxclient.New(e.c).Reset(ctx); err != nil {
 		t.Fatal(err)
 	}
 	after := stats(t, e.c)
 	if after.Customers != 0 || after.Sources != 0 || after.Payments != 0 || after.Requests.Total != s.Requests.Total {
 		t.Errorf("stats after reset = %+v, want no objects and the counters kept (%d)", after, s.Requests.Total)
 	}
-	if f, err := e.c.SandboxFaults(ctx); err != nil || f.RateLimit != 1000 || f.LatencyMS != 1 {
+	if f, err := sandboxclient.New(e.c).Faults(ctx); err != nil || f.RateLimit != 1000 || f.LatencyMS != 1 {
 		t.Errorf("faults after reset = %+v, %v; want kept", f, err)
 	}
 	if _, err := e.c.GetCustomer(ctx, cus.ID); !client.IsNotFound(err) {
 		t.Errorf("customer after reset: %v, want 404", err)
 	}
-	again := mustRaw(t, e.sb.URL, e.key, http.MethodPost, pathCustomers, url.Values{"name": {"K"}}, "kept-key")
-	if again.Status != 200 || again.Header.Get(client.HeaderIdempotentReplayed) != "" || again.JSON(t)["id"] == keyed.JSON(t)["id"] {
-		t.Errorf("idempotency key after reset: %d replayed=%q, want a fresh object", again.Status, again.Header.Get(client.HeaderIdempotentReplayed))
+	again := mustRaw(t, e.sb.URL, e.key, http.MethodPost, wire.PathCustomers, url.Values{"name": {"K"}}, "kept-key")
+	if again.Status != 200 || again.Header.Get(wire.HeaderIdempotentReplayed) != "" || again.JSON(t)["id"] == keyed.JSON(t)["id"] {
+		t.Errorf("idempotency key after reset: %d replayed=%q, want a fresh object", again.Status, again.Header.Get(wire.HeaderIdempotentReplayed))
 	}
 	if _, err := other.GetCustomer(ctx, otherCus.ID); err != nil {
 		t.Errorf("another account's customer after reset: %v", err)
@@ -94,7 +95,7 @@ func TestSandboxControls(t *testing.T) {
 func TestSandboxLatency(t *testing.T) {
 	t.Parallel()
 	e := newEnv(t)
-	setFaults(t, e.c, client.FaultsParams{LatencyMS: ptr[int64](120)})
+	setFaults(t, e.c, sandboxclient.FaultsParams{LatencyMS: new(int64(120))})
 	start := time.Now()
 	if _, err := e.c.ListPayments(context.Background(), nil); err != nil {
 		t.Fatal(err)
@@ -112,28 +113,23 @@ func TestIdempotencyRetention(t *testing.T) {
 	now := time.Date(2030, 1, 2, 3, 4, 5, 0, time.UTC)
 	clock := func() time.Time { mu.Lock(); defer mu.Unlock(); return now }
 	advance := func(d time.Duration) { mu.Lock(); defer mu.Unlock(); now = now.Add(d) }
-	srv, err := sandbox.New(sandbox.Options{Now: clock})
-	if err != nil {
-		t.Fatal(err)
-	}
-	hs := httptest.NewServer(srv)
-	t.Cleanup(func() { hs.Close(); srv.Close() })
+	hs := sandboxtest.Start(t, sandboxtest.WithClock(clock))
 	key := sandboxtest.NewKey(t)
 	form := url.Values{"name": {"Kept"}}
 
-	first := mustRaw(t, hs.URL, key, http.MethodPost, pathCustomers, form, "retained")
+	first := mustRaw(t, hs.URL, key, http.MethodPost, wire.PathCustomers, form, "retained")
 	if first.JSON(t)["created_at"] != "2030-01-02T03:04:05Z" {
 		t.Errorf("created_at %v, want the sandbox clock's 2030-01-02T03:04:05Z", first.JSON(t)["created_at"])
 	}
-	advance(client.IdempotencyKeyRetention - time.Second)
-	r := mustRaw(t, hs.URL, key, http.MethodPost, pathCustomers, form, "retained")
-	if r.Header.Get(client.HeaderIdempotentReplayed) != "true" || r.JSON(t)["id"] != first.JSON(t)["id"] {
-		t.Errorf("just under %v: %d replayed=%q, want the stored answer", client.IdempotencyKeyRetention, r.Status, r.Header.Get(client.HeaderIdempotentReplayed))
+	advance(sandbox.IdempotencyKeyRetention - time.Second)
+	r := mustRaw(t, hs.URL, key, http.MethodPost, wire.PathCustomers, form, "retained")
+	if r.Header.Get(wire.HeaderIdempotentReplayed) != "true" || r.JSON(t)["id"] != first.JSON(t)["id"] {
+		t.Errorf("just under %v: %d replayed=%q, want the stored answer", sandbox.IdempotencyKeyRetention, r.Status, r.Header.Get(wire.HeaderIdempotentReplayed))
 	}
 	advance(2 * time.Second)
-	r = mustRaw(t, hs.URL, key, http.MethodPost, pathCustomers, form, "retained")
-	if r.Status != 200 || r.Header.Get(client.HeaderIdempotentReplayed) != "" || r.JSON(t)["id"] == first.JSON(t)["id"] {
-		t.Errorf("past %v: %d replayed=%q, want the key forgotten and a new object", client.IdempotencyKeyRetention, r.Status, r.Header.Get(client.HeaderIdempotentReplayed))
+	r = mustRaw(t, hs.URL, key, http.MethodPost, wire.PathCustomers, form, "retained")
+	if r.Status != 200 || r.Header.Get(wire.HeaderIdempotentReplayed) != "" || r.JSON(t)["id"] == first.JSON(t)["id"] {
+		t.Errorf("past %v: %d replayed=%q, want the key forgotten and a new object", sandbox.IdempotencyKeyRetention, r.Status, r.Header.Get(wire.HeaderIdempotentReplayed))
 	}
 }
 
@@ -142,12 +138,12 @@ func TestIdempotencyRetention(t *testing.T) {
 func TestLivemodeField(t *testing.T) {
 	t.Parallel()
 	e := newEnv(t)
-	cus := mustCustomer(t, e.c, &client.CustomerParams{Source: ptr(client.TokenVisa)})
+	cus := mustCustomer(t, e.c, &client.CustomerParams{Source: new(sandbox.TokenVisa)})
 	pay := mustPayment(t, e.c, &client.PaymentParams{Amount: 5, Currency: "USD", Customer: cus.ID})
 	for _, path := range []string{
-		pathCustomers + "/" + cus.ID,
-		pathCustomers + "/" + cus.ID + "/sources/" + cus.DefaultSource,
-		pathPayments + "/" + pay.ID,
+		wire.PathCustomers + "/" + cus.ID,
+		wire.PathCustomers + "/" + cus.ID + "/sources/" + cus.DefaultSource,
+		wire.PathPayments + "/" + pay.ID,
 	} {
 		m := mustRaw(t, e.sb.URL, e.key, http.MethodGet, path, nil, "").JSON(t)
 		if lm, ok := m["livemode"]; !ok || lm != false {

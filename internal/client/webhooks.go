@@ -59,26 +59,6 @@ type EventList struct {
 	URL     string   `json:"url"`
 }
 
-// Delivery is one delivery attempt, as the sandbox records it. Status is
-// the receiver's HTTP status, 0 when it did not answer; Error is "" when
-// the attempt delivered the event.
-type Delivery struct {
-	Event    string `json:"event"`
-	Endpoint string `json:"endpoint"`
-	Attempt  int    `json:"attempt"`
-	Status   int    `json:"status"`
-	Error    string `json:"error"`
-	At       string `json:"at"`
-}
-
-// DeliveryList is every delivery attempt of an account, newest first.
-type DeliveryList struct {
-	Object  string      `json:"object"`
-	Data    []*Delivery `json:"data"`
-	HasMore bool        `json:"has_more"`
-	URL     string      `json:"url"`
-}
-
 // WebhookEndpointParams are the fields of an endpoint create or update;
 // nil fields are not sent. On update, a pointer to "" clears Description,
 // a "" value in Metadata deletes that key, and ClearMetadata removes every
@@ -129,10 +109,10 @@ func (p *ListParams) query(v url.Values) url.Values {
 		return v
 	}
 	if p.Limit != 0 {
-		v.Set(paramLimit, strconv.Itoa(p.Limit))
+		v.Set(wire.ParamLimit, strconv.Itoa(p.Limit))
 	}
-	setNonEmpty(v, paramStartingAfter, p.StartingAfter)
-	setNonEmpty(v, paramEndingBefore, p.EndingBefore)
+	setNonEmpty(v, wire.ParamStartingAfter, p.StartingAfter)
+	setNonEmpty(v, wire.ParamEndingBefore, p.EndingBefore)
 	return v
 }
 
@@ -210,16 +190,6 @@ func (c *Client) ListEvents(ctx context.Context, p *ListEventsParams) (*EventLis
 		}
 	}
 	return &out, nil
-}
-
-// SandboxDeliveries lists the account's delivery attempts, newest first,
-// optionally only those of one event or one endpoint ("" for all).
-func (c *Client) SandboxDeliveries(ctx context.Context, event, endpoint string) (*DeliveryList, error) {
-	v := url.Values{}
-	setNonEmpty(v, wire.ParamEvent, event)
-	setNonEmpty(v, wire.ParamEndpoint, endpoint)
-	var out DeliveryList
-	return &out, c.call(ctx, http.MethodGet, wire.PathSandboxDeliveries, v, nil, &out)
 }
 
 func (w *WebhookEndpoint) livemodeOf() bool { return w.Livemode }

@@ -3,6 +3,8 @@ package client_test
 import (
 	"context"
 	"encoding/json"
+	"github.com/paymentsdev/terraform-provider-payments/internal/sandbox"
+	"github.com/paymentsdev/terraform-provider-payments/internal/sandboxclient"
 	"io"
 	"net/http"
 	"net/http/httptest"
@@ -26,9 +28,9 @@ func TestWebhookEndpoints(t *testing.T) {
 	c := e.client(t, withTransport(rec))
 
 	ep, err := c.CreateWebhookEndpoint(ctx, &client.WebhookEndpointParams{
-		URL:           ptr("http://127.0.0.1:9/hooks"),
+		URL:           new("http://127.0.0.1:9/hooks"),
 		EnabledEvents: []string{wire.EventPaymentApproved, wire.EventCustomerCreated},
-		Description:   ptr("orders"),
+		Description:   new("orders"),
 		Metadata:      map[string]string{"team": "billing"},
 	})
 	if err != nil {
@@ -47,7 +49,7 @@ func TestWebhookEndpoints(t *testing.T) {
 		t.Errorf("get = %+v, %v", got, err)
 	}
 	disabled := true
-	got, err = c.UpdateWebhookEndpoint(ctx, ep.ID, &client.WebhookEndpointParams{Description: ptr(""), Disabled: &disabled, EnabledEvents: []string{"*"}})
+	got, err = c.UpdateWebhookEndpoint(ctx, ep.ID, &client.WebhookEndpointParams{Description: new(""), Disabled: &disabled, EnabledEvents: []string{"*"}})
 	if err != nil || got.Description != "" || !got.Disabled || !slices.Equal(got.EnabledEvents, []string{"*"}) || got.Metadata["team"] != "billing" {
 		t.Errorf("update = %+v, %v", got, err)
 	}
@@ -55,7 +57,7 @@ func TestWebhookEndpoints(t *testing.T) {
 	if err != nil || rolled.Secret == "" || rolled.Secret == ep.Secret {
 		t.Errorf("roll: new secret %v, %v", rolled.Secret != ep.Secret, err)
 	}
-	second, err := c.CreateWebhookEndpoint(ctx, &client.WebhookEndpointParams{URL: ptr("http://localhost:9/"), EnabledEvents: []string{"*"}})
+	second, err := c.CreateWebhookEndpoint(ctx, &client.WebhookEndpointParams{URL: new("http://localhost:9/"), EnabledEvents: []string{"*"}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -71,7 +73,7 @@ func TestWebhookEndpoints(t *testing.T) {
 	}
 
 	// A URL the sandbox may not call names the parameter.
-	_, err = c.CreateWebhookEndpoint(ctx, &client.WebhookEndpointParams{URL: ptr("https://example.com/h"), EnabledEvents: []string{"*"}})
+	_, err = c.CreateWebhookEndpoint(ctx, &client.WebhookEndpointParams{URL: new("https://example.com/h"), EnabledEvents: []string{"*"}})
 	if ae, ok := client.AsError(err); !ok || ae.HTTPStatus != 400 || ae.Param != wire.ParamURL {
 		t.Errorf("refused url: %v", err)
 	}
@@ -92,13 +94,13 @@ func TestEventsAndDeliveries(t *testing.T) {
 		got <- body
 	}))
 	defer recv.Close()
-	ep, err := e.c.CreateWebhookEndpoint(ctx, &client.WebhookEndpointParams{URL: ptr(recv.URL), EnabledEvents: []string{wire.EventPaymentApproved}})
+	ep, err := e.c.CreateWebhookEndpoint(ctx, &client.WebhookEndpointParams{URL: new(recv.URL), EnabledEvents: []string{wire.EventPaymentApproved}})
 	if err != nil {
 		t.Fatal(err)
 	}
 	secret.Store(ep.Secret)
 	mustCustomer(t, e.c, nil)
-	p := mustPayment(t, e.c, &client.PaymentParams{Amount: 100, Currency: "USD", Source: client.TokenVisa})
+	p := mustPayment(t, e.c, &client.PaymentParams{Amount: 100, Currency: "USD", Source: sandbox.TokenVisa})
 
 	evs, err := e.c.ListEvents(ctx, &client.ListEventsParams{Type: wire.EventPaymentApproved})
 	if err != nil || len(evs.Data) != 1 {
@@ -123,7 +125,7 @@ func TestEventsAndDeliveries(t *testing.T) {
 		t.Fatal("nothing delivered")
 	}
 	for deadline := time.Now().Add(10 * time.Second); ; time.Sleep(10 * time.Millisecond) {
-		ds, err := e.c.SandboxDeliveries(ctx, ev.ID, ep.ID)
+		ds, err := sandboxclient.New(e.c).Deliveries(ctx, ev.ID, ep.ID)
 		if err != nil {
 			t.Fatal(err)
 		}

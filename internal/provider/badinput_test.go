@@ -9,7 +9,9 @@ import (
 
 	"github.com/hashicorp/terraform-plugin-testing/helper/resource"
 
-	"github.com/paymentsdev/terraform-provider-payments/internal/client"
+	"github.com/paymentsdev/terraform-provider-payments/internal/sandbox"
+	"github.com/paymentsdev/terraform-provider-payments/internal/sandboxclient"
+	"github.com/paymentsdev/terraform-provider-payments/internal/wire"
 )
 
 // badInputCase is one invalid input. Each is planned (or applied, or
@@ -36,10 +38,10 @@ type badInputCase struct {
 }
 
 var (
-	zeros24      = strings.Repeat("0", client.IDRandomLength)
-	cusZeros     = client.CustomerIDPrefix + zeros24
-	srcZeros     = client.SourceIDPrefix + zeros24
-	payZeros     = client.PaymentIDPrefix + zeros24
+	zeros24      = strings.Repeat("0", wire.IDRandomLength)
+	cusZeros     = wire.CustomerIDPrefix + zeros24
+	srcZeros     = wire.SourceIDPrefix + zeros24
+	payZeros     = wire.PaymentIDPrefix + zeros24
 	customerIDIs = []string{"cus_ followed by 24 letters or digits"}
 )
 
@@ -111,37 +113,37 @@ func badInputCases() []badInputCase {
 		// payments_customer.
 		{name: "customer/email malformed", config: aCustomer(`  email = "not-an-email"`),
 			expect: []string{"email", "must be an e-mail address of the form local@domain"}},
-		{name: "customer/email too long", config: aCustomer(fmt.Sprintf(`  email = "%s@example.com"`, strings.Repeat("a", client.EmailMaxLength))),
-			expect: []string{"email", fmt.Sprint(client.EmailMaxLength)}},
+		{name: "customer/email too long", config: aCustomer(fmt.Sprintf(`  email = "%s@example.com"`, strings.Repeat("a", wire.EmailMaxLength))),
+			expect: []string{"email", fmt.Sprint(wire.EmailMaxLength)}},
 		{name: "customer/name empty", config: aCustomer(`  name = ""`),
-			expect: []string{"name", fmt.Sprintf("between 1 and %d", client.NameMaxLength)}},
-		{name: "customer/name too long", config: aCustomer(fmt.Sprintf(`  name = %q`, strings.Repeat("n", client.NameMaxLength+1))),
-			expect: []string{"name", fmt.Sprintf("between 1 and %d", client.NameMaxLength)}},
+			expect: []string{"name", fmt.Sprintf("between 1 and %d", wire.NameMaxLength)}},
+		{name: "customer/name too long", config: aCustomer(fmt.Sprintf(`  name = %q`, strings.Repeat("n", wire.NameMaxLength+1))),
+			expect: []string{"name", fmt.Sprintf("between 1 and %d", wire.NameMaxLength)}},
 		{name: "customer/phone with dashes", config: aCustomer(`  phone = "555-0100"`),
 			expect: []string{"phone", "E.164", "plus sign followed by 8 to 15 digits"}},
 		{name: "customer/phone too short", config: aCustomer(`  phone = "+1234567"`),
 			expect: []string{"phone", "E.164", "8 to 15 digits"}},
-		{name: "customer/metadata too many keys", config: aCustomer(metadata(client.MetadataMaxKeys+1, 3, 1)),
-			expect: []string{"metadata", fmt.Sprintf("at most %d", client.MetadataMaxKeys)}},
-		{name: "customer/metadata key too long", config: aCustomer(metadata(1, client.MetadataKeyMaxLength+1, 1)),
-			expect: []string{"metadata", fmt.Sprintf("between 1 and %d", client.MetadataKeyMaxLength)}},
-		{name: "customer/metadata value too long", config: aCustomer(metadata(1, 3, client.MetadataValueMaxLength+1)),
-			expect: []string{"metadata", fmt.Sprintf("at most %d", client.MetadataValueMaxLength)}},
+		{name: "customer/metadata too many keys", config: aCustomer(metadata(wire.MetadataMaxKeys+1, 3, 1)),
+			expect: []string{"metadata", fmt.Sprintf("at most %d", wire.MetadataMaxKeys)}},
+		{name: "customer/metadata key too long", config: aCustomer(metadata(1, wire.MetadataKeyMaxLength+1, 1)),
+			expect: []string{"metadata", fmt.Sprintf("between 1 and %d", wire.MetadataKeyMaxLength)}},
+		{name: "customer/metadata value too long", config: aCustomer(metadata(1, 3, wire.MetadataValueMaxLength+1)),
+			expect: []string{"metadata", fmt.Sprintf("at most %d", wire.MetadataValueMaxLength)}},
 		{name: "customer/metadata value empty", config: aCustomer(metadata(1, 3, 0)),
 			expect: []string{"Empty Metadata Value", "metadata", "Remove the key"}},
 		{name: "customer/metadata key with brackets", config: aCustomer(`  metadata = { "a[b]" = "x" }`),
 			expect: []string{"metadata", "must not contain square brackets"}},
 		{name: "customer/metadata key empty", config: aCustomer(`  metadata = { "" = "x" }`),
-			expect: []string{"metadata", fmt.Sprintf("between 1 and %d", client.MetadataKeyMaxLength)}},
+			expect: []string{"metadata", fmt.Sprintf("between 1 and %d", wire.MetadataKeyMaxLength)}},
 
 		// payments_customer_source.
-		{name: "source/customer malformed", config: aSource("cus_123", client.TokenVisa),
+		{name: "source/customer malformed", config: aSource("cus_123", sandbox.TokenVisa),
 			expect: expectID("customer")},
-		{name: "source/customer wrong kind of id", config: aSource(srcZeros, client.TokenVisa),
+		{name: "source/customer wrong kind of id", config: aSource(srcZeros, sandbox.TokenVisa),
 			expect: expectID("customer")},
-		{name: "source/customer empty", config: aSource("", client.TokenVisa),
+		{name: "source/customer empty", config: aSource("", sandbox.TokenVisa),
 			expect: expectID("customer")},
-		{name: "source/customer unknown", config: aSource(cusZeros, client.TokenVisa), apply: true,
+		{name: "source/customer unknown", config: aSource(cusZeros, sandbox.TokenVisa), apply: true,
 			expect: []string{"Error Creating Customer Source", "customer", cusZeros, "Set customer to the id of an existing customer"}},
 		{name: "source/token empty", config: aSource(cusZeros, ""),
 			expect: []string{"token", "at least 1"}},
@@ -199,13 +201,13 @@ resource "payments_customer_source" "bad" {
 			expect: []string{"Invalid Customer Import ID", "expected cus_ followed by 24 letters or digits"}},
 		{name: "import customer/unknown", config: aCustomer(""), importTo: "payments_customer.bad", importID: cusZeros,
 			expect: []string{"Cannot import non-existent remote object"}},
-		{name: "import source/no separator", config: aSource(cusZeros, client.TokenVisa), importTo: "payments_customer_source.bad", importID: cusZeros,
+		{name: "import source/no separator", config: aSource(cusZeros, sandbox.TokenVisa), importTo: "payments_customer_source.bad", importID: cusZeros,
 			expect: []string{"Invalid Customer Source Import ID", "<customer id>/<source id>", "for example"}},
-		{name: "import source/reversed", config: aSource(cusZeros, client.TokenVisa), importTo: "payments_customer_source.bad", importID: srcZeros + "/" + cusZeros,
+		{name: "import source/reversed", config: aSource(cusZeros, sandbox.TokenVisa), importTo: "payments_customer_source.bad", importID: srcZeros + "/" + cusZeros,
 			expect: []string{"Invalid Customer Source Import ID", "<customer id>/<source id>"}},
-		{name: "import source/unknown", config: aSource(cusZeros, client.TokenVisa), importTo: "payments_customer_source.bad", importID: cusZeros + "/" + srcZeros,
+		{name: "import source/unknown", config: aSource(cusZeros, sandbox.TokenVisa), importTo: "payments_customer_source.bad", importID: cusZeros + "/" + srcZeros,
 			expect: []string{"Cannot import non-existent remote object"}},
-		{name: "import source/a key pasted as the id", config: aSource(cusZeros, client.TokenVisa), importTo: "payments_customer_source.bad",
+		{name: "import source/a key pasted as the id", config: aSource(cusZeros, sandbox.TokenVisa), importTo: "payments_customer_source.bad",
 			importID: "sk_sandbox_notarealkey1234/" + srcZeros,
 			expect:   []string{"Invalid Customer Source Import ID", "<redacted key>"}},
 	}
@@ -242,7 +244,7 @@ func TestAccBadInput(t *testing.T) {
 				Steps:                    []resource.TestStep{step},
 			})
 
-			st, err := acct.Client.SandboxStats(context.Background())
+			st, err := sandboxclient.New(acct.Client).Stats(context.Background())
 			if err != nil {
 				t.Fatalf("reading stats: %v", err)
 			}

@@ -5,9 +5,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"io"
 	"log/slog"
-	"net/http/httptest"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -16,7 +14,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/paymentsdev/terraform-provider-payments/internal/sandbox"
+	"github.com/paymentsdev/terraform-provider-payments/internal/sandbox/sandboxtest"
 )
 
 // The tests in this file's companions run the real Terraform CLI against a
@@ -216,44 +214,13 @@ func (c *tfCLI) state() []stateResource {
 	return managed
 }
 
-// lockedBuffer is an io.Writer safe for the sandbox's concurrent logging.
-type lockedBuffer struct {
-	mu  sync.Mutex
-	buf bytes.Buffer
-}
-
-func (b *lockedBuffer) Write(p []byte) (int, error) {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	return b.buf.Write(p)
-}
-
-func (b *lockedBuffer) String() string {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	return b.buf.String()
-}
-
 // startLoggingSandbox runs an in-process sandbox of its own whose logs, at
 // debug level, go to the returned buffer.
-func startLoggingSandbox(t *testing.T) (url string, logs *lockedBuffer) {
+func startLoggingSandbox(t *testing.T) (url string, logs *sandboxtest.Buffer) {
 	t.Helper()
-	logs = &lockedBuffer{}
-	srv, err := sandbox.New(sandbox.Options{
-		Logger: slog.New(slog.NewTextHandler(logs, &slog.HandlerOptions{Level: slog.LevelDebug})),
-	})
-	if err != nil {
-		t.Fatalf("starting the sandbox: %v", err)
-	}
-	hs := httptest.NewUnstartedServer(srv)
-	hs.Config.ConnState = srv.ConnState
-	hs.Config.ErrorLog = nil
-	hs.Start()
-	t.Cleanup(func() {
-		hs.Close()
-		_ = srv.Close()
-	})
-	return hs.URL, logs
+	logs = &sandboxtest.Buffer{}
+	sb := sandboxtest.Start(t, sandboxtest.WithLogger(slog.New(slog.NewTextHandler(logs, &slog.HandlerOptions{Level: slog.LevelDebug}))))
+	return sb.URL, logs
 }
 
 func writeFile(t *testing.T, path, content string) {
@@ -275,5 +242,3 @@ func readFileIfExists(t *testing.T, path string) string {
 	}
 	return string(b)
 }
-
-var _ io.Writer = (*lockedBuffer)(nil)

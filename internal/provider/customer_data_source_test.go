@@ -16,6 +16,8 @@ import (
 	"github.com/hashicorp/terraform-plugin-testing/tfjsonpath"
 
 	"github.com/paymentsdev/terraform-provider-payments/internal/client"
+	"github.com/paymentsdev/terraform-provider-payments/internal/sandbox"
+	"github.com/paymentsdev/terraform-provider-payments/internal/wire"
 )
 
 func testAccCustomerDataSourceConfig(a *testAccAccount, id string) string {
@@ -39,10 +41,10 @@ func TestAccCustomerDataSource_basic(t *testing.T) {
 	c := a.Client
 	cus := testAccCreateCustomer(t, c, client.CustomerParams{
 		Email: new("ada@example.com"), Name: new("Ada Lovelace"), Phone: new("+442071234567"),
-		Metadata: map[string]string{"tier": "gold"}, Source: new(client.TokenVisa),
+		Metadata: map[string]string{"tier": "gold"}, Source: new(sandbox.TokenVisa),
 	})
 	visa := cus.DefaultSource
-	mc, err := c.AddSource(t.Context(), cus.ID, client.TokenMastercard)
+	mc, err := c.AddSource(t.Context(), cus.ID, sandbox.TokenMastercard)
 	if err != nil {
 		t.Fatalf("adding a source to %s: %v", cus.ID, err)
 	}
@@ -154,11 +156,11 @@ func TestAccCustomerDataSource_invalidID(t *testing.T) {
 		"",
 		"cus_",
 		"cus_abc",
-		"pay_" + strings.Repeat("a", client.IDRandomLength),
-		"src_" + strings.Repeat("a", client.IDRandomLength),
-		" cus_" + strings.Repeat("a", client.IDRandomLength),
-		"cus_" + strings.Repeat("a", client.IDRandomLength+1),
-		"cus_" + strings.Repeat("a", client.IDRandomLength-1) + "_",
+		"pay_" + strings.Repeat("a", wire.IDRandomLength),
+		"src_" + strings.Repeat("a", wire.IDRandomLength),
+		" cus_" + strings.Repeat("a", wire.IDRandomLength),
+		"cus_" + strings.Repeat("a", wire.IDRandomLength+1),
+		"cus_" + strings.Repeat("a", wire.IDRandomLength-1) + "_",
 	} {
 		steps = append(steps, resource.TestStep{
 			Config:      testAccCustomerDataSourceConfig(a, id),
@@ -192,7 +194,7 @@ func TestAccCustomerDataSource_notFound(t *testing.T) {
 	resource.ParallelTest(t, resource.TestCase{
 		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
 		Steps: []resource.TestStep{
-			step("cus_" + strings.Repeat("9", client.IDRandomLength)),
+			step("cus_" + strings.Repeat("9", wire.IDRandomLength)),
 			step(gone.ID),
 			step(theirs.ID),
 		},
@@ -202,7 +204,7 @@ func TestAccCustomerDataSource_notFound(t *testing.T) {
 // TestCustomerDataSource_Read_oneRequest: Read makes exactly one request,
 // and a customer without payment methods has an empty list, not null.
 func TestCustomerDataSource_Read_oneRequest(t *testing.T) {
-	id := "cus_" + strings.Repeat("R", client.IDRandomLength)
+	id := "cus_" + strings.Repeat("R", wire.IDRandomLength)
 	var requests atomic.Int64
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		requests.Add(1)

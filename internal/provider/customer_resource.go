@@ -22,6 +22,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-log/tflog"
 
 	"github.com/paymentsdev/terraform-provider-payments/internal/client"
+	"github.com/paymentsdev/terraform-provider-payments/internal/wire"
 )
 
 var (
@@ -44,7 +45,7 @@ var (
 	// emailRegexp is the contract's "local@domain": one @, neither side
 	// empty, no white space or control characters.
 	emailRegexp = regexp.MustCompile(`^[^@\s\p{Z}\p{Cc}]+@[^@\s\p{Z}\p{Cc}]+$`)
-	phoneRegexp = regexp.MustCompile(client.PhonePattern)
+	phoneRegexp = regexp.MustCompile(wire.PhonePattern)
 	// metadataKeyRegexp keeps square brackets out of keys, because the
 	// form encoding metadata[key]=value could not carry them unambiguously.
 	metadataKeyRegexp = regexp.MustCompile(`^[^\[\]]+$`)
@@ -102,27 +103,27 @@ func (r *customerResource) Schema(ctx context.Context, _ resource.SchemaRequest,
 		Attributes: map[string]schema.Attribute{
 			"email": schema.StringAttribute{
 				MarkdownDescription: fmt.Sprintf("The customer's e-mail address, of the form `local@domain`, "+
-					"at most %d characters.", client.EmailMaxLength),
+					"at most %d characters.", wire.EmailMaxLength),
 				Optional: true,
 				Validators: []validator.String{
-					stringvalidator.UTF8LengthAtMost(client.EmailMaxLength),
+					stringvalidator.UTF8LengthAtMost(wire.EmailMaxLength),
 					stringvalidator.RegexMatches(emailRegexp, "must be an e-mail address of the form local@domain"),
 				},
 			},
 			"name": schema.StringAttribute{
 				MarkdownDescription: fmt.Sprintf("The customer's name, from 1 to %d characters. "+
-					"Omit it rather than set it to an empty string.", client.NameMaxLength),
+					"Omit it rather than set it to an empty string.", wire.NameMaxLength),
 				Optional:   true,
-				Validators: []validator.String{stringvalidator.UTF8LengthBetween(1, client.NameMaxLength)},
+				Validators: []validator.String{stringvalidator.UTF8LengthBetween(1, wire.NameMaxLength)},
 			},
 			"phone": schema.StringAttribute{
 				MarkdownDescription: fmt.Sprintf("The customer's telephone number in E.164 format: a plus sign "+
-					"and %d to %d digits, for example `+14155550123`.", client.PhoneMinDigits, client.PhoneMaxDigits),
+					"and %d to %d digits, for example `+14155550123`.", wire.PhoneMinDigits, wire.PhoneMaxDigits),
 				Optional: true,
 				Validators: []validator.String{
 					stringvalidator.RegexMatches(phoneRegexp, fmt.Sprintf(
 						"must be in E.164 format: a plus sign followed by %d to %d digits, with no spaces or dashes, "+
-							"for example +14155550123", client.PhoneMinDigits, client.PhoneMaxDigits)),
+							"for example +14155550123", wire.PhoneMinDigits, wire.PhoneMaxDigits)),
 				},
 			},
 			"metadata": schema.MapAttribute{
@@ -131,18 +132,18 @@ func (r *customerResource) Schema(ctx context.Context, _ resource.SchemaRequest,
 					"A value may not be empty, because the service deletes a key set to an empty string. "+
 					"Keys removed from the configuration are deleted at the service; keys added outside of "+
 					"Terraform are shown as a change and removed.",
-					client.MetadataMaxKeys, client.MetadataKeyMaxLength, client.MetadataValueMaxLength),
+					wire.MetadataMaxKeys, wire.MetadataKeyMaxLength, wire.MetadataValueMaxLength),
 				ElementType: types.StringType,
 				Optional:    true,
 				Validators: []validator.Map{
-					mapvalidator.SizeAtMost(client.MetadataMaxKeys),
+					mapvalidator.SizeAtMost(wire.MetadataMaxKeys),
 					mapvalidator.KeysAre(
-						stringvalidator.UTF8LengthBetween(1, client.MetadataKeyMaxLength),
+						stringvalidator.UTF8LengthBetween(1, wire.MetadataKeyMaxLength),
 						stringvalidator.RegexMatches(metadataKeyRegexp, "must not contain square brackets"),
 					),
 					mapvalidator.ValueStringsAre(
 						notEmptyMetadataValueValidator{},
-						stringvalidator.UTF8LengthAtMost(client.MetadataValueMaxLength),
+						stringvalidator.UTF8LengthAtMost(wire.MetadataValueMaxLength),
 					),
 				},
 			},

@@ -22,6 +22,8 @@ import (
 	"github.com/hashicorp/terraform-plugin-testing/tfjsonpath"
 
 	"github.com/paymentsdev/terraform-provider-payments/internal/client"
+	"github.com/paymentsdev/terraform-provider-payments/internal/sandboxclient"
+	"github.com/paymentsdev/terraform-provider-payments/internal/wire"
 )
 
 const testAccCustomerAddr = "payments_customer.test"
@@ -342,8 +344,8 @@ func TestAccCustomer_invalid(t *testing.T) {
 	config := func(body string) string {
 		return acct.ProviderConfig() + "resource \"payments_customer\" \"test\" {\n" + body + "\n}\n"
 	}
-	manyKeys := make([]string, 0, client.MetadataMaxKeys+1)
-	for i := range client.MetadataMaxKeys + 1 {
+	manyKeys := make([]string, 0, wire.MetadataMaxKeys+1)
+	for i := range wire.MetadataMaxKeys + 1 {
 		manyKeys = append(manyKeys, fmt.Sprintf("k%d = \"v\"", i))
 	}
 	planError := func(body string, want ...string) resource.TestStep {
@@ -355,13 +357,13 @@ func TestAccCustomer_invalid(t *testing.T) {
 		Steps: []resource.TestStep{
 			planError(`email = "not-an-address"`, "Invalid Attribute Value Match", "e-mail address of the form local@domain"),
 			planError(`email = "a b@example.com"`, "e-mail address of the form"),
-			planError(`email = "`+strings.Repeat("a", client.EmailMaxLength)+`@example.com"`, "email", "at most 512"),
+			planError(`email = "`+strings.Repeat("a", wire.EmailMaxLength)+`@example.com"`, "email", "at most 512"),
 			planError(`phone = "555-0123"`, "E.164 format"),
 			planError(`phone = "+1 415 555 0123"`, "E.164 format"),
 			planError(`name = ""`, "name", "between 1 and 256"),
 			planError(`metadata = { plan = "" }`, "Empty Metadata Value", "deletes a key whose value is \"\""),
-			planError(`metadata = { `+strings.Repeat("k", client.MetadataKeyMaxLength+1)+` = "v" }`, "between 1 and 40"),
-			planError(`metadata = { k = "`+strings.Repeat("v", client.MetadataValueMaxLength+1)+`" }`, "at most 500"),
+			planError(`metadata = { `+strings.Repeat("k", wire.MetadataKeyMaxLength+1)+` = "v" }`, "between 1 and 40"),
+			planError(`metadata = { k = "`+strings.Repeat("v", wire.MetadataValueMaxLength+1)+`" }`, "at most 500"),
 			planError("metadata = {\n"+strings.Join(manyKeys, "\n")+"\n}", "metadata", "at most 50 elements"),
 			planError(`metadata = { "a[b]" = "v" }`, "must not contain square brackets"),
 			{
@@ -375,7 +377,7 @@ func TestAccCustomer_invalid(t *testing.T) {
 				Config:        config(""),
 				ResourceName:  testAccCustomerAddr,
 				ImportState:   true,
-				ImportStateId: "src_" + strings.Repeat("a", client.IDRandomLength),
+				ImportStateId: "src_" + strings.Repeat("a", wire.IDRandomLength),
 				ExpectError:   expectErrorRe("Invalid Customer Import ID"),
 			},
 			{
@@ -383,7 +385,7 @@ func TestAccCustomer_invalid(t *testing.T) {
 				Config:        config(""),
 				ResourceName:  testAccCustomerAddr,
 				ImportState:   true,
-				ImportStateId: "cus_" + strings.Repeat("a", client.IDRandomLength),
+				ImportStateId: "cus_" + strings.Repeat("a", wire.IDRandomLength),
 				ExpectError:   expectErrorRe("Cannot import non-existent remote object"),
 			},
 		},
@@ -443,7 +445,7 @@ func TestResourceSchemas_descriptions(t *testing.T) {
 func TestAccCustomer_timeout(t *testing.T) {
 	acct := newTestAccAccount(t)
 	setLatency := func(ms int64) {
-		if _, err := acct.Client.SandboxSetFaults(context.Background(), client.FaultsParams{LatencyMS: &ms}); err != nil {
+		if _, err := sandboxclient.New(acct.Client).SetFaults(context.Background(), sandboxclient.FaultsParams{LatencyMS: &ms}); err != nil {
 			t.Fatalf("setting the sandbox's latency: %v", err)
 		}
 	}

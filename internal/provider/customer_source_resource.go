@@ -19,6 +19,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-log/tflog"
 
 	"github.com/paymentsdev/terraform-provider-payments/internal/client"
+	"github.com/paymentsdev/terraform-provider-payments/internal/wire"
 )
 
 var (
@@ -84,7 +85,7 @@ func (r *customerSourceResource) Schema(ctx context.Context, _ resource.SchemaRe
 				MarkdownDescription: fmt.Sprintf("The payment-method token to store, for example `%s` in the sandbox. "+
 					"The service never returns it, so the state keeps the configured value; after an import it is "+
 					"null until the next apply stores the configured value, in place. Changing it otherwise replaces "+
-					"the method.", client.TokenVisa),
+					"the method.", "tok_visa"),
 				Required: true,
 				PlanModifiers: []planmodifier.String{stringplanmodifier.RequiresReplaceIf(
 					tokenRequiresReplace,
@@ -174,7 +175,7 @@ func (r *customerSourceResource) Create(ctx context.Context, req resource.Create
 		// Point at the attribute at fault: the service names its form
 		// parameter (source), not the attribute (token).
 		switch e, _ := client.AsError(err); {
-		case e != nil && e.Code == client.ErrorCodeTokenInvalid:
+		case e != nil && e.Code == wire.ErrorCodeTokenInvalid:
 			resp.Diagnostics.AddAttributeError(path.Root("token"), d.Summary(),
 				"The service refused the token. Set token to a payment-method token it accepts.\n\n"+d.Detail())
 		case client.IsNotFound(err):

@@ -22,6 +22,9 @@ import (
 	"github.com/hashicorp/terraform-plugin-testing/tfjsonpath"
 
 	"github.com/paymentsdev/terraform-provider-payments/internal/client"
+	"github.com/paymentsdev/terraform-provider-payments/internal/sandbox"
+	"github.com/paymentsdev/terraform-provider-payments/internal/sandboxclient"
+	"github.com/paymentsdev/terraform-provider-payments/internal/wire"
 )
 
 const (
@@ -105,13 +108,13 @@ func TestAccCustomerSource_basic(t *testing.T) {
 		CheckDestroy:             acct.testAccCheckSourcesDestroyed,
 		Steps: []resource.TestStep{
 			{
-				Config: testAccSourceConfig(acct, client.TokenVisa, "default = true"),
+				Config: testAccSourceConfig(acct, sandbox.TokenVisa, "default = true"),
 				ConfigStateChecks: []statecheck.StateCheck{
 					statecheck.ExpectKnownValue(testAccSourceAddr, tfjsonpath.New("id"), sourceIDCheck),
 					statecheck.ExpectKnownValue(testAccSourceAddr, tfjsonpath.New("customer"), customerIDCheck),
 					statecheck.CompareValuePairs(testAccSourceAddr, tfjsonpath.New("customer"),
 						testAccCustomerAddr, tfjsonpath.New("id"), compare.ValuesSame()),
-					statecheck.ExpectKnownValue(testAccSourceAddr, tfjsonpath.New("token"), knownvalue.StringExact(client.TokenVisa)),
+					statecheck.ExpectKnownValue(testAccSourceAddr, tfjsonpath.New("token"), knownvalue.StringExact(sandbox.TokenVisa)),
 					statecheck.ExpectKnownValue(testAccSourceAddr, tfjsonpath.New("default"), knownvalue.Bool(true)),
 					statecheck.ExpectKnownValue(testAccSourceAddr, tfjsonpath.New("brand"), knownvalue.StringExact("visa")),
 					statecheck.ExpectKnownValue(testAccSourceAddr, tfjsonpath.New("last4"), knownvalue.StringExact("4242")),
@@ -136,7 +139,7 @@ func TestAccCustomerSource_basic(t *testing.T) {
 			},
 			{
 				// The customer's refreshed view lists the method.
-				Config: testAccSourceConfig(acct, client.TokenVisa, "default = true"),
+				Config: testAccSourceConfig(acct, sandbox.TokenVisa, "default = true"),
 				ConfigStateChecks: []statecheck.StateCheck{
 					statecheck.CompareValuePairs(testAccCustomerAddr, tfjsonpath.New("default_source"),
 						testAccSourceAddr, tfjsonpath.New("id"), compare.ValuesSame()),
@@ -151,7 +154,7 @@ func TestAccCustomerSource_basic(t *testing.T) {
 			},
 			{
 				// default off: in place, and the service's default is left alone.
-				Config: testAccSourceConfig(acct, client.TokenVisa, ""),
+				Config: testAccSourceConfig(acct, sandbox.TokenVisa, ""),
 				ConfigPlanChecks: resource.ConfigPlanChecks{
 					PreApply: []plancheck.PlanCheck{
 						plancheck.ExpectResourceAction(testAccSourceAddr, plancheck.ResourceActionUpdate),
@@ -165,7 +168,7 @@ func TestAccCustomerSource_basic(t *testing.T) {
 			},
 			{
 				// A new token is a new method.
-				Config: testAccSourceConfig(acct, client.TokenMastercard, ""),
+				Config: testAccSourceConfig(acct, sandbox.TokenMastercard, ""),
 				ConfigPlanChecks: resource.ConfigPlanChecks{
 					PreApply: []plancheck.PlanCheck{
 						plancheck.ExpectResourceAction(testAccSourceAddr, plancheck.ResourceActionReplace),
@@ -210,7 +213,7 @@ resource "payments_customer_source" "b" {
   token    = %q
   default  = %t
 }
-`, client.TokenVisa, aDefault, client.TokenMastercard, bDefault)
+`, sandbox.TokenVisa, aDefault, sandbox.TokenMastercard, bDefault)
 	}
 	resource.ParallelTest(t, resource.TestCase{
 		PreCheck:                 func() { testAccPreCheck(t) },
@@ -267,7 +270,7 @@ resource "payments_customer_source" "b" {
 func TestAccCustomerSource_deletedOutside(t *testing.T) {
 	acct := newTestAccAccount(t)
 	var customerID, sourceID string
-	config := testAccSourceConfig(acct, client.TokenAmex, "")
+	config := testAccSourceConfig(acct, sandbox.TokenAmex, "")
 	resource.ParallelTest(t, resource.TestCase{
 		PreCheck:                 func() { testAccPreCheck(t) },
 		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
@@ -328,7 +331,7 @@ func TestAccCustomerSource_importThenApply(t *testing.T) {
 	if err != nil {
 		t.Fatalf("creating a customer: %v", err)
 	}
-	src, err := acct.Client.AddSource(ctx, cus.ID, client.TokenVisa)
+	src, err := acct.Client.AddSource(ctx, cus.ID, sandbox.TokenVisa)
 	if err != nil {
 		t.Fatalf("adding a source: %v", err)
 	}
@@ -338,7 +341,7 @@ resource "payments_customer_source" "test" {
   token    = %q
   default  = true
 }
-`, cus.ID, client.TokenVisa)
+`, cus.ID, sandbox.TokenVisa)
 	resource.ParallelTest(t, resource.TestCase{
 		PreCheck:                 func() { testAccPreCheck(t) },
 		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
@@ -378,7 +381,7 @@ resource "payments_customer_source" "test" {
 				},
 				ConfigStateChecks: []statecheck.StateCheck{
 					statecheck.ExpectKnownValue(testAccSourceAddr, tfjsonpath.New("id"), knownvalue.StringExact(src.ID)),
-					statecheck.ExpectKnownValue(testAccSourceAddr, tfjsonpath.New("token"), knownvalue.StringExact(client.TokenVisa)),
+					statecheck.ExpectKnownValue(testAccSourceAddr, tfjsonpath.New("token"), knownvalue.StringExact(sandbox.TokenVisa)),
 				},
 			},
 			{
@@ -397,8 +400,8 @@ resource "payments_customer_source" "test" {
 
 func TestAccCustomerSource_invalid(t *testing.T) {
 	acct := newTestAccAccount(t)
-	goodCus := "cus_" + strings.Repeat("a", client.IDRandomLength)
-	goodSrc := "src_" + strings.Repeat("b", client.IDRandomLength)
+	goodCus := "cus_" + strings.Repeat("a", wire.IDRandomLength)
+	goodSrc := "src_" + strings.Repeat("b", wire.IDRandomLength)
 	config := func(customer, token string) string {
 		return acct.ProviderConfig() + fmt.Sprintf(`
 resource "payments_customer_source" "test" {
@@ -409,7 +412,7 @@ resource "payments_customer_source" "test" {
 	}
 	importError := func(id string, want ...string) resource.TestStep {
 		return resource.TestStep{
-			Config:        config(goodCus, client.TokenVisa),
+			Config:        config(goodCus, sandbox.TokenVisa),
 			ResourceName:  testAccSourceAddr,
 			ImportState:   true,
 			ImportStateId: id,
@@ -421,7 +424,7 @@ resource "payments_customer_source" "test" {
 		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
 		Steps: []resource.TestStep{
 			{
-				Config:      config("customer-1", client.TokenVisa),
+				Config:      config("customer-1", sandbox.TokenVisa),
 				PlanOnly:    true,
 				ExpectError: expectErrorRe("customer", "must be a customer id: cus_ followed by 24 letters or digits"),
 			},
@@ -476,11 +479,11 @@ resource "payments_customer_source" "b" {
   token    = %q
   default  = true
 }
-`, name, client.TokenVisa, client.TokenMastercard)
+`, name, sandbox.TokenVisa, sandbox.TokenMastercard)
 	}
 	var before map[string]int64
 	snapshot := func() {
-		st, err := acct.Client.SandboxStats(context.Background())
+		st, err := sandboxclient.New(acct.Client).Stats(context.Background())
 		if err != nil {
 			t.Fatalf("reading the sandbox's stats: %v", err)
 		}
@@ -488,7 +491,7 @@ resource "payments_customer_source" "b" {
 	}
 	expectRequests := func(want map[string]int64) resource.TestCheckFunc {
 		return func(*terraform.State) error {
-			st, err := acct.Client.SandboxStats(context.Background())
+			st, err := sandboxclient.New(acct.Client).Stats(context.Background())
 			if err != nil {
 				return err
 			}
@@ -541,7 +544,7 @@ resource "payments_customer_source" "b" {
 				// The harness refreshes several times around a destroy, so
 				// only the writes are pinned here.
 				Check: func(*terraform.State) error {
-					st, err := acct.Client.SandboxStats(context.Background())
+					st, err := sandboxclient.New(acct.Client).Stats(context.Background())
 					if err != nil {
 						return err
 					}
@@ -573,7 +576,7 @@ func TestAccCustomerSource_deleteAlreadyGone(t *testing.T) {
 		// sends both deletes for objects that no longer exist.
 		CheckDestroy: acct.testAccCheckSourcesDestroyed,
 		Steps: []resource.TestStep{{
-			Config: testAccSourceConfig(acct, client.TokenVisa, ""),
+			Config: testAccSourceConfig(acct, sandbox.TokenVisa, ""),
 			Check: func(s *terraform.State) error {
 				id := s.RootModule().Resources[testAccCustomerAddr].Primary.ID
 				_, err := acct.Client.DeleteCustomer(context.Background(), id)
@@ -619,7 +622,7 @@ func TestAccCustomerSource_defaultFailsAfterStore(t *testing.T) {
 		CheckDestroy:             acct.testAccCheckSourcesDestroyed,
 		Steps: []resource.TestStep{
 			{
-				Config:      testAccSourceConfig(proxied, client.TokenVisa, "default = true"),
+				Config:      testAccSourceConfig(proxied, sandbox.TokenVisa, "default = true"),
 				ExpectError: expectErrorRe("Error Making Customer Source the Default", "source src_", "Injected by the test"),
 			},
 			{
@@ -641,7 +644,7 @@ func TestAccCustomerSource_defaultFailsAfterStore(t *testing.T) {
 				},
 			},
 			{
-				Config: testAccSourceConfig(proxied, client.TokenVisa, "default = true"),
+				Config: testAccSourceConfig(proxied, sandbox.TokenVisa, "default = true"),
 				ConfigPlanChecks: resource.ConfigPlanChecks{
 					PreApply: []plancheck.PlanCheck{
 						plancheck.ExpectResourceAction(testAccSourceAddr, plancheck.ResourceActionReplace),

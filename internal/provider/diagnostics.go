@@ -9,6 +9,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/diag"
 
 	"github.com/paymentsdev/terraform-provider-payments/internal/client"
+	"github.com/paymentsdev/terraform-provider-payments/internal/wire"
 )
 
 // apiErrorDiagnostic turns a failed API call into the one diagnostic every
@@ -40,10 +41,10 @@ func apiErrorHint(err error) string {
 		return ""
 	}
 	switch {
-	case e.Code == client.ErrorCodeLiveKeyOnSandbox:
+	case e.Code == wire.ErrorCodeLiveKeyOnSandbox:
 		return "The key and the service are of different modes: a live key was sent to a sandbox, or a sandbox " +
 			"key to the live service. Point base_url at the environment the key belongs to."
-	case e.Code == client.ErrorCodeSecretKeyRequired:
+	case e.Code == wire.ErrorCodeSecretKeyRequired:
 		return "The service needs a secret key. Set secret_key (or " + EnvSecretKey + ") to the account's secret key."
 	case e.HTTPStatus == http.StatusUnauthorized:
 		return "The service did not accept the secret key. Check secret_key (or " + EnvSecretKey +

@@ -9,7 +9,8 @@ import (
 	"github.com/hashicorp/terraform-plugin-testing/plancheck"
 	"github.com/hashicorp/terraform-plugin-testing/terraform"
 
-	"github.com/paymentsdev/terraform-provider-payments/internal/client"
+	"github.com/paymentsdev/terraform-provider-payments/internal/sandbox"
+	"github.com/paymentsdev/terraform-provider-payments/internal/sandboxclient"
 )
 
 // The fault tests apply, change, re-plan and destroy a few customers with a
@@ -28,28 +29,28 @@ const faultTestCustomers = 6
 const faultTestMaxRetries = 15
 
 func TestAccFaults_ServerErrors(t *testing.T) {
-	testAccFaults(t, client.FaultsParams{ErrorRate: faultPtr(0.3)})
+	testAccFaults(t, sandboxclient.FaultsParams{ErrorRate: new(0.3)})
 }
 
 func TestAccFaults_DroppedAnswers(t *testing.T) {
-	testAccFaults(t, client.FaultsParams{DropRate: faultPtr(0.2)})
+	testAccFaults(t, sandboxclient.FaultsParams{DropRate: new(0.2)})
 }
 
 func TestAccFaults_RateLimit(t *testing.T) {
-	testAccFaults(t, client.FaultsParams{RateLimit: faultPtr[int64](8)})
+	testAccFaults(t, sandboxclient.FaultsParams{RateLimit: new(int64(8))})
 }
 
 func TestAccFaults_Combined(t *testing.T) {
-	testAccFaults(t, client.FaultsParams{
-		ErrorRate: faultPtr(0.15), DropRate: faultPtr(0.1), RateLimit: faultPtr[int64](10), LatencyMS: faultPtr[int64](5),
+	testAccFaults(t, sandboxclient.FaultsParams{
+		ErrorRate: new(0.15), DropRate: new(0.1), RateLimit: new(int64(10)), LatencyMS: new(int64(5)),
 	})
 }
 
-func testAccFaults(t *testing.T, faults client.FaultsParams) {
+func testAccFaults(t *testing.T, faults sandboxclient.FaultsParams) {
 	acct := newTestAccAccount(t)
 	ctx := context.Background()
 	setFaults := func() {
-		if _, err := acct.Client.SandboxSetFaults(ctx, faults); err != nil {
+		if _, err := sandboxclient.New(acct.Client).SetFaults(ctx, faults); err != nil {
 			t.Fatalf("setting the sandbox's faults: %v", err)
 		}
 	}
@@ -126,7 +127,7 @@ resource "payments_customer_source" "fault" {
   token    = %[6]q
   default  = count.index %% 2 == 0
 }
-`, a.URL, a.Key, faultTestMaxRetries, n, generation, client.TokenVisa)
+`, a.URL, a.Key, faultTestMaxRetries, n, generation, sandbox.TokenVisa)
 }
 
 // faultCheckCounts checks the number of customers and sources the
@@ -134,7 +135,7 @@ resource "payments_customer_source" "fault" {
 // touch them.
 func (a *testAccAccount) faultCheckCounts(customers, sources int) func(*terraform.State) error {
 	return func(*terraform.State) error {
-		st, err := a.Client.SandboxStats(context.Background())
+		st, err := sandboxclient.New(a.Client).Stats(context.Background())
 		if err != nil {
 			return fmt.Errorf("reading the sandbox's stats: %w", err)
 		}
@@ -148,9 +149,9 @@ func (a *testAccAccount) faultCheckCounts(customers, sources int) func(*terrafor
 
 // faultCheckInjected checks that the sandbox injected faults of every kind
 // the test set, so that a passing test did face them.
-func (a *testAccAccount) faultCheckInjected(faults client.FaultsParams) func(*terraform.State) error {
+func (a *testAccAccount) faultCheckInjected(faults sandboxclient.FaultsParams) func(*terraform.State) error {
 	return func(*terraform.State) error {
-		st, err := a.Client.SandboxStats(context.Background())
+		st, err := sandboxclient.New(a.Client).Stats(context.Background())
 		if err != nil {
 			return fmt.Errorf("reading the sandbox's stats: %w", err)
 		}
@@ -199,5 +200,3 @@ func (a *testAccAccount) faultCheckStateMatchesService(n int) func(*terraform.St
 		return nil
 	}
 }
-
-func faultPtr[T any](v T) *T { return &v }

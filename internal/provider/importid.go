@@ -5,24 +5,24 @@ import (
 	"regexp"
 	"strings"
 
-	"github.com/paymentsdev/terraform-provider-payments/internal/client"
+	"github.com/paymentsdev/terraform-provider-payments/internal/wire"
 )
 
 // idRandomPattern is the part of every identifier after its prefix.
-var idRandomPattern = fmt.Sprintf("[A-Za-z0-9]{%d}", client.IDRandomLength)
+var idRandomPattern = fmt.Sprintf("[A-Za-z0-9]{%d}", wire.IDRandomLength)
 
 // Identifier patterns, built from the wire contract's prefixes and length.
 var (
-	customerIDRegexp = regexp.MustCompile("^" + regexp.QuoteMeta(client.CustomerIDPrefix) + idRandomPattern + "$")
-	sourceIDRegexp   = regexp.MustCompile("^" + regexp.QuoteMeta(client.SourceIDPrefix) + idRandomPattern + "$")
-	paymentIDRegexp  = regexp.MustCompile("^" + regexp.QuoteMeta(client.PaymentIDPrefix) + idRandomPattern + "$")
+	customerIDRegexp = regexp.MustCompile("^" + regexp.QuoteMeta(wire.CustomerIDPrefix) + idRandomPattern + "$")
+	sourceIDRegexp   = regexp.MustCompile("^" + regexp.QuoteMeta(wire.SourceIDPrefix) + idRandomPattern + "$")
+	paymentIDRegexp  = regexp.MustCompile("^" + regexp.QuoteMeta(wire.PaymentIDPrefix) + idRandomPattern + "$")
 )
 
 // Human-readable shapes of identifiers, for descriptions and errors.
 var (
-	customerIDShape = fmt.Sprintf("%s followed by %d letters or digits", client.CustomerIDPrefix, client.IDRandomLength)
-	sourceIDShape   = fmt.Sprintf("%s followed by %d letters or digits", client.SourceIDPrefix, client.IDRandomLength)
-	paymentIDShape  = fmt.Sprintf("%s followed by %d letters or digits", client.PaymentIDPrefix, client.IDRandomLength)
+	customerIDShape = fmt.Sprintf("%s followed by %d letters or digits", wire.CustomerIDPrefix, wire.IDRandomLength)
+	sourceIDShape   = fmt.Sprintf("%s followed by %d letters or digits", wire.SourceIDPrefix, wire.IDRandomLength)
+	paymentIDShape  = fmt.Sprintf("%s followed by %d letters or digits", wire.PaymentIDPrefix, wire.IDRandomLength)
 )
 
 // sourceImportIDSeparator separates the customer and source ids of a
@@ -39,7 +39,7 @@ func isSourceID(s string) bool { return sourceIDRegexp.MatchString(s) }
 func parseCustomerImportID(id string) (string, error) {
 	if !isCustomerID(id) {
 		return "", fmt.Errorf("the import ID %s is not a customer id: expected %s, for example %s%s",
-			quoteForError(id), customerIDShape, client.CustomerIDPrefix, strings.Repeat("0", client.IDRandomLength))
+			quoteForError(id), customerIDShape, wire.CustomerIDPrefix, strings.Repeat("0", wire.IDRandomLength))
 	}
 	return id, nil
 }
@@ -52,8 +52,8 @@ func parseSourceImportID(id string) (customerID, sourceID string, err error) {
 		return "", "", fmt.Errorf("the import ID %s is not of the form <customer id>%s<source id>: expected %s, "+
 			"then %q, then %s, for example %s%s%s%s%s",
 			quoteForError(id), sourceImportIDSeparator, customerIDShape, sourceImportIDSeparator, sourceIDShape,
-			client.CustomerIDPrefix, strings.Repeat("0", client.IDRandomLength), sourceImportIDSeparator,
-			client.SourceIDPrefix, strings.Repeat("0", client.IDRandomLength))
+			wire.CustomerIDPrefix, strings.Repeat("0", wire.IDRandomLength), sourceImportIDSeparator,
+			wire.SourceIDPrefix, strings.Repeat("0", wire.IDRandomLength))
 	}
 	return customerID, sourceID, nil
 }

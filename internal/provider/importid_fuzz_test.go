@@ -5,7 +5,7 @@ import (
 	"testing"
 	"unicode/utf8"
 
-	"github.com/paymentsdev/terraform-provider-payments/internal/client"
+	"github.com/paymentsdev/terraform-provider-payments/internal/wire"
 )
 
 // importIDSeeds are the seed corpus of the import-id fuzz targets; `go test`
@@ -16,18 +16,18 @@ var importIDSeeds = []string{
 	"//",
 	"cus_",
 	"cus_/src_",
-	"cus_" + strings.Repeat("A", client.IDRandomLength),
-	"cus_" + strings.Repeat("A", client.IDRandomLength) + "/src_" + strings.Repeat("b", client.IDRandomLength),
-	"cus_" + strings.Repeat("A", client.IDRandomLength) + "/src_" + strings.Repeat("b", client.IDRandomLength) + "/",
-	"cus_" + strings.Repeat("A", client.IDRandomLength) + "//src_" + strings.Repeat("b", client.IDRandomLength),
-	"src_" + strings.Repeat("b", client.IDRandomLength) + "/cus_" + strings.Repeat("A", client.IDRandomLength),
-	"cus_" + strings.Repeat("A", client.IDRandomLength+1) + "/src_" + strings.Repeat("b", client.IDRandomLength),
-	"cus_" + strings.Repeat("é", client.IDRandomLength) + "/src_" + strings.Repeat("b", client.IDRandomLength),
-	" cus_" + strings.Repeat("A", client.IDRandomLength) + "/src_" + strings.Repeat("b", client.IDRandomLength),
-	"cus_" + strings.Repeat("A", client.IDRandomLength) + "\n/src_" + strings.Repeat("b", client.IDRandomLength),
+	"cus_" + strings.Repeat("A", wire.IDRandomLength),
+	"cus_" + strings.Repeat("A", wire.IDRandomLength) + "/src_" + strings.Repeat("b", wire.IDRandomLength),
+	"cus_" + strings.Repeat("A", wire.IDRandomLength) + "/src_" + strings.Repeat("b", wire.IDRandomLength) + "/",
+	"cus_" + strings.Repeat("A", wire.IDRandomLength) + "//src_" + strings.Repeat("b", wire.IDRandomLength),
+	"src_" + strings.Repeat("b", wire.IDRandomLength) + "/cus_" + strings.Repeat("A", wire.IDRandomLength),
+	"cus_" + strings.Repeat("A", wire.IDRandomLength+1) + "/src_" + strings.Repeat("b", wire.IDRandomLength),
+	"cus_" + strings.Repeat("é", wire.IDRandomLength) + "/src_" + strings.Repeat("b", wire.IDRandomLength),
+	" cus_" + strings.Repeat("A", wire.IDRandomLength) + "/src_" + strings.Repeat("b", wire.IDRandomLength),
+	"cus_" + strings.Repeat("A", wire.IDRandomLength) + "\n/src_" + strings.Repeat("b", wire.IDRandomLength),
 	"sk_sandbox_" + strings.Repeat("k", 24),
-	"sk_live_" + strings.Repeat("k", 24) + "/src_" + strings.Repeat("b", client.IDRandomLength),
-	"cus_" + strings.Repeat("A", client.IDRandomLength) + "/sk_live_" + strings.Repeat("k", 100),
+	"sk_live_" + strings.Repeat("k", 24) + "/src_" + strings.Repeat("b", wire.IDRandomLength),
+	"cus_" + strings.Repeat("A", wire.IDRandomLength) + "/sk_live_" + strings.Repeat("k", 100),
 	strings.Repeat("x", 10_000),
 	strings.Repeat("é", 200),
 	"\xff\xfe/\xc3",

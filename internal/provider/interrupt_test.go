@@ -15,6 +15,8 @@ import (
 	"github.com/hashicorp/terraform-plugin-go/tftypes"
 
 	"github.com/paymentsdev/terraform-provider-payments/internal/client"
+	"github.com/paymentsdev/terraform-provider-payments/internal/sandbox"
+	"github.com/paymentsdev/terraform-provider-payments/internal/sandboxclient"
 )
 
 // The interrupt tests stop an operation while its request is at the
@@ -82,7 +84,7 @@ func TestAccInterrupt_CreateCancelledInFlight(t *testing.T) {
 		r := NewCustomerSourceResource()
 		state := env.create(ctx, r, map[string]tftypes.Value{
 			"customer": tftypes.NewValue(tftypes.String, cus),
-			"token":    tftypes.NewValue(tftypes.String, client.TokenMastercard),
+			"token":    tftypes.NewValue(tftypes.String, sandbox.TokenMastercard),
 			"default":  tftypes.NewValue(tftypes.Bool, true),
 		})
 
@@ -149,7 +151,7 @@ func newInterruptEnv(t *testing.T) *interruptEnv {
 	}
 	e.api = api
 	latency := interruptLatency.Milliseconds()
-	if _, err := api.SandboxSetFaults(context.Background(), client.FaultsParams{LatencyMS: &latency}); err != nil {
+	if _, err := sandboxclient.New(api).SetFaults(context.Background(), sandboxclient.FaultsParams{LatencyMS: &latency}); err != nil {
 		t.Fatalf("setting the sandbox's latency: %v", err)
 	}
 	return e
@@ -171,7 +173,7 @@ func (e *interruptEnv) customer() string {
 func (e *interruptEnv) cancelWhenAtService(ctx context.Context, route string, cancel context.CancelFunc) {
 	e.t.Helper()
 	count := func() int64 {
-		st, err := e.acct.Client.SandboxStats(context.Background())
+		st, err := sandboxclient.New(e.acct.Client).Stats(context.Background())
 		if err != nil {
 			return -1
 		}
@@ -269,7 +271,7 @@ func (e *interruptEnv) create(ctx context.Context, r resource.Resource, set map[
 // checkCounts checks how many customers and sources the account holds.
 func (e *interruptEnv) checkCounts(customers, sources int64) {
 	e.t.Helper()
-	st, err := e.acct.Client.SandboxStats(context.Background())
+	st, err := sandboxclient.New(e.acct.Client).Stats(context.Background())
 	if err != nil {
 		e.t.Fatalf("reading stats: %v", err)
 	}
@@ -329,10 +331,10 @@ resource "payments_customer_source" "s" {
   customer = payments_customer.c[count.index].id
   token    = %[3]q
 }
-`, acct.ProviderConfig(), n, client.TokenVisa))
+`, acct.ProviderConfig(), n, sandbox.TokenVisa))
 
 	latency := interruptLatency.Milliseconds()
-	if _, err := acct.Client.SandboxSetFaults(ctx, client.FaultsParams{LatencyMS: &latency}); err != nil {
+	if _, err := sandboxclient.New(acct.Client).SetFaults(ctx, sandboxclient.FaultsParams{LatencyMS: &latency}); err != nil {
 		t.Fatalf("setting the sandbox's latency: %v", err)
 	}
 
@@ -354,7 +356,7 @@ resource "payments_customer_source" "s" {
 			t.Fatalf("terraform apply ended (%v) before it could be interrupted:\n%s", err, out.String())
 		case <-time.After(10 * time.Millisecond):
 		}
-		st, err := acct.Client.SandboxStats(ctx)
+		st, err := sandboxclient.New(acct.Client).Stats(ctx)
 		if err != nil {
 			t.Fatalf("reading stats: %v", err)
 		}
@@ -376,7 +378,7 @@ resource "payments_customer_source" "s" {
 
 	// Compare with the latency off, so that the checks are quick.
 	var zero int64
-	if _, err := acct.Client.SandboxSetFaults(ctx, client.FaultsParams{LatencyMS: &zero}); err != nil {
+	if _, err := sandboxclient.New(acct.Client).SetFaults(ctx, sandboxclient.FaultsParams{LatencyMS: &zero}); err != nil {
 		t.Fatalf("clearing the sandbox's latency: %v", err)
 	}
 	inState := map[string]int{}
@@ -395,7 +397,7 @@ resource "payments_customer_source" "s" {
 			t.Errorf("%s %s is in state but not at the service: %v", r.Address, id, err)
 		}
 	}
-	st, err := acct.Client.SandboxStats(ctx)
+	st, err := sandboxclient.New(acct.Client).Stats(ctx)
 	if err != nil {
 		t.Fatalf("reading stats: %v", err)
 	}
@@ -417,7 +419,7 @@ resource "payments_customer_source" "s" {
 	// The next apply converges: exactly n of each, an empty plan, and a
 	// clean destroy.
 	tf.mustRun("apply", "-auto-approve", "-no-color")
-	if st, err = acct.Client.SandboxStats(ctx); err != nil {
+	if st, err = sandboxclient.New(acct.Client).Stats(ctx); err != nil {
 		t.Fatalf("reading stats: %v", err)
 	}
 	if st.Customers != n || st.Sources != n {
@@ -427,7 +429,7 @@ resource "payments_customer_source" "s" {
 		t.Errorf("plan after the second apply: exit %d, want 0 (no changes):\n%s", code, out)
 	}
 	tf.mustRun("destroy", "-auto-approve", "-no-color")
-	if st, err = acct.Client.SandboxStats(ctx); err != nil {
+	if st, err = sandboxclient.New(acct.Client).Stats(ctx); err != nil {
 		t.Fatalf("reading stats: %v", err)
 	}
 	if st.Customers != 0 || st.Sources != 0 {

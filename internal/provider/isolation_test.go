@@ -10,6 +10,8 @@ import (
 	"github.com/hashicorp/terraform-plugin-testing/terraform"
 
 	"github.com/paymentsdev/terraform-provider-payments/internal/client"
+	"github.com/paymentsdev/terraform-provider-payments/internal/sandbox"
+	"github.com/paymentsdev/terraform-provider-payments/internal/sandboxclient"
 )
 
 // The isolation tests use two accounts, "owner" and "other", and show
@@ -33,7 +35,7 @@ func newIsolationOwner(t *testing.T) (*testAccAccount, isolationOwnerObjects) {
 	if err != nil {
 		t.Fatalf("creating the owner's customer: %v", err)
 	}
-	src, err := owner.Client.AddSource(ctx, cus.ID, client.TokenVisa)
+	src, err := owner.Client.AddSource(ctx, cus.ID, sandbox.TokenVisa)
 	if err != nil {
 		t.Fatalf("adding the owner's card: %v", err)
 	}
@@ -59,7 +61,7 @@ func checkOwnerIntact(owner *testAccAccount, objs isolationOwnerObjects, custome
 		if _, err := owner.Client.GetPayment(ctx, objs.payment); err != nil {
 			return fmt.Errorf("the owner's payment %s: %w", objs.payment, err)
 		}
-		st, err := owner.Client.SandboxStats(ctx)
+		st, err := sandboxclient.New(owner.Client).Stats(ctx)
 		if err != nil {
 			return err
 		}
@@ -123,7 +125,7 @@ resource "payments_customer_source" "x" {
   customer = %q
   token    = %q
 }
-`, objs.customer, client.TokenVisa),
+`, objs.customer, sandbox.TokenVisa),
 				ResourceName:  "payments_customer_source.x",
 				ImportState:   true,
 				ImportStateId: objs.customer + "/" + objs.source,
@@ -136,7 +138,7 @@ resource "payments_customer_source" "x" {
   customer = %q
   token    = %q
 }
-`, objs.customer, client.TokenMastercard),
+`, objs.customer, sandbox.TokenMastercard),
 				ExpectError: phrasesRegexp("Error Creating Customer Source", "customer", objs.customer, "No customer with id"),
 			},
 			{
@@ -158,7 +160,7 @@ resource "payments_customer_source" "x" {
   customer = payments_customer.x.id
   token    = %q
 }
-`, name, client.TokenVisa)
+`, name, sandbox.TokenVisa)
 }
 
 // TestAccIsolation_SwitchKey applies a customer with a card under the

@@ -10,7 +10,10 @@ import (
 	"testing"
 
 	"github.com/paymentsdev/terraform-provider-payments/internal/client"
+	"github.com/paymentsdev/terraform-provider-payments/internal/sandbox"
 	"github.com/paymentsdev/terraform-provider-payments/internal/sandbox/sandboxtest"
+	"github.com/paymentsdev/terraform-provider-payments/internal/sandboxclient"
+	"github.com/paymentsdev/terraform-provider-payments/internal/wire"
 )
 
 // keyHygieneMode is how the key reaches the provider in one run.
@@ -59,7 +62,7 @@ func testKeyHygiene(t *testing.T, providerDir string, mode keyHygieneMode) {
 	if err != nil {
 		t.Fatalf("creating the test client: %v", err)
 	}
-	pay, err := api.CreatePayment(ctx, &client.PaymentParams{Amount: 1234, Currency: "USD", Source: client.TokenVisa, Description: "key hygiene"})
+	pay, err := api.CreatePayment(ctx, &client.PaymentParams{Amount: 1234, Currency: "USD", Source: sandbox.TokenVisa, Description: "key hygiene"})
 	if err != nil {
 		t.Fatalf("creating a payment to read: %v", err)
 	}
@@ -154,7 +157,7 @@ output "card" {
 output "payment" {
   value = "${data.payments_payment.p.status} ${length(data.payments_payments.all.payments)}"
 }
-`, client.TokenVisa, pay.ID))
+`, sandbox.TokenVisa, pay.ID))
 
 	// The happy path: create, read, plan, saved plan.
 	tf.mustRun("apply", "-auto-approve", "-no-color")
@@ -173,7 +176,7 @@ output "payment" {
 	// Errors: imports of malformed and missing objects, a missing object
 	// read by a data source, a token the service refuses.
 	bad := tf.subdir("errors")
-	zeros := strings.Repeat("0", client.IDRandomLength)
+	zeros := strings.Repeat("0", wire.IDRandomLength)
 	bad.writeConfig(providerBlock(key) + fmt.Sprintf(`
 resource "payments_customer" "imp" {}
 
@@ -181,11 +184,11 @@ resource "payments_customer_source" "imp" {
   customer = "%[1]s%[2]s"
   token    = %[3]q
 }
-`, client.CustomerIDPrefix, zeros, client.TokenVisa))
+`, wire.CustomerIDPrefix, zeros, sandbox.TokenVisa))
 	for _, importArgs := range [][]string{
-		{"payments_customer.imp", client.CustomerIDPrefix + zeros},
-		{"payments_customer.imp", client.CustomerIDPrefix + "123"},
-		{"payments_customer_source.imp", client.CustomerIDPrefix + zeros + "/" + client.SourceIDPrefix + zeros},
+		{"payments_customer.imp", wire.CustomerIDPrefix + zeros},
+		{"payments_customer.imp", wire.CustomerIDPrefix + "123"},
+		{"payments_customer_source.imp", wire.CustomerIDPrefix + zeros + "/" + wire.SourceIDPrefix + zeros},
 		{"payments_customer_source.imp", "not-an-import-id"},
 	} {
 		if out, code := bad.run(append([]string{"import", "-no-color"}, importArgs...)...); code == 0 {
@@ -197,7 +200,7 @@ resource "payments_customer_source" "imp" {
 data "payments_customer" "missing" {
   id = "%[1]s%[2]s"
 }
-`, client.CustomerIDPrefix, zeros))
+`, wire.CustomerIDPrefix, zeros))
 	if out, code := bad2.run("plan", "-no-color"); code == 0 {
 		t.Fatalf("plan reading a missing customer succeeded, want an error:\n%s", out)
 	}
@@ -244,7 +247,7 @@ data "payments_payments" "all" {}
 		t.Errorf("the sandbox logged nothing; the leak check of its logs would prove nothing")
 	}
 
-	st, err := api.SandboxStats(ctx)
+	st, err := sandboxclient.New(api).Stats(ctx)
 	if err != nil {
 		t.Fatalf("reading stats: %v", err)
 	}
@@ -272,12 +275,12 @@ func assertNoKey(t *testing.T, key string, places map[string]string) {
 	t.Helper()
 	forms := map[string]string{
 		"the key":                              key,
-		"the key's random part":                strings.TrimPrefix(key, client.SecretKeySandboxPrefix),
+		"the key's random part":                strings.TrimPrefix(key, wire.SecretKeySandboxPrefix),
 		"the Basic authorization credentials":  base64.StdEncoding.EncodeToString([]byte(key + ":")),
 		"the key in base64":                    base64.StdEncoding.EncodeToString([]byte(key)),
 		"the Basic credentials in URL base64":  base64.URLEncoding.EncodeToString([]byte(key + ":")),
 		"the Basic credentials in raw base64":  base64.RawStdEncoding.EncodeToString([]byte(key + ":")),
-		"the key's random part in lower case":  strings.ToLower(strings.TrimPrefix(key, client.SecretKeySandboxPrefix)),
+		"the key's random part in lower case":  strings.ToLower(strings.TrimPrefix(key, wire.SecretKeySandboxPrefix)),
 		"the key with its prefix in URL query": strings.ReplaceAll(key, "_", "%5F"),
 	}
 	for place, content := range places {

@@ -17,6 +17,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-log/tflog"
 
 	"github.com/paymentsdev/terraform-provider-payments/internal/client"
+	"github.com/paymentsdev/terraform-provider-payments/internal/wire"
 )
 
 var (
@@ -46,7 +47,7 @@ type paymentActionKind struct {
 var (
 	paymentCaptureKind = paymentActionKind{
 		name: "payment_capture", verb: "capture", past: "captured", gerund: "Capturing",
-		from: []string{client.PaymentStatusAuthorized},
+		from: []string{wire.PaymentStatusAuthorized},
 		left: func(p *client.Payment) int64 { return p.Amount },
 		do: func(ctx context.Context, c *client.Client, id string, amount *int64) (*client.Payment, error) {
 			return c.CapturePayment(ctx, id, amount)
@@ -116,7 +117,7 @@ func (a *paymentAction) Schema(_ context.Context, _ action.SchemaRequest, resp *
 			"amount": schema.Int64Attribute{
 				MarkdownDescription: a.kind.amountDesc,
 				Optional:            true,
-				Validators:          []validator.Int64{int64validator.Between(client.PaymentAmountMin, client.PaymentAmountMax)},
+				Validators:          []validator.Int64{int64validator.Between(wire.PaymentAmountMin, wire.PaymentAmountMax)},
 			},
 		},
 	}

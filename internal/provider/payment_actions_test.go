@@ -3,6 +3,8 @@ package provider
 import (
 	"context"
 	"fmt"
+	"github.com/paymentsdev/terraform-provider-payments/internal/sandbox"
+	"github.com/paymentsdev/terraform-provider-payments/internal/sandboxclient"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -14,6 +16,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-testing/tfversion"
 
 	"github.com/paymentsdev/terraform-provider-payments/internal/client"
+	"github.com/paymentsdev/terraform-provider-payments/internal/wire"
 )
 
 // The action tests need Terraform 1.14 or later (actions and
@@ -95,8 +98,8 @@ func (a *testAccAccount) mustPayment(t *testing.T, p *client.PaymentParams) *cli
 
 func TestAccPaymentCaptureAction_basic(t *testing.T) {
 	acct := newTestAccAccount(t)
-	whole := acct.mustPayment(t, &client.PaymentParams{Amount: 1000, Currency: "USD", Source: client.TokenVisa, Capture: ptrTo(false)})
-	part := acct.mustPayment(t, &client.PaymentParams{Amount: 1000, Currency: "USD", Source: client.TokenVisa, Capture: ptrTo(false)})
+	whole := acct.mustPayment(t, &client.PaymentParams{Amount: 1000, Currency: "USD", Source: sandbox.TokenVisa, Capture: ptrTo(false)})
+	part := acct.mustPayment(t, &client.PaymentParams{Amount: 1000, Currency: "USD", Source: sandbox.TokenVisa, Capture: ptrTo(false)})
 	resource.ParallelTest(t, resource.TestCase{
 		PreCheck:                 func() { testAccPreCheck(t) },
 		TerraformVersionChecks:   actionVersionChecks,
@@ -105,7 +108,7 @@ func TestAccPaymentCaptureAction_basic(t *testing.T) {
 		CheckDestroy: resource.ComposeAggregateTestCheckFunc(
 			acct.testAccCheckPaymentCount(2),
 			acct.testAccCheckPaymentIs(part.ID, func(p *client.Payment) error {
-				if p.Status != client.PaymentStatusApproved || p.Amount != 600 {
+				if p.Status != wire.PaymentStatusApproved || p.Amount != 600 {
 					return fmt.Errorf("after destroy: %s %d", p.Status, p.Amount)
 				}
 				return nil
@@ -117,13 +120,13 @@ func TestAccPaymentCaptureAction_basic(t *testing.T) {
 					testAccActionConfig("part", "capture", part.ID, "600"),
 				Check: resource.ComposeAggregateTestCheckFunc(
 					acct.testAccCheckPaymentIs(whole.ID, func(p *client.Payment) error {
-						if p.Status != client.PaymentStatusApproved || p.Amount != 1000 || p.Captured == nil || !*p.Captured {
+						if p.Status != wire.PaymentStatusApproved || p.Amount != 1000 || p.Captured == nil || !*p.Captured {
 							return fmt.Errorf("whole capture: %s amount %d", p.Status, p.Amount)
 						}
 						return nil
 					}),
 					acct.testAccCheckPaymentIs(part.ID, func(p *client.Payment) error {
-						if p.Status != client.PaymentStatusApproved || p.Amount != 600 {
+						if p.Status != wire.PaymentStatusApproved || p.Amount != 600 {
 							return fmt.Errorf("partial capture: %s amount %d, want approved 600", p.Status, p.Amount)
 						}
 						return nil
@@ -144,8 +147,8 @@ func TestAccPaymentCaptureAction_basic(t *testing.T) {
 
 func TestAccPaymentRefundAction_basic(t *testing.T) {
 	acct := newTestAccAccount(t)
-	pay := acct.mustPayment(t, &client.PaymentParams{Amount: 1000, Currency: "EUR", Source: client.TokenVisa})
-	authorized := acct.mustPayment(t, &client.PaymentParams{Amount: 1000, Currency: "EUR", Source: client.TokenVisa, Capture: ptrTo(false)})
+	pay := acct.mustPayment(t, &client.PaymentParams{Amount: 1000, Currency: "EUR", Source: sandbox.TokenVisa})
+	authorized := acct.mustPayment(t, &client.PaymentParams{Amount: 1000, Currency: "EUR", Source: sandbox.TokenVisa, Capture: ptrTo(false)})
 	refunded := func(status string, n int64) resource.TestCheckFunc {
 		return acct.testAccCheckPaymentIs(pay.ID, func(p *client.Payment) error {
 			if p.Status != status || p.AmountRefunded == nil || *p.AmountRefunded != n {
@@ -158,7 +161,7 @@ func TestAccPaymentRefundAction_basic(t *testing.T) {
 		PreCheck:                 func() { testAccPreCheck(t) },
 		TerraformVersionChecks:   actionVersionChecks,
 		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
-		CheckDestroy:             refunded(client.PaymentStatusRefunded, 1000),
+		CheckDestroy:             refunded(wire.PaymentStatusRefunded, 1000),
 		Steps: []resource.TestStep{
 			// (A step whose configuration is invalid cannot be the last: the
 			// test's destroy runs with the last configuration.)
@@ -169,13 +172,13 @@ func TestAccPaymentRefundAction_basic(t *testing.T) {
 			},
 			{
 				Config: acct.ProviderConfig() + testAccActionConfig("part", "refund", pay.ID, "300"),
-				Check:  resource.ComposeAggregateTestCheckFunc(refunded(client.PaymentStatusPartiallyRefunded, 300), acct.testAccCheckPaymentCount(2)),
+				Check:  resource.ComposeAggregateTestCheckFunc(refunded(wire.PaymentStatusPartiallyRefunded, 300), acct.testAccCheckPaymentCount(2)),
 			},
 			{
 				// A second trigger refunds the rest; the first does not run again.
 				Config: acct.ProviderConfig() + testAccActionConfig("part", "refund", pay.ID, "300") +
 					testAccActionConfig("rest", "refund", pay.ID, ""),
-				Check: refunded(client.PaymentStatusRefunded, 1000),
+				Check: refunded(wire.PaymentStatusRefunded, 1000),
 			},
 			{
 				Config:      acct.ProviderConfig() + testAccActionConfig("uncaptured", "refund", authorized.ID, ""),
@@ -195,8 +198,8 @@ provider "payments" {
   secret_key     = %q
   allow_livemode = true
 }
-`, acct.URL, client.SecretKeyLivePrefix+"abcdefgh1234")
-	id := "pay_" + strings.Repeat("a", client.IDRandomLength)
+`, acct.URL, wire.SecretKeyLivePrefix+"abcdefgh1234")
+	id := "pay_" + strings.Repeat("a", wire.IDRandomLength)
 	resource.ParallelTest(t, resource.TestCase{
 		PreCheck:                 func() { testAccPreCheck(t) },
 		TerraformVersionChecks:   actionVersionChecks,
@@ -212,7 +215,7 @@ provider "payments" {
 			},
 		},
 	})
-	st, err := acct.Client.SandboxStats(context.Background())
+	st, err := sandboxclient.New(acct.Client).Stats(context.Background())
 	if err != nil || st.Requests.Total != 0 {
 		t.Errorf("the refused actions reached the service: %v %+v", err, st)
 	}

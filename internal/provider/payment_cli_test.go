@@ -3,6 +3,8 @@ package provider
 import (
 	"encoding/json"
 	"fmt"
+	"github.com/paymentsdev/terraform-provider-payments/internal/sandbox"
+	"github.com/paymentsdev/terraform-provider-payments/internal/sandboxclient"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -51,7 +53,7 @@ resource "payments_payment" "refunded" {
   source            = %q
   refund_on_destroy = true
 }
-`, acct.URL, acct.Key, amount, client.TokenVisa, client.TokenVisa)
+`, acct.URL, acct.Key, amount, sandbox.TokenVisa, sandbox.TokenVisa)
 	}
 	tf.writeConfig(config(1000))
 	tf.mustRun("apply", "-auto-approve", "-no-color")
@@ -98,7 +100,7 @@ resource "payments_payment" "refunded" {
 			t.Errorf("destroy does not say %q:\n%s", want, out)
 		}
 	}
-	st, err := acct.Client.SandboxStats(t.Context())
+	st, err := sandboxclient.New(acct.Client).Stats(t.Context())
 	if err != nil || st.Payments != 2 {
 		t.Errorf("after destroy the service holds %d payments (%v), want both kept", st.Payments, err)
 	}
@@ -133,7 +135,7 @@ func TestAccPaymentRefundAction_progressInCLI(t *testing.T) {
 	}
 	t.Parallel()
 	acct := newTestAccAccount(t)
-	pay := acct.mustPayment(t, &client.PaymentParams{Amount: 1000, Currency: "GBP", Source: client.TokenVisa})
+	pay := acct.mustPayment(t, &client.PaymentParams{Amount: 1000, Currency: "GBP", Source: sandbox.TokenVisa})
 	tf := newTFCLI(t, providerBinary(t))
 	tf.writeConfig(fmt.Sprintf(`
 terraform {

@@ -22,6 +22,8 @@ import (
 	"github.com/hashicorp/terraform-plugin-testing/tfjsonpath"
 
 	"github.com/paymentsdev/terraform-provider-payments/internal/client"
+	"github.com/paymentsdev/terraform-provider-payments/internal/sandbox"
+	"github.com/paymentsdev/terraform-provider-payments/internal/wire"
 )
 
 // testAccPaymentConfig is a provider block and one payments_payment data
@@ -48,7 +50,7 @@ func testAccExpectPayment(name string, p *client.Payment) []statecheck.StateChec
 func TestAccPaymentDataSource_basic(t *testing.T) {
 	testAccPreCheck(t)
 	a := newTestAccAccount(t)
-	cus := testAccCreateCustomer(t, a.Client, client.CustomerParams{Source: new(client.TokenVisa)})
+	cus := testAccCreateCustomer(t, a.Client, client.CustomerParams{Source: new(sandbox.TokenVisa)})
 	pay := testAccCreatePayment(t, a.Client, client.PaymentParams{
 		Amount: 2500, Currency: "USD", Customer: cus.ID, Description: "Order #1001",
 		Metadata: map[string]string{"order": "1001", "channel": "web"},
@@ -70,7 +72,7 @@ func TestAccPaymentDataSource_basic(t *testing.T) {
 					attr("amount", knownvalue.Int64Exact(2500)),
 					attr("amount_refunded", knownvalue.Int64Exact(0)),
 					attr("currency", knownvalue.StringExact("USD")),
-					attr("status", knownvalue.StringExact(client.PaymentStatusApproved)),
+					attr("status", knownvalue.StringExact(wire.PaymentStatusApproved)),
 					attr("captured", knownvalue.Bool(true)),
 					attr("authorization_code", knownvalue.StringRegexp(regexp.MustCompile(`^[0-9]+$`))),
 					attr("customer", knownvalue.StringExact(cus.ID)),
@@ -101,7 +103,7 @@ func TestAccPaymentDataSource_basic(t *testing.T) {
 				},
 				Config: config,
 				ConfigStateChecks: []statecheck.StateCheck{
-					attr("status", knownvalue.StringExact(client.PaymentStatusPartiallyRefunded)),
+					attr("status", knownvalue.StringExact(wire.PaymentStatusPartiallyRefunded)),
 					attr("amount_refunded", knownvalue.Int64Exact(1000)),
 					attr("amount", knownvalue.Int64Exact(2500)),
 				},
@@ -115,7 +117,7 @@ func TestAccPaymentDataSource_basic(t *testing.T) {
 func TestAccPaymentDataSource_absentFieldsNull(t *testing.T) {
 	testAccPreCheck(t)
 	a := newTestAccAccount(t)
-	pay := testAccCreatePayment(t, a.Client, client.PaymentParams{Amount: 500, Currency: "BRL", Source: client.TokenVisa})
+	pay := testAccCreatePayment(t, a.Client, client.PaymentParams{Amount: 500, Currency: "BRL", Source: sandbox.TokenVisa})
 	pay = testAccRefetchPayments(t, a.Client, []*client.Payment{pay})[0]
 	config := testAccPaymentConfig(a, map[string]string{"test": pay.ID})
 	addr := "data.payments_payment.test"
@@ -147,7 +149,7 @@ func TestAccPaymentDataSource_everyStatus(t *testing.T) {
 		checks = append(checks, testAccExpectPayment(p.Status, p)...)
 		checks = append(checks, statecheck.ExpectKnownValue("data.payments_payment."+p.Status, tfjsonpath.New("status"), knownvalue.StringExact(p.Status)))
 		// CONTRACT.md: no authorization code while pending, nor when declined.
-		if p.Status == client.PaymentStatusPending || p.Status == client.PaymentStatusDeclined {
+		if p.Status == wire.PaymentStatusPending || p.Status == wire.PaymentStatusDeclined {
 			checks = append(checks, statecheck.ExpectKnownValue("data.payments_payment."+p.Status, tfjsonpath.New("authorization_code"), knownvalue.Null()))
 		}
 	}
@@ -175,11 +177,11 @@ func TestAccPaymentDataSource_invalidID(t *testing.T) {
 		"",
 		"pay_",
 		"pay_123",
-		"cus_" + strings.Repeat("a", client.IDRandomLength),
-		"PAY_" + strings.Repeat("a", client.IDRandomLength),
-		"pay_" + strings.Repeat("a", client.IDRandomLength+1),
-		"pay_" + strings.Repeat("a", client.IDRandomLength-1) + "-",
-		"pay_" + strings.Repeat("a", client.IDRandomLength-4) + "/../",
+		"cus_" + strings.Repeat("a", wire.IDRandomLength),
+		"PAY_" + strings.Repeat("a", wire.IDRandomLength),
+		"pay_" + strings.Repeat("a", wire.IDRandomLength+1),
+		"pay_" + strings.Repeat("a", wire.IDRandomLength-1) + "-",
+		"pay_" + strings.Repeat("a", wire.IDRandomLength-4) + "/../",
 	} {
 		steps = append(steps, resource.TestStep{
 			Config:      testAccPaymentConfig(a, map[string]string{"test": id}),
@@ -198,7 +200,7 @@ func TestAccPaymentDataSource_notFound(t *testing.T) {
 	testAccPreCheck(t)
 	a := newTestAccAccount(t)
 	other := newTestAccAccount(t)
-	theirs := testAccCreatePayment(t, other.Client, client.PaymentParams{Amount: 100, Currency: "USD", Source: client.TokenVisa})
+	theirs := testAccCreatePayment(t, other.Client, client.PaymentParams{Amount: 100, Currency: "USD", Source: sandbox.TokenVisa})
 	step := func(id string) resource.TestStep {
 		return resource.TestStep{
 			Config:      testAccPaymentConfig(a, map[string]string{"test": id}),
@@ -208,7 +210,7 @@ func TestAccPaymentDataSource_notFound(t *testing.T) {
 	resource.ParallelTest(t, resource.TestCase{
 		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
 		Steps: []resource.TestStep{
-			step("pay_" + strings.Repeat("0", client.IDRandomLength)),
+			step("pay_" + strings.Repeat("0", wire.IDRandomLength)),
 			step(theirs.ID),
 		},
 	})
@@ -217,7 +219,7 @@ func TestAccPaymentDataSource_notFound(t *testing.T) {
 // testUnitClient is a client on a fake server, without retries or waits.
 func testUnitClient(t *testing.T, url string) *client.Client {
 	t.Helper()
-	c, err := client.New(client.Config{BaseURL: url, SecretKey: client.SecretKeySandboxPrefix + "unittest0", MaxRetries: -1})
+	c, err := client.New(client.Config{BaseURL: url, SecretKey: wire.SecretKeySandboxPrefix + "unittest0", MaxRetries: -1})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -261,7 +263,7 @@ func testUnitReadDataSource(t *testing.T, ds datasource.DataSource, c *client.Cl
 // gives for the quick start, with only the fields it promises: Read makes
 // exactly one request, and every field left out is null.
 func TestPaymentDataSource_Read_minimal(t *testing.T) {
-	id := "pay_" + strings.Repeat("Q", client.IDRandomLength)
+	id := "pay_" + strings.Repeat("Q", wire.IDRandomLength)
 	var requests atomic.Int64
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		requests.Add(1)
@@ -314,7 +316,7 @@ func TestPaymentDataSource_Read_notFound(t *testing.T) {
 		fmt.Fprint(w, `{"error":{"type":"invalid_request_error","code":"resource_missing","message":"No such payment"}}`)
 	}))
 	defer srv.Close()
-	id := "pay_" + strings.Repeat("N", client.IDRandomLength)
+	id := "pay_" + strings.Repeat("N", wire.IDRandomLength)
 	_, diags := testUnitReadDataSource(t, NewPaymentDataSource(), testUnitClient(t, srv.URL),
 		map[string]tftypes.Value{"id": tftypes.NewValue(tftypes.String, id)})
 	if !diags.HasError() || diags[0].Summary() != "Payment Not Found" || !strings.Contains(diags[0].Detail(), id) {

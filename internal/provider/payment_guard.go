@@ -6,6 +6,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/diag"
 
 	"github.com/paymentsdev/terraform-provider-payments/internal/client"
+	"github.com/paymentsdev/terraform-provider-payments/internal/wire"
 )
 
 // attrAllowLivePayments is the provider argument that lets a live key move
@@ -53,5 +54,5 @@ func (d *providerData) livePaymentDiagnostic(what string) diag.Diagnostic {
 			"allow_livemode = true lets a live key manage customers and cards; creating, capturing or refunding "+
 			"payments needs %s = true in the provider configuration as well. Set both to go ahead, "+
 			"or use a sandbox key (%s…).",
-		what, client.SecretKeyLivePrefix, attrAllowLivePayments, client.SecretKeySandboxPrefix))
+		what, wire.SecretKeyLivePrefix, attrAllowLivePayments, wire.SecretKeySandboxPrefix))
 }

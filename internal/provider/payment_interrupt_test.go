@@ -2,13 +2,13 @@ package provider
 
 import (
 	"context"
+	"github.com/paymentsdev/terraform-provider-payments/internal/sandbox"
+	"github.com/paymentsdev/terraform-provider-payments/internal/sandboxclient"
 	"math/big"
 	"os"
 	"testing"
 
 	"github.com/hashicorp/terraform-plugin-go/tftypes"
-
-	"github.com/paymentsdev/terraform-provider-payments/internal/client"
 )
 
 // TestAccInterrupt_PaymentCreate interrupts payments_payment's Create
@@ -25,7 +25,7 @@ func TestAccInterrupt_PaymentCreate(t *testing.T) {
 		v := map[string]tftypes.Value{
 			"amount":   tftypes.NewValue(tftypes.Number, big.NewFloat(1000)),
 			"currency": tftypes.NewValue(tftypes.String, "USD"),
-			"source":   tftypes.NewValue(tftypes.String, client.TokenVisa),
+			"source":   tftypes.NewValue(tftypes.String, sandbox.TokenVisa),
 			"capture":  tftypes.NewValue(tftypes.Bool, true),
 		}
 		if refunded > 0 {
@@ -40,7 +40,7 @@ func TestAccInterrupt_PaymentCreate(t *testing.T) {
 		if id == "" {
 			t.Fatalf("Create returned no id after the interrupt, so the payment would be orphaned; diagnostics: %v", state.diags)
 		}
-		st, err := env.acct.Client.SandboxStats(context.Background())
+		st, err := sandboxclient.New(env.acct.Client).Stats(context.Background())
 		if err != nil {
 			t.Fatal(err)
 		}

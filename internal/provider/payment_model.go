@@ -8,6 +8,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/types"
 
 	"github.com/paymentsdev/terraform-provider-payments/internal/client"
+	"github.com/paymentsdev/terraform-provider-payments/internal/wire"
 )
 
 // paymentModel is one payment as the payments_payment data source and each
@@ -99,7 +100,7 @@ func paymentAttributes(id schema.StringAttribute) map[string]schema.Attribute {
 			Computed:            true,
 		},
 		"status": schema.StringAttribute{
-			MarkdownDescription: "The state of the payment: " + quotedList(client.PaymentStatuses) + ".",
+			MarkdownDescription: "The state of the payment: " + quotedList(wire.PaymentStatuses) + ".",
 			Computed:            true,
 		},
 		"captured": schema.BoolAttribute{

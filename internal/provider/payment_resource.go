@@ -26,6 +26,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-log/tflog"
 
 	"github.com/paymentsdev/terraform-provider-payments/internal/client"
+	"github.com/paymentsdev/terraform-provider-payments/internal/wire"
 )
 
 var (
@@ -57,7 +58,7 @@ const (
 )
 
 // refundableStatuses are the statuses from which a payment can be refunded.
-var refundableStatuses = []string{client.PaymentStatusApproved, client.PaymentStatusPartiallyRefunded}
+var refundableStatuses = []string{wire.PaymentStatusApproved, wire.PaymentStatusPartiallyRefunded}
 
 // NewPaymentResource returns the payments_payment resource.
 func NewPaymentResource() resource.Resource {
@@ -111,12 +112,12 @@ func (r *paymentResource) Schema(ctx context.Context, _ resource.SchemaRequest, 
 		Attributes: map[string]schema.Attribute{
 			attrPaymentAmount: schema.Int64Attribute{
 				MarkdownDescription: fmt.Sprintf("The amount to charge, in the currency's minor unit (cents for `USD`), "+
-					"from %d to %d. Changing it replaces the payment (a new charge).", client.PaymentAmountMin, client.PaymentAmountMax),
+					"from %d to %d. Changing it replaces the payment (a new charge).", wire.PaymentAmountMin, wire.PaymentAmountMax),
 				Required:   true,
-				Validators: []validator.Int64{int64validator.Between(client.PaymentAmountMin, client.PaymentAmountMax)},
+				Validators: []validator.Int64{int64validator.Between(wire.PaymentAmountMin, wire.PaymentAmountMax)},
 			},
 			attrPaymentCurrency: schema.StringAttribute{
-				MarkdownDescription: "The ISO 4217 currency code, in upper case: " + quotedList(client.Currencies) +
+				MarkdownDescription: "The ISO 4217 currency code, in upper case: " + quotedList(wire.Currencies) +
 					". Changing it replaces the payment (a new charge).",
 				Required:   true,
 				Validators: []validator.String{currencyValidator{}},
@@ -135,7 +136,7 @@ func (r *paymentResource) Schema(ctx context.Context, _ resource.SchemaRequest, 
 					"or one of the customer's stored methods (%s, with `customer` set). At least one of `customer` and "+
 					"`source` must be set. The service does not return a token, so the state keeps the configured value; "+
 					"after an import it is null until the next apply stores the configured value, in place. "+
-					"Changing it otherwise replaces the payment (a new charge).", client.TokenVisa, sourceIDShape),
+					"Changing it otherwise replaces the payment (a new charge).", "tok_visa", sourceIDShape),
 				Optional:   true,
 				Validators: []validator.String{stringvalidator.LengthAtLeast(1), paymentSourceValidator{}},
 			},
@@ -148,7 +149,7 @@ func (r *paymentResource) Schema(ctx context.Context, _ resource.SchemaRequest, 
 				MarkdownDescription: fmt.Sprintf("Your own key-value pairs about the payment: at most %d keys, "+
 					"each of 1 to %d characters without square brackets, with a value of 1 to %d characters. "+
 					"Changes in place; keys removed from the configuration, or added outside of Terraform, are deleted at the service.",
-					client.MetadataMaxKeys, client.MetadataKeyMaxLength, client.MetadataValueMaxLength),
+					wire.MetadataMaxKeys, wire.MetadataKeyMaxLength, wire.MetadataValueMaxLength),
 				ElementType: types.StringType,
 				Optional:    true,
 				Validators:  metadataValidators(),
@@ -169,7 +170,7 @@ func (r *paymentResource) Schema(ctx context.Context, _ resource.SchemaRequest, 
 					"Left unset, it shows what the service reports, refunds made outside of Terraform included.",
 				Optional:      true,
 				Computed:      true,
-				Validators:    []validator.Int64{int64validator.Between(0, client.PaymentAmountMax)},
+				Validators:    []validator.Int64{int64validator.Between(0, wire.PaymentAmountMax)},
 				PlanModifiers: []planmodifier.Int64{int64planmodifier.UseStateForUnknown()},
 			},
 			"refund_on_destroy": schema.BoolAttribute{
@@ -188,7 +189,7 @@ func (r *paymentResource) Schema(ctx context.Context, _ resource.SchemaRequest, 
 				PlanModifiers:       []planmodifier.String{stringplanmodifier.UseStateForUnknown()},
 			},
 			"status": schema.StringAttribute{
-				MarkdownDescription: "The state of the payment: " + quotedList(client.PaymentStatuses) + ". " +
+				MarkdownDescription: "The state of the payment: " + quotedList(wire.PaymentStatuses) + ". " +
 					"A payment that needs 3-D Secure is `pending` until the bank finishes it.",
 				Computed:      true,
 				PlanModifiers: []planmodifier.String{stringplanmodifier.UseStateForUnknown()},
@@ -234,14 +235,14 @@ func (r *paymentResource) Schema(ctx context.Context, _ resource.SchemaRequest, 
 // plan time; payments_customer applies the same.
 func metadataValidators() []validator.Map {
 	return []validator.Map{
-		mapvalidator.SizeAtMost(client.MetadataMaxKeys),
+		mapvalidator.SizeAtMost(wire.MetadataMaxKeys),
 		mapvalidator.KeysAre(
-			stringvalidator.UTF8LengthBetween(1, client.MetadataKeyMaxLength),
+			stringvalidator.UTF8LengthBetween(1, wire.MetadataKeyMaxLength),
 			stringvalidator.RegexMatches(metadataKeyRegexp, "must not contain square brackets"),
 		),
 		mapvalidator.ValueStringsAre(
 			notEmptyMetadataValueValidator{},
-			stringvalidator.UTF8LengthAtMost(client.MetadataValueMaxLength),
+			stringvalidator.UTF8LengthAtMost(wire.MetadataValueMaxLength),
 		),
 	}
 }
@@ -270,13 +271,13 @@ func (r *paymentResource) ValidateConfig(ctx context.Context, req resource.Valid
 		resp.Diagnostics.AddAttributeError(path.Root(attrPaymentSource), "Missing Payment Source",
 			fmt.Sprintf("A payment needs something to charge. Set customer (a customer id: the customer's default "+
 				"payment method is charged), source (a payment-method token such as %s), or both (a token or one of "+
-				"the customer's %s… ids, charged for that customer).", client.TokenVisa, client.SourceIDPrefix))
+				"the customer's %s… ids, charged for that customer).", "tok_visa", wire.SourceIDPrefix))
 	}
-	if !cfg.Source.IsUnknown() && strings.HasPrefix(cfg.Source.ValueString(), client.SourceIDPrefix) && cfg.Customer.IsNull() {
+	if !cfg.Source.IsUnknown() && strings.HasPrefix(cfg.Source.ValueString(), wire.SourceIDPrefix) && cfg.Customer.IsNull() {
 		resp.Diagnostics.AddAttributeError(path.Root(attrPaymentSource), "Stored Source Without Customer",
 			fmt.Sprintf("source %s is a stored payment method (%s…), which can only be charged together with the "+
 				"customer it is attached to. Set customer to that customer's id, or set source to a token.",
-				quoteForError(cfg.Source.ValueString()), client.SourceIDPrefix))
+				quoteForError(cfg.Source.ValueString()), wire.SourceIDPrefix))
 	}
 	refunded := cfg.AmountRefunded
 	if refunded.IsNull() || refunded.IsUnknown() {
@@ -345,11 +346,11 @@ func (r *paymentResource) ModifyPlan(ctx context.Context, req resource.ModifyPla
 		return
 	}
 	if capturing {
-		if state.Status.ValueString() != client.PaymentStatusAuthorized {
+		if state.Status.ValueString() != wire.PaymentStatusAuthorized {
 			resp.Diagnostics.AddAttributeError(path.Root(attrPaymentCapture), "Payment Cannot Be Captured",
 				fmt.Sprintf("Payment %s is %s; only an %s payment can be captured, so capture cannot change to true now. "+
 					"Keep capture = false until the payment is %s.", id, state.Status.ValueString(),
-					client.PaymentStatusAuthorized, client.PaymentStatusAuthorized))
+					wire.PaymentStatusAuthorized, wire.PaymentStatusAuthorized))
 			return
 		}
 		if d := r.data.livePaymentDiagnostic("Capturing payment " + id); d != nil {
@@ -373,7 +374,7 @@ func (r *paymentResource) ModifyPlan(ctx context.Context, req resource.ModifyPla
 				id, have, want, have, state.Amount.ValueInt64()))
 	case want > have:
 		status := state.Status.ValueString()
-		if !slices.Contains(refundableStatuses, status) && !(capturing && status == client.PaymentStatusAuthorized) {
+		if !slices.Contains(refundableStatuses, status) && !(capturing && status == wire.PaymentStatusAuthorized) {
 			resp.Diagnostics.AddAttributeError(path.Root(attrPaymentAmountRefunded), "Payment Cannot Be Refunded",
 				fmt.Sprintf("Payment %s is %s; only a payment that is %s can be refunded, so amount_refunded cannot "+
 					"rise to %d now.", id, status, strings.Join(refundableStatuses, " or "), want))
@@ -484,7 +485,7 @@ func (r *paymentResource) Create(ctx context.Context, req resource.CreateRequest
 	wantRefunded := plan.AmountRefunded
 
 	pay, err := c.CreatePayment(ctx, params)
-	if e, ok := client.AsError(err); ok && e.Type == client.ErrorTypeCard && e.Payment != "" {
+	if e, ok := client.AsError(err); ok && e.Type == wire.ErrorTypeCard && e.Payment != "" {
 		r.saveDeclined(ctx, c, e, &plan, resp)
 		return
 	}
@@ -527,7 +528,7 @@ func (r *paymentResource) saveDeclined(ctx context.Context, c *client.Client, e 
 	} else {
 		// Keep at least the id; the next refresh fills in the rest.
 		plan.ID = types.StringValue(e.Payment)
-		plan.Status = types.StringValue(client.PaymentStatusDeclined)
+		plan.Status = types.StringValue(wire.PaymentStatusDeclined)
 		plan.nullUnknowns()
 		tflog.Warn(ctx, "Reading the declined payment failed; saving its id only", map[string]any{"id": e.Payment, "error": err.Error()})
 	}
@@ -548,11 +549,11 @@ func paymentCreateDiagnostic(err error) diag.Diagnostic {
 		return d
 	}
 	switch {
-	case e.Code == client.ErrorCodeMissingSource:
+	case e.Code == wire.ErrorCodeMissingSource:
 		return diag.NewAttributeErrorDiagnostic(path.Root(attrPaymentCustomer), d.Summary(),
 			"The customer has no default payment method to charge. Attach one with payments_customer_source, "+
 				"or set source.\n\n"+d.Detail())
-	case e.Code == client.ErrorCodeTokenInvalid:
+	case e.Code == wire.ErrorCodeTokenInvalid:
 		return diag.NewAttributeErrorDiagnostic(path.Root(attrPaymentSource), d.Summary(),
 			"The service refused the token. Set source to a payment-method token it accepts.\n\n"+d.Detail())
 	case e.Param == attrPaymentCustomer || e.Param == attrPaymentSource || e.Param == attrPaymentAmount || e.Param == attrPaymentCurrency:
@@ -780,7 +781,7 @@ func (r *paymentResource) ImportState(ctx context.Context, req resource.ImportSt
 	if !paymentIDRegexp.MatchString(req.ID) {
 		resp.Diagnostics.AddError("Invalid Payment Import ID", fmt.Sprintf(
 			"The import ID %s is not a payment id: expected %s, for example %s%s.",
-			quoteForError(req.ID), paymentIDShape, client.PaymentIDPrefix, strings.Repeat("0", client.IDRandomLength)))
+			quoteForError(req.ID), paymentIDShape, wire.PaymentIDPrefix, strings.Repeat("0", wire.IDRandomLength)))
 		return
 	}
 	resp.Diagnostics.Append(resp.State.SetAttribute(ctx, path.Root("id"), req.ID)...)
@@ -810,13 +811,13 @@ func (m *paymentResourceModel) fromAPI(p *client.Payment) diag.Diagnostics {
 	m.Status = pm.Status
 	m.Captured = pm.Captured
 	if m.Captured.IsNull() {
-		m.Captured = types.BoolValue(p.Status != client.PaymentStatusPending && p.Status != client.PaymentStatusAuthorized &&
-			p.Status != client.PaymentStatusDeclined)
+		m.Captured = types.BoolValue(p.Status != wire.PaymentStatusPending && p.Status != wire.PaymentStatusAuthorized &&
+			p.Status != wire.PaymentStatusDeclined)
 	}
 	switch {
 	case m.Captured.ValueBool():
 		m.Capture = types.BoolValue(true)
-	case p.Status == client.PaymentStatusAuthorized:
+	case p.Status == wire.PaymentStatusAuthorized:
 		m.Capture = types.BoolValue(false)
 	case m.Capture.IsUnknown():
 		m.Capture = types.BoolNull()
@@ -856,7 +857,7 @@ type currencyValidator struct{}
 var _ validator.String = currencyValidator{}
 
 func (currencyValidator) Description(context.Context) string {
-	return "value must be one of " + strings.Join(client.Currencies, ", ") + ", in upper case"
+	return "value must be one of " + strings.Join(wire.Currencies, ", ") + ", in upper case"
 }
 
 func (v currencyValidator) MarkdownDescription(ctx context.Context) string { return v.Description(ctx) }
@@ -866,17 +867,17 @@ func (currencyValidator) ValidateString(_ context.Context, req validator.StringR
 		return
 	}
 	v := req.ConfigValue.ValueString()
-	if slices.Contains(client.Currencies, v) {
+	if slices.Contains(wire.Currencies, v) {
 		return
 	}
-	if up := strings.ToUpper(v); slices.Contains(client.Currencies, up) {
+	if up := strings.ToUpper(v); slices.Contains(wire.Currencies, up) {
 		resp.Diagnostics.AddAttributeError(req.Path, "Invalid Currency",
 			fmt.Sprintf("Currency codes are upper case: use %q, not %q.", up, v))
 		return
 	}
 	resp.Diagnostics.AddAttributeError(req.Path, "Invalid Currency",
 		fmt.Sprintf("%s is not a currency the service accepts. Use one of %s (ISO 4217, upper case).",
-			quoteForError(v), strings.Join(client.Currencies, ", ")))
+			quoteForError(v), strings.Join(wire.Currencies, ", ")))
 }
 
 // paymentSourceValidator checks the shape of a stored method's id; a
@@ -898,9 +899,9 @@ func (paymentSourceValidator) ValidateString(_ context.Context, req validator.St
 		return
 	}
 	v := req.ConfigValue.ValueString()
-	if strings.HasPrefix(v, client.SourceIDPrefix) && !sourceIDRegexp.MatchString(v) {
+	if strings.HasPrefix(v, wire.SourceIDPrefix) && !sourceIDRegexp.MatchString(v) {
 		resp.Diagnostics.AddAttributeError(req.Path, "Invalid Payment Source",
 			fmt.Sprintf("source %s starts like a stored payment method's id but is not one: expected %s, or a "+
-				"payment-method token such as %s.", quoteForError(v), sourceIDShape, client.TokenVisa))
+				"payment-method token such as %s.", quoteForError(v), sourceIDShape, "tok_visa"))
 	}
 }

@@ -3,6 +3,8 @@ package provider
 import (
 	"context"
 	"fmt"
+	"github.com/paymentsdev/terraform-provider-payments/internal/sandbox"
+	"github.com/paymentsdev/terraform-provider-payments/internal/sandboxclient"
 	"regexp"
 	"strings"
 	"testing"
@@ -16,6 +18,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-testing/tfjsonpath"
 
 	"github.com/paymentsdev/terraform-provider-payments/internal/client"
+	"github.com/paymentsdev/terraform-provider-payments/internal/wire"
 )
 
 const testAccPaymentAddr = "payments_payment.test"
@@ -36,11 +39,11 @@ func (a *testAccAccount) testAccCheckPaymentsKept(s *terraform.State) error {
 		if err != nil {
 			return fmt.Errorf("payment %s should remain at the service after destroy: %w", id, err)
 		}
-		refundable := rs.Primary.Attributes["status"] == client.PaymentStatusApproved ||
-			rs.Primary.Attributes["status"] == client.PaymentStatusPartiallyRefunded
+		refundable := rs.Primary.Attributes["status"] == wire.PaymentStatusApproved ||
+			rs.Primary.Attributes["status"] == wire.PaymentStatusPartiallyRefunded
 		want := rs.Primary.Attributes["status"] // destroy leaves it as it was...
 		if rs.Primary.Attributes["refund_on_destroy"] == "true" && refundable {
-			want = client.PaymentStatusRefunded // ...unless it refunds it
+			want = wire.PaymentStatusRefunded // ...unless it refunds it
 		}
 		if pay.Status != want {
 			return fmt.Errorf("payment %s is %s after destroy with refund_on_destroy = %s (state status %s), want %s",
@@ -54,7 +57,7 @@ func (a *testAccAccount) testAccCheckPaymentsKept(s *terraform.State) error {
 // how many creates the service answered: no new charge hides anywhere.
 func (a *testAccAccount) testAccCheckPaymentCount(payments int64) resource.TestCheckFunc {
 	return func(*terraform.State) error {
-		st, err := a.Client.SandboxStats(context.Background())
+		st, err := sandboxclient.New(a.Client).Stats(context.Background())
 		if err != nil {
 			return fmt.Errorf("reading the sandbox's stats: %w", err)
 		}
@@ -100,7 +103,7 @@ func TestAccPayment_byToken(t *testing.T) {
   metadata = {
     order = %q
   }
-`, client.TokenVisa, desc, meta))
+`, sandbox.TokenVisa, desc, meta))
 	}
 	resource.ParallelTest(t, resource.TestCase{
 		PreCheck:                 func() { testAccPreCheck(t) },
@@ -114,8 +117,8 @@ func TestAccPayment_byToken(t *testing.T) {
 					statecheck.ExpectKnownValue(testAccPaymentAddr, tfjsonpath.New("amount"), knownvalue.Int64Exact(2500)),
 					statecheck.ExpectKnownValue(testAccPaymentAddr, tfjsonpath.New("currency"), knownvalue.StringExact("EUR")),
 					statecheck.ExpectKnownValue(testAccPaymentAddr, tfjsonpath.New("customer"), knownvalue.Null()),
-					statecheck.ExpectKnownValue(testAccPaymentAddr, tfjsonpath.New("source"), knownvalue.StringExact(client.TokenVisa)),
-					statecheck.ExpectKnownValue(testAccPaymentAddr, tfjsonpath.New("status"), knownvalue.StringExact(client.PaymentStatusApproved)),
+					statecheck.ExpectKnownValue(testAccPaymentAddr, tfjsonpath.New("source"), knownvalue.StringExact(sandbox.TokenVisa)),
+					statecheck.ExpectKnownValue(testAccPaymentAddr, tfjsonpath.New("status"), knownvalue.StringExact(wire.PaymentStatusApproved)),
 					statecheck.ExpectKnownValue(testAccPaymentAddr, tfjsonpath.New("captured"), knownvalue.Bool(true)),
 					statecheck.ExpectKnownValue(testAccPaymentAddr, tfjsonpath.New("capture"), knownvalue.Bool(true)),
 					statecheck.ExpectKnownValue(testAccPaymentAddr, tfjsonpath.New("amount_refunded"), knownvalue.Int64Exact(0)),
@@ -149,7 +152,7 @@ func TestAccPayment_byToken(t *testing.T) {
 				ConfigPlanChecks: resource.ConfigPlanChecks{
 					PreApply: []plancheck.PlanCheck{
 						plancheck.ExpectResourceAction(testAccPaymentAddr, plancheck.ResourceActionUpdate),
-						plancheck.ExpectKnownValue(testAccPaymentAddr, tfjsonpath.New("status"), knownvalue.StringExact(client.PaymentStatusApproved)),
+						plancheck.ExpectKnownValue(testAccPaymentAddr, tfjsonpath.New("status"), knownvalue.StringExact(wire.PaymentStatusApproved)),
 					},
 					PostApplyPostRefresh: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()},
 				},
@@ -173,7 +176,7 @@ func TestAccPayment_byToken(t *testing.T) {
   amount   = 2500
   currency = "EUR"
   source   = %q
-`, client.TokenVisa)),
+`, sandbox.TokenVisa)),
 				ConfigPlanChecks: resource.ConfigPlanChecks{
 					PreApply: []plancheck.PlanCheck{plancheck.ExpectResourceAction(testAccPaymentAddr, plancheck.ResourceActionUpdate)},
 				},
@@ -200,7 +203,7 @@ func TestAccPayment_byToken(t *testing.T) {
   amount   = 2500
   currency = "EUR"
   source   = %q
-`, client.TokenVisa)),
+`, sandbox.TokenVisa)),
 				ConfigPlanChecks: resource.ConfigPlanChecks{
 					PreApply:             []plancheck.PlanCheck{plancheck.ExpectResourceAction(testAccPaymentAddr, plancheck.ResourceActionUpdate)},
 					PostApplyPostRefresh: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()},
@@ -220,7 +223,7 @@ func TestAccPayment_byToken(t *testing.T) {
 // an update that charged again would show here.
 func (a *testAccAccount) testAccCheckCreates(n int64) resource.TestCheckFunc {
 	return func(*terraform.State) error {
-		st, err := a.Client.SandboxStats(context.Background())
+		st, err := sandboxclient.New(a.Client).Stats(context.Background())
 		if err != nil {
 			return err
 		}
@@ -280,7 +283,7 @@ resource "payments_payment" "token" {
   customer = payments_customer.test.id
   source   = %q
 }
-`, client.TokenMastercard, client.TokenAmex, client.TokenVisa),
+`, sandbox.TokenMastercard, sandbox.TokenAmex, sandbox.TokenVisa),
 			ConfigStateChecks: []statecheck.StateCheck{
 				statecheck.CompareValuePairs(testAccPaymentAddr, tfjsonpath.New("customer"), "payments_customer.test", tfjsonpath.New("id"), compare.ValuesSame()),
 				statecheck.ExpectKnownValue(testAccPaymentAddr, tfjsonpath.New("brand"), knownvalue.StringExact("mastercard")),
@@ -288,7 +291,7 @@ resource "payments_payment" "token" {
 				statecheck.ExpectKnownValue("payments_payment.stored", tfjsonpath.New("brand"), knownvalue.StringExact("amex")),
 				statecheck.ExpectKnownValue("payments_payment.stored", tfjsonpath.New("last4"), knownvalue.StringExact("8431")),
 				statecheck.ExpectKnownValue("payments_payment.token", tfjsonpath.New("brand"), knownvalue.StringExact("visa")),
-				statecheck.ExpectKnownValue("payments_payment.token", tfjsonpath.New("status"), knownvalue.StringExact(client.PaymentStatusApproved)),
+				statecheck.ExpectKnownValue("payments_payment.token", tfjsonpath.New("status"), knownvalue.StringExact(wire.PaymentStatusApproved)),
 			},
 			ConfigPlanChecks: resource.ConfigPlanChecks{
 				PostApplyPostRefresh: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()},
@@ -306,7 +309,7 @@ func TestAccPayment_captureLater(t *testing.T) {
   currency = "GBP"
   source   = %q
   capture  = %t
-`, client.TokenVisa, capture))
+`, sandbox.TokenVisa, capture))
 	}
 	resource.ParallelTest(t, resource.TestCase{
 		PreCheck:                 func() { testAccPreCheck(t) },
@@ -316,7 +319,7 @@ func TestAccPayment_captureLater(t *testing.T) {
 			{
 				Config: config(false),
 				ConfigStateChecks: []statecheck.StateCheck{
-					statecheck.ExpectKnownValue(testAccPaymentAddr, tfjsonpath.New("status"), knownvalue.StringExact(client.PaymentStatusAuthorized)),
+					statecheck.ExpectKnownValue(testAccPaymentAddr, tfjsonpath.New("status"), knownvalue.StringExact(wire.PaymentStatusAuthorized)),
 					statecheck.ExpectKnownValue(testAccPaymentAddr, tfjsonpath.New("captured"), knownvalue.Bool(false)),
 					statecheck.ExpectKnownValue(testAccPaymentAddr, tfjsonpath.New("capture"), knownvalue.Bool(false)),
 				},
@@ -337,7 +340,7 @@ func TestAccPayment_captureLater(t *testing.T) {
 					PostApplyPostRefresh: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()},
 				},
 				ConfigStateChecks: []statecheck.StateCheck{
-					statecheck.ExpectKnownValue(testAccPaymentAddr, tfjsonpath.New("status"), knownvalue.StringExact(client.PaymentStatusApproved)),
+					statecheck.ExpectKnownValue(testAccPaymentAddr, tfjsonpath.New("status"), knownvalue.StringExact(wire.PaymentStatusApproved)),
 					statecheck.ExpectKnownValue(testAccPaymentAddr, tfjsonpath.New("captured"), knownvalue.Bool(true)),
 				},
 				Check: resource.ComposeAggregateTestCheckFunc(acct.testAccCheckPaymentCount(1), acct.testAccCheckCreates(1)),
@@ -359,7 +362,7 @@ func TestAccPayment_refunds(t *testing.T) {
   currency = "USD"
   source   = %q
   %s
-`, client.TokenVisa, refunded))
+`, sandbox.TokenVisa, refunded))
 	}
 	var id string
 	resource.ParallelTest(t, resource.TestCase{
@@ -372,7 +375,7 @@ func TestAccPayment_refunds(t *testing.T) {
 				Config: config("amount_refunded = 300"),
 				ConfigStateChecks: []statecheck.StateCheck{
 					statecheck.ExpectKnownValue(testAccPaymentAddr, tfjsonpath.New("amount_refunded"), knownvalue.Int64Exact(300)),
-					statecheck.ExpectKnownValue(testAccPaymentAddr, tfjsonpath.New("status"), knownvalue.StringExact(client.PaymentStatusPartiallyRefunded)),
+					statecheck.ExpectKnownValue(testAccPaymentAddr, tfjsonpath.New("status"), knownvalue.StringExact(wire.PaymentStatusPartiallyRefunded)),
 				},
 				ConfigPlanChecks: resource.ConfigPlanChecks{PostApplyPostRefresh: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()}},
 				Check:            testAccCaptureID(testAccPaymentAddr, &id),
@@ -389,7 +392,7 @@ func TestAccPayment_refunds(t *testing.T) {
 				Check: resource.ComposeAggregateTestCheckFunc(
 					acct.testAccCheckPaymentCount(1),
 					acct.testAccCheckPaymentAtService(testAccPaymentAddr, func(p *client.Payment) error {
-						if p.AmountRefunded == nil || *p.AmountRefunded != 700 || p.Status != client.PaymentStatusPartiallyRefunded {
+						if p.AmountRefunded == nil || *p.AmountRefunded != 700 || p.Status != wire.PaymentStatusPartiallyRefunded {
 							return fmt.Errorf("payment at the service: %s with %v refunded, want 700", p.Status, p.AmountRefunded)
 						}
 						return nil
@@ -426,7 +429,7 @@ func TestAccPayment_refunds(t *testing.T) {
 				// All of it.
 				Config: config("amount_refunded = 1000"),
 				ConfigStateChecks: []statecheck.StateCheck{
-					statecheck.ExpectKnownValue(testAccPaymentAddr, tfjsonpath.New("status"), knownvalue.StringExact(client.PaymentStatusRefunded)),
+					statecheck.ExpectKnownValue(testAccPaymentAddr, tfjsonpath.New("status"), knownvalue.StringExact(wire.PaymentStatusRefunded)),
 				},
 				Check: acct.testAccCheckCreates(1),
 			},
@@ -442,7 +445,7 @@ func TestAccPayment_replacementWarning(t *testing.T) {
   currency          = "USD"
   source            = %q
   refund_on_destroy = %t
-`, amount, client.TokenVisa, refundOnDestroy))
+`, amount, sandbox.TokenVisa, refundOnDestroy))
 	}
 	var first string
 	resource.ParallelTest(t, resource.TestCase{
@@ -467,7 +470,7 @@ func TestAccPayment_replacementWarning(t *testing.T) {
 						if err != nil {
 							return err
 						}
-						if old.Status != client.PaymentStatusRefunded {
+						if old.Status != wire.PaymentStatusRefunded {
 							return fmt.Errorf("the replaced payment %s is %s, want refunded (refund_on_destroy = true)", first, old.Status)
 						}
 						if s.RootModule().Resources[testAccPaymentAddr].Primary.ID == first {
@@ -498,22 +501,22 @@ func TestAccPayment_declined(t *testing.T) {
 		CheckDestroy:             acct.testAccCheckPaymentsKept,
 		Steps: []resource.TestStep{
 			{
-				Config:      config(client.TokenDeclined),
+				Config:      config(sandbox.TokenDeclined),
 				ExpectError: phrasesRegexp("Payment Declined", "The card was declined", "kept in state", "tainted"),
 			},
 			{
 				// The declined payment is in state, tainted: the plan
 				// replaces it, and the service still holds it.
-				Config: config(client.TokenVisa),
+				Config: config(sandbox.TokenVisa),
 				ConfigPlanChecks: resource.ConfigPlanChecks{
 					PreApply: []plancheck.PlanCheck{
 						plancheck.ExpectResourceAction(testAccPaymentAddr, plancheck.ResourceActionDestroyBeforeCreate),
-						expectPriorPayment(testAccPaymentAddr, client.PaymentStatusDeclined, true),
+						expectPriorPayment(testAccPaymentAddr, wire.PaymentStatusDeclined, true),
 					},
 				},
 				Check: resource.ComposeAggregateTestCheckFunc(
 					acct.testAccCheckPaymentCount(2),
-					resource.TestCheckResourceAttr(testAccPaymentAddr, "status", client.PaymentStatusApproved),
+					resource.TestCheckResourceAttr(testAccPaymentAddr, "status", wire.PaymentStatusApproved),
 				),
 			},
 		},
@@ -558,7 +561,7 @@ func TestAccPayment_pending(t *testing.T) {
   amount   = 5000
   currency = "EUR"
   source   = %q
-`, client.Token3DS))
+`, sandbox.Token3DS))
 	resource.ParallelTest(t, resource.TestCase{
 		PreCheck:                 func() { testAccPreCheck(t) },
 		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
@@ -567,7 +570,7 @@ func TestAccPayment_pending(t *testing.T) {
 			{
 				Config: config,
 				ConfigStateChecks: []statecheck.StateCheck{
-					statecheck.ExpectKnownValue(testAccPaymentAddr, tfjsonpath.New("status"), knownvalue.StringExact(client.PaymentStatusPending)),
+					statecheck.ExpectKnownValue(testAccPaymentAddr, tfjsonpath.New("status"), knownvalue.StringExact(wire.PaymentStatusPending)),
 					statecheck.ExpectKnownValue(testAccPaymentAddr, tfjsonpath.New("captured"), knownvalue.Bool(false)),
 					statecheck.ExpectKnownValue(testAccPaymentAddr, tfjsonpath.New("authorization_code"), knownvalue.Null()),
 					statecheck.ExpectKnownValue(testAccPaymentAddr, tfjsonpath.New("capture"), knownvalue.Bool(true)),
@@ -582,14 +585,14 @@ func TestAccPayment_pending(t *testing.T) {
 					if err != nil || len(st.Data) != 1 {
 						t.Fatalf("listing payments: %v", err)
 					}
-					if _, err := acct.Client.SandboxCompletePayment(context.Background(), st.Data[0].ID, client.OutcomeApproved); err != nil {
+					if _, err := sandboxclient.New(acct.Client).CompletePayment(context.Background(), st.Data[0].ID, wire.OutcomeApproved); err != nil {
 						t.Fatalf("completing the payment: %v", err)
 					}
 				},
 				Config:           config,
 				ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()}},
 				ConfigStateChecks: []statecheck.StateCheck{
-					statecheck.ExpectKnownValue(testAccPaymentAddr, tfjsonpath.New("status"), knownvalue.StringExact(client.PaymentStatusApproved)),
+					statecheck.ExpectKnownValue(testAccPaymentAddr, tfjsonpath.New("status"), knownvalue.StringExact(wire.PaymentStatusApproved)),
 					statecheck.ExpectKnownValue(testAccPaymentAddr, tfjsonpath.New("captured"), knownvalue.Bool(true)),
 				},
 			},
@@ -611,10 +614,10 @@ func TestAccPayment_destroy(t *testing.T) {
 					status   string
 					refunded int64
 				}{
-					"keep":       {client.PaymentStatusApproved, 0},
-					"refund":     {client.PaymentStatusRefunded, 1000},
-					"partial":    {client.PaymentStatusRefunded, 1000},
-					"authorized": {client.PaymentStatusAuthorized, 0},
+					"keep":       {wire.PaymentStatusApproved, 0},
+					"refund":     {wire.PaymentStatusRefunded, 1000},
+					"partial":    {wire.PaymentStatusRefunded, 1000},
+					"authorized": {wire.PaymentStatusAuthorized, 0},
 				}
 				for name, id := range ids {
 					p, err := acct.Client.GetPayment(context.Background(), *id)
@@ -660,7 +663,7 @@ resource "payments_payment" "authorized" {
   capture           = false
   refund_on_destroy = true
 }
-`, client.TokenVisa),
+`, sandbox.TokenVisa),
 			Check: resource.ComposeAggregateTestCheckFunc(
 				testAccCaptureID("payments_payment.keep", ids["keep"]),
 				testAccCaptureID("payments_payment.refund", ids["refund"]),
@@ -674,11 +677,11 @@ resource "payments_payment" "authorized" {
 func TestAccPayment_import(t *testing.T) {
 	acct := newTestAccAccount(t)
 	ctx := context.Background()
-	cus, err := acct.Client.CreateCustomer(ctx, &client.CustomerParams{Name: ptrTo("Imported"), Source: ptrTo(client.TokenMastercard)})
+	cus, err := acct.Client.CreateCustomer(ctx, &client.CustomerParams{Name: ptrTo("Imported"), Source: ptrTo(sandbox.TokenMastercard)})
 	if err != nil {
 		t.Fatal(err)
 	}
-	byToken, err := acct.Client.CreatePayment(ctx, &client.PaymentParams{Amount: 1500, Currency: "CAD", Source: client.TokenVisa,
+	byToken, err := acct.Client.CreatePayment(ctx, &client.PaymentParams{Amount: 1500, Currency: "CAD", Source: sandbox.TokenVisa,
 		Description: "made elsewhere", Metadata: map[string]string{"batch": "7"}})
 	if err != nil {
 		t.Fatal(err)
@@ -703,7 +706,7 @@ resource "payments_payment" "customer" {
   currency = "CAD"
   customer = %q
 }
-`, client.TokenVisa, cus.ID)
+`, sandbox.TokenVisa, cus.ID)
 	resource.ParallelTest(t, resource.TestCase{
 		PreCheck:                 func() { testAccPreCheck(t) },
 		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
@@ -742,7 +745,7 @@ resource "payments_payment" "customer" {
 				},
 				ConfigStateChecks: []statecheck.StateCheck{
 					statecheck.ExpectKnownValue(testAccPaymentAddr, tfjsonpath.New("id"), knownvalue.StringExact(byToken.ID)),
-					statecheck.ExpectKnownValue(testAccPaymentAddr, tfjsonpath.New("source"), knownvalue.StringExact(client.TokenVisa)),
+					statecheck.ExpectKnownValue(testAccPaymentAddr, tfjsonpath.New("source"), knownvalue.StringExact(sandbox.TokenVisa)),
 					statecheck.ExpectKnownValue("payments_payment.customer", tfjsonpath.New("id"), knownvalue.StringExact(byCustomer.ID)),
 				},
 				Check: resource.ComposeAggregateTestCheckFunc(acct.testAccCheckPaymentCount(2), acct.testAccCheckCreates(2)),
@@ -757,7 +760,7 @@ resource "payments_payment" "customer" {
 func TestAccPayment_importThenChange(t *testing.T) {
 	acct := newTestAccAccount(t)
 	ctx := context.Background()
-	pay, err := acct.Client.CreatePayment(ctx, &client.PaymentParams{Amount: 700, Currency: "JPY", Source: client.TokenAmex, Capture: ptrTo(false)})
+	pay, err := acct.Client.CreatePayment(ctx, &client.PaymentParams{Amount: 700, Currency: "JPY", Source: sandbox.TokenAmex, Capture: ptrTo(false)})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -768,7 +771,7 @@ func TestAccPayment_importThenChange(t *testing.T) {
   source      = %q
   description = "now managed"
   capture     = true
-`, amount, client.TokenAmex))
+`, amount, sandbox.TokenAmex))
 	}
 	resource.ParallelTest(t, resource.TestCase{
 		PreCheck:                 func() { testAccPreCheck(t) },
@@ -785,7 +788,7 @@ func TestAccPayment_importThenChange(t *testing.T) {
 					PostApplyPostRefresh: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()},
 				},
 				ConfigStateChecks: []statecheck.StateCheck{
-					statecheck.ExpectKnownValue(testAccPaymentAddr, tfjsonpath.New("status"), knownvalue.StringExact(client.PaymentStatusApproved)),
+					statecheck.ExpectKnownValue(testAccPaymentAddr, tfjsonpath.New("status"), knownvalue.StringExact(wire.PaymentStatusApproved)),
 				},
 				Check: acct.testAccCheckPaymentCount(1),
 			},
@@ -807,7 +810,7 @@ func TestAccPayment_outOfBandDeletion(t *testing.T) {
   amount   = 100
   currency = "MXN"
   source   = %q
-`, client.TokenVisa))
+`, sandbox.TokenVisa))
 	resource.ParallelTest(t, resource.TestCase{
 		PreCheck:                 func() { testAccPreCheck(t) },
 		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
@@ -818,7 +821,7 @@ func TestAccPayment_outOfBandDeletion(t *testing.T) {
 				// Payments cannot be deleted through the API; a sandbox reset
 				// is the only way one disappears. Read treats it as gone.
 				PreConfig: func() {
-					if err := acct.Client.SandboxReset(context.Background()); err != nil {
+					if err := sandboxclient.New(acct.Client).Reset(context.Background()); err != nil {
 						t.Fatal(err)
 					}
 				},
@@ -836,7 +839,7 @@ func TestAccPayment_outOfBandDeletion(t *testing.T) {
 // allow_livemode to charge, and the plan says so before anything is sent.
 func TestAccPayment_liveGuard(t *testing.T) {
 	acct := newTestAccAccount(t)
-	liveKey := client.SecretKeyLivePrefix + "abcdefgh1234"
+	liveKey := wire.SecretKeyLivePrefix + "abcdefgh1234"
 	config := func(extra string) string {
 		return fmt.Sprintf(`
 provider "payments" {
@@ -851,7 +854,7 @@ resource "payments_payment" "test" {
   currency = "USD"
   source   = %q
 }
-`, acct.URL, liveKey, extra, client.TokenVisa)
+`, acct.URL, liveKey, extra, sandbox.TokenVisa)
 	}
 	resource.ParallelTest(t, resource.TestCase{
 		PreCheck:                 func() { testAccPreCheck(t) },
@@ -891,7 +894,7 @@ resource "payments_payment" "test" {
   currency = "USD"
   source   = %q
 }
-`, acct.URL, acct.Key, client.TokenVisa),
+`, acct.URL, acct.Key, sandbox.TokenVisa),
 				PlanOnly:    true,
 				ExpectError: phrasesRegexp("Unknown Payments Allow Live Payments", "Set it to a static value"),
 			},
@@ -905,7 +908,7 @@ resource "payments_payment" "test" {
 func TestAccPayment_faults(t *testing.T) {
 	acct := newTestAccAccount(t)
 	const n = 5
-	faults := client.FaultsParams{ErrorRate: faultPtr(0.25), DropRate: faultPtr(0.25)}
+	faults := sandboxclient.FaultsParams{ErrorRate: new(0.25), DropRate: new(0.25)}
 	config := func(desc string) string {
 		return fmt.Sprintf(`
 provider "payments" {
@@ -922,7 +925,7 @@ resource "payments_payment" "fault" {
   description     = %q
   amount_refunded = 10
 }
-`, acct.URL, acct.Key, faultTestMaxRetries, n, client.TokenVisa, desc)
+`, acct.URL, acct.Key, faultTestMaxRetries, n, sandbox.TokenVisa, desc)
 	}
 	resource.ParallelTest(t, resource.TestCase{
 		PreCheck:                 func() { testAccPreCheck(t) },
@@ -934,7 +937,7 @@ resource "payments_payment" "fault" {
 		Steps: []resource.TestStep{
 			{
 				PreConfig: func() {
-					if _, err := acct.Client.SandboxSetFaults(context.Background(), faults); err != nil {
+					if _, err := sandboxclient.New(acct.Client).SetFaults(context.Background(), faults); err != nil {
 						t.Fatal(err)
 					}
 				},
@@ -993,7 +996,7 @@ func (a *testAccAccount) testAccCheckPaymentsRefunded(n int, refunded int64) res
 // what is accepted, and nothing reaches the service.
 func TestAccPayment_badInput(t *testing.T) {
 	acct := newTestAccAccount(t)
-	cus := "cus_" + strings.Repeat("a", client.IDRandomLength)
+	cus := "cus_" + strings.Repeat("a", wire.IDRandomLength)
 	for _, tc := range []struct {
 		name, body string
 		want       []string
@@ -1008,7 +1011,7 @@ func TestAccPayment_badInput(t *testing.T) {
   amount_refunded = 10`, []string{"Refund Of An Uncaptured Payment", "capture = false"}},
 		{"refund above the amount", `amount_refunded = 1001`, []string{"Refund Above The Amount", "from 0 to 1000"}},
 		{"negative refund", `amount_refunded = -1`, []string{"amount_refunded", "between 0 and"}},
-		{"src without customer", `source = "src_` + strings.Repeat("b", client.IDRandomLength) + `"`, []string{"Stored Source Without Customer", "Set customer"}},
+		{"src without customer", `source = "src_` + strings.Repeat("b", wire.IDRandomLength) + `"`, []string{"Stored Source Without Customer", "Set customer"}},
 		{"malformed src", `customer = "` + cus + `"
   source = "src_x"`, []string{"Invalid Payment Source", "src_ followed by 24"}},
 		{"malformed customer", `customer = "cus_1"`, []string{"customer", "must be a customer id"}},
@@ -1030,7 +1033,7 @@ func TestAccPayment_badInput(t *testing.T) {
 	}
 	// After the parallel subtests: not one request reached the service.
 	t.Cleanup(func() {
-		if st, err := acct.Client.SandboxStats(context.Background()); err != nil || st.Requests.Total != 0 {
+		if st, err := sandboxclient.New(acct.Client).Stats(context.Background()); err != nil || st.Requests.Total != 0 {
 			t.Errorf("bad input reached the service: %v %+v", err, st)
 		}
 	})
@@ -1039,7 +1042,7 @@ func TestAccPayment_badInput(t *testing.T) {
 // mergePaymentBody is a valid payment body (amount 1000 USD, tok_visa) with
 // the arguments of override in place of the defaults.
 func mergePaymentBody(override string) string {
-	defaults := map[string]string{"amount": "1000", "currency": `"USD"`, "source": `"` + client.TokenVisa + `"`}
+	defaults := map[string]string{"amount": "1000", "currency": `"USD"`, "source": `"` + sandbox.TokenVisa + `"`}
 	var out []string
 	for _, line := range strings.Split(override, "\n") {
 		name, _, _ := strings.Cut(strings.TrimSpace(line), " ")

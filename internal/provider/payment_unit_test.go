@@ -3,6 +3,8 @@ package provider
 import (
 	"cmp"
 	"context"
+	"github.com/paymentsdev/terraform-provider-payments/internal/sandbox"
+	"github.com/paymentsdev/terraform-provider-payments/internal/sandboxclient"
 	"math/big"
 	"strings"
 	"testing"
@@ -20,22 +22,23 @@ import (
 
 	"github.com/paymentsdev/terraform-provider-payments/internal/client"
 	"github.com/paymentsdev/terraform-provider-payments/internal/sandbox/sandboxtest"
+	"github.com/paymentsdev/terraform-provider-payments/internal/wire"
 )
 
 // testPaymentState is an approved payment of 1000 USD charged with tok_visa.
 func testPaymentState() paymentResourceModel {
 	return paymentResourceModel{
-		ID:                types.StringValue("pay_" + strings.Repeat("a", client.IDRandomLength)),
+		ID:                types.StringValue("pay_" + strings.Repeat("a", wire.IDRandomLength)),
 		Amount:            types.Int64Value(1000),
 		Currency:          types.StringValue("USD"),
 		Customer:          types.StringNull(),
-		Source:            types.StringValue(client.TokenVisa),
+		Source:            types.StringValue(sandbox.TokenVisa),
 		Description:       types.StringNull(),
 		Metadata:          types.MapNull(types.StringType),
 		Capture:           types.BoolValue(true),
 		AmountRefunded:    types.Int64Value(0),
 		RefundOnDestroy:   types.BoolValue(false),
-		Status:            types.StringValue(client.PaymentStatusApproved),
+		Status:            types.StringValue(wire.PaymentStatusApproved),
 		Captured:          types.BoolValue(true),
 		AuthorizationCode: types.StringValue("123456"),
 		Brand:             types.StringValue("visa"),
@@ -89,8 +92,8 @@ func newTestClient(t *testing.T, key string) *client.Client {
 
 func TestPaymentResource_ModifyPlan(t *testing.T) {
 	t.Parallel()
-	sandboxData := &providerData{client: newTestClient(t, client.SecretKeySandboxPrefix+"abcdefgh1234")}
-	live := newTestClient(t, client.SecretKeyLivePrefix+"abcdefgh1234")
+	sandboxData := &providerData{client: newTestClient(t, wire.SecretKeySandboxPrefix+"abcdefgh1234")}
+	live := newTestClient(t, wire.SecretKeyLivePrefix+"abcdefgh1234")
 	liveDenied := &providerData{client: live}
 	liveAllowed := &providerData{client: live, allowLivePayments: true}
 	type change func(state, plan *paymentResourceModel)
@@ -121,7 +124,7 @@ func TestPaymentResource_ModifyPlan(t *testing.T) {
 			name: "currency and source replace; refund on destroy said", data: sandboxData,
 			change: func(s, p *paymentResourceModel) {
 				s.RefundOnDestroy = types.BoolValue(true)
-				p.Currency, p.Source = types.StringValue("EUR"), types.StringValue(client.TokenAmex)
+				p.Currency, p.Source = types.StringValue("EUR"), types.StringValue(sandbox.TokenAmex)
 			},
 			wantReplace: []string{"currency", "source"},
 			wantWarning: []string{"Replacing Payment Makes A New Charge", `currency "USD" -> "EUR"`, `source "tok_visa" -> "tok_amex"`, "is refunded"},
@@ -151,7 +154,7 @@ func TestPaymentResource_ModifyPlan(t *testing.T) {
 		{
 			name: "capture an authorized payment", data: sandboxData,
 			change: func(s, p *paymentResourceModel) {
-				s.Capture, s.Captured, s.Status = types.BoolValue(false), types.BoolValue(false), types.StringValue(client.PaymentStatusAuthorized)
+				s.Capture, s.Captured, s.Status = types.BoolValue(false), types.BoolValue(false), types.StringValue(wire.PaymentStatusAuthorized)
 				p.Capture = types.BoolValue(true)
 			},
 			wantUnknown: []string{"status", "captured"},
@@ -159,7 +162,7 @@ func TestPaymentResource_ModifyPlan(t *testing.T) {
 		{
 			name: "capture a pending payment refused", data: sandboxData,
 			change: func(s, p *paymentResourceModel) {
-				s.Capture, s.Status = types.BoolValue(false), types.StringValue(client.PaymentStatusPending)
+				s.Capture, s.Status = types.BoolValue(false), types.StringValue(wire.PaymentStatusPending)
 				p.Capture = types.BoolValue(true)
 			},
 			wantError: []string{"Payment Cannot Be Captured", "is pending", "only an authorized payment"},
@@ -172,7 +175,7 @@ func TestPaymentResource_ModifyPlan(t *testing.T) {
 		{
 			name: "lower refund refused", data: sandboxData,
 			change: func(s, p *paymentResourceModel) {
-				s.AmountRefunded, s.Status = types.Int64Value(500), types.StringValue(client.PaymentStatusPartiallyRefunded)
+				s.AmountRefunded, s.Status = types.Int64Value(500), types.StringValue(wire.PaymentStatusPartiallyRefunded)
 				p.AmountRefunded = types.Int64Value(400)
 			},
 			wantError: []string{"Cannot Lower Amount Refunded", "has 500 refunded", "down to 400"},
@@ -180,7 +183,7 @@ func TestPaymentResource_ModifyPlan(t *testing.T) {
 		{
 			name: "refund a disputed payment refused", data: sandboxData,
 			change: func(s, p *paymentResourceModel) {
-				s.Status = types.StringValue(client.PaymentStatusDisputed)
+				s.Status = types.StringValue(wire.PaymentStatusDisputed)
 				p.AmountRefunded = types.Int64Value(100)
 			},
 			wantError: []string{"Payment Cannot Be Refunded", "is disputed"},
@@ -188,7 +191,7 @@ func TestPaymentResource_ModifyPlan(t *testing.T) {
 		{
 			name: "capture and refund together", data: sandboxData,
 			change: func(s, p *paymentResourceModel) {
-				s.Capture, s.Status = types.BoolValue(false), types.StringValue(client.PaymentStatusAuthorized)
+				s.Capture, s.Status = types.BoolValue(false), types.StringValue(wire.PaymentStatusAuthorized)
 				p.Capture, p.AmountRefunded = types.BoolValue(true), types.Int64Value(100)
 			},
 			wantUnknown: []string{"status", "captured"},
@@ -202,7 +205,7 @@ func TestPaymentResource_ModifyPlan(t *testing.T) {
 		{
 			name: "live capture refused", data: liveDenied,
 			change: func(s, p *paymentResourceModel) {
-				s.Capture, s.Status = types.BoolValue(false), types.StringValue(client.PaymentStatusAuthorized)
+				s.Capture, s.Status = types.BoolValue(false), types.StringValue(wire.PaymentStatusAuthorized)
 				p.Capture = types.BoolValue(true)
 			},
 			wantError: []string{"Live Payments Not Allowed", "Capturing payment pay_", "allow_live_payments = true"},
@@ -308,14 +311,14 @@ func TestPaymentResource_fromAPI(t *testing.T) {
 		wantCapture  types.Bool
 		wantCaptured bool
 	}{
-		{client.PaymentStatusApproved, &yes, types.BoolNull(), types.BoolValue(true), true},
-		{client.PaymentStatusAuthorized, &no, types.BoolNull(), types.BoolValue(false), false},
-		{client.PaymentStatusPending, &no, types.BoolValue(false), types.BoolValue(false), false},
-		{client.PaymentStatusPending, &no, types.BoolNull(), types.BoolNull(), false},
-		{client.PaymentStatusDeclined, &no, types.BoolUnknown(), types.BoolNull(), false},
+		{wire.PaymentStatusApproved, &yes, types.BoolNull(), types.BoolValue(true), true},
+		{wire.PaymentStatusAuthorized, &no, types.BoolNull(), types.BoolValue(false), false},
+		{wire.PaymentStatusPending, &no, types.BoolValue(false), types.BoolValue(false), false},
+		{wire.PaymentStatusPending, &no, types.BoolNull(), types.BoolNull(), false},
+		{wire.PaymentStatusDeclined, &no, types.BoolUnknown(), types.BoolNull(), false},
 		// captured left out by the service: told by the status.
-		{client.PaymentStatusRefunded, nil, types.BoolNull(), types.BoolValue(true), true},
-		{client.PaymentStatusAuthorized, nil, types.BoolValue(true), types.BoolValue(false), false},
+		{wire.PaymentStatusRefunded, nil, types.BoolNull(), types.BoolValue(true), true},
+		{wire.PaymentStatusAuthorized, nil, types.BoolValue(true), types.BoolValue(false), false},
 	} {
 		m := paymentResourceModel{Capture: tc.prevCapture, Metadata: types.MapValueMust(types.StringType, map[string]attr.Value{})}
 		diags := m.fromAPI(&client.Payment{ID: "pay_x", Amount: 10, Currency: "USD", Status: tc.status, Captured: tc.captured,
@@ -414,15 +417,15 @@ func TestPaymentActions_Invoke(t *testing.T) {
 	}
 	data := &providerData{client: c}
 	ctx := context.Background()
-	authorized, err := c.CreatePayment(ctx, &client.PaymentParams{Amount: 1000, Currency: "USD", Source: client.TokenVisa, Capture: ptrTo(false)})
+	authorized, err := c.CreatePayment(ctx, &client.PaymentParams{Amount: 1000, Currency: "USD", Source: sandbox.TokenVisa, Capture: ptrTo(false)})
 	if err != nil {
 		t.Fatal(err)
 	}
-	approved, err := c.CreatePayment(ctx, &client.PaymentParams{Amount: 800, Currency: "EUR", Source: client.TokenVisa})
+	approved, err := c.CreatePayment(ctx, &client.PaymentParams{Amount: 800, Currency: "EUR", Source: sandbox.TokenVisa})
 	if err != nil {
 		t.Fatal(err)
 	}
-	missing := "pay_" + strings.Repeat("Z", client.IDRandomLength)
+	missing := "pay_" + strings.Repeat("Z", wire.IDRandomLength)
 	for _, tc := range []struct {
 		name         string
 		action       func() action.Action
@@ -438,7 +441,7 @@ func TestPaymentActions_Invoke(t *testing.T) {
 			wantError: []string{"Error Capturing Payment", "amount is 1001", "at most 1000"}},
 		{name: "partial capture", action: NewPaymentCaptureAction, id: authorized.ID, amount: ptrTo[int64](600),
 			wantProgress: []string{"Reading payment " + authorized.ID, "Capturing 600 USD of payment " + authorized.ID + " (status authorized)", "is now approved: amount 600 USD"},
-			check:        func(p *client.Payment) bool { return p.Status == client.PaymentStatusApproved && p.Amount == 600 }},
+			check:        func(p *client.Payment) bool { return p.Status == wire.PaymentStatusApproved && p.Amount == 600 }},
 		{name: "capture again", action: NewPaymentCaptureAction, id: authorized.ID,
 			wantError: []string{"Error Capturing Payment", "is approved", "only a payment that is authorized can be captured"}},
 		{name: "partial refund", action: NewPaymentRefundAction, id: approved.ID, amount: ptrTo[int64](300),
@@ -449,7 +452,7 @@ func TestPaymentActions_Invoke(t *testing.T) {
 		{name: "refund the rest", action: NewPaymentRefundAction, id: approved.ID,
 			wantProgress: []string{"Reading payment", "Refunding 500 EUR", "is now refunded"},
 			check: func(p *client.Payment) bool {
-				return p.Status == client.PaymentStatusRefunded && *p.AmountRefunded == 800
+				return p.Status == wire.PaymentStatusRefunded && *p.AmountRefunded == 800
 			}},
 		{name: "missing payment", action: NewPaymentRefundAction, id: missing,
 			wantError: []string{"Error Refunding Payment", "No payment " + missing}},
@@ -478,7 +481,7 @@ func TestPaymentActions_Invoke(t *testing.T) {
 			t.Errorf("%s: payment after the action: %+v %v", tc.name, p, err)
 		}
 	}
-	st, err := c.SandboxStats(ctx)
+	st, err := sandboxclient.New(c).Stats(ctx)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -488,7 +491,7 @@ func TestPaymentActions_Invoke(t *testing.T) {
 	}
 
 	// A live key without allow_live_payments: refused before any request.
-	liveData := &providerData{client: newTestClient(t, client.SecretKeyLivePrefix+"abcdefgh1234")}
+	liveData := &providerData{client: newTestClient(t, wire.SecretKeyLivePrefix+"abcdefgh1234")}
 	diags, progress := invokePaymentAction(t, NewPaymentRefundAction, liveData, approved.ID, nil)
 	if !diags.HasError() || !containsInOrder(diags.Errors()[0].Detail(), []string{"allow_livemode = true", "allow_live_payments = true"}) || len(progress) != 0 {
 		t.Errorf("live refund: %v, progress %v", diags, progress)

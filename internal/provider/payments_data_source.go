@@ -15,6 +15,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/types"
 
 	"github.com/paymentsdev/terraform-provider-payments/internal/client"
+	"github.com/paymentsdev/terraform-provider-payments/internal/wire"
 )
 
 var (
@@ -69,9 +70,9 @@ func (d *paymentsDataSource) Schema(ctx context.Context, _ datasource.SchemaRequ
 				},
 			},
 			"status": schema.StringAttribute{
-				MarkdownDescription: "Only payments in this status, one of " + quotedList(client.PaymentStatuses) + ".",
+				MarkdownDescription: "Only payments in this status, one of " + quotedList(wire.PaymentStatuses) + ".",
 				Optional:            true,
-				Validators:          []validator.String{stringvalidator.OneOf(client.PaymentStatuses...)},
+				Validators:          []validator.String{stringvalidator.OneOf(wire.PaymentStatuses...)},
 			},
 			"created_after": schema.StringAttribute{
 				MarkdownDescription: "Only payments created at or after this instant, an RFC 3339 timestamp such as `2025-01-31T00:00:00Z`. " +
@@ -136,7 +137,7 @@ func (d *paymentsDataSource) Read(ctx context.Context, req datasource.ReadReques
 	params := &client.ListPaymentsParams{
 		Customer: data.Customer.ValueString(),
 		Status:   data.Status.ValueString(),
-		Limit:    client.ListLimitMax,
+		Limit:    wire.ListLimitMax,
 	}
 	// The validators have parsed both bounds already; a parse error here
 	// cannot happen, but is reported rather than ignored.
@@ -154,7 +155,7 @@ func (d *paymentsDataSource) Read(ctx context.Context, req datasource.ReadReques
 	if !data.Limit.IsNull() {
 		limit = int(data.Limit.ValueInt64())
 		// No page larger than needed: limit = 5 reads 5 payments, not 100.
-		params.Limit = min(limit, client.ListLimitMax)
+		params.Limit = min(limit, wire.ListLimitMax)
 	}
 
 	// A non-nil slice, so that no match is an empty list, not null.
@@ -182,7 +183,7 @@ func (d *paymentsDataSource) Read(ctx context.Context, req datasource.ReadReques
 // addListError reports a failed list, pointing at the customer filter when
 // the service says that customer does not exist.
 func (d *paymentsDataSource) addListError(resp *datasource.ReadResponse, params *client.ListPaymentsParams, err error) {
-	if e, ok := client.AsError(err); ok && e.Code == client.ErrorCodeResourceMissing && e.Param == "customer" {
+	if e, ok := client.AsError(err); ok && e.Code == wire.ErrorCodeResourceMissing && e.Param == "customer" {
 		resp.Diagnostics.AddAttributeError(path.Root("customer"), "Customer Not Found",
 			fmt.Sprintf("No customer with id %q exists for the account of the configured key, so its payments cannot be listed. "+
 				"Check the id, and that the customer was not deleted and belongs to this account.", params.Customer))

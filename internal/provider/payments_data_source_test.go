@@ -26,6 +26,9 @@ import (
 	"github.com/hashicorp/terraform-plugin-testing/tfjsonpath"
 
 	"github.com/paymentsdev/terraform-provider-payments/internal/client"
+	"github.com/paymentsdev/terraform-provider-payments/internal/sandbox"
+	"github.com/paymentsdev/terraform-provider-payments/internal/sandboxclient"
+	"github.com/paymentsdev/terraform-provider-payments/internal/wire"
 )
 
 // The fixtures below are made with the account's client before the test
@@ -47,7 +50,7 @@ func testAccCreatePayment(t *testing.T, c *client.Client, p client.PaymentParams
 }
 
 // testAccPaymentsOfEveryStatus creates one payment in each status, in the
-// order of client.PaymentStatuses, from base (amount, currency, customer,
+// order of wire.PaymentStatuses, from base (amount, currency, customer,
 // description, metadata). It returns them as the API now shows them, in
 // creation order.
 func testAccPaymentsOfEveryStatus(t *testing.T, c *client.Client, base client.PaymentParams) []*client.Payment {
@@ -59,29 +62,29 @@ func testAccPaymentsOfEveryStatus(t *testing.T, c *client.Client, base client.Pa
 		return p
 	}
 	var out []*client.Payment
-	for _, status := range client.PaymentStatuses {
+	for _, status := range wire.PaymentStatuses {
 		var (
 			pay *client.Payment
 			err error
 		)
 		switch status {
-		case client.PaymentStatusPending:
-			pay = testAccCreatePayment(t, c, with(client.Token3DS, nil))
-		case client.PaymentStatusApproved:
-			pay = testAccCreatePayment(t, c, with(client.TokenVisa, nil))
-		case client.PaymentStatusAuthorized:
-			pay = testAccCreatePayment(t, c, with(client.TokenVisa, new(false)))
-		case client.PaymentStatusDeclined:
-			pay = testAccCreatePayment(t, c, with(client.TokenDeclined, nil))
-		case client.PaymentStatusRefunded:
-			pay = testAccCreatePayment(t, c, with(client.TokenMastercard, nil))
+		case wire.PaymentStatusPending:
+			pay = testAccCreatePayment(t, c, with(sandbox.Token3DS, nil))
+		case wire.PaymentStatusApproved:
+			pay = testAccCreatePayment(t, c, with(sandbox.TokenVisa, nil))
+		case wire.PaymentStatusAuthorized:
+			pay = testAccCreatePayment(t, c, with(sandbox.TokenVisa, new(false)))
+		case wire.PaymentStatusDeclined:
+			pay = testAccCreatePayment(t, c, with(sandbox.TokenDeclined, nil))
+		case wire.PaymentStatusRefunded:
+			pay = testAccCreatePayment(t, c, with(sandbox.TokenMastercard, nil))
 			pay, err = c.RefundPayment(ctx, pay.ID, nil)
-		case client.PaymentStatusPartiallyRefunded:
-			pay = testAccCreatePayment(t, c, with(client.TokenAmex, nil))
+		case wire.PaymentStatusPartiallyRefunded:
+			pay = testAccCreatePayment(t, c, with(sandbox.TokenAmex, nil))
 			pay, err = c.RefundPayment(ctx, pay.ID, new(base.Amount/4))
-		case client.PaymentStatusDisputed:
-			pay = testAccCreatePayment(t, c, with(client.TokenDispute, nil))
-			pay, err = c.SandboxDisputePayment(ctx, pay.ID)
+		case wire.PaymentStatusDisputed:
+			pay = testAccCreatePayment(t, c, with(sandbox.TokenDispute, nil))
+			pay, err = sandboxclient.New(c).DisputePayment(ctx, pay.ID)
 		}
 		if err != nil {
 			t.Fatalf("making a %s payment: %v", status, err)
@@ -239,11 +242,11 @@ func emptyPlanStep(config string) resource.TestStep {
 func TestAccPaymentsDataSource_NoFilters(t *testing.T) {
 	testAccPreCheck(t)
 	a := newTestAccAccount(t)
-	cus := testAccCreateCustomer(t, a.Client, client.CustomerParams{Source: new(client.TokenVisa)})
+	cus := testAccCreateCustomer(t, a.Client, client.CustomerParams{Source: new(sandbox.TokenVisa)})
 	pays := testAccPaymentsOfEveryStatus(t, a.Client, client.PaymentParams{
 		Amount: 4000, Currency: "EUR", Customer: cus.ID, Description: "order 7", Metadata: map[string]string{"order": "7"},
 	})
-	pays = append(pays, testAccCreatePayment(t, a.Client, client.PaymentParams{Amount: 100, Currency: "USD", Source: client.TokenVisa}))
+	pays = append(pays, testAccCreatePayment(t, a.Client, client.PaymentParams{Amount: 100, Currency: "USD", Source: sandbox.TokenVisa}))
 	pays = testAccRefetchPayments(t, a.Client, pays)
 	config := testAccPaymentsConfig(a, map[string]string{"all": ""})
 
@@ -266,14 +269,14 @@ func TestAccPaymentsDataSource_FilterCustomer(t *testing.T) {
 	testAccPreCheck(t)
 	a := newTestAccAccount(t)
 	c := a.Client
-	alice := testAccCreateCustomer(t, c, client.CustomerParams{Source: new(client.TokenVisa)})
-	bob := testAccCreateCustomer(t, c, client.CustomerParams{Source: new(client.TokenMastercard)})
+	alice := testAccCreateCustomer(t, c, client.CustomerParams{Source: new(sandbox.TokenVisa)})
+	bob := testAccCreateCustomer(t, c, client.CustomerParams{Source: new(sandbox.TokenMastercard)})
 	carol := testAccCreateCustomer(t, c, client.CustomerParams{})
 	var alices, bobs []*client.Payment
 	for i := range 3 {
 		alices = append(alices, testAccCreatePayment(t, c, client.PaymentParams{Amount: int64(100 + i), Currency: "USD", Customer: alice.ID}))
 		bobs = append(bobs, testAccCreatePayment(t, c, client.PaymentParams{Amount: int64(200 + i), Currency: "GBP", Customer: bob.ID}))
-		testAccCreatePayment(t, c, client.PaymentParams{Amount: int64(300 + i), Currency: "USD", Source: client.TokenVisa})
+		testAccCreatePayment(t, c, client.PaymentParams{Amount: int64(300 + i), Currency: "USD", Source: sandbox.TokenVisa})
 	}
 	config := testAccPaymentsConfig(a, map[string]string{
 		"alice": fmt.Sprintf("customer = %q", alice.ID),
@@ -300,17 +303,17 @@ func TestAccPaymentsDataSource_FilterCustomer(t *testing.T) {
 func TestAccPaymentsDataSource_FilterStatus(t *testing.T) {
 	testAccPreCheck(t)
 	a := newTestAccAccount(t)
-	cus := testAccCreateCustomer(t, a.Client, client.CustomerParams{Source: new(client.TokenVisa)})
+	cus := testAccCreateCustomer(t, a.Client, client.CustomerParams{Source: new(sandbox.TokenVisa)})
 	pays := testAccPaymentsOfEveryStatus(t, a.Client, client.PaymentParams{Amount: 1000, Currency: "USD", Customer: cus.ID})
 	// A second approved payment, so that one filter matches more than one.
-	extra := testAccCreatePayment(t, a.Client, client.PaymentParams{Amount: 1200, Currency: "USD", Source: client.TokenVisa})
+	extra := testAccCreatePayment(t, a.Client, client.PaymentParams{Amount: 1200, Currency: "USD", Source: sandbox.TokenVisa})
 
 	blocks := map[string]string{}
 	var checks []statecheck.StateCheck
-	for i, status := range client.PaymentStatuses {
+	for i, status := range wire.PaymentStatuses {
 		blocks[status] = fmt.Sprintf("status = %q", status)
 		want := []*client.Payment{pays[i]}
-		if status == client.PaymentStatusApproved {
+		if status == wire.PaymentStatusApproved {
 			want = []*client.Payment{extra, pays[i]}
 		}
 		checks = append(checks, testAccExpectPayments(status, testAccPaymentList(want)))
@@ -375,7 +378,7 @@ func testAccParseTime(t *testing.T, s string) time.Time {
 func TestAccPaymentsDataSource_FilterCreated(t *testing.T) {
 	testAccPreCheck(t)
 	a := newTestAccAccount(t)
-	pays := testAccPaymentsAcrossSeconds(t, a.Client, client.PaymentParams{Amount: 700, Currency: "CAD", Source: client.TokenVisa})
+	pays := testAccPaymentsAcrossSeconds(t, a.Client, client.PaymentParams{Amount: 700, Currency: "CAD", Source: sandbox.TokenVisa})
 	first := testAccParseTime(t, pays[0].CreatedAt)
 	last := testAccParseTime(t, pays[len(pays)-1].CreatedAt)
 	half := 500 * time.Millisecond
@@ -442,7 +445,7 @@ func TestAccPaymentsDataSource_Limit(t *testing.T) {
 	a := newTestAccAccount(t)
 	var pays []*client.Payment
 	for i := range 7 {
-		pays = append(pays, testAccCreatePayment(t, a.Client, client.PaymentParams{Amount: int64(10 + i), Currency: "JPY", Source: client.TokenVisa}))
+		pays = append(pays, testAccCreatePayment(t, a.Client, client.PaymentParams{Amount: int64(10 + i), Currency: "JPY", Source: sandbox.TokenVisa}))
 	}
 	pays = newestFirst(pays)
 	config := testAccPaymentsConfig(a, map[string]string{
@@ -472,16 +475,16 @@ func TestAccPaymentsDataSource_Limit(t *testing.T) {
 func TestAccPaymentsDataSource_Pagination(t *testing.T) {
 	testAccPreCheck(t)
 	a := newTestAccAccount(t)
-	const n = client.ListLimitMax + 20
+	const n = wire.ListLimitMax + 20
 	pays := make([]*client.Payment, 0, n)
 	for i := range n {
-		pays = append(pays, testAccCreatePayment(t, a.Client, client.PaymentParams{Amount: int64(1 + i), Currency: "USD", Source: client.TokenVisa}))
+		pays = append(pays, testAccCreatePayment(t, a.Client, client.PaymentParams{Amount: int64(1 + i), Currency: "USD", Source: sandbox.TokenVisa}))
 	}
 	pays = newestFirst(pays)
 	config := testAccPaymentsConfig(a, map[string]string{
 		"all":        "",
 		"five":       "limit = 5",
-		"page_and_1": fmt.Sprintf("limit = %d", client.ListLimitMax+1),
+		"page_and_1": fmt.Sprintf("limit = %d", wire.ListLimitMax+1),
 	})
 
 	resource.ParallelTest(t, resource.TestCase{
@@ -492,7 +495,7 @@ func TestAccPaymentsDataSource_Pagination(t *testing.T) {
 				ConfigStateChecks: []statecheck.StateCheck{
 					testAccExpectPayments("all", testAccPaymentIDs(pays)),
 					testAccExpectPayments("five", testAccPaymentIDs(pays[:5])),
-					testAccExpectPayments("page_and_1", testAccPaymentIDs(pays[:client.ListLimitMax+1])),
+					testAccExpectPayments("page_and_1", testAccPaymentIDs(pays[:wire.ListLimitMax+1])),
 				},
 			},
 			emptyPlanStep(config),
@@ -504,13 +507,13 @@ func TestAccPaymentsDataSource_Combined(t *testing.T) {
 	testAccPreCheck(t)
 	a := newTestAccAccount(t)
 	c := a.Client
-	alice := testAccCreateCustomer(t, c, client.CustomerParams{Source: new(client.TokenVisa)})
-	bob := testAccCreateCustomer(t, c, client.CustomerParams{Source: new(client.TokenVisa)})
+	alice := testAccCreateCustomer(t, c, client.CustomerParams{Source: new(sandbox.TokenVisa)})
+	bob := testAccCreateCustomer(t, c, client.CustomerParams{Source: new(sandbox.TokenVisa)})
 	// Approved payments of alice, spread over two seconds, between others'.
 	base := client.PaymentParams{Amount: 900, Currency: "USD", Customer: alice.ID}
 	pays := testAccPaymentsAcrossSeconds(t, c, base)
 	testAccCreatePayment(t, c, client.PaymentParams{Amount: 900, Currency: "USD", Customer: bob.ID})
-	testAccCreatePayment(t, c, client.PaymentParams{Amount: 900, Currency: "USD", Customer: alice.ID, Source: client.TokenDeclined})
+	testAccCreatePayment(t, c, client.PaymentParams{Amount: 900, Currency: "USD", Customer: alice.ID, Source: sandbox.TokenDeclined})
 	first := testAccParseTime(t, pays[0].CreatedAt)
 	last := testAccParseTime(t, pays[len(pays)-1].CreatedAt)
 	inLast := testAccFilterCreated(t, pays, last, last)
@@ -521,17 +524,17 @@ customer       = %q
 status         = %q
 created_after  = %q
 created_before = %q
-`, alice.ID, client.PaymentStatusApproved, first.Format(time.RFC3339), last.Format(time.RFC3339)),
+`, alice.ID, wire.PaymentStatusApproved, first.Format(time.RFC3339), last.Format(time.RFC3339)),
 		"alice_approved_last_second_limited": fmt.Sprintf(`
 customer       = %q
 status         = %q
 created_after  = %q
 limit          = 1
-`, alice.ID, client.PaymentStatusApproved, last.Format(time.RFC3339)),
+`, alice.ID, wire.PaymentStatusApproved, last.Format(time.RFC3339)),
 		"bob_declined": fmt.Sprintf(`
 customer = %q
 status   = %q
-`, bob.ID, client.PaymentStatusDeclined),
+`, bob.ID, wire.PaymentStatusDeclined),
 	})
 
 	resource.ParallelTest(t, resource.TestCase{
@@ -559,7 +562,7 @@ func TestAccPaymentsDataSource_InvalidInputs(t *testing.T) {
 			ExpectError: testAccErrorRegexp(errWords),
 		}
 	}
-	valid := "cus_" + strings.Repeat("A", client.IDRandomLength)
+	valid := "cus_" + strings.Repeat("A", wire.IDRandomLength)
 
 	resource.ParallelTest(t, resource.TestCase{
 		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
@@ -609,7 +612,7 @@ func TestAccPaymentsDataSource_CustomerNotFound(t *testing.T) {
 	resource.ParallelTest(t, resource.TestCase{
 		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
 		Steps: []resource.TestStep{
-			step("cus_" + strings.Repeat("Z", client.IDRandomLength)),
+			step("cus_" + strings.Repeat("Z", wire.IDRandomLength)),
 			step(gone.ID),
 			step(theirs.ID),
 		},
@@ -617,10 +620,10 @@ func TestAccPaymentsDataSource_CustomerNotFound(t *testing.T) {
 }
 
 // TestPaymentsDataSource_Read_pages drives Read against a fake list
-// endpoint: it follows pages of client.ListLimitMax, asks no more than a
+// endpoint: it follows pages of wire.ListLimitMax, asks no more than a
 // limit needs, and sends the filters in the API's form.
 func TestPaymentsDataSource_Read_pages(t *testing.T) {
-	const total = 2*client.ListLimitMax + 50
+	const total = 2*wire.ListLimitMax + 50
 	ids := make([]string, total) // newest first
 	for i := range ids {
 		ids[i] = fmt.Sprintf("pay_%024d", total-i)
@@ -672,7 +675,7 @@ func TestPaymentsDataSource_Read_pages(t *testing.T) {
 		{
 			name: "filters", want: total,
 			config: map[string]tftypes.Value{
-				"customer":       tftypes.NewValue(tftypes.String, "cus_"+strings.Repeat("a", client.IDRandomLength)),
+				"customer":       tftypes.NewValue(tftypes.String, "cus_"+strings.Repeat("a", wire.IDRandomLength)),
 				"status":         tftypes.NewValue(tftypes.String, "refunded"),
 				"created_after":  tftypes.NewValue(tftypes.String, "2025-01-31T10:00:00.25+01:00"),
 				"created_before": tftypes.NewValue(tftypes.String, "2025-02-01T00:00:00.75Z"),
@@ -680,7 +683,7 @@ func TestPaymentsDataSource_Read_pages(t *testing.T) {
 			// In UTC with whole seconds: the lower bound rounded up, the upper down.
 			queries: []string{
 				"created%5Bgte%5D=2025-01-31T09%3A00%3A01Z&created%5Blte%5D=2025-02-01T00%3A00%3A00Z&customer=cus_" +
-					strings.Repeat("a", client.IDRandomLength) + "&limit=100&status=refunded",
+					strings.Repeat("a", wire.IDRandomLength) + "&limit=100&status=refunded",
 			},
 		},
 	} {

@@ -19,6 +19,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-log/tflog"
 
 	"github.com/paymentsdev/terraform-provider-payments/internal/client"
+	"github.com/paymentsdev/terraform-provider-payments/internal/wire"
 )
 
 var (
@@ -92,8 +93,8 @@ func (p *paymentsProvider) Schema(_ context.Context, _ provider.SchemaRequest, r
 					"or `%s…` for the live service (which also needs `%s = true`). Public keys (`%s…`, `%s…`) are refused, "+
 					"because no endpoint the provider uses accepts them. Falls back to the `%s` environment variable; "+
 					"one of the two must be set.",
-					client.SecretKeySandboxPrefix, client.SecretKeyLivePrefix, attrAllowLivemode,
-					client.PublicKeySandboxPrefix, client.PublicKeyLivePrefix, EnvSecretKey),
+					wire.SecretKeySandboxPrefix, wire.SecretKeyLivePrefix, attrAllowLivemode,
+					wire.PublicKeySandboxPrefix, wire.PublicKeyLivePrefix, EnvSecretKey),
 				Optional:   true,
 				Sensitive:  true,
 				Validators: []validator.String{secretKeyValidator{}},
@@ -101,7 +102,7 @@ func (p *paymentsProvider) Schema(_ context.Context, _ provider.SchemaRequest, r
 			attrBaseURL: schema.StringAttribute{
 				MarkdownDescription: fmt.Sprintf("The service's base URL, without the `%s` path prefix, for example "+
 					"`http://127.0.0.1:12111` for a local sandbox. Falls back to the `%s` environment variable; "+
-					"one of the two must be set.", client.APIVersionPrefix, EnvBaseURL),
+					"one of the two must be set.", wire.APIVersionPrefix, EnvBaseURL),
 				Optional:   true,
 				Validators: []validator.String{baseURLValidator{}},
 			},
@@ -115,7 +116,7 @@ func (p *paymentsProvider) Schema(_ context.Context, _ provider.SchemaRequest, r
 			attrAllowLivemode: schema.BoolAttribute{
 				MarkdownDescription: fmt.Sprintf("Whether a live secret key (`%s…`) may be used. Defaults to `false`, "+
 					"so that a configuration meant for the sandbox can never act on real money by mistake.",
-					client.SecretKeyLivePrefix),
+					wire.SecretKeyLivePrefix),
 				Optional: true,
 			},
 			attrAllowLivePayments: schema.BoolAttribute{
@@ -178,7 +179,7 @@ func (p *paymentsProvider) Configure(ctx context.Context, req provider.Configure
 	if secretKey == "" {
 		resp.Diagnostics.AddAttributeError(path.Root(attrSecretKey), "Missing Payments Secret Key",
 			missingDetail(attrSecretKey, EnvSecretKey, fmt.Sprintf("a secret key (%s… or %s…)",
-				client.SecretKeySandboxPrefix, client.SecretKeyLivePrefix)))
+				wire.SecretKeySandboxPrefix, wire.SecretKeyLivePrefix)))
 	} else if summary, detail := checkSecretKey(secretKey, allowLive); summary != "" {
 		if keyFromEnv {
 			detail = fmt.Sprintf("The key in the %s environment variable is not usable. %s", EnvSecretKey, detail)
@@ -304,23 +305,23 @@ func missingDetail(attr, env, what string) string {
 // checkSecretKey tells whether key can be used, and when not returns an
 // error summary and detail that never contain the key.
 func checkSecretKey(key string, allowLivemode bool) (summary, detail string) {
-	switch client.ClassifyKey(key) {
-	case client.KeySecretSandbox:
+	switch wire.ClassifyKey(key) {
+	case wire.KeySecretSandbox:
 		return "", ""
-	case client.KeySecretLive:
+	case wire.KeySecretLive:
 		if allowLivemode {
 			return "", ""
 		}
 		return "Live Key Not Allowed", fmt.Sprintf("The secret key is a live key (%s…), which acts on real money. "+
 			"Set %s = true in the provider configuration to use it, or use a sandbox key (%s…).",
-			client.SecretKeyLivePrefix, attrAllowLivemode, client.SecretKeySandboxPrefix)
-	case client.KeyPublicSandbox, client.KeyPublicLive:
+			wire.SecretKeyLivePrefix, attrAllowLivemode, wire.SecretKeySandboxPrefix)
+	case wire.KeyPublicSandbox, wire.KeyPublicLive:
 		return "Secret Key Required", fmt.Sprintf("The key is a public key (%s… or %s…), but the payments API "+
 			"needs a secret key (%s… or %s…) for every operation the provider performs. Use the account's secret key.",
-			client.PublicKeySandboxPrefix, client.PublicKeyLivePrefix, client.SecretKeySandboxPrefix, client.SecretKeyLivePrefix)
+			wire.PublicKeySandboxPrefix, wire.PublicKeyLivePrefix, wire.SecretKeySandboxPrefix, wire.SecretKeyLivePrefix)
 	default:
 		return "Malformed Payments Secret Key", fmt.Sprintf("The key is not a payments secret key. Expected %s… "+
 			"(sandbox) or %s… (live), followed by at least %d letters, digits or underscores.",
-			client.SecretKeySandboxPrefix, client.SecretKeyLivePrefix, client.MinKeySecretLength)
+			wire.SecretKeySandboxPrefix, wire.SecretKeyLivePrefix, wire.MinKeySecretLength)
 	}
 }

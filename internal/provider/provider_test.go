@@ -23,8 +23,8 @@ import (
 	"github.com/hashicorp/terraform-plugin-testing/tfjsonpath"
 
 	"github.com/paymentsdev/terraform-provider-payments/internal/client"
-	"github.com/paymentsdev/terraform-provider-payments/internal/sandbox"
 	"github.com/paymentsdev/terraform-provider-payments/internal/sandbox/sandboxtest"
+	"github.com/paymentsdev/terraform-provider-payments/internal/wire"
 )
 
 // testAccProtoV6ProviderFactories serve the provider in-process to the
@@ -41,42 +41,16 @@ func TestMain(m *testing.M) {
 	os.Unsetenv(EnvBaseURL)
 	os.Setenv("CHECKPOINT_DISABLE", "1")
 	code := m.Run()
-	if testSandbox.http != nil {
-		testSandbox.http.Close()
-		_ = testSandbox.server.Close()
-	}
+	_ = sandboxtest.CloseShared()
 	os.Exit(code)
 }
 
-// testSandbox is one in-process sandbox for the whole test binary; each
-// test gets its own account on it (sandboxtest.NewKey), so tests are
-// isolated and may run in parallel. sandboxtest.Start is not used because
-// it closes the server when the first test that started it ends.
-var testSandbox struct {
-	once   sync.Once
-	url    string
-	server *sandbox.Server
-	http   *httptest.Server
-	err    error
-}
-
+// sharedSandboxURL is the address of one in-process sandbox for the whole
+// test binary; each test gets its own account on it (sandboxtest.NewKey),
+// so tests are isolated and may run in parallel.
 func sharedSandboxURL(t *testing.T) string {
 	t.Helper()
-	testSandbox.once.Do(func() {
-		srv, err := sandbox.New(sandbox.Options{})
-		if err != nil {
-			testSandbox.err = err
-			return
-		}
-		hs := httptest.NewUnstartedServer(srv)
-		hs.Config.ConnState = srv.ConnState
-		hs.Start()
-		testSandbox.url, testSandbox.server, testSandbox.http = hs.URL, srv, hs
-	})
-	if testSandbox.err != nil {
-		t.Fatalf("starting the shared sandbox: %v", testSandbox.err)
-	}
-	return testSandbox.url
+	return sandboxtest.Shared(t).URL
 }
 
 // testAccPreCheck fails loudly when acceptance tests are asked for
@@ -165,14 +139,14 @@ func TestProvider_checkSecretKeyNeverEchoesKey(t *testing.T) {
 		allowLive bool
 		want      string // "" when the key is usable
 	}{
-		{key: client.SecretKeySandboxPrefix + "abcdefgh12", want: ""},
-		{key: client.SecretKeyLivePrefix + "abcdefgh12", allowLive: true, want: ""},
-		{key: client.SecretKeyLivePrefix + "abcdefgh12", want: "allow_livemode = true"},
-		{key: client.PublicKeySandboxPrefix + "abcdefgh12", want: "needs a secret key"},
-		{key: client.PublicKeyLivePrefix + "abcdefgh12", allowLive: true, want: "needs a secret key"},
-		{key: "sk_test_abcdefgh12", want: client.SecretKeySandboxPrefix},
-		{key: client.SecretKeySandboxPrefix + "short", want: "at least 8"},
-		{key: client.SecretKeySandboxPrefix + "abcdefgh-12", want: client.SecretKeyLivePrefix},
+		{key: wire.SecretKeySandboxPrefix + "abcdefgh12", want: ""},
+		{key: wire.SecretKeyLivePrefix + "abcdefgh12", allowLive: true, want: ""},
+		{key: wire.SecretKeyLivePrefix + "abcdefgh12", want: "allow_livemode = true"},
+		{key: wire.PublicKeySandboxPrefix + "abcdefgh12", want: "needs a secret key"},
+		{key: wire.PublicKeyLivePrefix + "abcdefgh12", allowLive: true, want: "needs a secret key"},
+		{key: "sk_test_abcdefgh12", want: wire.SecretKeySandboxPrefix},
+		{key: wire.SecretKeySandboxPrefix + "short", want: "at least 8"},
+		{key: wire.SecretKeySandboxPrefix + "abcdefgh-12", want: wire.SecretKeyLivePrefix},
 	} {
 		summary, detail := checkSecretKey(tc.key, tc.allowLive)
 		if tc.want == "" {
@@ -196,8 +170,8 @@ func TestProvider_apiLoggerMasksKey(t *testing.T) {
 	t.Parallel()
 	var buf bytes.Buffer
 	ctx := tflogtest.RootLogger(context.Background(), &buf)
-	key := client.SecretKeySandboxPrefix + "SuperSecret123"
-	other := client.SecretKeyLivePrefix + "OtherKey456"
+	key := wire.SecretKeySandboxPrefix + "SuperSecret123"
+	other := wire.SecretKeyLivePrefix + "OtherKey456"
 	apiLogger(key)(ctx, "request with "+key, map[string]any{"auth": key, "other": "x " + other, "path": "/v1/customers"})
 	out := buf.String()
 	if !strings.Contains(out, "/v1/customers") {
@@ -227,7 +201,7 @@ provider "payments" {
 		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
 		Steps: []resource.TestStep{
 			{
-				Config:      cfg(client.PublicKeySandboxPrefix+"abcdefgh1234", ""),
+				Config:      cfg(wire.PublicKeySandboxPrefix+"abcdefgh1234", ""),
 				PlanOnly:    true,
 				ExpectError: expectErrorRe("Secret Key Required", "needs a secret key"),
 			},
@@ -237,12 +211,12 @@ provider "payments" {
 				ExpectError: expectErrorRe("Malformed Payments Secret Key", "sk_sandbox_", "sk_live_"),
 			},
 			{
-				Config:      cfg(client.SecretKeyLivePrefix+"abcdefgh1234", ""),
+				Config:      cfg(wire.SecretKeyLivePrefix+"abcdefgh1234", ""),
 				PlanOnly:    true,
 				ExpectError: expectErrorRe("Live Key Not Allowed", "allow_livemode = true"),
 			},
 			{
-				Config:      cfg(client.SecretKeyLivePrefix+"abcdefgh1234", "allow_livemode = false"),
+				Config:      cfg(wire.SecretKeyLivePrefix+"abcdefgh1234", "allow_livemode = false"),
 				PlanOnly:    true,
 				ExpectError: expectErrorRe("Live Key Not Allowed", "allow_livemode = true"),
 			},
@@ -280,7 +254,7 @@ provider "payments" {
   secret_key     = %q
   allow_livemode = true
 }
-`, acct.URL, client.SecretKeyLivePrefix+"abcdefgh1234") + testAccCustomerOnlyConfig,
+`, acct.URL, wire.SecretKeyLivePrefix+"abcdefgh1234") + testAccCustomerOnlyConfig,
 			ExpectError: expectErrorRe("Error Creating Customer", "HTTP 403", "livemode_mismatch", "different modes"),
 		}},
 	})
@@ -370,7 +344,7 @@ provider "payments" {
 func TestAccProvider_environment(t *testing.T) {
 	acct := newTestAccAccount(t)
 	t.Setenv(EnvBaseURL, acct.URL)
-	t.Setenv(EnvSecretKey, client.PublicKeySandboxPrefix+"abcdefgh1234")
+	t.Setenv(EnvSecretKey, wire.PublicKeySandboxPrefix+"abcdefgh1234")
 	resource.Test(t, resource.TestCase{
 		PreCheck:                 func() { testAccPreCheck(t) },
 		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
@@ -413,9 +387,9 @@ func TestAccProvider_livemodeMismatch(t *testing.T) {
 		userAgents = append(userAgents, r.UserAgent())
 		mu.Unlock()
 		w.Header().Set("Content-Type", "application/json")
-		w.Header().Set(client.HeaderRequestID, "req_fake")
+		w.Header().Set(wire.HeaderRequestID, "req_fake")
 		fmt.Fprintf(w, `{"id": "cus_%s", "object": "customer", "name": "Provider Test", "metadata": {}, "sources": {"object": "list", "data": []}, "created_at": "2026-01-02T03:04:05Z", "livemode": true}`,
-			strings.Repeat("L", client.IDRandomLength))
+			strings.Repeat("L", wire.IDRandomLength))
 	}))
 	t.Cleanup(fake.Close)
 	resource.ParallelTest(t, resource.TestCase{

@@ -40,7 +40,7 @@ type webhookEndpointResourceModel struct {
 // webhookEndpointIDRegexp is the shape of an endpoint id, from the wire.
 var webhookEndpointIDRegexp = regexp.MustCompile("^" + regexp.QuoteMeta(wire.WebhookEndpointIDPrefix) + idRandomPattern + "$")
 
-var webhookEndpointIDShape = fmt.Sprintf("%s followed by %d letters or digits", wire.WebhookEndpointIDPrefix, client.IDRandomLength)
+var webhookEndpointIDShape = fmt.Sprintf("%s followed by %d letters or digits", wire.WebhookEndpointIDPrefix, wire.IDRandomLength)
 
 // webhookEventChoices are the values enabled_events takes: every event
 // type, and * for all of them.
@@ -50,7 +50,7 @@ var webhookEventChoices = append(slices.Clone(wire.EventTypes), wire.EventTypeAl
 func parseWebhookEndpointImportID(id string) (string, error) {
 	if !webhookEndpointIDRegexp.MatchString(id) {
 		return "", fmt.Errorf("the import ID %s is not a webhook endpoint id: expected %s, for example %s%s",
-			quoteForError(id), webhookEndpointIDShape, wire.WebhookEndpointIDPrefix, strings.Repeat("0", client.IDRandomLength))
+			quoteForError(id), webhookEndpointIDShape, wire.WebhookEndpointIDPrefix, strings.Repeat("0", wire.IDRandomLength))
 	}
 	return id, nil
 }

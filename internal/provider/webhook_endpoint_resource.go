@@ -99,18 +99,18 @@ func (r *webhookEndpointResource) Schema(ctx context.Context, _ resource.SchemaR
 				MarkdownDescription: fmt.Sprintf("Your own key-value pairs about the endpoint: at most %d keys, "+
 					"each of 1 to %d characters without square brackets, with a value of 1 to %d characters. "+
 					"Keys added outside of Terraform are shown as a change and removed.",
-					client.MetadataMaxKeys, client.MetadataKeyMaxLength, client.MetadataValueMaxLength),
+					wire.MetadataMaxKeys, wire.MetadataKeyMaxLength, wire.MetadataValueMaxLength),
 				ElementType: types.StringType,
 				Optional:    true,
 				Validators: []validator.Map{
-					mapvalidator.SizeAtMost(client.MetadataMaxKeys),
+					mapvalidator.SizeAtMost(wire.MetadataMaxKeys),
 					mapvalidator.KeysAre(
-						stringvalidator.UTF8LengthBetween(1, client.MetadataKeyMaxLength),
+						stringvalidator.UTF8LengthBetween(1, wire.MetadataKeyMaxLength),
 						stringvalidator.RegexMatches(metadataKeyRegexp, "must not contain square brackets"),
 					),
 					mapvalidator.ValueStringsAre(
 						notEmptyMetadataValueValidator{},
-						stringvalidator.UTF8LengthAtMost(client.MetadataValueMaxLength),
+						stringvalidator.UTF8LengthAtMost(wire.MetadataValueMaxLength),
 					),
 				},
 			},

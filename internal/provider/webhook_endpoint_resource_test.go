@@ -4,6 +4,8 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"github.com/paymentsdev/terraform-provider-payments/internal/sandbox"
+	"github.com/paymentsdev/terraform-provider-payments/internal/sandboxclient"
 	"io"
 	"maps"
 	"net/http"
@@ -444,7 +446,7 @@ func TestAccWebhookEndpoint_deliversSignedEvents(t *testing.T) {
 				if _, err := acct.Client.CreateCustomer(ctx, &client.CustomerParams{Name: webhookTestString("Not subscribed")}); err != nil {
 					return err
 				}
-				p, err := acct.Client.CreatePayment(ctx, &client.PaymentParams{Amount: 1999, Currency: "USD", Source: client.TokenVisa})
+				p, err := acct.Client.CreatePayment(ctx, &client.PaymentParams{Amount: 1999, Currency: "USD", Source: sandbox.TokenVisa})
 				if err != nil {
 					return err
 				}
@@ -460,9 +462,9 @@ func TestAccWebhookEndpoint_deliversSignedEvents(t *testing.T) {
 					return fmt.Errorf("the receiver got nothing within 15s")
 				}
 				// The attempt is recorded once the receiver has answered.
-				var ds *client.DeliveryList
+				var ds *sandboxclient.DeliveryList
 				for deadline := time.Now().Add(10 * time.Second); ; time.Sleep(20 * time.Millisecond) {
-					if ds, err = acct.Client.SandboxDeliveries(ctx, "", rs.Primary.ID); err != nil {
+					if ds, err = sandboxclient.New(acct.Client).Deliveries(ctx, "", rs.Primary.ID); err != nil {
 						return err
 					}
 					if len(ds.Data) > 0 || time.Now().After(deadline) {

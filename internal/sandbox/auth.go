@@ -4,48 +4,48 @@ import (
 	"fmt"
 	"net/http"
 
-	"github.com/paymentsdev/terraform-provider-payments/internal/client"
+	"github.com/paymentsdev/terraform-provider-payments/internal/wire"
 )
 
 // authenticate returns the account of the request's secret key. Messages
 // never quote the key: error bodies end up in client logs.
 func (s *Server) authenticate(r *http.Request) (*account, *apiError) {
 	if r.Header.Get("Authorization") == "" {
-		return nil, authError(client.ErrorCodeMissingAPIKey,
+		return nil, authError(wire.ErrorCodeMissingAPIKey,
 			"No API key provided. Send your secret key as the HTTP Basic user name with an empty password.")
 	}
 	key, password, ok := r.BasicAuth()
 	switch {
 	case !ok:
-		return nil, authError(client.ErrorCodeInvalidAPIKey,
+		return nil, authError(wire.ErrorCodeInvalidAPIKey,
 			"The Authorization header is not HTTP Basic. Send your secret key as the Basic user name with an empty password.")
 	case key == "":
-		return nil, authError(client.ErrorCodeMissingAPIKey,
+		return nil, authError(wire.ErrorCodeMissingAPIKey,
 			"No API key provided: the Basic user name is empty. Send your secret key as the user name with an empty password.")
 	}
-	switch client.ClassifyKey(key) {
-	case client.KeyPublicSandbox, client.KeyPublicLive:
+	switch wire.ClassifyKey(key) {
+	case wire.KeyPublicSandbox, wire.KeyPublicLive:
 		return nil, &apiError{
-			status: http.StatusForbidden, typ: client.ErrorTypePermission, code: client.ErrorCodeSecretKeyRequired,
-			message: "A public key cannot call this endpoint. Use your secret key (" + client.SecretKeySandboxPrefix + "...).",
+			status: http.StatusForbidden, typ: wire.ErrorTypePermission, code: wire.ErrorCodeSecretKeyRequired,
+			message: "A public key cannot call this endpoint. Use your secret key (" + wire.SecretKeySandboxPrefix + "...).",
 		}
-	case client.KeySecretLive:
+	case wire.KeySecretLive:
 		return nil, &apiError{
-			status: http.StatusForbidden, typ: client.ErrorTypePermission, code: client.ErrorCodeLiveKeyOnSandbox,
-			message: "A live key cannot be used on the sandbox. Use a sandbox secret key (" + client.SecretKeySandboxPrefix + "...), or point base_url at the live service.",
+			status: http.StatusForbidden, typ: wire.ErrorTypePermission, code: wire.ErrorCodeLiveKeyOnSandbox,
+			message: "A live key cannot be used on the sandbox. Use a sandbox secret key (" + wire.SecretKeySandboxPrefix + "...), or point base_url at the live service.",
 		}
-	case client.KeyMalformed:
-		return nil, authError(client.ErrorCodeInvalidAPIKey, fmt.Sprintf(
+	case wire.KeyMalformed:
+		return nil, authError(wire.ErrorCodeInvalidAPIKey, fmt.Sprintf(
 			"Invalid API key. A sandbox secret key is %s followed by at least %d letters, digits or underscores.",
-			client.SecretKeySandboxPrefix, client.MinKeySecretLength))
+			wire.SecretKeySandboxPrefix, wire.MinKeySecretLength))
 	}
 	if password != "" {
-		return nil, authError(client.ErrorCodeInvalidAPIKey,
+		return nil, authError(wire.ErrorCodeInvalidAPIKey,
 			"The HTTP Basic password must be empty. Send your secret key as the user name only.")
 	}
 	if s.keys != nil {
 		if _, ok := s.keys[key]; !ok {
-			return nil, authError(client.ErrorCodeInvalidAPIKey,
+			return nil, authError(wire.ErrorCodeInvalidAPIKey,
 				"Invalid API key: this sandbox admits only the keys it was started with (-key).")
 		}
 	}
@@ -53,5 +53,5 @@ func (s *Server) authenticate(r *http.Request) (*account, *apiError) {
 }
 
 func authError(code, msg string) *apiError {
-	return &apiError{status: http.StatusUnauthorized, typ: client.ErrorTypeAuthentication, code: code, message: msg}
+	return &apiError{status: http.StatusUnauthorized, typ: wire.ErrorTypeAuthentication, code: code, message: msg}
 }

@@ -3,13 +3,12 @@ package sandbox_test
 import (
 	"encoding/base64"
 	"net/http"
-	"net/http/httptest"
 	"strings"
 	"testing"
 
-	"github.com/paymentsdev/terraform-provider-payments/internal/client"
 	"github.com/paymentsdev/terraform-provider-payments/internal/sandbox"
 	"github.com/paymentsdev/terraform-provider-payments/internal/sandbox/sandboxtest"
+	"github.com/paymentsdev/terraform-provider-payments/internal/wire"
 )
 
 func TestAuthentication(t *testing.T) {
@@ -24,26 +23,26 @@ func TestAuthentication(t *testing.T) {
 		status        int
 		typ, code     string
 	}{
-		{"no header", "", 401, client.ErrorTypeAuthentication, client.ErrorCodeMissingAPIKey},
-		{"empty user", basic("", ""), 401, client.ErrorTypeAuthentication, client.ErrorCodeMissingAPIKey},
-		{"bearer", "Bearer " + e.key, 401, client.ErrorTypeAuthentication, client.ErrorCodeInvalidAPIKey},
-		{"not base64", "Basic !!!", 401, client.ErrorTypeAuthentication, client.ErrorCodeInvalidAPIKey},
-		{"unknown prefix", basic("xk_sandbox_12345678", ""), 401, client.ErrorTypeAuthentication, client.ErrorCodeInvalidAPIKey},
-		{"too short", basic("sk_sandbox_1234567", ""), 401, client.ErrorTypeAuthentication, client.ErrorCodeInvalidAPIKey},
-		{"bad characters", basic("sk_sandbox_1234-5678", ""), 401, client.ErrorTypeAuthentication, client.ErrorCodeInvalidAPIKey},
-		{"password given", basic(e.key, "secret"), 401, client.ErrorTypeAuthentication, client.ErrorCodeInvalidAPIKey},
-		{"public sandbox key", basic("pk_sandbox_12345678", ""), 403, client.ErrorTypePermission, client.ErrorCodeSecretKeyRequired},
-		{"public live key", basic("pk_live_12345678", ""), 403, client.ErrorTypePermission, client.ErrorCodeSecretKeyRequired},
-		{"live key", basic("sk_live_12345678", ""), 403, client.ErrorTypePermission, client.ErrorCodeLiveKeyOnSandbox},
+		{"no header", "", 401, wire.ErrorTypeAuthentication, wire.ErrorCodeMissingAPIKey},
+		{"empty user", basic("", ""), 401, wire.ErrorTypeAuthentication, wire.ErrorCodeMissingAPIKey},
+		{"bearer", "Bearer " + e.key, 401, wire.ErrorTypeAuthentication, wire.ErrorCodeInvalidAPIKey},
+		{"not base64", "Basic !!!", 401, wire.ErrorTypeAuthentication, wire.ErrorCodeInvalidAPIKey},
+		{"unknown prefix", basic("xk_sandbox_12345678", ""), 401, wire.ErrorTypeAuthentication, wire.ErrorCodeInvalidAPIKey},
+		{"too short", basic("sk_sandbox_1234567", ""), 401, wire.ErrorTypeAuthentication, wire.ErrorCodeInvalidAPIKey},
+		{"bad characters", basic("sk_sandbox_1234-5678", ""), 401, wire.ErrorTypeAuthentication, wire.ErrorCodeInvalidAPIKey},
+		{"password given", basic(e.key, "secret"), 401, wire.ErrorTypeAuthentication, wire.ErrorCodeInvalidAPIKey},
+		{"public sandbox key", basic("pk_sandbox_12345678", ""), 403, wire.ErrorTypePermission, wire.ErrorCodeSecretKeyRequired},
+		{"public live key", basic("pk_live_12345678", ""), 403, wire.ErrorTypePermission, wire.ErrorCodeSecretKeyRequired},
+		{"live key", basic("sk_live_12345678", ""), 403, wire.ErrorTypePermission, wire.ErrorCodeLiveKeyOnSandbox},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			for _, path := range []string{"/v1/customers/cus_x", "/_sandbox/stats", "/v1/nowhere"} {
 				env := &env{t: t, url: e.url, hc: e.hc}
-				res := env.do(http.MethodGet, path, nil, func(r *http.Request) {
-					if tc.authorization != "" {
-						r.Header.Set("Authorization", tc.authorization)
-					}
-				})
+				var opts []req
+				if tc.authorization != "" {
+					opts = append(opts, header("Authorization", tc.authorization))
+				}
+				res := env.do(http.MethodGet, path, nil, opts...)
 				res.fails(tc.status, tc.typ, tc.code, "")
 				if strings.Contains(string(res.body), "12345678") || strings.Contains(string(res.body), e.key) {
 					t.Errorf("%s: the answer quotes the key: %s", path, res.body)
@@ -58,16 +57,11 @@ func TestAuthentication(t *testing.T) {
 func TestAllowList(t *testing.T) {
 	t.Parallel()
 	allowed := sandboxtest.NewKey(t)
-	srv, err := sandbox.New(sandbox.Options{Keys: []string{allowed}})
-	if err != nil {
-		t.Fatal(err)
-	}
-	hs := httptest.NewServer(srv)
-	t.Cleanup(hs.Close)
-	in := &env{t: t, url: hs.URL, key: allowed, hc: hs.Client()}
+	sb := sandboxtest.Start(t, sandboxtest.WithKeys(allowed))
+	in := envOn(t, sb, allowed)
 	in.get("/_sandbox/stats", nil).ok(nil)
-	out := &env{t: t, url: hs.URL, key: sandboxtest.NewKey(t), hc: hs.Client()}
-	out.get("/_sandbox/stats", nil).fails(401, client.ErrorTypeAuthentication, client.ErrorCodeInvalidAPIKey, "")
+	out := envOn(t, sb, sandboxtest.NewKey(t))
+	out.get("/_sandbox/stats", nil).fails(401, wire.ErrorTypeAuthentication, wire.ErrorCodeInvalidAPIKey, "")
 
 	if _, err := sandbox.New(sandbox.Options{Keys: []string{"sk_live_12345678"}}); err == nil || strings.Contains(err.Error(), "12345678") {
 		t.Errorf("New with a live key in Keys: err = %v; want an error that does not quote the key", err)
@@ -80,10 +74,10 @@ func TestIsolation(t *testing.T) {
 	t.Parallel()
 	a := newEnv(t)
 	b := a.other()
-	cu := a.customer(vals("source", client.TokenVisa))
+	cu := a.customer(vals("source", sandbox.TokenVisa))
 	src := cu.DefaultSource
 	p := a.payment(pay("500", "EUR", "", "customer", cu.ID, "capture", "false"))
-	pending := a.payment(pay("500", "EUR", client.Token3DS))
+	pending := a.payment(pay("500", "EUR", sandbox.Token3DS))
 
 	for _, tc := range []struct{ method, path string }{
 		{"GET", "/v1/customers/" + cu.ID},
@@ -100,19 +94,19 @@ func TestIsolation(t *testing.T) {
 	} {
 		var f = vals()
 		if strings.HasSuffix(tc.path, "/sources") {
-			f = vals("source", client.TokenVisa)
+			f = vals("source", sandbox.TokenVisa)
 		}
-		b.do(tc.method, tc.path, f).fails(404, client.ErrorTypeInvalidRequest, client.ErrorCodeResourceMissing, "")
+		b.do(tc.method, tc.path, f).fails(404, wire.ErrorTypeInvalidRequest, wire.ErrorCodeResourceMissing, "")
 	}
 	b.post("/v1/payments", pay("100", "USD", "", "customer", cu.ID)).
-		fails(400, client.ErrorTypeInvalidRequest, client.ErrorCodeResourceMissing, "customer")
+		fails(400, wire.ErrorTypeInvalidRequest, wire.ErrorCodeResourceMissing, "customer")
 	b.get("/v1/payments", vals("customer", cu.ID)).
-		fails(400, client.ErrorTypeInvalidRequest, client.ErrorCodeResourceMissing, "customer")
+		fails(400, wire.ErrorTypeInvalidRequest, wire.ErrorCodeResourceMissing, "customer")
 	b.get("/v1/payments", vals("starting_after", p.ID)).
-		fails(400, client.ErrorTypeInvalidRequest, client.ErrorCodeResourceMissing, "starting_after")
+		fails(400, wire.ErrorTypeInvalidRequest, wire.ErrorCodeResourceMissing, "starting_after")
 	b.get("/v1/payments", vals("ending_before", p.ID)).
-		fails(400, client.ErrorTypeInvalidRequest, client.ErrorCodeResourceMissing, "ending_before")
-	var list client.PaymentList
+		fails(400, wire.ErrorTypeInvalidRequest, wire.ErrorCodeResourceMissing, "ending_before")
+	var list wire.PaymentList
 	b.get("/v1/payments", nil).ok(&list)
 	if len(list.Data) != 0 {
 		t.Errorf("account B lists %d payments of account A", len(list.Data))
@@ -121,19 +115,42 @@ func TestIsolation(t *testing.T) {
 		t.Errorf("account B's stats count account A's objects: %+v", s)
 	}
 	// Nothing B did changed A's objects.
-	var got client.Payment
+	var got wire.Payment
 	a.get("/v1/payments/"+p.ID, nil).ok(&got)
-	if got.Status != client.PaymentStatusAuthorized {
+	if got.Status != wire.PaymentStatusAuthorized {
 		t.Errorf("A's payment is %s after B's attempts; want authorized", got.Status)
 	}
 	a.get("/v1/customers/"+cu.ID+"/sources/"+src, nil).ok(nil)
 }
 
+// TestUnknownRoute: a path or method no endpoint serves is 404
+// unrecognized_url naming the method and path, never resource_missing,
+// which would read as the object being gone; it is not counted.
 func TestUnknownRoute(t *testing.T) {
 	t.Parallel()
 	e := newEnv(t)
-	e.get("/v1/widgets", nil).fails(404, client.ErrorTypeInvalidRequest, client.ErrorCodeResourceMissing, "")
-	e.do(http.MethodPut, "/v1/customers/cus_x", nil).fails(404, client.ErrorTypeInvalidRequest, client.ErrorCodeResourceMissing, "")
+	tests := []struct{ name, method, path string }{
+		{"unknown resource", http.MethodGet, "/v1/widgets"},
+		{"unknown method", http.MethodPut, "/v1/customers/cus_x"},
+		{"base URL ending in /v1, retrieve", http.MethodGet, "/v1/v1/customers/cus_AAAAAAAAAAAAAAAAAAAAAAAA"},
+		{"base URL ending in /v1, create", http.MethodPost, "/v1/v1/customers"},
+		{"base URL ending in /v1, delete", http.MethodDelete, "/v1/v1/customers/cus_x/sources/src_x"},
+		{"no version", http.MethodGet, "/customers/cus_x"},
+		{"root", http.MethodGet, "/"},
+		{"unknown control", http.MethodPost, "/_sandbox/nope"},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			se := &env{t: t, url: e.url, key: e.key, hc: e.hc}
+			eb := se.do(tc.method, tc.path, nil).fails(404, wire.ErrorTypeInvalidRequest, wire.ErrorCodeUnrecognizedURL, "")
+			if want := tc.method + " " + tc.path; !strings.Contains(eb.Error.Message, want) {
+				t.Errorf("message %q does not name %q", eb.Error.Message, want)
+			}
+		})
+	}
+	if n := e.stats().Requests.Total; n != 0 {
+		t.Errorf("stats.requests.total = %d after unknown routes only, want 0", n)
+	}
 	anon := &env{t: t, url: e.url, hc: e.hc}
-	anon.get("/v1/widgets", nil).fails(401, client.ErrorTypeAuthentication, client.ErrorCodeMissingAPIKey, "")
+	anon.get("/v1/widgets", nil).fails(401, wire.ErrorTypeAuthentication, wire.ErrorCodeMissingAPIKey, "")
 }

@@ -8,8 +8,8 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/paymentsdev/terraform-provider-payments/internal/client"
 	"github.com/paymentsdev/terraform-provider-payments/internal/sandbox"
+	"github.com/paymentsdev/terraform-provider-payments/internal/wire"
 )
 
 // The benchmarks call ServeHTTP directly, with a reused request and a
@@ -42,7 +42,7 @@ func newBencher(b testing.TB) *bencher {
 		b.Fatal(err)
 	}
 	b.Cleanup(func() { srv.Close() })
-	return &bencher{b: b, srv: srv, key: client.SecretKeySandboxPrefix + "benchmark0001", w: discardWriter{h: http.Header{}}}
+	return &bencher{b: b, srv: srv, key: wire.SecretKeySandboxPrefix + "benchmark0001", w: discardWriter{h: http.Header{}}}
 }
 
 // request builds a request to reuse across iterations.
@@ -102,7 +102,7 @@ func BenchmarkCreateCustomerIdempotent(b *testing.B) {
 	i := 0
 	for b.Loop() {
 		i++
-		r.Header.Set(client.HeaderIdempotencyKey, fmt.Sprintf("key-%d", i))
+		r.Header.Set(wire.HeaderIdempotencyKey, fmt.Sprintf("key-%d", i))
 		bb.serve(r, rd, customerBody)
 	}
 }
@@ -120,7 +120,7 @@ func BenchmarkCreateCustomerParallel(b *testing.B) {
 	b.RunParallel(func(pb *testing.PB) {
 		mu <- struct{}{}
 		n++
-		bb := &bencher{b: b, srv: srv, key: fmt.Sprintf("%sparallel%04d", client.SecretKeySandboxPrefix, n), w: discardWriter{h: http.Header{}}}
+		bb := &bencher{b: b, srv: srv, key: fmt.Sprintf("%sparallel%04d", wire.SecretKeySandboxPrefix, n), w: discardWriter{h: http.Header{}}}
 		<-mu
 		r, rd := bb.request(http.MethodPost, "/v1/customers", customerBody)
 		for pb.Next() {

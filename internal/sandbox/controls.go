@@ -1,43 +1,43 @@
 package sandbox
 
 import (
-	"github.com/paymentsdev/terraform-provider-payments/internal/client"
+	"github.com/paymentsdev/terraform-provider-payments/internal/wire"
 )
 
-// The /_sandbox/ controls of CONTRACT.md. They act on the calling account
+// The /_sandbox/ controls of the contract. They act on the calling account
 // only, are not counted in stats and are not subject to faults.
 
 func (c *call) completePayment() response {
-	if e := c.f.check("outcome"); e != nil {
+	if e := c.f.check(wire.ParamOutcome); e != nil {
 		return e.response()
 	}
 	p, e := c.pathPayment()
 	if e != nil {
 		return e.response()
 	}
-	outcome, _ := c.f.get("outcome")
+	outcome, _ := c.f.get(wire.ParamOutcome)
 	switch outcome {
 	case "":
 		// Finishing as the create asked: capture=false leaves it authorized.
-		outcome = client.OutcomeApproved
+		outcome = wire.OutcomeApproved
 		if !p.captureRequested {
-			outcome = client.OutcomeAuthorized
+			outcome = wire.OutcomeAuthorized
 		}
-	case client.OutcomeApproved, client.OutcomeAuthorized, client.OutcomeDeclined:
+	case wire.OutcomeApproved, wire.OutcomeAuthorized, wire.OutcomeDeclined:
 	default:
-		return invalid("outcome", "outcome %q is not valid; use %s, %s or %s.", clip(outcome),
-			client.OutcomeApproved, client.OutcomeAuthorized, client.OutcomeDeclined).response()
+		return invalid(wire.ParamOutcome, "outcome %q is not valid; use %s, %s or %s.", clip(outcome),
+			wire.OutcomeApproved, wire.OutcomeAuthorized, wire.OutcomeDeclined).response()
 	}
 	// Each outcome is also the status it leads to.
-	if p.status != client.PaymentStatusPending || !canMove(p.status, outcome) {
+	if p.status != wire.PaymentStatusPending || !canMove(p.status, outcome) {
 		return unexpectedState("Payment %s is %s; only a %s payment can be completed.",
-			p.id.format(client.PaymentIDPrefix), p.status, client.PaymentStatusPending).response()
+			p.id.format(wire.PaymentIDPrefix), p.status, wire.PaymentStatusPending).response()
 	}
 	p.status = outcome
 	switch outcome {
-	case client.OutcomeApproved:
+	case wire.OutcomeApproved:
 		p.authCode, p.captured = newAuthorizationCode(), true
-	case client.OutcomeAuthorized:
+	case wire.OutcomeAuthorized:
 		p.authCode = newAuthorizationCode()
 	}
 	c.putPayment(p)
@@ -54,11 +54,11 @@ func (c *call) disputePayment() response {
 	if e != nil {
 		return e.response()
 	}
-	if !canMove(p.status, client.PaymentStatusDisputed) {
+	if !canMove(p.status, wire.PaymentStatusDisputed) {
 		return unexpectedState("Payment %s is %s; only an %s or %s payment can be disputed.",
-			p.id.format(client.PaymentIDPrefix), p.status, client.PaymentStatusApproved, client.PaymentStatusPartiallyRefunded).response()
+			p.id.format(wire.PaymentIDPrefix), p.status, wire.PaymentStatusApproved, wire.PaymentStatusPartiallyRefunded).response()
 	}
-	p.status = client.PaymentStatusDisputed
+	p.status = wire.PaymentStatusDisputed
 	c.putPayment(p)
 	body := paymentJSON(nil, p)
 	c.emitPayment(p, body)

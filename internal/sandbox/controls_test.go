@@ -10,21 +10,22 @@ import (
 	"testing"
 	"time"
 
-	"github.com/paymentsdev/terraform-provider-payments/internal/client"
+	"github.com/paymentsdev/terraform-provider-payments/internal/sandbox"
+	"github.com/paymentsdev/terraform-provider-payments/internal/wire"
 )
 
 func TestFaultSettings(t *testing.T) {
 	t.Parallel()
 	e := newEnv(t)
-	var f client.Faults
+	var f wire.Faults
 	e.get("/_sandbox/faults", nil).ok(&f)
-	if f != (client.Faults{Object: "faults"}) {
+	if f != (wire.Faults{Object: "faults"}) {
 		t.Errorf("default faults = %+v", f)
 	}
 	// Each POST changes the named settings only.
 	e.post("/_sandbox/faults", vals("latency_ms", "5")).ok(&f)
 	e.post("/_sandbox/faults", vals("drop_rate", "0.25", "rate_limit", "1000")).ok(&f)
-	want := client.Faults{Object: "faults", DropRate: 0.25, LatencyMS: 5, RateLimit: 1000}
+	want := wire.Faults{Object: "faults", DropRate: 0.25, LatencyMS: 5, RateLimit: 1000}
 	if f != want {
 		t.Errorf("faults = %+v, want %+v", f, want)
 	}
@@ -37,17 +38,17 @@ func TestFaultSettings(t *testing.T) {
 		{"drop_rate", "2"}, {"latency_ms", "-1"}, {"latency_ms", "1.5"}, {"latency_ms", "600001"},
 		{"rate_limit", "-1"}, {"rate_limit", "x"}, {"rate_limit", "100000000"},
 	} {
-		e.post("/_sandbox/faults", vals(tc.name, tc.value)).fails(400, client.ErrorTypeInvalidRequest, client.ErrorCodeParameterInvalid, tc.name)
+		e.post("/_sandbox/faults", vals(tc.name, tc.value)).fails(400, wire.ErrorTypeInvalidRequest, wire.ErrorCodeParameterInvalid, tc.name)
 	}
-	e.post("/_sandbox/faults", vals("chaos", "1")).fails(400, client.ErrorTypeInvalidRequest, client.ErrorCodeParameterUnknown, "chaos")
+	e.post("/_sandbox/faults", vals("chaos", "1")).fails(400, wire.ErrorTypeInvalidRequest, wire.ErrorCodeParameterUnknown, "chaos")
 	e.get("/_sandbox/faults", nil).ok(&f)
 	if f != want {
 		t.Errorf("refused settings changed the faults: %+v", f)
 	}
 	// Faults belong to one account.
-	var o client.Faults
+	var o wire.Faults
 	e.other().get("/_sandbox/faults", nil).ok(&o)
-	if o != (client.Faults{Object: "faults"}) {
+	if o != (wire.Faults{Object: "faults"}) {
 		t.Errorf("another account sees %+v", o)
 	}
 }
@@ -58,8 +59,8 @@ func TestErrorRate(t *testing.T) {
 	e.faults(vals("error_rate", "1"))
 	seen := map[int]bool{}
 	for range 40 {
-		res := e.post("/v1/payments", pay("100", "USD", client.TokenVisa))
-		res.fails(res.status, client.ErrorTypeAPI, client.ErrorCodeServerError, "")
+		res := e.post("/v1/payments", pay("100", "USD", sandbox.TokenVisa))
+		res.fails(res.status, wire.ErrorTypeAPI, wire.ErrorCodeServerError, "")
 		seen[res.status] = true
 	}
 	if !seen[500] || !seen[503] || len(seen) != 2 {
@@ -94,7 +95,7 @@ func TestDropRate(t *testing.T) {
 	send := func() (*http.Response, error) {
 		r, _ := http.NewRequest(http.MethodPost, e.url+"/v1/customers", strings.NewReader("name=Dropped"))
 		r.Header.Set("Content-Type", "application/x-www-form-urlencoded")
-		r.Header.Set(client.HeaderIdempotencyKey, "drop-1")
+		r.Header.Set(wire.HeaderIdempotencyKey, "drop-1")
 		r.SetBasicAuth(e.key, "")
 		return hc.Do(r)
 	}
@@ -112,8 +113,8 @@ func TestDropRate(t *testing.T) {
 		t.Fatal(err)
 	}
 	resp.Body.Close()
-	if resp.StatusCode != 200 || resp.Header.Get(client.HeaderIdempotentReplayed) != "true" {
-		t.Errorf("retry after drop: %d replayed %q", resp.StatusCode, resp.Header.Get(client.HeaderIdempotentReplayed))
+	if resp.StatusCode != 200 || resp.Header.Get(wire.HeaderIdempotentReplayed) != "true" {
+		t.Errorf("retry after drop: %d replayed %q", resp.StatusCode, resp.Header.Get(wire.HeaderIdempotentReplayed))
 	}
 	if st := e.stats(); st.Customers != 1 {
 		t.Errorf("customers = %d after the retry, want 1", st.Customers)
@@ -152,10 +153,10 @@ func TestRateLimit(t *testing.T) {
 	if res.status == 200 && time.Since(start) >= time.Second {
 		t.Skip("the machine took over a second for 4 requests; the window had room again")
 	}
-	res.fails(429, client.ErrorTypeRateLimit, client.ErrorCodeRateLimited, "")
-	ra, err := strconv.Atoi(res.header.Get(client.HeaderRetryAfter))
+	res.fails(429, wire.ErrorTypeRateLimit, wire.ErrorCodeRateLimited, "")
+	ra, err := strconv.Atoi(res.header.Get(wire.HeaderRetryAfter))
 	if err != nil || ra < 1 {
-		t.Errorf("Retry-After = %q, want whole seconds >= 1", res.header.Get(client.HeaderRetryAfter))
+		t.Errorf("Retry-After = %q, want whole seconds >= 1", res.header.Get(wire.HeaderRetryAfter))
 	}
 	// Controls are not limited.
 	e.get("/_sandbox/stats", nil).ok(nil)
@@ -173,8 +174,8 @@ func TestRateLimit(t *testing.T) {
 func TestStats(t *testing.T) {
 	t.Parallel()
 	e := newEnv(t)
-	cu := e.customer(vals("source", client.TokenVisa))
-	e.post("/v1/customers/"+cu.ID+"/sources", vals("source", client.TokenAmex)).ok(nil)
+	cu := e.customer(vals("source", sandbox.TokenVisa))
+	e.post("/v1/customers/"+cu.ID+"/sources", vals("source", sandbox.TokenAmex)).ok(nil)
 	e.get("/v1/customers/"+cu.ID, nil).ok(nil)
 	e.get("/v1/customers/cus_AAAAAAAAAAAAAAAAAAAAAAAA", nil)
 	p := e.payment(pay("100", "USD", "", "customer", cu.ID))
@@ -216,8 +217,8 @@ func TestReset(t *testing.T) {
 	e := newEnv(t)
 	o := e.other()
 	keep := o.customer(nil)
-	cu := e.customer(vals("source", client.TokenVisa))
-	p := e.payment(pay("100", "USD", client.TokenVisa))
+	cu := e.customer(vals("source", sandbox.TokenVisa))
+	p := e.payment(pay("100", "USD", sandbox.TokenVisa))
 	first := e.post("/v1/customers", vals("name", "idem"), idemKey("before-reset")).ok(nil)
 	e.faults(vals("latency_ms", "1"))
 	requests := e.stats().Requests.Total
@@ -237,42 +238,40 @@ func TestReset(t *testing.T) {
 	if st.Requests.Total != requests {
 		t.Errorf("reset cleared counters: %d -> %d", requests, st.Requests.Total)
 	}
-	var f client.Faults
+	var f wire.Faults
 	e.get("/_sandbox/faults", nil).ok(&f)
 	if f.LatencyMS != 1 {
 		t.Errorf("reset cleared faults: %+v", f)
 	}
-	e.get("/v1/customers/"+cu.ID, nil).fails(404, client.ErrorTypeInvalidRequest, client.ErrorCodeResourceMissing, "")
-	e.get("/v1/payments/"+p.ID, nil).fails(404, client.ErrorTypeInvalidRequest, client.ErrorCodeResourceMissing, "")
+	e.get("/v1/customers/"+cu.ID, nil).fails(404, wire.ErrorTypeInvalidRequest, wire.ErrorCodeResourceMissing, "")
+	e.get("/v1/payments/"+p.ID, nil).fails(404, wire.ErrorTypeInvalidRequest, wire.ErrorCodeResourceMissing, "")
 	// Idempotency keys are gone: the same key runs again.
 	if again := e.post("/v1/customers", vals("name", "idem"), idemKey("before-reset")).ok(nil); bytes.Equal(again.body, first.body) {
 		t.Error("an idempotency key survived the reset")
 	}
 	// Other accounts keep their objects.
 	o.get("/v1/customers/"+keep.ID, nil).ok(nil)
-	e.post("/_sandbox/reset", vals("all", "true")).fails(400, client.ErrorTypeInvalidRequest, client.ErrorCodeParameterUnknown, "all")
+	e.post("/_sandbox/reset", vals("all", "true")).fails(400, wire.ErrorTypeInvalidRequest, wire.ErrorCodeParameterUnknown, "all")
 }
 
 func TestBodyLimitAndEncoding(t *testing.T) {
 	t.Parallel()
 	e := newEnv(t)
 	// Exactly at the limit is read; one byte over is 413.
-	at := "name=x&metadata[a]=" + strings.Repeat("v", client.MaxRequestBodyBytes-len("name=x&metadata[a]="))
-	e.doRaw(http.MethodPost, "/v1/customers", at).fails(400, client.ErrorTypeInvalidRequest, client.ErrorCodeParameterInvalid, "metadata[a]")
-	e.doRaw(http.MethodPost, "/v1/customers", at+"v").fails(413, client.ErrorTypeInvalidRequest, client.ErrorCodeRequestTooLarge, "")
+	at := "name=x&metadata[a]=" + strings.Repeat("v", wire.MaxRequestBodyBytes-len("name=x&metadata[a]="))
+	e.doRaw(http.MethodPost, "/v1/customers", at).fails(400, wire.ErrorTypeInvalidRequest, wire.ErrorCodeParameterInvalid, "metadata[a]")
+	e.doRaw(http.MethodPost, "/v1/customers", at+"v").fails(413, wire.ErrorTypeInvalidRequest, wire.ErrorCodeRequestTooLarge, "")
 	if st := e.stats(); st.Customers != 0 {
 		t.Errorf("customers = %d", st.Customers)
 	}
 	// A body in another encoding is refused, not guessed at.
-	e.doRaw(http.MethodPost, "/v1/customers", `{"name":"x"}`, func(r *http.Request) { r.Header.Set("Content-Type", "application/json") }).
-		fails(400, client.ErrorTypeInvalidRequest, client.ErrorCodeParameterInvalid, "")
+	e.doRaw(http.MethodPost, "/v1/customers", `{"name":"x"}`, header("Content-Type", "application/json")).
+		fails(400, wire.ErrorTypeInvalidRequest, wire.ErrorCodeParameterInvalid, "")
 	// A charset parameter is fine.
-	e.doRaw(http.MethodPost, "/v1/customers", "name=x", func(r *http.Request) {
-		r.Header.Set("Content-Type", "application/x-www-form-urlencoded; charset=utf-8")
-	}).ok(nil)
+	e.doRaw(http.MethodPost, "/v1/customers", "name=x", header("Content-Type", "application/x-www-form-urlencoded; charset=utf-8")).ok(nil)
 	// Query parameters of a POST count as parameters.
-	e.doRaw(http.MethodPost, "/v1/customers?name=q", "name=b").fails(400, client.ErrorTypeInvalidRequest, client.ErrorCodeParameterInvalid, "name")
-	var c client.Customer
+	e.doRaw(http.MethodPost, "/v1/customers?name=q", "name=b").fails(400, wire.ErrorTypeInvalidRequest, wire.ErrorCodeParameterInvalid, "name")
+	var c wire.Customer
 	e.doRaw(http.MethodPost, "/v1/customers?name=q", "").ok(&c)
 	if c.Name != "q" {
 		t.Errorf("name from the query = %q", c.Name)
@@ -294,7 +293,7 @@ func TestBodyLimitAndEncoding(t *testing.T) {
 func TestConcurrentAccounts(t *testing.T) {
 	t.Parallel()
 	e := newEnv(t)
-	cu := e.customer(vals("source", client.TokenVisa))
+	cu := e.customer(vals("source", sandbox.TokenVisa))
 	accounts := []*env{e, e.other(), e.other()}
 	var wg sync.WaitGroup
 	const workers, each = 8, 25
@@ -311,7 +310,7 @@ func TestConcurrentAccounts(t *testing.T) {
 					if a == e {
 						a.post("/v1/payments", pay("100", "USD", "", "customer", cu.ID))
 					} else {
-						a.post("/v1/payments", pay("100", "USD", client.TokenVisa))
+						a.post("/v1/payments", pay("100", "USD", sandbox.TokenVisa))
 					}
 				case 2:
 					a.get("/v1/payments", vals("limit", "5"))
@@ -328,7 +327,7 @@ func TestConcurrentAccounts(t *testing.T) {
 	for _, a := range accounts {
 		st := a.stats()
 		total += st.Payments
-		var l client.PaymentList
+		var l wire.PaymentList
 		a.get("/v1/payments", vals("limit", "100")).ok(&l)
 		if int64(len(l.Data)) != st.Payments {
 			t.Errorf("list has %d payments, stats %d", len(l.Data), st.Payments)

@@ -4,7 +4,6 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/paymentsdev/terraform-provider-payments/internal/client"
 	"github.com/paymentsdev/terraform-provider-payments/internal/wire"
 )
 
@@ -15,9 +14,9 @@ var customerFields = []struct {
 	check func(string) *apiError
 	field func(*customer) *string
 }{
-	{"email", checkEmail, func(c *customer) *string { return &c.email }},
-	{"name", checkName, func(c *customer) *string { return &c.name }},
-	{"phone", checkPhone, func(c *customer) *string { return &c.phone }},
+	{wire.ParamEmail, checkEmail, func(c *customer) *string { return &c.email }},
+	{wire.ParamName, checkName, func(c *customer) *string { return &c.name }},
+	{wire.ParamPhone, checkPhone, func(c *customer) *string { return &c.phone }},
 }
 
 // setCustomerFields validates the scalar fields of f and writes them to
@@ -43,8 +42,8 @@ func (c *call) setCustomerFields(dst *customer) *apiError {
 func token(param, v string) (*card, *apiError) {
 	cd := cardByToken(v)
 	if cd == nil {
-		e := invalid(param, "%s %q is not a valid token; use a sandbox test token such as %s.", param, clip(v), client.TokenVisa)
-		e.code = client.ErrorCodeTokenInvalid
+		e := invalid(param, "%s %q is not a valid token; use a sandbox test token such as %s.", param, clip(v), TokenVisa)
+		e.code = wire.ErrorCodeTokenInvalid
 		return nil, e
 	}
 	return cd, nil
@@ -66,7 +65,7 @@ func (c *call) attach(cu *customer, src *source) {
 // pathCustomer is the customer named by the path's {id}, or a 404.
 func (c *call) pathCustomer() (*customer, *apiError) {
 	id := c.r.PathValue("id")
-	if r, ok := parseRID(id, client.CustomerIDPrefix); ok {
+	if r, ok := parseRID(id, wire.CustomerIDPrefix); ok {
 		if cu := c.a.customers[r]; cu != nil {
 			return cu, nil
 		}
@@ -75,7 +74,7 @@ func (c *call) pathCustomer() (*customer, *apiError) {
 }
 
 func (c *call) createCustomer() response {
-	if e := c.f.check("email", "name", "phone", "metadata", "metadata[*]", "source"); e != nil {
+	if e := c.f.check(wire.ParamEmail, wire.ParamName, wire.ParamPhone, wire.ParamMetadata, "metadata[*]", wire.ParamSource); e != nil {
 		return e.response()
 	}
 	cu := &customer{created: c.unix}
@@ -88,8 +87,8 @@ func (c *call) createCustomer() response {
 	}
 	cu.meta = meta
 	var cd *card
-	if v, ok := c.f.get("source"); ok && v != "" {
-		if cd, e = token("source", v); e != nil {
+	if v, ok := c.f.get(wire.ParamSource); ok && v != "" {
+		if cd, e = token(wire.ParamSource, v); e != nil {
 			return e.response()
 		}
 	}
@@ -122,7 +121,7 @@ func (c *call) retrieveCustomer() response {
 }
 
 func (c *call) updateCustomer() response {
-	if e := c.f.check("email", "name", "phone", "metadata", "metadata[*]", "default_source"); e != nil {
+	if e := c.f.check(wire.ParamEmail, wire.ParamName, wire.ParamPhone, wire.ParamMetadata, "metadata[*]", wire.ParamDefaultSource); e != nil {
 		return e.response()
 	}
 	cu, e := c.pathCustomer()
@@ -137,17 +136,17 @@ func (c *call) updateCustomer() response {
 	if next.meta, e = applyMetadata(cu.meta, c.f); e != nil {
 		return e.response()
 	}
-	if v, ok := c.f.get("default_source"); ok {
+	if v, ok := c.f.get(wire.ParamDefaultSource); ok {
 		if v == "" {
-			return invalid("default_source", "default_source cannot be empty: a default can be replaced by another attached source (%s...), not removed.", client.SourceIDPrefix).response()
+			return invalid(wire.ParamDefaultSource, "default_source cannot be empty: a default can be replaced by another attached source (%s...), not removed.", wire.SourceIDPrefix).response()
 		}
 		var src *source
-		if r, ok := parseRID(v, client.SourceIDPrefix); ok {
+		if r, ok := parseRID(v, wire.SourceIDPrefix); ok {
 			_, src = cu.source(r)
 		}
 		if src == nil {
-			return missingRef("default_source", "default_source %q is not a source attached to customer %s; attach it first with POST /v1/customers/%s/sources.",
-				clip(v), cu.id.format(client.CustomerIDPrefix), cu.id.format(client.CustomerIDPrefix)).response()
+			return missingRef(wire.ParamDefaultSource, "default_source %q is not a source attached to customer %s; attach it first with POST /v1/customers/%s/sources.",
+				clip(v), cu.id.format(wire.CustomerIDPrefix), cu.id.format(wire.CustomerIDPrefix)).response()
 		}
 		next.defaultSource = src
 	}
@@ -171,24 +170,24 @@ func (c *call) deleteCustomer() response {
 	delete(c.a.byCustomer, cu.id)
 	c.a.sources -= len(cu.sources)
 	c.deleteCustomerRecord(cu.id)
-	b := deletedJSON(client.CustomerIDPrefix, cu.id, "customer")
+	b := deletedJSON(wire.CustomerIDPrefix, cu.id, "customer")
 	c.emit(wire.EventCustomerDeleted, b)
 	return ok(b)
 }
 
 func (c *call) addSource() response {
-	if e := c.f.check("source"); e != nil {
+	if e := c.f.check(wire.ParamSource); e != nil {
 		return e.response()
 	}
 	cu, e := c.pathCustomer()
 	if e != nil {
 		return e.response()
 	}
-	v, _ := c.f.get("source")
+	v, _ := c.f.get(wire.ParamSource)
 	if v == "" {
-		return missingParam("source", "source is required: send a sandbox test token such as %s.", client.TokenVisa).response()
+		return missingParam(wire.ParamSource, "source is required: send a sandbox test token such as %s.", TokenVisa).response()
 	}
-	cd, e := token("source", v)
+	cd, e := token(wire.ParamSource, v)
 	if e != nil {
 		return e.response()
 	}
@@ -211,7 +210,7 @@ func (c *call) pathSource() (*customer, int, *apiError) {
 		return nil, 0, e
 	}
 	id := c.r.PathValue("src")
-	if r, ok := parseRID(id, client.SourceIDPrefix); ok {
+	if r, ok := parseRID(id, wire.SourceIDPrefix); ok {
 		if i, _ := cu.source(r); i >= 0 {
 			return cu, i, nil
 		}
@@ -249,7 +248,7 @@ func (c *call) removeSource() response {
 	}
 	c.a.sources--
 	c.putCustomer(cu)
-	b := deletedJSON(client.SourceIDPrefix, src.id, "source")
+	b := deletedJSON(wire.SourceIDPrefix, src.id, "source")
 	c.emit(wire.EventCustomerSourceDeleted, b)
 	if cu.defaultSource != src && src == prevDefault {
 		c.emit(wire.EventCustomerUpdated, c.customerJSON(cu)) // default_source changed
@@ -260,7 +259,7 @@ func (c *call) removeSource() response {
 func (c *call) customerJSON(cu *customer) []byte {
 	b := make([]byte, 0, 320+80*len(cu.sources))
 	b = append(b, `{"id":`...)
-	b = appendID(b, client.CustomerIDPrefix, cu.id)
+	b = appendID(b, wire.CustomerIDPrefix, cu.id)
 	b = append(b, `,"object":"customer","email":`...)
 	b = appendOptString(b, cu.email)
 	b = append(b, `,"name":`...)
@@ -269,7 +268,7 @@ func (c *call) customerJSON(cu *customer) []byte {
 	b = appendOptString(b, cu.phone)
 	b = append(b, `,"default_source":`...)
 	if cu.defaultSource != nil {
-		b = appendID(b, client.SourceIDPrefix, cu.defaultSource.id)
+		b = appendID(b, wire.SourceIDPrefix, cu.defaultSource.id)
 	} else {
 		b = append(b, "null"...)
 	}
@@ -279,7 +278,7 @@ func (c *call) customerJSON(cu *customer) []byte {
 			b = append(b, ',')
 		}
 		b = append(b, `{"id":`...)
-		b = appendID(b, client.SourceIDPrefix, s.id)
+		b = appendID(b, wire.SourceIDPrefix, s.id)
 		b = append(b, `,"brand":`...)
 		b = appendString(b, s.card.brand)
 		b = append(b, `,"last4":`...)
@@ -295,9 +294,9 @@ func (c *call) customerJSON(cu *customer) []byte {
 
 func sourceJSON(b []byte, cu *customer, s *source) []byte {
 	b = append(b, `{"id":`...)
-	b = appendID(b, client.SourceIDPrefix, s.id)
+	b = appendID(b, wire.SourceIDPrefix, s.id)
 	b = append(b, `,"object":"source","customer":`...)
-	b = appendID(b, client.CustomerIDPrefix, cu.id)
+	b = appendID(b, wire.CustomerIDPrefix, cu.id)
 	b = append(b, `,"brand":`...)
 	b = appendString(b, s.card.brand)
 	b = append(b, `,"last4":`...)

@@ -4,10 +4,10 @@ import (
 	"fmt"
 	"net/http"
 
-	"github.com/paymentsdev/terraform-provider-payments/internal/client"
+	"github.com/paymentsdev/terraform-provider-payments/internal/wire"
 )
 
-// apiError is an error answer: the body {"error": {...}} of CONTRACT.md.
+// apiError is an error answer: the body {"error": {...}} of wire.ErrorBody.
 type apiError struct {
 	status  int
 	typ     string
@@ -44,22 +44,22 @@ func (e *apiError) response() response {
 // invalid is a 400 parameter_invalid naming the parameter at fault.
 func invalid(param, format string, args ...any) *apiError {
 	return &apiError{
-		status: http.StatusBadRequest, typ: client.ErrorTypeInvalidRequest,
-		code: client.ErrorCodeParameterInvalid, param: param, message: fmt.Sprintf(format, args...),
+		status: http.StatusBadRequest, typ: wire.ErrorTypeInvalidRequest,
+		code: wire.ErrorCodeParameterInvalid, param: param, message: fmt.Sprintf(format, args...),
 	}
 }
 
 // missingParam is a 400 parameter_missing.
 func missingParam(param, format string, args ...any) *apiError {
 	e := invalid(param, format, args...)
-	e.code = client.ErrorCodeParameterMissing
+	e.code = wire.ErrorCodeParameterMissing
 	return e
 }
 
 // unknownParam is a 400 parameter_unknown.
 func unknownParam(param string) *apiError {
-	e := invalid(param, "Received unknown parameter: %s. Remove it; see CONTRACT.md for the parameters of this endpoint.", param)
-	e.code = client.ErrorCodeParameterUnknown
+	e := invalid(param, "Received unknown parameter: %s. Remove it; api/openapi.yaml lists the parameters of this endpoint.", param)
+	e.code = wire.ErrorCodeParameterUnknown
 	return e
 }
 
@@ -67,7 +67,7 @@ func unknownParam(param string) *apiError {
 // account does not have.
 func missingRef(param, format string, args ...any) *apiError {
 	e := invalid(param, format, args...)
-	e.code = client.ErrorCodeResourceMissing
+	e.code = wire.ErrorCodeResourceMissing
 	return e
 }
 
@@ -75,22 +75,22 @@ func missingRef(param, format string, args ...any) *apiError {
 // other accounts get exactly this too, so that existence never leaks.
 func notFound(kind, id string) *apiError {
 	return &apiError{
-		status: http.StatusNotFound, typ: client.ErrorTypeInvalidRequest,
-		code: client.ErrorCodeResourceMissing, message: fmt.Sprintf("No such %s: '%s'", kind, id),
+		status: http.StatusNotFound, typ: wire.ErrorTypeInvalidRequest,
+		code: wire.ErrorCodeResourceMissing, message: fmt.Sprintf("No such %s: '%s'", kind, id),
 	}
 }
 
 // unexpectedState is a 400 payment_unexpected_state.
 func unexpectedState(format string, args ...any) *apiError {
 	return &apiError{
-		status: http.StatusBadRequest, typ: client.ErrorTypeInvalidRequest,
-		code: client.ErrorCodePaymentUnexpectedState, message: fmt.Sprintf(format, args...),
+		status: http.StatusBadRequest, typ: wire.ErrorTypeInvalidRequest,
+		code: wire.ErrorCodePaymentUnexpectedState, message: fmt.Sprintf(format, args...),
 	}
 }
 
 func serverError(status int, format string, args ...any) *apiError {
 	return &apiError{
-		status: status, typ: client.ErrorTypeAPI, code: client.ErrorCodeServerError,
+		status: status, typ: wire.ErrorTypeAPI, code: wire.ErrorCodeServerError,
 		message: fmt.Sprintf(format, args...),
 	}
 }

@@ -8,7 +8,7 @@ import (
 	"strconv"
 	"time"
 
-	"github.com/paymentsdev/terraform-provider-payments/internal/client"
+	"github.com/paymentsdev/terraform-provider-payments/internal/wire"
 )
 
 // Bounds of the fault settings, so that a typo cannot hang a test run for
@@ -53,7 +53,7 @@ func (l *limiter) allow(now time.Time, n int64) (bool, time.Duration) {
 // injectFaults applies the account's faults to one /v1 request, before
 // its Idempotency-Key is looked up. It returns the fault answer, if any,
 // and whether to drop the connection once the request has acted.
-func (s *Server) injectFaults(ctx context.Context, a *account) (*apiError, bool) {
+func (s *Server) injectFaults(ctx context.Context, a *account, method string) (*apiError, bool) {
 	a.faultsMu.Lock()
 	f := a.faults
 	var limited bool
@@ -69,7 +69,7 @@ func (s *Server) injectFaults(ctx context.Context, a *account) (*apiError, bool)
 		a.faultRateLimited.Add(1)
 		secs := max(1, int(math.Ceil(wait.Seconds())))
 		return &apiError{
-			status: http.StatusTooManyRequests, typ: client.ErrorTypeRateLimit, code: client.ErrorCodeRateLimited,
+			status: http.StatusTooManyRequests, typ: wire.ErrorTypeRateLimit, code: wire.ErrorCodeRateLimited,
 			message:    "Too many requests: this account is limited to " + strconv.FormatInt(f.rateLimit, 10) + " per second. Retry after the Retry-After header's seconds.",
 			retryAfter: secs,
 		}, false
@@ -83,7 +83,13 @@ func (s *Server) injectFaults(ctx context.Context, a *account) (*apiError, bool)
 			status = http.StatusServiceUnavailable
 		}
 		a.faultErrors.Add(1)
-		return serverError(status, "Injected fault (error_rate): the request did nothing. Retry it with the same Idempotency-Key."), false
+		// Only a POST carries an Idempotency-Key; a GET or DELETE is
+		// simply retried.
+		advice := "Retry it."
+		if method == http.MethodPost {
+			advice = "Retry it with the same " + wire.HeaderIdempotencyKey + "."
+		}
+		return serverError(status, "Injected fault (error_rate): the request did nothing. %s", advice), false
 	}
 	return nil, f.dropRate > 0 && rand.Float64() < f.dropRate
 }
@@ -100,7 +106,7 @@ func (c *call) getFaults() response {
 
 // setFaults changes the named settings and leaves the others.
 func (c *call) setFaults() response {
-	if e := c.f.check("error_rate", "drop_rate", "latency_ms", "rate_limit"); e != nil {
+	if e := c.f.check(wire.ParamErrorRate, wire.ParamDropRate, wire.ParamLatencyMS, wire.ParamRateLimit); e != nil {
 		return e.response()
 	}
 	c.a.faultsMu.Lock()
@@ -139,10 +145,10 @@ func (c *call) setFaults() response {
 		return nil
 	}
 	for _, e := range []*apiError{
-		rate("error_rate", &f.errorRate),
-		rate("drop_rate", &f.dropRate),
-		count("latency_ms", maxLatencyMS, &f.latencyMS),
-		count("rate_limit", maxRateLimit, &f.rateLimit),
+		rate(wire.ParamErrorRate, &f.errorRate),
+		rate(wire.ParamDropRate, &f.dropRate),
+		count(wire.ParamLatencyMS, maxLatencyMS, &f.latencyMS),
+		count(wire.ParamRateLimit, maxRateLimit, &f.rateLimit),
 	} {
 		if e != nil {
 			return e.response()

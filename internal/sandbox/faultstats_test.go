@@ -2,14 +2,18 @@ package sandbox_test
 
 import (
 	"context"
+	"net/http"
+	"strings"
 	"testing"
 
 	"github.com/paymentsdev/terraform-provider-payments/internal/client"
 	"github.com/paymentsdev/terraform-provider-payments/internal/sandbox/sandboxtest"
+	"github.com/paymentsdev/terraform-provider-payments/internal/sandboxclient"
+	"github.com/paymentsdev/terraform-provider-payments/internal/wire"
 )
 
 // TestStatsFaults checks the stats' counts of injected faults, an addition
-// to CONTRACT.md's stats: each kind counts the faults of its account only,
+// to the contract's stats: each kind counts the faults of its account only,
 // a drop counts each request that acted and got no answer, and a reset
 // keeps the counts.
 func TestStatsFaults(t *testing.T) {
@@ -22,17 +26,17 @@ func TestStatsFaults(t *testing.T) {
 		}
 		return c
 	}
-	faults := func(c *client.Client) client.StatsFaults {
+	faults := func(c *client.Client) wire.StatsFaults {
 		t.Helper()
-		st, err := c.SandboxStats(ctx)
+		st, err := sandboxclient.New(c).Stats(ctx)
 		if err != nil {
 			t.Fatalf("stats: %v", err)
 		}
 		return st.Faults
 	}
-	set := func(c *client.Client, p client.FaultsParams) {
+	set := func(c *client.Client, p sandboxclient.FaultsParams) {
 		t.Helper()
-		if _, err := c.SandboxSetFaults(ctx, p); err != nil {
+		if _, err := sandboxclient.New(c).SetFaults(ctx, p); err != nil {
 			t.Fatalf("setting faults: %v", err)
 		}
 	}
@@ -40,19 +44,19 @@ func TestStatsFaults(t *testing.T) {
 	var limit, off int64 = 1, 0
 
 	c, other := newClient(), newClient()
-	if got := faults(c); got != (client.StatsFaults{}) {
+	if got := faults(c); got != (wire.StatsFaults{}) {
 		t.Fatalf("a new account's fault counts are %+v, want zero", got)
 	}
 
-	set(c, client.FaultsParams{ErrorRate: &one})
+	set(c, sandboxclient.FaultsParams{ErrorRate: &one})
 	for range 3 {
 		if _, err := c.GetPayment(ctx, "pay_"+"000000000000000000000000"); err == nil {
 			t.Fatal("error_rate 1 answered a request")
 		}
 	}
-	set(c, client.FaultsParams{ErrorRate: &zero, DropRate: &one})
+	set(c, sandboxclient.FaultsParams{ErrorRate: &zero, DropRate: &one})
 	creates := func() int64 {
-		st, err := c.SandboxStats(ctx)
+		st, err := sandboxclient.New(c).Stats(ctx)
 		if err != nil {
 			t.Fatalf("stats: %v", err)
 		}
@@ -65,16 +69,16 @@ func TestStatsFaults(t *testing.T) {
 	// net/http resends a request with an Idempotency-Key once on a
 	// connection closed without an answer, so each attempt is a drop.
 	drops := creates() - before
-	set(c, client.FaultsParams{DropRate: &zero, RateLimit: &limit})
+	set(c, sandboxclient.FaultsParams{DropRate: &zero, RateLimit: &limit})
 	rateLimited := 0
 	for range 3 {
 		if _, err := c.CreateCustomer(ctx, &client.CustomerParams{}); client.IsRateLimited(err) {
 			rateLimited++
 		}
 	}
-	set(c, client.FaultsParams{RateLimit: &off})
+	set(c, sandboxclient.FaultsParams{RateLimit: &off})
 
-	want := client.StatsFaults{Errors: 3, Drops: drops, RateLimited: int64(rateLimited)}
+	want := wire.StatsFaults{Errors: 3, Drops: drops, RateLimited: int64(rateLimited)}
 	if drops < 1 {
 		t.Fatal("drop_rate 1 saw no request")
 	}
@@ -84,16 +88,47 @@ func TestStatsFaults(t *testing.T) {
 	if got := faults(c); got != want {
 		t.Errorf("fault counts are %+v, want %+v", got, want)
 	}
-	if st, err := c.SandboxStats(ctx); err != nil || st.Customers < 1 {
+	if st, err := sandboxclient.New(c).Stats(ctx); err != nil || st.Customers < 1 {
 		t.Errorf("the dropped create did not act: %d customers, %v", st.Customers, err)
 	}
-	if got := faults(other); got != (client.StatsFaults{}) {
+	if got := faults(other); got != (wire.StatsFaults{}) {
 		t.Errorf("another account's fault counts are %+v, want zero", got)
 	}
-	if err := c.SandboxReset(ctx); err != nil {
+	if err := sandboxclient.New(c).Reset(ctx); err != nil {
 		t.Fatal(err)
 	}
 	if got := faults(c); got != want {
 		t.Errorf("after a reset the fault counts are %+v, want them kept: %+v", got, want)
+	}
+}
+
+// TestInjectedErrorAdvice: an injected 500/503 tells a POST to retry with
+// the same Idempotency-Key, and any other method simply to retry: a GET has
+// no key to keep.
+func TestInjectedErrorAdvice(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t)
+	e.faults(vals("error_rate", "1"))
+	for _, tc := range []struct {
+		method, path string
+		wantKey      bool
+	}{
+		{http.MethodGet, "/v1/payments", false},
+		{http.MethodGet, "/v1/customers/cus_AAAAAAAAAAAAAAAAAAAAAAAA", false},
+		{http.MethodDelete, "/v1/customers/cus_AAAAAAAAAAAAAAAAAAAAAAAA", false},
+		{http.MethodPost, "/v1/customers", true},
+		{http.MethodPost, "/v1/payments/pay_AAAAAAAAAAAAAAAAAAAAAAAA/refund", true},
+	} {
+		r := e.do(tc.method, tc.path, nil, idemKey("advice-"+tc.method))
+		if r.status != http.StatusInternalServerError && r.status != http.StatusServiceUnavailable {
+			t.Fatalf("%s %s: status %d, want an injected 500 or 503", tc.method, tc.path, r.status)
+		}
+		msg := r.fails(r.status, wire.ErrorTypeAPI, wire.ErrorCodeServerError, "").Error.Message
+		if got := strings.Contains(msg, wire.HeaderIdempotencyKey); got != tc.wantKey {
+			t.Errorf("%s %s: message %q mentions the Idempotency-Key: %v, want %v", tc.method, tc.path, msg, got, tc.wantKey)
+		}
+		if !strings.Contains(msg, "Retry") {
+			t.Errorf("%s %s: message %q does not say to retry", tc.method, tc.path, msg)
+		}
 	}
 }

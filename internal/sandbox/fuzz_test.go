@@ -11,7 +11,7 @@ import (
 	"testing"
 	"unicode/utf8"
 
-	"github.com/paymentsdev/terraform-provider-payments/internal/client"
+	"github.com/paymentsdev/terraform-provider-payments/internal/wire"
 )
 
 var formSeeds = []string{
@@ -78,12 +78,12 @@ func FuzzParseForm(f *testing.F) {
 			}
 			return
 		}
-		if len(meta) > client.MetadataMaxKeys {
+		if len(meta) > wire.MetadataMaxKeys {
 			t.Fatalf("%d keys accepted", len(meta))
 		}
 		for i, kv := range meta {
-			if kv.v == "" || utf8.RuneCountInString(kv.k) > client.MetadataKeyMaxLength ||
-				utf8.RuneCountInString(kv.v) > client.MetadataValueMaxLength || (i > 0 && meta[i-1].k >= kv.k) {
+			if kv.v == "" || utf8.RuneCountInString(kv.k) > wire.MetadataKeyMaxLength ||
+				utf8.RuneCountInString(kv.v) > wire.MetadataValueMaxLength || (i > 0 && meta[i-1].k >= kv.k) {
 				t.Fatalf("metadata broke a rule: %+v", meta)
 			}
 		}
@@ -103,7 +103,7 @@ func FuzzServe(f *testing.F) {
 	if err != nil {
 		f.Fatal(err)
 	}
-	key := client.SecretKeySandboxPrefix + "fuzzfuzzfuzz"
+	key := wire.SecretKeySandboxPrefix + "fuzzfuzzfuzz"
 	f.Fuzz(func(t *testing.T, path, body string) {
 		if !strings.HasPrefix(path, "/") || strings.ContainsAny(path, " \r\n\t") || len(path) > 200 {
 			return
@@ -150,8 +150,8 @@ func TestStoreFailureStopsServing(t *testing.T) {
 	do := func(method, path, body string) *httptest.ResponseRecorder {
 		r := httptest.NewRequest(method, path, strings.NewReader(body))
 		r.Header.Set("Content-Type", "application/x-www-form-urlencoded")
-		r.Header.Set(client.HeaderIdempotencyKey, "k")
-		r.SetBasicAuth(client.SecretKeySandboxPrefix+"storefail", "")
+		r.Header.Set(wire.HeaderIdempotencyKey, "k")
+		r.SetBasicAuth(wire.SecretKeySandboxPrefix+"storefail", "")
 		w := httptest.NewRecorder()
 		srv.ServeHTTP(w, r)
 		return w

@@ -3,15 +3,13 @@ package sandbox_test
 import (
 	"bytes"
 	"encoding/json"
-	"io"
 	"net/http"
 	"net/url"
 	"regexp"
-	"strings"
 	"testing"
 
-	"github.com/paymentsdev/terraform-provider-payments/internal/client"
 	"github.com/paymentsdev/terraform-provider-payments/internal/sandbox/sandboxtest"
+	"github.com/paymentsdev/terraform-provider-payments/internal/wire"
 )
 
 var (
@@ -30,11 +28,15 @@ type env struct {
 	hc  *http.Client
 }
 
-// newEnv starts a sandbox of its own and a fresh account on it.
-func newEnv(t testing.TB) *env {
+// newEnv starts a sandbox of its own, with opts, and a fresh account on it.
+func newEnv(t testing.TB, opts ...sandboxtest.Option) *env {
 	t.Helper()
-	sb := sandboxtest.Start(t)
-	return &env{t: t, url: sb.URL, key: sandboxtest.NewKey(t), hc: sb.HTTP.Client()}
+	return envOn(t, sandboxtest.Start(t, opts...), sandboxtest.NewKey(t))
+}
+
+// envOn is the account of key on a running sandbox.
+func envOn(t testing.TB, sb *sandboxtest.Sandbox, key string) *env {
+	return &env{t: t, url: sb.URL, key: key, hc: sb.HTTP.Client()}
 }
 
 // other is another account on the same sandbox.
@@ -50,10 +52,20 @@ type result struct {
 }
 
 // req sets one option of a request.
-type req func(*http.Request)
+type req func(*sandboxtest.Request)
 
 func idemKey(k string) req {
-	return func(r *http.Request) { r.Header.Set(client.HeaderIdempotencyKey, k) }
+	return func(r *sandboxtest.Request) { r.IdempotencyKey = k }
+}
+
+// header sends one more header, or replaces one the request would send.
+func header(name, value string) req {
+	return func(r *sandboxtest.Request) {
+		if r.Header == nil {
+			r.Header = http.Header{}
+		}
+		r.Header.Set(name, value)
+	}
 }
 
 func (e *env) do(method, path string, form url.Values, opts ...req) *result {
@@ -63,37 +75,17 @@ func (e *env) do(method, path string, form url.Values, opts ...req) *result {
 
 func (e *env) doRaw(method, path, body string, opts ...req) *result {
 	e.t.Helper()
-	var rd io.Reader
-	if method == http.MethodPost {
-		rd = strings.NewReader(body)
-	} else if body != "" {
-		path += "?" + body
-	}
-	r, err := http.NewRequest(method, e.url+path, rd)
-	if err != nil {
-		e.t.Fatal(err)
-	}
-	if method == http.MethodPost {
-		r.Header.Set("Content-Type", "application/x-www-form-urlencoded")
-	}
-	if e.key != "" {
-		r.SetBasicAuth(e.key, "")
-	}
+	r := sandboxtest.Request{Method: method, Path: path, Key: e.key, Raw: &body}
 	for _, o := range opts {
-		o(r)
+		o(&r)
 	}
-	resp, err := checked(e.t, e.hc).Do(r)
+	resp, err := sandboxtest.Do(checked(e.t, e.hc), e.url, r)
 	if err != nil {
 		e.t.Fatalf("%s %s: %v", method, path, err)
 	}
-	defer resp.Body.Close()
-	b, err := io.ReadAll(resp.Body)
-	if err != nil {
-		e.t.Fatal(err)
-	}
-	res := &result{t: e.t, status: resp.StatusCode, header: resp.Header, body: b}
-	if !reRequestID.MatchString(resp.Header.Get(client.HeaderRequestID)) {
-		e.t.Errorf("%s %s: Request-Id %q is not req_ + 24 alphanumerics", method, path, resp.Header.Get(client.HeaderRequestID))
+	res := &result{t: e.t, status: resp.Status, header: resp.Header, body: resp.Body}
+	if !reRequestID.MatchString(resp.Header.Get(wire.HeaderRequestID)) {
+		e.t.Errorf("%s %s: Request-Id %q is not req_ + 24 alphanumerics", method, path, resp.Header.Get(wire.HeaderRequestID))
 	}
 	if ct := resp.Header.Get("Content-Type"); ct != "application/json" {
 		e.t.Errorf("%s %s: Content-Type %q", method, path, ct)
@@ -130,24 +122,17 @@ func (r *result) ok(v any) *result {
 	return r
 }
 
-type errBody struct {
-	Error struct {
-		Type    string `json:"type"`
-		Code    string `json:"code"`
-		Message string `json:"message"`
-		Param   string `json:"param"`
-		Payment string `json:"payment"`
-	} `json:"error"`
-}
-
 // fails checks an error answer's status, type, code and param.
-func (r *result) fails(status int, typ, code, param string) errBody {
+func (r *result) fails(status int, typ, code, param string) wire.ErrorBody {
 	r.t.Helper()
-	var eb errBody
+	var eb wire.ErrorBody
 	dec := json.NewDecoder(bytes.NewReader(r.body))
 	dec.DisallowUnknownFields()
 	if err := dec.Decode(&eb); err != nil {
 		r.t.Fatalf("status %d, decoding error body %s: %v", r.status, r.body, err)
+	}
+	if eb.Error == nil {
+		r.t.Fatalf("status %d: the body %s has no error object", r.status, r.body)
 	}
 	if r.status != status || eb.Error.Type != typ || eb.Error.Code != code || eb.Error.Param != param {
 		r.t.Fatalf("got %d %s/%s param %q (%s); want %d %s/%s param %q",
@@ -159,30 +144,30 @@ func (r *result) fails(status int, typ, code, param string) errBody {
 	return eb
 }
 
-func (e *env) customer(f url.Values) *client.Customer {
+func (e *env) customer(f url.Values) *wire.Customer {
 	e.t.Helper()
-	var c client.Customer
+	var c wire.Customer
 	e.post("/v1/customers", f).ok(&c)
 	return &c
 }
 
-func (e *env) payment(f url.Values) *client.Payment {
+func (e *env) payment(f url.Values) *wire.Payment {
 	e.t.Helper()
-	var p client.Payment
+	var p wire.Payment
 	e.post("/v1/payments", f).ok(&p)
 	return &p
 }
 
-func (e *env) stats() *client.Stats {
+func (e *env) stats() *wire.Stats {
 	e.t.Helper()
-	var s client.Stats
+	var s wire.Stats
 	e.get("/_sandbox/stats", nil).ok(&s)
 	return &s
 }
 
-func (e *env) faults(f url.Values) *client.Faults {
+func (e *env) faults(f url.Values) *wire.Faults {
 	e.t.Helper()
-	var fs client.Faults
+	var fs wire.Faults
 	e.post("/_sandbox/faults", f).ok(&fs)
 	return &fs
 }

@@ -4,7 +4,7 @@ import (
 	"net/http"
 	"time"
 
-	"github.com/paymentsdev/terraform-provider-payments/internal/client"
+	"github.com/paymentsdev/terraform-provider-payments/internal/wire"
 )
 
 // idemRecord is what an Idempotency-Key remembers: which request it was
@@ -19,7 +19,7 @@ type idemRecord struct {
 }
 
 func (rec *idemRecord) expired(now time.Time) bool {
-	return now.UnixNano()-rec.created >= int64(client.IdempotencyKeyRetention)
+	return now.UnixNano()-rec.created >= int64(IdempotencyKeyRetention)
 }
 
 // idemBegin looks the key up. It returns either a reserved record for a
@@ -41,13 +41,13 @@ func (a *account) idemBegin(key string, fp [32]byte, now time.Time) (*idemRecord
 		return rec, nil
 	case rec.fp != fp:
 		r := (&apiError{
-			status: http.StatusConflict, typ: client.ErrorTypeIdempotency, code: client.ErrorCodeIdempotencyKeyReused,
+			status: http.StatusConflict, typ: wire.ErrorTypeIdempotency, code: wire.ErrorCodeIdempotencyKeyReused,
 			message: "This Idempotency-Key was already used with another method, path or parameters. Use a fresh key for a different request.",
 		}).response()
 		return nil, &r
 	case !rec.done:
 		r := (&apiError{
-			status: http.StatusConflict, typ: client.ErrorTypeIdempotency, code: client.ErrorCodeIdempotencyKeyInUse,
+			status: http.StatusConflict, typ: wire.ErrorTypeIdempotency, code: wire.ErrorCodeIdempotencyKeyInUse,
 			message: "A request with this Idempotency-Key is still running. Retry it once that one has been answered.",
 		}).response()
 		return nil, &r
@@ -55,7 +55,7 @@ func (a *account) idemBegin(key string, fp [32]byte, now time.Time) (*idemRecord
 	return nil, &response{status: rec.status, body: rec.body, replayed: true}
 }
 
-// storable reports whether CONTRACT.md keeps an answer under its key: the
+// storable reports whether the contract keeps an answer under its key: the
 // answers of requests that ran, not refusals a retry may get past.
 func storable(status int) bool {
 	switch status {

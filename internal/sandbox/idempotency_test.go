@@ -3,15 +3,14 @@ package sandbox_test
 import (
 	"bytes"
 	"net/http"
-	"net/http/httptest"
 	"strings"
 	"sync"
 	"testing"
 	"time"
 
-	"github.com/paymentsdev/terraform-provider-payments/internal/client"
 	"github.com/paymentsdev/terraform-provider-payments/internal/sandbox"
 	"github.com/paymentsdev/terraform-provider-payments/internal/sandbox/sandboxtest"
+	"github.com/paymentsdev/terraform-provider-payments/internal/wire"
 )
 
 func TestIdempotentReplay(t *testing.T) {
@@ -19,15 +18,15 @@ func TestIdempotentReplay(t *testing.T) {
 	e := newEnv(t)
 	f := vals("email", "jo@example.com", "metadata[a]", "1")
 	first := e.post("/v1/customers", f, idemKey("create-jo")).ok(nil)
-	if first.header.Get(client.HeaderIdempotentReplayed) != "" {
+	if first.header.Get(wire.HeaderIdempotentReplayed) != "" {
 		t.Error("the first answer says it is replayed")
 	}
 	// The same parameters in another order are the same request.
 	again := e.doRaw(http.MethodPost, "/v1/customers", "metadata%5Ba%5D=1&email=jo%40example.com", idemKey("create-jo")).ok(nil)
-	if !bytes.Equal(first.body, again.body) || again.header.Get(client.HeaderIdempotentReplayed) != "true" {
-		t.Errorf("replay: %s (replayed %q), want %s", again.body, again.header.Get(client.HeaderIdempotentReplayed), first.body)
+	if !bytes.Equal(first.body, again.body) || again.header.Get(wire.HeaderIdempotentReplayed) != "true" {
+		t.Errorf("replay: %s (replayed %q), want %s", again.body, again.header.Get(wire.HeaderIdempotentReplayed), first.body)
 	}
-	if again.header.Get(client.HeaderRequestID) == first.header.Get(client.HeaderRequestID) {
+	if again.header.Get(wire.HeaderRequestID) == first.header.Get(wire.HeaderRequestID) {
 		t.Error("a replay reuses the first Request-Id; each answer should have its own")
 	}
 	if st := e.stats(); st.Customers != 1 {
@@ -35,17 +34,17 @@ func TestIdempotentReplay(t *testing.T) {
 	}
 	// The key is per account: another account runs it afresh.
 	o := e.other()
-	if res := o.post("/v1/customers", f, idemKey("create-jo")).ok(nil); res.header.Get(client.HeaderIdempotentReplayed) != "" || bytes.Equal(res.body, first.body) {
+	if res := o.post("/v1/customers", f, idemKey("create-jo")).ok(nil); res.header.Get(wire.HeaderIdempotentReplayed) != "" || bytes.Equal(res.body, first.body) {
 		t.Error("another account got this account's stored answer")
 	}
 
 	// The same key with other parameters, path or method: 409 reused.
 	e.post("/v1/customers", vals("email", "other@example.com"), idemKey("create-jo")).
-		fails(409, client.ErrorTypeIdempotency, client.ErrorCodeIdempotencyKeyReused, "")
-	e.post("/v1/payments", pay("100", "USD", client.TokenVisa), idemKey("create-jo")).
-		fails(409, client.ErrorTypeIdempotency, client.ErrorCodeIdempotencyKeyReused, "")
+		fails(409, wire.ErrorTypeIdempotency, wire.ErrorCodeIdempotencyKeyReused, "")
+	e.post("/v1/payments", pay("100", "USD", sandbox.TokenVisa), idemKey("create-jo")).
+		fails(409, wire.ErrorTypeIdempotency, wire.ErrorCodeIdempotencyKeyReused, "")
 	e.post("/v1/customers", nil, idemKey("create-jo")).
-		fails(409, client.ErrorTypeIdempotency, client.ErrorCodeIdempotencyKeyReused, "")
+		fails(409, wire.ErrorTypeIdempotency, wire.ErrorCodeIdempotencyKeyReused, "")
 
 	// Stored answers: 400, 402, 404, 413 replay too, and change nothing.
 	for _, tc := range []struct {
@@ -56,7 +55,7 @@ func TestIdempotentReplay(t *testing.T) {
 		{"400 undecodable", "/v1/customers", "email=%zz", 400},
 		{"402", "/v1/payments", "amount=100&currency=USD&source=tok_declined", 402},
 		{"404", "/v1/customers/cus_AAAAAAAAAAAAAAAAAAAAAAAA", "name=x", 404},
-		{"413", "/v1/customers", "name=" + strings.Repeat("x", client.MaxRequestBodyBytes), 413},
+		{"413", "/v1/customers", "name=" + strings.Repeat("x", wire.MaxRequestBodyBytes), 413},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			e := &env{t: t, url: e.url, key: e.key, hc: e.hc}
@@ -65,8 +64,8 @@ func TestIdempotentReplay(t *testing.T) {
 			r1 := e.doRaw(http.MethodPost, tc.path, tc.body, idemKey(key))
 			r2 := e.doRaw(http.MethodPost, tc.path, tc.body, idemKey(key))
 			if r1.status != tc.status || r2.status != tc.status || !bytes.Equal(r1.body, r2.body) ||
-				r2.header.Get(client.HeaderIdempotentReplayed) != "true" {
-				t.Errorf("got %d then %d (replayed %q)\n%s\n%s", r1.status, r2.status, r2.header.Get(client.HeaderIdempotentReplayed), r1.body, r2.body)
+				r2.header.Get(wire.HeaderIdempotentReplayed) != "true" {
+				t.Errorf("got %d then %d (replayed %q)\n%s\n%s", r1.status, r2.status, r2.header.Get(wire.HeaderIdempotentReplayed), r1.body, r2.body)
 			}
 			after := e.stats()
 			if tc.status == 402 && after.Payments != before.Payments+1 {
@@ -76,51 +75,46 @@ func TestIdempotentReplay(t *testing.T) {
 	}
 
 	// A key over the limit is refused; at the limit it works.
-	e.post("/v1/customers", nil, idemKey(strings.Repeat("k", client.IdempotencyKeyMaxLength+1))).
-		fails(400, client.ErrorTypeInvalidRequest, client.ErrorCodeParameterInvalid, "")
-	e.post("/v1/customers", nil, idemKey(strings.Repeat("k", client.IdempotencyKeyMaxLength))).ok(nil)
+	e.post("/v1/customers", nil, idemKey(strings.Repeat("k", wire.IdempotencyKeyMaxLength+1))).
+		fails(400, wire.ErrorTypeInvalidRequest, wire.ErrorCodeParameterInvalid, "")
+	e.post("/v1/customers", nil, idemKey(strings.Repeat("k", wire.IdempotencyKeyMaxLength))).ok(nil)
 	// The header means nothing on a GET or DELETE.
 	e.get("/_sandbox/stats", nil).ok(nil)
 	cu := e.customer(nil)
 	e.do(http.MethodDelete, "/v1/customers/"+cu.ID, nil, idemKey("k1")).ok(nil)
-	e.do(http.MethodDelete, "/v1/customers/"+cu.ID, nil, idemKey("k1")).fails(404, client.ErrorTypeInvalidRequest, client.ErrorCodeResourceMissing, "")
+	e.do(http.MethodDelete, "/v1/customers/"+cu.ID, nil, idemKey("k1")).fails(404, wire.ErrorTypeInvalidRequest, wire.ErrorCodeResourceMissing, "")
 }
 
 // TestIdempotencyKeyInUse holds the first request between reserving its
 // key and acting, and sends the repeat then.
 func TestIdempotencyKeyInUse(t *testing.T) {
 	t.Parallel()
-	srv, err := sandbox.New(sandbox.Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
+	sb := sandboxtest.Start(t)
 	entered, release := make(chan struct{}), make(chan struct{})
 	var once sync.Once
-	sandbox.SetAfterReserve(srv, func() {
+	sandbox.SetAfterReserve(sb.Server, func() {
 		once.Do(func() {
 			close(entered)
 			<-release
 		})
 	})
-	hs := httptest.NewServer(srv)
-	t.Cleanup(hs.Close)
-	e := &env{t: t, url: hs.URL, key: sandboxtest.NewKey(t), hc: hs.Client()}
+	e := envOn(t, sb, sandboxtest.NewKey(t))
 
 	first := make(chan *result)
 	go func() {
-		first <- e.post("/v1/payments", pay("100", "USD", client.TokenVisa), idemKey("slow"))
+		first <- e.post("/v1/payments", pay("100", "USD", sandbox.TokenVisa), idemKey("slow"))
 	}()
 	<-entered
-	e.post("/v1/payments", pay("100", "USD", client.TokenVisa), idemKey("slow")).
-		fails(409, client.ErrorTypeIdempotency, client.ErrorCodeIdempotencyKeyInUse, "")
+	e.post("/v1/payments", pay("100", "USD", sandbox.TokenVisa), idemKey("slow")).
+		fails(409, wire.ErrorTypeIdempotency, wire.ErrorCodeIdempotencyKeyInUse, "")
 	// Other parameters under a running key: reused, not in use.
-	e.post("/v1/payments", pay("200", "USD", client.TokenVisa), idemKey("slow")).
-		fails(409, client.ErrorTypeIdempotency, client.ErrorCodeIdempotencyKeyReused, "")
+	e.post("/v1/payments", pay("200", "USD", sandbox.TokenVisa), idemKey("slow")).
+		fails(409, wire.ErrorTypeIdempotency, wire.ErrorCodeIdempotencyKeyReused, "")
 	close(release)
 	r1 := <-first
 	r1.ok(nil)
-	r2 := e.post("/v1/payments", pay("100", "USD", client.TokenVisa), idemKey("slow")).ok(nil)
-	if !bytes.Equal(r1.body, r2.body) || r2.header.Get(client.HeaderIdempotentReplayed) != "true" {
+	r2 := e.post("/v1/payments", pay("100", "USD", sandbox.TokenVisa), idemKey("slow")).ok(nil)
+	if !bytes.Equal(r1.body, r2.body) || r2.header.Get(wire.HeaderIdempotentReplayed) != "true" {
 		t.Errorf("after the first finished: %s, want the replay of %s", r2.body, r1.body)
 	}
 	if st := e.stats(); st.Payments != 1 {
@@ -139,27 +133,27 @@ func TestIdempotencyNotStored(t *testing.T) {
 		if res.status != 500 && res.status != 503 {
 			t.Fatalf("error_rate 1: status %d", res.status)
 		}
-		res.fails(res.status, client.ErrorTypeAPI, client.ErrorCodeServerError, "")
+		res.fails(res.status, wire.ErrorTypeAPI, wire.ErrorCodeServerError, "")
 	}
 	e.faults(vals("error_rate", "0", "rate_limit", "1"))
 	if st := e.stats(); st.Customers != 0 {
 		t.Fatalf("an injected 5xx acted: %d customers", st.Customers)
 	}
 	r1 := e.post("/v1/customers", vals("name", "A"), idemKey("k")).ok(nil)
-	if r1.header.Get(client.HeaderIdempotentReplayed) != "" {
+	if r1.header.Get(wire.HeaderIdempotentReplayed) != "" {
 		t.Error("a 5xx answer was stored and replayed")
 	}
 	// Over the rate limit: 429, not stored, then the key replays the 200.
 	res := e.post("/v1/customers", vals("name", "B"), idemKey("k2"))
-	res.fails(429, client.ErrorTypeRateLimit, client.ErrorCodeRateLimited, "")
+	res.fails(429, wire.ErrorTypeRateLimit, wire.ErrorCodeRateLimited, "")
 	e.faults(vals("rate_limit", "0"))
-	if r := e.post("/v1/customers", vals("name", "B"), idemKey("k2")).ok(nil); r.header.Get(client.HeaderIdempotentReplayed) != "" {
+	if r := e.post("/v1/customers", vals("name", "B"), idemKey("k2")).ok(nil); r.header.Get(wire.HeaderIdempotentReplayed) != "" {
 		t.Error("a 429 answer was stored")
 	}
 	// 401 and 403 are not stored: they never reach an account.
 	anon := &env{t: t, url: e.url, hc: e.hc}
-	anon.post("/v1/customers", vals("name", "C"), idemKey("k3")).fails(401, client.ErrorTypeAuthentication, client.ErrorCodeMissingAPIKey, "")
-	if r := e.post("/v1/customers", vals("name", "C"), idemKey("k3")).ok(nil); r.header.Get(client.HeaderIdempotentReplayed) != "" {
+	anon.post("/v1/customers", vals("name", "C"), idemKey("k3")).fails(401, wire.ErrorTypeAuthentication, wire.ErrorCodeMissingAPIKey, "")
+	if r := e.post("/v1/customers", vals("name", "C"), idemKey("k3")).ok(nil); r.header.Get(wire.HeaderIdempotentReplayed) != "" {
 		t.Error("a 401 answer was stored")
 	}
 	if st := e.stats(); st.Customers != 3 {
@@ -171,7 +165,7 @@ func TestIdempotencyExpiry(t *testing.T) {
 	t.Parallel()
 	e, clock := listEnv(t)
 	r1 := e.post("/v1/customers", nil, idemKey("day")).ok(nil)
-	clock.add(client.IdempotencyKeyRetention - time.Second)
+	clock.add(sandbox.IdempotencyKeyRetention - time.Second)
 	if r := e.post("/v1/customers", nil, idemKey("day")).ok(nil); !bytes.Equal(r.body, r1.body) {
 		t.Error("a key was forgotten before its retention")
 	}
@@ -181,9 +175,9 @@ func TestIdempotencyExpiry(t *testing.T) {
 	}
 	// A later write sweeps expired keys; the sweep must not lose live ones.
 	e.post("/v1/customers", nil, idemKey("fresh")).ok(nil)
-	clock.add(client.IdempotencyKeyRetention / 2)
+	clock.add(sandbox.IdempotencyKeyRetention / 2)
 	e.post("/v1/customers", nil, idemKey("other")).ok(nil)
-	if r := e.post("/v1/customers", nil, idemKey("fresh")).ok(nil); r.header.Get(client.HeaderIdempotentReplayed) != "true" {
+	if r := e.post("/v1/customers", nil, idemKey("fresh")).ok(nil); r.header.Get(wire.HeaderIdempotentReplayed) != "true" {
 		t.Error("a live key was swept")
 	}
 	if st := e.stats(); st.Customers != 4 {

@@ -5,16 +5,16 @@ import (
 	"strings"
 	"sync"
 
-	"github.com/paymentsdev/terraform-provider-payments/internal/client"
+	"github.com/paymentsdev/terraform-provider-payments/internal/wire"
 )
 
-// idAlphabet is what follows an id's prefix, per CONTRACT.md.
+// idAlphabet is what follows an id's prefix, per the contract.
 const idAlphabet = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789"
 
 // rid is the random part of an object id. Objects keep it as an array, not
 // a string, so that 100,000 customers cost no string allocations for ids
 // and map keys compare without hashing a pointer chase.
-type rid [client.IDRandomLength]byte
+type rid [wire.IDRandomLength]byte
 
 // randomPool hands out crypto/rand bytes from a buffer: one getrandom call
 // per 4 KiB instead of one per id keeps creates cheap under benchmarks.
@@ -83,7 +83,7 @@ func appendID(b []byte, prefix string, r rid) []byte {
 
 // newRequestID returns the value of a Request-Id header.
 func newRequestID() string {
-	var b [4 + client.IDRandomLength]byte
+	var b [4 + wire.IDRandomLength]byte
 	copy(b[:], "req_")
 	fillAlnum(b[4:])
 	return string(b[:])

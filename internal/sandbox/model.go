@@ -4,8 +4,6 @@ import (
 	"slices"
 	"sync"
 	"sync/atomic"
-
-	"github.com/paymentsdev/terraform-provider-payments/internal/client"
 )
 
 // cardBehaviour is what happens when a card is charged.
@@ -23,15 +21,15 @@ type card struct {
 	behaviour           cardBehaviour
 }
 
-// cards are the sandbox test tokens of CONTRACT.md.
+// cards are the cards behind the sandbox test tokens of rules.go.
 var cards = []*card{
-	{client.TokenVisa, "visa", "4242", approves},
-	{client.TokenMastercard, "mastercard", "4444", approves},
-	{client.TokenAmex, "amex", "8431", approves},
-	{client.TokenDeclined, "visa", "0002", declines},
-	{client.Token3DS, "visa", "3184", needs3DS},
+	{TokenVisa, "visa", "4242", approves},
+	{TokenMastercard, "mastercard", "4444", approves},
+	{TokenAmex, "amex", "8431", approves},
+	{TokenDeclined, "visa", "0002", declines},
+	{Token3DS, "visa", "3184", needs3DS},
 	// tok_dispute approves; the dispute itself is a sandbox control.
-	{client.TokenDispute, "visa", "0259", approves},
+	{TokenDispute, "visa", "0259", approves},
 }
 
 func cardByToken(tok string) *card {

@@ -2,6 +2,7 @@ package sandbox_test
 
 import (
 	"fmt"
+	"github.com/paymentsdev/terraform-provider-payments/internal/sandbox"
 	"net/http"
 	"net/url"
 	"path/filepath"
@@ -10,6 +11,7 @@ import (
 
 	"github.com/paymentsdev/terraform-provider-payments/internal/client"
 	"github.com/paymentsdev/terraform-provider-payments/internal/sandbox/sandboxtest"
+	"github.com/paymentsdev/terraform-provider-payments/internal/wire"
 )
 
 // TestUpdatePayment covers POST /v1/payments/{id}: description and
@@ -37,7 +39,7 @@ func TestUpdatePayment(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			e := e.sub(t)
-			p := e.payment(pay("700", "EUR", client.TokenVisa, tc.create...))
+			p := e.payment(pay("700", "EUR", sandbox.TokenVisa, tc.create...))
 			var got client.Payment
 			e.post("/v1/payments/"+p.ID, tc.update).ok(&got)
 			if got.Description != tc.wantDesc || !sameMap(got.Metadata, tc.wantMeta) {
@@ -58,7 +60,7 @@ func TestUpdatePayment(t *testing.T) {
 
 	// Every status can be updated: the description of a payment is the
 	// integrator's note, whatever happened to the charge.
-	for _, status := range client.PaymentStatuses {
+	for _, status := range wire.PaymentStatuses {
 		p := e.state(status)
 		var got client.Payment
 		e.post("/v1/payments/"+p.ID, vals("description", "note "+status)).ok(&got)
@@ -74,30 +76,30 @@ func TestUpdatePayment(t *testing.T) {
 func TestUpdatePaymentRefusals(t *testing.T) {
 	t.Parallel()
 	e := newEnv(t)
-	p := e.payment(pay("700", "EUR", client.TokenVisa, "description", "keep", "metadata[k]", "v"))
+	p := e.payment(pay("700", "EUR", sandbox.TokenVisa, "description", "keep", "metadata[k]", "v"))
 	many := url.Values{}
-	for i := range client.MetadataMaxKeys {
+	for i := range wire.MetadataMaxKeys {
 		many.Set(fmt.Sprintf("metadata[n%02d]", i), "v")
 	}
-	long := strings.Repeat("k", client.MetadataKeyMaxLength+1)
+	long := strings.Repeat("k", wire.MetadataKeyMaxLength+1)
 	for _, tc := range []struct {
 		name, path, body string
 		status           int
 		typ, code, param string
 	}{
-		{"amount", p.ID, "amount=5", 400, client.ErrorTypeInvalidRequest, client.ErrorCodeParameterUnknown, "amount"},
-		{"currency", p.ID, "currency=USD", 400, client.ErrorTypeInvalidRequest, client.ErrorCodeParameterUnknown, "currency"},
-		{"source", p.ID, "source=tok_visa", 400, client.ErrorTypeInvalidRequest, client.ErrorCodeParameterUnknown, "source"},
-		{"customer", p.ID, "customer=cus_x", 400, client.ErrorTypeInvalidRequest, client.ErrorCodeParameterUnknown, "customer"},
-		{"capture", p.ID, "capture=true", 400, client.ErrorTypeInvalidRequest, client.ErrorCodeParameterUnknown, "capture"},
-		{"status", p.ID, "status=refunded", 400, client.ErrorTypeInvalidRequest, client.ErrorCodeParameterUnknown, "status"},
-		{"unknown before missing payment", "pay_AAAAAAAAAAAAAAAAAAAAAAAA", "amount=5", 400, client.ErrorTypeInvalidRequest, client.ErrorCodeParameterUnknown, "amount"},
-		{"missing payment", "pay_AAAAAAAAAAAAAAAAAAAAAAAA", "description=x", 404, client.ErrorTypeInvalidRequest, client.ErrorCodeResourceMissing, ""},
-		{"metadata key too long", p.ID, "metadata[" + long + "]=v", 400, client.ErrorTypeInvalidRequest, client.ErrorCodeParameterInvalid, "metadata[" + long + "]"},
-		{"metadata value too long", p.ID, "metadata[k]=" + strings.Repeat("v", client.MetadataValueMaxLength+1), 400, client.ErrorTypeInvalidRequest, client.ErrorCodeParameterInvalid, "metadata[k]"},
-		{"too many keys after merge", p.ID, many.Encode(), 400, client.ErrorTypeInvalidRequest, client.ErrorCodeParameterInvalid, "metadata"},
-		{"metadata with a value", p.ID, "metadata=x", 400, client.ErrorTypeInvalidRequest, client.ErrorCodeParameterInvalid, "metadata"},
-		{"description twice", p.ID, "description=a&description=b", 400, client.ErrorTypeInvalidRequest, client.ErrorCodeParameterInvalid, "description"},
+		{"amount", p.ID, "amount=5", 400, wire.ErrorTypeInvalidRequest, wire.ErrorCodeParameterUnknown, "amount"},
+		{"currency", p.ID, "currency=USD", 400, wire.ErrorTypeInvalidRequest, wire.ErrorCodeParameterUnknown, "currency"},
+		{"source", p.ID, "source=tok_visa", 400, wire.ErrorTypeInvalidRequest, wire.ErrorCodeParameterUnknown, "source"},
+		{"customer", p.ID, "customer=cus_x", 400, wire.ErrorTypeInvalidRequest, wire.ErrorCodeParameterUnknown, "customer"},
+		{"capture", p.ID, "capture=true", 400, wire.ErrorTypeInvalidRequest, wire.ErrorCodeParameterUnknown, "capture"},
+		{"status", p.ID, "status=refunded", 400, wire.ErrorTypeInvalidRequest, wire.ErrorCodeParameterUnknown, "status"},
+		{"unknown before missing payment", "pay_AAAAAAAAAAAAAAAAAAAAAAAA", "amount=5", 400, wire.ErrorTypeInvalidRequest, wire.ErrorCodeParameterUnknown, "amount"},
+		{"missing payment", "pay_AAAAAAAAAAAAAAAAAAAAAAAA", "description=x", 404, wire.ErrorTypeInvalidRequest, wire.ErrorCodeResourceMissing, ""},
+		{"metadata key too long", p.ID, "metadata[" + long + "]=v", 400, wire.ErrorTypeInvalidRequest, wire.ErrorCodeParameterInvalid, "metadata[" + long + "]"},
+		{"metadata value too long", p.ID, "metadata[k]=" + strings.Repeat("v", wire.MetadataValueMaxLength+1), 400, wire.ErrorTypeInvalidRequest, wire.ErrorCodeParameterInvalid, "metadata[k]"},
+		{"too many keys after merge", p.ID, many.Encode(), 400, wire.ErrorTypeInvalidRequest, wire.ErrorCodeParameterInvalid, "metadata"},
+		{"metadata with a value", p.ID, "metadata=x", 400, wire.ErrorTypeInvalidRequest, wire.ErrorCodeParameterInvalid, "metadata"},
+		{"description twice", p.ID, "description=a&description=b", 400, wire.ErrorTypeInvalidRequest, wire.ErrorCodeParameterInvalid, "description"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			e := e.sub(t)
@@ -117,7 +119,7 @@ func TestUpdatePaymentRefusals(t *testing.T) {
 	}
 	// Another account's payment does not exist for this one.
 	o := e.other()
-	o.post("/v1/payments/"+p.ID, vals("description", "x")).fails(404, client.ErrorTypeInvalidRequest, client.ErrorCodeResourceMissing, "")
+	o.post("/v1/payments/"+p.ID, vals("description", "x")).fails(404, wire.ErrorTypeInvalidRequest, wire.ErrorCodeResourceMissing, "")
 }
 
 // sub is e for a subtest.
@@ -142,7 +144,7 @@ func TestUpdatePaymentPersists(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "sandbox.db")
 	key := sandboxtest.NewKey(t)
 	e, stop := openEnv(t, path, key)
-	p := e.payment(pay("700", "EUR", client.TokenVisa, "description", "old", "metadata[a]", "1", "metadata[b]", "2"))
+	p := e.payment(pay("700", "EUR", sandbox.TokenVisa, "description", "old", "metadata[a]", "1", "metadata[b]", "2"))
 	var want client.Payment
 	e.post("/v1/payments/"+p.ID, vals("description", "new", "metadata[a]", "", "metadata[c]", "3")).ok(&want)
 	stop()

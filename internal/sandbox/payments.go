@@ -6,42 +6,41 @@ import (
 	"strings"
 	"time"
 
-	"github.com/paymentsdev/terraform-provider-payments/internal/client"
 	"github.com/paymentsdev/terraform-provider-payments/internal/wire"
 )
 
 func (c *call) createPayment() response {
-	if e := c.f.check("amount", "currency", "source", "customer", "description", "metadata", "metadata[*]", "capture"); e != nil {
+	if e := c.f.check(wire.ParamAmount, wire.ParamCurrency, wire.ParamSource, wire.ParamCustomer, wire.ParamDescription, wire.ParamMetadata, "metadata[*]", wire.ParamCapture); e != nil {
 		return e.response()
 	}
-	v, _ := c.f.get("amount")
+	v, _ := c.f.get(wire.ParamAmount)
 	if v == "" {
-		return missingParam("amount", "amount is required: a whole number of minor units from %d to %d, e.g. 1000 for 10.00 USD.",
-			client.PaymentAmountMin, client.PaymentAmountMax).response()
+		return missingParam(wire.ParamAmount, "amount is required: a whole number of minor units from %d to %d, e.g. 1000 for 10.00 USD.",
+			wire.PaymentAmountMin, wire.PaymentAmountMax).response()
 	}
-	amount, e := parseAmount("amount", v, client.PaymentAmountMin, client.PaymentAmountMax)
+	amount, e := parseAmount(wire.ParamAmount, v, wire.PaymentAmountMin, wire.PaymentAmountMax)
 	if e != nil {
 		return e.response()
 	}
-	v, _ = c.f.get("currency")
+	v, _ = c.f.get(wire.ParamCurrency)
 	if v == "" {
-		return missingParam("currency", "currency is required: one of %s.", strings.Join(client.Currencies, ", ")).response()
+		return missingParam(wire.ParamCurrency, "currency is required: one of %s.", strings.Join(wire.Currencies, ", ")).response()
 	}
 	cur, e := currency(v)
 	if e != nil {
 		return e.response()
 	}
 	capture := true
-	if v, _ := c.f.get("capture"); v != "" {
+	if v, _ := c.f.get(wire.ParamCapture); v != "" {
 		switch v {
 		case "true":
 		case "false":
 			capture = false
 		default:
-			return invalid("capture", "capture %q is not valid; use true or false.", clip(v)).response()
+			return invalid(wire.ParamCapture, "capture %q is not valid; use true or false.", clip(v)).response()
 		}
 	}
-	description, _ := c.f.get("description")
+	description, _ := c.f.get(wire.ParamDescription)
 	description = strings.Clone(description) // not a view into the body
 	meta, e := applyMetadata(nil, c.f)
 	if e != nil {
@@ -49,12 +48,12 @@ func (c *call) createPayment() response {
 	}
 
 	var cu *customer
-	if v, _ := c.f.get("customer"); v != "" {
-		if r, ok := parseRID(v, client.CustomerIDPrefix); ok {
+	if v, _ := c.f.get(wire.ParamCustomer); v != "" {
+		if r, ok := parseRID(v, wire.CustomerIDPrefix); ok {
 			cu = c.a.customers[r]
 		}
 		if cu == nil {
-			return missingRef("customer", "customer %q does not exist; create it first, or charge a token with source alone.", clip(v)).response()
+			return missingRef(wire.ParamCustomer, "customer %q does not exist; create it first, or charge a token with source alone.", clip(v)).response()
 		}
 	}
 	p := &payment{
@@ -64,22 +63,22 @@ func (c *call) createPayment() response {
 	if cu != nil {
 		p.customer = cu.id
 	}
-	switch v, _ := c.f.get("source"); {
-	case strings.HasPrefix(v, client.SourceIDPrefix):
+	switch v, _ := c.f.get(wire.ParamSource); {
+	case strings.HasPrefix(v, wire.SourceIDPrefix):
 		if cu == nil {
-			return missingParam("customer", "source %s is a stored source; send it together with customer, the customer it is attached to.", clip(v)).response()
+			return missingParam(wire.ParamCustomer, "source %s is a stored source; send it together with customer, the customer it is attached to.", clip(v)).response()
 		}
 		var src *source
-		if r, ok := parseRID(v, client.SourceIDPrefix); ok {
+		if r, ok := parseRID(v, wire.SourceIDPrefix); ok {
 			_, src = cu.source(r)
 		}
 		if src == nil {
-			return missingRef("source", "source %q is not attached to customer %s; send one of its sources, or a token.",
-				clip(v), cu.id.format(client.CustomerIDPrefix)).response()
+			return missingRef(wire.ParamSource, "source %q is not attached to customer %s; send one of its sources, or a token.",
+				clip(v), cu.id.format(wire.CustomerIDPrefix)).response()
 		}
 		p.sourceID, p.card, p.expYear = src.id, src.card, src.expYear
 	case v != "":
-		cd, e := token("source", v)
+		cd, e := token(wire.ParamSource, v)
 		if e != nil {
 			return e.response()
 		}
@@ -89,14 +88,14 @@ func (c *call) createPayment() response {
 	case cu != nil:
 		src := cu.defaultSource
 		if src == nil {
-			e := invalid("source", "customer %s has no default source to charge; attach one with POST /v1/customers/%s/sources, or send source.",
-				cu.id.format(client.CustomerIDPrefix), cu.id.format(client.CustomerIDPrefix))
-			e.code = client.ErrorCodeMissingSource
+			e := invalid(wire.ParamSource, "customer %s has no default source to charge; attach one with POST /v1/customers/%s/sources, or send source.",
+				cu.id.format(wire.CustomerIDPrefix), cu.id.format(wire.CustomerIDPrefix))
+			e.code = wire.ErrorCodeMissingSource
 			return e.response()
 		}
 		p.sourceID, p.card, p.expYear = src.id, src.card, src.expYear
 	default:
-		return missingParam("source", "Send source (a token such as %s), customer (a customer with a default source), or both.", client.TokenVisa).response()
+		return missingParam(wire.ParamSource, "Send source (a token such as %s), customer (a customer with a default source), or both.", TokenVisa).response()
 	}
 
 	p.id = newRID()
@@ -105,15 +104,15 @@ func (c *call) createPayment() response {
 	}
 	switch p.card.behaviour {
 	case declines:
-		p.status = client.PaymentStatusDeclined
+		p.status = wire.PaymentStatusDeclined
 	case needs3DS:
-		p.status = client.PaymentStatusPending
+		p.status = wire.PaymentStatusPending
 	default:
 		p.authCode = newAuthorizationCode()
 		if capture {
-			p.status, p.captured = client.PaymentStatusApproved, true
+			p.status, p.captured = wire.PaymentStatusApproved, true
 		} else {
-			p.status = client.PaymentStatusAuthorized
+			p.status = wire.PaymentStatusAuthorized
 		}
 	}
 	c.a.seq++
@@ -123,12 +122,12 @@ func (c *call) createPayment() response {
 	c.putSeq()
 	body := paymentJSON(nil, p)
 	c.emitPayment(p, body)
-	if p.status == client.PaymentStatusDeclined {
+	if p.status == wire.PaymentStatusDeclined {
 		// The declined payment exists; the 402 names it.
 		return (&apiError{
-			status: 402, typ: client.ErrorTypeCard, code: client.ErrorCodeCardDeclined,
+			status: 402, typ: wire.ErrorTypeCard, code: wire.ErrorCodeCardDeclined,
 			message: "The card was declined (sandbox token " + p.card.token + "). Use another card.",
-			payment: p.id.format(client.PaymentIDPrefix),
+			payment: p.id.format(wire.PaymentIDPrefix),
 		}).response()
 	}
 	return ok(body)
@@ -137,7 +136,7 @@ func (c *call) createPayment() response {
 // pathPayment is the payment named by the path's {id}, or a 404.
 func (c *call) pathPayment() (*payment, *apiError) {
 	id := c.r.PathValue("id")
-	if r, ok := parseRID(id, client.PaymentIDPrefix); ok {
+	if r, ok := parseRID(id, wire.PaymentIDPrefix); ok {
 		if p := c.a.payments[r]; p != nil {
 			return p, nil
 		}
@@ -184,7 +183,7 @@ func (c *call) updatePayment() response {
 }
 
 func (c *call) capturePayment() response {
-	if e := c.f.check("amount"); e != nil {
+	if e := c.f.check(wire.ParamAmount); e != nil {
 		return e.response()
 	}
 	p, e := c.pathPayment()
@@ -193,18 +192,18 @@ func (c *call) capturePayment() response {
 	}
 	// pending -> approved is allowed too, but that is the bank finishing a
 	// payment, not a capture: only an authorized payment can be captured.
-	if p.status != client.PaymentStatusAuthorized || !canMove(p.status, client.PaymentStatusApproved) {
+	if p.status != wire.PaymentStatusAuthorized || !canMove(p.status, wire.PaymentStatusApproved) {
 		return unexpectedState("Payment %s is %s; only an %s payment can be captured.",
-			p.id.format(client.PaymentIDPrefix), p.status, client.PaymentStatusAuthorized).response()
+			p.id.format(wire.PaymentIDPrefix), p.status, wire.PaymentStatusAuthorized).response()
 	}
 	amount := p.amount
-	if v, _ := c.f.get("amount"); v != "" {
-		if amount, e = parseAmount("amount", v, client.PaymentAmountMin, p.amount); e != nil {
+	if v, _ := c.f.get(wire.ParamAmount); v != "" {
+		if amount, e = parseAmount(wire.ParamAmount, v, wire.PaymentAmountMin, p.amount); e != nil {
 			return e.response()
 		}
 	}
 	// Capturing less releases the rest: the payment is for what was captured.
-	p.amount, p.status, p.captured = amount, client.PaymentStatusApproved, true
+	p.amount, p.status, p.captured = amount, wire.PaymentStatusApproved, true
 	c.putPayment(p)
 	body := paymentJSON(nil, p)
 	c.emitPayment(p, body)
@@ -212,30 +211,30 @@ func (c *call) capturePayment() response {
 }
 
 func (c *call) refundPayment() response {
-	if e := c.f.check("amount"); e != nil {
+	if e := c.f.check(wire.ParamAmount); e != nil {
 		return e.response()
 	}
 	p, e := c.pathPayment()
 	if e != nil {
 		return e.response()
 	}
-	if !canMove(p.status, client.PaymentStatusRefunded) {
+	if !canMove(p.status, wire.PaymentStatusRefunded) {
 		return unexpectedState("Payment %s is %s; only an %s or %s payment can be refunded.",
-			p.id.format(client.PaymentIDPrefix), p.status, client.PaymentStatusApproved, client.PaymentStatusPartiallyRefunded).response()
+			p.id.format(wire.PaymentIDPrefix), p.status, wire.PaymentStatusApproved, wire.PaymentStatusPartiallyRefunded).response()
 	}
 	left := p.amount - p.refunded
 	amount := left
-	if v, _ := c.f.get("amount"); v != "" {
-		if amount, e = parseAmount("amount", v, client.PaymentAmountMin, left); e != nil {
+	if v, _ := c.f.get(wire.ParamAmount); v != "" {
+		if amount, e = parseAmount(wire.ParamAmount, v, wire.PaymentAmountMin, left); e != nil {
 			return e.response()
 		}
 	}
-	status := client.PaymentStatusPartiallyRefunded
+	status := wire.PaymentStatusPartiallyRefunded
 	if p.refunded+amount == p.amount {
-		status = client.PaymentStatusRefunded
+		status = wire.PaymentStatusRefunded
 	}
 	if !canMove(p.status, status) {
-		return unexpectedState("Payment %s cannot move from %s to %s.", p.id.format(client.PaymentIDPrefix), p.status, status).response()
+		return unexpectedState("Payment %s cannot move from %s to %s.", p.id.format(wire.PaymentIDPrefix), p.status, status).response()
 	}
 	p.refunded += amount
 	p.status = status
@@ -246,24 +245,24 @@ func (c *call) refundPayment() response {
 }
 
 func (c *call) listPayments() response {
-	if e := c.f.check("customer", "status", "created[gte]", "created[lte]", "limit", "starting_after", "ending_before"); e != nil {
+	if e := c.f.check(wire.ParamCustomer, wire.ParamStatus, wire.ParamCreatedGTE, wire.ParamCreatedLTE, wire.ParamLimit, wire.ParamStartingAfter, wire.ParamEndingBefore); e != nil {
 		return e.response()
 	}
 	list := c.a.order
-	if v, _ := c.f.get("customer"); v != "" {
-		r, ok := parseRID(v, client.CustomerIDPrefix)
+	if v, _ := c.f.get(wire.ParamCustomer); v != "" {
+		r, ok := parseRID(v, wire.CustomerIDPrefix)
 		if ok && c.a.customers[r] != nil {
 			list = c.a.byCustomer[r]
 		} else {
-			return missingRef("customer", "customer %q does not exist.", clip(v)).response()
+			return missingRef(wire.ParamCustomer, "customer %q does not exist.", clip(v)).response()
 		}
 	}
-	status, _ := c.f.get("status")
-	if status != "" && !slices.Contains(client.PaymentStatuses, status) {
-		return invalid("status", "status %q is not a payment status; use one of %s.", clip(status), strings.Join(client.PaymentStatuses, ", ")).response()
+	status, _ := c.f.get(wire.ParamStatus)
+	if status != "" && !slices.Contains(wire.PaymentStatuses, status) {
+		return invalid(wire.ParamStatus, "status %q is not a payment status; use one of %s.", clip(status), strings.Join(wire.PaymentStatuses, ", ")).response()
 	}
 	var bounds [2]int64
-	for i, name := range []string{"created[gte]", "created[lte]"} {
+	for i, name := range []string{wire.ParamCreatedGTE, wire.ParamCreatedLTE} {
 		bounds[i] = [2]int64{-1 << 63, 1<<63 - 1}[i]
 		v, _ := c.f.get(name)
 		if v == "" {
@@ -279,21 +278,21 @@ func (c *call) listPayments() response {
 			bounds[i]++
 		}
 	}
-	limit := client.ListLimitDefault
-	if v, _ := c.f.get("limit"); v != "" {
+	limit := wire.ListLimitDefault
+	if v, _ := c.f.get(wire.ParamLimit); v != "" {
 		n, err := strconv.Atoi(v)
-		if err != nil || n < client.ListLimitMin || n > client.ListLimitMax {
-			return invalid("limit", "limit %q is not valid; use a whole number from %d to %d.", clip(v), client.ListLimitMin, client.ListLimitMax).response()
+		if err != nil || n < wire.ListLimitMin || n > wire.ListLimitMax {
+			return invalid(wire.ParamLimit, "limit %q is not valid; use a whole number from %d to %d.", clip(v), wire.ListLimitMin, wire.ListLimitMax).response()
 		}
 		limit = n
 	}
-	after, _ := c.f.get("starting_after")
-	before, _ := c.f.get("ending_before")
+	after, _ := c.f.get(wire.ParamStartingAfter)
+	before, _ := c.f.get(wire.ParamEndingBefore)
 	if after != "" && before != "" {
-		return invalid("ending_before", "Send starting_after or ending_before, not both.").response()
+		return invalid(wire.ParamEndingBefore, "Send starting_after or ending_before, not both.").response()
 	}
 	cursor := func(name, v string) (*payment, *apiError) {
-		if r, ok := parseRID(v, client.PaymentIDPrefix); ok {
+		if r, ok := parseRID(v, wire.PaymentIDPrefix); ok {
 			if p := c.a.payments[r]; p != nil {
 				return p, nil
 			}
@@ -306,7 +305,7 @@ func (c *call) listPayments() response {
 
 	page := make([]*payment, 0, limit+1)
 	if before != "" {
-		cp, e := cursor("ending_before", before)
+		cp, e := cursor(wire.ParamEndingBefore, before)
 		if e != nil {
 			return e.response()
 		}
@@ -321,7 +320,7 @@ func (c *call) listPayments() response {
 	} else {
 		end := len(list)
 		if after != "" {
-			cp, e := cursor("starting_after", after)
+			cp, e := cursor(wire.ParamStartingAfter, after)
 			if e != nil {
 				return e.response()
 			}
@@ -355,7 +354,7 @@ func paymentJSON(b []byte, p *payment) []byte {
 		b = make([]byte, 0, 512+len(p.description))
 	}
 	b = append(b, `{"id":`...)
-	b = appendID(b, client.PaymentIDPrefix, p.id)
+	b = appendID(b, wire.PaymentIDPrefix, p.id)
 	b = append(b, `,"object":"payment","amount":`...)
 	b = appendInt(b, p.amount)
 	b = append(b, `,"amount_refunded":`...)
@@ -369,7 +368,7 @@ func paymentJSON(b []byte, p *payment) []byte {
 	b = append(b, `,"authorization_code":`...)
 	b = appendOptString(b, p.authCode)
 	b = append(b, `,"source":{"id":`...)
-	b = appendID(b, client.SourceIDPrefix, p.sourceID)
+	b = appendID(b, wire.SourceIDPrefix, p.sourceID)
 	b = append(b, `,"brand":`...)
 	b = appendString(b, p.card.brand)
 	b = append(b, `,"last4":`...)
@@ -382,7 +381,7 @@ func paymentJSON(b []byte, p *payment) []byte {
 	if p.customer.isZero() {
 		b = append(b, "null"...)
 	} else {
-		b = appendID(b, client.CustomerIDPrefix, p.customer)
+		b = appendID(b, wire.CustomerIDPrefix, p.customer)
 	}
 	b = append(b, `,"description":`...)
 	b = appendOptString(b, p.description)

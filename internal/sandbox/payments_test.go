@@ -3,7 +3,6 @@ package sandbox_test
 import (
 	"fmt"
 	"net/http"
-	"net/http/httptest"
 	"slices"
 	"strconv"
 	"strings"
@@ -11,9 +10,9 @@ import (
 	"testing"
 	"time"
 
-	"github.com/paymentsdev/terraform-provider-payments/internal/client"
 	"github.com/paymentsdev/terraform-provider-payments/internal/sandbox"
 	"github.com/paymentsdev/terraform-provider-payments/internal/sandbox/sandboxtest"
+	"github.com/paymentsdev/terraform-provider-payments/internal/wire"
 )
 
 func TestCreatePaymentWithTokens(t *testing.T) {
@@ -24,11 +23,11 @@ func TestCreatePaymentWithTokens(t *testing.T) {
 		token, brand, last4, status string
 		authCode, captured          bool
 	}{
-		{client.TokenVisa, "visa", "4242", client.PaymentStatusApproved, true, true},
-		{client.TokenMastercard, "mastercard", "4444", client.PaymentStatusApproved, true, true},
-		{client.TokenAmex, "amex", "8431", client.PaymentStatusApproved, true, true},
-		{client.TokenDispute, "visa", "0259", client.PaymentStatusApproved, true, true},
-		{client.Token3DS, "visa", "3184", client.PaymentStatusPending, false, false},
+		{sandbox.TokenVisa, "visa", "4242", wire.PaymentStatusApproved, true, true},
+		{sandbox.TokenMastercard, "mastercard", "4444", wire.PaymentStatusApproved, true, true},
+		{sandbox.TokenAmex, "amex", "8431", wire.PaymentStatusApproved, true, true},
+		{sandbox.TokenDispute, "visa", "0259", wire.PaymentStatusApproved, true, true},
+		{sandbox.Token3DS, "visa", "3184", wire.PaymentStatusPending, false, false},
 	} {
 		t.Run(tc.token, func(t *testing.T) {
 			e := &env{t: t, url: e.url, key: e.key, hc: e.hc}
@@ -54,13 +53,13 @@ func TestCreatePaymentWithTokens(t *testing.T) {
 	}
 
 	// Declined: 402 card_error naming the payment, which exists.
-	eb := e.post("/v1/payments", pay("500", "USD", client.TokenDeclined)).fails(402, client.ErrorTypeCard, client.ErrorCodeCardDeclined, "")
+	eb := e.post("/v1/payments", pay("500", "USD", sandbox.TokenDeclined)).fails(402, wire.ErrorTypeCard, wire.ErrorCodeCardDeclined, "")
 	if !rePaymentID.MatchString(eb.Error.Payment) {
 		t.Fatalf("402 without a payment id: %+v", eb)
 	}
-	var declined client.Payment
+	var declined wire.Payment
 	raw := e.get("/v1/payments/"+eb.Error.Payment, nil).ok(&declined).body
-	if declined.Status != client.PaymentStatusDeclined || declined.Source.Last4 != "0002" || *declined.Captured {
+	if declined.Status != wire.PaymentStatusDeclined || declined.Source.Last4 != "0002" || *declined.Captured {
 		t.Errorf("declined payment = %+v", declined)
 	}
 	if !strings.Contains(string(raw), `"authorization_code":null`) {
@@ -72,11 +71,11 @@ func TestCreatePaymentWithTokens(t *testing.T) {
 	}
 
 	// capture=false authorizes only.
-	p := e.payment(pay("900", "BRL", client.TokenVisa, "capture", "false"))
-	if p.Status != client.PaymentStatusAuthorized || *p.Captured || p.AuthorizationCode == "" {
+	p := e.payment(pay("900", "BRL", sandbox.TokenVisa, "capture", "false"))
+	if p.Status != wire.PaymentStatusAuthorized || *p.Captured || p.AuthorizationCode == "" {
 		t.Errorf("capture=false: %+v", p)
 	}
-	if p := e.payment(pay("900", "BRL", client.TokenVisa, "capture", "true")); p.Status != client.PaymentStatusApproved {
+	if p := e.payment(pay("900", "BRL", sandbox.TokenVisa, "capture", "true")); p.Status != wire.PaymentStatusApproved {
 		t.Errorf("capture=true: %s", p.Status)
 	}
 }
@@ -84,9 +83,9 @@ func TestCreatePaymentWithTokens(t *testing.T) {
 func TestCreatePaymentWithCustomer(t *testing.T) {
 	t.Parallel()
 	e := newEnv(t)
-	cu := e.customer(vals("source", client.TokenMastercard))
-	var amex client.Source
-	e.post("/v1/customers/"+cu.ID+"/sources", vals("source", client.TokenAmex)).ok(&amex)
+	cu := e.customer(vals("source", sandbox.TokenMastercard))
+	var amex wire.Source
+	e.post("/v1/customers/"+cu.ID+"/sources", vals("source", sandbox.TokenAmex)).ok(&amex)
 
 	// customer alone charges the default source.
 	p := e.payment(pay("100", "CAD", "", "customer", cu.ID))
@@ -99,86 +98,86 @@ func TestCreatePaymentWithCustomer(t *testing.T) {
 		t.Errorf("src charge = %+v", p.Source)
 	}
 	// ...or a token, charged for the customer.
-	p = e.payment(pay("100", "CAD", client.TokenVisa, "customer", cu.ID))
+	p = e.payment(pay("100", "CAD", sandbox.TokenVisa, "customer", cu.ID))
 	if p.Source.Brand != "visa" || p.Source.ID == cu.DefaultSource || p.Customer != cu.ID {
 		t.Errorf("token charge for customer = %+v", p.Source)
 	}
 	// A stored declining card declines.
-	var bad client.Source
-	e.post("/v1/customers/"+cu.ID+"/sources", vals("source", client.TokenDeclined)).ok(&bad)
-	e.post("/v1/payments", pay("100", "CAD", bad.ID, "customer", cu.ID)).fails(402, client.ErrorTypeCard, client.ErrorCodeCardDeclined, "")
+	var bad wire.Source
+	e.post("/v1/customers/"+cu.ID+"/sources", vals("source", sandbox.TokenDeclined)).ok(&bad)
+	e.post("/v1/payments", pay("100", "CAD", bad.ID, "customer", cu.ID)).fails(402, wire.ErrorTypeCard, wire.ErrorCodeCardDeclined, "")
 
 	bare := e.customer(nil)
-	other := e.customer(vals("source", client.TokenVisa))
+	other := e.customer(vals("source", sandbox.TokenVisa))
 	for _, tc := range []struct {
 		name        string
 		body        string
 		code, param string
 	}{
-		{"no source nor customer", "amount=100&currency=USD", client.ErrorCodeParameterMissing, "source"},
-		{"customer without default", "amount=100&currency=USD&customer=" + bare.ID, client.ErrorCodeMissingSource, "source"},
-		{"unknown customer", "amount=100&currency=USD&customer=cus_AAAAAAAAAAAAAAAAAAAAAAAA", client.ErrorCodeResourceMissing, "customer"},
-		{"malformed customer", "amount=100&currency=USD&customer=bob", client.ErrorCodeResourceMissing, "customer"},
-		{"src of another customer", "amount=100&currency=USD&customer=" + cu.ID + "&source=" + other.DefaultSource, client.ErrorCodeResourceMissing, "source"},
-		{"src without customer", "amount=100&currency=USD&source=" + amex.ID, client.ErrorCodeParameterMissing, "customer"},
-		{"unknown token", "amount=100&currency=USD&source=tok_unknown", client.ErrorCodeTokenInvalid, "source"},
-		{"amount missing", "currency=USD&source=tok_visa", client.ErrorCodeParameterMissing, "amount"},
-		{"amount zero", "amount=0&currency=USD&source=tok_visa", client.ErrorCodeParameterInvalid, "amount"},
-		{"amount negative", "amount=-5&currency=USD&source=tok_visa", client.ErrorCodeParameterInvalid, "amount"},
-		{"amount over max", "amount=100000000&currency=USD&source=tok_visa", client.ErrorCodeParameterInvalid, "amount"},
-		{"amount decimal", "amount=10.5&currency=USD&source=tok_visa", client.ErrorCodeParameterInvalid, "amount"},
-		{"amount text", "amount=ten&currency=USD&source=tok_visa", client.ErrorCodeParameterInvalid, "amount"},
-		{"currency missing", "amount=100&source=tok_visa", client.ErrorCodeParameterMissing, "currency"},
-		{"currency lower case", "amount=100&currency=usd&source=tok_visa", client.ErrorCodeParameterInvalid, "currency"},
-		{"currency unknown", "amount=100&currency=XXX&source=tok_visa", client.ErrorCodeParameterInvalid, "currency"},
-		{"capture not boolean", "amount=100&currency=USD&source=tok_visa&capture=yes", client.ErrorCodeParameterInvalid, "capture"},
-		{"unknown parameter", "amount=100&currency=USD&source=tok_visa&statement_descriptor=x", client.ErrorCodeParameterUnknown, "statement_descriptor"},
-		{"metadata value too long", "amount=100&currency=USD&source=tok_visa&metadata[foo]=" + strings.Repeat("x", 501), client.ErrorCodeParameterInvalid, "metadata[foo]"},
+		{"no source nor customer", "amount=100&currency=USD", wire.ErrorCodeParameterMissing, "source"},
+		{"customer without default", "amount=100&currency=USD&customer=" + bare.ID, wire.ErrorCodeMissingSource, "source"},
+		{"unknown customer", "amount=100&currency=USD&customer=cus_AAAAAAAAAAAAAAAAAAAAAAAA", wire.ErrorCodeResourceMissing, "customer"},
+		{"malformed customer", "amount=100&currency=USD&customer=bob", wire.ErrorCodeResourceMissing, "customer"},
+		{"src of another customer", "amount=100&currency=USD&customer=" + cu.ID + "&source=" + other.DefaultSource, wire.ErrorCodeResourceMissing, "source"},
+		{"src without customer", "amount=100&currency=USD&source=" + amex.ID, wire.ErrorCodeParameterMissing, "customer"},
+		{"unknown token", "amount=100&currency=USD&source=tok_unknown", wire.ErrorCodeTokenInvalid, "source"},
+		{"amount missing", "currency=USD&source=tok_visa", wire.ErrorCodeParameterMissing, "amount"},
+		{"amount zero", "amount=0&currency=USD&source=tok_visa", wire.ErrorCodeParameterInvalid, "amount"},
+		{"amount negative", "amount=-5&currency=USD&source=tok_visa", wire.ErrorCodeParameterInvalid, "amount"},
+		{"amount over max", "amount=100000000&currency=USD&source=tok_visa", wire.ErrorCodeParameterInvalid, "amount"},
+		{"amount decimal", "amount=10.5&currency=USD&source=tok_visa", wire.ErrorCodeParameterInvalid, "amount"},
+		{"amount text", "amount=ten&currency=USD&source=tok_visa", wire.ErrorCodeParameterInvalid, "amount"},
+		{"currency missing", "amount=100&source=tok_visa", wire.ErrorCodeParameterMissing, "currency"},
+		{"currency lower case", "amount=100&currency=usd&source=tok_visa", wire.ErrorCodeParameterInvalid, "currency"},
+		{"currency unknown", "amount=100&currency=XXX&source=tok_visa", wire.ErrorCodeParameterInvalid, "currency"},
+		{"capture not boolean", "amount=100&currency=USD&source=tok_visa&capture=yes", wire.ErrorCodeParameterInvalid, "capture"},
+		{"unknown parameter", "amount=100&currency=USD&source=tok_visa&statement_descriptor=x", wire.ErrorCodeParameterUnknown, "statement_descriptor"},
+		{"metadata value too long", "amount=100&currency=USD&source=tok_visa&metadata[foo]=" + strings.Repeat("x", 501), wire.ErrorCodeParameterInvalid, "metadata[foo]"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			e := &env{t: t, url: e.url, key: e.key, hc: e.hc}
-			e.doRaw(http.MethodPost, "/v1/payments", tc.body).fails(400, client.ErrorTypeInvalidRequest, tc.code, tc.param)
+			e.doRaw(http.MethodPost, "/v1/payments", tc.body).fails(400, wire.ErrorTypeInvalidRequest, tc.code, tc.param)
 		})
 	}
 	// The bounds themselves are accepted, and every listed currency.
-	for _, amount := range []int64{client.PaymentAmountMin, client.PaymentAmountMax} {
-		for _, cur := range client.Currencies {
-			if p := e.payment(pay(strconv.FormatInt(amount, 10), cur, client.TokenVisa)); p.Amount != amount || p.Currency != cur {
+	for _, amount := range []int64{wire.PaymentAmountMin, wire.PaymentAmountMax} {
+		for _, cur := range wire.Currencies {
+			if p := e.payment(pay(strconv.FormatInt(amount, 10), cur, sandbox.TokenVisa)); p.Amount != amount || p.Currency != cur {
 				t.Errorf("payment of %d %s = %d %s", amount, cur, p.Amount, p.Currency)
 			}
 		}
 	}
 	// Rejected creates made nothing.
-	if st := e.stats(); st.Payments != 4+2*int64(len(client.Currencies)) {
+	if st := e.stats(); st.Payments != 4+2*int64(len(wire.Currencies)) {
 		t.Errorf("payments = %d", st.Payments)
 	}
 }
 
 // state makes a payment in the given status.
-func (e *env) state(status string) *client.Payment {
+func (e *env) state(status string) *wire.Payment {
 	e.t.Helper()
 	switch status {
-	case client.PaymentStatusPending:
-		return e.payment(pay("1000", "USD", client.Token3DS))
-	case client.PaymentStatusAuthorized:
-		return e.payment(pay("1000", "USD", client.TokenVisa, "capture", "false"))
-	case client.PaymentStatusApproved:
-		return e.payment(pay("1000", "USD", client.TokenDispute))
-	case client.PaymentStatusDeclined:
-		eb := e.post("/v1/payments", pay("1000", "USD", client.TokenDeclined)).fails(402, client.ErrorTypeCard, client.ErrorCodeCardDeclined, "")
-		var p client.Payment
+	case wire.PaymentStatusPending:
+		return e.payment(pay("1000", "USD", sandbox.Token3DS))
+	case wire.PaymentStatusAuthorized:
+		return e.payment(pay("1000", "USD", sandbox.TokenVisa, "capture", "false"))
+	case wire.PaymentStatusApproved:
+		return e.payment(pay("1000", "USD", sandbox.TokenDispute))
+	case wire.PaymentStatusDeclined:
+		eb := e.post("/v1/payments", pay("1000", "USD", sandbox.TokenDeclined)).fails(402, wire.ErrorTypeCard, wire.ErrorCodeCardDeclined, "")
+		var p wire.Payment
 		e.get("/v1/payments/"+eb.Error.Payment, nil).ok(&p)
 		return &p
-	case client.PaymentStatusPartiallyRefunded:
-		p := e.state(client.PaymentStatusApproved)
+	case wire.PaymentStatusPartiallyRefunded:
+		p := e.state(wire.PaymentStatusApproved)
 		e.post("/v1/payments/"+p.ID+"/refund", vals("amount", "100")).ok(p)
 		return p
-	case client.PaymentStatusRefunded:
-		p := e.state(client.PaymentStatusApproved)
+	case wire.PaymentStatusRefunded:
+		p := e.state(wire.PaymentStatusApproved)
 		e.post("/v1/payments/"+p.ID+"/refund", nil).ok(p)
 		return p
-	case client.PaymentStatusDisputed:
-		p := e.state(client.PaymentStatusApproved)
+	case wire.PaymentStatusDisputed:
+		p := e.state(wire.PaymentStatusApproved)
 		e.post("/_sandbox/payments/"+p.ID+"/dispute", nil).ok(p)
 		return p
 	}
@@ -187,7 +186,7 @@ func (e *env) state(status string) *client.Payment {
 }
 
 // TestTransitions tries every action from every status: it succeeds
-// exactly when client.PaymentTransitions allows the move, and is refused
+// exactly when sandbox.PaymentTransitions allows the move, and is refused
 // with payment_unexpected_state otherwise.
 func TestTransitions(t *testing.T) {
 	t.Parallel()
@@ -200,25 +199,25 @@ func TestTransitions(t *testing.T) {
 		// transition table (a capture is not a way out of pending).
 		only string
 	}{
-		{"capture", "/v1/payments/%s/capture", nil, client.PaymentStatusApproved, client.PaymentStatusAuthorized},
-		{"partial refund", "/v1/payments/%s/refund", []string{"amount", "100"}, client.PaymentStatusPartiallyRefunded, ""},
-		{"full refund", "/v1/payments/%s/refund", nil, client.PaymentStatusRefunded, ""},
-		{"dispute", "/_sandbox/payments/%s/dispute", nil, client.PaymentStatusDisputed, ""},
-		{"complete approved", "/_sandbox/payments/%s/complete", []string{"outcome", "approved"}, client.PaymentStatusApproved, client.PaymentStatusPending},
-		{"complete authorized", "/_sandbox/payments/%s/complete", []string{"outcome", "authorized"}, client.PaymentStatusAuthorized, client.PaymentStatusPending},
-		{"complete declined", "/_sandbox/payments/%s/complete", []string{"outcome", "declined"}, client.PaymentStatusDeclined, client.PaymentStatusPending},
+		{"capture", "/v1/payments/%s/capture", nil, wire.PaymentStatusApproved, wire.PaymentStatusAuthorized},
+		{"partial refund", "/v1/payments/%s/refund", []string{"amount", "100"}, wire.PaymentStatusPartiallyRefunded, ""},
+		{"full refund", "/v1/payments/%s/refund", nil, wire.PaymentStatusRefunded, ""},
+		{"dispute", "/_sandbox/payments/%s/dispute", nil, wire.PaymentStatusDisputed, ""},
+		{"complete approved", "/_sandbox/payments/%s/complete", []string{"outcome", "approved"}, wire.PaymentStatusApproved, wire.PaymentStatusPending},
+		{"complete authorized", "/_sandbox/payments/%s/complete", []string{"outcome", "authorized"}, wire.PaymentStatusAuthorized, wire.PaymentStatusPending},
+		{"complete declined", "/_sandbox/payments/%s/complete", []string{"outcome", "declined"}, wire.PaymentStatusDeclined, wire.PaymentStatusPending},
 	}
 	allowed := 0
-	for _, from := range client.PaymentStatuses {
+	for _, from := range wire.PaymentStatuses {
 		for _, a := range actions {
 			t.Run(from+"/"+a.name, func(t *testing.T) {
 				e := &env{t: t, url: e.url, key: e.key, hc: e.hc}
 				p := e.state(from)
 				res := e.post(fmt.Sprintf(a.path, p.ID), vals(a.form...))
-				ok := slices.Contains(client.PaymentTransitions[from], a.to) && (a.only == "" || a.only == from)
+				ok := slices.Contains(sandbox.PaymentTransitions[from], a.to) && (a.only == "" || a.only == from)
 				if !ok {
-					res.fails(400, client.ErrorTypeInvalidRequest, client.ErrorCodePaymentUnexpectedState, "")
-					var after client.Payment
+					res.fails(400, wire.ErrorTypeInvalidRequest, wire.ErrorCodePaymentUnexpectedState, "")
+					var after wire.Payment
 					e.get("/v1/payments/"+p.ID, nil).ok(&after)
 					if after.Status != from {
 						t.Errorf("a refused %s moved the payment from %s to %s", a.name, from, after.Status)
@@ -226,12 +225,12 @@ func TestTransitions(t *testing.T) {
 					return
 				}
 				allowed++
-				var got client.Payment
+				var got wire.Payment
 				res.ok(&got)
 				if got.Status != a.to {
 					t.Errorf("%s from %s: status %s, want %s", a.name, from, got.Status, a.to)
 				}
-				if (got.AuthorizationCode == "") != (got.Status == client.PaymentStatusDeclined) {
+				if (got.AuthorizationCode == "") != (got.Status == wire.PaymentStatusDeclined) {
 					t.Errorf("%s: authorization_code %q with status %s", a.name, got.AuthorizationCode, got.Status)
 				}
 			})
@@ -246,69 +245,69 @@ func TestTransitions(t *testing.T) {
 func TestCaptureAndRefundAmounts(t *testing.T) {
 	t.Parallel()
 	e := newEnv(t)
-	p := e.payment(pay("1000", "EUR", client.TokenVisa, "capture", "false"))
-	e.post("/v1/payments/"+p.ID+"/capture", vals("amount", "1001")).fails(400, client.ErrorTypeInvalidRequest, client.ErrorCodeParameterInvalid, "amount")
-	e.post("/v1/payments/"+p.ID+"/capture", vals("amount", "0")).fails(400, client.ErrorTypeInvalidRequest, client.ErrorCodeParameterInvalid, "amount")
-	e.post("/v1/payments/"+p.ID+"/capture", vals("amoutn", "1")).fails(400, client.ErrorTypeInvalidRequest, client.ErrorCodeParameterUnknown, "amoutn")
-	var got client.Payment
+	p := e.payment(pay("1000", "EUR", sandbox.TokenVisa, "capture", "false"))
+	e.post("/v1/payments/"+p.ID+"/capture", vals("amount", "1001")).fails(400, wire.ErrorTypeInvalidRequest, wire.ErrorCodeParameterInvalid, "amount")
+	e.post("/v1/payments/"+p.ID+"/capture", vals("amount", "0")).fails(400, wire.ErrorTypeInvalidRequest, wire.ErrorCodeParameterInvalid, "amount")
+	e.post("/v1/payments/"+p.ID+"/capture", vals("amoutn", "1")).fails(400, wire.ErrorTypeInvalidRequest, wire.ErrorCodeParameterUnknown, "amoutn")
+	var got wire.Payment
 	e.post("/v1/payments/"+p.ID+"/capture", vals("amount", "600")).ok(&got)
-	if got.Amount != 600 || got.Status != client.PaymentStatusApproved || !*got.Captured || got.AuthorizationCode != p.AuthorizationCode {
+	if got.Amount != 600 || got.Status != wire.PaymentStatusApproved || !*got.Captured || got.AuthorizationCode != p.AuthorizationCode {
 		t.Errorf("captured 600 of 1000: %+v", got)
 	}
-	e.post("/v1/payments/"+p.ID+"/refund", vals("amount", "601")).fails(400, client.ErrorTypeInvalidRequest, client.ErrorCodeParameterInvalid, "amount")
+	e.post("/v1/payments/"+p.ID+"/refund", vals("amount", "601")).fails(400, wire.ErrorTypeInvalidRequest, wire.ErrorCodeParameterInvalid, "amount")
 	e.post("/v1/payments/"+p.ID+"/refund", vals("amount", "200")).ok(&got)
-	if got.Status != client.PaymentStatusPartiallyRefunded || *got.AmountRefunded != 200 || got.Amount != 600 {
+	if got.Status != wire.PaymentStatusPartiallyRefunded || *got.AmountRefunded != 200 || got.Amount != 600 {
 		t.Errorf("refund 200: %+v", got)
 	}
 	e.post("/v1/payments/"+p.ID+"/refund", vals("amount", "100")).ok(&got)
-	if got.Status != client.PaymentStatusPartiallyRefunded || *got.AmountRefunded != 300 {
+	if got.Status != wire.PaymentStatusPartiallyRefunded || *got.AmountRefunded != 300 {
 		t.Errorf("refund 100 more: %+v", got)
 	}
-	e.post("/v1/payments/"+p.ID+"/refund", vals("amount", "301")).fails(400, client.ErrorTypeInvalidRequest, client.ErrorCodeParameterInvalid, "amount")
+	e.post("/v1/payments/"+p.ID+"/refund", vals("amount", "301")).fails(400, wire.ErrorTypeInvalidRequest, wire.ErrorCodeParameterInvalid, "amount")
 	// Without amount: what is left.
 	e.post("/v1/payments/"+p.ID+"/refund", nil).ok(&got)
-	if got.Status != client.PaymentStatusRefunded || *got.AmountRefunded != 600 {
+	if got.Status != wire.PaymentStatusRefunded || *got.AmountRefunded != 600 {
 		t.Errorf("refund the rest: %+v", got)
 	}
 	// A full capture keeps the amount.
-	p = e.payment(pay("1000", "EUR", client.TokenVisa, "capture", "false"))
+	p = e.payment(pay("1000", "EUR", sandbox.TokenVisa, "capture", "false"))
 	e.post("/v1/payments/"+p.ID+"/capture", nil).ok(&got)
-	if got.Amount != 1000 || got.Status != client.PaymentStatusApproved {
+	if got.Amount != 1000 || got.Status != wire.PaymentStatusApproved {
 		t.Errorf("full capture: %+v", got)
 	}
-	e.post("/v1/payments/pay_AAAAAAAAAAAAAAAAAAAAAAAA/capture", nil).fails(404, client.ErrorTypeInvalidRequest, client.ErrorCodeResourceMissing, "")
-	e.post("/v1/payments/pay_AAAAAAAAAAAAAAAAAAAAAAAA/refund", nil).fails(404, client.ErrorTypeInvalidRequest, client.ErrorCodeResourceMissing, "")
+	e.post("/v1/payments/pay_AAAAAAAAAAAAAAAAAAAAAAAA/capture", nil).fails(404, wire.ErrorTypeInvalidRequest, wire.ErrorCodeResourceMissing, "")
+	e.post("/v1/payments/pay_AAAAAAAAAAAAAAAAAAAAAAAA/refund", nil).fails(404, wire.ErrorTypeInvalidRequest, wire.ErrorCodeResourceMissing, "")
 }
 
 func TestCompleteAndDispute(t *testing.T) {
 	t.Parallel()
 	e := newEnv(t)
-	var got client.Payment
+	var got wire.Payment
 	// Without an outcome, complete finishes as the create asked.
-	p := e.payment(pay("100", "USD", client.Token3DS))
+	p := e.payment(pay("100", "USD", sandbox.Token3DS))
 	e.post("/_sandbox/payments/"+p.ID+"/complete", nil).ok(&got)
-	if got.Status != client.PaymentStatusApproved || !*got.Captured || len(got.AuthorizationCode) != 6 {
+	if got.Status != wire.PaymentStatusApproved || !*got.Captured || len(got.AuthorizationCode) != 6 {
 		t.Errorf("complete: %+v", got)
 	}
-	p = e.payment(pay("100", "USD", client.Token3DS, "capture", "false"))
+	p = e.payment(pay("100", "USD", sandbox.Token3DS, "capture", "false"))
 	e.post("/_sandbox/payments/"+p.ID+"/complete", nil).ok(&got)
-	if got.Status != client.PaymentStatusAuthorized || *got.Captured {
+	if got.Status != wire.PaymentStatusAuthorized || *got.Captured {
 		t.Errorf("complete of capture=false: %+v", got)
 	}
-	p = e.payment(pay("100", "USD", client.Token3DS))
-	var declined client.Payment
+	p = e.payment(pay("100", "USD", sandbox.Token3DS))
+	var declined wire.Payment
 	e.post("/_sandbox/payments/"+p.ID+"/complete", vals("outcome", "declined")).ok(&declined)
-	if declined.Status != client.PaymentStatusDeclined || declined.AuthorizationCode != "" || *declined.Captured {
+	if declined.Status != wire.PaymentStatusDeclined || declined.AuthorizationCode != "" || *declined.Captured {
 		t.Errorf("complete declined (200 whatever the outcome): %+v", declined)
 	}
-	p = e.payment(pay("100", "USD", client.Token3DS))
-	e.post("/_sandbox/payments/"+p.ID+"/complete", vals("outcome", "refunded")).fails(400, client.ErrorTypeInvalidRequest, client.ErrorCodeParameterInvalid, "outcome")
-	e.post("/_sandbox/payments/pay_AAAAAAAAAAAAAAAAAAAAAAAA/complete", nil).fails(404, client.ErrorTypeInvalidRequest, client.ErrorCodeResourceMissing, "")
+	p = e.payment(pay("100", "USD", sandbox.Token3DS))
+	e.post("/_sandbox/payments/"+p.ID+"/complete", vals("outcome", "refunded")).fails(400, wire.ErrorTypeInvalidRequest, wire.ErrorCodeParameterInvalid, "outcome")
+	e.post("/_sandbox/payments/pay_AAAAAAAAAAAAAAAAAAAAAAAA/complete", nil).fails(404, wire.ErrorTypeInvalidRequest, wire.ErrorCodeResourceMissing, "")
 
 	// Any approved or partially refunded payment can be disputed, not only tok_dispute's.
-	p = e.payment(pay("100", "USD", client.TokenAmex))
+	p = e.payment(pay("100", "USD", sandbox.TokenAmex))
 	e.post("/_sandbox/payments/"+p.ID+"/dispute", nil).ok(&got)
-	if got.Status != client.PaymentStatusDisputed {
+	if got.Status != wire.PaymentStatusDisputed {
 		t.Errorf("dispute: %+v", got)
 	}
 }
@@ -316,13 +315,7 @@ func TestCompleteAndDispute(t *testing.T) {
 // listEnv is a sandbox whose clock the test sets.
 func listEnv(t *testing.T) (*env, *fakeClock) {
 	clock := &fakeClock{t: time.Date(2030, 1, 1, 0, 0, 0, 0, time.UTC)}
-	srv, err := sandbox.New(sandbox.Options{Now: clock.now})
-	if err != nil {
-		t.Fatal(err)
-	}
-	hs := httptest.NewServer(srv)
-	t.Cleanup(hs.Close)
-	return &env{t: t, url: hs.URL, key: sandboxtest.NewKey(t), hc: hs.Client()}, clock
+	return newEnv(t, sandboxtest.WithClock(clock.now)), clock
 }
 
 type fakeClock struct {
@@ -337,12 +330,12 @@ func (c *fakeClock) add(d time.Duration) { c.mu.Lock(); c.t = c.t.Add(d); c.mu.U
 func TestListPayments(t *testing.T) {
 	t.Parallel()
 	e, clock := listEnv(t)
-	cu := e.customer(vals("source", client.TokenAmex))
+	cu := e.customer(vals("source", sandbox.TokenAmex))
 	// 25 payments: three per second, so that many share a timestamp and
 	// only the creation order can sort them.
 	var ids []string // oldest first
 	for i := range 25 {
-		f := pay(strconv.Itoa(100+i), "USD", client.TokenVisa)
+		f := pay(strconv.Itoa(100+i), "USD", sandbox.TokenVisa)
 		if i%5 == 0 {
 			f = pay(strconv.Itoa(100+i), "USD", "", "customer", cu.ID)
 		}
@@ -358,7 +351,7 @@ func TestListPayments(t *testing.T) {
 	slices.Reverse(newest)
 	page := func(q ...string) ([]string, bool) {
 		t.Helper()
-		var l client.PaymentList
+		var l wire.PaymentList
 		e.get("/v1/payments", vals(q...)).ok(&l)
 		if l.Object != "list" || l.URL != "/v1/payments" {
 			t.Errorf("list envelope = %q %q", l.Object, l.URL)
@@ -421,9 +414,9 @@ func TestListPayments(t *testing.T) {
 	check("customer", got, more, wantCustomer, false)
 	got, more = page("customer", cu.ID, "limit", "2", "starting_after", wantCustomer[1])
 	check("customer page 2", got, more, wantCustomer[2:4], true)
-	got, more = page("status", client.PaymentStatusAuthorized, "limit", "100")
+	got, more = page("status", wire.PaymentStatusAuthorized, "limit", "100")
 	check("status", got, more, wantAuthorized, false)
-	got, more = page("status", client.PaymentStatusAuthorized, "customer", cu.ID, "limit", "100")
+	got, more = page("status", wire.PaymentStatusAuthorized, "customer", cu.ID, "limit", "100")
 	check("status and customer", got, more, []string{ids[20], ids[0]}, false)
 	// Payments 3..5 were made in the second second; 6..8 in the third.
 	got, more = page("created[gte]", "2030-01-01T00:00:01Z", "created[lte]", "2030-01-01T00:00:02Z")
@@ -437,20 +430,20 @@ func TestListPayments(t *testing.T) {
 		q           []string
 		code, param string
 	}{
-		{[]string{"limit", "0"}, client.ErrorCodeParameterInvalid, "limit"},
-		{[]string{"limit", "101"}, client.ErrorCodeParameterInvalid, "limit"},
-		{[]string{"limit", "ten"}, client.ErrorCodeParameterInvalid, "limit"},
-		{[]string{"status", "paid"}, client.ErrorCodeParameterInvalid, "status"},
-		{[]string{"created[gte]", "yesterday"}, client.ErrorCodeParameterInvalid, "created[gte]"},
-		{[]string{"created[lte]", "2030-01-01"}, client.ErrorCodeParameterInvalid, "created[lte]"},
-		{[]string{"created[gt]", "2030-01-01T00:00:00Z"}, client.ErrorCodeParameterUnknown, "created[gt]"},
-		{[]string{"created", "2030-01-01T00:00:00Z"}, client.ErrorCodeParameterUnknown, "created"},
-		{[]string{"starting_after", "pay_AAAAAAAAAAAAAAAAAAAAAAAA"}, client.ErrorCodeResourceMissing, "starting_after"},
-		{[]string{"ending_before", "nope"}, client.ErrorCodeResourceMissing, "ending_before"},
-		{[]string{"starting_after", ids[0], "ending_before", ids[1]}, client.ErrorCodeParameterInvalid, "ending_before"},
-		{[]string{"customer", "cus_AAAAAAAAAAAAAAAAAAAAAAAA"}, client.ErrorCodeResourceMissing, "customer"},
-		{[]string{"page", "2"}, client.ErrorCodeParameterUnknown, "page"},
+		{[]string{"limit", "0"}, wire.ErrorCodeParameterInvalid, "limit"},
+		{[]string{"limit", "101"}, wire.ErrorCodeParameterInvalid, "limit"},
+		{[]string{"limit", "ten"}, wire.ErrorCodeParameterInvalid, "limit"},
+		{[]string{"status", "paid"}, wire.ErrorCodeParameterInvalid, "status"},
+		{[]string{"created[gte]", "yesterday"}, wire.ErrorCodeParameterInvalid, "created[gte]"},
+		{[]string{"created[lte]", "2030-01-01"}, wire.ErrorCodeParameterInvalid, "created[lte]"},
+		{[]string{"created[gt]", "2030-01-01T00:00:00Z"}, wire.ErrorCodeParameterUnknown, "created[gt]"},
+		{[]string{"created", "2030-01-01T00:00:00Z"}, wire.ErrorCodeParameterUnknown, "created"},
+		{[]string{"starting_after", "pay_AAAAAAAAAAAAAAAAAAAAAAAA"}, wire.ErrorCodeResourceMissing, "starting_after"},
+		{[]string{"ending_before", "nope"}, wire.ErrorCodeResourceMissing, "ending_before"},
+		{[]string{"starting_after", ids[0], "ending_before", ids[1]}, wire.ErrorCodeParameterInvalid, "ending_before"},
+		{[]string{"customer", "cus_AAAAAAAAAAAAAAAAAAAAAAAA"}, wire.ErrorCodeResourceMissing, "customer"},
+		{[]string{"page", "2"}, wire.ErrorCodeParameterUnknown, "page"},
 	} {
-		e.get("/v1/payments", vals(tc.q...)).fails(400, client.ErrorTypeInvalidRequest, tc.code, tc.param)
+		e.get("/v1/payments", vals(tc.q...)).fails(400, wire.ErrorTypeInvalidRequest, tc.code, tc.param)
 	}
 }

@@ -1,13 +1,17 @@
 // Package sandbox is a stateful stand-in for the payments service. It
-// serves every row of shared/api/CONTRACT.md over HTTP, for tests, demos,
-// benchmarks and users without network access. Wire constants come from
-// package client, so both sides of the wire move together.
+// serves every endpoint of the API contract (api/openapi.yaml) over HTTP,
+// for tests, demos, benchmarks and users without network access. The facts
+// of the wire come from package wire, which the API client imports too;
+// the sandbox imports nothing of the client, so the client's tests against
+// it check the contract, not a shared constant. The rules only a server
+// enforces (test tokens, payment transitions, idempotency retention) are
+// in rules.go.
 //
 // State lives in memory, one account per secret key, each behind its own
 // lock; with Options.Store it is also written to disk before any answer.
 //
-// Where CONTRACT.md leaves a choice open, the sandbox decides as follows
-// (the tests pin each one):
+// Where the contract leaves a choice open, the sandbox decides as follows
+// (the tests pin each one; the API assumptions guide lists them for users):
 //
 //   - Request pipeline: authentication (401/403), then the account's
 //     faults (/v1 only: rate limit 429, latency, error_rate 500/503), then
@@ -35,7 +39,8 @@
 //     customer is 400 resource_missing. created[gte]/[lte] accept any
 //     RFC 3339 offset and compare with whole seconds.
 //   - Stats count every /v1 request on a known route, including those
-//     answered 429 or 5xx by faults; unknown paths are 404 and not counted.
+//     answered 429 or 5xx by faults; unknown paths and methods are 404
+//     unrecognized_url and not counted.
 //   - Fault settings are validated all at once (a refused POST changes
 //     nothing): rates 0 to 1, latency_ms 0 to 60000, rate_limit 0 to
 //     100000. An empty value sets 0. They are kept in memory only.
@@ -47,6 +52,9 @@
 //   - POST /v1/payments/{id} changes description and metadata only, in
 //     any status (declined and refunded payments included); an empty
 //     description clears it.
+//   - A data file that is truncated, overwritten or foreign is refused at
+//     open (read-only, checked whole with bbolt's tx.Check), with one
+//     error naming it and what to do; nothing of it is served.
 package sandbox
 
 import (
@@ -65,7 +73,7 @@ import (
 	"sync/atomic"
 	"time"
 
-	"github.com/paymentsdev/terraform-provider-payments/internal/client"
+	"github.com/paymentsdev/terraform-provider-payments/internal/wire"
 )
 
 // Options configure a Server. The zero value is a memory-only server that
@@ -131,10 +139,10 @@ func New(opts Options) (*Server, error) {
 	if len(opts.Keys) > 0 {
 		s.keys = make(map[string]struct{}, len(opts.Keys))
 		for i, k := range opts.Keys {
-			if client.ClassifyKey(k) != client.KeySecretSandbox {
+			if wire.ClassifyKey(k) != wire.KeySecretSandbox {
 				// The key itself is never part of an error: errors end up in logs.
 				return nil, fmt.Errorf("sandbox: key number %d is not a sandbox secret key; use %s followed by at least %d letters, digits or underscores",
-					i+1, client.SecretKeySandboxPrefix, client.MinKeySecretLength)
+					i+1, wire.SecretKeySandboxPrefix, wire.MinKeySecretLength)
 			}
 			s.keys[k] = struct{}{}
 		}
@@ -159,7 +167,7 @@ func New(opts Options) (*Server, error) {
 
 // ServeHTTP answers one request.
 func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
-	w.Header().Set(client.HeaderRequestID, newRequestID())
+	w.Header().Set(wire.HeaderRequestID, newRequestID())
 	s.mux.ServeHTTP(w, r)
 }
 
@@ -215,49 +223,50 @@ type route struct {
 	fn      func(*call) response
 }
 
-// routes are every endpoint of CONTRACT.md. Built in init because the
+// routes are every endpoint of the contract. Built in init because the
 // stats handler reads routes, which a var initializer cannot allow.
 var routes []route
 
 func init() {
-	def := func(pattern string, fn func(*call) response) route {
-		method, path, _ := strings.Cut(pattern, " ")
+	def := func(method, path string, fn func(*call) response) route {
+		pattern := method + " " + path
 		name := strings.NewReplacer("{", ":", "}", "").Replace(pattern)
 		return route{
 			pattern: pattern, name: name, fn: fn,
-			v1:    strings.HasPrefix(path, client.APIVersionPrefix+"/"),
+			v1:    strings.HasPrefix(path, wire.APIVersionPrefix+"/"),
 			write: method != http.MethodGet,
 		}
 	}
+	const get, post, del = http.MethodGet, http.MethodPost, http.MethodDelete
 	routes = []route{
-		def("POST /v1/customers", (*call).createCustomer),
-		def("GET /v1/customers/{id}", (*call).retrieveCustomer),
-		def("POST /v1/customers/{id}", (*call).updateCustomer),
-		def("DELETE /v1/customers/{id}", (*call).deleteCustomer),
-		def("POST /v1/customers/{id}/sources", (*call).addSource),
-		def("GET /v1/customers/{id}/sources/{src}", (*call).retrieveSource),
-		def("DELETE /v1/customers/{id}/sources/{src}", (*call).removeSource),
-		def("POST /v1/payments", (*call).createPayment),
-		def("GET /v1/payments", (*call).listPayments),
-		def("GET /v1/payments/{id}", (*call).retrievePayment),
-		def("POST /v1/payments/{id}", (*call).updatePayment),
-		def("POST /v1/payments/{id}/capture", (*call).capturePayment),
-		def("POST /v1/payments/{id}/refund", (*call).refundPayment),
-		def("POST /v1/webhook_endpoints", (*call).createWebhookEndpoint),
-		def("GET /v1/webhook_endpoints", (*call).listWebhookEndpoints),
-		def("GET /v1/webhook_endpoints/{id}", (*call).retrieveWebhookEndpoint),
-		def("POST /v1/webhook_endpoints/{id}", (*call).updateWebhookEndpoint),
-		def("DELETE /v1/webhook_endpoints/{id}", (*call).deleteWebhookEndpoint),
-		def("POST /v1/webhook_endpoints/{id}/roll_secret", (*call).rollWebhookEndpointSecret),
-		def("GET /v1/events", (*call).listEvents),
-		def("GET /v1/events/{id}", (*call).retrieveEvent),
-		def("POST /_sandbox/payments/{id}/complete", (*call).completePayment),
-		def("POST /_sandbox/payments/{id}/dispute", (*call).disputePayment),
-		def("POST /_sandbox/reset", (*call).reset),
-		def("GET /_sandbox/stats", (*call).stats),
-		def("GET /_sandbox/faults", (*call).getFaults),
-		def("POST /_sandbox/faults", (*call).setFaults),
-		def("GET /_sandbox/deliveries", (*call).listDeliveries),
+		def(post, wire.PathCustomers, (*call).createCustomer),
+		def(get, wire.PathCustomer, (*call).retrieveCustomer),
+		def(post, wire.PathCustomer, (*call).updateCustomer),
+		def(del, wire.PathCustomer, (*call).deleteCustomer),
+		def(post, wire.PathCustomerSources, (*call).addSource),
+		def(get, wire.PathCustomerSource, (*call).retrieveSource),
+		def(del, wire.PathCustomerSource, (*call).removeSource),
+		def(post, wire.PathPayments, (*call).createPayment),
+		def(get, wire.PathPayments, (*call).listPayments),
+		def(get, wire.PathPayment, (*call).retrievePayment),
+		def(post, wire.PathPayment, (*call).updatePayment),
+		def(post, wire.PathPaymentCapture, (*call).capturePayment),
+		def(post, wire.PathPaymentRefund, (*call).refundPayment),
+		def(post, wire.PathWebhookEndpoints, (*call).createWebhookEndpoint),
+		def(get, wire.PathWebhookEndpoints, (*call).listWebhookEndpoints),
+		def(get, wire.PathWebhookEndpoint, (*call).retrieveWebhookEndpoint),
+		def(post, wire.PathWebhookEndpoint, (*call).updateWebhookEndpoint),
+		def(del, wire.PathWebhookEndpoint, (*call).deleteWebhookEndpoint),
+		def(post, wire.PathWebhookEndpointRollSecret, (*call).rollWebhookEndpointSecret),
+		def(get, wire.PathEvents, (*call).listEvents),
+		def(get, wire.PathEvent, (*call).retrieveEvent),
+		def(post, wire.PathSandboxPaymentComplete, (*call).completePayment),
+		def(post, wire.PathSandboxPaymentDispute, (*call).disputePayment),
+		def(post, wire.PathSandboxReset, (*call).reset),
+		def(get, wire.PathSandboxStats, (*call).stats),
+		def(get, wire.PathSandboxFaults, (*call).getFaults),
+		def(post, wire.PathSandboxFaults, (*call).setFaults),
+		def(get, wire.PathSandboxDeliveries, (*call).listDeliveries),
 	}
 	for i := range routes {
 		routes[i].idx = i
@@ -268,7 +277,7 @@ func init() {
 // to answer.
 var errClientGone = errors.New("reading the request body failed")
 
-// serve runs the pipeline of CONTRACT.md: authentication, then injected
+// serve runs the pipeline of the contract: authentication, then injected
 // faults, then the Idempotency-Key, then the handler, then the store
 // write, and only then the answer.
 func (s *Server) serve(w http.ResponseWriter, r *http.Request, rt *route) {
@@ -289,7 +298,7 @@ func (s *Server) serve(w http.ResponseWriter, r *http.Request, rt *route) {
 		a.requests.Add(1)
 		a.byRoute[rt.idx].Add(1)
 		var fault *apiError
-		if fault, drop = s.injectFaults(r.Context(), a); fault != nil {
+		if fault, drop = s.injectFaults(r.Context(), a, r.Method); fault != nil {
 			s.write(w, r, rt.name, start, fault.response())
 			return
 		}
@@ -301,10 +310,10 @@ func (s *Server) serve(w http.ResponseWriter, r *http.Request, rt *route) {
 	}
 
 	var rec *idemRecord
-	if key := r.Header.Get(client.HeaderIdempotencyKey); key != "" && rt.v1 && r.Method == http.MethodPost {
-		if len(key) > client.IdempotencyKeyMaxLength {
+	if key := r.Header.Get(wire.HeaderIdempotencyKey); key != "" && rt.v1 && r.Method == http.MethodPost {
+		if len(key) > wire.IdempotencyKeyMaxLength {
 			s.write(w, r, rt.name, start, invalid("", "The %s header is %d characters long; use at most %d.",
-				client.HeaderIdempotencyKey, len(key), client.IdempotencyKeyMaxLength).response())
+				wire.HeaderIdempotencyKey, len(key), wire.IdempotencyKeyMaxLength).response())
 			return
 		}
 		var fp [32]byte
@@ -394,21 +403,21 @@ type inputError struct {
 func (s *Server) readInput(r *http.Request) (form, *inputError, error) {
 	var body []byte
 	if r.Method == http.MethodPost {
-		tooLarge := r.ContentLength > client.MaxRequestBodyBytes
+		tooLarge := r.ContentLength > wire.MaxRequestBodyBytes
 		if !tooLarge {
 			var err error
-			body, err = io.ReadAll(io.LimitReader(r.Body, client.MaxRequestBodyBytes+1))
+			body, err = io.ReadAll(io.LimitReader(r.Body, wire.MaxRequestBodyBytes+1))
 			if err != nil {
 				return nil, nil, errClientGone
 			}
-			tooLarge = len(body) > client.MaxRequestBodyBytes
+			tooLarge = len(body) > wire.MaxRequestBodyBytes
 		}
 		if tooLarge {
 			return nil, &inputError{
 				err: &apiError{
-					status: http.StatusRequestEntityTooLarge, typ: client.ErrorTypeInvalidRequest,
-					code:    client.ErrorCodeRequestTooLarge,
-					message: fmt.Sprintf("The request body is over %d bytes; send less metadata or a shorter description.", client.MaxRequestBodyBytes),
+					status: http.StatusRequestEntityTooLarge, typ: wire.ErrorTypeInvalidRequest,
+					code:    wire.ErrorCodeRequestTooLarge,
+					message: fmt.Sprintf("The request body is over %d bytes; send less metadata or a shorter description.", wire.MaxRequestBodyBytes),
 				},
 				fp: rawFingerprint(r.Method, r.URL.Path, r.URL.RawQuery, nil, true),
 			}, nil
@@ -440,9 +449,11 @@ func (s *Server) serveUnknown(w http.ResponseWriter, r *http.Request) {
 		s.write(w, r, "unknown", start, aerr.response())
 		return
 	}
+	// Not resource_missing: a client must never read a mistyped base URL
+	// (one ending in /v1, say) as every object being gone.
 	s.write(w, r, "unknown", start, (&apiError{
-		status: http.StatusNotFound, typ: client.ErrorTypeInvalidRequest, code: client.ErrorCodeResourceMissing,
-		message: fmt.Sprintf("Unrecognized request URL (%s %s); see CONTRACT.md for the endpoints.", r.Method, clip(r.URL.Path)),
+		status: http.StatusNotFound, typ: wire.ErrorTypeInvalidRequest, code: wire.ErrorCodeUnrecognizedURL,
+		message: fmt.Sprintf("Unrecognized request URL (%s %s). Check that the base URL is the API root, without /v1; api/openapi.yaml lists the endpoints.", r.Method, clip(r.URL.Path)),
 	}).response())
 }
 
@@ -451,10 +462,10 @@ func (s *Server) write(w http.ResponseWriter, r *http.Request, route string, sta
 	h.Set("Content-Type", "application/json")
 	h.Set("Content-Length", strconv.Itoa(len(resp.body)))
 	if resp.retryAfter > 0 {
-		h.Set(client.HeaderRetryAfter, strconv.Itoa(resp.retryAfter))
+		h.Set(wire.HeaderRetryAfter, strconv.Itoa(resp.retryAfter))
 	}
 	if resp.replayed {
-		h.Set(client.HeaderIdempotentReplayed, "true")
+		h.Set(wire.HeaderIdempotentReplayed, "true")
 	}
 	w.WriteHeader(resp.status)
 	_, _ = w.Write(resp.body)
@@ -464,7 +475,7 @@ func (s *Server) write(w http.ResponseWriter, r *http.Request, route string, sta
 		s.log.LogAttrs(r.Context(), slog.LevelDebug, "request",
 			slog.String("method", r.Method), slog.String("path", r.URL.Path), slog.String("route", route),
 			slog.Int("status", resp.status), slog.Bool("replayed", resp.replayed),
-			slog.String("request_id", h.Get(client.HeaderRequestID)), slog.Duration("duration", time.Since(start)))
+			slog.String("request_id", h.Get(wire.HeaderRequestID)), slog.Duration("duration", time.Since(start)))
 	}
 }
 

@@ -6,13 +6,16 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"os"
+	"runtime/debug"
 	"slices"
+	"strings"
 	"time"
 
 	bolt "go.etcd.io/bbolt"
 	berrors "go.etcd.io/bbolt/errors"
 
-	"github.com/paymentsdev/terraform-provider-payments/internal/client"
+	"github.com/paymentsdev/terraform-provider-payments/internal/wire"
 )
 
 // Store keeps a sandbox's state across restarts. Open one with OpenStore.
@@ -64,18 +67,44 @@ var (
 	keySeq          = "seq"
 )
 
-type boltStore struct{ db *bolt.DB }
+type boltStore struct {
+	db   *bolt.DB
+	path string
+}
 
 // OpenStore opens, or creates, the data file at path. Every write is
 // synced to disk before the request is answered, so no answered write is
 // lost, even to kill -9 or a power cut.
+//
+// A file that is truncated, partly overwritten or not a data file at all
+// is refused with an error naming it and what to do: it is opened
+// read-only first and checked page by page (bbolt's tx.Check), with bbolt's
+// panics and memory faults on damaged pages turned into that error, so
+// the sandbox never crashes on it, never writes to it and never serves
+// half of it.
 func OpenStore(path string) (Store, error) {
-	db, err := bolt.Open(path, 0o600, &bolt.Options{Timeout: 2 * time.Second})
+	if info, err := os.Stat(path); err == nil && info.Size() > 0 {
+		if err := checkFile(path); err != nil {
+			return nil, err
+		}
+	}
+	var db *bolt.DB
+	err := guard(func() (err error) {
+		db, err = bolt.Open(path, 0o600, &bolt.Options{Timeout: 2 * time.Second})
+		return err
+	})
 	if errors.Is(err, berrors.ErrTimeout) {
 		return nil, fmt.Errorf("opening data file %s: it is locked by another process; stop the other payments-sandbox or use another -data file", path)
 	}
 	if err != nil {
 		return nil, fmt.Errorf("opening data file %s: %w", path, err)
+	}
+	// A file that has its layout is not written to until a request
+	// changes something: a file refused later, at load, stays as it was.
+	var initialised bool
+	_ = db.View(func(tx *bolt.Tx) error { initialised = tx.Bucket(bucketAccounts) != nil; return nil })
+	if initialised {
+		return &boltStore{db: db, path: path}, nil
 	}
 	if err := db.Update(func(tx *bolt.Tx) error {
 		_, err := tx.CreateBucketIfNotExists(bucketAccounts)
@@ -84,7 +113,80 @@ func OpenStore(path string) (Store, error) {
 		db.Close()
 		return nil, fmt.Errorf("initialising data file %s: %w", path, err)
 	}
-	return &boltStore{db: db}, nil
+	return &boltStore{db: db, path: path}, nil
+}
+
+// checkFile opens an existing data file read-only and checks it whole.
+func checkFile(path string) error {
+	var db *bolt.DB
+	err := guard(func() (err error) {
+		db, err = bolt.Open(path, 0o600, &bolt.Options{Timeout: 2 * time.Second, ReadOnly: true})
+		return err
+	})
+	if errors.Is(err, berrors.ErrTimeout) {
+		return fmt.Errorf("opening data file %s: it is locked by another process; stop the other payments-sandbox or use another -data file", path)
+	}
+	if err != nil {
+		return damaged(path, err)
+	}
+	err = guard(func() error {
+		return db.View(func(tx *bolt.Tx) error {
+			// Pages past the end of a truncated file are mapped but not
+			// backed: reading one is a fault, so the size comes first.
+			info, err := os.Stat(path)
+			if err != nil {
+				return err
+			}
+			if info.Size() < tx.Size() {
+				return fmt.Errorf("the file is %d bytes long but its pages need %d: it is truncated", info.Size(), tx.Size())
+			}
+			// The first problem is enough to refuse the file; the rest are
+			// drained so that the checker's goroutine ends.
+			var first error
+			for err := range tx.Check() {
+				if first == nil {
+					first = err
+				}
+			}
+			if first != nil {
+				return first
+			}
+			if tx.Bucket(bucketAccounts) == nil {
+				return errors.New("it holds no sandbox data")
+			}
+			return nil
+		})
+	})
+	if cerr := guard(db.Close); err == nil && cerr != nil {
+		err = cerr
+	}
+	if err != nil {
+		return damaged(path, err)
+	}
+	return nil
+}
+
+// damaged is the one-line error for a data file that cannot be used.
+func damaged(path string, cause error) error {
+	// bbolt's checker reports its recovered assertions as "panic: ...";
+	// nothing panicked here, so that word would only alarm.
+	reason := strings.ReplaceAll(strings.Join(strings.Fields(cause.Error()), " "), "panic: ", "")
+	if len(reason) > 200 {
+		reason = strings.ToValidUTF8(reason[:200], "") + "..."
+	}
+	return fmt.Errorf("data file %s is damaged or is not a sandbox data file (%s); restore it from a copy, or start without -data or with a new -data file", path, reason)
+}
+
+// guard runs f, turning a panic, or a memory fault on a damaged page
+// (bbolt trusts its pages and reads them through mmap), into an error.
+func guard(f func() error) (err error) {
+	defer debug.SetPanicOnFault(debug.SetPanicOnFault(true))
+	defer func() {
+		if r := recover(); r != nil {
+			err = fmt.Errorf("bbolt failed reading it: %v", r)
+		}
+	}()
+	return f()
 }
 
 func (st *boltStore) Close() error { return st.db.Close() }
@@ -125,7 +227,15 @@ func (st *boltStore) commit(account [32]byte, ops []op) error {
 
 func (st *boltStore) load() (map[[32]byte]*storedAccount, error) {
 	out := make(map[[32]byte]*storedAccount)
-	err := st.db.View(func(tx *bolt.Tx) error {
+	err := guard(func() error { return st.db.View(st.loadTx(out)) })
+	if err != nil {
+		return nil, damaged(st.path, err)
+	}
+	return out, nil
+}
+
+func (st *boltStore) loadTx(out map[[32]byte]*storedAccount) func(*bolt.Tx) error {
+	return func(tx *bolt.Tx) error {
 		return tx.Bucket(bucketAccounts).ForEachBucket(func(name []byte) error {
 			var hash [32]byte
 			if n, err := hex.Decode(hash[:], name); err != nil || n != len(hash) {
@@ -155,8 +265,7 @@ func (st *boltStore) load() (map[[32]byte]*storedAccount, error) {
 			out[hash] = sa
 			return nil
 		})
-	})
-	return out, err
+	}
 }
 
 // The records, as JSON. Sources live inside their customer's record, in
@@ -250,20 +359,20 @@ func (c *call) putCustomer(cu *customer) {
 		return
 	}
 	rec := customerRecord{
-		ID: cu.id.format(client.CustomerIDPrefix), Created: cu.created,
+		ID: cu.id.format(wire.CustomerIDPrefix), Created: cu.created,
 		Email: cu.email, Name: cu.name, Phone: cu.phone, Meta: metaRecord(cu.meta),
 	}
 	for _, s := range cu.sources {
-		rec.Sources = append(rec.Sources, sourceRecord{ID: s.id.format(client.SourceIDPrefix), Token: s.card.token, ExpYear: s.expYear})
+		rec.Sources = append(rec.Sources, sourceRecord{ID: s.id.format(wire.SourceIDPrefix), Token: s.card.token, ExpYear: s.expYear})
 	}
 	if cu.defaultSource != nil {
-		rec.Default = cu.defaultSource.id.format(client.SourceIDPrefix)
+		rec.Default = cu.defaultSource.id.format(wire.SourceIDPrefix)
 	}
 	c.addOp(op{kind: opPut, bucket: bucketCustomers, key: rec.ID, val: c.marshal(rec)})
 }
 
 func (c *call) deleteCustomerRecord(id rid) {
-	c.addOp(op{kind: opDelete, bucket: bucketCustomers, key: id.format(client.CustomerIDPrefix)})
+	c.addOp(op{kind: opDelete, bucket: bucketCustomers, key: id.format(wire.CustomerIDPrefix)})
 }
 
 func (c *call) putPayment(p *payment) {
@@ -271,14 +380,14 @@ func (c *call) putPayment(p *payment) {
 		return
 	}
 	rec := paymentRecord{
-		ID: p.id.format(client.PaymentIDPrefix), Seq: p.seq, Created: p.created,
+		ID: p.id.format(wire.PaymentIDPrefix), Seq: p.seq, Created: p.created,
 		Amount: p.amount, Refunded: p.refunded, Currency: p.currency, Status: p.status,
 		Captured: p.captured, CaptureRequested: p.captureRequested, AuthCode: p.authCode,
-		SourceID: p.sourceID.format(client.SourceIDPrefix), Token: p.card.token, ExpYear: p.expYear,
+		SourceID: p.sourceID.format(wire.SourceIDPrefix), Token: p.card.token, ExpYear: p.expYear,
 		Description: p.description, Meta: metaRecord(p.meta),
 	}
 	if !p.customer.isZero() {
-		rec.Customer = p.customer.format(client.CustomerIDPrefix)
+		rec.Customer = p.customer.format(wire.CustomerIDPrefix)
 	}
 	c.addOp(op{kind: opPut, bucket: bucketPayments, key: rec.ID, val: c.marshal(rec)})
 }
@@ -308,8 +417,20 @@ func (c *call) dropAccount() { c.addOp(op{kind: opDropAccount}) }
 func (s *Server) loadStore() error {
 	stored, err := s.store.load()
 	if err != nil {
+		return err
+	}
+	if err := s.buildAccounts(stored); err != nil {
+		if bs, ok := s.store.(*boltStore); ok {
+			return damaged(bs.path, err)
+		}
 		return fmt.Errorf("reading the data file: %w", err)
 	}
+	return nil
+}
+
+// buildAccounts turns the stored records into accounts; a record that does
+// not decode fails it whole, so that no half-read state is ever served.
+func (s *Server) buildAccounts(stored map[[32]byte]*storedAccount) error {
 	now := s.now()
 	for hash, sa := range stored {
 		a := newAccount(hash)
@@ -385,13 +506,13 @@ func (s *Server) loadStore() error {
 }
 
 func customerFromRecord(rec customerRecord) (*customer, error) {
-	id, ok := parseRID(rec.ID, client.CustomerIDPrefix)
+	id, ok := parseRID(rec.ID, wire.CustomerIDPrefix)
 	if !ok {
 		return nil, fmt.Errorf("data file: customer id %q is malformed", rec.ID)
 	}
 	cu := &customer{id: id, created: rec.Created, email: rec.Email, name: rec.Name, phone: rec.Phone, meta: metaFromRecord(rec.Meta)}
 	for _, sr := range rec.Sources {
-		sid, ok := parseRID(sr.ID, client.SourceIDPrefix)
+		sid, ok := parseRID(sr.ID, wire.SourceIDPrefix)
 		cd := cardByToken(sr.Token)
 		if !ok || cd == nil {
 			return nil, fmt.Errorf("data file: source %q of customer %s is malformed", sr.ID, rec.ID)
@@ -406,11 +527,11 @@ func customerFromRecord(rec customerRecord) (*customer, error) {
 }
 
 func paymentFromRecord(rec paymentRecord) (*payment, error) {
-	id, ok1 := parseRID(rec.ID, client.PaymentIDPrefix)
-	sid, ok2 := parseRID(rec.SourceID, client.SourceIDPrefix)
+	id, ok1 := parseRID(rec.ID, wire.PaymentIDPrefix)
+	sid, ok2 := parseRID(rec.SourceID, wire.SourceIDPrefix)
 	cd := cardByToken(rec.Token)
 	cur, cerr := currency(rec.Currency)
-	if !ok1 || !ok2 || cd == nil || cerr != nil || !slices.Contains(client.PaymentStatuses, rec.Status) {
+	if !ok1 || !ok2 || cd == nil || cerr != nil || !slices.Contains(wire.PaymentStatuses, rec.Status) {
 		return nil, fmt.Errorf("data file: payment %q is malformed", rec.ID)
 	}
 	p := &payment{
@@ -420,9 +541,9 @@ func paymentFromRecord(rec paymentRecord) (*payment, error) {
 		description: rec.Description, meta: metaFromRecord(rec.Meta),
 	}
 	// Interned like a fresh payment's, so that statuses compare as constants.
-	p.status = client.PaymentStatuses[slices.Index(client.PaymentStatuses, rec.Status)]
+	p.status = wire.PaymentStatuses[slices.Index(wire.PaymentStatuses, rec.Status)]
 	if rec.Customer != "" {
-		if p.customer, ok1 = parseRID(rec.Customer, client.CustomerIDPrefix); !ok1 {
+		if p.customer, ok1 = parseRID(rec.Customer, wire.CustomerIDPrefix); !ok1 {
 			return nil, fmt.Errorf("data file: payment %s has a malformed customer %q", rec.ID, rec.Customer)
 		}
 	}

@@ -9,36 +9,36 @@ import (
 	"unicode"
 	"unicode/utf8"
 
-	"github.com/paymentsdev/terraform-provider-payments/internal/client"
+	"github.com/paymentsdev/terraform-provider-payments/internal/wire"
 )
 
-var phoneRE = regexp.MustCompile(client.PhonePattern)
+var phoneRE = regexp.MustCompile(wire.PhonePattern)
 
 // checkEmail accepts local@domain: one @, both sides non-empty, no spaces
 // or control characters, at most EmailMaxLength characters.
 func checkEmail(v string) *apiError {
-	if n := utf8.RuneCountInString(v); n > client.EmailMaxLength {
-		return invalid("email", "email is %d characters long; use at most %d.", n, client.EmailMaxLength)
+	if n := utf8.RuneCountInString(v); n > wire.EmailMaxLength {
+		return invalid(wire.ParamEmail, "email is %d characters long; use at most %d.", n, wire.EmailMaxLength)
 	}
 	local, domain, ok := strings.Cut(v, "@")
 	if !ok || local == "" || domain == "" || strings.Contains(domain, "@") ||
 		strings.IndexFunc(v, func(r rune) bool { return unicode.IsSpace(r) || unicode.IsControl(r) }) >= 0 {
-		return invalid("email", "email %q is not an e-mail address; use the form local@domain.", clip(v))
+		return invalid(wire.ParamEmail, "email %q is not an e-mail address; use the form local@domain.", clip(v))
 	}
 	return nil
 }
 
 func checkPhone(v string) *apiError {
 	if !phoneRE.MatchString(v) {
-		return invalid("phone", "phone %q is not in E.164 format; use + followed by %d to %d digits, as in +14155550123 (encode + as %%2B in forms).",
-			clip(v), client.PhoneMinDigits, client.PhoneMaxDigits)
+		return invalid(wire.ParamPhone, "phone %q is not in E.164 format; use + followed by %d to %d digits, as in +14155550123 (encode + as %%2B in forms).",
+			clip(v), wire.PhoneMinDigits, wire.PhoneMaxDigits)
 	}
 	return nil
 }
 
 func checkName(v string) *apiError {
-	if n := utf8.RuneCountInString(v); n > client.NameMaxLength {
-		return invalid("name", "name is %d characters long; use at most %d.", n, client.NameMaxLength)
+	if n := utf8.RuneCountInString(v); n > wire.NameMaxLength {
+		return invalid(wire.ParamName, "name is %d characters long; use at most %d.", n, wire.NameMaxLength)
 	}
 	return nil
 }
@@ -49,22 +49,22 @@ func checkName(v string) *apiError {
 func applyMetadata(cur metadata, f form) (metadata, *apiError) {
 	next := cur
 	copied := false
-	if v, ok := f.get("metadata"); ok {
+	if v, ok := f.get(wire.ParamMetadata); ok {
 		if v != "" {
-			return nil, invalid("metadata", "metadata takes its keys in brackets, as in metadata[plan]=gold; send metadata= (empty) only to remove every key.")
+			return nil, invalid(wire.ParamMetadata, "metadata takes its keys in brackets, as in metadata[plan]=gold; send metadata= (empty) only to remove every key.")
 		}
 		next, copied = nil, true
 	}
 	for i := range f {
 		p := &f[i]
-		if !p.bracketed || p.base != "metadata" {
+		if !p.bracketed || p.base != wire.ParamMetadata {
 			continue
 		}
-		if n := utf8.RuneCountInString(p.sub); n > client.MetadataKeyMaxLength {
-			return nil, invalid(p.name, "The metadata key %q is %d characters long; use at most %d.", clip(p.sub), n, client.MetadataKeyMaxLength)
+		if n := utf8.RuneCountInString(p.sub); n > wire.MetadataKeyMaxLength {
+			return nil, invalid(p.name, "The metadata key %q is %d characters long; use at most %d.", clip(p.sub), n, wire.MetadataKeyMaxLength)
 		}
-		if n := utf8.RuneCountInString(p.value); n > client.MetadataValueMaxLength {
-			return nil, invalid(p.name, "The value of %s is %d characters long; use at most %d.", p.name, n, client.MetadataValueMaxLength)
+		if n := utf8.RuneCountInString(p.value); n > wire.MetadataValueMaxLength {
+			return nil, invalid(p.name, "The value of %s is %d characters long; use at most %d.", p.name, n, wire.MetadataValueMaxLength)
 		}
 		if !copied {
 			next, copied = slices.Clone(cur), true
@@ -81,8 +81,8 @@ func applyMetadata(cur metadata, f form) (metadata, *apiError) {
 			next = slices.Insert(next, i, kv{strings.Clone(p.sub), strings.Clone(p.value)})
 		}
 	}
-	if len(next) > client.MetadataMaxKeys {
-		return nil, invalid("metadata", "metadata would have %d keys; use at most %d.", len(next), client.MetadataMaxKeys)
+	if len(next) > wire.MetadataMaxKeys {
+		return nil, invalid(wire.ParamMetadata, "metadata would have %d keys; use at most %d.", len(next), wire.MetadataMaxKeys)
 	}
 	if len(next) == 0 {
 		next = nil
@@ -100,19 +100,19 @@ func parseAmount(param, v string, lo, hi int64) (int64, *apiError) {
 }
 
 // currency returns the canonical (interned) code, so payments share the
-// strings of client.Currencies instead of each holding a copy.
+// strings of wire.Currencies instead of each holding a copy.
 func currency(v string) (string, *apiError) {
-	if i := slices.Index(client.Currencies, v); i >= 0 {
-		return client.Currencies[i], nil
+	if i := slices.Index(wire.Currencies, v); i >= 0 {
+		return wire.Currencies[i], nil
 	}
 	hint := ""
-	if slices.Contains(client.Currencies, strings.ToUpper(v)) {
+	if slices.Contains(wire.Currencies, strings.ToUpper(v)) {
 		hint = fmt.Sprintf(" Currency codes are upper case: use %s.", strings.ToUpper(v))
 	}
-	return "", invalid("currency", "currency %q is not supported.%s Use one of %s.", clip(v), hint, strings.Join(client.Currencies, ", "))
+	return "", invalid(wire.ParamCurrency, "currency %q is not supported.%s Use one of %s.", clip(v), hint, strings.Join(wire.Currencies, ", "))
 }
 
-// canMove reports whether client.PaymentTransitions allows from -> to.
+// canMove reports whether PaymentTransitions allows from -> to.
 func canMove(from, to string) bool {
-	return slices.Contains(client.PaymentTransitions[from], to)
+	return slices.Contains(PaymentTransitions[from], to)
 }

@@ -8,7 +8,6 @@ import (
 	"strings"
 	"unicode/utf8"
 
-	"github.com/paymentsdev/terraform-provider-payments/internal/client"
 	"github.com/paymentsdev/terraform-provider-payments/internal/wire"
 )
 
@@ -411,11 +410,11 @@ func webhookEndpointJSON(b []byte, ep *webhookEndpoint, withSecret bool) []byte 
 // request's limit, starting_after and ending_before, newest first, with
 // the rules of the payment list. match, when not nil, filters.
 func listPage[T any](c *call, list []T, seq func(T) uint64, find func(string) (T, bool), kind string, match func(T) bool) ([]T, bool, *apiError) {
-	limit := client.ListLimitDefault
+	limit := wire.ListLimitDefault
 	if v, _ := c.f.get("limit"); v != "" {
 		n, err := parseLimit(v)
 		if err != nil {
-			return nil, false, invalid("limit", "limit %q is not valid; use a whole number from %d to %d.", clip(v), client.ListLimitMin, client.ListLimitMax)
+			return nil, false, invalid("limit", "limit %q is not valid; use a whole number from %d to %d.", clip(v), wire.ListLimitMin, wire.ListLimitMax)
 		}
 		limit = n
 	}
@@ -478,7 +477,7 @@ func listPage[T any](c *call, list []T, seq func(T) uint64, find func(string) (T
 
 func parseLimit(v string) (int, error) {
 	var n int
-	if _, err := fmt.Sscanf(v, "%d", &n); err != nil || fmt.Sprint(n) != v || n < client.ListLimitMin || n > client.ListLimitMax {
+	if _, err := fmt.Sscanf(v, "%d", &n); err != nil || fmt.Sprint(n) != v || n < wire.ListLimitMin || n > wire.ListLimitMax {
 		return 0, fmt.Errorf("bad limit")
 	}
 	return n, nil

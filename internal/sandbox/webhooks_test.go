@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"github.com/paymentsdev/terraform-provider-payments/internal/sandboxclient"
 	"io"
 	"net/http"
 	"net/http/httptest"
@@ -35,7 +36,7 @@ var fastHooks = sandbox.WebhookOptions{RetryBase: 20 * time.Millisecond, Timeout
 // newHookEnv starts a sandbox with opts and returns an account on it.
 func newHookEnv(t *testing.T, opts sandbox.Options) *env {
 	t.Helper()
-	sb := sandboxtest.StartWith(t, opts)
+	sb := sandboxtest.Start(t, sandboxtest.WithOptions(opts))
 	return &env{t: t, url: sb.URL, key: sandboxtest.NewKey(t), hc: sb.HTTP.Client()}
 }
 
@@ -108,15 +109,15 @@ func (e *env) endpoint(target string, events ...string) *client.WebhookEndpoint 
 	return &ep
 }
 
-func (e *env) deliveries(q url.Values) []*client.Delivery {
+func (e *env) deliveries(q url.Values) []*sandboxclient.Delivery {
 	e.t.Helper()
-	var l client.DeliveryList
+	var l sandboxclient.DeliveryList
 	e.get(wire.PathSandboxDeliveries, q).ok(&l)
 	return l.Data
 }
 
 // waitDeliveries polls until at least n attempts matching q are recorded.
-func (e *env) waitDeliveries(q url.Values, n int) []*client.Delivery {
+func (e *env) waitDeliveries(q url.Values, n int) []*sandboxclient.Delivery {
 	e.t.Helper()
 	deadline := time.Now().Add(15 * time.Second)
 	for {
@@ -205,9 +206,9 @@ func TestWebhooks_endpointLifecycle(t *testing.T) {
 	if !del.Deleted || del.ID != ep.ID || del.Object != "webhook_endpoint" {
 		t.Errorf("delete answered %+v", del)
 	}
-	e.get(wire.PathWebhookEndpoints+"/"+ep.ID, nil).fails(404, client.ErrorTypeInvalidRequest, client.ErrorCodeResourceMissing, "")
-	e.del(wire.PathWebhookEndpoints+"/"+ep.ID).fails(404, client.ErrorTypeInvalidRequest, client.ErrorCodeResourceMissing, "")
-	e.post(wire.PathWebhookEndpoints+"/"+ep.ID+wire.PathRollSecret, nil).fails(404, client.ErrorTypeInvalidRequest, client.ErrorCodeResourceMissing, "")
+	e.get(wire.PathWebhookEndpoints+"/"+ep.ID, nil).fails(404, wire.ErrorTypeInvalidRequest, wire.ErrorCodeResourceMissing, "")
+	e.del(wire.PathWebhookEndpoints+"/"+ep.ID).fails(404, wire.ErrorTypeInvalidRequest, wire.ErrorCodeResourceMissing, "")
+	e.post(wire.PathWebhookEndpoints+"/"+ep.ID+wire.PathRollSecret, nil).fails(404, wire.ErrorTypeInvalidRequest, wire.ErrorCodeResourceMissing, "")
 }
 
 func TestWebhooks_endpointValidation(t *testing.T) {
@@ -217,24 +218,24 @@ func TestWebhooks_endpointValidation(t *testing.T) {
 	for _, tc := range []struct {
 		name, body, code, param string
 	}{
-		{"no url", "enabled_events[]=*", client.ErrorCodeParameterMissing, "url"},
-		{"no events", "url=" + ok, client.ErrorCodeParameterMissing, "enabled_events"},
-		{"empty events", "url=" + ok + "&enabled_events[]=", client.ErrorCodeParameterInvalid, "enabled_events"},
-		{"unknown event", "url=" + ok + "&enabled_events[]=payment.exploded", client.ErrorCodeParameterInvalid, "enabled_events"},
-		{"relative url", "url=/hooks&enabled_events[]=*", client.ErrorCodeParameterInvalid, "url"},
-		{"ftp url", "url=ftp://127.0.0.1/h&enabled_events[]=*", client.ErrorCodeParameterInvalid, "url"},
-		{"fragment", "url=http://127.0.0.1/h%23x&enabled_events[]=*", client.ErrorCodeParameterInvalid, "url"},
-		{"too long", "url=http://127.0.0.1/" + strings.Repeat("a", wire.WebhookURLMaxLength) + "&enabled_events[]=*", client.ErrorCodeParameterInvalid, "url"},
-		{"public host", "url=https://example.com/h&enabled_events[]=*", client.ErrorCodeParameterInvalid, "url"},
-		{"private address", "url=http://10.1.2.3/h&enabled_events[]=*", client.ErrorCodeParameterInvalid, "url"},
-		{"bad disabled", "url=" + ok + "&enabled_events[]=*&disabled=yes", client.ErrorCodeParameterInvalid, "disabled"},
-		{"long description", "url=" + ok + "&enabled_events[]=*&description=" + strings.Repeat("d", wire.WebhookDescriptionMaxLength+1), client.ErrorCodeParameterInvalid, "description"},
-		{"enabled_events without brackets", "url=" + ok + "&enabled_events=*", client.ErrorCodeParameterUnknown, "enabled_events"},
-		{"secret is not a parameter", "url=" + ok + "&enabled_events[]=*&secret=whsec_x", client.ErrorCodeParameterUnknown, "secret"},
+		{"no url", "enabled_events[]=*", wire.ErrorCodeParameterMissing, "url"},
+		{"no events", "url=" + ok, wire.ErrorCodeParameterMissing, "enabled_events"},
+		{"empty events", "url=" + ok + "&enabled_events[]=", wire.ErrorCodeParameterInvalid, "enabled_events"},
+		{"unknown event", "url=" + ok + "&enabled_events[]=payment.exploded", wire.ErrorCodeParameterInvalid, "enabled_events"},
+		{"relative url", "url=/hooks&enabled_events[]=*", wire.ErrorCodeParameterInvalid, "url"},
+		{"ftp url", "url=ftp://127.0.0.1/h&enabled_events[]=*", wire.ErrorCodeParameterInvalid, "url"},
+		{"fragment", "url=http://127.0.0.1/h%23x&enabled_events[]=*", wire.ErrorCodeParameterInvalid, "url"},
+		{"too long", "url=http://127.0.0.1/" + strings.Repeat("a", wire.WebhookURLMaxLength) + "&enabled_events[]=*", wire.ErrorCodeParameterInvalid, "url"},
+		{"public host", "url=https://example.com/h&enabled_events[]=*", wire.ErrorCodeParameterInvalid, "url"},
+		{"private address", "url=http://10.1.2.3/h&enabled_events[]=*", wire.ErrorCodeParameterInvalid, "url"},
+		{"bad disabled", "url=" + ok + "&enabled_events[]=*&disabled=yes", wire.ErrorCodeParameterInvalid, "disabled"},
+		{"long description", "url=" + ok + "&enabled_events[]=*&description=" + strings.Repeat("d", wire.WebhookDescriptionMaxLength+1), wire.ErrorCodeParameterInvalid, "description"},
+		{"enabled_events without brackets", "url=" + ok + "&enabled_events=*", wire.ErrorCodeParameterUnknown, "enabled_events"},
+		{"secret is not a parameter", "url=" + ok + "&enabled_events[]=*&secret=whsec_x", wire.ErrorCodeParameterUnknown, "secret"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			e.t = t
-			e.doRaw(http.MethodPost, wire.PathWebhookEndpoints, tc.body).fails(400, client.ErrorTypeInvalidRequest, tc.code, tc.param)
+			e.doRaw(http.MethodPost, wire.PathWebhookEndpoints, tc.body).fails(400, wire.ErrorTypeInvalidRequest, tc.code, tc.param)
 		})
 	}
 	e.t = t
@@ -245,7 +246,7 @@ func TestWebhooks_endpointValidation(t *testing.T) {
 	// A refused update changes nothing.
 	ep := e.endpoint(ok, "*")
 	e.post(wire.PathWebhookEndpoints+"/"+ep.ID, vals(wire.ParamURL, "http://192.168.1.1/h", wire.ParamDescription, "x")).
-		fails(400, client.ErrorTypeInvalidRequest, client.ErrorCodeParameterInvalid, "url")
+		fails(400, wire.ErrorTypeInvalidRequest, wire.ErrorCodeParameterInvalid, "url")
 	var got client.WebhookEndpoint
 	e.get(wire.PathWebhookEndpoints+"/"+ep.ID, nil).ok(&got)
 	if got.URL != ok || got.Description != "" {
@@ -257,7 +258,7 @@ func TestWebhooks_endpointValidation(t *testing.T) {
 		e.endpoint(ok, "*")
 	}
 	e.post(wire.PathWebhookEndpoints, vals(wire.ParamURL, ok, wire.ParamEnabledEventsItem, "*")).
-		fails(400, client.ErrorTypeInvalidRequest, client.ErrorCodeParameterInvalid, "url")
+		fails(400, wire.ErrorTypeInvalidRequest, wire.ErrorCodeParameterInvalid, "url")
 	e.other().endpoint(ok, "*") // another account has its own 16
 }
 
@@ -270,7 +271,7 @@ func TestWebhooks_allowList(t *testing.T) {
 	}
 	for _, u := range []string{"http://11.0.0.1/h", "https://example.com/h", "http://192.0.2.8/h", "https://hooks.internal.evil.com/h"} {
 		e.post(wire.PathWebhookEndpoints, vals(wire.ParamURL, u, wire.ParamEnabledEventsItem, "*")).
-			fails(400, client.ErrorTypeInvalidRequest, client.ErrorCodeParameterInvalid, "url")
+			fails(400, wire.ErrorTypeInvalidRequest, wire.ErrorCodeParameterInvalid, "url")
 	}
 	if _, err := sandbox.New(sandbox.Options{Webhooks: sandbox.WebhookOptions{Allow: []string{"10.0.0.0/33"}}}); err == nil {
 		t.Error("a malformed -webhook-allow network was accepted")
@@ -282,19 +283,19 @@ func TestWebhooks_allowList(t *testing.T) {
 func TestWebhooks_eventsForEveryChange(t *testing.T) {
 	t.Parallel()
 	e := newEnv(t)
-	cus := e.customer(vals("email", "a@example.com", "source", client.TokenVisa))
+	cus := e.customer(vals("email", "a@example.com", "source", sandbox.TokenVisa))
 	e.post("/v1/customers/"+cus.ID, vals("name", "Ada")).ok(nil)
 	var src client.Source
-	e.post("/v1/customers/"+cus.ID+"/sources", vals("source", client.TokenMastercard)).ok(&src)
+	e.post("/v1/customers/"+cus.ID+"/sources", vals("source", sandbox.TokenMastercard)).ok(&src)
 	e.del("/v1/customers/" + cus.ID + "/sources/" + cus.DefaultSource).ok(nil) // the default: customer.updated too
-	approved := e.payment(pay("500", "USD", client.TokenVisa))
+	approved := e.payment(pay("500", "USD", sandbox.TokenVisa))
 	e.post("/v1/payments/"+approved.ID+"/refund", vals("amount", "100")).ok(nil)
 	e.post("/v1/payments/"+approved.ID+"/refund", nil).ok(nil)
-	auth := e.payment(pay("700", "EUR", client.TokenVisa, "capture", "false"))
+	auth := e.payment(pay("700", "EUR", sandbox.TokenVisa, "capture", "false"))
 	e.post("/v1/payments/"+auth.ID+"/capture", nil).ok(nil)
 	e.post("/_sandbox/payments/"+auth.ID+"/dispute", nil).ok(nil)
-	e.post("/v1/payments", pay("100", "USD", client.TokenDeclined)).fails(402, client.ErrorTypeCard, client.ErrorCodeCardDeclined, "")
-	pending := e.payment(pay("100", "USD", client.Token3DS))
+	e.post("/v1/payments", pay("100", "USD", sandbox.TokenDeclined)).fails(402, wire.ErrorTypeCard, wire.ErrorCodeCardDeclined, "")
+	pending := e.payment(pay("100", "USD", sandbox.Token3DS))
 	e.post("/_sandbox/payments/"+pending.ID+"/complete", nil).ok(nil)
 	e.del("/v1/customers/" + cus.ID).ok(nil)
 
@@ -360,15 +361,15 @@ func TestWebhooks_eventsForEveryChange(t *testing.T) {
 	if one.ID != all[0].ID || one.Type != wire.EventCustomerDeleted {
 		t.Errorf("retrieve: %+v", one)
 	}
-	e.get(wire.PathEvents+"/evt_000000000000000000000000", nil).fails(404, client.ErrorTypeInvalidRequest, client.ErrorCodeResourceMissing, "")
+	e.get(wire.PathEvents+"/evt_000000000000000000000000", nil).fails(404, wire.ErrorTypeInvalidRequest, wire.ErrorCodeResourceMissing, "")
 	if approvedOnly := e.events(vals(wire.ParamType, wire.EventPaymentApproved)); len(approvedOnly) != 3 {
 		t.Errorf("type=payment.approved lists %d events, want 3", len(approvedOnly))
 	}
-	e.get(wire.PathEvents, vals(wire.ParamType, "payment.exploded")).fails(400, client.ErrorTypeInvalidRequest, client.ErrorCodeParameterInvalid, "type")
+	e.get(wire.PathEvents, vals(wire.ParamType, "payment.exploded")).fails(400, wire.ErrorTypeInvalidRequest, wire.ErrorCodeParameterInvalid, "type")
 	if n := len(e.other().events(nil)); n != 0 {
 		t.Errorf("another account lists %d events", n)
 	}
-	e.other().get(wire.PathEvents+"/"+all[0].ID, nil).fails(404, client.ErrorTypeInvalidRequest, client.ErrorCodeResourceMissing, "")
+	e.other().get(wire.PathEvents+"/"+all[0].ID, nil).fails(404, wire.ErrorTypeInvalidRequest, wire.ErrorCodeResourceMissing, "")
 }
 
 func TestWebhooks_deliveryIsSigned(t *testing.T) {
@@ -414,7 +415,7 @@ func TestWebhooks_filtering(t *testing.T) {
 	e.post(wire.PathWebhookEndpoints+"/"+epOff.ID, vals(wire.ParamDisabled, "true")).ok(nil)
 
 	e.customer(vals("name", "Filter"))
-	p := e.payment(pay("100", "USD", client.TokenVisa))
+	p := e.payment(pay("100", "USD", sandbox.TokenVisa))
 	e.post("/v1/payments/"+p.ID+"/refund", nil).ok(nil)
 
 	var types []string
@@ -628,8 +629,8 @@ func TestWebhooks_isolation(t *testing.T) {
 			t.Errorf("%s: %v", h.path, err)
 		}
 	}
-	b.get(wire.PathWebhookEndpoints+"/"+epA.ID, nil).fails(404, client.ErrorTypeInvalidRequest, client.ErrorCodeResourceMissing, "")
-	b.post(wire.PathWebhookEndpoints+"/"+epA.ID+wire.PathRollSecret, nil).fails(404, client.ErrorTypeInvalidRequest, client.ErrorCodeResourceMissing, "")
+	b.get(wire.PathWebhookEndpoints+"/"+epA.ID, nil).fails(404, wire.ErrorTypeInvalidRequest, wire.ErrorCodeResourceMissing, "")
+	b.post(wire.PathWebhookEndpoints+"/"+epA.ID+wire.PathRollSecret, nil).fails(404, wire.ErrorTypeInvalidRequest, wire.ErrorCodeResourceMissing, "")
 	var l client.WebhookEndpointList
 	b.get(wire.PathWebhookEndpoints, nil).ok(&l)
 	if len(l.Data) != 1 || l.Data[0].ID != epB.ID {
@@ -649,7 +650,7 @@ func TestWebhooks_resetForgetsEndpointsAndEvents(t *testing.T) {
 	ep := e.endpoint("http://127.0.0.1:9/h", "*")
 	e.customer(nil)
 	e.post("/_sandbox/reset", nil).ok(nil)
-	e.get(wire.PathWebhookEndpoints+"/"+ep.ID, nil).fails(404, client.ErrorTypeInvalidRequest, client.ErrorCodeResourceMissing, "")
+	e.get(wire.PathWebhookEndpoints+"/"+ep.ID, nil).fails(404, wire.ErrorTypeInvalidRequest, wire.ErrorCodeResourceMissing, "")
 	if n := len(e.events(nil)); n != 0 {
 		t.Errorf("%d events after reset", n)
 	}

@@ -34,6 +34,11 @@ const (
 	PathRollSecret = "/roll_secret"
 	// PathSandboxDeliveries lists delivery attempts (sandbox only).
 	PathSandboxDeliveries = "/_sandbox/deliveries"
+
+	// Templates in the form of the other paths (see ExpandPath).
+	PathWebhookEndpoint           = PathWebhookEndpoints + "/{id}"
+	PathWebhookEndpointRollSecret = PathWebhookEndpoint + PathRollSecret
+	PathEvent                     = PathEvents + "/{id}"
 )
 
 // Form and query parameter names. [assumed]
@@ -42,7 +47,6 @@ const (
 	ParamEnabledEvents = "enabled_events"
 	// ParamEnabledEventsItem is the repeated form name of one enabled event.
 	ParamEnabledEventsItem = ParamEnabledEvents + "[]"
-	ParamDescription       = "description"
 	ParamDisabled          = "disabled"
 	ParamType              = "type"
 	ParamEvent             = "event"

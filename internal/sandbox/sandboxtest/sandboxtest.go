@@ -1,13 +1,17 @@
-// Package sandboxtest runs an in-process sandbox for tests.
+// Package sandboxtest runs in-process sandboxes for tests, and sends the
+// raw requests tests need to send what no API client would.
 package sandboxtest
 
 import (
 	"crypto/rand"
+	"log/slog"
 	"net/http/httptest"
+	"sync"
 	"testing"
+	"time"
 
-	"github.com/paymentsdev/terraform-provider-payments/internal/client"
 	"github.com/paymentsdev/terraform-provider-payments/internal/sandbox"
+	"github.com/paymentsdev/terraform-provider-payments/internal/wire"
 )
 
 // Sandbox is a running in-process sandbox.
@@ -18,33 +22,102 @@ type Sandbox struct {
 	Server *sandbox.Server
 	// HTTP is the listening test server.
 	HTTP *httptest.Server
+
+	closeOnce sync.Once
+	closeErr  error
 }
+
+// Option changes the sandbox.Options of a sandbox Start runs.
+type Option func(*sandbox.Options)
+
+// WithStore keeps the sandbox's state in st (see sandbox.OpenStore); the
+// sandbox closes it when the test ends.
+func WithStore(st sandbox.Store) Option { return func(o *sandbox.Options) { o.Store = st } }
+
+// WithOptions replaces every option with opts (webhook timings, say);
+// options after it change opts further.
+func WithOptions(opts sandbox.Options) Option { return func(o *sandbox.Options) { *o = opts } }
+
+// WithKeys admits only the keys named.
+func WithKeys(keys ...string) Option { return func(o *sandbox.Options) { o.Keys = keys } }
+
+// WithLogger sends the sandbox's logs to l.
+func WithLogger(l *slog.Logger) Option { return func(o *sandbox.Options) { o.Logger = l } }
+
+// WithClock makes now the sandbox's clock for timestamps and idempotency expiry.
+func WithClock(now func() time.Time) Option { return func(o *sandbox.Options) { o.Now = now } }
 
 // Start runs an in-process sandbox on a random loopback port, wired for
 // connection counting, and closes it when the test ends.
-func Start(tb testing.TB) *Sandbox {
+func Start(tb testing.TB, opts ...Option) *Sandbox {
 	tb.Helper()
-	return StartWith(tb, sandbox.Options{})
-}
-
-// StartWith is Start with options, for example short webhook retries.
-func StartWith(tb testing.TB, opts sandbox.Options) *Sandbox {
-	tb.Helper()
-	srv, err := sandbox.New(opts)
+	sb, err := start(opts...)
 	if err != nil {
 		tb.Fatalf("sandboxtest: starting the sandbox: %v", err)
+	}
+	tb.Cleanup(func() {
+		if err := sb.Close(); err != nil {
+			tb.Errorf("sandboxtest: closing the sandbox: %v", err)
+		}
+	})
+	return sb
+}
+
+func start(opts ...Option) (*Sandbox, error) {
+	var o sandbox.Options
+	for _, f := range opts {
+		f(&o)
+	}
+	srv, err := sandbox.New(o)
+	if err != nil {
+		if o.Store != nil {
+			_ = o.Store.Close()
+		}
+		return nil, err
 	}
 	hs := httptest.NewUnstartedServer(srv)
 	// httptest chains its own hook after ours, so both see every state.
 	hs.Config.ConnState = srv.ConnState
 	hs.Start()
-	tb.Cleanup(func() {
-		hs.Close()
-		if err := srv.Close(); err != nil {
-			tb.Errorf("sandboxtest: closing the sandbox: %v", err)
-		}
+	return &Sandbox{URL: hs.URL, Server: srv, HTTP: hs}, nil
+}
+
+// Close stops the sandbox before the test ends (to reopen its data file,
+// say); later calls return the first one's result.
+func (sb *Sandbox) Close() error {
+	sb.closeOnce.Do(func() {
+		sb.HTTP.Close()
+		sb.closeErr = sb.Server.Close()
 	})
-	return &Sandbox{URL: hs.URL, Server: srv, HTTP: hs}
+	return sb.closeErr
+}
+
+// shared is the one sandbox of Shared, for the whole test binary.
+var shared struct {
+	once sync.Once
+	sb   *Sandbox
+	err  error
+}
+
+// Shared returns one in-process sandbox for the whole test binary, started
+// on first use. Tests that each use their own account (NewKey) are
+// isolated on it and may run in parallel; unlike Start's, it outlives the
+// test that started it. CloseShared, from TestMain, stops it.
+func Shared(tb testing.TB) *Sandbox {
+	tb.Helper()
+	shared.once.Do(func() { shared.sb, shared.err = start() })
+	if shared.err != nil {
+		tb.Fatalf("sandboxtest: starting the shared sandbox: %v", shared.err)
+	}
+	return shared.sb
+}
+
+// CloseShared stops the sandbox of Shared, if one was started.
+func CloseShared() error {
+	if shared.sb == nil {
+		return nil
+	}
+	return shared.sb.Close()
 }
 
 // NewKey returns a fresh random sandbox secret key. Each key is its own
@@ -52,5 +125,5 @@ func StartWith(tb testing.TB, opts sandbox.Options) *Sandbox {
 // their own key can run in parallel against one sandbox.
 func NewKey(tb testing.TB) string {
 	tb.Helper()
-	return client.SecretKeySandboxPrefix + rand.Text()
+	return wire.SecretKeySandboxPrefix + rand.Text()
 }

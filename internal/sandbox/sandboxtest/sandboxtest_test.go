@@ -6,20 +6,20 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/paymentsdev/terraform-provider-payments/internal/client"
 	"github.com/paymentsdev/terraform-provider-payments/internal/sandbox/sandboxtest"
+	"github.com/paymentsdev/terraform-provider-payments/internal/wire"
 )
 
 func TestStart(t *testing.T) {
 	sb := sandboxtest.Start(t)
 	k1, k2 := sandboxtest.NewKey(t), sandboxtest.NewKey(t)
-	if k1 == k2 || client.ClassifyKey(k1) != client.KeySecretSandbox {
+	if k1 == k2 || wire.ClassifyKey(k1) != wire.KeySecretSandbox {
 		t.Fatalf("keys %q %q", k1, k2)
 	}
 	if strings.HasSuffix(sb.URL, "/") || sb.Server == nil || sb.HTTP == nil {
 		t.Fatalf("sandbox = %+v", sb)
 	}
-	get := func(key string) client.Stats {
+	get := func(key string) wire.Stats {
 		r, _ := http.NewRequest(http.MethodGet, sb.URL+"/_sandbox/stats", nil)
 		r.SetBasicAuth(key, "")
 		// A fresh connection each time, to see ConnState wired in.
@@ -29,7 +29,7 @@ func TestStart(t *testing.T) {
 			t.Fatal(err)
 		}
 		defer resp.Body.Close()
-		var s client.Stats
+		var s wire.Stats
 		if err := json.NewDecoder(resp.Body).Decode(&s); err != nil || resp.StatusCode != 200 {
 			t.Fatalf("stats: %d %v", resp.StatusCode, err)
 		}

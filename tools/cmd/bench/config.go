@@ -6,7 +6,7 @@ import (
 	"path/filepath"
 	"strings"
 
-	"github.com/paymentsdev/terraform-provider-payments/internal/client"
+	"github.com/paymentsdev/terraform-provider-payments/internal/sandbox"
 	"github.com/paymentsdev/terraform-provider-payments/internal/tfcli"
 )
 
@@ -58,7 +58,7 @@ resource "%[1]s_customer_source" "c%[2]d" {
   customer = %[1]s_customer.c%[2]d.id
   token    = %[3]q
 }
-`, p.Local, i, client.TokenVisa)
+`, p.Local, i, sandbox.TokenVisa)
 	}
 	return b.String()
 }

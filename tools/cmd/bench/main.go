@@ -29,7 +29,9 @@ import (
 	"github.com/paymentsdev/terraform-provider-payments/internal/client"
 	"github.com/paymentsdev/terraform-provider-payments/internal/provider"
 	"github.com/paymentsdev/terraform-provider-payments/internal/sandbox/sandboxtest"
+	"github.com/paymentsdev/terraform-provider-payments/internal/sandboxclient"
 	"github.com/paymentsdev/terraform-provider-payments/internal/tfcli"
+	"github.com/paymentsdev/terraform-provider-payments/internal/wire"
 	"github.com/paymentsdev/terraform-provider-payments/tools/internal/build"
 	"github.com/paymentsdev/terraform-provider-payments/tools/internal/floor"
 )
@@ -198,7 +200,7 @@ func buildBinaries(ctx context.Context, root, dir string, all bool) error {
 func newSandboxKey() string {
 	b := make([]byte, 12)
 	_, _ = rand.Read(b) // crypto/rand.Read never fails (Go 1.24+)
-	return client.SecretKeySandboxPrefix + "bench_" + hex.EncodeToString(b)
+	return wire.SecretKeySandboxPrefix + "bench_" + hex.EncodeToString(b)
 }
 
 // timeOperations runs, for every N, the repetitions of apply, refresh plan
@@ -284,7 +286,7 @@ func (b *bench) timeLatencies(ctx context.Context) error {
 // and the state files removed.
 func (b *bench) forget(ctx context.Context, t target, n int) error {
 	if t.counted {
-		if err := b.api.SandboxReset(ctx); err != nil {
+		if err := sandboxclient.New(b.api).Reset(ctx); err != nil {
 			return fmt.Errorf("reset the sandbox account: %w", err)
 		}
 	}
@@ -297,7 +299,7 @@ func (b *bench) forget(ctx context.Context, t target, n int) error {
 }
 
 func (b *bench) setLatency(ctx context.Context, ms int64) error {
-	if _, err := b.api.SandboxSetFaults(ctx, client.FaultsParams{LatencyMS: &ms}); err != nil {
+	if _, err := sandboxclient.New(b.api).SetFaults(ctx, sandboxclient.FaultsParams{LatencyMS: &ms}); err != nil {
 		return fmt.Errorf("set the sandbox's latency_ms to %d: %w", ms, err)
 	}
 	return nil
@@ -326,11 +328,11 @@ func (b *bench) measure(ctx context.Context, t target, n int, op string, rep int
 		}
 		env = append(env, "TF_LOG="+b.o.tfLog, "TF_LOG_PATH="+p)
 	}
-	var before *client.Stats
+	var before *wire.Stats
 	var sandboxCPU time.Duration
 	if t.counted {
 		var err error
-		if before, err = b.api.SandboxStats(ctx); err != nil {
+		if before, err = sandboxclient.New(b.api).Stats(ctx); err != nil {
 			return fmt.Errorf("read the sandbox's stats: %w", err)
 		}
 		sandboxCPU = processCPU(b.sandbox.Pid())
@@ -344,7 +346,7 @@ func (b *bench) measure(ctx context.Context, t target, n int, op string, rep int
 	s.Seconds, s.CPUSeconds = cost.Wall.Seconds(), cost.CPU.Seconds()
 	if t.counted {
 		s.SandboxCPUSeconds = (processCPU(b.sandbox.Pid()) - sandboxCPU).Seconds()
-		after, err := b.api.SandboxStats(ctx)
+		after, err := sandboxclient.New(b.api).Stats(ctx)
 		if err != nil {
 			return fmt.Errorf("read the sandbox's stats: %w", err)
 		}

@@ -6,7 +6,7 @@ import (
 	"sort"
 	"time"
 
-	"github.com/paymentsdev/terraform-provider-payments/internal/client"
+	"github.com/paymentsdev/terraform-provider-payments/internal/wire"
 )
 
 // statsDelta is what the sandbox counted between two reads of its stats.
@@ -21,7 +21,7 @@ type statsDelta struct {
 
 // diffStats returns after minus before. Routes whose count did not move are
 // left out.
-func diffStats(before, after *client.Stats) statsDelta {
+func diffStats(before, after *wire.Stats) statsDelta {
 	d := statsDelta{
 		Requests:    map[string]int64{},
 		Total:       after.Requests.Total - before.Requests.Total,

@@ -6,17 +6,17 @@ import (
 	"testing"
 	"time"
 
-	"github.com/paymentsdev/terraform-provider-payments/internal/client"
+	"github.com/paymentsdev/terraform-provider-payments/internal/wire"
 )
 
-func stats(total, conns int64, routes map[string]int64) *client.Stats {
-	return &client.Stats{Requests: client.StatsRequests{Total: total, ByRoute: routes}, Connections: conns}
+func stats(total, conns int64, routes map[string]int64) *wire.Stats {
+	return &wire.Stats{Requests: wire.StatsRequests{Total: total, ByRoute: routes}, Connections: conns}
 }
 
 func TestDiffStats(t *testing.T) {
 	for _, tc := range []struct {
 		name          string
-		before, after *client.Stats
+		before, after *wire.Stats
 		want          statsDelta
 	}{
 		{

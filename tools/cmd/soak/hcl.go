@@ -2,8 +2,7 @@ package main
 
 import (
 	"fmt"
-
-	"github.com/paymentsdev/terraform-provider-payments/internal/client"
+	"github.com/paymentsdev/terraform-provider-payments/internal/sandbox"
 )
 
 // configHCL is the soak's configuration: n customers, each with one card.
@@ -36,5 +35,5 @@ resource "payments_customer_source" "soak" {
   customer = payments_customer.soak[count.index].id
   token    = %q
 }
-`, providerSource, baseURL, cfg.maxRetries, cfg.n, mixName, cfg.n, client.TokenVisa)
+`, providerSource, baseURL, cfg.maxRetries, cfg.n, mixName, cfg.n, sandbox.TokenVisa)
 }

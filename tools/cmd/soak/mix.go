@@ -5,6 +5,7 @@ import (
 	"crypto/rand"
 	"errors"
 	"fmt"
+	"github.com/paymentsdev/terraform-provider-payments/internal/sandboxclient"
 	"os"
 	"path/filepath"
 	"strings"
@@ -12,11 +13,12 @@ import (
 
 	"github.com/paymentsdev/terraform-provider-payments/internal/client"
 	"github.com/paymentsdev/terraform-provider-payments/internal/tfcli"
+	"github.com/paymentsdev/terraform-provider-payments/internal/wire"
 )
 
 // runMix runs apply, verify, plan and destroy for one mix on a fresh account.
 func (s *soak) runMix(ctx context.Context, r *result) error {
-	key := client.SecretKeySandboxPrefix + rand.Text()
+	key := wire.SecretKeySandboxPrefix + rand.Text()
 	s.keys = append(s.keys, key)
 	api, err := client.New(client.Config{BaseURL: s.baseURL, SecretKey: key, MaxRetries: 20, UserAgent: "payments-soak"})
 	if err != nil {
@@ -111,7 +113,7 @@ func (s *soak) runMix(ctx context.Context, r *result) error {
 	if err := f.off(ctx); err != nil {
 		return err
 	}
-	st, err := api.SandboxStats(ctx)
+	st, err := sandboxclient.New(api).Stats(ctx)
 	if err != nil {
 		return err
 	}
@@ -144,7 +146,7 @@ func (s *soak) interruptedApply(ctx context.Context, tf *tfcli.Runner, api *clie
 			// the apply runs that follow must mend.
 			return nil
 		case <-tick.C:
-			st, err := api.SandboxStats(ctx)
+			st, err := sandboxclient.New(api).Stats(ctx)
 			if err != nil || st.Customers < int64(s.cfg.n/3) {
 				continue
 			}

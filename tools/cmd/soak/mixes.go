@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"fmt"
+	"github.com/paymentsdev/terraform-provider-payments/internal/sandboxclient"
 	"strings"
 
 	"github.com/paymentsdev/terraform-provider-payments/internal/client"
@@ -63,7 +64,7 @@ type faults struct {
 
 func (f faults) on(ctx context.Context) error {
 	m := f.mix
-	_, err := f.api.SandboxSetFaults(ctx, client.FaultsParams{
+	_, err := sandboxclient.New(f.api).SetFaults(ctx, sandboxclient.FaultsParams{
 		ErrorRate: &m.ErrorRate, DropRate: &m.DropRate, LatencyMS: &m.LatencyMS, RateLimit: &m.RateLimit,
 	})
 	return err
@@ -72,7 +73,7 @@ func (f faults) on(ctx context.Context) error {
 func (f faults) off(ctx context.Context) error {
 	var zf float64
 	var zi int64
-	_, err := f.api.SandboxSetFaults(ctx, client.FaultsParams{ErrorRate: &zf, DropRate: &zf, LatencyMS: &zi, RateLimit: &zi})
+	_, err := sandboxclient.New(f.api).SetFaults(ctx, sandboxclient.FaultsParams{ErrorRate: &zf, DropRate: &zf, LatencyMS: &zi, RateLimit: &zi})
 	return err
 }
 

@@ -7,8 +7,8 @@ import (
 	"time"
 	"unicode/utf8"
 
-	"github.com/paymentsdev/terraform-provider-payments/internal/client"
 	"github.com/paymentsdev/terraform-provider-payments/internal/tfcli"
+	"github.com/paymentsdev/terraform-provider-payments/internal/wire"
 )
 
 // result is one row of the table.
@@ -17,7 +17,7 @@ type result struct {
 	Resources        int // resource instances in state after the apply
 	ApplyRuns        int // terraform apply runs until it converged
 	ApplyErr         string
-	Injected         client.StatsFaults
+	Injected         wire.StatsFaults
 	Requests         int64 // /v1 requests the service received, retries included
 	Customers        int64 // customers at the service after the apply
 	Sources          int64 // sources at the service after the apply

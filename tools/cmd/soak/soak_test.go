@@ -2,11 +2,12 @@ package main
 
 import (
 	"bytes"
+	"github.com/paymentsdev/terraform-provider-payments/internal/sandbox"
 	"strings"
 	"testing"
 	"time"
 
-	"github.com/paymentsdev/terraform-provider-payments/internal/client"
+	"github.com/paymentsdev/terraform-provider-payments/internal/wire"
 )
 
 func TestSelectMixes(t *testing.T) {
@@ -54,7 +55,7 @@ func TestConfigHCL(t *testing.T) {
 	got := configHCL(config{n: 7, maxRetries: 15}, "http://127.0.0.1:1", "errors-20%")
 	for _, want := range []string{
 		`source = "paymentsdev/payments"`, `base_url    = "http://127.0.0.1:1"`, "max_retries = 15",
-		"count = 7", "count    = 7", `soak_mix   = "errors-20%"`, `token    = "` + client.TokenVisa + `"`,
+		"count = 7", "count    = 7", `soak_mix   = "errors-20%"`, `token    = "` + sandbox.TokenVisa + `"`,
 	} {
 		if !strings.Contains(got, want) {
 			t.Errorf("configuration lacks %q:\n%s", want, got)
@@ -77,7 +78,7 @@ func TestPlanSummary(t *testing.T) {
 func TestPrintTable(t *testing.T) {
 	good := &result{Mix: mixes[0], Resources: 40, ApplyRuns: 1, Requests: 123, Customers: 20, Sources: 20, PlanEmpty: true, Duration: 9 * time.Second}
 	bad := &result{Mix: mixes[5], Resources: 40, ApplyRuns: 3, Orphans: 1, PlanEmpty: true, InterruptAt: 7, InterruptState: 14,
-		InterruptOrphans: 1, ApplyErr: "Error: Boom", Injected: client.StatsFaults{Errors: 5, Drops: 2, RateLimited: 3}}
+		InterruptOrphans: 1, ApplyErr: "Error: Boom", Injected: wire.StatsFaults{Errors: 5, Drops: 2, RateLimited: 3}}
 	if !good.ok() || bad.ok() {
 		t.Fatalf("ok: good %v, bad %v", good.ok(), bad.ok())
 	}

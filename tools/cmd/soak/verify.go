@@ -3,9 +3,11 @@ package main
 import (
 	"context"
 	"fmt"
+	"github.com/paymentsdev/terraform-provider-payments/internal/sandboxclient"
 
 	"github.com/paymentsdev/terraform-provider-payments/internal/client"
 	"github.com/paymentsdev/terraform-provider-payments/internal/tfcli"
+	"github.com/paymentsdev/terraform-provider-payments/internal/wire"
 )
 
 // verification is what state and the service hold after a run.
@@ -13,7 +15,7 @@ type verification struct {
 	instances int   // resource instances in state
 	extra     int64 // objects at the service that state does not name
 	missing   int   // objects in state that the service does not have
-	stats     *client.Stats
+	stats     *wire.Stats
 }
 
 // verify compares terraform's state with the account's objects at the
@@ -24,7 +26,7 @@ func verify(ctx context.Context, tf *tfcli.Runner, api *client.Client) (*verific
 	if err != nil {
 		return nil, err
 	}
-	st, err := api.SandboxStats(ctx)
+	st, err := sandboxclient.New(api).Stats(ctx)
 	if err != nil {
 		return nil, err
 	}

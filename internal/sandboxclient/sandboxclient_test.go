@@ -1,0 +1,73 @@
+package sandboxclient_test
+
+import (
+	"context"
+	"testing"
+
+	"github.com/paymentsdev/terraform-provider-payments/internal/client"
+	"github.com/paymentsdev/terraform-provider-payments/internal/sandbox"
+	"github.com/paymentsdev/terraform-provider-payments/internal/sandbox/sandboxtest"
+	"github.com/paymentsdev/terraform-provider-payments/internal/sandboxclient"
+	"github.com/paymentsdev/terraform-provider-payments/internal/wire"
+)
+
+// TestControls drives every control once through the API client.
+func TestControls(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	sb := sandboxtest.Start(t)
+	c, err := client.New(client.Config{BaseURL: sb.URL, SecretKey: sandboxtest.NewKey(t), MaxRetries: -1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := sandboxclient.New(c)
+
+	pending, err := c.CreatePayment(ctx, &client.PaymentParams{Amount: 100, Currency: "USD", Source: sandbox.Token3DS})
+	if err != nil || pending.Status != wire.PaymentStatusPending {
+		t.Fatalf("create: %+v %v", pending, err)
+	}
+	tests := []struct {
+		outcome, want string
+	}{
+		{"", wire.PaymentStatusApproved},
+		{wire.OutcomeAuthorized, wire.PaymentStatusAuthorized},
+		{wire.OutcomeDeclined, wire.PaymentStatusDeclined},
+	}
+	for _, tc := range tests {
+		p, err := c.CreatePayment(ctx, &client.PaymentParams{Amount: 100, Currency: "USD", Source: sandbox.Token3DS})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got, err := s.CompletePayment(ctx, p.ID, tc.outcome); err != nil || got.Status != tc.want {
+			t.Errorf("complete %q: %+v %v, want %s", tc.outcome, got, err, tc.want)
+		}
+	}
+	approved, err := s.CompletePayment(ctx, pending.ID, wire.OutcomeApproved)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got, err := s.DisputePayment(ctx, approved.ID); err != nil || got.Status != wire.PaymentStatusDisputed {
+		t.Errorf("dispute: %+v %v", got, err)
+	}
+	if _, err := s.CompletePayment(ctx, "", ""); err == nil || client.IsNotFound(err) {
+		t.Errorf("complete with an empty id: %v, want a refusal", err)
+	}
+
+	f, err := s.SetFaults(ctx, sandboxclient.FaultsParams{LatencyMS: new(int64(1)), RateLimit: new(int64(1000))})
+	if err != nil || f.LatencyMS != 1 || f.RateLimit != 1000 || f.ErrorRate != 0 {
+		t.Errorf("set faults: %+v %v", f, err)
+	}
+	if f, err := s.Faults(ctx); err != nil || f.Object != "faults" || f.LatencyMS != 1 {
+		t.Errorf("faults: %+v %v", f, err)
+	}
+	st, err := s.Stats(ctx)
+	if err != nil || st.Payments != 4 || st.Requests.ByRoute["POST /v1/payments"] != 4 {
+		t.Errorf("stats: %+v %v", st, err)
+	}
+	if err := s.Reset(ctx); err != nil {
+		t.Fatal(err)
+	}
+	if st, err := s.Stats(ctx); err != nil || st.Payments != 0 {
+		t.Errorf("stats after reset: %+v %v", st, err)
+	}
+}

@@ -1,0 +1,16 @@
+// Package wire holds the facts of the payments API that both sides of the
+// wire share: paths, parameter and header names, error types and codes,
+// the JSON shapes of objects and errors, key classification, limits and
+// identifier formats. The API client (internal/client) and the sandbox
+// server (internal/sandbox) both import it, and neither imports the other,
+// so a fact lives once and the client's tests against the sandbox test the
+// contract rather than a shared mistake. Rules only the server enforces
+// (payment transitions, test tokens, idempotency retention) live in the
+// sandbox. It imports nothing from Terraform.
+//
+// The contract itself is the OpenAPI document api/openapi.yaml, and the
+// decisions of ours where the published specification is silent are listed
+// in the API assumptions guide (docs/guides/api-assumptions.md). Items
+// marked [assumed] here are such decisions: each is one constant, so that
+// aligning the project with the real service is a one-line change.
+package wire

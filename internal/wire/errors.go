@@ -1,0 +1,50 @@
+package wire
+
+// Error types. [assumed]
+const (
+	ErrorTypeInvalidRequest = "invalid_request_error"
+	ErrorTypeAuthentication = "authentication_error"
+	ErrorTypeCard           = "card_error"
+	ErrorTypePermission     = "permission_error"
+	ErrorTypeIdempotency    = "idempotency_error"
+	ErrorTypeRateLimit      = "rate_limit_error"
+	ErrorTypeAPI            = "api_error"
+)
+
+// Error codes. [assumed]
+const (
+	ErrorCodeParameterUnknown       = "parameter_unknown"
+	ErrorCodeParameterMissing       = "parameter_missing"
+	ErrorCodeParameterInvalid       = "parameter_invalid"
+	ErrorCodeResourceMissing        = "resource_missing"
+	ErrorCodeUnrecognizedURL        = "unrecognized_url"
+	ErrorCodeSecretKeyRequired      = "secret_key_required"
+	ErrorCodeLiveKeyOnSandbox       = "livemode_mismatch"
+	ErrorCodeMissingAPIKey          = "missing_api_key"
+	ErrorCodeInvalidAPIKey          = "invalid_api_key"
+	ErrorCodeIdempotencyKeyReused   = "idempotency_key_reused"
+	ErrorCodeIdempotencyKeyInUse    = "idempotency_key_in_use"
+	ErrorCodeTokenInvalid           = "token_invalid"
+	ErrorCodeMissingSource          = "missing_source"
+	ErrorCodePaymentUnexpectedState = "payment_unexpected_state"
+	ErrorCodeCardDeclined           = "card_declined"
+	ErrorCodeRateLimited            = "rate_limited"
+	ErrorCodeRequestTooLarge        = "request_too_large"
+	ErrorCodeServerError            = "server_error"
+)
+
+// ErrorBody is the JSON body of every error answer. [assumed]
+type ErrorBody struct {
+	Error *ErrorDetail `json:"error"`
+}
+
+// ErrorDetail is the error inside an ErrorBody.
+type ErrorDetail struct {
+	Type    string `json:"type"`
+	Code    string `json:"code"`
+	Message string `json:"message"`
+	// Param names the parameter at fault, when one input is.
+	Param string `json:"param,omitempty"`
+	// Payment is the declined payment's id, on card errors.
+	Payment string `json:"payment,omitempty"`
+}

@@ -1,0 +1,60 @@
+package wire
+
+// Object identifier prefixes. [spec] The length of the random part is [assumed].
+const (
+	CustomerIDPrefix = "cus_"
+	SourceIDPrefix   = "src_"
+	PaymentIDPrefix  = "pay_"
+	// IDRandomLength is the number of [A-Za-z0-9] characters after the prefix. [assumed]
+	IDRandomLength = 24
+)
+
+// IdempotencyKeyMaxLength is the longest Idempotency-Key accepted. [assumed]
+const IdempotencyKeyMaxLength = 255
+
+// Metadata and field limits. [assumed]
+const (
+	MetadataMaxKeys        = 50
+	MetadataKeyMaxLength   = 40
+	MetadataValueMaxLength = 500
+	EmailMaxLength         = 512
+	NameMaxLength          = 256
+	// PhonePattern is E.164: a plus sign and 8 to 15 digits.
+	PhonePattern        = `^\+[0-9]{8,15}$`
+	PhoneMinDigits      = 8
+	PhoneMaxDigits      = 15
+	MaxRequestBodyBytes = 64 << 10
+)
+
+// Payment amount bounds, in the currency's minor unit. [assumed]
+const (
+	PaymentAmountMin = 1
+	PaymentAmountMax = 99_999_999
+)
+
+// Currencies lists the ISO 4217 codes the service accepts, upper case. [assumed]
+var Currencies = []string{"USD", "EUR", "GBP", "BRL", "CAD", "AUD", "JPY", "MXN"}
+
+// Pagination. [assumed]
+const (
+	ListLimitMin     = 1
+	ListLimitMax     = 100
+	ListLimitDefault = 10
+)
+
+// Payment statuses. [spec]
+const (
+	PaymentStatusPending           = "pending"
+	PaymentStatusApproved          = "approved"
+	PaymentStatusAuthorized        = "authorized"
+	PaymentStatusDeclined          = "declined"
+	PaymentStatusRefunded          = "refunded"
+	PaymentStatusPartiallyRefunded = "partially_refunded"
+	PaymentStatusDisputed          = "disputed"
+)
+
+// PaymentStatuses lists every payment status, in the order SPEC.md gives them.
+var PaymentStatuses = []string{
+	PaymentStatusPending, PaymentStatusApproved, PaymentStatusAuthorized, PaymentStatusDeclined,
+	PaymentStatusRefunded, PaymentStatusPartiallyRefunded, PaymentStatusDisputed,
+}

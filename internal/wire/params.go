@@ -1,0 +1,34 @@
+package wire
+
+// Form and query parameter names. [assumed] unless SPEC.md shows them.
+const (
+	ParamEmail         = "email"
+	ParamName          = "name"
+	ParamPhone         = "phone"
+	ParamMetadata      = "metadata"
+	ParamSource        = "source"
+	ParamDefaultSource = "default_source"
+	ParamAmount        = "amount"
+	ParamCurrency      = "currency"
+	ParamCustomer      = "customer"
+	ParamDescription   = "description"
+	ParamCapture       = "capture"
+	ParamStatus        = "status"
+	ParamCreatedGTE    = "created[gte]"
+	ParamCreatedLTE    = "created[lte]"
+	ParamLimit         = "limit"
+	ParamStartingAfter = "starting_after"
+	ParamEndingBefore  = "ending_before"
+)
+
+// Parameters of the sandbox controls. [assumed]
+const (
+	ParamOutcome   = "outcome"
+	ParamErrorRate = "error_rate"
+	ParamDropRate  = "drop_rate"
+	ParamLatencyMS = "latency_ms"
+	ParamRateLimit = "rate_limit"
+)
+
+// MetadataParam is the form name of one metadata key: metadata[key]. [spec]
+func MetadataParam(key string) string { return ParamMetadata + "[" + key + "]" }

@@ -1,0 +1,81 @@
+package wire_test
+
+import (
+	"net/url"
+	"strings"
+	"testing"
+
+	"github.com/paymentsdev/terraform-provider-payments/internal/wire"
+)
+
+func TestClassifyKey(t *testing.T) {
+	t.Parallel()
+	rest := strings.Repeat("k", wire.MinKeySecretLength)
+	tests := []struct {
+		key  string
+		want wire.KeyKind
+	}{
+		{wire.SecretKeySandboxPrefix + rest, wire.KeySecretSandbox},
+		{wire.SecretKeyLivePrefix + rest, wire.KeySecretLive},
+		{wire.PublicKeySandboxPrefix + rest, wire.KeyPublicSandbox},
+		{wire.PublicKeyLivePrefix + rest, wire.KeyPublicLive},
+		{wire.SecretKeySandboxPrefix + "Ab_9" + rest, wire.KeySecretSandbox},
+		{wire.SecretKeySandboxPrefix + rest[1:], wire.KeyMalformed},
+		{wire.SecretKeySandboxPrefix + rest + "-", wire.KeyMalformed},
+		{wire.SecretKeySandboxPrefix + rest + " ", wire.KeyMalformed},
+		{wire.SecretKeySandboxPrefix + rest + "é", wire.KeyMalformed},
+		{"sk_test_" + rest, wire.KeyMalformed},
+		{rest, wire.KeyMalformed},
+		{"", wire.KeyMalformed},
+	}
+	for _, tc := range tests {
+		if got := wire.ClassifyKey(tc.key); got != tc.want {
+			t.Errorf("ClassifyKey(%q) = %v, want %v", tc.key, got, tc.want)
+		}
+	}
+}
+
+func TestExpandPath(t *testing.T) {
+	t.Parallel()
+	tests := []struct {
+		template string
+		ids      []string
+		want     string
+	}{
+		{wire.PathCustomers, nil, "/v1/customers"},
+		{wire.PathCustomer, []string{"cus_1"}, "/v1/customers/cus_1"},
+		{wire.PathCustomerSource, []string{"cus_1", "src_2"}, "/v1/customers/cus_1/sources/src_2"},
+		{wire.PathPaymentRefund, []string{"pay_1"}, "/v1/payments/pay_1/refund"},
+		{wire.PathSandboxPaymentComplete, []string{"pay_1"}, "/_sandbox/payments/pay_1/complete"},
+		{wire.PathCustomer, []string{"a/b c"}, "/v1/customers/a%2Fb%20c"},
+	}
+	for _, tc := range tests {
+		if got := wire.ExpandPath(tc.template, url.PathEscape, tc.ids...); got != tc.want {
+			t.Errorf("ExpandPath(%q, %q) = %q, want %q", tc.template, tc.ids, got, tc.want)
+		}
+	}
+	for _, bad := range []struct {
+		template string
+		ids      []string
+	}{
+		{wire.PathCustomer, nil},
+		{wire.PathCustomer, []string{"a", "b"}},
+		{wire.PathCustomers, []string{"a"}},
+	} {
+		func() {
+			defer func() {
+				if recover() == nil {
+					t.Errorf("ExpandPath(%q, %q) did not panic", bad.template, bad.ids)
+				}
+			}()
+			wire.ExpandPath(bad.template, url.PathEscape, bad.ids...)
+		}()
+	}
+}
+
+func TestMetadataParam(t *testing.T) {
+	t.Parallel()
+	if got := wire.MetadataParam("plan"); got != "metadata[plan]" {
+		t.Errorf("MetadataParam = %q", got)
+	}
+}
