@@ -13,7 +13,10 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/provider"
 	fwresource "github.com/hashicorp/terraform-plugin-framework/resource"
 	rschema "github.com/hashicorp/terraform-plugin-framework/resource/schema"
+	"github.com/hashicorp/terraform-plugin-go/tfprotov6"
+	"github.com/hashicorp/terraform-plugin-go/tftypes"
 
+	"github.com/hashicorp/terraform-plugin-testing/compare"
 	"github.com/hashicorp/terraform-plugin-testing/helper/resource"
 	"github.com/hashicorp/terraform-plugin-testing/knownvalue"
 	"github.com/hashicorp/terraform-plugin-testing/plancheck"
@@ -99,8 +102,6 @@ resource "payments_customer" "test" {
 						"plan": knownvalue.StringExact("gold"),
 						"team": knownvalue.StringExact("engines"),
 					})),
-					statecheck.ExpectKnownValue(testAccCustomerAddr, tfjsonpath.New("default_source"), knownvalue.Null()),
-					statecheck.ExpectKnownValue(testAccCustomerAddr, tfjsonpath.New("sources"), knownvalue.ListSizeExact(0)),
 					statecheck.ExpectKnownValue(testAccCustomerAddr, tfjsonpath.New("created_at"),
 						knownvalue.StringRegexp(regexp.MustCompile(`^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ$`))),
 					statecheck.ExpectKnownValue(testAccCustomerAddr, tfjsonpath.New("livemode"), knownvalue.Bool(false)),
@@ -472,4 +473,185 @@ resource "payments_customer" "test" {
 			},
 		},
 	})
+}
+
+// TestAccCustomer_RenamePlansOneChange: renaming a customer that has a card
+// plans exactly that one attribute, nothing unknown, and no change to the
+// card, to outputs, or to anything depending on the customer's id.
+func TestAccCustomer_RenamePlansOneChange(t *testing.T) {
+	acct := newTestAccAccount(t)
+	sameID := statecheck.CompareValue(compare.ValuesSame())
+	config := func(name string) string {
+		return acct.ProviderConfig() + fmt.Sprintf(`
+resource "payments_customer" "test" {
+  name     = %q
+  email    = "rename@example.com"
+  metadata = { plan = "gold" }
+}
+
+resource "payments_customer_source" "test" {
+  customer = payments_customer.test.id
+  token    = "tok_visa"
+  default  = true
+}
+
+resource "terraform_data" "follows_customer" {
+  triggers_replace = [payments_customer.test.id, payments_customer.test.created_at]
+}
+
+output "customer_id" {
+  value = payments_customer.test.id
+}
+
+output "customer_email" {
+  value = payments_customer.test.email
+}
+`, name)
+	}
+	resource.ParallelTest(t, resource.TestCase{
+		PreCheck:                 func() { testAccPreCheck(t) },
+		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+		CheckDestroy:             acct.testAccCheckCustomersDestroyed,
+		Steps: []resource.TestStep{
+			{
+				Config:            config("Before"),
+				ConfigStateChecks: []statecheck.StateCheck{sameID.AddStateValue(testAccCustomerAddr, tfjsonpath.New("id"))},
+				ConfigPlanChecks: resource.ConfigPlanChecks{
+					PostApplyPostRefresh: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan(), expectNoDrift()},
+				},
+			},
+			{
+				Config: config("After"),
+				ConfigPlanChecks: resource.ConfigPlanChecks{
+					PreApply: []plancheck.PlanCheck{
+						plancheck.ExpectResourceAction(testAccCustomerAddr, plancheck.ResourceActionUpdate),
+						expectOnlyChanged(testAccCustomerAddr, "name"),
+						plancheck.ExpectKnownValue(testAccCustomerAddr, tfjsonpath.New("name"), knownvalue.StringExact("After")),
+						plancheck.ExpectResourceAction("payments_customer_source.test", plancheck.ResourceActionNoop),
+						plancheck.ExpectResourceAction("terraform_data.follows_customer", plancheck.ResourceActionNoop),
+						expectOutputUnchanged("customer_id", "customer_email"),
+						expectNoDrift(),
+					},
+					PostApplyPostRefresh: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan(), expectNoDrift()},
+				},
+				ConfigStateChecks: []statecheck.StateCheck{
+					sameID.AddStateValue(testAccCustomerAddr, tfjsonpath.New("id")),
+				},
+			},
+		},
+	})
+}
+
+// TestAccCustomer_CardChangesLeaveEmptyPlan: storing a card, moving the
+// default and removing a card through Terraform leave the next plan empty,
+// with nothing "changed outside of Terraform", even though an output
+// holds the whole customer.
+func TestAccCustomer_CardChangesLeaveEmptyPlan(t *testing.T) {
+	acct := newTestAccAccount(t)
+	sameID := statecheck.CompareValue(compare.ValuesSame())
+	config := func(cards string) string {
+		return acct.ProviderConfig() + `
+resource "payments_customer" "test" {
+  name = "Cards Come And Go"
+}
+
+output "customer" {
+  value = payments_customer.test
+}
+` + cards
+	}
+	card := func(name, token string, isDefault bool) string {
+		return fmt.Sprintf(`
+resource "payments_customer_source" %q {
+  customer = payments_customer.test.id
+  token    = %q
+  default  = %t
+}
+`, name, token, isDefault)
+	}
+	quiet := resource.ConfigPlanChecks{
+		PreApply: []plancheck.PlanCheck{
+			plancheck.ExpectResourceAction(testAccCustomerAddr, plancheck.ResourceActionNoop),
+			expectOutputUnchanged("customer"),
+		},
+		PostApplyPostRefresh: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan(), expectNoDrift()},
+	}
+	// Each step adds its own value to the comparison: the id never changes.
+	idCheck := func() []statecheck.StateCheck {
+		return []statecheck.StateCheck{sameID.AddStateValue(testAccCustomerAddr, tfjsonpath.New("id"))}
+	}
+	resource.ParallelTest(t, resource.TestCase{
+		PreCheck:                 func() { testAccPreCheck(t) },
+		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+		CheckDestroy:             acct.testAccCheckCustomersDestroyed,
+		Steps: []resource.TestStep{
+			{
+				Config:            config(""),
+				ConfigStateChecks: idCheck(),
+				ConfigPlanChecks: resource.ConfigPlanChecks{
+					PostApplyPostRefresh: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan(), expectNoDrift()},
+				},
+			},
+			// The first card becomes the default by itself.
+			{Config: config(card("a", "tok_visa", false)), ConfigPlanChecks: quiet, ConfigStateChecks: idCheck()},
+			// A second card, made the default.
+			{Config: config(card("a", "tok_visa", false) + card("b", "tok_mastercard", true)), ConfigPlanChecks: quiet, ConfigStateChecks: idCheck()},
+			// The default moves back to the first card.
+			{Config: config(card("a", "tok_visa", true) + card("b", "tok_mastercard", false)), ConfigPlanChecks: quiet, ConfigStateChecks: idCheck()},
+			// The default card is removed; the service picks another.
+			{Config: config(card("b", "tok_mastercard", false)), ConfigPlanChecks: quiet, ConfigStateChecks: idCheck()},
+			// The last card goes.
+			{Config: config(""), ConfigPlanChecks: quiet, ConfigStateChecks: idCheck()},
+		},
+	})
+}
+
+// TestCustomerResource_UpgradeStateDropsSourcesAttributes: state written by
+// a version whose payments_customer had sources and default_source is
+// read by this one without error, those attributes dropped.
+func TestCustomerResource_UpgradeStateDropsSourcesAttributes(t *testing.T) {
+	t.Parallel()
+	server, err := testAccProtoV6ProviderFactories["payments"]()
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx := context.Background()
+	if _, err := server.GetProviderSchema(ctx, &tfprotov6.GetProviderSchemaRequest{}); err != nil {
+		t.Fatal(err)
+	}
+	old := `{"id":"cus_AAAAAAAAAAAAAAAAAAAAAAAA","email":"old@example.com","name":null,"phone":null,` +
+		`"metadata":{"plan":"gold"},"default_source":"src_BBBBBBBBBBBBBBBBBBBBBBBB",` +
+		`"sources":[{"id":"src_BBBBBBBBBBBBBBBBBBBBBBBB","brand":"visa","last4":"4242"}],` +
+		`"created_at":"2026-01-02T03:04:05Z","livemode":false,"timeouts":null}`
+	resp, err := server.UpgradeResourceState(ctx, &tfprotov6.UpgradeResourceStateRequest{
+		TypeName: "payments_customer",
+		Version:  0,
+		RawState: &tfprotov6.RawState{JSON: []byte(old)},
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, d := range resp.Diagnostics {
+		t.Errorf("diagnostic: %s: %s", d.Summary, d.Detail)
+	}
+	if resp.UpgradedState == nil {
+		t.Fatal("no upgraded state")
+	}
+	var schemaResp fwresource.SchemaResponse
+	NewCustomerResource().Schema(ctx, fwresource.SchemaRequest{}, &schemaResp)
+	v, err := resp.UpgradedState.Unmarshal(schemaResp.Schema.Type().TerraformType(ctx))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var attrs map[string]tftypes.Value
+	if err := v.As(&attrs); err != nil {
+		t.Fatal(err)
+	}
+	if _, ok := attrs["sources"]; ok {
+		t.Error("the upgraded state still has sources")
+	}
+	var email string
+	if err := attrs["email"].As(&email); err != nil || email != "old@example.com" {
+		t.Errorf("email = %q (%v), want it kept", email, err)
+	}
 }

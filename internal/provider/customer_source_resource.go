@@ -61,6 +61,8 @@ type customerSourceResourceModel struct {
 	Timeouts timeouts.Value `tfsdk:"timeouts"`
 }
 
+func (m *customerSourceResourceModel) timeoutsValue() timeouts.Value { return m.Timeouts }
+
 func (r *customerSourceResource) Metadata(_ context.Context, req resource.MetadataRequest, resp *resource.MetadataResponse) {
 	resp.TypeName = req.ProviderTypeName + "_customer_source"
 }
@@ -151,20 +153,10 @@ func (r *customerSourceResource) Configure(_ context.Context, req resource.Confi
 
 func (r *customerSourceResource) Create(ctx context.Context, req resource.CreateRequest, resp *resource.CreateResponse) {
 	var plan customerSourceResourceModel
-	resp.Diagnostics.Append(req.Plan.Get(ctx, &plan)...)
-	if resp.Diagnostics.HasError() {
+	ctx, cancel, ok := customerSourceTimeouts.begin(ctx, opCreate, r.client, req.Plan, &plan, &resp.Diagnostics)
+	if !ok {
 		return
 	}
-	if r.client == nil {
-		resp.Diagnostics.Append(notConfiguredDiagnostic())
-		return
-	}
-	timeout, diags := plan.Timeouts.Create(ctx, customerSourceTimeouts.Create)
-	resp.Diagnostics.Append(diags...)
-	if resp.Diagnostics.HasError() {
-		return
-	}
-	ctx, cancel := context.WithTimeout(ctx, timeout)
 	defer cancel()
 
 	customerID := plan.Customer.ValueString()
@@ -212,20 +204,10 @@ func (r *customerSourceResource) Create(ctx context.Context, req resource.Create
 
 func (r *customerSourceResource) Read(ctx context.Context, req resource.ReadRequest, resp *resource.ReadResponse) {
 	var state customerSourceResourceModel
-	resp.Diagnostics.Append(req.State.Get(ctx, &state)...)
-	if resp.Diagnostics.HasError() {
+	ctx, cancel, ok := customerSourceTimeouts.begin(ctx, opRead, r.client, req.State, &state, &resp.Diagnostics)
+	if !ok {
 		return
 	}
-	if r.client == nil {
-		resp.Diagnostics.Append(notConfiguredDiagnostic())
-		return
-	}
-	timeout, diags := state.Timeouts.Read(ctx, customerSourceTimeouts.Read)
-	resp.Diagnostics.Append(diags...)
-	if resp.Diagnostics.HasError() {
-		return
-	}
-	ctx, cancel := context.WithTimeout(ctx, timeout)
 	defer cancel()
 
 	customerID, sourceID := state.Customer.ValueString(), state.ID.ValueString()
@@ -263,22 +245,15 @@ func (r *customerSourceResource) Read(ctx context.Context, req resource.ReadRequ
 
 func (r *customerSourceResource) Update(ctx context.Context, req resource.UpdateRequest, resp *resource.UpdateResponse) {
 	var plan, state customerSourceResourceModel
-	resp.Diagnostics.Append(req.Plan.Get(ctx, &plan)...)
+	ctx, cancel, ok := customerSourceTimeouts.begin(ctx, opUpdate, r.client, req.Plan, &plan, &resp.Diagnostics)
+	if !ok {
+		return
+	}
+	defer cancel()
 	resp.Diagnostics.Append(req.State.Get(ctx, &state)...)
 	if resp.Diagnostics.HasError() {
 		return
 	}
-	if r.client == nil {
-		resp.Diagnostics.Append(notConfiguredDiagnostic())
-		return
-	}
-	timeout, diags := plan.Timeouts.Update(ctx, customerSourceTimeouts.Update)
-	resp.Diagnostics.Append(diags...)
-	if resp.Diagnostics.HasError() {
-		return
-	}
-	ctx, cancel := context.WithTimeout(ctx, timeout)
-	defer cancel()
 
 	// Everything else in place is Terraform-side: the token stored after an
 	// import, timeouts, or default turned off (which leaves the service alone).
@@ -295,20 +270,10 @@ func (r *customerSourceResource) Update(ctx context.Context, req resource.Update
 
 func (r *customerSourceResource) Delete(ctx context.Context, req resource.DeleteRequest, resp *resource.DeleteResponse) {
 	var state customerSourceResourceModel
-	resp.Diagnostics.Append(req.State.Get(ctx, &state)...)
-	if resp.Diagnostics.HasError() {
+	ctx, cancel, ok := customerSourceTimeouts.begin(ctx, opDelete, r.client, req.State, &state, &resp.Diagnostics)
+	if !ok {
 		return
 	}
-	if r.client == nil {
-		resp.Diagnostics.Append(notConfiguredDiagnostic())
-		return
-	}
-	timeout, diags := state.Timeouts.Delete(ctx, customerSourceTimeouts.Delete)
-	resp.Diagnostics.Append(diags...)
-	if resp.Diagnostics.HasError() {
-		return
-	}
-	ctx, cancel := context.WithTimeout(ctx, timeout)
 	defer cancel()
 
 	customerID, sourceID := state.Customer.ValueString(), state.ID.ValueString()
@@ -333,8 +298,8 @@ func (r *customerSourceResource) ImportState(ctx context.Context, req resource.I
 func (m *customerSourceResourceModel) fromAPI(s *client.Source) {
 	m.ID = types.StringValue(s.ID)
 	m.Customer = types.StringValue(s.Customer)
-	m.Brand = types.StringValue(s.Brand)
-	m.Last4 = types.StringValue(s.Last4)
-	m.ExpMonth = types.Int64Value(s.ExpMonth)
-	m.ExpYear = types.Int64Value(s.ExpYear)
+	m.Brand = nullableString(s.Brand)
+	m.Last4 = nullableString(s.Last4)
+	m.ExpMonth = nullableInt64(s.ExpMonth)
+	m.ExpYear = nullableInt64(s.ExpYear)
 }

@@ -135,12 +135,16 @@ func TestAccCustomerSource_basic(t *testing.T) {
 				ImportStateVerifyIgnore: []string{"token"},
 			},
 			{
-				// The customer's refreshed view lists the method.
-				Config: testAccSourceConfig(acct, client.TokenVisa, "default = true"),
+				// The customer data source lists the method, as the default.
+				Config: testAccSourceConfig(acct, client.TokenVisa, "default = true") + `
+data "payments_customer" "test" {
+  id = payments_customer_source.test.customer
+}
+`,
 				ConfigStateChecks: []statecheck.StateCheck{
-					statecheck.CompareValuePairs(testAccCustomerAddr, tfjsonpath.New("default_source"),
+					statecheck.CompareValuePairs("data.payments_customer.test", tfjsonpath.New("default_source"),
 						testAccSourceAddr, tfjsonpath.New("id"), compare.ValuesSame()),
-					statecheck.ExpectKnownValue(testAccCustomerAddr, tfjsonpath.New("sources"), knownvalue.ListExact([]knownvalue.Check{
+					statecheck.ExpectKnownValue("data.payments_customer.test", tfjsonpath.New("sources"), knownvalue.ListExact([]knownvalue.Check{
 						knownvalue.ObjectExact(map[string]knownvalue.Check{
 							"id":    sourceIDCheck,
 							"brand": knownvalue.StringExact("visa"),

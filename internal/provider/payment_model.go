@@ -70,16 +70,6 @@ func newPaymentModel(p *client.Payment) (paymentModel, diag.Diagnostics) {
 	return m, diags
 }
 
-// nullableInt64 maps the client's 0 (absent on the wire) to null; no
-// optional integer of the API has 0 as a meaningful value (expiry months and
-// years start at 1).
-func nullableInt64(n int64) types.Int64 {
-	if n == 0 {
-		return types.Int64Null()
-	}
-	return types.Int64Value(n)
-}
-
 // paymentAttributes returns the schema of paymentModel's attributes, all
 // computed but id, whose kind the caller decides: the payments_payment data
 // source takes it as an argument, payments_payments computes it.
