@@ -86,6 +86,20 @@ func newSourceSummaries(c *client.Customer) []sourceSummaryModel {
 	return out
 }
 
+// argumentsKnown reports whether every argument of m is known, so that the
+// request it makes can be built.
+func (m *customerModel) argumentsKnown() bool {
+	if m.Email.IsUnknown() || m.Name.IsUnknown() || m.Phone.IsUnknown() || m.Metadata.IsUnknown() {
+		return false
+	}
+	for _, v := range m.Metadata.Elements() {
+		if v.IsUnknown() {
+			return false
+		}
+	}
+	return true
+}
+
 // createParams is the create request for m: every field m sets.
 func (m *customerModel) createParams(ctx context.Context) (*client.CustomerParams, diag.Diagnostics) {
 	p := &client.CustomerParams{

@@ -2,10 +2,12 @@ package provider
 
 import (
 	"context"
+	"fmt"
 	"regexp"
 	"time"
 
 	"github.com/hashicorp/terraform-plugin-framework-timeouts/resource/timeouts"
+	"github.com/hashicorp/terraform-plugin-framework/diag"
 	"github.com/hashicorp/terraform-plugin-framework/path"
 	"github.com/hashicorp/terraform-plugin-framework/resource"
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema"
@@ -18,6 +20,7 @@ var (
 	_ resource.Resource                = (*customerResource)(nil)
 	_ resource.ResourceWithConfigure   = (*customerResource)(nil)
 	_ resource.ResourceWithImportState = (*customerResource)(nil)
+	_ resource.ResourceWithModifyPlan  = (*customerResource)(nil)
 )
 
 // Default timeouts of payments_customer operations. Each is one request,
@@ -78,6 +81,47 @@ func (r *customerResource) Schema(ctx context.Context, _ resource.SchemaRequest,
 
 func (r *customerResource) Configure(_ context.Context, req resource.ConfigureRequest, resp *resource.ConfigureResponse) {
 	r.client = clientFromProviderData(req.ProviderData, &resp.Diagnostics)
+}
+
+// ModifyPlan refuses, at plan time, a create or update whose request body
+// would exceed the service's limit, which the per-key metadata limits alone
+// do not prevent (50 values of 500 characters outside ASCII are far over
+// it). The size is the client's own encoding of the very request Create
+// or Update would send, so no request is sent that the service would refuse.
+func (r *customerResource) ModifyPlan(ctx context.Context, req resource.ModifyPlanRequest, resp *resource.ModifyPlanResponse) {
+	if req.Plan.Raw.IsNull() {
+		return // destroy
+	}
+	var plan customerResourceModel
+	resp.Diagnostics.Append(req.Plan.Get(ctx, &plan)...)
+	if resp.Diagnostics.HasError() || !plan.argumentsKnown() {
+		return // judged again when Terraform plans with the values known, at apply
+	}
+	var params *client.CustomerParams
+	var diags diag.Diagnostics
+	operation := "create"
+	if req.State.Raw.IsNull() {
+		params, diags = plan.createParams(ctx)
+	} else {
+		var state customerResourceModel
+		resp.Diagnostics.Append(req.State.Get(ctx, &state)...)
+		if resp.Diagnostics.HasError() {
+			return
+		}
+		operation = "update"
+		params, _, diags = customerUpdateParams(ctx, &plan.customerModel, &state.customerModel)
+	}
+	resp.Diagnostics.Append(diags...)
+	if resp.Diagnostics.HasError() {
+		return
+	}
+	if size := params.EncodedSize(); size > client.MaxRequestBodyBytes {
+		resp.Diagnostics.AddAttributeError(path.Root("metadata"), "Customer Request Too Large",
+			fmt.Sprintf("The customer's %s request would be %d bytes (%.1f KiB) once form-encoded, over the service's "+
+				"limit of %d bytes (%d KiB), and the service would refuse it. Nearly all of it is metadata: use fewer "+
+				"keys or shorter values. A character outside ASCII takes up to 9 bytes once encoded (€ is %%E2%%82%%AC).",
+				operation, size, float64(size)/1024, client.MaxRequestBodyBytes, client.MaxRequestBodyBytes>>10))
+	}
 }
 
 func (r *customerResource) Create(ctx context.Context, req resource.CreateRequest, resp *resource.CreateResponse) {

@@ -655,3 +655,77 @@ func TestCustomerResource_UpgradeStateDropsSourcesAttributes(t *testing.T) {
 		t.Errorf("email = %q (%v), want it kept", email, err)
 	}
 }
+
+// TestAccCustomer_OversizedRequestFailsAtPlan: metadata within every
+// per-key limit whose request would still exceed the service's 64 KiB body
+// limit is refused at plan time, naming metadata and the size, on create
+// and on update, and no request reaches the service.
+func TestAccCustomer_OversizedRequestFailsAtPlan(t *testing.T) {
+	acct := newTestAccAccount(t)
+	// 50 keys of 500 euro signs: 9 bytes each once encoded, about 220 KiB.
+	var big strings.Builder
+	for i := range client.MetadataMaxKeys {
+		fmt.Fprintf(&big, "    k%02d = %q\n", i, strings.Repeat("€", client.MetadataValueMaxLength))
+	}
+	// 15 keys of 500 euro signs is 65 KiB and some: just over.
+	var justOver strings.Builder
+	for i := range 15 {
+		fmt.Fprintf(&justOver, "    k%02d = %q\n", i, strings.Repeat("€", client.MetadataValueMaxLength))
+	}
+	config := func(metadata string) string {
+		return acct.ProviderConfig() + fmt.Sprintf(`
+resource "payments_customer" "test" {
+  name = "Big"
+  metadata = {
+%s  }
+}
+`, metadata)
+	}
+	var id string
+	requests := func(route string) int64 {
+		st, err := acct.Client.SandboxStats(context.Background())
+		if err != nil {
+			t.Fatalf("reading stats: %v", err)
+		}
+		return st.Requests.ByRoute[route]
+	}
+	resource.ParallelTest(t, resource.TestCase{
+		PreCheck:                 func() { testAccPreCheck(t) },
+		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+		CheckDestroy:             acct.testAccCheckCustomersDestroyed,
+		Steps: []resource.TestStep{
+			{
+				Config:      config(big.String()),
+				PlanOnly:    true,
+				ExpectError: phrasesRegexp("Customer Request Too Large", "metadata", "create request would be", "bytes", "over the service's limit of 65536 bytes"),
+			},
+			{
+				Config:      config(justOver.String()),
+				PlanOnly:    true,
+				ExpectError: phrasesRegexp("Customer Request Too Large", "metadata"),
+			},
+			{
+				PreConfig: func() {
+					if n := requests("POST /v1/customers"); n != 0 {
+						t.Errorf("%d create requests reached the service, want none", n)
+					}
+				},
+				Config: config(`    plan = "gold"` + "\n"),
+				Check:  testAccCaptureID(testAccCustomerAddr, &id),
+			},
+			{
+				Config:      config(big.String()),
+				ExpectError: phrasesRegexp("Customer Request Too Large", "metadata", "update request would be"),
+			},
+			{
+				PreConfig: func() {
+					if n := requests("POST /v1/customers/:id"); n != 0 {
+						t.Errorf("%d update requests reached the service, want none", n)
+					}
+				},
+				Config:   config(`    plan = "gold"` + "\n"),
+				PlanOnly: true,
+			},
+		},
+	})
+}
