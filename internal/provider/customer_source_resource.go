@@ -25,6 +25,7 @@ var (
 	_ resource.Resource                = (*customerSourceResource)(nil)
 	_ resource.ResourceWithConfigure   = (*customerSourceResource)(nil)
 	_ resource.ResourceWithImportState = (*customerSourceResource)(nil)
+	_ resource.ResourceWithModifyPlan  = (*customerSourceResource)(nil)
 )
 
 // Default timeouts of payments_customer_source operations.
@@ -102,7 +103,8 @@ func (r *customerSourceResource) Schema(ctx context.Context, _ resource.SchemaRe
 					"When `false` (the default) the provider neither sets nor reports the customer's default, so the " +
 					"value stays `false` even when the method is the default (the first method stored on a customer " +
 					"becomes its default by itself); read `default_source` of `payments_customer` to see which it is. " +
-					"Set it to `true` on at most one method per customer: two would take the default from each other on every apply.",
+					"Set it to `true` on at most one method per customer: two would take the default from each other on every apply, " +
+					"which the provider reports with a warning naming both methods and the customer.",
 				Optional: true,
 				Computed: true,
 				Default:  booldefault.StaticBool(false),
@@ -149,6 +151,27 @@ func tokenRequiresReplace(_ context.Context, req planmodifier.StringRequest, res
 
 func (r *customerSourceResource) Configure(_ context.Context, req resource.ConfigureRequest, resp *resource.ConfigureResponse) {
 	r.client = clientFromProviderData(req.ProviderData, &resp.Diagnostics)
+}
+
+// ModifyPlan warns when the plan takes the customer's default back to a
+// card configured with default = true from the card the refresh found to
+// be the default: the sign of two cards with default = true, which would
+// otherwise flip the default on every apply without a word.
+func (r *customerSourceResource) ModifyPlan(ctx context.Context, req resource.ModifyPlanRequest, resp *resource.ModifyPlanResponse) {
+	if req.Plan.Raw.IsNull() || req.State.Raw.IsNull() {
+		return // destroy or create
+	}
+	var plan, state customerSourceResourceModel
+	resp.Diagnostics.Append(req.Plan.Get(ctx, &plan)...)
+	resp.Diagnostics.Append(req.State.Get(ctx, &state)...)
+	if resp.Diagnostics.HasError() || !plan.Default.ValueBool() || state.Default.ValueBool() {
+		return
+	}
+	movedTo, diags := defaultMovedTo(ctx, req.Private)
+	resp.Diagnostics.Append(diags...)
+	if movedTo != "" {
+		resp.Diagnostics.Append(takeBackDiagnostic(state.Customer.ValueString(), state.ID.ValueString(), movedTo))
+	}
 }
 
 func (r *customerSourceResource) Create(ctx context.Context, req resource.CreateRequest, resp *resource.CreateResponse) {
@@ -199,6 +222,9 @@ func (r *customerSourceResource) Create(ctx context.Context, req resource.Create
 			fmt.Sprintf("source %s of customer %s", src.ID, customerID), err))
 		return
 	}
+	if other := claimDefault(r.client, customerID, src.ID); other != "" {
+		resp.Diagnostics.Append(twoDefaultsDiagnostic(customerID, other, src.ID))
+	}
 	resp.Diagnostics.Append(resp.State.SetAttribute(ctx, path.Root("default"), true)...)
 }
 
@@ -238,6 +264,13 @@ func (r *customerSourceResource) Read(ctx context.Context, req resource.ReadRequ
 			resp.Diagnostics.Append(apiErrorDiagnostic("Error Reading Customer Source", what, err))
 			return
 		}
+		// A card configured as the default that is not any more: note
+		// which card is, for the plan that takes it back to name it.
+		movedTo := ""
+		if state.Default.ValueBool() && cus.DefaultSource != sourceID {
+			movedTo = cus.DefaultSource
+		}
+		resp.Diagnostics.Append(setDefaultMovedTo(ctx, resp.Private, movedTo)...)
 		state.Default = types.BoolValue(cus.DefaultSource == sourceID)
 	}
 	resp.Diagnostics.Append(resp.State.Set(ctx, &state)...)
@@ -264,6 +297,10 @@ func (r *customerSourceResource) Update(ctx context.Context, req resource.Update
 				fmt.Sprintf("source %s of customer %s", sourceID, customerID), err))
 			return
 		}
+		if other := claimDefault(r.client, customerID, sourceID); other != "" {
+			resp.Diagnostics.Append(twoDefaultsDiagnostic(customerID, other, sourceID))
+		}
+		resp.Diagnostics.Append(setDefaultMovedTo(ctx, resp.Private, "")...)
 	}
 	resp.Diagnostics.Append(resp.State.Set(ctx, &plan)...)
 }

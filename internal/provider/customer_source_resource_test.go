@@ -664,3 +664,84 @@ func TestAccCustomerSource_defaultFailsAfterStore(t *testing.T) {
 		},
 	})
 }
+
+// TestAccCustomerSource_ConflictingDefaults: two cards of one customer with
+// default = true are reported, naming both cards and the customer: at the
+// apply that makes both the default, and at each plan that takes the
+// default back. Keeping default = true on one card ends it.
+func TestAccCustomerSource_ConflictingDefaults(t *testing.T) {
+	acct := newTestAccAccount(t)
+	rec := &diagRecorder{}
+	config := func(aDefault, bDefault bool) string {
+		return acct.ProviderConfig() + fmt.Sprintf(`
+resource "payments_customer" "test" {
+  name = "Two Defaults"
+}
+
+resource "payments_customer_source" "a" {
+  customer = payments_customer.test.id
+  token    = "tok_visa"
+  default  = %t
+}
+
+resource "payments_customer_source" "b" {
+  customer = payments_customer.test.id
+  token    = "tok_mastercard"
+  default  = %t
+}
+`, aDefault, bDefault)
+	}
+	var customerID, aID, bID string
+	capture := resource.ComposeTestCheckFunc(
+		testAccCaptureID(testAccCustomerAddr, &customerID),
+		testAccCaptureID("payments_customer_source.a", &aID),
+		testAccCaptureID("payments_customer_source.b", &bID),
+	)
+	// expectWarning checks that a warning naming the customer and both
+	// cards, with the given summary, was shown since the last check.
+	expectWarning := func(summary string) func() error {
+		return func() error {
+			if got := rec.take(summary, customerID, aID, bID); len(got) == 0 {
+				return fmt.Errorf("no warning %q naming customer %s and cards %s and %s", summary, customerID, aID, bID)
+			}
+			return nil
+		}
+	}
+	resource.ParallelTest(t, resource.TestCase{
+		PreCheck:                 func() { testAccPreCheck(t) },
+		ProtoV6ProviderFactories: rec.factories(),
+		CheckDestroy:             acct.testAccCheckCustomersDestroyed,
+		Steps: []resource.TestStep{
+			{
+				// Both are made the default in one apply: the second is told.
+				// The plan after it takes the default back for the first.
+				Config:             config(true, true),
+				ExpectNonEmptyPlan: true,
+				Check: resource.ComposeTestCheckFunc(capture, func(*terraform.State) error {
+					return expectWarning("Two Cards Claim the Default of One Customer")()
+				}),
+			},
+			{
+				// The plan that takes it back says so, naming both cards.
+				PreConfig: func() { rec.take() },
+				Config:    config(true, true),
+				ConfigPlanChecks: resource.ConfigPlanChecks{
+					PreApply: []plancheck.PlanCheck{
+						planCheckFunc(func(_ context.Context, _ plancheck.CheckPlanRequest, resp *plancheck.CheckPlanResponse) {
+							resp.Error = expectWarning("Card Takes Back the Default of Its Customer")()
+						}),
+					},
+				},
+				ExpectNonEmptyPlan: true,
+			},
+			{
+				// One default: after one apply, the plan is empty for good.
+				Config: config(true, false),
+				ConfigPlanChecks: resource.ConfigPlanChecks{
+					PostApplyPostRefresh: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()},
+				},
+				Check: acct.testAccCheckDefaultSource(&customerID, "payments_customer_source.a"),
+			},
+		},
+	})
+}
