@@ -200,6 +200,10 @@ func (r *customerResource) Update(ctx context.Context, req resource.UpdateReques
 		// versus {}); the answer still refreshes every attribute.
 		cus, err = r.client.GetCustomer(ctx, id)
 	}
+	if isGone(err) {
+		resp.Diagnostics.Append(goneDiagnostic("Error Updating Customer", "Customer "+id, err))
+		return
+	}
 	if err != nil {
 		resp.Diagnostics.Append(apiErrorDiagnostic("Error Updating Customer", "customer "+id, err))
 		return

@@ -292,7 +292,11 @@ func (r *customerSourceResource) Update(ctx context.Context, req resource.Update
 	// import, timeouts, or default turned off (which leaves the service alone).
 	if plan.Default.ValueBool() && !state.Default.ValueBool() {
 		customerID, sourceID := state.Customer.ValueString(), state.ID.ValueString()
-		if _, err := r.client.SetDefaultSource(ctx, customerID, sourceID); err != nil {
+		if _, err := r.client.SetDefaultSource(ctx, customerID, sourceID); isGone(err) {
+			resp.Diagnostics.Append(goneDiagnostic("Error Making Customer Source the Default",
+				fmt.Sprintf("Source %s of customer %s (or the customer itself)", sourceID, customerID), err))
+			return
+		} else if err != nil {
 			resp.Diagnostics.Append(apiErrorDiagnostic("Error Making Customer Source the Default",
 				fmt.Sprintf("source %s of customer %s", sourceID, customerID), err))
 			return

@@ -41,6 +41,7 @@ func TestMain(m *testing.M) {
 	os.Unsetenv(EnvBaseURL)
 	os.Setenv("CHECKPOINT_DISABLE", "1")
 	code := m.Run()
+	removeSharedProviderBinary()
 	if testSandbox.http != nil {
 		testSandbox.http.Close()
 		_ = testSandbox.server.Close()
