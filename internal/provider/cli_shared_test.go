@@ -143,3 +143,10 @@ func (c *tfCLI) outputs() map[string]any {
 func oneLine(s string) string {
 	return strings.Join(strings.Fields(strings.ReplaceAll(s, "│", " ")), " ")
 }
+
+// dirProvider returns the provider directory of c's CLI configuration, for
+// another working directory with the same provider.
+func (c *tfCLI) dirProvider() string {
+	c.t.Helper()
+	return sharedProviderBinary(c.t)
+}
