@@ -17,9 +17,12 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/providerserver"
 	"github.com/hashicorp/terraform-plugin-go/tfprotov6"
 	"github.com/hashicorp/terraform-plugin-log/tflogtest"
+	"github.com/hashicorp/terraform-plugin-testing/compare"
 	"github.com/hashicorp/terraform-plugin-testing/helper/resource"
 	"github.com/hashicorp/terraform-plugin-testing/knownvalue"
+	"github.com/hashicorp/terraform-plugin-testing/plancheck"
 	"github.com/hashicorp/terraform-plugin-testing/statecheck"
+	"github.com/hashicorp/terraform-plugin-testing/terraform"
 	"github.com/hashicorp/terraform-plugin-testing/tfjsonpath"
 
 	"github.com/paymentsdev/terraform-provider-payments/internal/client"
@@ -443,4 +446,95 @@ provider "payments" {
 			t.Errorf("User-Agent %q does not match %s", ua, uaRe)
 		}
 	}
+}
+
+// testAccWrongBaseURL applies a customer and a card with the right
+// base_url, then plans and applies with a wrong one, which must fail with
+// expectError and leave state and service untouched: with the right
+// base_url again the plan is empty, the ids the same, and the service holds
+// exactly the one customer and card, created once.
+func testAccWrongBaseURL(t *testing.T, wrongURL string, expectError *regexp.Regexp) {
+	acct := newTestAccAccount(t)
+	resources := `
+resource "payments_customer" "test" {
+  name = "Wrong Base URL"
+}
+
+resource "payments_customer_source" "test" {
+  customer = payments_customer.test.id
+  token    = "tok_visa"
+  default  = true
+}
+`
+	wrong := fmt.Sprintf(`
+provider "payments" {
+  base_url   = %q
+  secret_key = %q
+}
+`, wrongURL, acct.Key) + resources
+	sameCustomer := statecheck.CompareValue(compare.ValuesSame())
+	sameSource := statecheck.CompareValue(compare.ValuesSame())
+	checkService := func() {
+		st, err := acct.Client.SandboxStats(context.Background())
+		if err != nil {
+			t.Fatalf("reading stats: %v", err)
+		}
+		if st.Customers != 1 || st.Sources != 1 {
+			t.Errorf("the service holds %d customers and %d sources, want 1 and 1", st.Customers, st.Sources)
+		}
+		for route, want := range map[string]int64{"POST /v1/customers": 1, "POST /v1/customers/:id/sources": 1, "DELETE /v1/customers/:id": 0} {
+			if got := st.Requests.ByRoute[route]; got != want {
+				t.Errorf("%s was requested %d times, want %d", route, got, want)
+			}
+		}
+	}
+	resource.ParallelTest(t, resource.TestCase{
+		PreCheck:                 func() { testAccPreCheck(t) },
+		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+		CheckDestroy:             acct.testAccCheckCustomersDestroyed,
+		Steps: []resource.TestStep{
+			{
+				Config: acct.ProviderConfig() + resources,
+				ConfigStateChecks: []statecheck.StateCheck{
+					sameCustomer.AddStateValue(testAccCustomerAddr, tfjsonpath.New("id")),
+					sameSource.AddStateValue("payments_customer_source.test", tfjsonpath.New("id")),
+				},
+			},
+			{Config: wrong, PlanOnly: true, ExpectError: expectError},
+			{Config: wrong, ExpectError: expectError},
+			{
+				PreConfig: checkService,
+				Config:    acct.ProviderConfig() + resources,
+				ConfigPlanChecks: resource.ConfigPlanChecks{
+					PreApply: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()},
+				},
+				ConfigStateChecks: []statecheck.StateCheck{
+					sameCustomer.AddStateValue(testAccCustomerAddr, tfjsonpath.New("id")),
+					sameSource.AddStateValue("payments_customer_source.test", tfjsonpath.New("id")),
+				},
+				Check: func(*terraform.State) error { checkService(); return nil },
+			},
+		},
+	})
+}
+
+// TestAccProvider_BaseURLWithV1LeavesStateAlone: a base_url ending in /v1 is
+// refused at plan time with the fix; nothing is read as deleted.
+func TestAccProvider_BaseURLWithV1LeavesStateAlone(t *testing.T) {
+	testAccWrongBaseURL(t, sharedSandboxURL(t)+"/v1/",
+		phrasesRegexp("Invalid Payments Base URL", "base_url", "ends in /v1", "Remove /v1: the provider adds it"))
+}
+
+// TestAccProvider_BaseURLOfHTMLServerLeavesStateAlone: a base_url pointing
+// at a web server that answers every request with an HTML 404 page fails
+// with an error naming the 404 and base_url; the objects are not read as
+// deleted, so neither dropped from state nor created again.
+func TestAccProvider_BaseURLOfHTMLServerLeavesStateAlone(t *testing.T) {
+	html := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) {
+		w.Header().Set("Content-Type", "text/html; charset=utf-8")
+		w.WriteHeader(http.StatusNotFound)
+		fmt.Fprint(w, "<!DOCTYPE html><html><head><title>404 Not Found</title></head><body><h1>Not Found</h1></body></html>")
+	}))
+	t.Cleanup(html.Close)
+	testAccWrongBaseURL(t, html.URL, regexp.MustCompile(`(?s)HTTP 404.*base_url`))
 }
