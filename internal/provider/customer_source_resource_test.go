@@ -96,7 +96,7 @@ resource "payments_customer_source" "test" {
 `, token, extra)
 }
 
-func TestAccCustomerSource_basic(t *testing.T) {
+func TestAccCustomerSource_CreateImportUpdateReplace(t *testing.T) {
 	acct := newTestAccAccount(t)
 	var customerID, firstSourceID string
 	resource.ParallelTest(t, resource.TestCase{
@@ -192,9 +192,9 @@ data "payments_customer" "test" {
 	})
 }
 
-// TestAccCustomerSource_defaultMoves moves the default between two methods
+// TestAccCustomerSource_DefaultMoves moves the default between two methods
 // in configuration, then behind Terraform's back, which the plan repairs.
-func TestAccCustomerSource_defaultMoves(t *testing.T) {
+func TestAccCustomerSource_DefaultMoves(t *testing.T) {
 	acct := newTestAccAccount(t)
 	var customerID, sourceAID string
 	config := func(aDefault, bDefault bool) string {
@@ -266,9 +266,9 @@ resource "payments_customer_source" "b" {
 	})
 }
 
-// TestAccCustomerSource_deletedOutside detaches the method behind
+// TestAccCustomerSource_DeletedOutside detaches the method behind
 // Terraform's back: the plan stores it again, without error.
-func TestAccCustomerSource_deletedOutside(t *testing.T) {
+func TestAccCustomerSource_DeletedOutside(t *testing.T) {
 	acct := newTestAccAccount(t)
 	var customerID, sourceID string
 	config := testAccSourceConfig(acct, client.TokenAmex, "")
@@ -322,10 +322,10 @@ func TestAccCustomerSource_deletedOutside(t *testing.T) {
 	})
 }
 
-// TestAccCustomerSource_importThenApply imports a method stored outside of
+// TestAccCustomerSource_ImportThenApply imports a method stored outside of
 // Terraform; applying the configuration afterwards stores the token in
 // place instead of replacing the method.
-func TestAccCustomerSource_importThenApply(t *testing.T) {
+func TestAccCustomerSource_ImportThenApply(t *testing.T) {
 	acct := newTestAccAccount(t)
 	ctx := context.Background()
 	cus, err := acct.Client.CreateCustomer(ctx, &client.CustomerParams{})
@@ -399,7 +399,7 @@ resource "payments_customer_source" "test" {
 	})
 }
 
-func TestAccCustomerSource_invalid(t *testing.T) {
+func TestAccCustomerSource_Invalid(t *testing.T) {
 	acct := newTestAccAccount(t)
 	goodCus := "cus_" + strings.Repeat("a", client.IDRandomLength)
 	goodSrc := "src_" + strings.Repeat("b", client.IDRandomLength)
@@ -443,9 +443,9 @@ resource "payments_customer_source" "test" {
 	})
 }
 
-// TestAccCustomerSource_badToken shows the service's refusal of a token
+// TestAccCustomerSource_BadToken shows the service's refusal of a token
 // the sandbox does not know, with the customer it was for.
-func TestAccCustomerSource_badToken(t *testing.T) {
+func TestAccCustomerSource_BadToken(t *testing.T) {
 	acct := newTestAccAccount(t)
 	resource.ParallelTest(t, resource.TestCase{
 		PreCheck:                 func() { testAccPreCheck(t) },
@@ -458,11 +458,11 @@ func TestAccCustomerSource_badToken(t *testing.T) {
 	})
 }
 
-// TestAccCustomerSource_requestCounts pins the number of API requests: one
+// TestAccCustomerSource_RequestCounts pins the number of API requests: one
 // per resource to create (plus one to make a method the default), one per
 // resource to refresh (plus the customer's read for a method whose default
 // is true), and no read after a write.
-func TestAccCustomerSource_requestCounts(t *testing.T) {
+func TestAccCustomerSource_RequestCounts(t *testing.T) {
 	acct := newTestAccAccount(t)
 	config := func(name string) string {
 		return acct.ProviderConfig() + fmt.Sprintf(`
@@ -565,10 +565,10 @@ resource "payments_customer_source" "b" {
 	})
 }
 
-// TestAccCustomerSource_deleteAlreadyGone destroys, without a refresh
+// TestAccCustomerSource_DeleteAlreadyGone destroys, without a refresh
 // first, a method and customer already deleted behind Terraform's back:
 // the 404s are success.
-func TestAccCustomerSource_deleteAlreadyGone(t *testing.T) {
+func TestAccCustomerSource_DeleteAlreadyGone(t *testing.T) {
 	acct := newTestAccAccount(t)
 	resource.ParallelTest(t, resource.TestCase{
 		PreCheck:                 func() { testAccPreCheck(t) },
@@ -588,11 +588,11 @@ func TestAccCustomerSource_deleteAlreadyGone(t *testing.T) {
 	})
 }
 
-// TestAccCustomerSource_defaultFailsAfterStore makes the second call of a
+// TestAccCustomerSource_DefaultFailsAfterStore makes the second call of a
 // create (making the method the default) fail: the stored method must be
 // in the state, tainted, so that the next apply replaces it rather than
 // leaving it orphaned at the service.
-func TestAccCustomerSource_defaultFailsAfterStore(t *testing.T) {
+func TestAccCustomerSource_DefaultFailsAfterStore(t *testing.T) {
 	acct := newTestAccAccount(t)
 	target, err := url.Parse(acct.URL)
 	if err != nil {

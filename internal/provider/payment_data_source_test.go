@@ -45,7 +45,7 @@ func testAccExpectPayment(name string, p *client.Payment) []statecheck.StateChec
 	return checks
 }
 
-func TestAccPaymentDataSource_basic(t *testing.T) {
+func TestAccPaymentDataSource_Read(t *testing.T) {
 	testAccPreCheck(t)
 	a := newTestAccAccount(t)
 	cus := testAccCreateCustomer(t, a.Client, client.CustomerParams{Source: new(client.TokenVisa)})
@@ -112,7 +112,7 @@ func TestAccPaymentDataSource_basic(t *testing.T) {
 
 // A payment made the quick-start way (a token, nothing else) has no
 // customer, description or metadata: they are null, not "" or {}.
-func TestAccPaymentDataSource_absentFieldsNull(t *testing.T) {
+func TestAccPaymentDataSource_AbsentFieldsNull(t *testing.T) {
 	testAccPreCheck(t)
 	a := newTestAccAccount(t)
 	pay := testAccCreatePayment(t, a.Client, client.PaymentParams{Amount: 500, Currency: "BRL", Source: client.TokenVisa})
@@ -136,7 +136,7 @@ func TestAccPaymentDataSource_absentFieldsNull(t *testing.T) {
 	})
 }
 
-func TestAccPaymentDataSource_everyStatus(t *testing.T) {
+func TestAccPaymentDataSource_EveryStatus(t *testing.T) {
 	testAccPreCheck(t)
 	a := newTestAccAccount(t)
 	pays := testAccPaymentsOfEveryStatus(t, a.Client, client.PaymentParams{Amount: 8000, Currency: "GBP"})
@@ -167,7 +167,7 @@ func TestAccPaymentDataSource_everyStatus(t *testing.T) {
 	})
 }
 
-func TestAccPaymentDataSource_invalidID(t *testing.T) {
+func TestAccPaymentDataSource_InvalidID(t *testing.T) {
 	testAccPreCheck(t)
 	a := newTestAccAccount(t)
 	var steps []resource.TestStep
@@ -194,7 +194,7 @@ func TestAccPaymentDataSource_invalidID(t *testing.T) {
 
 // A data source reads an object that must exist: a missing payment is an
 // error that names the id, whether it never existed or is another account's.
-func TestAccPaymentDataSource_notFound(t *testing.T) {
+func TestAccPaymentDataSource_NotFound(t *testing.T) {
 	testAccPreCheck(t)
 	a := newTestAccAccount(t)
 	other := newTestAccAccount(t)

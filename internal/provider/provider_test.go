@@ -2,6 +2,7 @@ package provider
 
 import (
 	"bytes"
+	"cmp"
 	"context"
 	"fmt"
 	"net/http"
@@ -12,9 +13,14 @@ import (
 	"strings"
 	"sync"
 	"testing"
+	"unicode"
 
+	"github.com/hashicorp/terraform-plugin-framework/datasource"
+	"github.com/hashicorp/terraform-plugin-framework/datasource/schema"
 	"github.com/hashicorp/terraform-plugin-framework/provider"
 	"github.com/hashicorp/terraform-plugin-framework/providerserver"
+	fwresource "github.com/hashicorp/terraform-plugin-framework/resource"
+	rschema "github.com/hashicorp/terraform-plugin-framework/resource/schema"
 	"github.com/hashicorp/terraform-plugin-go/tfprotov6"
 	"github.com/hashicorp/terraform-plugin-log/tflogtest"
 	"github.com/hashicorp/terraform-plugin-testing/compare"
@@ -215,7 +221,7 @@ func TestProvider_apiLoggerMasksKey(t *testing.T) {
 	}
 }
 
-func TestAccProvider_invalidKeys(t *testing.T) {
+func TestAccProvider_InvalidKeys(t *testing.T) {
 	acct := newTestAccAccount(t)
 	cfg := func(key, extra string) string {
 		return fmt.Sprintf(`
@@ -269,10 +275,10 @@ provider "payments" {
 	})
 }
 
-// TestAccProvider_liveKeyAllowed shows that allow_livemode = true lets a
+// TestAccProvider_LiveKeyAllowed shows that allow_livemode = true lets a
 // live key through configuration; the sandbox then refuses it, and the
 // error says why.
-func TestAccProvider_liveKeyAllowed(t *testing.T) {
+func TestAccProvider_LiveKeyAllowed(t *testing.T) {
 	acct := newTestAccAccount(t)
 	resource.ParallelTest(t, resource.TestCase{
 		PreCheck:                 func() { testAccPreCheck(t) },
@@ -290,7 +296,7 @@ provider "payments" {
 	})
 }
 
-func TestAccProvider_missingSettings(t *testing.T) {
+func TestAccProvider_MissingSettings(t *testing.T) {
 	acct := newTestAccAccount(t)
 	resource.ParallelTest(t, resource.TestCase{
 		PreCheck:                 func() { testAccPreCheck(t) },
@@ -328,9 +334,9 @@ provider "payments" {
 	})
 }
 
-// TestAccProvider_unknownSettings configures the provider from values only
+// TestAccProvider_UnknownSettings configures the provider from values only
 // known after apply, which Configure must refuse naming the variable.
-func TestAccProvider_unknownSettings(t *testing.T) {
+func TestAccProvider_UnknownSettings(t *testing.T) {
 	acct := newTestAccAccount(t)
 	resource.ParallelTest(t, resource.TestCase{
 		PreCheck:                 func() { testAccPreCheck(t) },
@@ -368,10 +374,10 @@ provider "payments" {
 	})
 }
 
-// TestAccProvider_environment configures the provider from the environment
+// TestAccProvider_Environment configures the provider from the environment
 // alone. It does not run in parallel, because it sets process-wide
 // environment variables (parallel tests are paused while it runs).
-func TestAccProvider_environment(t *testing.T) {
+func TestAccProvider_Environment(t *testing.T) {
 	acct := newTestAccAccount(t)
 	t.Setenv(EnvBaseURL, acct.URL)
 	t.Setenv(EnvSecretKey, client.PublicKeySandboxPrefix+"abcdefgh1234")
@@ -406,10 +412,10 @@ func expectErrorRe(phrases ...string) *regexp.Regexp {
 	return regexp.MustCompile(`(?s)` + strings.Join(parts, ".*"))
 }
 
-// TestAccProvider_livemodeMismatch points a sandbox key at a fake service
+// TestAccProvider_LivemodeMismatch points a sandbox key at a fake service
 // that answers with live objects: the provider refuses the answer and says
 // why. The fake also records the User-Agent the provider sends.
-func TestAccProvider_livemodeMismatch(t *testing.T) {
+func TestAccProvider_LivemodeMismatch(t *testing.T) {
 	var mu sync.Mutex
 	var userAgents []string
 	fake := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
@@ -537,4 +543,79 @@ func TestAccProvider_BaseURLOfHTMLServerLeavesStateAlone(t *testing.T) {
 	}))
 	t.Cleanup(html.Close)
 	testAccWrongBaseURL(t, html.URL, regexp.MustCompile(`(?s)HTTP 404.*base_url`))
+}
+
+// TestResourceSchemas_descriptions: the provider, every resource, attribute
+// and block has a full-sentence description, which the docs are built from.
+func TestResourceSchemas_descriptions(t *testing.T) {
+	t.Parallel()
+	isSentence := func(what, s string) {
+		t.Helper()
+		if s == "" || !unicode.IsUpper([]rune(s)[0]) || !strings.HasSuffix(s, ".") {
+			t.Errorf("%s: description %q is not a full sentence", what, s)
+		}
+	}
+	var presp provider.SchemaResponse
+	New("test")().Schema(t.Context(), provider.SchemaRequest{}, &presp)
+	isSentence("provider", presp.Schema.MarkdownDescription)
+	for name, a := range presp.Schema.Attributes {
+		isSentence("provider."+name, a.GetMarkdownDescription())
+	}
+
+	for _, newResource := range []func() fwresource.Resource{NewCustomerResource, NewCustomerSourceResource} {
+		r := newResource()
+		var mresp fwresource.MetadataResponse
+		r.Metadata(t.Context(), fwresource.MetadataRequest{ProviderTypeName: "payments"}, &mresp)
+		var resp fwresource.SchemaResponse
+		r.Schema(t.Context(), fwresource.SchemaRequest{}, &resp)
+		if diags := resp.Schema.ValidateImplementation(t.Context()); diags.HasError() {
+			t.Errorf("%s: %v", mresp.TypeName, diags)
+		}
+		isSentence(mresp.TypeName, resp.Schema.MarkdownDescription)
+		var walk func(prefix string, attrs map[string]rschema.Attribute)
+		walk = func(prefix string, attrs map[string]rschema.Attribute) {
+			for name, a := range attrs {
+				isSentence(prefix+name, cmp.Or(a.GetMarkdownDescription(), a.GetDescription()))
+				if n, ok := a.(rschema.ListNestedAttribute); ok {
+					walk(prefix+name+".", n.NestedObject.Attributes)
+				}
+			}
+		}
+		walk(mresp.TypeName+".", resp.Schema.Attributes)
+		for name, b := range resp.Schema.Blocks {
+			isSentence(mresp.TypeName+"."+name, b.GetMarkdownDescription())
+			if nb, ok := b.(rschema.SingleNestedBlock); ok {
+				walk(mresp.TypeName+"."+name+".", nb.Attributes)
+			}
+		}
+	}
+}
+
+// TestDataSourceSchemas_descriptions: every data source, attribute and
+// block has a full-sentence description, which the docs are built from.
+func TestDataSourceSchemas_descriptions(t *testing.T) {
+	for _, newDS := range []func() datasource.DataSource{NewCustomerDataSource, NewPaymentDataSource, NewPaymentsDataSource} {
+		var resp datasource.SchemaResponse
+		newDS().Schema(t.Context(), datasource.SchemaRequest{}, &resp)
+		checkSentence(t, "schema", resp.Schema.MarkdownDescription)
+		var walk func(prefix string, attrs map[string]schema.Attribute)
+		walk = func(prefix string, attrs map[string]schema.Attribute) {
+			for name, a := range attrs {
+				checkSentence(t, prefix+name, cmp.Or(a.GetMarkdownDescription(), a.GetDescription()))
+				switch n := a.(type) {
+				case schema.SingleNestedAttribute:
+					walk(prefix+name+".", n.Attributes)
+				case schema.ListNestedAttribute:
+					walk(prefix+name+".", n.NestedObject.Attributes)
+				}
+			}
+		}
+		walk("", resp.Schema.Attributes)
+		for name, b := range resp.Schema.Blocks {
+			checkSentence(t, name, b.GetMarkdownDescription())
+			if nb, ok := b.(schema.SingleNestedBlock); ok {
+				walk(name+".", nb.Attributes)
+			}
+		}
+	}
 }
