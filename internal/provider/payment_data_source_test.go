@@ -11,6 +11,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/hashicorp/terraform-plugin-framework-timetypes/timetypes"
 	"github.com/hashicorp/terraform-plugin-framework/datasource"
 	"github.com/hashicorp/terraform-plugin-framework/diag"
 	"github.com/hashicorp/terraform-plugin-framework/tfsdk"
@@ -298,7 +299,7 @@ func TestPaymentDataSource_Read_minimal(t *testing.T) {
 		Description:       types.StringNull(),
 		Metadata:          types.MapNull(types.StringType),
 		Source:            nil,
-		CreatedAt:         types.StringValue("2025-01-31T10:00:00Z"),
+		CreatedAt:         timetypes.NewRFC3339ValueMust("2025-01-31T10:00:00Z"),
 		Livemode:          types.BoolValue(false),
 	}
 	if !reflect.DeepEqual(got.paymentModel, want) {
@@ -344,7 +345,7 @@ func TestNewPaymentModel_full(t *testing.T) {
 			ID: types.StringValue("src_1"), Brand: types.StringValue("visa"), Last4: types.StringValue("4242"),
 			ExpMonth: types.Int64Value(12), ExpYear: types.Int64Value(2030),
 		},
-		CreatedAt: types.StringValue("2025-01-31T10:00:00Z"), Livemode: types.BoolValue(true),
+		CreatedAt: timetypes.NewRFC3339ValueMust("2025-01-31T10:00:00Z"), Livemode: types.BoolValue(true),
 	}
 	if !reflect.DeepEqual(m, want) {
 		t.Errorf("model:\n got %+v\nwant %+v", m, want)
