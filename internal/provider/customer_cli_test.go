@@ -134,4 +134,38 @@ resource "payments_customer_source" "test" {
 	if !strings.Contains(out, "2 to add, 0 to change, 0 to destroy") {
 		t.Errorf("after the refresh the plan does not create both again:\n%s", out)
 	}
+
+	// The card deleted behind Terraform's back, then made the default
+	// without a refresh: the same kind of message, naming the card.
+	tf.writeConfig(config("After", false))
+	tf.mustRun("apply", "-auto-approve", "-no-color")
+	var sourceID string
+	for _, r := range tf.state() {
+		switch r.Type {
+		case "payments_customer":
+			customerID, _ = r.Values["id"].(string)
+		case "payments_customer_source":
+			sourceID, _ = r.Values["id"].(string)
+		}
+	}
+	if _, err := acct.Client.DeleteSource(context.Background(), customerID, sourceID); err != nil {
+		t.Fatalf("deleting source %s behind Terraform's back: %v", sourceID, err)
+	}
+	tf.writeConfig(config("After", true))
+	out, code = tf.run("apply", "-refresh=false", "-auto-approve", "-no-color")
+	if code == 0 {
+		t.Fatalf("apply -refresh=false on a deleted card succeeded:\n%s", out)
+	}
+	flat = oneLine(out)
+	for _, want := range []string{
+		"Error Making Customer Source the Default",
+		"Source " + sourceID + " of customer " + customerID,
+		"no longer exists at the service",
+		"terraform apply -refresh-only",
+	} {
+		if !strings.Contains(flat, want) {
+			t.Errorf("the error does not say %q:\n%s", want, out)
+		}
+	}
+	tf.mustRun("destroy", "-auto-approve", "-no-color")
 }
