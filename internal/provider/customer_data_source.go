@@ -38,6 +38,8 @@ type customerDataSourceModel struct {
 	Timeouts      timeouts.Value       `tfsdk:"timeouts"`
 }
 
+func (m *customerDataSourceModel) readTimeouts() timeouts.Value { return m.Timeouts }
+
 func (d *customerDataSource) Metadata(_ context.Context, req datasource.MetadataRequest, resp *datasource.MetadataResponse) {
 	resp.TypeName = req.ProviderTypeName + "_customer"
 }
@@ -59,17 +61,8 @@ func (d *customerDataSource) Configure(_ context.Context, req datasource.Configu
 
 func (d *customerDataSource) Read(ctx context.Context, req datasource.ReadRequest, resp *datasource.ReadResponse) {
 	var data customerDataSourceModel
-	resp.Diagnostics.Append(req.Config.Get(ctx, &data)...)
-	if resp.Diagnostics.HasError() {
-		return
-	}
-	if d.client == nil {
-		resp.Diagnostics.Append(notConfiguredDiagnostic())
-		return
-	}
-	ctx, cancel, diags := withReadTimeout(ctx, data.Timeouts)
-	resp.Diagnostics.Append(diags...)
-	if resp.Diagnostics.HasError() {
+	ctx, cancel, ok := beginRead(ctx, d.client, req.Config, &data, &resp.Diagnostics)
+	if !ok {
 		return
 	}
 	defer cancel()
