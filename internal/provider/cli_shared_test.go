@@ -30,7 +30,8 @@ var sharedProvider struct {
 func sharedProviderBinary(t *testing.T) string {
 	t.Helper()
 	sharedProvider.once.Do(func() {
-		dir, err := os.MkdirTemp("", "terraform-provider-payments-cli-")
+		// Not t.TempDir: the binary outlives the test that builds it; TestMain removes it.
+		dir, err := os.MkdirTemp("", "terraform-provider-payments-cli-") //nolint:usetesting // shared by every CLI test
 		if err != nil {
 			sharedProvider.err = err
 			return
