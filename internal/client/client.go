@@ -80,24 +80,11 @@ type Client struct {
 
 // New returns a Client. It checks the configuration but makes no request.
 func New(cfg Config) (*Client, error) {
-	if cfg.BaseURL == "" {
-		return nil, errors.New("base URL is empty")
-	}
-	// The errors below never echo the raw URL: it may hold credentials
-	// (user info, or a key in the query) that must not reach logs.
-	base, err := url.Parse(strings.TrimRight(cfg.BaseURL, "/"))
+	// ParseBaseURL's errors never echo the raw URL: it may hold
+	// credentials (user info, or a key in the query) that must not reach logs.
+	base, err := ParseBaseURL(cfg.BaseURL)
 	if err != nil {
-		return nil, errors.New("base URL is not a valid URL; use an absolute http or https URL such as https://api.example.com")
-	}
-	if base.User != nil {
-		// A key in the URL would end up in logs and errors.
-		return nil, errors.New("base URL must not contain credentials; set the secret key instead")
-	}
-	if (base.Scheme != "http" && base.Scheme != "https") || base.Host == "" {
-		return nil, errors.New("base URL is not an absolute http or https URL; use one such as https://api.example.com")
-	}
-	if base.RawQuery != "" || base.Fragment != "" || base.ForceQuery {
-		return nil, fmt.Errorf("base URL %q must not have a query or fragment", (&url.URL{Scheme: base.Scheme, Host: base.Host, Path: base.Path}).String())
+		return nil, err
 	}
 	if cfg.SecretKey == "" {
 		return nil, errors.New("secret key is empty")

@@ -105,6 +105,12 @@ func badInputCases() []badInputCase {
 		{name: "provider/base_url with query", provider: provider(`  base_url = "https://example.com/?key=1"
   secret_key = "%[2]s"`), config: readPayments,
 			expect: []string{"Invalid Payments Base URL", "base_url", "must not have a query or fragment"}},
+		{name: "provider/base_url ending in /v1", provider: provider(`  base_url = "%[1]s/v1"
+  secret_key = "%[2]s"`), config: readPayments,
+			expect: []string{"Invalid Payments Base URL", "base_url", "ends in /v1", "Remove /v1: the provider adds it"}},
+		{name: "provider/base_url ending in /v1/", provider: provider(`  base_url = "%[1]s/v1/"
+  secret_key = "%[2]s"`), config: readPayments,
+			expect: []string{"Invalid Payments Base URL", "base_url", "Remove /v1: the provider adds it. Use http://127.0.0.1:"}},
 		{name: "provider/max_retries negative", provider: provider(`  base_url = "%[1]s"
   secret_key = "%[2]s"
   max_retries = -1`), config: readPayments,

@@ -35,7 +35,7 @@ func testAccExpectCustomer(name string, check knownvalue.Check) statecheck.State
 
 var testAccTimestampRegexp = regexp.MustCompile(`^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ$`)
 
-func TestAccCustomerDataSource_basic(t *testing.T) {
+func TestAccCustomerDataSource_Read(t *testing.T) {
 	testAccPreCheck(t)
 	a := newTestAccAccount(t)
 	c := a.Client
@@ -120,7 +120,7 @@ func TestAccCustomerDataSource_basic(t *testing.T) {
 
 // A customer with nothing set has null attributes and an empty list of
 // payment methods.
-func TestAccCustomerDataSource_empty(t *testing.T) {
+func TestAccCustomerDataSource_Empty(t *testing.T) {
 	testAccPreCheck(t)
 	a := newTestAccAccount(t)
 	cus := testAccCreateCustomer(t, a.Client, client.CustomerParams{})
@@ -148,7 +148,7 @@ func TestAccCustomerDataSource_empty(t *testing.T) {
 	})
 }
 
-func TestAccCustomerDataSource_invalidID(t *testing.T) {
+func TestAccCustomerDataSource_InvalidID(t *testing.T) {
 	testAccPreCheck(t)
 	a := newTestAccAccount(t)
 	var steps []resource.TestStep
@@ -176,7 +176,7 @@ func TestAccCustomerDataSource_invalidID(t *testing.T) {
 // A data source reads an object that must exist: a missing customer is an
 // error that names the id, whether it never existed, was deleted, or is
 // another account's.
-func TestAccCustomerDataSource_notFound(t *testing.T) {
+func TestAccCustomerDataSource_NotFound(t *testing.T) {
 	testAccPreCheck(t)
 	a := newTestAccAccount(t)
 	other := newTestAccAccount(t)

@@ -1,19 +1,18 @@
 package provider
 
 import (
-	"cmp"
 	"context"
 	"fmt"
 	"maps"
 	"regexp"
 	"strings"
 	"testing"
-	"unicode"
 
-	"github.com/hashicorp/terraform-plugin-framework/provider"
 	fwresource "github.com/hashicorp/terraform-plugin-framework/resource"
-	rschema "github.com/hashicorp/terraform-plugin-framework/resource/schema"
+	"github.com/hashicorp/terraform-plugin-go/tfprotov6"
+	"github.com/hashicorp/terraform-plugin-go/tftypes"
 
+	"github.com/hashicorp/terraform-plugin-testing/compare"
 	"github.com/hashicorp/terraform-plugin-testing/helper/resource"
 	"github.com/hashicorp/terraform-plugin-testing/knownvalue"
 	"github.com/hashicorp/terraform-plugin-testing/plancheck"
@@ -72,9 +71,11 @@ func (a *testAccAccount) testAccCheckCustomerAtService(id *string, check func(*c
 	}
 }
 
-func TestAccCustomer_basic(t *testing.T) {
+func TestAccCustomer_CreateImportUpdate(t *testing.T) {
 	acct := newTestAccAccount(t)
 	var id string
+	// The id stays the same across every step: updates are in place.
+	sameID := statecheck.CompareValue(compare.ValuesSame())
 	resource.ParallelTest(t, resource.TestCase{
 		PreCheck:                 func() { testAccPreCheck(t) },
 		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
@@ -93,6 +94,7 @@ resource "payments_customer" "test" {
 }
 `,
 				ConfigStateChecks: []statecheck.StateCheck{
+					sameID.AddStateValue(testAccCustomerAddr, tfjsonpath.New("id")),
 					statecheck.ExpectKnownValue(testAccCustomerAddr, tfjsonpath.New("id"), customerIDCheck),
 					statecheck.ExpectKnownValue(testAccCustomerAddr, tfjsonpath.New("email"), knownvalue.StringExact("ada@example.com")),
 					statecheck.ExpectKnownValue(testAccCustomerAddr, tfjsonpath.New("name"), knownvalue.StringExact("Ada Lovelace")),
@@ -101,8 +103,6 @@ resource "payments_customer" "test" {
 						"plan": knownvalue.StringExact("gold"),
 						"team": knownvalue.StringExact("engines"),
 					})),
-					statecheck.ExpectKnownValue(testAccCustomerAddr, tfjsonpath.New("default_source"), knownvalue.Null()),
-					statecheck.ExpectKnownValue(testAccCustomerAddr, tfjsonpath.New("sources"), knownvalue.ListSizeExact(0)),
 					statecheck.ExpectKnownValue(testAccCustomerAddr, tfjsonpath.New("created_at"),
 						knownvalue.StringRegexp(regexp.MustCompile(`^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ$`))),
 					statecheck.ExpectKnownValue(testAccCustomerAddr, tfjsonpath.New("livemode"), knownvalue.Bool(false)),
@@ -136,6 +136,7 @@ resource "payments_customer" "test" {
 					PostApplyPostRefresh: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()},
 				},
 				ConfigStateChecks: []statecheck.StateCheck{
+					sameID.AddStateValue(testAccCustomerAddr, tfjsonpath.New("id")),
 					statecheck.ExpectKnownValue(testAccCustomerAddr, tfjsonpath.New("email"), knownvalue.StringExact("countess@example.com")),
 					statecheck.ExpectKnownValue(testAccCustomerAddr, tfjsonpath.New("name"), knownvalue.Null()),
 					statecheck.ExpectKnownValue(testAccCustomerAddr, tfjsonpath.New("metadata"), knownvalue.MapExact(map[string]knownvalue.Check{
@@ -164,12 +165,7 @@ resource "payments_customer" "test" {}
 					PostApplyPostRefresh: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()},
 				},
 				ConfigStateChecks: []statecheck.StateCheck{
-					statecheck.ExpectKnownValue(testAccCustomerAddr, tfjsonpath.New("id"), knownvalue.StringFunc(func(v string) error {
-						if v != id {
-							return fmt.Errorf("id changed from %s to %s: the customer was replaced", id, v)
-						}
-						return nil
-					})),
+					sameID.AddStateValue(testAccCustomerAddr, tfjsonpath.New("id")),
 					statecheck.ExpectKnownValue(testAccCustomerAddr, tfjsonpath.New("email"), knownvalue.Null()),
 					statecheck.ExpectKnownValue(testAccCustomerAddr, tfjsonpath.New("phone"), knownvalue.Null()),
 					statecheck.ExpectKnownValue(testAccCustomerAddr, tfjsonpath.New("metadata"), knownvalue.Null()),
@@ -185,9 +181,9 @@ resource "payments_customer" "test" {}
 	})
 }
 
-// TestAccCustomer_metadataEmptyVersusNull proves that metadata = {} and an
+// TestAccCustomer_MetadataEmptyVersusNull proves that metadata = {} and an
 // absent metadata both mean "no keys" without a perpetual diff either way.
-func TestAccCustomer_metadataEmptyVersusNull(t *testing.T) {
+func TestAccCustomer_MetadataEmptyVersusNull(t *testing.T) {
 	acct := newTestAccAccount(t)
 	config := func(metadata string) string {
 		return acct.ProviderConfig() + fmt.Sprintf(`
@@ -240,9 +236,9 @@ resource "payments_customer" "test" {
 	})
 }
 
-// TestAccCustomer_driftRepaired changes the customer behind Terraform's
+// TestAccCustomer_DriftRepaired changes the customer behind Terraform's
 // back; the plan shows it and applying puts it back.
-func TestAccCustomer_driftRepaired(t *testing.T) {
+func TestAccCustomer_DriftRepaired(t *testing.T) {
 	acct := newTestAccAccount(t)
 	var id string
 	config := acct.ProviderConfig() + `
@@ -292,9 +288,9 @@ resource "payments_customer" "test" {
 	})
 }
 
-// TestAccCustomer_deletedOutside deletes the customer behind Terraform's
+// TestAccCustomer_DeletedOutside deletes the customer behind Terraform's
 // back: the refresh drops it and the plan creates it again, without error.
-func TestAccCustomer_deletedOutside(t *testing.T) {
+func TestAccCustomer_DeletedOutside(t *testing.T) {
 	acct := newTestAccAccount(t)
 	var id string
 	config := acct.ProviderConfig() + `
@@ -337,9 +333,9 @@ resource "payments_customer" "test" {
 	})
 }
 
-// TestAccCustomer_invalid rejects bad arguments at plan time, and bad
+// TestAccCustomer_Invalid rejects bad arguments at plan time, and bad
 // import ids, each with a message that says what is expected.
-func TestAccCustomer_invalid(t *testing.T) {
+func TestAccCustomer_Invalid(t *testing.T) {
 	acct := newTestAccAccount(t)
 	config := func(body string) string {
 		return acct.ProviderConfig() + "resource \"payments_customer\" \"test\" {\n" + body + "\n}\n"
@@ -392,57 +388,11 @@ func TestAccCustomer_invalid(t *testing.T) {
 	})
 }
 
-// TestResourceSchemas_descriptions: the provider, every resource, attribute
-// and block has a full-sentence description, which the docs are built from.
-func TestResourceSchemas_descriptions(t *testing.T) {
-	t.Parallel()
-	isSentence := func(what, s string) {
-		t.Helper()
-		if s == "" || !unicode.IsUpper([]rune(s)[0]) || !strings.HasSuffix(s, ".") {
-			t.Errorf("%s: description %q is not a full sentence", what, s)
-		}
-	}
-	var presp provider.SchemaResponse
-	New("test")().Schema(t.Context(), provider.SchemaRequest{}, &presp)
-	isSentence("provider", presp.Schema.MarkdownDescription)
-	for name, a := range presp.Schema.Attributes {
-		isSentence("provider."+name, a.GetMarkdownDescription())
-	}
-
-	for _, newResource := range []func() fwresource.Resource{NewCustomerResource, NewCustomerSourceResource} {
-		r := newResource()
-		var mresp fwresource.MetadataResponse
-		r.Metadata(t.Context(), fwresource.MetadataRequest{ProviderTypeName: "payments"}, &mresp)
-		var resp fwresource.SchemaResponse
-		r.Schema(t.Context(), fwresource.SchemaRequest{}, &resp)
-		if diags := resp.Schema.ValidateImplementation(t.Context()); diags.HasError() {
-			t.Errorf("%s: %v", mresp.TypeName, diags)
-		}
-		isSentence(mresp.TypeName, resp.Schema.MarkdownDescription)
-		var walk func(prefix string, attrs map[string]rschema.Attribute)
-		walk = func(prefix string, attrs map[string]rschema.Attribute) {
-			for name, a := range attrs {
-				isSentence(prefix+name, cmp.Or(a.GetMarkdownDescription(), a.GetDescription()))
-				if n, ok := a.(rschema.ListNestedAttribute); ok {
-					walk(prefix+name+".", n.NestedObject.Attributes)
-				}
-			}
-		}
-		walk(mresp.TypeName+".", resp.Schema.Attributes)
-		for name, b := range resp.Schema.Blocks {
-			isSentence(mresp.TypeName+"."+name, b.GetMarkdownDescription())
-			if nb, ok := b.(rschema.SingleNestedBlock); ok {
-				walk(mresp.TypeName+"."+name+".", nb.Attributes)
-			}
-		}
-	}
-}
-
-// TestAccCustomer_timeout proves the timeouts block bounds an operation:
+// TestAccCustomer_Timeout proves the timeouts block bounds an operation:
 // with the service slowed down, a short read limit fails clearly. (A
 // create is not a good probe: the client finishes a POST that was already
 // sent, so that no customer is orphaned.)
-func TestAccCustomer_timeout(t *testing.T) {
+func TestAccCustomer_Timeout(t *testing.T) {
 	acct := newTestAccAccount(t)
 	setLatency := func(ms int64) {
 		if _, err := sandboxclient.New(acct.Client).SetFaults(context.Background(), sandboxclient.FaultsParams{LatencyMS: &ms}); err != nil {
@@ -471,6 +421,261 @@ resource "payments_customer" "test" {
 			{
 				PreConfig: func() { setLatency(0) },
 				Config:    config,
+			},
+		},
+	})
+}
+
+// TestAccCustomer_RenamePlansOneChange: renaming a customer that has a card
+// plans exactly that one attribute, nothing unknown, and no change to the
+// card, to outputs, or to anything depending on the customer's id.
+func TestAccCustomer_RenamePlansOneChange(t *testing.T) {
+	acct := newTestAccAccount(t)
+	sameID := statecheck.CompareValue(compare.ValuesSame())
+	config := func(name string) string {
+		return acct.ProviderConfig() + fmt.Sprintf(`
+resource "payments_customer" "test" {
+  name     = %q
+  email    = "rename@example.com"
+  metadata = { plan = "gold" }
+}
+
+resource "payments_customer_source" "test" {
+  customer = payments_customer.test.id
+  token    = "tok_visa"
+  default  = true
+}
+
+resource "terraform_data" "follows_customer" {
+  triggers_replace = [payments_customer.test.id, payments_customer.test.created_at]
+}
+
+output "customer_id" {
+  value = payments_customer.test.id
+}
+
+output "customer_email" {
+  value = payments_customer.test.email
+}
+`, name)
+	}
+	resource.ParallelTest(t, resource.TestCase{
+		PreCheck:                 func() { testAccPreCheck(t) },
+		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+		CheckDestroy:             acct.testAccCheckCustomersDestroyed,
+		Steps: []resource.TestStep{
+			{
+				Config:            config("Before"),
+				ConfigStateChecks: []statecheck.StateCheck{sameID.AddStateValue(testAccCustomerAddr, tfjsonpath.New("id"))},
+				ConfigPlanChecks: resource.ConfigPlanChecks{
+					PostApplyPostRefresh: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan(), expectNoDrift()},
+				},
+			},
+			{
+				Config: config("After"),
+				ConfigPlanChecks: resource.ConfigPlanChecks{
+					PreApply: []plancheck.PlanCheck{
+						plancheck.ExpectResourceAction(testAccCustomerAddr, plancheck.ResourceActionUpdate),
+						expectOnlyChanged(testAccCustomerAddr, "name"),
+						plancheck.ExpectKnownValue(testAccCustomerAddr, tfjsonpath.New("name"), knownvalue.StringExact("After")),
+						plancheck.ExpectResourceAction("payments_customer_source.test", plancheck.ResourceActionNoop),
+						plancheck.ExpectResourceAction("terraform_data.follows_customer", plancheck.ResourceActionNoop),
+						expectOutputUnchanged("customer_id", "customer_email"),
+						expectNoDrift(),
+					},
+					PostApplyPostRefresh: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan(), expectNoDrift()},
+				},
+				ConfigStateChecks: []statecheck.StateCheck{
+					sameID.AddStateValue(testAccCustomerAddr, tfjsonpath.New("id")),
+				},
+			},
+		},
+	})
+}
+
+// TestAccCustomer_CardChangesLeaveEmptyPlan: storing a card, moving the
+// default and removing a card through Terraform leave the next plan empty,
+// with nothing "changed outside of Terraform", even though an output
+// holds the whole customer.
+func TestAccCustomer_CardChangesLeaveEmptyPlan(t *testing.T) {
+	acct := newTestAccAccount(t)
+	sameID := statecheck.CompareValue(compare.ValuesSame())
+	config := func(cards string) string {
+		return acct.ProviderConfig() + `
+resource "payments_customer" "test" {
+  name = "Cards Come And Go"
+}
+
+output "customer" {
+  value = payments_customer.test
+}
+` + cards
+	}
+	card := func(name, token string, isDefault bool) string {
+		return fmt.Sprintf(`
+resource "payments_customer_source" %q {
+  customer = payments_customer.test.id
+  token    = %q
+  default  = %t
+}
+`, name, token, isDefault)
+	}
+	quiet := resource.ConfigPlanChecks{
+		PreApply: []plancheck.PlanCheck{
+			plancheck.ExpectResourceAction(testAccCustomerAddr, plancheck.ResourceActionNoop),
+			expectOutputUnchanged("customer"),
+		},
+		PostApplyPostRefresh: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan(), expectNoDrift()},
+	}
+	// Each step adds its own value to the comparison: the id never changes.
+	idCheck := func() []statecheck.StateCheck {
+		return []statecheck.StateCheck{sameID.AddStateValue(testAccCustomerAddr, tfjsonpath.New("id"))}
+	}
+	resource.ParallelTest(t, resource.TestCase{
+		PreCheck:                 func() { testAccPreCheck(t) },
+		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+		CheckDestroy:             acct.testAccCheckCustomersDestroyed,
+		Steps: []resource.TestStep{
+			{
+				Config:            config(""),
+				ConfigStateChecks: idCheck(),
+				ConfigPlanChecks: resource.ConfigPlanChecks{
+					PostApplyPostRefresh: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan(), expectNoDrift()},
+				},
+			},
+			// The first card becomes the default by itself.
+			{Config: config(card("a", "tok_visa", false)), ConfigPlanChecks: quiet, ConfigStateChecks: idCheck()},
+			// A second card, made the default.
+			{Config: config(card("a", "tok_visa", false) + card("b", "tok_mastercard", true)), ConfigPlanChecks: quiet, ConfigStateChecks: idCheck()},
+			// The default moves back to the first card.
+			{Config: config(card("a", "tok_visa", true) + card("b", "tok_mastercard", false)), ConfigPlanChecks: quiet, ConfigStateChecks: idCheck()},
+			// The default card is removed; the service picks another.
+			{Config: config(card("b", "tok_mastercard", false)), ConfigPlanChecks: quiet, ConfigStateChecks: idCheck()},
+			// The last card goes.
+			{Config: config(""), ConfigPlanChecks: quiet, ConfigStateChecks: idCheck()},
+		},
+	})
+}
+
+// TestCustomerResource_UpgradeStateDropsSourcesAttributes: state written by
+// a version whose payments_customer had sources and default_source is
+// read by this one without error, those attributes dropped.
+func TestCustomerResource_UpgradeStateDropsSourcesAttributes(t *testing.T) {
+	t.Parallel()
+	server, err := testAccProtoV6ProviderFactories["payments"]()
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx := context.Background()
+	if _, err := server.GetProviderSchema(ctx, &tfprotov6.GetProviderSchemaRequest{}); err != nil {
+		t.Fatal(err)
+	}
+	old := `{"id":"cus_AAAAAAAAAAAAAAAAAAAAAAAA","email":"old@example.com","name":null,"phone":null,` +
+		`"metadata":{"plan":"gold"},"default_source":"src_BBBBBBBBBBBBBBBBBBBBBBBB",` +
+		`"sources":[{"id":"src_BBBBBBBBBBBBBBBBBBBBBBBB","brand":"visa","last4":"4242"}],` +
+		`"created_at":"2026-01-02T03:04:05Z","livemode":false,"timeouts":null}`
+	resp, err := server.UpgradeResourceState(ctx, &tfprotov6.UpgradeResourceStateRequest{
+		TypeName: "payments_customer",
+		Version:  0,
+		RawState: &tfprotov6.RawState{JSON: []byte(old)},
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, d := range resp.Diagnostics {
+		t.Errorf("diagnostic: %s: %s", d.Summary, d.Detail)
+	}
+	if resp.UpgradedState == nil {
+		t.Fatal("no upgraded state")
+	}
+	var schemaResp fwresource.SchemaResponse
+	NewCustomerResource().Schema(ctx, fwresource.SchemaRequest{}, &schemaResp)
+	v, err := resp.UpgradedState.Unmarshal(schemaResp.Schema.Type().TerraformType(ctx))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var attrs map[string]tftypes.Value
+	if err := v.As(&attrs); err != nil {
+		t.Fatal(err)
+	}
+	if _, ok := attrs["sources"]; ok {
+		t.Error("the upgraded state still has sources")
+	}
+	var email string
+	if err := attrs["email"].As(&email); err != nil || email != "old@example.com" {
+		t.Errorf("email = %q (%v), want it kept", email, err)
+	}
+}
+
+// TestAccCustomer_OversizedRequestFailsAtPlan: metadata within every
+// per-key limit whose request would still exceed the service's 64 KiB body
+// limit is refused at plan time, naming metadata and the size, on create
+// and on update, and no request reaches the service.
+func TestAccCustomer_OversizedRequestFailsAtPlan(t *testing.T) {
+	acct := newTestAccAccount(t)
+	// 50 keys of 500 euro signs: 9 bytes each once encoded, about 220 KiB.
+	var big strings.Builder
+	for i := range wire.MetadataMaxKeys {
+		fmt.Fprintf(&big, "    k%02d = %q\n", i, strings.Repeat("€", wire.MetadataValueMaxLength))
+	}
+	// 15 keys of 500 euro signs is 65 KiB and some: just over.
+	var justOver strings.Builder
+	for i := range 15 {
+		fmt.Fprintf(&justOver, "    k%02d = %q\n", i, strings.Repeat("€", wire.MetadataValueMaxLength))
+	}
+	config := func(metadata string) string {
+		return acct.ProviderConfig() + fmt.Sprintf(`
+resource "payments_customer" "test" {
+  name = "Big"
+  metadata = {
+%s  }
+}
+`, metadata)
+	}
+	var id string
+	requests := func(route string) int64 {
+		st, err := sandboxclient.New(acct.Client).Stats(context.Background())
+		if err != nil {
+			t.Fatalf("reading stats: %v", err)
+		}
+		return st.Requests.ByRoute[route]
+	}
+	resource.ParallelTest(t, resource.TestCase{
+		PreCheck:                 func() { testAccPreCheck(t) },
+		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+		CheckDestroy:             acct.testAccCheckCustomersDestroyed,
+		Steps: []resource.TestStep{
+			{
+				Config:      config(big.String()),
+				PlanOnly:    true,
+				ExpectError: phrasesRegexp("Customer Request Too Large", "metadata", "create request would be", "bytes", "over the service's limit of 65536 bytes"),
+			},
+			{
+				Config:      config(justOver.String()),
+				PlanOnly:    true,
+				ExpectError: phrasesRegexp("Customer Request Too Large", "metadata"),
+			},
+			{
+				PreConfig: func() {
+					if n := requests("POST /v1/customers"); n != 0 {
+						t.Errorf("%d create requests reached the service, want none", n)
+					}
+				},
+				Config: config(`    plan = "gold"` + "\n"),
+				Check:  testAccCaptureID(testAccCustomerAddr, &id),
+			},
+			{
+				Config:      config(big.String()),
+				ExpectError: phrasesRegexp("Customer Request Too Large", "metadata", "update request would be"),
+			},
+			{
+				PreConfig: func() {
+					if n := requests("POST /v1/customers/:id"); n != 0 {
+						t.Errorf("%d update requests reached the service, want none", n)
+					}
+				},
+				Config:   config(`    plan = "gold"` + "\n"),
+				PlanOnly: true,
 			},
 		},
 	})

@@ -26,6 +26,7 @@ var (
 	_ resource.Resource                = (*customerSourceResource)(nil)
 	_ resource.ResourceWithConfigure   = (*customerSourceResource)(nil)
 	_ resource.ResourceWithImportState = (*customerSourceResource)(nil)
+	_ resource.ResourceWithModifyPlan  = (*customerSourceResource)(nil)
 )
 
 // Default timeouts of payments_customer_source operations.
@@ -61,6 +62,8 @@ type customerSourceResourceModel struct {
 	ExpYear  types.Int64    `tfsdk:"exp_year"`
 	Timeouts timeouts.Value `tfsdk:"timeouts"`
 }
+
+func (m *customerSourceResourceModel) timeoutsValue() timeouts.Value { return m.Timeouts }
 
 func (r *customerSourceResource) Metadata(_ context.Context, req resource.MetadataRequest, resp *resource.MetadataResponse) {
 	resp.TypeName = req.ProviderTypeName + "_customer_source"
@@ -101,7 +104,8 @@ func (r *customerSourceResource) Schema(ctx context.Context, _ resource.SchemaRe
 					"When `false` (the default) the provider neither sets nor reports the customer's default, so the " +
 					"value stays `false` even when the method is the default (the first method stored on a customer " +
 					"becomes its default by itself); read `default_source` of `payments_customer` to see which it is. " +
-					"Set it to `true` on at most one method per customer: two would take the default from each other on every apply.",
+					"Set it to `true` on at most one method per customer: two would take the default from each other on every apply, " +
+					"which the provider reports with a warning naming both methods and the customer.",
 				Optional: true,
 				Computed: true,
 				Default:  booldefault.StaticBool(false),
@@ -150,22 +154,33 @@ func (r *customerSourceResource) Configure(_ context.Context, req resource.Confi
 	r.client = clientFromProviderData(req.ProviderData, &resp.Diagnostics)
 }
 
+// ModifyPlan warns when the plan takes the customer's default back to a
+// card configured with default = true from the card the refresh found to
+// be the default: the sign of two cards with default = true, which would
+// otherwise flip the default on every apply without a word.
+func (r *customerSourceResource) ModifyPlan(ctx context.Context, req resource.ModifyPlanRequest, resp *resource.ModifyPlanResponse) {
+	if req.Plan.Raw.IsNull() || req.State.Raw.IsNull() {
+		return // destroy or create
+	}
+	var plan, state customerSourceResourceModel
+	resp.Diagnostics.Append(req.Plan.Get(ctx, &plan)...)
+	resp.Diagnostics.Append(req.State.Get(ctx, &state)...)
+	if resp.Diagnostics.HasError() || !plan.Default.ValueBool() || state.Default.ValueBool() {
+		return
+	}
+	movedTo, diags := defaultMovedTo(ctx, req.Private)
+	resp.Diagnostics.Append(diags...)
+	if movedTo != "" {
+		resp.Diagnostics.Append(takeBackDiagnostic(state.Customer.ValueString(), state.ID.ValueString(), movedTo))
+	}
+}
+
 func (r *customerSourceResource) Create(ctx context.Context, req resource.CreateRequest, resp *resource.CreateResponse) {
 	var plan customerSourceResourceModel
-	resp.Diagnostics.Append(req.Plan.Get(ctx, &plan)...)
-	if resp.Diagnostics.HasError() {
+	ctx, cancel, ok := customerSourceTimeouts.begin(ctx, opCreate, r.client, req.Plan, &plan, &resp.Diagnostics)
+	if !ok {
 		return
 	}
-	if r.client == nil {
-		resp.Diagnostics.Append(notConfiguredDiagnostic())
-		return
-	}
-	timeout, diags := plan.Timeouts.Create(ctx, customerSourceTimeouts.Create)
-	resp.Diagnostics.Append(diags...)
-	if resp.Diagnostics.HasError() {
-		return
-	}
-	ctx, cancel := context.WithTimeout(ctx, timeout)
 	defer cancel()
 
 	customerID := plan.Customer.ValueString()
@@ -208,25 +223,18 @@ func (r *customerSourceResource) Create(ctx context.Context, req resource.Create
 			fmt.Sprintf("source %s of customer %s", src.ID, customerID), err))
 		return
 	}
+	if other := claimDefault(r.client, customerID, src.ID); other != "" {
+		resp.Diagnostics.Append(twoDefaultsDiagnostic(customerID, other, src.ID))
+	}
 	resp.Diagnostics.Append(resp.State.SetAttribute(ctx, path.Root("default"), true)...)
 }
 
 func (r *customerSourceResource) Read(ctx context.Context, req resource.ReadRequest, resp *resource.ReadResponse) {
 	var state customerSourceResourceModel
-	resp.Diagnostics.Append(req.State.Get(ctx, &state)...)
-	if resp.Diagnostics.HasError() {
+	ctx, cancel, ok := customerSourceTimeouts.begin(ctx, opRead, r.client, req.State, &state, &resp.Diagnostics)
+	if !ok {
 		return
 	}
-	if r.client == nil {
-		resp.Diagnostics.Append(notConfiguredDiagnostic())
-		return
-	}
-	timeout, diags := state.Timeouts.Read(ctx, customerSourceTimeouts.Read)
-	resp.Diagnostics.Append(diags...)
-	if resp.Diagnostics.HasError() {
-		return
-	}
-	ctx, cancel := context.WithTimeout(ctx, timeout)
 	defer cancel()
 
 	customerID, sourceID := state.Customer.ValueString(), state.ID.ValueString()
@@ -257,6 +265,13 @@ func (r *customerSourceResource) Read(ctx context.Context, req resource.ReadRequ
 			resp.Diagnostics.Append(apiErrorDiagnostic("Error Reading Customer Source", what, err))
 			return
 		}
+		// A card configured as the default that is not any more: note
+		// which card is, for the plan that takes it back to name it.
+		movedTo := ""
+		if state.Default.ValueBool() && cus.DefaultSource != sourceID {
+			movedTo = cus.DefaultSource
+		}
+		resp.Diagnostics.Append(setDefaultMovedTo(ctx, resp.Private, movedTo)...)
 		state.Default = types.BoolValue(cus.DefaultSource == sourceID)
 	}
 	resp.Diagnostics.Append(resp.State.Set(ctx, &state)...)
@@ -264,52 +279,43 @@ func (r *customerSourceResource) Read(ctx context.Context, req resource.ReadRequ
 
 func (r *customerSourceResource) Update(ctx context.Context, req resource.UpdateRequest, resp *resource.UpdateResponse) {
 	var plan, state customerSourceResourceModel
-	resp.Diagnostics.Append(req.Plan.Get(ctx, &plan)...)
+	ctx, cancel, ok := customerSourceTimeouts.begin(ctx, opUpdate, r.client, req.Plan, &plan, &resp.Diagnostics)
+	if !ok {
+		return
+	}
+	defer cancel()
 	resp.Diagnostics.Append(req.State.Get(ctx, &state)...)
 	if resp.Diagnostics.HasError() {
 		return
 	}
-	if r.client == nil {
-		resp.Diagnostics.Append(notConfiguredDiagnostic())
-		return
-	}
-	timeout, diags := plan.Timeouts.Update(ctx, customerSourceTimeouts.Update)
-	resp.Diagnostics.Append(diags...)
-	if resp.Diagnostics.HasError() {
-		return
-	}
-	ctx, cancel := context.WithTimeout(ctx, timeout)
-	defer cancel()
 
 	// Everything else in place is Terraform-side: the token stored after an
 	// import, timeouts, or default turned off (which leaves the service alone).
 	if plan.Default.ValueBool() && !state.Default.ValueBool() {
 		customerID, sourceID := state.Customer.ValueString(), state.ID.ValueString()
-		if _, err := r.client.SetDefaultSource(ctx, customerID, sourceID); err != nil {
+		if _, err := r.client.SetDefaultSource(ctx, customerID, sourceID); isGone(err) {
+			resp.Diagnostics.Append(goneDiagnostic("Error Making Customer Source the Default",
+				fmt.Sprintf("Source %s of customer %s (or the customer itself)", sourceID, customerID), err))
+			return
+		} else if err != nil {
 			resp.Diagnostics.Append(apiErrorDiagnostic("Error Making Customer Source the Default",
 				fmt.Sprintf("source %s of customer %s", sourceID, customerID), err))
 			return
 		}
+		if other := claimDefault(r.client, customerID, sourceID); other != "" {
+			resp.Diagnostics.Append(twoDefaultsDiagnostic(customerID, other, sourceID))
+		}
+		resp.Diagnostics.Append(setDefaultMovedTo(ctx, resp.Private, "")...)
 	}
 	resp.Diagnostics.Append(resp.State.Set(ctx, &plan)...)
 }
 
 func (r *customerSourceResource) Delete(ctx context.Context, req resource.DeleteRequest, resp *resource.DeleteResponse) {
 	var state customerSourceResourceModel
-	resp.Diagnostics.Append(req.State.Get(ctx, &state)...)
-	if resp.Diagnostics.HasError() {
+	ctx, cancel, ok := customerSourceTimeouts.begin(ctx, opDelete, r.client, req.State, &state, &resp.Diagnostics)
+	if !ok {
 		return
 	}
-	if r.client == nil {
-		resp.Diagnostics.Append(notConfiguredDiagnostic())
-		return
-	}
-	timeout, diags := state.Timeouts.Delete(ctx, customerSourceTimeouts.Delete)
-	resp.Diagnostics.Append(diags...)
-	if resp.Diagnostics.HasError() {
-		return
-	}
-	ctx, cancel := context.WithTimeout(ctx, timeout)
 	defer cancel()
 
 	customerID, sourceID := state.Customer.ValueString(), state.ID.ValueString()
@@ -334,8 +340,8 @@ func (r *customerSourceResource) ImportState(ctx context.Context, req resource.I
 func (m *customerSourceResourceModel) fromAPI(s *client.Source) {
 	m.ID = types.StringValue(s.ID)
 	m.Customer = types.StringValue(s.Customer)
-	m.Brand = types.StringValue(s.Brand)
-	m.Last4 = types.StringValue(s.Last4)
-	m.ExpMonth = types.Int64Value(s.ExpMonth)
-	m.ExpYear = types.Int64Value(s.ExpYear)
+	m.Brand = nullableString(s.Brand)
+	m.Last4 = nullableString(s.Last4)
+	m.ExpMonth = nullableInt64(s.ExpMonth)
+	m.ExpYear = nullableInt64(s.ExpYear)
 }

@@ -99,7 +99,7 @@ resource "payments_customer_source" "test" {
 `, token, extra)
 }
 
-func TestAccCustomerSource_basic(t *testing.T) {
+func TestAccCustomerSource_CreateImportUpdateReplace(t *testing.T) {
 	acct := newTestAccAccount(t)
 	var customerID, firstSourceID string
 	resource.ParallelTest(t, resource.TestCase{
@@ -138,12 +138,16 @@ func TestAccCustomerSource_basic(t *testing.T) {
 				ImportStateVerifyIgnore: []string{"token"},
 			},
 			{
-				// The customer's refreshed view lists the method.
-				Config: testAccSourceConfig(acct, sandbox.TokenVisa, "default = true"),
+				// The customer data source lists the method, as the default.
+				Config: testAccSourceConfig(acct, sandbox.TokenVisa, "default = true") + `
+data "payments_customer" "test" {
+  id = payments_customer_source.test.customer
+}
+`,
 				ConfigStateChecks: []statecheck.StateCheck{
-					statecheck.CompareValuePairs(testAccCustomerAddr, tfjsonpath.New("default_source"),
+					statecheck.CompareValuePairs("data.payments_customer.test", tfjsonpath.New("default_source"),
 						testAccSourceAddr, tfjsonpath.New("id"), compare.ValuesSame()),
-					statecheck.ExpectKnownValue(testAccCustomerAddr, tfjsonpath.New("sources"), knownvalue.ListExact([]knownvalue.Check{
+					statecheck.ExpectKnownValue("data.payments_customer.test", tfjsonpath.New("sources"), knownvalue.ListExact([]knownvalue.Check{
 						knownvalue.ObjectExact(map[string]knownvalue.Check{
 							"id":    sourceIDCheck,
 							"brand": knownvalue.StringExact("visa"),
@@ -191,9 +195,9 @@ func TestAccCustomerSource_basic(t *testing.T) {
 	})
 }
 
-// TestAccCustomerSource_defaultMoves moves the default between two methods
+// TestAccCustomerSource_DefaultMoves moves the default between two methods
 // in configuration, then behind Terraform's back, which the plan repairs.
-func TestAccCustomerSource_defaultMoves(t *testing.T) {
+func TestAccCustomerSource_DefaultMoves(t *testing.T) {
 	acct := newTestAccAccount(t)
 	var customerID, sourceAID string
 	config := func(aDefault, bDefault bool) string {
@@ -265,9 +269,9 @@ resource "payments_customer_source" "b" {
 	})
 }
 
-// TestAccCustomerSource_deletedOutside detaches the method behind
+// TestAccCustomerSource_DeletedOutside detaches the method behind
 // Terraform's back: the plan stores it again, without error.
-func TestAccCustomerSource_deletedOutside(t *testing.T) {
+func TestAccCustomerSource_DeletedOutside(t *testing.T) {
 	acct := newTestAccAccount(t)
 	var customerID, sourceID string
 	config := testAccSourceConfig(acct, sandbox.TokenAmex, "")
@@ -321,10 +325,10 @@ func TestAccCustomerSource_deletedOutside(t *testing.T) {
 	})
 }
 
-// TestAccCustomerSource_importThenApply imports a method stored outside of
+// TestAccCustomerSource_ImportThenApply imports a method stored outside of
 // Terraform; applying the configuration afterwards stores the token in
 // place instead of replacing the method.
-func TestAccCustomerSource_importThenApply(t *testing.T) {
+func TestAccCustomerSource_ImportThenApply(t *testing.T) {
 	acct := newTestAccAccount(t)
 	ctx := context.Background()
 	cus, err := acct.Client.CreateCustomer(ctx, &client.CustomerParams{})
@@ -398,7 +402,7 @@ resource "payments_customer_source" "test" {
 	})
 }
 
-func TestAccCustomerSource_invalid(t *testing.T) {
+func TestAccCustomerSource_Invalid(t *testing.T) {
 	acct := newTestAccAccount(t)
 	goodCus := "cus_" + strings.Repeat("a", wire.IDRandomLength)
 	goodSrc := "src_" + strings.Repeat("b", wire.IDRandomLength)
@@ -442,9 +446,9 @@ resource "payments_customer_source" "test" {
 	})
 }
 
-// TestAccCustomerSource_badToken shows the service's refusal of a token
+// TestAccCustomerSource_BadToken shows the service's refusal of a token
 // the sandbox does not know, with the customer it was for.
-func TestAccCustomerSource_badToken(t *testing.T) {
+func TestAccCustomerSource_BadToken(t *testing.T) {
 	acct := newTestAccAccount(t)
 	resource.ParallelTest(t, resource.TestCase{
 		PreCheck:                 func() { testAccPreCheck(t) },
@@ -457,11 +461,11 @@ func TestAccCustomerSource_badToken(t *testing.T) {
 	})
 }
 
-// TestAccCustomerSource_requestCounts pins the number of API requests: one
+// TestAccCustomerSource_RequestCounts pins the number of API requests: one
 // per resource to create (plus one to make a method the default), one per
 // resource to refresh (plus the customer's read for a method whose default
 // is true), and no read after a write.
-func TestAccCustomerSource_requestCounts(t *testing.T) {
+func TestAccCustomerSource_RequestCounts(t *testing.T) {
 	acct := newTestAccAccount(t)
 	config := func(name string) string {
 		return acct.ProviderConfig() + fmt.Sprintf(`
@@ -564,10 +568,10 @@ resource "payments_customer_source" "b" {
 	})
 }
 
-// TestAccCustomerSource_deleteAlreadyGone destroys, without a refresh
+// TestAccCustomerSource_DeleteAlreadyGone destroys, without a refresh
 // first, a method and customer already deleted behind Terraform's back:
 // the 404s are success.
-func TestAccCustomerSource_deleteAlreadyGone(t *testing.T) {
+func TestAccCustomerSource_DeleteAlreadyGone(t *testing.T) {
 	acct := newTestAccAccount(t)
 	resource.ParallelTest(t, resource.TestCase{
 		PreCheck:                 func() { testAccPreCheck(t) },
@@ -587,11 +591,11 @@ func TestAccCustomerSource_deleteAlreadyGone(t *testing.T) {
 	})
 }
 
-// TestAccCustomerSource_defaultFailsAfterStore makes the second call of a
+// TestAccCustomerSource_DefaultFailsAfterStore makes the second call of a
 // create (making the method the default) fail: the stored method must be
 // in the state, tainted, so that the next apply replaces it rather than
 // leaving it orphaned at the service.
-func TestAccCustomerSource_defaultFailsAfterStore(t *testing.T) {
+func TestAccCustomerSource_DefaultFailsAfterStore(t *testing.T) {
 	acct := newTestAccAccount(t)
 	target, err := url.Parse(acct.URL)
 	if err != nil {
@@ -659,6 +663,87 @@ func TestAccCustomerSource_defaultFailsAfterStore(t *testing.T) {
 						return nil
 					},
 				),
+			},
+		},
+	})
+}
+
+// TestAccCustomerSource_ConflictingDefaults: two cards of one customer with
+// default = true are reported, naming both cards and the customer: at the
+// apply that makes both the default, and at each plan that takes the
+// default back. Keeping default = true on one card ends it.
+func TestAccCustomerSource_ConflictingDefaults(t *testing.T) {
+	acct := newTestAccAccount(t)
+	rec := &diagRecorder{}
+	config := func(aDefault, bDefault bool) string {
+		return acct.ProviderConfig() + fmt.Sprintf(`
+resource "payments_customer" "test" {
+  name = "Two Defaults"
+}
+
+resource "payments_customer_source" "a" {
+  customer = payments_customer.test.id
+  token    = "tok_visa"
+  default  = %t
+}
+
+resource "payments_customer_source" "b" {
+  customer = payments_customer.test.id
+  token    = "tok_mastercard"
+  default  = %t
+}
+`, aDefault, bDefault)
+	}
+	var customerID, aID, bID string
+	capture := resource.ComposeTestCheckFunc(
+		testAccCaptureID(testAccCustomerAddr, &customerID),
+		testAccCaptureID("payments_customer_source.a", &aID),
+		testAccCaptureID("payments_customer_source.b", &bID),
+	)
+	// expectWarning checks that a warning naming the customer and both
+	// cards, with the given summary, was shown since the last check.
+	expectWarning := func(summary string) func() error {
+		return func() error {
+			if got := rec.take(summary, customerID, aID, bID); len(got) == 0 {
+				return fmt.Errorf("no warning %q naming customer %s and cards %s and %s", summary, customerID, aID, bID)
+			}
+			return nil
+		}
+	}
+	resource.ParallelTest(t, resource.TestCase{
+		PreCheck:                 func() { testAccPreCheck(t) },
+		ProtoV6ProviderFactories: rec.factories(),
+		CheckDestroy:             acct.testAccCheckCustomersDestroyed,
+		Steps: []resource.TestStep{
+			{
+				// Both are made the default in one apply: the second is told.
+				// The plan after it takes the default back for the first.
+				Config:             config(true, true),
+				ExpectNonEmptyPlan: true,
+				Check: resource.ComposeTestCheckFunc(capture, func(*terraform.State) error {
+					return expectWarning("Two Cards Claim the Default of One Customer")()
+				}),
+			},
+			{
+				// The plan that takes it back says so, naming both cards.
+				PreConfig: func() { rec.take() },
+				Config:    config(true, true),
+				ConfigPlanChecks: resource.ConfigPlanChecks{
+					PreApply: []plancheck.PlanCheck{
+						planCheckFunc(func(_ context.Context, _ plancheck.CheckPlanRequest, resp *plancheck.CheckPlanResponse) {
+							resp.Error = expectWarning("Card Takes Back the Default of Its Customer")()
+						}),
+					},
+				},
+				ExpectNonEmptyPlan: true,
+			},
+			{
+				// One default: after one apply, the plan is empty for good.
+				Config: config(true, false),
+				ConfigPlanChecks: resource.ConfigPlanChecks{
+					PostApplyPostRefresh: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()},
+				},
+				Check: acct.testAccCheckDefaultSource(&customerID, "payments_customer_source.a"),
 			},
 		},
 	})

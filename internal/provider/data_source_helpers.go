@@ -10,6 +10,8 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/datasource/schema"
 	"github.com/hashicorp/terraform-plugin-framework/diag"
 	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
+
+	"github.com/paymentsdev/terraform-provider-payments/internal/client"
 )
 
 // dataSourceReadTimeoutDefault bounds a data source's read when
@@ -45,14 +47,33 @@ func durationString(d time.Duration) string {
 	return s
 }
 
-// withReadTimeout derives the context a Read runs in from timeouts.read.
-func withReadTimeout(ctx context.Context, t timeouts.Value) (context.Context, context.CancelFunc, diag.Diagnostics) {
-	d, diags := t.Read(ctx, dataSourceReadTimeoutDefault)
+// dataSourceModel is a data source's model, with its timeouts block.
+type dataSourceModel interface {
+	readTimeouts() timeouts.Value
+}
+
+// beginRead is the opening of every data source's Read, as
+// resourceTimeouts.begin is of every resource operation: it reads the model
+// m from the configuration, checks that the provider configured a client,
+// and returns ctx bounded by timeouts.read. ok is false when diags hold an
+// error; cancel must be called otherwise.
+func beginRead(ctx context.Context, c *client.Client, config configGetter, m dataSourceModel,
+	diags *diag.Diagnostics) (_ context.Context, cancel context.CancelFunc, ok bool) {
+	diags.Append(config.Get(ctx, m)...)
 	if diags.HasError() {
-		return ctx, func() {}, diags
+		return ctx, func() {}, false
 	}
-	ctx, cancel := context.WithTimeout(ctx, d)
-	return ctx, cancel, diags
+	if c == nil {
+		diags.Append(notConfiguredDiagnostic())
+		return ctx, func() {}, false
+	}
+	d, td := m.readTimeouts().Read(ctx, dataSourceReadTimeoutDefault)
+	diags.Append(td...)
+	if diags.HasError() {
+		return ctx, func() {}, false
+	}
+	ctx, cancel = context.WithTimeout(ctx, d)
+	return ctx, cancel, true
 }
 
 // quotedList formats values as Markdown code spans: `a`, `b` or `c`.

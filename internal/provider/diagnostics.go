@@ -41,6 +41,11 @@ func apiErrorHint(err error) string {
 		return ""
 	}
 	switch {
+	case e.HTTPStatus == http.StatusNotFound && e.Code != wire.ErrorCodeResourceMissing:
+		return "The address answered 404 without saying that an object does not exist (the payments service says so " +
+			"with code " + wire.ErrorCodeResourceMissing + "), so it may not be the payments API, or not at this path. " +
+			"Check " + attrBaseURL + " (or " + EnvBaseURL + "): the service's address without " + wire.APIVersionPrefix +
+			", such as https://api.example.com."
 	case e.Code == wire.ErrorCodeLiveKeyOnSandbox:
 		return "The key and the service are of different modes: a live key was sent to a sandbox, or a sandbox " +
 			"key to the live service. Point base_url at the environment the key belongs to."
@@ -86,4 +91,24 @@ func notConfiguredDiagnostic() diag.Diagnostic {
 	return diag.NewErrorDiagnostic("Provider Not Configured",
 		"The payments provider was not configured before this operation ran. This is a bug in the provider or "+
 			"in Terraform; please report it.")
+}
+
+// goneDiagnostic is the error of an update on an object the state holds
+// but the service no longer has: it was deleted outside of Terraform after
+// the last refresh, which Terraform skipped (apply -refresh=false, or a
+// saved plan made before the deletion). It says what happened, names the
+// object, and says how to recover.
+func goneDiagnostic(summary, object string, err error) diag.Diagnostic {
+	return diag.NewErrorDiagnostic(summary, fmt.Sprintf("%s no longer exists at the service: it was deleted outside "+
+		"of Terraform after Terraform last refreshed it (this run did not refresh: terraform apply -refresh=false, or a "+
+		"saved plan made before the deletion). The payments API request failed: %s\n\n"+
+		"Run terraform apply -refresh-only to have Terraform notice the deletion and forget the object, or run a plain "+
+		"terraform plan or terraform apply, which refresh first and plan to create it again.", object, err))
+}
+
+// isGone reports whether err says that the object acted on, or the
+// customer it belongs to, does not exist: 404 for the object in the path,
+// or resource_missing for one named by a parameter.
+func isGone(err error) bool {
+	return client.IsNotFound(err) || client.HasCode(err, wire.ErrorCodeResourceMissing)
 }

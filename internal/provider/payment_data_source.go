@@ -8,6 +8,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework-validators/stringvalidator"
 	"github.com/hashicorp/terraform-plugin-framework/datasource"
 	"github.com/hashicorp/terraform-plugin-framework/datasource/schema"
+	"github.com/hashicorp/terraform-plugin-framework/diag"
 	"github.com/hashicorp/terraform-plugin-framework/path"
 	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
 
@@ -35,6 +36,8 @@ type paymentDataSourceModel struct {
 	paymentModel
 	Timeouts timeouts.Value `tfsdk:"timeouts"`
 }
+
+func (m *paymentDataSourceModel) readTimeouts() timeouts.Value { return m.Timeouts }
 
 func (d *paymentDataSource) Metadata(_ context.Context, req datasource.MetadataRequest, resp *datasource.MetadataResponse) {
 	resp.TypeName = req.ProviderTypeName + "_payment"
@@ -65,17 +68,8 @@ func (d *paymentDataSource) Configure(_ context.Context, req datasource.Configur
 
 func (d *paymentDataSource) Read(ctx context.Context, req datasource.ReadRequest, resp *datasource.ReadResponse) {
 	var data paymentDataSourceModel
-	resp.Diagnostics.Append(req.Config.Get(ctx, &data)...)
-	if resp.Diagnostics.HasError() {
-		return
-	}
-	if d.client == nil {
-		resp.Diagnostics.Append(notConfiguredDiagnostic())
-		return
-	}
-	ctx, cancel, diags := withReadTimeout(ctx, data.Timeouts)
-	resp.Diagnostics.Append(diags...)
-	if resp.Diagnostics.HasError() {
+	ctx, cancel, ok := beginRead(ctx, d.client, req.Config, &data, &resp.Diagnostics)
+	if !ok {
 		return
 	}
 	defer cancel()
@@ -94,6 +88,7 @@ func (d *paymentDataSource) Read(ctx context.Context, req datasource.ReadRequest
 		return
 	}
 
+	var diags diag.Diagnostics
 	data.paymentModel, diags = newPaymentModel(pay)
 	resp.Diagnostics.Append(diags...)
 	if resp.Diagnostics.HasError() {

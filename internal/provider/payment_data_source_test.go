@@ -11,6 +11,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/hashicorp/terraform-plugin-framework-timetypes/timetypes"
 	"github.com/hashicorp/terraform-plugin-framework/datasource"
 	"github.com/hashicorp/terraform-plugin-framework/diag"
 	"github.com/hashicorp/terraform-plugin-framework/tfsdk"
@@ -47,7 +48,7 @@ func testAccExpectPayment(name string, p *client.Payment) []statecheck.StateChec
 	return checks
 }
 
-func TestAccPaymentDataSource_basic(t *testing.T) {
+func TestAccPaymentDataSource_Read(t *testing.T) {
 	testAccPreCheck(t)
 	a := newTestAccAccount(t)
 	cus := testAccCreateCustomer(t, a.Client, client.CustomerParams{Source: new(sandbox.TokenVisa)})
@@ -114,7 +115,7 @@ func TestAccPaymentDataSource_basic(t *testing.T) {
 
 // A payment made the quick-start way (a token, nothing else) has no
 // customer, description or metadata: they are null, not "" or {}.
-func TestAccPaymentDataSource_absentFieldsNull(t *testing.T) {
+func TestAccPaymentDataSource_AbsentFieldsNull(t *testing.T) {
 	testAccPreCheck(t)
 	a := newTestAccAccount(t)
 	pay := testAccCreatePayment(t, a.Client, client.PaymentParams{Amount: 500, Currency: "BRL", Source: sandbox.TokenVisa})
@@ -138,7 +139,7 @@ func TestAccPaymentDataSource_absentFieldsNull(t *testing.T) {
 	})
 }
 
-func TestAccPaymentDataSource_everyStatus(t *testing.T) {
+func TestAccPaymentDataSource_EveryStatus(t *testing.T) {
 	testAccPreCheck(t)
 	a := newTestAccAccount(t)
 	pays := testAccPaymentsOfEveryStatus(t, a.Client, client.PaymentParams{Amount: 8000, Currency: "GBP"})
@@ -169,7 +170,7 @@ func TestAccPaymentDataSource_everyStatus(t *testing.T) {
 	})
 }
 
-func TestAccPaymentDataSource_invalidID(t *testing.T) {
+func TestAccPaymentDataSource_InvalidID(t *testing.T) {
 	testAccPreCheck(t)
 	a := newTestAccAccount(t)
 	var steps []resource.TestStep
@@ -196,7 +197,7 @@ func TestAccPaymentDataSource_invalidID(t *testing.T) {
 
 // A data source reads an object that must exist: a missing payment is an
 // error that names the id, whether it never existed or is another account's.
-func TestAccPaymentDataSource_notFound(t *testing.T) {
+func TestAccPaymentDataSource_NotFound(t *testing.T) {
 	testAccPreCheck(t)
 	a := newTestAccAccount(t)
 	other := newTestAccAccount(t)
@@ -300,7 +301,7 @@ func TestPaymentDataSource_Read_minimal(t *testing.T) {
 		Description:       types.StringNull(),
 		Metadata:          types.MapNull(types.StringType),
 		Source:            nil,
-		CreatedAt:         types.StringValue("2025-01-31T10:00:00Z"),
+		CreatedAt:         timetypes.NewRFC3339ValueMust("2025-01-31T10:00:00Z"),
 		Livemode:          types.BoolValue(false),
 	}
 	if !reflect.DeepEqual(got.paymentModel, want) {
@@ -346,7 +347,7 @@ func TestNewPaymentModel_full(t *testing.T) {
 			ID: types.StringValue("src_1"), Brand: types.StringValue("visa"), Last4: types.StringValue("4242"),
 			ExpMonth: types.Int64Value(12), ExpYear: types.Int64Value(2030),
 		},
-		CreatedAt: types.StringValue("2025-01-31T10:00:00Z"), Livemode: types.BoolValue(true),
+		CreatedAt: timetypes.NewRFC3339ValueMust("2025-01-31T10:00:00Z"), Livemode: types.BoolValue(true),
 	}
 	if !reflect.DeepEqual(m, want) {
 		t.Errorf("model:\n got %+v\nwant %+v", m, want)

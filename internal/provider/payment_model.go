@@ -3,6 +3,7 @@ package provider
 import (
 	"fmt"
 
+	"github.com/hashicorp/terraform-plugin-framework-timetypes/timetypes"
 	"github.com/hashicorp/terraform-plugin-framework/datasource/schema"
 	"github.com/hashicorp/terraform-plugin-framework/diag"
 	"github.com/hashicorp/terraform-plugin-framework/types"
@@ -27,7 +28,7 @@ type paymentModel struct {
 	Description       types.String        `tfsdk:"description"`
 	Metadata          types.Map           `tfsdk:"metadata"`
 	Source            *paymentSourceModel `tfsdk:"source"`
-	CreatedAt         types.String        `tfsdk:"created_at"`
+	CreatedAt         timetypes.RFC3339   `tfsdk:"created_at"`
 	Livemode          types.Bool          `tfsdk:"livemode"`
 }
 
@@ -54,7 +55,6 @@ func newPaymentModel(p *client.Payment) (paymentModel, diag.Diagnostics) {
 		AuthorizationCode: nullableString(p.AuthorizationCode),
 		Customer:          nullableString(p.Customer),
 		Description:       nullableString(p.Description),
-		CreatedAt:         types.StringValue(p.CreatedAt),
 		Livemode:          types.BoolValue(p.Livemode),
 	}
 	if p.Source != nil {
@@ -66,19 +66,12 @@ func newPaymentModel(p *client.Payment) (paymentModel, diag.Diagnostics) {
 			ExpYear:  nullableInt64(p.Source.ExpYear),
 		}
 	}
-	var diags diag.Diagnostics
-	m.Metadata, diags = stringMapValue(p.Metadata)
+	var diags, d diag.Diagnostics
+	m.CreatedAt, d = rfc3339Value("created_at", p.CreatedAt)
+	diags.Append(d...)
+	m.Metadata, d = stringMapValue(p.Metadata)
+	diags.Append(d...)
 	return m, diags
-}
-
-// nullableInt64 maps the client's 0 (absent on the wire) to null; no
-// optional integer of the API has 0 as a meaningful value (expiry months and
-// years start at 1).
-func nullableInt64(n int64) types.Int64 {
-	if n == 0 {
-		return types.Int64Null()
-	}
-	return types.Int64Value(n)
 }
 
 // paymentAttributes returns the schema of paymentModel's attributes, all
@@ -152,6 +145,7 @@ func paymentAttributes(id schema.StringAttribute) map[string]schema.Attribute {
 		},
 		"created_at": schema.StringAttribute{
 			MarkdownDescription: "When the payment was created, as an RFC 3339 UTC timestamp with second precision.",
+			CustomType:          timetypes.RFC3339Type{},
 			Computed:            true,
 		},
 		"livemode": schema.BoolAttribute{

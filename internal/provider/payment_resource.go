@@ -3,6 +3,7 @@ package provider
 import (
 	"context"
 	"fmt"
+	"github.com/hashicorp/terraform-plugin-framework-timetypes/timetypes"
 	"slices"
 	"strings"
 	"time"
@@ -76,24 +77,24 @@ type paymentResource struct {
 // next apply fills it in place. Capture and RefundOnDestroy are settings;
 // Capture is refreshed from the payment where the payment tells it.
 type paymentResourceModel struct {
-	ID                types.String   `tfsdk:"id"`
-	Amount            types.Int64    `tfsdk:"amount"`
-	Currency          types.String   `tfsdk:"currency"`
-	Customer          types.String   `tfsdk:"customer"`
-	Source            types.String   `tfsdk:"source"`
-	Description       types.String   `tfsdk:"description"`
-	Metadata          types.Map      `tfsdk:"metadata"`
-	Capture           types.Bool     `tfsdk:"capture"`
-	AmountRefunded    types.Int64    `tfsdk:"amount_refunded"`
-	RefundOnDestroy   types.Bool     `tfsdk:"refund_on_destroy"`
-	Status            types.String   `tfsdk:"status"`
-	Captured          types.Bool     `tfsdk:"captured"`
-	AuthorizationCode types.String   `tfsdk:"authorization_code"`
-	Brand             types.String   `tfsdk:"brand"`
-	Last4             types.String   `tfsdk:"last4"`
-	CreatedAt         types.String   `tfsdk:"created_at"`
-	Livemode          types.Bool     `tfsdk:"livemode"`
-	Timeouts          timeouts.Value `tfsdk:"timeouts"`
+	ID                types.String      `tfsdk:"id"`
+	Amount            types.Int64       `tfsdk:"amount"`
+	Currency          types.String      `tfsdk:"currency"`
+	Customer          types.String      `tfsdk:"customer"`
+	Source            types.String      `tfsdk:"source"`
+	Description       types.String      `tfsdk:"description"`
+	Metadata          types.Map         `tfsdk:"metadata"`
+	Capture           types.Bool        `tfsdk:"capture"`
+	AmountRefunded    types.Int64       `tfsdk:"amount_refunded"`
+	RefundOnDestroy   types.Bool        `tfsdk:"refund_on_destroy"`
+	Status            types.String      `tfsdk:"status"`
+	Captured          types.Bool        `tfsdk:"captured"`
+	AuthorizationCode types.String      `tfsdk:"authorization_code"`
+	Brand             types.String      `tfsdk:"brand"`
+	Last4             types.String      `tfsdk:"last4"`
+	CreatedAt         timetypes.RFC3339 `tfsdk:"created_at"`
+	Livemode          types.Bool        `tfsdk:"livemode"`
+	Timeouts          timeouts.Value    `tfsdk:"timeouts"`
 }
 
 func (r *paymentResource) Metadata(_ context.Context, req resource.MetadataRequest, resp *resource.MetadataResponse) {
@@ -216,6 +217,7 @@ func (r *paymentResource) Schema(ctx context.Context, _ resource.SchemaRequest, 
 			},
 			"created_at": schema.StringAttribute{
 				MarkdownDescription: "When the payment was created, as an RFC 3339 UTC timestamp.",
+				CustomType:          timetypes.RFC3339Type{},
 				Computed:            true,
 				PlanModifiers:       []planmodifier.String{stringplanmodifier.UseStateForUnknown()},
 			},
@@ -835,10 +837,13 @@ func (m *paymentResourceModel) fromAPI(p *client.Payment) diag.Diagnostics {
 // nullUnknowns turns every unknown computed value into null, for a state
 // saved without an answer to fill it.
 func (m *paymentResourceModel) nullUnknowns() {
-	for _, s := range []*types.String{&m.Status, &m.AuthorizationCode, &m.Brand, &m.Last4, &m.CreatedAt} {
+	for _, s := range []*types.String{&m.Status, &m.AuthorizationCode, &m.Brand, &m.Last4} {
 		if s.IsUnknown() {
 			*s = types.StringNull()
 		}
+	}
+	if m.CreatedAt.IsUnknown() {
+		m.CreatedAt = timetypes.NewRFC3339Null()
 	}
 	for _, b := range []*types.Bool{&m.Captured, &m.Livemode, &m.Capture} {
 		if b.IsUnknown() {

@@ -3,6 +3,7 @@ package provider
 import (
 	"cmp"
 	"context"
+	"github.com/hashicorp/terraform-plugin-framework-timetypes/timetypes"
 	"github.com/paymentsdev/terraform-provider-payments/internal/sandbox"
 	"github.com/paymentsdev/terraform-provider-payments/internal/sandboxclient"
 	"math/big"
@@ -43,7 +44,7 @@ func testPaymentState() paymentResourceModel {
 		AuthorizationCode: types.StringValue("123456"),
 		Brand:             types.StringValue("visa"),
 		Last4:             types.StringValue("4242"),
-		CreatedAt:         types.StringValue("2026-11-22T10:00:00Z"),
+		CreatedAt:         timetypes.NewRFC3339ValueMust("2026-11-22T10:00:00Z"),
 		Livemode:          types.BoolValue(false),
 		Timeouts: timeouts.Value{Object: types.ObjectNull(map[string]attr.Type{
 			"create": types.StringType, "read": types.StringType, "update": types.StringType, "delete": types.StringType,

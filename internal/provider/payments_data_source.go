@@ -51,6 +51,8 @@ type paymentsDataSourceModel struct {
 	Timeouts      timeouts.Value `tfsdk:"timeouts"`
 }
 
+func (m *paymentsDataSourceModel) readTimeouts() timeouts.Value { return m.Timeouts }
+
 func (d *paymentsDataSource) Metadata(_ context.Context, req datasource.MetadataRequest, resp *datasource.MetadataResponse) {
 	resp.TypeName = req.ProviderTypeName + "_payments"
 }
@@ -119,17 +121,8 @@ func (d *paymentsDataSource) Configure(_ context.Context, req datasource.Configu
 
 func (d *paymentsDataSource) Read(ctx context.Context, req datasource.ReadRequest, resp *datasource.ReadResponse) {
 	var data paymentsDataSourceModel
-	resp.Diagnostics.Append(req.Config.Get(ctx, &data)...)
-	if resp.Diagnostics.HasError() {
-		return
-	}
-	if d.client == nil {
-		resp.Diagnostics.Append(notConfiguredDiagnostic())
-		return
-	}
-	ctx, cancel, diags := withReadTimeout(ctx, data.Timeouts)
-	resp.Diagnostics.Append(diags...)
-	if resp.Diagnostics.HasError() {
+	ctx, cancel, ok := beginRead(ctx, d.client, req.Config, &data, &resp.Diagnostics)
+	if !ok {
 		return
 	}
 	defer cancel()

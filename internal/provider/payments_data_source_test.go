@@ -1,7 +1,6 @@
 package provider
 
 import (
-	"cmp"
 	"fmt"
 	"maps"
 	"net/http"
@@ -15,8 +14,6 @@ import (
 	"time"
 	"unicode"
 
-	"github.com/hashicorp/terraform-plugin-framework/datasource"
-	"github.com/hashicorp/terraform-plugin-framework/datasource/schema"
 	"github.com/hashicorp/terraform-plugin-framework/types"
 	"github.com/hashicorp/terraform-plugin-go/tftypes"
 	"github.com/hashicorp/terraform-plugin-testing/helper/resource"
@@ -739,35 +736,6 @@ func TestCreatedBound(t *testing.T) {
 	}
 	if got, err := createdBound(types.StringNull(), true); got != "" || err != nil {
 		t.Errorf("createdBound(null) = %q, %v; want \"\"", got, err)
-	}
-}
-
-// TestDataSourceSchemas_descriptions: every data source, attribute and
-// block has a full-sentence description, which the docs are built from.
-func TestDataSourceSchemas_descriptions(t *testing.T) {
-	for _, newDS := range []func() datasource.DataSource{NewCustomerDataSource, NewPaymentDataSource, NewPaymentsDataSource} {
-		var resp datasource.SchemaResponse
-		newDS().Schema(t.Context(), datasource.SchemaRequest{}, &resp)
-		checkSentence(t, "schema", resp.Schema.MarkdownDescription)
-		var walk func(prefix string, attrs map[string]schema.Attribute)
-		walk = func(prefix string, attrs map[string]schema.Attribute) {
-			for name, a := range attrs {
-				checkSentence(t, prefix+name, cmp.Or(a.GetMarkdownDescription(), a.GetDescription()))
-				switch n := a.(type) {
-				case schema.SingleNestedAttribute:
-					walk(prefix+name+".", n.Attributes)
-				case schema.ListNestedAttribute:
-					walk(prefix+name+".", n.NestedObject.Attributes)
-				}
-			}
-		}
-		walk("", resp.Schema.Attributes)
-		for name, b := range resp.Schema.Blocks {
-			checkSentence(t, name, b.GetMarkdownDescription())
-			if nb, ok := b.(schema.SingleNestedBlock); ok {
-				walk(name+".", nb.Attributes)
-			}
-		}
 	}
 }
 

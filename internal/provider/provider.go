@@ -211,11 +211,16 @@ func (p *paymentsProvider) Configure(ctx context.Context, req provider.Configure
 		Log:        apiLogger(secretKey),
 	})
 	if err != nil {
-		// The key was checked above, so what is left is the URL. The error
-		// never holds the key (client.New refuses to echo it).
+		// The key was checked above, so what is left is the URL, checked by
+		// client.ParseBaseURL as the validator does for the configuration;
+		// here it may come from the environment. The error never holds the
+		// key nor the URL's credentials.
+		from := "base_url in the provider configuration"
+		if config.BaseURL.IsNull() {
+			from = "the " + EnvBaseURL + " environment variable"
+		}
 		resp.Diagnostics.AddAttributeError(path.Root(attrBaseURL), "Invalid Payments Base URL",
-			fmt.Sprintf("The provider cannot create the payments API client: %s. Set %s (or the %s environment variable) "+
-				"to an absolute http or https URL such as https://api.example.com.", err, attrBaseURL, EnvBaseURL))
+			fmt.Sprintf("The provider cannot create the payments API client from %s: %s", from, err))
 		return
 	}
 

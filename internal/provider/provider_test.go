@@ -2,8 +2,10 @@ package provider
 
 import (
 	"bytes"
+	"cmp"
 	"context"
 	"fmt"
+	"github.com/paymentsdev/terraform-provider-payments/internal/sandboxclient"
 	"net/http"
 	"net/http/httptest"
 	"os"
@@ -12,14 +14,22 @@ import (
 	"strings"
 	"sync"
 	"testing"
+	"unicode"
 
+	"github.com/hashicorp/terraform-plugin-framework/datasource"
+	"github.com/hashicorp/terraform-plugin-framework/datasource/schema"
 	"github.com/hashicorp/terraform-plugin-framework/provider"
 	"github.com/hashicorp/terraform-plugin-framework/providerserver"
+	fwresource "github.com/hashicorp/terraform-plugin-framework/resource"
+	rschema "github.com/hashicorp/terraform-plugin-framework/resource/schema"
 	"github.com/hashicorp/terraform-plugin-go/tfprotov6"
 	"github.com/hashicorp/terraform-plugin-log/tflogtest"
+	"github.com/hashicorp/terraform-plugin-testing/compare"
 	"github.com/hashicorp/terraform-plugin-testing/helper/resource"
 	"github.com/hashicorp/terraform-plugin-testing/knownvalue"
+	"github.com/hashicorp/terraform-plugin-testing/plancheck"
 	"github.com/hashicorp/terraform-plugin-testing/statecheck"
+	"github.com/hashicorp/terraform-plugin-testing/terraform"
 	"github.com/hashicorp/terraform-plugin-testing/tfjsonpath"
 
 	"github.com/paymentsdev/terraform-provider-payments/internal/client"
@@ -41,6 +51,7 @@ func TestMain(m *testing.M) {
 	os.Unsetenv(EnvBaseURL)
 	os.Setenv("CHECKPOINT_DISABLE", "1")
 	code := m.Run()
+	removeSharedProviderBinary()
 	_ = sandboxtest.CloseShared()
 	os.Exit(code)
 }
@@ -185,7 +196,7 @@ func TestProvider_apiLoggerMasksKey(t *testing.T) {
 	}
 }
 
-func TestAccProvider_invalidKeys(t *testing.T) {
+func TestAccProvider_InvalidKeys(t *testing.T) {
 	acct := newTestAccAccount(t)
 	cfg := func(key, extra string) string {
 		return fmt.Sprintf(`
@@ -239,10 +250,10 @@ provider "payments" {
 	})
 }
 
-// TestAccProvider_liveKeyAllowed shows that allow_livemode = true lets a
+// TestAccProvider_LiveKeyAllowed shows that allow_livemode = true lets a
 // live key through configuration; the sandbox then refuses it, and the
 // error says why.
-func TestAccProvider_liveKeyAllowed(t *testing.T) {
+func TestAccProvider_LiveKeyAllowed(t *testing.T) {
 	acct := newTestAccAccount(t)
 	resource.ParallelTest(t, resource.TestCase{
 		PreCheck:                 func() { testAccPreCheck(t) },
@@ -260,7 +271,7 @@ provider "payments" {
 	})
 }
 
-func TestAccProvider_missingSettings(t *testing.T) {
+func TestAccProvider_MissingSettings(t *testing.T) {
 	acct := newTestAccAccount(t)
 	resource.ParallelTest(t, resource.TestCase{
 		PreCheck:                 func() { testAccPreCheck(t) },
@@ -298,9 +309,9 @@ provider "payments" {
 	})
 }
 
-// TestAccProvider_unknownSettings configures the provider from values only
+// TestAccProvider_UnknownSettings configures the provider from values only
 // known after apply, which Configure must refuse naming the variable.
-func TestAccProvider_unknownSettings(t *testing.T) {
+func TestAccProvider_UnknownSettings(t *testing.T) {
 	acct := newTestAccAccount(t)
 	resource.ParallelTest(t, resource.TestCase{
 		PreCheck:                 func() { testAccPreCheck(t) },
@@ -338,10 +349,10 @@ provider "payments" {
 	})
 }
 
-// TestAccProvider_environment configures the provider from the environment
+// TestAccProvider_Environment configures the provider from the environment
 // alone. It does not run in parallel, because it sets process-wide
 // environment variables (parallel tests are paused while it runs).
-func TestAccProvider_environment(t *testing.T) {
+func TestAccProvider_Environment(t *testing.T) {
 	acct := newTestAccAccount(t)
 	t.Setenv(EnvBaseURL, acct.URL)
 	t.Setenv(EnvSecretKey, wire.PublicKeySandboxPrefix+"abcdefgh1234")
@@ -376,10 +387,10 @@ func expectErrorRe(phrases ...string) *regexp.Regexp {
 	return regexp.MustCompile(`(?s)` + strings.Join(parts, ".*"))
 }
 
-// TestAccProvider_livemodeMismatch points a sandbox key at a fake service
+// TestAccProvider_LivemodeMismatch points a sandbox key at a fake service
 // that answers with live objects: the provider refuses the answer and says
 // why. The fake also records the User-Agent the provider sends.
-func TestAccProvider_livemodeMismatch(t *testing.T) {
+func TestAccProvider_LivemodeMismatch(t *testing.T) {
 	var mu sync.Mutex
 	var userAgents []string
 	fake := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
@@ -414,6 +425,172 @@ provider "payments" {
 	for _, ua := range userAgents {
 		if !uaRe.MatchString(ua) {
 			t.Errorf("User-Agent %q does not match %s", ua, uaRe)
+		}
+	}
+}
+
+// testAccWrongBaseURL applies a customer and a card with the right
+// base_url, then plans and applies with a wrong one, which must fail with
+// expectError and leave state and service untouched: with the right
+// base_url again the plan is empty, the ids the same, and the service holds
+// exactly the one customer and card, created once.
+func testAccWrongBaseURL(t *testing.T, wrongURL string, expectError *regexp.Regexp) {
+	acct := newTestAccAccount(t)
+	resources := `
+resource "payments_customer" "test" {
+  name = "Wrong Base URL"
+}
+
+resource "payments_customer_source" "test" {
+  customer = payments_customer.test.id
+  token    = "tok_visa"
+  default  = true
+}
+`
+	wrong := fmt.Sprintf(`
+provider "payments" {
+  base_url   = %q
+  secret_key = %q
+}
+`, wrongURL, acct.Key) + resources
+	sameCustomer := statecheck.CompareValue(compare.ValuesSame())
+	sameSource := statecheck.CompareValue(compare.ValuesSame())
+	checkService := func() {
+		st, err := sandboxclient.New(acct.Client).Stats(context.Background())
+		if err != nil {
+			t.Fatalf("reading stats: %v", err)
+		}
+		if st.Customers != 1 || st.Sources != 1 {
+			t.Errorf("the service holds %d customers and %d sources, want 1 and 1", st.Customers, st.Sources)
+		}
+		for route, want := range map[string]int64{"POST /v1/customers": 1, "POST /v1/customers/:id/sources": 1, "DELETE /v1/customers/:id": 0} {
+			if got := st.Requests.ByRoute[route]; got != want {
+				t.Errorf("%s was requested %d times, want %d", route, got, want)
+			}
+		}
+	}
+	resource.ParallelTest(t, resource.TestCase{
+		PreCheck:                 func() { testAccPreCheck(t) },
+		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+		CheckDestroy:             acct.testAccCheckCustomersDestroyed,
+		Steps: []resource.TestStep{
+			{
+				Config: acct.ProviderConfig() + resources,
+				ConfigStateChecks: []statecheck.StateCheck{
+					sameCustomer.AddStateValue(testAccCustomerAddr, tfjsonpath.New("id")),
+					sameSource.AddStateValue("payments_customer_source.test", tfjsonpath.New("id")),
+				},
+			},
+			{Config: wrong, PlanOnly: true, ExpectError: expectError},
+			{Config: wrong, ExpectError: expectError},
+			{
+				PreConfig: checkService,
+				Config:    acct.ProviderConfig() + resources,
+				ConfigPlanChecks: resource.ConfigPlanChecks{
+					PreApply: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()},
+				},
+				ConfigStateChecks: []statecheck.StateCheck{
+					sameCustomer.AddStateValue(testAccCustomerAddr, tfjsonpath.New("id")),
+					sameSource.AddStateValue("payments_customer_source.test", tfjsonpath.New("id")),
+				},
+				Check: func(*terraform.State) error { checkService(); return nil },
+			},
+		},
+	})
+}
+
+// TestAccProvider_BaseURLWithV1LeavesStateAlone: a base_url ending in /v1 is
+// refused at plan time with the fix; nothing is read as deleted.
+func TestAccProvider_BaseURLWithV1LeavesStateAlone(t *testing.T) {
+	testAccWrongBaseURL(t, sharedSandboxURL(t)+"/v1/",
+		phrasesRegexp("Invalid Payments Base URL", "base_url", "ends in /v1", "Remove /v1: the provider adds it"))
+}
+
+// TestAccProvider_BaseURLOfHTMLServerLeavesStateAlone: a base_url pointing
+// at a web server that answers every request with an HTML 404 page fails
+// with an error naming the 404 and base_url; the objects are not read as
+// deleted, so neither dropped from state nor created again.
+func TestAccProvider_BaseURLOfHTMLServerLeavesStateAlone(t *testing.T) {
+	html := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) {
+		w.Header().Set("Content-Type", "text/html; charset=utf-8")
+		w.WriteHeader(http.StatusNotFound)
+		fmt.Fprint(w, "<!DOCTYPE html><html><head><title>404 Not Found</title></head><body><h1>Not Found</h1></body></html>")
+	}))
+	t.Cleanup(html.Close)
+	testAccWrongBaseURL(t, html.URL, regexp.MustCompile(`(?s)HTTP 404.*base_url`))
+}
+
+// TestResourceSchemas_descriptions: the provider, every resource, attribute
+// and block has a full-sentence description, which the docs are built from.
+func TestResourceSchemas_descriptions(t *testing.T) {
+	t.Parallel()
+	isSentence := func(what, s string) {
+		t.Helper()
+		if s == "" || !unicode.IsUpper([]rune(s)[0]) || !strings.HasSuffix(s, ".") {
+			t.Errorf("%s: description %q is not a full sentence", what, s)
+		}
+	}
+	var presp provider.SchemaResponse
+	New("test")().Schema(t.Context(), provider.SchemaRequest{}, &presp)
+	isSentence("provider", presp.Schema.MarkdownDescription)
+	for name, a := range presp.Schema.Attributes {
+		isSentence("provider."+name, a.GetMarkdownDescription())
+	}
+
+	for _, newResource := range []func() fwresource.Resource{NewCustomerResource, NewCustomerSourceResource} {
+		r := newResource()
+		var mresp fwresource.MetadataResponse
+		r.Metadata(t.Context(), fwresource.MetadataRequest{ProviderTypeName: "payments"}, &mresp)
+		var resp fwresource.SchemaResponse
+		r.Schema(t.Context(), fwresource.SchemaRequest{}, &resp)
+		if diags := resp.Schema.ValidateImplementation(t.Context()); diags.HasError() {
+			t.Errorf("%s: %v", mresp.TypeName, diags)
+		}
+		isSentence(mresp.TypeName, resp.Schema.MarkdownDescription)
+		var walk func(prefix string, attrs map[string]rschema.Attribute)
+		walk = func(prefix string, attrs map[string]rschema.Attribute) {
+			for name, a := range attrs {
+				isSentence(prefix+name, cmp.Or(a.GetMarkdownDescription(), a.GetDescription()))
+				if n, ok := a.(rschema.ListNestedAttribute); ok {
+					walk(prefix+name+".", n.NestedObject.Attributes)
+				}
+			}
+		}
+		walk(mresp.TypeName+".", resp.Schema.Attributes)
+		for name, b := range resp.Schema.Blocks {
+			isSentence(mresp.TypeName+"."+name, b.GetMarkdownDescription())
+			if nb, ok := b.(rschema.SingleNestedBlock); ok {
+				walk(mresp.TypeName+"."+name+".", nb.Attributes)
+			}
+		}
+	}
+}
+
+// TestDataSourceSchemas_descriptions: every data source, attribute and
+// block has a full-sentence description, which the docs are built from.
+func TestDataSourceSchemas_descriptions(t *testing.T) {
+	for _, newDS := range []func() datasource.DataSource{NewCustomerDataSource, NewPaymentDataSource, NewPaymentsDataSource} {
+		var resp datasource.SchemaResponse
+		newDS().Schema(t.Context(), datasource.SchemaRequest{}, &resp)
+		checkSentence(t, "schema", resp.Schema.MarkdownDescription)
+		var walk func(prefix string, attrs map[string]schema.Attribute)
+		walk = func(prefix string, attrs map[string]schema.Attribute) {
+			for name, a := range attrs {
+				checkSentence(t, prefix+name, cmp.Or(a.GetMarkdownDescription(), a.GetDescription()))
+				switch n := a.(type) {
+				case schema.SingleNestedAttribute:
+					walk(prefix+name+".", n.Attributes)
+				case schema.ListNestedAttribute:
+					walk(prefix+name+".", n.NestedObject.Attributes)
+				}
+			}
+		}
+		walk("", resp.Schema.Attributes)
+		for name, b := range resp.Schema.Blocks {
+			checkSentence(t, name, b.GetMarkdownDescription())
+			if nb, ok := b.(schema.SingleNestedBlock); ok {
+				walk(name+".", nb.Attributes)
+			}
 		}
 	}
 }

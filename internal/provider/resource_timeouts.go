@@ -6,7 +6,10 @@ import (
 	"time"
 
 	"github.com/hashicorp/terraform-plugin-framework-timeouts/resource/timeouts"
+	"github.com/hashicorp/terraform-plugin-framework/diag"
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema"
+
+	"github.com/paymentsdev/terraform-provider-payments/internal/client"
 )
 
 // resourceTimeouts are the default time limits of a resource's operations,
@@ -35,4 +38,61 @@ func (d resourceTimeouts) block(ctx context.Context, resourceName string) schema
 		return b
 	}
 	return block
+}
+
+// operation names a resource operation, to pick its timeout.
+type operation int
+
+// The operations of a resource.
+const (
+	opCreate operation = iota
+	opRead
+	opUpdate
+	opDelete
+)
+
+// timeoutsModel is a resource model with a timeouts block.
+type timeoutsModel interface {
+	timeoutsValue() timeouts.Value
+}
+
+// configGetter is a plan or a state: what an operation reads its model from.
+type configGetter interface {
+	Get(ctx context.Context, target any) diag.Diagnostics
+}
+
+// begin is the opening of every resource operation: it reads the model m
+// from the plan or state, checks that the provider configured a client, and
+// returns ctx bounded by the operation's timeout (from the model's timeouts
+// block, or d's default). ok is false when diags hold an error; cancel must
+// be called otherwise.
+func (d resourceTimeouts) begin(ctx context.Context, op operation, c *client.Client, from configGetter, m timeoutsModel,
+	diags *diag.Diagnostics) (_ context.Context, cancel context.CancelFunc, ok bool) {
+	diags.Append(from.Get(ctx, m)...)
+	if diags.HasError() {
+		return ctx, func() {}, false
+	}
+	if c == nil {
+		diags.Append(notConfiguredDiagnostic())
+		return ctx, func() {}, false
+	}
+	var timeout time.Duration
+	var td diag.Diagnostics
+	t := m.timeoutsValue()
+	switch op {
+	case opCreate:
+		timeout, td = t.Create(ctx, d.Create)
+	case opRead:
+		timeout, td = t.Read(ctx, d.Read)
+	case opUpdate:
+		timeout, td = t.Update(ctx, d.Update)
+	default:
+		timeout, td = t.Delete(ctx, d.Delete)
+	}
+	diags.Append(td...)
+	if diags.HasError() {
+		return ctx, func() {}, false
+	}
+	ctx, cancel = context.WithTimeout(ctx, timeout)
+	return ctx, cancel, true
 }

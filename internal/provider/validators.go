@@ -2,12 +2,13 @@ package provider
 
 import (
 	"context"
-	"fmt"
-	"net/url"
 
 	"github.com/hashicorp/terraform-plugin-framework/path"
 	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
 	"github.com/hashicorp/terraform-plugin-framework/types"
+
+	"github.com/paymentsdev/terraform-provider-payments/internal/client"
+	"github.com/paymentsdev/terraform-provider-payments/internal/wire"
 )
 
 var (
@@ -49,11 +50,12 @@ func (secretKeyValidator) ValidateString(ctx context.Context, req validator.Stri
 }
 
 // baseURLValidator rejects a base URL the client could not use, at
-// validate time, with the same rules as client.New.
+// validate time, with the client's own check (client.ParseBaseURL).
 type baseURLValidator struct{}
 
 func (baseURLValidator) Description(_ context.Context) string {
-	return "value must be an absolute http or https URL without credentials, query or fragment"
+	return "value must be an absolute http or https URL without credentials, query, fragment or a trailing " +
+		wire.APIVersionPrefix + " path"
 }
 
 func (v baseURLValidator) MarkdownDescription(ctx context.Context) string { return v.Description(ctx) }
@@ -63,32 +65,9 @@ func (baseURLValidator) ValidateString(_ context.Context, req validator.StringRe
 	if req.ConfigValue.IsNull() || req.ConfigValue.IsUnknown() || req.ConfigValue.ValueString() == "" {
 		return
 	}
-	if problem := baseURLProblem(req.ConfigValue.ValueString()); problem != "" {
-		resp.Diagnostics.AddAttributeError(req.Path, "Invalid Payments Base URL",
-			fmt.Sprintf("%s Use an absolute http or https URL such as https://api.example.com or http://127.0.0.1:12111.", problem))
+	if _, err := client.ParseBaseURL(req.ConfigValue.ValueString()); err != nil {
+		resp.Diagnostics.AddAttributeError(req.Path, "Invalid Payments Base URL", err.Error())
 	}
-}
-
-// baseURLProblem describes what is wrong with a base URL, or returns "".
-// It never echoes user information, which could hold a key.
-func baseURLProblem(raw string) string {
-	if raw == "" {
-		return "The base URL is empty."
-	}
-	u, err := url.Parse(raw)
-	switch {
-	case err != nil:
-		return "The base URL cannot be parsed."
-	case u.User != nil:
-		return "The base URL must not contain credentials; set secret_key instead."
-	case u.Scheme != "http" && u.Scheme != "https":
-		return fmt.Sprintf("The base URL's scheme is %q, not http or https.", u.Scheme)
-	case u.Host == "":
-		return "The base URL has no host."
-	case u.RawQuery != "" || u.Fragment != "":
-		return "The base URL must not have a query or fragment."
-	}
-	return ""
 }
 
 // notEmptyMetadataValueValidator rejects "" as a metadata value: the

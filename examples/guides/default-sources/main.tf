@@ -19,7 +19,13 @@ resource "payments_customer_source" "amex" {
   default  = true
 }
 
+# The customer as the service sees it, read once the cards are stored.
+data "payments_customer" "grace" {
+  id         = payments_customer.grace.id
+  depends_on = [payments_customer_source.mastercard, payments_customer_source.amex]
+}
+
 output "default_source" {
-  # Which card is the default, as the service sees it after a refresh.
-  value = payments_customer.grace.default_source
+  # Which card is the default: the amex card's id.
+  value = data.payments_customer.grace.default_source
 }
