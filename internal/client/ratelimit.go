@@ -1,0 +1,355 @@
+package client
+
+import (
+	"context"
+	"math"
+	mrand "math/rand/v2"
+	"net/http"
+	"strconv"
+	"strings"
+	"sync"
+	"time"
+
+	"golang.org/x/time/rate"
+)
+
+// The shared rate gate: every request of one Client passes it before each
+// attempt, so that the client behaves as one good citizen towards a
+// rate-limited service instead of as many goroutines that each learn of the
+// limit on their own and come back together.
+//
+// What it does, modelled on the AWS SDKs' adaptive retry mode:
+//   - A 429 with Retry-After pauses every request of the client until then;
+//     each waiter adds its own small jitter, and the rate limiter behind the
+//     pause spaces them out, so they do not return as one burst.
+//   - The 429 also sets the rate the client sends at: the service's limit
+//     is estimated as the answers it accepted in the second before the
+//     refusal (the ceiling), and sending resumes at rateDecrease of it
+//     (multiplicative decrease). The rate then rises along a cubic curve
+//     that levels off just below the ceiling (ratePlateau) about
+//     rateRegainSeconds later and only then probes above it, slowly at
+//     first (CUBIC, as TCP and the AWS SDKs use). The next 429 starts over.
+//   - Refusals of requests sent before the last decrease belong to the same
+//     event and lower the rate no further.
+//   - Config.MaxRequestsPerSecond caps the rate from the first request.
+//
+// Until the first 429, and without a cap, the gate costs one mutex per
+// attempt and sends at once.
+const (
+	// rateDecrease is the share of the ceiling sending resumes at after a 429.
+	rateDecrease = 0.9
+	// ratePlateau is the share of the ceiling the rate levels off at. The
+	// margin below the ceiling absorbs the jitter of send times: a service
+	// that admits at most R requests in any one second refuses one that
+	// comes a millisecond early.
+	ratePlateau = 0.97
+	// rateRegainSeconds is how long after a 429 the rate reaches the plateau.
+	rateRegainSeconds = 8.0
+	// rateCubic scales the cubic curve so that it runs from rateDecrease to
+	// ratePlateau in rateRegainSeconds.
+	rateCubic = (ratePlateau - rateDecrease) / (rateRegainSeconds * rateRegainSeconds * rateRegainSeconds)
+	// rateCubicFloor is the ceiling below which the curve's shape no longer
+	// shrinks with it, so that a client whose first answer was a 429 (its
+	// ceiling near nothing) regains a useful rate within tens of seconds.
+	rateCubicFloor = 10.0
+	// capHeadroom is the share of Config.MaxRequestsPerSecond the client
+	// sends at, for the same reason as ratePlateau.
+	capHeadroom = 0.97
+	// minRate is the lowest rate the client slows to, in requests per second.
+	minRate = 0.5
+	// maxSharedPause bounds the pause one Retry-After imposes on every request.
+	maxSharedPause = time.Minute
+	// maxPauseJitter bounds each waiter's jitter after a pause.
+	maxPauseJitter = 250 * time.Millisecond
+	// maxAcceptedWindow bounds the memory of the accepted-rate measurement.
+	maxAcceptedWindow = 100_000
+)
+
+// clock is the time source of the gate and the breaker; tests replace it.
+type clock interface {
+	Now() time.Time
+	// Sleep waits d, or until ctx ends and then returns its error.
+	Sleep(ctx context.Context, d time.Duration) error
+}
+
+// realClock is the wall clock.
+type realClock struct{}
+
+func (realClock) Now() time.Time { return time.Now() }
+
+func (realClock) Sleep(ctx context.Context, d time.Duration) error {
+	t := time.NewTimer(d)
+	defer t.Stop()
+	select {
+	case <-t.C:
+		return nil
+	case <-ctx.Done():
+		return ctx.Err()
+	}
+}
+
+// rateGate is the shared pause and the learned rate of one Client.
+type rateGate struct {
+	clock clock
+	// jitter returns a random duration in [0, d].
+	jitter func(d time.Duration) time.Duration
+	// log, when set, is told of pauses and rate changes.
+	log func(ctx context.Context, msg string, fields map[string]any)
+
+	mu sync.Mutex
+	// cap is the configured maximum rate, 0 for none.
+	cap float64
+	// limiter paces requests; nil while nothing limits the rate.
+	limiter *rate.Limiter
+
+	// pausedUntil is when the last Retry-After ends; pauseJitter bounds
+	// each waiter's jitter; lastRefusal is the last 429.
+	pausedUntil time.Time
+	pauseJitter time.Duration
+	lastRefusal *Error
+
+	// accepted holds the times of the answers of the last second that were
+	// not refusals, oldest first.
+	accepted []time.Time
+
+	// learned is set by the first 429; ceiling is the accepted rate then
+	// measured, decreasedAt when the rate was last lowered, and curveStart
+	// when the rate began to rise again (the end of the pause).
+	learned     bool
+	ceiling     float64
+	decreasedAt time.Time
+	curveStart  time.Time
+	// cubic and regain shape the curve: r(t) = ceiling·ratePlateau +
+	// cubic·(t − regain)³, t seconds after curveStart.
+	cubic  float64
+	regain float64
+}
+
+// newRateGate returns a gate that sends at most maxPerSecond requests a
+// second (times capHeadroom), or without limit until a 429 when
+// maxPerSecond is 0.
+func newRateGate(clk clock, maxPerSecond float64) *rateGate {
+	g := &rateGate{
+		clock: clk,
+		cap:   maxPerSecond,
+		jitter: func(d time.Duration) time.Duration {
+			if d <= 0 {
+				return 0
+			}
+			return mrand.N(d + 1)
+		},
+	}
+	if maxPerSecond > 0 {
+		g.limiter = rate.NewLimiter(rate.Limit(maxPerSecond*capHeadroom), 1)
+	}
+	return g
+}
+
+// wait blocks until a request may be sent, or returns an error when ctx
+// ends first or when the service asked for a pause that outlasts ctx's
+// deadline (then sleeping would only turn its refusal into a timeout).
+func (g *rateGate) wait(ctx context.Context) error {
+	for {
+		now := g.clock.Now()
+		d, res, err := g.reserve(ctx, now)
+		if err != nil || d <= 0 {
+			return err
+		}
+		if err := g.clock.Sleep(ctx, d); err != nil {
+			if res != nil {
+				res.CancelAt(g.clock.Now())
+			}
+			return err
+		}
+		if res != nil {
+			// The limiter's delay is over. A pause that began meanwhile
+			// is left to the next attempt: this one was paced already.
+			return nil
+		}
+		// The pause is over; look again, for a newer pause and the rate.
+	}
+}
+
+// reserve tells how long a request at now must wait. With a reservation,
+// the wait is the limiter's and the request goes after it; without one,
+// it is a pause, after which the caller asks again.
+func (g *rateGate) reserve(ctx context.Context, now time.Time) (time.Duration, *rate.Reservation, error) {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	deadline, hasDeadline := ctx.Deadline()
+	if now.Before(g.pausedUntil) {
+		if hasDeadline && g.pausedUntil.After(deadline) {
+			return 0, nil, &RateLimitWaitError{Wait: g.pausedUntil.Sub(now), RetryAfter: true, Err: g.lastRefusal}
+		}
+		return g.pausedUntil.Sub(now) + g.jitter(g.pauseJitter), nil, nil
+	}
+	if g.learned {
+		g.setLimit(now, g.rateAt(now))
+	}
+	if g.limiter == nil {
+		return 0, nil, nil
+	}
+	r := g.limiter.ReserveN(now, 1)
+	if !r.OK() {
+		return 0, nil, nil // burst 1 and n 1: cannot happen
+	}
+	d := r.DelayFrom(now)
+	if hasDeadline && now.Add(d).After(deadline) {
+		r.CancelAt(now)
+		return 0, nil, &RateLimitWaitError{Wait: d, Err: g.lastRefusal}
+	}
+	return d, r, nil
+}
+
+// rateAt is the learned rate at now, capped.
+func (g *rateGate) rateAt(now time.Time) float64 {
+	t := now.Sub(g.curveStart).Seconds()
+	if t < 0 {
+		t = 0
+	}
+	x := t - g.regain
+	r := g.ceiling*ratePlateau + g.cubic*x*x*x
+	if g.cap > 0 {
+		r = min(r, g.cap*capHeadroom)
+	}
+	return max(r, minRate)
+}
+
+// setLimit moves the limiter to r, ignoring changes too small to matter
+// (the limiter does some work on each change).
+func (g *rateGate) setLimit(now time.Time, r float64) {
+	if g.limiter == nil {
+		g.limiter = rate.NewLimiter(rate.Limit(r), 1)
+		return
+	}
+	if cur := float64(g.limiter.Limit()); math.Abs(cur-r) > 0.002*r {
+		g.limiter.SetLimitAt(now, rate.Limit(r))
+	}
+}
+
+// observe learns from one answer: sentAt is when its attempt left, now
+// when it came back. A 429 pauses the client for its Retry-After and
+// lowers the rate; anything else counts as accepted.
+func (g *rateGate) observe(ctx context.Context, sentAt, now time.Time, status int, header http.Header, body []byte) {
+	g.mu.Lock()
+	if status != http.StatusTooManyRequests {
+		g.accept(now)
+		g.mu.Unlock()
+		return
+	}
+	fields := map[string]any{}
+	g.lastRefusal = decodeError(status, header, body)
+	if ra, ok := parseRetryAfter(header, now); ok && ra > 0 {
+		ra = min(ra, maxSharedPause)
+		if until := now.Add(ra); until.After(g.pausedUntil) {
+			g.pausedUntil = until
+			g.pauseJitter = min(ra/10, maxPauseJitter)
+			fields["pause"] = ra.String()
+		}
+	}
+	if g.learned && sentAt.Before(g.decreasedAt) {
+		// Sent before the last decrease: the same event, already counted.
+		g.mu.Unlock()
+		return
+	}
+	g.prune(now)
+	ceiling := float64(len(g.accepted))
+	if g.learned {
+		// One event at most halves the rate: right after a pause the last
+		// second holds few answers, which says nothing of the limit.
+		ceiling = max(ceiling, g.rateAt(now)/2)
+	}
+	if g.cap > 0 {
+		ceiling = min(ceiling, g.cap)
+	}
+	g.ceiling = max(ceiling, 1)
+	g.cubic = rateCubic * max(g.ceiling, rateCubicFloor)
+	g.regain = math.Cbrt(g.ceiling * (ratePlateau - rateDecrease) / g.cubic)
+	g.learned = true
+	g.decreasedAt = now
+	g.curveStart = now
+	if g.pausedUntil.After(now) {
+		g.curveStart = g.pausedUntil
+	}
+	r := g.rateAt(g.curveStart)
+	g.setLimit(now, r)
+	g.mu.Unlock()
+	if g.log != nil {
+		fields["accepted_per_second"] = g.ceiling
+		fields["new_rate_per_second"] = math.Round(r*100) / 100
+		g.log(ctx, "payments API rate limited: pausing every request of the provider for the Retry-After, then sending at a lower rate", fields)
+	}
+}
+
+// accept records an accepted answer at now.
+func (g *rateGate) accept(now time.Time) {
+	g.prune(now)
+	if len(g.accepted) >= maxAcceptedWindow {
+		return
+	}
+	g.accepted = append(g.accepted, now)
+}
+
+// prune forgets the accepted answers older than a second.
+func (g *rateGate) prune(now time.Time) {
+	cut := now.Add(-time.Second)
+	i := 0
+	for i < len(g.accepted) && !g.accepted[i].After(cut) {
+		i++
+	}
+	if i == 0 {
+		return
+	}
+	n := copy(g.accepted, g.accepted[i:])
+	g.accepted = g.accepted[:n]
+}
+
+// parseRetryAfter reads a Retry-After header: whole seconds or an HTTP date.
+func parseRetryAfter(h http.Header, now time.Time) (time.Duration, bool) {
+	s := h.Get(HeaderRetryAfter)
+	if s == "" {
+		return 0, false
+	}
+	if secs, err := strconv.Atoi(strings.TrimSpace(s)); err == nil && secs >= 0 {
+		return time.Duration(secs) * time.Second, true
+	}
+	if t, err := http.ParseTime(s); err == nil {
+		return max(t.Sub(now), 0), true
+	}
+	return 0, false
+}
+
+// RateLimitWaitError is returned, without the request being sent, when its
+// turn comes after the operation's deadline: the service asked the client
+// to wait (a 429's Retry-After, RetryAfter set) or the client's rate (the
+// configured maximum, or the rate learned from 429s) leaves no room for it
+// sooner. Sleeping until the deadline would only turn the cause into a
+// timeout. Err is the last 429, if there was one.
+type RateLimitWaitError struct {
+	Wait       time.Duration
+	RetryAfter bool
+	Err        *Error
+}
+
+func (e *RateLimitWaitError) Error() string {
+	var b strings.Builder
+	b.WriteString("not sent: ")
+	if e.RetryAfter {
+		b.WriteString("the service asked to wait " + shortDuration(e.Wait.Round(time.Second)) + " (Retry-After) before the next request")
+	} else {
+		b.WriteString("at the client's request rate its turn comes in " + shortDuration(e.Wait.Round(time.Millisecond)))
+	}
+	b.WriteString(", after the operation's deadline")
+	if e.Err != nil {
+		b.WriteString("; the service's last refusal: " + e.Err.Error())
+	}
+	return b.String()
+}
+
+// Unwrap returns the last 429, so that IsRateLimited holds when there was one.
+func (e *RateLimitWaitError) Unwrap() error {
+	if e.Err == nil {
+		return nil
+	}
+	return e.Err
+}
