@@ -14,7 +14,7 @@ import (
 //
 // It counts connection failures in a row (refused, no route, a DNS
 // failure, a dial that timed out), across all the requests of the client,
-// which all go to one address. After breakerThreshold of them spanning at
+// which all go to one address. After BreakerThreshold of them spanning at
 // least breakerMinStreak (so that a blip of a restarting service does not
 // trip it), it opens: attempts fail at once with an UnreachableError and
 // are not retried. After breakerCooldown, attempts go through again; one
@@ -23,7 +23,7 @@ import (
 // a dropped connection) are no sign of an unreachable service: they
 // neither count nor end the streak.
 const (
-	breakerThreshold = 5
+	BreakerThreshold = 5
 	breakerMinStreak = time.Second
 	breakerCooldown  = 5 * time.Second
 )
@@ -58,7 +58,7 @@ func (b *breaker) failed(now time.Time, err error) {
 		b.streakStart = now
 	}
 	b.last = err
-	if b.failures >= breakerThreshold && now.Sub(b.streakStart) >= breakerMinStreak {
+	if b.failures >= BreakerThreshold && now.Sub(b.streakStart) >= breakerMinStreak {
 		b.openUntil = now.Add(breakerCooldown)
 	}
 }

@@ -52,9 +52,9 @@ const (
 	// shrinks with it, so that a client whose first answer was a 429 (its
 	// ceiling near nothing) regains a useful rate within tens of seconds.
 	rateCubicFloor = 10.0
-	// capHeadroom is the share of Config.MaxRequestsPerSecond the client
+	// CapHeadroom is the share of Config.MaxRequestsPerSecond the client
 	// sends at, for the same reason as ratePlateau.
-	capHeadroom = 0.97
+	CapHeadroom = 0.97
 	// minRate is the lowest rate the client slows to, in requests per second.
 	minRate = 0.5
 	// maxSharedPause bounds the pause one Retry-After imposes on every request.
@@ -126,7 +126,7 @@ type rateGate struct {
 }
 
 // newRateGate returns a gate that sends at most maxPerSecond requests a
-// second (times capHeadroom), or without limit until a 429 when
+// second (times CapHeadroom), or without limit until a 429 when
 // maxPerSecond is 0.
 func newRateGate(clk clock, maxPerSecond float64) *rateGate {
 	g := &rateGate{
@@ -140,7 +140,7 @@ func newRateGate(clk clock, maxPerSecond float64) *rateGate {
 		},
 	}
 	if maxPerSecond > 0 {
-		g.limiter = rate.NewLimiter(rate.Limit(maxPerSecond*capHeadroom), 1)
+		g.limiter = rate.NewLimiter(rate.Limit(maxPerSecond*CapHeadroom), 1)
 	}
 	return g
 }
@@ -150,55 +150,47 @@ func newRateGate(clk clock, maxPerSecond float64) *rateGate {
 // deadline (then sleeping would only turn its refusal into a timeout).
 func (g *rateGate) wait(ctx context.Context) error {
 	for {
-		now := g.clock.Now()
-		d, res, err := g.reserve(ctx, now)
+		d, err := g.take(ctx, g.clock.Now())
 		if err != nil || d <= 0 {
 			return err
 		}
 		if err := g.clock.Sleep(ctx, d); err != nil {
-			if res != nil {
-				res.CancelAt(g.clock.Now())
-			}
 			return err
 		}
-		if res != nil {
-			// The limiter's delay is over. A pause that began meanwhile
-			// is left to the next attempt: this one was paced already.
-			return nil
-		}
-		// The pause is over; look again, for a newer pause and the rate.
 	}
 }
 
-// reserve tells how long a request at now must wait. With a reservation,
-// the wait is the limiter's and the request goes after it; without one,
-// it is a pause, after which the caller asks again.
-func (g *rateGate) reserve(ctx context.Context, now time.Time) (time.Duration, *rate.Reservation, error) {
+// take lets a request at now go (0), or tells how long to wait before
+// asking again: the rest of a pause, or until the limiter has a token.
+//
+// Waiters take tokens only when one is there, instead of reserving future
+// ones: a backlog of reservations would keep the rate it was made at, and
+// with the rate rising, each new reservation would land closer to the
+// last one than the new rate allows (ten queued waiters at 3/s bunched
+// their requests by 5%, enough for a sliding-window limit to refuse them).
+// Waiters that lose the race for a token ask again a token later.
+func (g *rateGate) take(ctx context.Context, now time.Time) (time.Duration, error) {
 	g.mu.Lock()
 	defer g.mu.Unlock()
 	deadline, hasDeadline := ctx.Deadline()
 	if now.Before(g.pausedUntil) {
 		if hasDeadline && g.pausedUntil.After(deadline) {
-			return 0, nil, &RateLimitWaitError{Wait: g.pausedUntil.Sub(now), RetryAfter: true, Err: g.lastRefusal}
+			return 0, &RateLimitWaitError{Wait: g.pausedUntil.Sub(now), RetryAfter: true, Err: g.lastRefusal}
 		}
-		return g.pausedUntil.Sub(now) + g.jitter(g.pauseJitter), nil, nil
+		return g.pausedUntil.Sub(now) + g.jitter(g.pauseJitter), nil
 	}
 	if g.learned {
 		g.setLimit(now, g.rateAt(now))
 	}
-	if g.limiter == nil {
-		return 0, nil, nil
+	if g.limiter == nil || g.limiter.AllowN(now, 1) {
+		return 0, nil
 	}
-	r := g.limiter.ReserveN(now, 1)
-	if !r.OK() {
-		return 0, nil, nil // burst 1 and n 1: cannot happen
-	}
-	d := r.DelayFrom(now)
+	missing := 1 - g.limiter.TokensAt(now)
+	d := max(time.Duration(missing/float64(g.limiter.Limit())*float64(time.Second)), time.Microsecond)
 	if hasDeadline && now.Add(d).After(deadline) {
-		r.CancelAt(now)
-		return 0, nil, &RateLimitWaitError{Wait: d, Err: g.lastRefusal}
+		return 0, &RateLimitWaitError{Wait: d, Err: g.lastRefusal}
 	}
-	return d, r, nil
+	return d, nil
 }
 
 // rateAt is the learned rate at now, capped.
@@ -210,7 +202,7 @@ func (g *rateGate) rateAt(now time.Time) float64 {
 	x := t - g.regain
 	r := g.ceiling*ratePlateau + g.cubic*x*x*x
 	if g.cap > 0 {
-		r = min(r, g.cap*capHeadroom)
+		r = min(r, g.cap*CapHeadroom)
 	}
 	return max(r, minRate)
 }
