@@ -137,7 +137,9 @@ func newHungServer(t *testing.T, headersFirst bool) *hungServer {
 			w.Header().Set("Content-Type", "application/json")
 			w.WriteHeader(http.StatusOK)
 			_, _ = w.Write([]byte(`{"id":`))
-			w.(http.Flusher).Flush()
+			if f, ok := w.(http.Flusher); ok {
+				f.Flush()
+			}
 		}
 		select {
 		case <-r.Context().Done():

@@ -1,7 +1,6 @@
 package client
 
 import (
-	"container/heap"
 	"context"
 	"errors"
 	"math"
@@ -426,21 +425,23 @@ const (
 	simArrive
 )
 
+// simQueue holds the workers' next steps; with ten workers a scan for
+// the earliest is as quick as a heap.
 type simQueue []simEvent
 
-func (q simQueue) Len() int { return len(q) }
-func (q simQueue) Less(i, j int) bool {
-	if !q[i].at.Equal(q[j].at) {
-		return q[i].at.Before(q[j].at)
-	}
-	return q[i].seq < q[j].seq
-}
-func (q simQueue) Swap(i, j int) { q[i], q[j] = q[j], q[i] }
-func (q *simQueue) Push(x any)   { *q = append(*q, x.(simEvent)) }
-func (q *simQueue) Pop() any {
+func (q *simQueue) push(e simEvent) { *q = append(*q, e) }
+
+// pop removes and returns the earliest event, the first pushed among equals.
+func (q *simQueue) pop() simEvent {
 	old := *q
-	e := old[len(old)-1]
-	*q = old[:len(old)-1]
+	i := 0
+	for j := range old {
+		if old[j].at.Before(old[i].at) || old[j].at.Equal(old[i].at) && old[j].seq < old[i].seq {
+			i = j
+		}
+	}
+	e := old[i]
+	*q = append(old[:i], old[i+1:]...)
 	return e
 }
 
@@ -464,7 +465,7 @@ func simulateApply(limit, capRate float64, n, workers int, jitterMS float64, see
 	var admitted []time.Time // the service's window
 	var q simQueue
 	seq := 0
-	push := func(e simEvent) { seq++; e.seq = seq; heap.Push(&q, e) }
+	push := func(e simEvent) { seq++; e.seq = seq; q.push(e) }
 	pending := n
 	done := 0
 	refused := 0
@@ -475,8 +476,8 @@ func simulateApply(limit, capRate float64, n, workers int, jitterMS float64, see
 			push(simEvent{at: start, worker: w, kind: simReady})
 		}
 	}
-	for q.Len() > 0 {
-		e := heap.Pop(&q).(simEvent)
+	for len(q) > 0 {
+		e := q.pop()
 		switch e.kind {
 		case simReady:
 			d, err := g.take(ctx, e.at)
