@@ -108,9 +108,10 @@ type rateGate struct {
 	pauseJitter time.Duration
 	lastRefusal *Error
 
-	// accepted holds the times of the answers of the last second that were
-	// not refusals, oldest first.
-	accepted []time.Time
+	// accepted[acceptedHead:] holds the times of the answers of the last
+	// second that were not refusals, oldest first.
+	accepted     []time.Time
+	acceptedHead int
 
 	// learned is set by the first 429; ceiling is the accepted rate then
 	// measured, decreasedAt when the rate was last lowered, and curveStart
@@ -245,7 +246,7 @@ func (g *rateGate) observe(ctx context.Context, sentAt, now time.Time, status in
 		return
 	}
 	g.prune(now)
-	ceiling := float64(len(g.accepted))
+	ceiling := float64(len(g.accepted) - g.acceptedHead)
 	if g.learned {
 		// One event at most halves the rate: right after a pause the last
 		// second holds few answers, which says nothing of the limit.
@@ -276,24 +277,25 @@ func (g *rateGate) observe(ctx context.Context, sentAt, now time.Time, status in
 // accept records an accepted answer at now.
 func (g *rateGate) accept(now time.Time) {
 	g.prune(now)
-	if len(g.accepted) >= maxAcceptedWindow {
+	if len(g.accepted)-g.acceptedHead >= maxAcceptedWindow {
 		return
 	}
 	g.accepted = append(g.accepted, now)
 }
 
-// prune forgets the accepted answers older than a second.
+// prune forgets the accepted answers older than a second. It runs on
+// every answer, so it moves the head and compacts only when half the
+// slice is dead: amortised O(1), whatever the rate.
 func (g *rateGate) prune(now time.Time) {
 	cut := now.Add(-time.Second)
-	i := 0
-	for i < len(g.accepted) && !g.accepted[i].After(cut) {
-		i++
+	for g.acceptedHead < len(g.accepted) && !g.accepted[g.acceptedHead].After(cut) {
+		g.acceptedHead++
 	}
-	if i == 0 {
-		return
+	if g.acceptedHead > 0 && g.acceptedHead >= len(g.accepted)/2 {
+		n := copy(g.accepted, g.accepted[g.acceptedHead:])
+		g.accepted = g.accepted[:n]
+		g.acceptedHead = 0
 	}
-	n := copy(g.accepted, g.accepted[i:])
-	g.accepted = g.accepted[:n]
 }
 
 // parseRetryAfter reads a Retry-After header: whole seconds or an HTTP date.

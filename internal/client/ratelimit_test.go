@@ -520,3 +520,24 @@ func simulateApply(limit, capRate float64, n, workers int, jitterMS float64, see
 	}
 	return simResult{elapsed: last.Sub(start), refused: refused}
 }
+
+// TestRateGate_AcceptedWindow: at a high, steady rate the measurement
+// counts exactly the last second's answers (and stays small in memory).
+func TestRateGate_AcceptedWindow(t *testing.T) {
+	t.Parallel()
+	clk := newFakeClock()
+	g := newRateGate(clk, 0)
+	t0 := clk.now
+	for i := range 10_000 { // 1000 a second for ten seconds
+		at := t0.Add(time.Duration(i) * time.Millisecond)
+		g.observe(context.Background(), at, at, http.StatusOK, nil, nil)
+	}
+	if n := len(g.accepted); n > 2100 {
+		t.Errorf("%d times kept for a window of about 1000", n)
+	}
+	end := t0.Add(9999 * time.Millisecond)
+	g.observe(context.Background(), end, end, http.StatusTooManyRequests, refusal("1"), []byte(refusalBody))
+	if g.ceiling != 1000 {
+		t.Errorf("ceiling %v, want the 1000 answers of the last second", g.ceiling)
+	}
+}
