@@ -59,6 +59,10 @@ const (
 	minRate = 0.5
 	// maxSharedPause bounds the pause one Retry-After imposes on every request.
 	maxSharedPause = time.Minute
+	// maxCatchUp bounds how late a waiter's wake-up may be and still count
+	// as on time (see take). Lateness it forgives brings requests closer
+	// together than the rate, within the headroom below the ceiling.
+	maxCatchUp = 20 * time.Millisecond
 	// maxPauseJitter bounds each waiter's jitter after a pause.
 	maxPauseJitter = 250 * time.Millisecond
 	// maxAcceptedWindow bounds the memory of the accepted-rate measurement.
@@ -150,11 +154,14 @@ func newRateGate(clk clock, maxPerSecond float64) *rateGate {
 // ends first or when the service asked for a pause that outlasts ctx's
 // deadline (then sleeping would only turn its refusal into a timeout).
 func (g *rateGate) wait(ctx context.Context) error {
+	var appointment time.Time
 	for {
-		d, err := g.take(ctx, g.clock.Now())
+		now := g.clock.Now()
+		d, err := g.take(ctx, now, appointment)
 		if err != nil || d <= 0 {
 			return err
 		}
+		appointment = now.Add(d)
 		if err := g.clock.Sleep(ctx, d); err != nil {
 			return err
 		}
@@ -170,7 +177,14 @@ func (g *rateGate) wait(ctx context.Context) error {
 // last one than the new rate allows (ten queued waiters at 3/s bunched
 // their requests by 5%, enough for a sliding-window limit to refuse them).
 // Waiters that lose the race for a token ask again a token later.
-func (g *rateGate) take(ctx context.Context, now time.Time) (time.Duration, error) {
+//
+// appointment is when the gate told the waiter to come back, if it did. A
+// sleeper wakes late, by milliseconds on a busy machine; the limiter is
+// asked as of the appointment (at most maxCatchUp back), so that the next
+// token is due one interval after the appointment, not after the late
+// wake-up. Otherwise every late wake-up is lost for good: with ten waiters
+// and Terraform busy on two cores, a quarter of the rate was.
+func (g *rateGate) take(ctx context.Context, now, appointment time.Time) (time.Duration, error) {
 	g.mu.Lock()
 	defer g.mu.Unlock()
 	deadline, hasDeadline := ctx.Deadline()
@@ -183,11 +197,19 @@ func (g *rateGate) take(ctx context.Context, now time.Time) (time.Duration, erro
 	if g.learned {
 		g.setLimit(now, g.rateAt(now))
 	}
-	if g.limiter == nil || g.limiter.AllowN(now, 1) {
+	if g.limiter == nil {
 		return 0, nil
 	}
-	missing := 1 - g.limiter.TokensAt(now)
-	d := max(time.Duration(missing/float64(g.limiter.Limit())*float64(time.Second)), time.Microsecond)
+	at := now
+	if late := now.Sub(appointment); !appointment.IsZero() && late > 0 && late <= maxCatchUp {
+		at = appointment
+	}
+	if g.limiter.AllowN(at, 1) {
+		return 0, nil
+	}
+	missing := 1 - g.limiter.TokensAt(at)
+	due := at.Add(time.Duration(missing / float64(g.limiter.Limit()) * float64(time.Second)))
+	d := max(due.Sub(now), time.Microsecond)
 	if hasDeadline && now.Add(d).After(deadline) {
 		return 0, &RateLimitWaitError{Wait: d, Err: g.lastRefusal}
 	}

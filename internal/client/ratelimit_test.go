@@ -57,7 +57,7 @@ const refusalBody = `{"error":{"type":"rate_limit_error","code":"rate_limited","
 // mustTake asks the gate at now and fails on an error.
 func mustTake(t *testing.T, g *rateGate, now time.Time) time.Duration {
 	t.Helper()
-	d, err := g.take(context.Background(), now)
+	d, err := g.take(context.Background(), now, time.Time{})
 	if err != nil {
 		t.Fatalf("take: %v", err)
 	}
@@ -374,15 +374,16 @@ func TestRateGate_SimulatedApply(t *testing.T) {
 		maxRatio    float64
 		maxRefused  float64
 		sendJitterM float64 // milliseconds of random delay between the gate and the service
+		lateMS      float64 // milliseconds a sleeper may wake up late
 	}{
-		{limit: 10, n: 160, maxRatio: 1.2, maxRefused: 0.10, sendJitterM: 5},
-		{limit: 25, n: 160, maxRatio: 1.2, maxRefused: 0.10, sendJitterM: 5},
-		{limit: 25, n: 1000, maxRatio: 1.2, maxRefused: 0.10, sendJitterM: 5},
-		{limit: 100, n: 1000, maxRatio: 1.2, maxRefused: 0.10, sendJitterM: 2},
-		{limit: 3, n: 100, maxRatio: 1.2, maxRefused: 0.10, sendJitterM: 5},
-		{limit: 10, cap: 10, n: 160, maxRatio: 1.1, maxRefused: 0.01, sendJitterM: 5},
-		{limit: 25, cap: 25, n: 160, maxRatio: 1.1, maxRefused: 0.01, sendJitterM: 5},
-		{limit: 25, cap: 25, n: 1000, maxRatio: 1.1, maxRefused: 0.01, sendJitterM: 5},
+		{limit: 10, n: 160, maxRatio: 1.2, maxRefused: 0.10, sendJitterM: 5, lateMS: 15},
+		{limit: 25, n: 160, maxRatio: 1.2, maxRefused: 0.10, sendJitterM: 5, lateMS: 15},
+		{limit: 25, n: 1000, maxRatio: 1.2, maxRefused: 0.10, sendJitterM: 5, lateMS: 15},
+		{limit: 100, n: 1000, maxRatio: 1.2, maxRefused: 0.10, sendJitterM: 2, lateMS: 15},
+		{limit: 3, n: 100, maxRatio: 1.2, maxRefused: 0.10, sendJitterM: 5, lateMS: 15},
+		{limit: 10, cap: 10, n: 160, maxRatio: 1.1, maxRefused: 0.01, sendJitterM: 5, lateMS: 15},
+		{limit: 25, cap: 25, n: 160, maxRatio: 1.1, maxRefused: 0.01, sendJitterM: 5, lateMS: 15},
+		{limit: 25, cap: 25, n: 1000, maxRatio: 1.1, maxRefused: 0.01, sendJitterM: 5, lateMS: 15},
 	} {
 		name := "limit" + strconv.FormatFloat(tc.limit, 'f', -1, 64) + "_n" + strconv.Itoa(tc.n)
 		if tc.cap > 0 {
@@ -391,7 +392,7 @@ func TestRateGate_SimulatedApply(t *testing.T) {
 		t.Run(name, func(t *testing.T) {
 			t.Parallel()
 			for seed := range uint64(5) {
-				r := simulateApply(tc.limit, tc.cap, tc.n, 10, tc.sendJitterM, seed)
+				r := simulateApply(tc.limit, tc.cap, tc.n, 10, tc.sendJitterM, tc.lateMS, seed)
 				bound := float64(tc.n) / tc.limit
 				ratio := r.elapsed.Seconds() / bound
 				refused := float64(r.refused) / float64(r.refused+tc.n)
@@ -417,6 +418,7 @@ type simEvent struct {
 	worker int
 	kind   int // simReady, simArrive
 	sentAt time.Time
+	appt   time.Time // when the gate told the worker to come back
 	seq    int
 }
 
@@ -449,7 +451,7 @@ func (q *simQueue) pop() simEvent {
 // through the gate (reserve), reaches the service after a random delay of
 // up to jitterMS, is admitted or refused by a sliding-window limit, and
 // its answer comes back serviceTime later.
-func simulateApply(limit, capRate float64, n, workers int, jitterMS float64, seed uint64) simResult {
+func simulateApply(limit, capRate float64, n, workers int, jitterMS, lateMS float64, seed uint64) simResult {
 	const serviceTime = 2 * time.Millisecond
 	rng := rand.New(rand.NewPCG(seed, 42))
 	clk := newFakeClock()
@@ -480,12 +482,15 @@ func simulateApply(limit, capRate float64, n, workers int, jitterMS float64, see
 		e := q.pop()
 		switch e.kind {
 		case simReady:
-			d, err := g.take(ctx, e.at)
+			d, err := g.take(ctx, e.at, e.appt)
 			if err != nil {
 				panic(err)
 			}
 			if d > 0 {
-				push(simEvent{at: e.at.Add(d), worker: e.worker, kind: simReady})
+				// The sleeper wakes up to lateMS late, as on a busy machine.
+				appt := e.at.Add(d)
+				late := time.Duration(rng.Float64() * lateMS * float64(time.Millisecond))
+				push(simEvent{at: appt.Add(late), appt: appt, worker: e.worker, kind: simReady})
 				continue
 			}
 			sent := e.at
