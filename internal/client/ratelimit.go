@@ -54,7 +54,7 @@ const (
 	rateCubicFloor = 10.0
 	// CapHeadroom is the share of Config.MaxRequestsPerSecond the client
 	// sends at, for the same reason as ratePlateau.
-	CapHeadroom = 0.97
+	CapHeadroom = 0.95
 	// minRate is the lowest rate the client slows to, in requests per second.
 	minRate = 0.5
 	// maxSharedPause bounds the pause one Retry-After imposes on every request.
@@ -62,7 +62,7 @@ const (
 	// maxCatchUp bounds how late a waiter's wake-up may be and still count
 	// as on time (see take). Lateness it forgives brings requests closer
 	// together than the rate, within the headroom below the ceiling.
-	maxCatchUp = 20 * time.Millisecond
+	maxCatchUp = 10 * time.Millisecond
 	// maxPauseJitter bounds each waiter's jitter after a pause.
 	maxPauseJitter = 250 * time.Millisecond
 	// maxAcceptedWindow bounds the memory of the accepted-rate measurement.
