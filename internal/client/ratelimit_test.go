@@ -57,7 +57,7 @@ const refusalBody = `{"error":{"type":"rate_limit_error","code":"rate_limited","
 // mustTake asks the gate at now and fails on an error.
 func mustTake(t *testing.T, g *rateGate, now time.Time) time.Duration {
 	t.Helper()
-	d, err := g.take(context.Background(), now, time.Time{})
+	d, err := g.take(context.Background(), now)
 	if err != nil {
 		t.Fatalf("take: %v", err)
 	}
@@ -109,7 +109,7 @@ func TestRateGate_NoLimitUntilRefused(t *testing.T) {
 		g.observe(context.Background(), clk.now, clk.now, http.StatusOK, nil, nil)
 		clk.advance(time.Millisecond)
 	}
-	if g.learned || g.limiter != nil {
+	if g.learned || len(g.sent) > 0 {
 		t.Fatalf("the gate limits the rate before any refusal")
 	}
 }
@@ -140,15 +140,33 @@ func TestRateGate_RetryAfterPausesEveryone(t *testing.T) {
 		t.Errorf("jitter bound %v, want a tenth of Retry-After, 200ms", jitterMax)
 	}
 
-	// After the pause, ten waiters that come at once are spaced out at the
-	// learned rate: 25 accepted in the second before the refusal, resumed
-	// at rateDecrease of it.
+	// After the pause, waiters that come at once go at the learned rate:
+	// 25 accepted in the second before the refusal, resumed at
+	// rateDecrease of it: at most 25 in any window of 25/22.5 s (the rate
+	// rises a little meanwhile, which shortens the later windows).
 	end := t0.Add(2 * time.Second)
-	wantRate := 25 * rateDecrease
-	step := time.Duration(float64(time.Second) / wantRate)
-	for i, at := range sendTimes(t, g, end, 10) {
-		if want := time.Duration(i) * step; absDur(at.Sub(end)-want) > 2*time.Millisecond {
-			t.Errorf("waiter %d: sent at +%v, want about +%v (spaced at %.1f/s)", i, at.Sub(end), want, wantRate)
+	sends := sendTimes(t, g, end, 75)
+	decrease := rateDecrease
+	window := time.Duration(1 / decrease * float64(time.Second))
+	for i, at := range sends {
+		if i < 25 && !at.Equal(end) {
+			t.Fatalf("send %d at +%v, want the first 25 at once, the window being empty", i, at.Sub(end))
+		}
+		if i >= 25 {
+			if gap := at.Sub(sends[i-25]); gap > window || gap < window-50*time.Millisecond {
+				t.Fatalf("send %d comes %v after send %d, want about %v", i, gap, i-25, window)
+			}
+		}
+	}
+}
+
+// checkPaced checks that sends go n at a time, a window apart, from start.
+func checkPaced(t *testing.T, sends []time.Time, start time.Time, n int, window time.Duration) {
+	t.Helper()
+	for i, at := range sends {
+		want := start.Add(time.Duration(i/n) * window)
+		if absDur(at.Sub(want)) > time.Millisecond {
+			t.Fatalf("send %d at +%v, want +%v (%d per %v)", i, at.Sub(start), want.Sub(start), n, window)
 		}
 	}
 }
@@ -259,13 +277,9 @@ func TestRateGate_Cap(t *testing.T) {
 	t.Parallel()
 	clk := newFakeClock()
 	g := noJitter(newRateGate(clk, 10))
+	// 9.5 a second: 10 in any window of 10/9.5 s.
 	headroom := CapHeadroom
-	step := time.Duration(float64(time.Second) / (10 * headroom))
-	for i, at := range sendTimes(t, g, clk.now, 5) {
-		if want := time.Duration(i) * step; absDur(at.Sub(clk.now)-want) > time.Millisecond {
-			t.Errorf("request %d: sent at +%v, want +%v", i, at.Sub(clk.now), want)
-		}
-	}
+	checkPaced(t, sendTimes(t, g, clk.now, 35), clk.now, 10, time.Duration(10/(10*headroom)*float64(time.Second)))
 	// 40 accepted in the last second (another client's share, say) and a
 	// refusal: the ceiling is still the cap.
 	g2 := noJitter(newRateGate(clk, 10))
@@ -418,7 +432,6 @@ type simEvent struct {
 	worker int
 	kind   int // simReady, simArrive
 	sentAt time.Time
-	appt   time.Time // when the gate told the worker to come back
 	seq    int
 }
 
@@ -482,7 +495,7 @@ func simulateApply(limit, capRate float64, n, workers int, jitterMS, lateMS floa
 		e := q.pop()
 		switch e.kind {
 		case simReady:
-			d, err := g.take(ctx, e.at, e.appt)
+			d, err := g.take(ctx, e.at)
 			if err != nil {
 				panic(err)
 			}
@@ -490,7 +503,7 @@ func simulateApply(limit, capRate float64, n, workers int, jitterMS, lateMS floa
 				// The sleeper wakes up to lateMS late, as on a busy machine.
 				appt := e.at.Add(d)
 				late := time.Duration(rng.Float64() * lateMS * float64(time.Millisecond))
-				push(simEvent{at: appt.Add(late), appt: appt, worker: e.worker, kind: simReady})
+				push(simEvent{at: appt.Add(late), worker: e.worker, kind: simReady})
 				continue
 			}
 			sent := e.at
