@@ -16,7 +16,6 @@ import (
 	mrand "math/rand/v2"
 	"net/http"
 	"net/url"
-	"strconv"
 	"strings"
 	"sync/atomic"
 	"time"
@@ -63,6 +62,13 @@ type Config struct {
 	RetryWaitMax time.Duration
 	// HTTPClient replaces the pooled default client (for tests).
 	HTTPClient *http.Client
+	// RequestTimeout bounds each attempt, answer included; 0 means
+	// DefaultRequestTimeout, a negative value none. A timed-out attempt is
+	// retried like a network error.
+	RequestTimeout time.Duration
+	// MaxRequestsPerSecond caps the rate of attempts; 0 means no cap (the
+	// client still slows down when the service answers 429).
+	MaxRequestsPerSecond float64
 	// Log, when set, receives one entry per attempt and per outcome. Fields
 	// never hold the key or request bodies.
 	Log func(ctx context.Context, msg string, fields map[string]any)
@@ -89,6 +95,9 @@ func New(cfg Config) (*Client, error) {
 	if cfg.SecretKey == "" {
 		return nil, errors.New("secret key is empty")
 	}
+	if cfg.MaxRequestsPerSecond < 0 || math.IsNaN(cfg.MaxRequestsPerSecond) {
+		return nil, errors.New("max requests per second must be positive, or 0 for no limit")
+	}
 	c := &Client{
 		base:      base,
 		key:       cfg.SecretKey,
@@ -109,7 +118,7 @@ func New(cfg Config) (*Client, error) {
 		}
 	}
 	rc := retryablehttp.NewClient()
-	rc.HTTPClient = hc
+	rc.HTTPClient = c.wrapTransport(hc, cfg)
 	rc.Logger = nil
 	rc.RetryMax = cfg.MaxRetries
 	switch {
@@ -129,7 +138,6 @@ func New(cfg Config) (*Client, error) {
 	rc.Backoff = Backoff
 	rc.ErrorHandler = retryablehttp.PassthroughErrorHandler
 	rc.RequestLogHook = func(_ retryablehttp.Logger, r *http.Request, attempt int) {
-		markSent(r)
 		if c.log != nil {
 			c.log(r.Context(), "payments API request", map[string]any{
 				"method": r.Method, "path": r.URL.Path, "attempt": attempt + 1,
@@ -157,6 +165,9 @@ func (c *Client) checkRetry(ctx context.Context, resp *http.Response, err error)
 		return false, ctx.Err()
 	}
 	if err != nil {
+		if noRetry(err) {
+			return false, nil
+		}
 		c.logf(ctx, "payments API transport error, retrying if attempts remain", map[string]any{"error": err.Error()})
 		return true, nil
 	}
@@ -193,13 +204,8 @@ func (c *Client) checkRetry(ctx context.Context, resp *http.Response, err error)
 // capped at max, with equal jitter so that parallel clients spread out.
 func Backoff(minWait, maxWait time.Duration, attemptNum int, resp *http.Response) time.Duration {
 	if resp != nil {
-		if s := resp.Header.Get(wire.HeaderRetryAfter); s != "" {
-			if secs, err := strconv.Atoi(strings.TrimSpace(s)); err == nil && secs >= 0 {
-				return time.Duration(secs) * time.Second
-			}
-			if t, err := http.ParseTime(s); err == nil {
-				return max(time.Until(t), 0)
-			}
+		if d, ok := parseRetryAfter(resp.Header, time.Now()); ok {
+			return d
 		}
 	}
 	d := float64(minWait) * math.Pow(2, float64(attemptNum))
@@ -263,7 +269,7 @@ func (c *Client) call(ctx context.Context, method, path string, query, form url.
 		if ctxErr := ctx.Err(); ctxErr != nil {
 			return fmt.Errorf("%s %s: %w", method, path, ctxErr)
 		}
-		return fmt.Errorf("%s %s failed after %d attempt(s): %w", method, path, c.http.RetryMax+1, scrub(err))
+		return attemptsFailed(method, path, c.http.RetryMax+1, err)
 	}
 	if status != http.StatusOK {
 		e := decodeError(status, header, raw)

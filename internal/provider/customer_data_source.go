@@ -77,7 +77,7 @@ func (d *customerDataSource) Read(ctx context.Context, req datasource.ReadReques
 		return
 	}
 	if err != nil {
-		resp.Diagnostics.Append(apiErrorDiagnostic("Error Reading Customer", "customer "+id, err))
+		resp.Diagnostics.Append(dataSourceErrorDiagnostic("Error Reading Customer", "customer "+id, err))
 		return
 	}
 

@@ -17,24 +17,56 @@ import (
 // Reading Customer"), object names what was acted on ("customer cus_…"),
 // and the detail gives the cause and, where one is known, the fix.
 func apiErrorDiagnostic(summary, object string, err error) diag.Diagnostic {
+	return errorDiagnosticOf("resource", summary, object, err)
+}
+
+// dataSourceErrorDiagnostic is apiErrorDiagnostic for data sources, whose
+// hints name the data source's own settings.
+func dataSourceErrorDiagnostic(summary, object string, err error) diag.Diagnostic {
+	return errorDiagnosticOf("data source", summary, object, err)
+}
+
+// errorDiagnosticOf builds the diagnostic; kind is "resource" or "data source".
+func errorDiagnosticOf(kind, summary, object string, err error) diag.Diagnostic {
 	detail := fmt.Sprintf("The payments API request for %s failed: %s", object, err)
-	if hint := apiErrorHint(err); hint != "" {
+	if hint := apiErrorHint(kind, err); hint != "" {
 		detail += "\n\n" + hint
 	}
 	return diag.NewErrorDiagnostic(summary, detail)
 }
 
-// apiErrorHint says what to do about the errors a user can fix.
-func apiErrorHint(err error) string {
+// apiErrorHint says what to do about the errors a user can fix; kind names
+// what failed, "resource" or "data source".
+func apiErrorHint(kind string, err error) string {
 	var lm *client.LivemodeMismatchError
 	if errors.As(err, &lm) {
 		return "The provider refused the answer because its livemode disagrees with the key: the base_url " +
 			"points at another environment than the key belongs to (a sandbox key answered by the live service, " +
 			"or the reverse). Check base_url and secret_key."
 	}
+	var ue *client.UnreachableError
+	if errors.As(err, &ue) {
+		return fmt.Sprintf("Nothing answered at %s. Check that the payments service is running there (for a local "+
+			"sandbox: payments-sandbox -addr HOST:PORT) and that %s (or the %s environment variable) is right. "+
+			"After %d connection failures in a row the provider stops trying for a while, so the other operations "+
+			"of this run fail at once with this same error instead of each retrying.",
+			ue.BaseURL, attrBaseURL, EnvBaseURL, client.BreakerThreshold)
+	}
+	var te *client.AttemptTimeoutError
+	if errors.As(err, &te) {
+		return fmt.Sprintf("The %s timed out: the service accepted the connection but sent no complete answer within "+
+			"%s = %q, on the last of its attempts. Check that the service at %s is healthy, or raise %s in the "+
+			"provider configuration; the %s's timeouts block bounds all the attempts together.",
+			kind, attrRequestTimeout, durationString(te.Timeout), attrBaseURL, attrRequestTimeout, kind)
+	}
+	var we *client.RateLimitWaitError
+	if errors.As(err, &we) {
+		return fmt.Sprintf("The request was not sent: under the service's rate limit its turn would come after the "+
+			"%s's timeout. Raise the timeout in the %s's timeouts block, or lower Terraform's -parallelism.", kind, kind)
+	}
 	if errors.Is(err, context.DeadlineExceeded) {
-		return "The operation did not finish within its timeout. Raise it in the resource's timeouts block, " +
-			"or check that the service at base_url is reachable."
+		return fmt.Sprintf("The %s timed out: the operation did not finish within its timeout. Raise it in the %s's "+
+			"timeouts block, or check that the service at base_url is reachable.", kind, kind)
 	}
 	e, ok := client.AsError(err)
 	if !ok {
@@ -57,8 +89,8 @@ func apiErrorHint(err error) string {
 	case e.HTTPStatus == http.StatusForbidden:
 		return "The key is not allowed to do this. Check secret_key (or " + EnvSecretKey + ") and base_url."
 	case e.HTTPStatus == http.StatusTooManyRequests:
-		return "The service kept answering \"rate limited\" after every retry. Raise max_retries in the provider " +
-			"configuration, or lower Terraform's -parallelism."
+		return "The service kept answering \"rate limited\" after every retry. Set " + attrMaxRequestsPerSecond +
+			" in the provider configuration to the account's rate limit, raise max_retries, or lower Terraform's -parallelism."
 	case e.HTTPStatus >= 500:
 		return "The service failed after every retry. Try again later, or raise max_retries in the provider configuration."
 	}

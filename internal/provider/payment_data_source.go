@@ -84,7 +84,7 @@ func (d *paymentDataSource) Read(ctx context.Context, req datasource.ReadRequest
 		return
 	}
 	if err != nil {
-		resp.Diagnostics.Append(apiErrorDiagnostic("Error Reading Payment", "payment "+id, err))
+		resp.Diagnostics.Append(dataSourceErrorDiagnostic("Error Reading Payment", "payment "+id, err))
 		return
 	}
 

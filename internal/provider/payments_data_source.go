@@ -182,7 +182,7 @@ func (d *paymentsDataSource) addListError(resp *datasource.ReadResponse, params 
 				"Check the id, and that the customer was not deleted and belongs to this account.", params.Customer))
 		return
 	}
-	resp.Diagnostics.Append(apiErrorDiagnostic("Error Listing Payments", "payments", err))
+	resp.Diagnostics.Append(dataSourceErrorDiagnostic("Error Listing Payments", "payments", err))
 }
 
 // createdBound turns an RFC 3339 filter into the API's form: UTC, second

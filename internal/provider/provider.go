@@ -68,6 +68,9 @@ type paymentsProviderModel struct {
 	AllowLivemode types.Bool   `tfsdk:"allow_livemode"`
 	// AllowLivePayments is allow_live_payments (payment_guard.go).
 	AllowLivePayments types.Bool `tfsdk:"allow_live_payments"`
+
+	MaxRequestsPerSecond types.Float64 `tfsdk:"max_requests_per_second"`
+	RequestTimeout       types.String  `tfsdk:"request_timeout"`
 }
 
 // New returns a function that builds the provider for the given version.
@@ -126,6 +129,8 @@ func (p *paymentsProvider) Schema(_ context.Context, _ provider.SchemaRequest, r
 					"sandbox can never charge real cards. Without it, such plans fail before anything is sent.", attrAllowLivemode),
 				Optional: true,
 			},
+			attrMaxRequestsPerSecond: maxRequestsPerSecondAttribute(),
+			attrRequestTimeout:       requestTimeoutAttribute(),
 		},
 	}
 }
@@ -162,6 +167,7 @@ func (p *paymentsProvider) Configure(ctx context.Context, req provider.Configure
 			"The provider cannot decide whether live payments are allowed because allow_live_payments is unknown until apply. "+
 				"Set it to a static value.")
 	}
+	maxRPS, requestTimeout := requestLimits(config.MaxRequestsPerSecond, config.RequestTimeout, &resp.Diagnostics)
 	if resp.Diagnostics.HasError() {
 		return
 	}
@@ -209,6 +215,9 @@ func (p *paymentsProvider) Configure(ctx context.Context, req provider.Configure
 		UserAgent:  p.userAgent(req.TerraformVersion),
 		MaxRetries: maxRetries,
 		Log:        apiLogger(secretKey),
+
+		MaxRequestsPerSecond: maxRPS,
+		RequestTimeout:       requestTimeout,
 	})
 	if err != nil {
 		// The key was checked above, so what is left is the URL, checked by
@@ -227,6 +236,7 @@ func (p *paymentsProvider) Configure(ctx context.Context, req provider.Configure
 	ctx = maskKey(ctx, secretKey)
 	tflog.Debug(ctx, "Configured the payments API client", map[string]any{
 		"base_url": baseURL, "max_retries": maxRetries, "livemode": c.Livemode(),
+		"max_requests_per_second": maxRPS, "request_timeout": requestTimeout.String(),
 	})
 
 	resp.DataSourceData = c

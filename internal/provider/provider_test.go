@@ -49,6 +49,8 @@ var testAccProtoV6ProviderFactories = map[string]func() (tfprotov6.ProviderServe
 func TestMain(m *testing.M) {
 	os.Unsetenv(EnvSecretKey)
 	os.Unsetenv(EnvBaseURL)
+	os.Unsetenv(EnvMaxRequestsPerSecond)
+	os.Unsetenv(EnvRequestTimeout)
 	os.Setenv("CHECKPOINT_DISABLE", "1")
 	code := m.Run()
 	removeSharedProviderBinary()

@@ -24,6 +24,11 @@ type options struct {
 	build         bool
 	terraform     string
 	tfLog         string
+
+	// rateLimits, rateLimitN and rateLimitRepeat drive the rate-limit phase.
+	rateLimits      []int64
+	rateLimitN      int
+	rateLimitRepeat int
 }
 
 func parseFlags(args []string) (options, error) {
@@ -35,6 +40,9 @@ func parseFlags(args []string) (options, error) {
 	fs.IntVar(&o.latencyN, "latency-n", 500, "N for the latency table")
 	fs.IntVar(&o.plans, "plans", 3, "refresh plans per repetition (a plan changes nothing, so repeating it is cheap)")
 	fs.IntVar(&o.latencyRepeat, "latency-repeat", 2, "repetitions per latency")
+	rl := fs.String("ratelimit", "10,25", "comma-separated sandbox rate limits (requests per second) for the rate-limit table; empty skips it")
+	fs.IntVar(&o.rateLimitN, "ratelimit-n", 80, "N for the rate-limit table")
+	fs.IntVar(&o.rateLimitRepeat, "ratelimit-repeat", 2, "repetitions per rate limit and mode")
 	fs.IntVar(&o.parallelism, "parallelism", 10, "terraform -parallelism (10 is Terraform's default)")
 	fs.IntVar(&o.checkN, "check-n", 500, "N at which the acceptance thresholds are checked")
 	fs.BoolVar(&o.strict, "strict", false, "exit 1 when a threshold is missed")
@@ -64,6 +72,16 @@ func parseFlags(args []string) (options, error) {
 	}
 	for _, l := range ls {
 		o.latencies = append(o.latencies, int64(l))
+	}
+	rls, err := parseInts(*rl)
+	if err != nil {
+		return o, fmt.Errorf("-ratelimit %q: want comma-separated requests per second such as 10,25", *rl)
+	}
+	for _, l := range rls {
+		o.rateLimits = append(o.rateLimits, int64(l))
+	}
+	if o.rateLimitN < 1 || o.rateLimitRepeat < 1 {
+		return o, errors.New("-ratelimit-n and -ratelimit-repeat must be at least 1")
 	}
 	if o.parallelism < 1 || o.latencyN < 1 || o.latencyRepeat < 1 || o.plans < 1 {
 		return o, errors.New("-parallelism, -latency-n, -latency-repeat and -plans must be at least 1")

@@ -78,6 +78,8 @@ type bench struct {
 	payments   target
 	floor      target
 	samples    []sample
+	// rateLimitRuns are the rate-limit phase's applies.
+	rateLimitRuns []rateLimitRun
 }
 
 // sample is one timed run.
@@ -160,6 +162,9 @@ func run(ctx context.Context, o options) (failed bool, err error) {
 		return false, err
 	}
 	if err := b.timeLatencies(ctx); err != nil {
+		return false, err
+	}
+	if err := b.timeRateLimits(ctx); err != nil {
 		return false, err
 	}
 	// Other work on the machine makes wall-clock times noisy; say how much
