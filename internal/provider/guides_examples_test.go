@@ -27,10 +27,13 @@ func TestAccGuides_Examples(t *testing.T) {
 	// Every guide example folder has a case here, so that a new one cannot
 	// go untested.
 	cases := map[string]func(t *testing.T, acct *testAccAccount, tf *tfCLI){
-		"api-assumptions":     testGuideAPIAssumptions,
-		"default-sources":     testGuideDefaultSources,
-		"importing-customers": testGuideImportingCustomers,
-		"keys-and-livemode":   testGuideKeysAndLivemode,
+		"api-assumptions":           testGuideAPIAssumptions,
+		"default-sources":           testGuideDefaultSources,
+		"importing-customers":       testGuideImportingCustomers,
+		"keys-and-livemode":         testGuideKeysAndLivemode,
+		"rate-limits":               testGuideRateLimits,
+		"seeding-test-environments": testGuideSeeding,
+		"testing-webhooks":          testGuideTestingWebhooks,
 	}
 	dirs, err := os.ReadDir(filepath.Join("..", "..", "examples", "guides"))
 	if err != nil {
