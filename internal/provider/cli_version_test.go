@@ -1,0 +1,211 @@
+package provider
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"os/exec"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/hashicorp/terraform-plugin-testing/tfversion"
+)
+
+// The acceptance tests run on Terraform and on OpenTofu (see `make test`):
+// TF_ACC_TERRAFORM_PATH names the CLI, as terraform-plugin-testing reads
+// it, and the terraform on PATH is the default. OpenTofu numbers its
+// versions on its own scale (OpenTofu 1.12 is not Terraform 1.12), so
+// tfversion checks by number say nothing about it: a test of a feature only
+// Terraform has skips on OpenTofu explicitly, with skipOnOpenTofu or the
+// skipOpenTofu version check.
+
+const (
+	// terraformRegistryHost and openTofuRegistryHost are the hosts each CLI
+	// gives a provider source without one ("paymentsdev/payments").
+	terraformRegistryHost = "registry.terraform.io"
+	openTofuRegistryHost  = "registry.opentofu.org"
+)
+
+// acceptanceCLIPath returns the CLI the acceptance tests run, chosen the way
+// terraform-plugin-testing chooses it: TF_ACC_TERRAFORM_PATH, or terraform
+// on PATH.
+func acceptanceCLIPath() (string, error) {
+	if p := os.Getenv("TF_ACC_TERRAFORM_PATH"); p != "" {
+		return p, nil
+	}
+	p, err := exec.LookPath("terraform")
+	if err != nil {
+		return "", fmt.Errorf("the Terraform CLI is not on PATH and TF_ACC_TERRAFORM_PATH is not set: %w", err)
+	}
+	return p, nil
+}
+
+// cliIdentity is what the acceptance tests' CLI says it is.
+type cliIdentity struct {
+	Path     string
+	Name     string // "Terraform" or "OpenTofu"
+	Version  string // without the leading v
+	OpenTofu bool
+}
+
+var (
+	cliIdentityOnce   sync.Once
+	cliIdentityResult cliIdentity
+	cliIdentityErr    error
+)
+
+// acceptanceCLI runs `<cli> version` once per test binary and reports which
+// CLI it is. Both print "<Name> v<version>" on their first line; OpenTofu's
+// `version -json` has no field that tells it from Terraform.
+func acceptanceCLI() (cliIdentity, error) {
+	cliIdentityOnce.Do(func() {
+		cliIdentityResult, cliIdentityErr = identifyCLI()
+	})
+	return cliIdentityResult, cliIdentityErr
+}
+
+func identifyCLI() (cliIdentity, error) {
+	path, err := acceptanceCLIPath()
+	if err != nil {
+		return cliIdentity{}, err
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, path, "version")
+	cmd.Env = append(os.Environ(), "CHECKPOINT_DISABLE=1")
+	out, err := cmd.Output()
+	if err != nil {
+		return cliIdentity{}, fmt.Errorf("running %s version: %w", path, err)
+	}
+	id, err := parseCLIVersion(string(out))
+	if err != nil {
+		return cliIdentity{}, fmt.Errorf("%s version: %w", path, err)
+	}
+	id.Path = path
+	return id, nil
+}
+
+// parseCLIVersion reads the first line of `terraform version` or
+// `tofu version`.
+func parseCLIVersion(out string) (cliIdentity, error) {
+	first, _, _ := strings.Cut(strings.TrimSpace(out), "\n")
+	name, ver, ok := strings.Cut(strings.TrimSpace(first), " v")
+	if !ok || ver == "" || strings.ContainsAny(ver, " \t") {
+		return cliIdentity{}, fmt.Errorf("unrecognised version line %q; want \"Terraform v1.2.3\" or \"OpenTofu v1.2.3\"", first)
+	}
+	switch name {
+	case "Terraform":
+		return cliIdentity{Name: name, Version: ver}, nil
+	case "OpenTofu":
+		return cliIdentity{Name: name, Version: ver, OpenTofu: true}, nil
+	}
+	return cliIdentity{}, fmt.Errorf("unrecognised CLI %q in version line %q; want Terraform or OpenTofu", name, first)
+}
+
+// testCLI returns the acceptance tests' CLI, failing the test when it
+// cannot be run.
+func testCLI(t *testing.T) cliIdentity {
+	t.Helper()
+	id, err := acceptanceCLI()
+	if err != nil {
+		t.Fatalf("identifying the acceptance tests' CLI: %v", err)
+	}
+	return id
+}
+
+// skipOnOpenTofu skips a test of behaviour only Terraform has when the
+// acceptance tests run on OpenTofu; why names the feature.
+func skipOnOpenTofu(t *testing.T, why string) {
+	t.Helper()
+	if id := testCLI(t); id.OpenTofu {
+		t.Skipf("OpenTofu v%s: %s is Terraform-only", id.Version, why)
+	}
+}
+
+// skipOpenTofu is a tfversion check, for a TestCase's TerraformVersionChecks,
+// that skips the test on OpenTofu: tfversion.SkipBelow(tfversion.Version1_14_0)
+// alone would run a Terraform 1.14 feature on OpenTofu 1.14.
+func skipOpenTofu(why string) tfversion.TerraformVersionCheck {
+	return openTofuCheck{why: why}
+}
+
+type openTofuCheck struct{ why string }
+
+// CheckTerraformVersion satisfies tfversion.TerraformVersionCheck.
+func (c openTofuCheck) CheckTerraformVersion(_ context.Context, _ tfversion.CheckTerraformVersionRequest, resp *tfversion.CheckTerraformVersionResponse) {
+	id, err := acceptanceCLI()
+	if err != nil {
+		resp.Error = fmt.Errorf("identifying the acceptance tests' CLI: %w", err)
+		return
+	}
+	if id.OpenTofu {
+		resp.Skip = fmt.Sprintf("OpenTofu v%s: %s is Terraform-only", id.Version, c.why)
+	}
+}
+
+// cliRegistryHost is the registry host the acceptance tests' CLI gives a
+// provider source without a host, for dev_overrides and provider addresses.
+func cliRegistryHost(t *testing.T) string {
+	t.Helper()
+	if testCLI(t).OpenTofu {
+		return openTofuRegistryHost
+	}
+	return terraformRegistryHost
+}
+
+// init points terraform-plugin-testing at OpenTofu's registry when the
+// acceptance tests run on OpenTofu, so `TF_ACC_TERRAFORM_PATH=.../tofu go
+// test` works with nothing else set. The in-process provider is reattached
+// under TF_ACC_PROVIDER_HOST/TF_ACC_PROVIDER_NAMESPACE/payments, which must
+// be the address OpenTofu gives "payments" (registry.opentofu.org/hashicorp);
+// OpenTofu documents the same two settings for provider developers. Values
+// already set are kept. It runs in init, before any test starts a goroutine.
+func init() {
+	if os.Getenv("TF_ACC") == "" {
+		return
+	}
+	id, err := acceptanceCLI()
+	if err != nil || !id.OpenTofu {
+		return // a missing CLI fails in testAccPreCheck, with its reason
+	}
+	if os.Getenv("TF_ACC_PROVIDER_HOST") == "" {
+		_ = os.Setenv("TF_ACC_PROVIDER_HOST", openTofuRegistryHost)
+	}
+	if os.Getenv("TF_ACC_PROVIDER_NAMESPACE") == "" {
+		_ = os.Setenv("TF_ACC_PROVIDER_NAMESPACE", "hashicorp")
+	}
+}
+
+func TestParseCLIVersion(t *testing.T) {
+	t.Parallel()
+	tests := []struct {
+		name, out string
+		want      cliIdentity
+		wantErr   string
+	}{
+		{name: "terraform", out: "Terraform v1.16.4\non linux_amd64\n", want: cliIdentity{Name: "Terraform", Version: "1.16.4"}},
+		{name: "terraform outdated", out: "Terraform v1.11.4\non linux_amd64\n\nYour version of Terraform is out of date!\n", want: cliIdentity{Name: "Terraform", Version: "1.11.4"}},
+		{name: "opentofu", out: "OpenTofu v1.12.6\non linux_amd64\n", want: cliIdentity{Name: "OpenTofu", Version: "1.12.6", OpenTofu: true}},
+		{name: "prerelease", out: "Terraform v1.17.0-dev\n", want: cliIdentity{Name: "Terraform", Version: "1.17.0-dev"}},
+		{name: "empty", out: "", wantErr: "unrecognised version line"},
+		{name: "other cli", out: "Pulumi v3.0.0\n", wantErr: `unrecognised CLI "Pulumi"`},
+		{name: "json", out: `{"terraform_version":"1.16.4"}`, wantErr: "unrecognised version line"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			got, err := parseCLIVersion(tt.out)
+			if tt.wantErr != "" {
+				if err == nil || !strings.Contains(err.Error(), tt.wantErr) {
+					t.Fatalf("parseCLIVersion(%q) error = %v; want one containing %q", tt.out, err, tt.wantErr)
+				}
+				return
+			}
+			if err != nil || got != tt.want {
+				t.Fatalf("parseCLIVersion(%q) = %+v, %v; want %+v", tt.out, got, err, tt.want)
+			}
+		})
+	}
+}
