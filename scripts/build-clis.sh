@@ -69,12 +69,22 @@ want_version() {
 	esac
 }
 
+# version_line BIN prints BIN's "<Name> v<version>" line. An empty CLI
+# configuration keeps the user's (or a missing TF_CLI_CONFIG_FILE's)
+# warnings out of the output, which OpenTofu prints on stdout.
+version_line() {
+	local out
+	out="$(CHECKPOINT_DISABLE=1 TF_CLI_CONFIG_FILE=/dev/null TOFU_CLI_CONFIG_FILE=/dev/null "$1" version 2>&1)" || {
+		printf '%s\n' "$out" | head -n 3 >&2
+		return 1
+	}
+	printf '%s\n' "$out" | grep -E -m 1 '^(Terraform|OpenTofu) v' || true
+}
+
 # is_good BIN NAME succeeds when BIN runs and reports the pinned version.
 is_good() {
-	local first
 	[[ -x "$1" ]] || return 1
-	first="$(CHECKPOINT_DISABLE=1 "$1" version 2>/dev/null | head -n 1)" || return 1
-	[[ "$first" == "$(want_version "$2")" ]]
+	[[ "$(version_line "$1" 2>/dev/null)" == "$(want_version "$2")" ]]
 }
 
 # module_dir MODULE VERSION prints the module's source folder in the module
@@ -127,6 +137,18 @@ build_one() {
 		return 0
 	fi
 	mkdir -p "$dir"
+	# One build of each CLI at a time: a second run waits, then finds the
+	# binary built.
+	exec 9>"$dir/.lock"
+	if ! flock -n 9; then
+		log "$name: another build-clis.sh is building it; waiting"
+		flock 9
+		if is_good "$bin" "$name"; then
+			exec 9>&-
+			log "$name: reusing $bin ($(want_version "$name"))"
+			return 0
+		fi
+	fi
 	start=$SECONDS
 	tmpsrc="$(mktemp -d "$CACHE/.src-$name.XXXXXX")"
 	tmpbin="$dir/.$name.tmp.$$"
@@ -146,29 +168,28 @@ build_one() {
 		log "tofu: building OpenTofu v$TOFU_VERSION from github.com/opentofu/opentofu (about 4 minutes)"
 		modroot="$(module_dir github.com/opentofu/opentofu "$TOFU_VERSION")"
 		copy_source "$modroot" "$tmpsrc"
-		(cd "$tmpsrc" && GOWORK=off GOFLAGS=-mod=mod CGO_ENABLED=0 go build -trimpath -o "$tmpbin" ./cmd/tofu)
+		# version.dev=no, as OpenTofu's release builds set it: without it the
+		# binary says v1.12.6-dev, a prerelease to tfversion checks.
+		(cd "$tmpsrc" && GOWORK=off GOFLAGS=-mod=mod CGO_ENABLED=0 go build -trimpath \
+			-ldflags "-X github.com/opentofu/opentofu/version.dev=no" -o "$tmpbin" ./cmd/tofu)
 		;;
 	esac
 
 	if ! is_good "$tmpbin" "$name"; then
-		log "ERROR: the $name just built does not report $(want_version "$name"): $(CHECKPOINT_DISABLE=1 "$tmpbin" version 2>&1 | head -n 1)"
+		log "ERROR: the $name just built does not report $(want_version "$name"); its version output:"
+		CHECKPOINT_DISABLE=1 "$tmpbin" version >&2 || true
 		return 1
 	fi
 	mv -f "$tmpbin" "$bin"
 	rm -rf "$tmpsrc"
 	trap - EXIT
+	exec 9>&-
 	log "$name: built $bin in $((SECONDS - start))s"
 }
 
 mkdir -p "$CACHE"
 missing=0
 if [[ $build -eq 1 ]]; then
-	# One build at a time: a second run waits, then finds the binary built.
-	exec 9>"$CACHE/.lock"
-	if ! flock -n 9; then
-		log "another build-clis.sh is running; waiting for it"
-		flock 9
-	fi
 	for name in "${names[@]}"; do
 		build_one "$name"
 	done
