@@ -87,21 +87,24 @@ func identifyCLI() (cliIdentity, error) {
 	return id, nil
 }
 
-// parseCLIVersion reads the first line of `terraform version` or
-// `tofu version`.
+// parseCLIVersion finds the "<Name> v<version>" line of `terraform version`
+// or `tofu version`. It need not be the first: OpenTofu prints warnings
+// about the CLI configuration (a missing TF_CLI_CONFIG_FILE) on stdout
+// before it.
 func parseCLIVersion(out string) (cliIdentity, error) {
-	first, _, _ := strings.Cut(strings.TrimSpace(out), "\n")
-	name, ver, ok := strings.Cut(strings.TrimSpace(first), " v")
-	if !ok || ver == "" || strings.ContainsAny(ver, " \t") {
-		return cliIdentity{}, fmt.Errorf("unrecognised version line %q; want \"Terraform v1.2.3\" or \"OpenTofu v1.2.3\"", first)
+	for line := range strings.Lines(out) {
+		name, ver, ok := strings.Cut(strings.TrimSpace(line), " v")
+		if !ok || ver == "" || strings.ContainsAny(ver, " \t") {
+			continue
+		}
+		switch name {
+		case "Terraform":
+			return cliIdentity{Name: name, Version: ver}, nil
+		case "OpenTofu":
+			return cliIdentity{Name: name, Version: ver, OpenTofu: true}, nil
+		}
 	}
-	switch name {
-	case "Terraform":
-		return cliIdentity{Name: name, Version: ver}, nil
-	case "OpenTofu":
-		return cliIdentity{Name: name, Version: ver, OpenTofu: true}, nil
-	}
-	return cliIdentity{}, fmt.Errorf("unrecognised CLI %q in version line %q; want Terraform or OpenTofu", name, first)
+	return cliIdentity{}, fmt.Errorf("no \"Terraform v1.2.3\" or \"OpenTofu v1.2.3\" line in its output:\n%s", out)
 }
 
 // testCLI returns the acceptance tests' CLI, failing the test when it
@@ -155,13 +158,21 @@ func cliRegistryHost(t *testing.T) string {
 	return terraformRegistryHost
 }
 
-// init points terraform-plugin-testing at OpenTofu's registry when the
-// acceptance tests run on OpenTofu, so `TF_ACC_TERRAFORM_PATH=.../tofu go
-// test` works with nothing else set. The in-process provider is reattached
-// under TF_ACC_PROVIDER_HOST/TF_ACC_PROVIDER_NAMESPACE/payments, which must
-// be the address OpenTofu gives "payments" (registry.opentofu.org/hashicorp);
-// OpenTofu documents the same two settings for provider developers. Values
-// already set are kept. It runs in init, before any test starts a goroutine.
+// init prepares terraform-plugin-testing for OpenTofu when the acceptance
+// tests run on it, so `TF_ACC_TERRAFORM_PATH=.../tofu go test` works with
+// nothing else set. Values already set are kept. It runs in init, before any
+// test starts a goroutine.
+//
+//   - The in-process provider is reattached under
+//     TF_ACC_PROVIDER_HOST/TF_ACC_PROVIDER_NAMESPACE/payments, which must be
+//     the address OpenTofu gives "payments" (registry.opentofu.org/hashicorp);
+//     OpenTofu documents the same two settings for provider developers.
+//   - OpenTofu prints its warning about a CLI configuration file that does
+//     not exist on stdout, ahead of `tofu version`'s output, where
+//     terraform-exec then finds no version and every test fails. A
+//     TF_CLI_CONFIG_FILE naming a missing file (as on the CI machines, to
+//     keep a user's configuration out) becomes the empty /dev/null, which
+//     means the same: no CLI configuration.
 func init() {
 	if os.Getenv("TF_ACC") == "" {
 		return
@@ -176,6 +187,11 @@ func init() {
 	if os.Getenv("TF_ACC_PROVIDER_NAMESPACE") == "" {
 		_ = os.Setenv("TF_ACC_PROVIDER_NAMESPACE", "hashicorp")
 	}
+	if rc := os.Getenv("TF_CLI_CONFIG_FILE"); rc != "" && os.Getenv("TOFU_CLI_CONFIG_FILE") == "" {
+		if _, err := os.Stat(rc); os.IsNotExist(err) {
+			_ = os.Setenv("TF_CLI_CONFIG_FILE", os.DevNull)
+		}
+	}
 }
 
 func TestParseCLIVersion(t *testing.T) {
@@ -189,9 +205,10 @@ func TestParseCLIVersion(t *testing.T) {
 		{name: "terraform outdated", out: "Terraform v1.11.4\non linux_amd64\n\nYour version of Terraform is out of date!\n", want: cliIdentity{Name: "Terraform", Version: "1.11.4"}},
 		{name: "opentofu", out: "OpenTofu v1.12.6\non linux_amd64\n", want: cliIdentity{Name: "OpenTofu", Version: "1.12.6", OpenTofu: true}},
 		{name: "prerelease", out: "Terraform v1.17.0-dev\n", want: cliIdentity{Name: "Terraform", Version: "1.17.0-dev"}},
-		{name: "empty", out: "", wantErr: "unrecognised version line"},
-		{name: "other cli", out: "Pulumi v3.0.0\n", wantErr: `unrecognised CLI "Pulumi"`},
-		{name: "json", out: `{"terraform_version":"1.16.4"}`, wantErr: "unrecognised version line"},
+		{name: "opentofu after config warning", out: "There are some problems with the CLI configuration:\n\nWarning: Unable to open CLI configuration file\n\nThe CLI configuration file at \"/x\" does not exist.\nOpenTofu v1.12.6\non linux_amd64\n", want: cliIdentity{Name: "OpenTofu", Version: "1.12.6", OpenTofu: true}},
+		{name: "empty", out: "", wantErr: "no \"Terraform v1.2.3\""},
+		{name: "other cli", out: "Pulumi v3.0.0\n", wantErr: "no \"Terraform v1.2.3\""},
+		{name: "json", out: `{"terraform_version":"1.16.4"}`, wantErr: "no \"Terraform v1.2.3\""},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
