@@ -8,6 +8,8 @@
 #   --build     build the CLIs that are missing first (the default)
 #   --if-built  use only the CLIs already built; skip the others
 #   --require   a CLI that is not built is an error (for CI)
+#   --path-ran  the summary also lists the terraform on PATH, whose run
+#               (with the unit tests) `make test` did just before
 #
 # Each CLI's run goes on after another failed, so one run shows every CLI's
 # failures; the exit status is 1 when any failed (or, with --require, was
@@ -21,11 +23,13 @@ cd "$(dirname "$0")/.."
 
 build=1
 require=0
+path_ran=0
 for arg in "$@"; do
 	case "$arg" in
 	--build) build=1 ;;
 	--if-built) build=0 ;;
 	--require) require=1 ;;
+	--path-ran) path_ran=1 ;;
 	*)
 		echo "testacc-clis.sh: unknown argument ${arg@Q}; expected --build, --if-built or --require." >&2
 		exit 2
@@ -38,6 +42,9 @@ export CHECKPOINT_DISABLE=1
 
 summary=()
 failed=0
+if [[ $path_ran -eq 1 ]]; then
+	summary+=("ok      $({ terraform version 2>/dev/null || true; } | grep -E -m 1 '^(Terraform|OpenTofu) v' || true) ($(command -v terraform)), with the unit tests, above")
+fi
 for name in terraform tofu; do
 	if [[ $build -eq 1 ]]; then
 		cli="$(./scripts/build-clis.sh "$name")" || cli=""
@@ -53,7 +60,7 @@ for name in terraform tofu; do
 		fi
 		continue
 	fi
-	label="$("$cli" version | head -n 1) ($cli)"
+	label="$({ "$cli" version 2>/dev/null || true; } | grep -E -m 1 '^(Terraform|OpenTofu) v' || true) ($cli)"
 	printf '\n==> acceptance tests on %s\n' "$label"
 	start=$SECONDS
 	# TF_ACC_PROVIDER_HOST and _NAMESPACE are left to the tests, which set
@@ -67,6 +74,6 @@ for name in terraform tofu; do
 	fi
 done
 
-printf '\n==> acceptance tests on the built CLIs:\n'
+printf '\n==> acceptance tests by CLI:\n'
 printf '    %s\n' "${summary[@]}"
 exit "$failed"
