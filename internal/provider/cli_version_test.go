@@ -2,6 +2,7 @@ package provider
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"os"
 	"os/exec"
@@ -10,6 +11,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/hashicorp/terraform-plugin-testing/helper/resource"
 	"github.com/hashicorp/terraform-plugin-testing/tfversion"
 )
 
@@ -118,27 +120,23 @@ func testCLI(t *testing.T) cliIdentity {
 	return id
 }
 
-// skipOnOpenTofu skips a test of behaviour only Terraform has when the
-// acceptance tests run on OpenTofu; why names the feature.
-func skipOnOpenTofu(t *testing.T, why string) {
-	t.Helper()
-	if id := testCLI(t); id.OpenTofu {
-		t.Skipf("OpenTofu v%s: %s is Terraform-only", id.Version, why)
-	}
-}
-
 // skipOpenTofu is a tfversion check, for a TestCase's TerraformVersionChecks,
-// that skips the test on OpenTofu: tfversion.SkipBelow(tfversion.Version1_14_0)
-// alone would run a Terraform 1.14 feature on OpenTofu 1.14.
+// that skips the test on OpenTofu; why names the Terraform-only feature.
+// tfversion.SkipBelow(tfversion.Version1_14_0) alone would run a Terraform
+// 1.14 feature on OpenTofu 1.14. Tests that drive the CLI themselves (tfCLI)
+// check testCLI(t).OpenTofu.
 func skipOpenTofu(why string) tfversion.TerraformVersionCheck {
-	return openTofuCheck{why: why}
+	return openTofuCheck{why: why, identify: acceptanceCLI}
 }
 
-type openTofuCheck struct{ why string }
+type openTofuCheck struct {
+	why      string
+	identify func() (cliIdentity, error)
+}
 
 // CheckTerraformVersion satisfies tfversion.TerraformVersionCheck.
 func (c openTofuCheck) CheckTerraformVersion(_ context.Context, _ tfversion.CheckTerraformVersionRequest, resp *tfversion.CheckTerraformVersionResponse) {
-	id, err := acceptanceCLI()
+	id, err := c.identify()
 	if err != nil {
 		resp.Error = fmt.Errorf("identifying the acceptance tests' CLI: %w", err)
 		return
@@ -224,5 +222,61 @@ func TestParseCLIVersion(t *testing.T) {
 				t.Fatalf("parseCLIVersion(%q) = %+v, %v; want %+v", tt.out, got, err, tt.want)
 			}
 		})
+	}
+}
+
+func TestSkipOpenTofu(t *testing.T) {
+	t.Parallel()
+	if c, ok := skipOpenTofu("list resources").(openTofuCheck); !ok || c.why != "list resources" || c.identify == nil {
+		t.Fatalf("skipOpenTofu = %#v; want an openTofuCheck naming the feature and identifying the CLI", c)
+	}
+	tests := []struct {
+		name      string
+		id        cliIdentity
+		err       error
+		wantSkip  string
+		wantError bool
+	}{
+		{name: "terraform runs", id: cliIdentity{Name: "Terraform", Version: "1.16.4"}},
+		{name: "old terraform runs", id: cliIdentity{Name: "Terraform", Version: "1.11.4"}},
+		{name: "opentofu skips", id: cliIdentity{Name: "OpenTofu", Version: "1.12.6", OpenTofu: true}, wantSkip: "OpenTofu v1.12.6: list resources is Terraform-only"},
+		{name: "unknown cli fails", err: errors.New("no version line"), wantError: true},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			c := openTofuCheck{why: "list resources", identify: func() (cliIdentity, error) { return tt.id, tt.err }}
+			var resp tfversion.CheckTerraformVersionResponse
+			c.CheckTerraformVersion(context.Background(), tfversion.CheckTerraformVersionRequest{}, &resp)
+			if resp.Skip != tt.wantSkip || (resp.Error != nil) != tt.wantError {
+				t.Fatalf("skip %q, error %v; want skip %q, error %v", resp.Skip, resp.Error, tt.wantSkip, tt.wantError)
+			}
+		})
+	}
+}
+
+// TestAccCLI_sameAsPluginTesting proves that the CLI the tests identify (for
+// skipOpenTofu, for dev_overrides, and for the tests that run it through
+// tfCLI) is the one terraform-plugin-testing runs: both report one version.
+func TestAccCLI_sameAsPluginTesting(t *testing.T) {
+	id := testCLI(t)
+	resource.ParallelTest(t, resource.TestCase{
+		PreCheck:                 func() { testAccPreCheck(t) },
+		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+		TerraformVersionChecks:   []tfversion.TerraformVersionCheck{sameVersionCheck{want: id}},
+		Steps: []resource.TestStep{
+			{Config: `output "cli" { value = "ran" }`},
+		},
+	})
+}
+
+// sameVersionCheck fails a test whose CLI, as terraform-plugin-testing sees
+// it, is not the one want describes.
+type sameVersionCheck struct{ want cliIdentity }
+
+func (c sameVersionCheck) CheckTerraformVersion(_ context.Context, req tfversion.CheckTerraformVersionRequest, resp *tfversion.CheckTerraformVersionResponse) {
+	if req.TerraformVersion == nil || req.TerraformVersion.String() != c.want.Version {
+		resp.Error = fmt.Errorf("terraform-plugin-testing runs a CLI of version %v; the tests identified %s v%s at %s",
+			req.TerraformVersion, c.want.Name, c.want.Version, c.want.Path)
 	}
 }
