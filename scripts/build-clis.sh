@@ -22,6 +22,9 @@
 #                       binaries land in terraform-<version>/terraform and
 #                       tofu-<version>/tofu under it.
 #
+# The binaries are stripped (-s -w, as both projects' releases are): no
+# debug information to write saves link time and half the size.
+#
 # Builds are atomic: the binary is written to a temporary name in its final
 # folder and renamed into place only after it built and reported the right
 # version, so an interrupted build never leaves a broken binary. Concurrent
@@ -162,7 +165,7 @@ build_one() {
 		copy_source "$modroot" "$tmpsrc"
 		prepare_terraform "$tmpsrc"
 		(cd "$tmpsrc" && GOWORK=off GOFLAGS=-mod=mod CGO_ENABLED=0 go build -trimpath \
-			-ldflags "-X github.com/hashicorp/terraform/version.dev=no" -o "$tmpbin" .)
+			-ldflags "-s -w -X github.com/hashicorp/terraform/version.dev=no" -o "$tmpbin" .)
 		;;
 	tofu)
 		log "tofu: building OpenTofu v$TOFU_VERSION from github.com/opentofu/opentofu (about 4 minutes)"
@@ -171,7 +174,7 @@ build_one() {
 		# version.dev=no, as OpenTofu's release builds set it: without it the
 		# binary says v1.12.6-dev, a prerelease to tfversion checks.
 		(cd "$tmpsrc" && GOWORK=off GOFLAGS=-mod=mod CGO_ENABLED=0 go build -trimpath \
-			-ldflags "-X github.com/opentofu/opentofu/version.dev=no" -o "$tmpbin" ./cmd/tofu)
+			-ldflags "-s -w -X github.com/opentofu/opentofu/version.dev=no" -o "$tmpbin" ./cmd/tofu)
 		;;
 	esac
 
