@@ -23,7 +23,7 @@
 #                       tofu-<version>/tofu under it.
 #
 # The binaries are stripped (-s -w, as both projects' releases are): no
-# debug information to write saves link time and half the size.
+# debug information to write saves link time and disk.
 #
 # Builds are atomic: the binary is written to a temporary name in its final
 # folder and renamed into place only after it built and reported the right
