@@ -45,15 +45,14 @@ func providerBinary(t *testing.T) string {
 	return dir
 }
 
-// terraformBinary is the CLI the acceptance tests use.
+// terraformBinary is the CLI the acceptance tests use: the one
+// terraform-plugin-testing runs (TF_ACC_TERRAFORM_PATH, or terraform on
+// PATH), which may be OpenTofu.
 func terraformBinary(t *testing.T) string {
 	t.Helper()
-	if p := os.Getenv("TF_ACC_TERRAFORM_PATH"); p != "" {
-		return p
-	}
-	p, err := exec.LookPath("terraform")
+	p, err := acceptanceCLIPath()
 	if err != nil {
-		t.Fatalf("the Terraform CLI is not on PATH: %v", err)
+		t.Fatal(err)
 	}
 	return p
 }
@@ -76,13 +75,14 @@ func newTFCLI(t *testing.T, providerDir string, env ...string) *tfCLI {
 	t.Helper()
 	dir := t.TempDir()
 	rc := filepath.Join(dir, "terraformrc")
+	// "paymentsdev/payments" means a different registry host to each CLI.
 	writeFile(t, rc, fmt.Sprintf(`provider_installation {
   dev_overrides {
-    "registry.terraform.io/paymentsdev/payments" = %q
+    "%s/paymentsdev/payments" = %q
   }
   direct {}
 }
-`, providerDir))
+`, cliRegistryHost(t), providerDir))
 	base := []string{}
 	for _, kv := range os.Environ() {
 		name, _, _ := strings.Cut(kv, "=")
