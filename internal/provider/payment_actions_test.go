@@ -5,9 +5,6 @@ import (
 	"fmt"
 	"github.com/paymentsdev/terraform-provider-payments/internal/sandbox"
 	"github.com/paymentsdev/terraform-provider-payments/internal/sandboxclient"
-	"os"
-	"os/exec"
-	"path/filepath"
 	"strings"
 	"testing"
 
@@ -25,29 +22,7 @@ import (
 // and on OpenTofu, which has no actions.
 var actionVersionChecks = []tfversion.TerraformVersionCheck{
 	tfversion.SkipBelow(tfversion.Version1_14_0),
-	skipOpenTofu{},
-}
-
-// skipOpenTofu skips a test when the CLI under test is OpenTofu. The
-// version checks only see a version number, so the CLI is asked.
-type skipOpenTofu struct{}
-
-func (skipOpenTofu) CheckTerraformVersion(ctx context.Context, _ tfversion.CheckTerraformVersionRequest, resp *tfversion.CheckTerraformVersionResponse) {
-	bin := os.Getenv("TF_ACC_TERRAFORM_PATH")
-	if bin == "" {
-		bin, _ = exec.LookPath("terraform")
-	}
-	if bin == "" {
-		return
-	}
-	if strings.Contains(filepath.Base(bin), "tofu") {
-		resp.Skip = "OpenTofu has no actions"
-		return
-	}
-	out, err := exec.CommandContext(ctx, bin, "version").Output()
-	if err == nil && strings.Contains(string(out), "OpenTofu") {
-		resp.Skip = "OpenTofu has no actions"
-	}
+	skipOpenTofu("OpenTofu has no actions"),
 }
 
 // testAccActionConfig invokes one action named kind ("capture" or
