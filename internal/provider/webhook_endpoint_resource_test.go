@@ -68,7 +68,7 @@ func (a *testAccAccount) webhookConfig(body string) string {
 	return a.ProviderConfig() + "resource \"payments_webhook_endpoint\" \"test\" {\n" + body + "\n}\n"
 }
 
-func TestAccWebhookEndpoint_basic(t *testing.T) {
+func TestAccWebhookEndpoint_CreateImportUpdate(t *testing.T) {
 	acct := newTestAccAccount(t)
 	var id string
 	sameID, sameSecret := statecheck.CompareValue(compare.ValuesSame()), statecheck.CompareValue(compare.ValuesSame())
@@ -145,7 +145,7 @@ func TestAccWebhookEndpoint_basic(t *testing.T) {
 	})
 }
 
-func TestAccWebhookEndpoint_secretVersionRoll(t *testing.T) {
+func TestAccWebhookEndpoint_SecretVersionRoll(t *testing.T) {
 	acct := newTestAccAccount(t)
 	config := func(version string) string {
 		return acct.webhookConfig(`
@@ -203,9 +203,9 @@ func TestAccWebhookEndpoint_secretVersionRoll(t *testing.T) {
 	})
 }
 
-// TestAccWebhookEndpoint_importKeepsSecret: an import rolls nothing; the
+// TestAccWebhookEndpoint_ImportKeepsSecret: an import rolls nothing; the
 // secret is null until the next change of secret_version.
-func TestAccWebhookEndpoint_importKeepsSecret(t *testing.T) {
+func TestAccWebhookEndpoint_ImportKeepsSecret(t *testing.T) {
 	acct := newTestAccAccount(t)
 	ep, err := acct.Client.CreateWebhookEndpoint(context.Background(), &client.WebhookEndpointParams{
 		URL: webhookTestString("http://127.0.0.1:4242/imported"), EnabledEvents: []string{"payment.approved"},
@@ -274,7 +274,7 @@ func TestAccWebhookEndpoint_importKeepsSecret(t *testing.T) {
 	})
 }
 
-func TestAccWebhookEndpoint_driftRepaired(t *testing.T) {
+func TestAccWebhookEndpoint_DriftRepaired(t *testing.T) {
 	acct := newTestAccAccount(t)
 	var id string
 	config := acct.webhookConfig(`
@@ -319,7 +319,7 @@ func TestAccWebhookEndpoint_driftRepaired(t *testing.T) {
 	})
 }
 
-func TestAccWebhookEndpoint_deletedOutside(t *testing.T) {
+func TestAccWebhookEndpoint_DeletedOutside(t *testing.T) {
 	acct := newTestAccAccount(t)
 	var id string
 	config := acct.webhookConfig(`
@@ -357,9 +357,9 @@ func TestAccWebhookEndpoint_deletedOutside(t *testing.T) {
 	})
 }
 
-// TestAccWebhookEndpoint_invalid rejects bad arguments at plan time, bad
+// TestAccWebhookEndpoint_Invalid rejects bad arguments at plan time, bad
 // import ids, and reports a URL the service refuses on the url attribute.
-func TestAccWebhookEndpoint_invalid(t *testing.T) {
+func TestAccWebhookEndpoint_Invalid(t *testing.T) {
 	acct := newTestAccAccount(t)
 	planError := func(body string, want ...string) resource.TestStep {
 		return resource.TestStep{Config: acct.webhookConfig(body), PlanOnly: true, ExpectError: expectErrorRe(want...)}
@@ -395,11 +395,11 @@ func TestAccWebhookEndpoint_invalid(t *testing.T) {
 	})
 }
 
-// TestAccWebhookEndpoint_deliversSignedEvents is the whole path: Terraform
+// TestAccWebhookEndpoint_DeliversSignedEvents is the whole path: Terraform
 // creates an endpoint for a receiver in the test, a payment is made through
 // the API, and the receiver verifies payment.approved with the secret from
 // state.
-func TestAccWebhookEndpoint_deliversSignedEvents(t *testing.T) {
+func TestAccWebhookEndpoint_DeliversSignedEvents(t *testing.T) {
 	acct := newTestAccAccount(t)
 	type delivery struct {
 		event  client.Event
