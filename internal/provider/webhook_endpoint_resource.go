@@ -6,7 +6,6 @@ import (
 	"strings"
 	"time"
 
-	"github.com/hashicorp/terraform-plugin-framework-validators/mapvalidator"
 	"github.com/hashicorp/terraform-plugin-framework-validators/setvalidator"
 	"github.com/hashicorp/terraform-plugin-framework-validators/stringvalidator"
 	"github.com/hashicorp/terraform-plugin-framework/path"
@@ -102,17 +101,7 @@ func (r *webhookEndpointResource) Schema(ctx context.Context, _ resource.SchemaR
 					wire.MetadataMaxKeys, wire.MetadataKeyMaxLength, wire.MetadataValueMaxLength),
 				ElementType: types.StringType,
 				Optional:    true,
-				Validators: []validator.Map{
-					mapvalidator.SizeAtMost(wire.MetadataMaxKeys),
-					mapvalidator.KeysAre(
-						stringvalidator.UTF8LengthBetween(1, wire.MetadataKeyMaxLength),
-						stringvalidator.RegexMatches(metadataKeyRegexp, "must not contain square brackets"),
-					),
-					mapvalidator.ValueStringsAre(
-						notEmptyMetadataValueValidator{},
-						stringvalidator.UTF8LengthAtMost(wire.MetadataValueMaxLength),
-					),
-				},
+				Validators:  metadataValidators(),
 			},
 			"secret_version": schema.Int64Attribute{
 				MarkdownDescription: "Any number you choose; changing it to another number rolls the secret in place: " +
