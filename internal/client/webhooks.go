@@ -158,4 +158,3 @@ func (c *Client) ListEvents(ctx context.Context, p *ListEventsParams) (*EventLis
 	}
 	return &out, nil
 }
-

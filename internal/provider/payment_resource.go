@@ -105,21 +105,11 @@ func (r *paymentResource) client() *client.Client {
 
 func (r *paymentResource) Create(ctx context.Context, req resource.CreateRequest, resp *resource.CreateResponse) {
 	var plan paymentResourceModel
-	resp.Diagnostics.Append(req.Plan.Get(ctx, &plan)...)
-	if resp.Diagnostics.HasError() {
-		return
-	}
 	c := r.client()
-	if c == nil {
-		resp.Diagnostics.Append(notConfiguredDiagnostic())
+	ctx, cancel, ok := paymentTimeouts.begin(ctx, opCreate, c, req.Plan, &plan, &resp.Diagnostics)
+	if !ok {
 		return
 	}
-	timeout, diags := plan.Timeouts.Create(ctx, paymentTimeouts.Create)
-	resp.Diagnostics.Append(diags...)
-	if resp.Diagnostics.HasError() {
-		return
-	}
-	ctx, cancel := context.WithTimeout(ctx, timeout)
 	defer cancel()
 
 	capture := plan.Capture.ValueBool()
@@ -217,21 +207,11 @@ func paymentCreateDiagnostic(err error) diag.Diagnostic {
 
 func (r *paymentResource) Read(ctx context.Context, req resource.ReadRequest, resp *resource.ReadResponse) {
 	var state paymentResourceModel
-	resp.Diagnostics.Append(req.State.Get(ctx, &state)...)
-	if resp.Diagnostics.HasError() {
-		return
-	}
 	c := r.client()
-	if c == nil {
-		resp.Diagnostics.Append(notConfiguredDiagnostic())
+	ctx, cancel, ok := paymentTimeouts.begin(ctx, opRead, c, req.State, &state, &resp.Diagnostics)
+	if !ok {
 		return
 	}
-	timeout, diags := state.Timeouts.Read(ctx, paymentTimeouts.Read)
-	resp.Diagnostics.Append(diags...)
-	if resp.Diagnostics.HasError() {
-		return
-	}
-	ctx, cancel := context.WithTimeout(ctx, timeout)
 	defer cancel()
 
 	id := state.ID.ValueString()
@@ -255,23 +235,16 @@ func (r *paymentResource) Read(ctx context.Context, req resource.ReadRequest, re
 
 func (r *paymentResource) Update(ctx context.Context, req resource.UpdateRequest, resp *resource.UpdateResponse) {
 	var plan, state paymentResourceModel
-	resp.Diagnostics.Append(req.Plan.Get(ctx, &plan)...)
+	c := r.client()
+	ctx, cancel, ok := paymentTimeouts.begin(ctx, opUpdate, c, req.Plan, &plan, &resp.Diagnostics)
+	if !ok {
+		return
+	}
+	defer cancel()
 	resp.Diagnostics.Append(req.State.Get(ctx, &state)...)
 	if resp.Diagnostics.HasError() {
 		return
 	}
-	c := r.client()
-	if c == nil {
-		resp.Diagnostics.Append(notConfiguredDiagnostic())
-		return
-	}
-	timeout, diags := plan.Timeouts.Update(ctx, paymentTimeouts.Update)
-	resp.Diagnostics.Append(diags...)
-	if resp.Diagnostics.HasError() {
-		return
-	}
-	ctx, cancel := context.WithTimeout(ctx, timeout)
-	defer cancel()
 
 	id := state.ID.ValueString()
 	// fail keeps in state what did happen before the step that failed:
@@ -493,3 +466,5 @@ func (m *paymentResourceModel) nullUnknowns() {
 		m.AmountRefunded = types.Int64Null()
 	}
 }
+
+func (m *paymentResourceModel) timeoutsValue() timeouts.Value { return m.Timeouts }

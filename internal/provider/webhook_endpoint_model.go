@@ -233,3 +233,5 @@ func webhookEndpointErrorDiagnostics(summary, object string, err error) diag.Dia
 	diags.Append(d)
 	return diags
 }
+
+func (m *webhookEndpointResourceModel) timeoutsValue() timeouts.Value { return m.Timeouts }

@@ -147,20 +147,10 @@ func (r *webhookEndpointResource) Configure(_ context.Context, req resource.Conf
 
 func (r *webhookEndpointResource) Create(ctx context.Context, req resource.CreateRequest, resp *resource.CreateResponse) {
 	var plan webhookEndpointResourceModel
-	resp.Diagnostics.Append(req.Plan.Get(ctx, &plan)...)
-	if resp.Diagnostics.HasError() {
+	ctx, cancel, ok := webhookEndpointTimeouts.begin(ctx, opCreate, r.client, req.Plan, &plan, &resp.Diagnostics)
+	if !ok {
 		return
 	}
-	if r.client == nil {
-		resp.Diagnostics.Append(notConfiguredDiagnostic())
-		return
-	}
-	timeout, diags := plan.Timeouts.Create(ctx, webhookEndpointTimeouts.Create)
-	resp.Diagnostics.Append(diags...)
-	if resp.Diagnostics.HasError() {
-		return
-	}
-	ctx, cancel := context.WithTimeout(ctx, timeout)
 	defer cancel()
 
 	disabled := plan.Disabled.ValueBool()
@@ -188,20 +178,10 @@ func (r *webhookEndpointResource) Create(ctx context.Context, req resource.Creat
 
 func (r *webhookEndpointResource) Read(ctx context.Context, req resource.ReadRequest, resp *resource.ReadResponse) {
 	var state webhookEndpointResourceModel
-	resp.Diagnostics.Append(req.State.Get(ctx, &state)...)
-	if resp.Diagnostics.HasError() {
+	ctx, cancel, ok := webhookEndpointTimeouts.begin(ctx, opRead, r.client, req.State, &state, &resp.Diagnostics)
+	if !ok {
 		return
 	}
-	if r.client == nil {
-		resp.Diagnostics.Append(notConfiguredDiagnostic())
-		return
-	}
-	timeout, diags := state.Timeouts.Read(ctx, webhookEndpointTimeouts.Read)
-	resp.Diagnostics.Append(diags...)
-	if resp.Diagnostics.HasError() {
-		return
-	}
-	ctx, cancel := context.WithTimeout(ctx, timeout)
 	defer cancel()
 
 	id := state.ID.ValueString()
@@ -222,22 +202,15 @@ func (r *webhookEndpointResource) Read(ctx context.Context, req resource.ReadReq
 
 func (r *webhookEndpointResource) Update(ctx context.Context, req resource.UpdateRequest, resp *resource.UpdateResponse) {
 	var plan, state webhookEndpointResourceModel
-	resp.Diagnostics.Append(req.Plan.Get(ctx, &plan)...)
+	ctx, cancel, ok := webhookEndpointTimeouts.begin(ctx, opUpdate, r.client, req.Plan, &plan, &resp.Diagnostics)
+	if !ok {
+		return
+	}
+	defer cancel()
 	resp.Diagnostics.Append(req.State.Get(ctx, &state)...)
 	if resp.Diagnostics.HasError() {
 		return
 	}
-	if r.client == nil {
-		resp.Diagnostics.Append(notConfiguredDiagnostic())
-		return
-	}
-	timeout, diags := plan.Timeouts.Update(ctx, webhookEndpointTimeouts.Update)
-	resp.Diagnostics.Append(diags...)
-	if resp.Diagnostics.HasError() {
-		return
-	}
-	ctx, cancel := context.WithTimeout(ctx, timeout)
-	defer cancel()
 
 	params, changed, diags := webhookEndpointUpdateParams(ctx, &plan, &state)
 	resp.Diagnostics.Append(diags...)
@@ -283,20 +256,10 @@ func (r *webhookEndpointResource) Update(ctx context.Context, req resource.Updat
 
 func (r *webhookEndpointResource) Delete(ctx context.Context, req resource.DeleteRequest, resp *resource.DeleteResponse) {
 	var state webhookEndpointResourceModel
-	resp.Diagnostics.Append(req.State.Get(ctx, &state)...)
-	if resp.Diagnostics.HasError() {
+	ctx, cancel, ok := webhookEndpointTimeouts.begin(ctx, opDelete, r.client, req.State, &state, &resp.Diagnostics)
+	if !ok {
 		return
 	}
-	if r.client == nil {
-		resp.Diagnostics.Append(notConfiguredDiagnostic())
-		return
-	}
-	timeout, diags := state.Timeouts.Delete(ctx, webhookEndpointTimeouts.Delete)
-	resp.Diagnostics.Append(diags...)
-	if resp.Diagnostics.HasError() {
-		return
-	}
-	ctx, cancel := context.WithTimeout(ctx, timeout)
 	defer cancel()
 
 	id := state.ID.ValueString()

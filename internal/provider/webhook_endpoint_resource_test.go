@@ -4,8 +4,6 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"github.com/paymentsdev/terraform-provider-payments/internal/sandbox"
-	"github.com/paymentsdev/terraform-provider-payments/internal/sandboxclient"
 	"io"
 	"maps"
 	"net/http"
@@ -16,6 +14,9 @@ import (
 	"sync"
 	"testing"
 	"time"
+
+	"github.com/paymentsdev/terraform-provider-payments/internal/sandbox"
+	"github.com/paymentsdev/terraform-provider-payments/internal/sandboxclient"
 
 	"github.com/hashicorp/terraform-plugin-testing/compare"
 	"github.com/hashicorp/terraform-plugin-testing/helper/resource"
@@ -39,19 +40,10 @@ var (
 // testAccCheckWebhookEndpointsDestroyed checks, against the sandbox, that
 // every payments_webhook_endpoint in the state is gone.
 func (a *testAccAccount) testAccCheckWebhookEndpointsDestroyed(s *terraform.State) error {
-	for _, rs := range s.RootModule().Resources {
-		if rs.Type != "payments_webhook_endpoint" {
-			continue
-		}
-		_, err := a.Client.GetWebhookEndpoint(context.Background(), rs.Primary.ID)
-		if err == nil {
-			return fmt.Errorf("webhook endpoint %s still exists", rs.Primary.ID)
-		}
-		if !client.IsNotFound(err) {
-			return fmt.Errorf("checking webhook endpoint %s: %w", rs.Primary.ID, err)
-		}
-	}
-	return nil
+	return testAccCheckGone(s, "payments_webhook_endpoint", "webhook endpoint", func(id string) error {
+		_, err := a.Client.GetWebhookEndpoint(context.Background(), id)
+		return err
+	})
 }
 
 func (a *testAccAccount) testAccCheckWebhookEndpointAtService(id *string, check func(*client.WebhookEndpoint) error) resource.TestCheckFunc {
