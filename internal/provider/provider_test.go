@@ -616,3 +616,17 @@ func testAccCheckGone(s *terraform.State, typ, what string, get func(id string) 
 	}
 	return nil
 }
+
+// testAccRefuseIDs checks that the configuration config(id) of a data
+// source is refused at plan time, with an error saying want, for each id.
+func testAccRefuseIDs(t *testing.T, ids []string, config func(id string) string, want string) {
+	t.Helper()
+	steps := make([]resource.TestStep, 0, len(ids))
+	for _, id := range ids {
+		steps = append(steps, resource.TestStep{Config: config(id), ExpectError: testAccErrorRegexp(want)})
+	}
+	resource.ParallelTest(t, resource.TestCase{
+		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+		Steps:                    steps,
+	})
+}
