@@ -2,7 +2,6 @@ package client
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
 	"net/http"
 	"net/url"
@@ -11,53 +10,21 @@ import (
 	"github.com/paymentsdev/terraform-provider-payments/internal/wire"
 )
 
-// WebhookEndpoint is a webhook endpoint. Secret is set only in the answers
-// of create and roll secret; the service never shows it again.
-type WebhookEndpoint struct {
-	ID            string            `json:"id"`
-	Object        string            `json:"object"`
-	URL           string            `json:"url"`
-	EnabledEvents []string          `json:"enabled_events"`
-	Description   string            `json:"description"`
-	Disabled      bool              `json:"disabled"`
-	Secret        string            `json:"secret,omitempty"`
-	Metadata      map[string]string `json:"metadata"`
-	CreatedAt     string            `json:"created_at"`
-	Livemode      bool              `json:"livemode"`
-}
-
-// WebhookEndpointList is one page of webhook endpoints.
-type WebhookEndpointList struct {
-	Object  string             `json:"object"`
-	Data    []*WebhookEndpoint `json:"data"`
-	HasMore bool               `json:"has_more"`
-	URL     string             `json:"url"`
-}
-
-// Event is a change of an object: Data.Object is the object right after
-// the change (a deleted object as its deletion answer).
-type Event struct {
-	ID        string    `json:"id"`
-	Object    string    `json:"object"`
-	Type      string    `json:"type"`
-	CreatedAt string    `json:"created_at"`
-	Livemode  bool      `json:"livemode"`
-	Data      EventData `json:"data"`
-}
-
-// EventData holds an event's object, undecoded: its type depends on the
-// event's type (customer.* a customer, payment.* a payment, …).
-type EventData struct {
-	Object json.RawMessage `json:"object"`
-}
-
-// EventList is one page of events.
-type EventList struct {
-	Object  string   `json:"object"`
-	Data    []*Event `json:"data"`
-	HasMore bool     `json:"has_more"`
-	URL     string   `json:"url"`
-}
+// The webhook objects are the wire's.
+type (
+	// WebhookEndpoint is a webhook endpoint. Secret is set only in the
+	// answers of create and roll secret; the service never shows it again.
+	WebhookEndpoint = wire.WebhookEndpoint
+	// WebhookEndpointList is one page of webhook endpoints.
+	WebhookEndpointList = wire.WebhookEndpointList
+	// Event is a change of an object: Data.Object is the object right
+	// after the change.
+	Event = wire.Event
+	// EventData holds an event's object, undecoded.
+	EventData = wire.EventData
+	// EventList is one page of events.
+	EventList = wire.EventList
+)
 
 // WebhookEndpointParams are the fields of an endpoint create or update;
 // nil fields are not sent. On update, a pointer to "" clears Description,
@@ -191,6 +158,3 @@ func (c *Client) ListEvents(ctx context.Context, p *ListEventsParams) (*EventLis
 	}
 	return &out, nil
 }
-
-func (w *WebhookEndpoint) livemodeOf() bool { return w.Livemode }
-func (e *Event) livemodeOf() bool           { return e.Livemode }

@@ -151,8 +151,7 @@ func TestAccCustomerDataSource_Empty(t *testing.T) {
 func TestAccCustomerDataSource_InvalidID(t *testing.T) {
 	testAccPreCheck(t)
 	a := newTestAccAccount(t)
-	var steps []resource.TestStep
-	for _, id := range []string{
+	testAccRefuseIDs(t, []string{
 		"",
 		"cus_",
 		"cus_abc",
@@ -161,16 +160,7 @@ func TestAccCustomerDataSource_InvalidID(t *testing.T) {
 		" cus_" + strings.Repeat("a", wire.IDRandomLength),
 		"cus_" + strings.Repeat("a", wire.IDRandomLength+1),
 		"cus_" + strings.Repeat("a", wire.IDRandomLength-1) + "_",
-	} {
-		steps = append(steps, resource.TestStep{
-			Config:      testAccCustomerDataSourceConfig(a, id),
-			ExpectError: testAccErrorRegexp("must be a customer id: " + customerIDShape),
-		})
-	}
-	resource.ParallelTest(t, resource.TestCase{
-		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
-		Steps:                    steps,
-	})
+	}, func(id string) string { return testAccCustomerDataSourceConfig(a, id) }, "must be a customer id: "+customerIDShape)
 }
 
 // A data source reads an object that must exist: a missing customer is an

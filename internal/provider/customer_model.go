@@ -5,7 +5,6 @@ import (
 	"fmt"
 
 	"github.com/hashicorp/terraform-plugin-framework-timetypes/timetypes"
-	"github.com/hashicorp/terraform-plugin-framework-validators/mapvalidator"
 	"github.com/hashicorp/terraform-plugin-framework-validators/stringvalidator"
 	"github.com/hashicorp/terraform-plugin-framework/attr"
 	dschema "github.com/hashicorp/terraform-plugin-framework/datasource/schema"
@@ -134,22 +133,10 @@ func customerUpdateParams(ctx context.Context, plan, state *customerModel) (para
 		changed = true
 	}
 
-	var want, have map[string]string
-	diags.Append(plan.Metadata.ElementsAs(ctx, &want, false)...)
-	diags.Append(state.Metadata.ElementsAs(ctx, &have, false)...)
+	delta, d := metadataChanges(ctx, plan.Metadata, state.Metadata)
+	diags.Append(d...)
 	if diags.HasError() {
 		return nil, false, diags
-	}
-	delta := map[string]string{}
-	for k, v := range want {
-		if old, ok := have[k]; !ok || old != v {
-			delta[k] = v
-		}
-	}
-	for k := range have {
-		if _, ok := want[k]; !ok {
-			delta[k] = "" // deletes the key at the service
-		}
 	}
 	if len(delta) > 0 {
 		params.Metadata = delta
@@ -222,17 +209,7 @@ func customerResourceAttributes() map[string]rschema.Attribute {
 				wire.MaxRequestBodyBytes>>10),
 			ElementType: types.StringType,
 			Optional:    true,
-			Validators: []validator.Map{
-				mapvalidator.SizeAtMost(wire.MetadataMaxKeys),
-				mapvalidator.KeysAre(
-					stringvalidator.UTF8LengthBetween(1, wire.MetadataKeyMaxLength),
-					stringvalidator.RegexMatches(metadataKeyRegexp, "must not contain square brackets"),
-				),
-				mapvalidator.ValueStringsAre(
-					notEmptyMetadataValueValidator{},
-					stringvalidator.UTF8LengthAtMost(wire.MetadataValueMaxLength),
-				),
-			},
+			Validators:  metadataValidators(),
 		},
 		// Computed.
 		"id": rschema.StringAttribute{

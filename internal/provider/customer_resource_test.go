@@ -33,19 +33,10 @@ var customerIDCheck = knownvalue.StringRegexp(customerIDRegexp)
 // testAccCheckCustomersDestroyed checks, against the sandbox, that every
 // payments_customer in the state is gone.
 func (a *testAccAccount) testAccCheckCustomersDestroyed(s *terraform.State) error {
-	for _, rs := range s.RootModule().Resources {
-		if rs.Type != "payments_customer" {
-			continue
-		}
-		_, err := a.Client.GetCustomer(context.Background(), rs.Primary.ID)
-		if err == nil {
-			return fmt.Errorf("customer %s still exists", rs.Primary.ID)
-		}
-		if !client.IsNotFound(err) {
-			return fmt.Errorf("checking customer %s: %w", rs.Primary.ID, err)
-		}
-	}
-	return nil
+	return testAccCheckGone(s, "payments_customer", "customer", func(id string) error {
+		_, err := a.Client.GetCustomer(context.Background(), id)
+		return err
+	})
 }
 
 // testAccCaptureID stores the id of the resource at addr in *id.

@@ -71,7 +71,7 @@ func (a *testAccAccount) mustPayment(t *testing.T, p *client.PaymentParams) *cli
 	return pay
 }
 
-func TestAccPaymentCaptureAction_basic(t *testing.T) {
+func TestAccPaymentCaptureAction_CapturesThenRefusesTwice(t *testing.T) {
 	acct := newTestAccAccount(t)
 	whole := acct.mustPayment(t, &client.PaymentParams{Amount: 1000, Currency: "USD", Source: sandbox.TokenVisa, Capture: ptrTo(false)})
 	part := acct.mustPayment(t, &client.PaymentParams{Amount: 1000, Currency: "USD", Source: sandbox.TokenVisa, Capture: ptrTo(false)})
@@ -120,7 +120,7 @@ func TestAccPaymentCaptureAction_basic(t *testing.T) {
 	})
 }
 
-func TestAccPaymentRefundAction_basic(t *testing.T) {
+func TestAccPaymentRefundAction_PartialThenFull(t *testing.T) {
 	acct := newTestAccAccount(t)
 	pay := acct.mustPayment(t, &client.PaymentParams{Amount: 1000, Currency: "EUR", Source: sandbox.TokenVisa})
 	authorized := acct.mustPayment(t, &client.PaymentParams{Amount: 1000, Currency: "EUR", Source: sandbox.TokenVisa, Capture: ptrTo(false)})
@@ -163,9 +163,9 @@ func TestAccPaymentRefundAction_basic(t *testing.T) {
 	})
 }
 
-// TestAccPaymentRefundAction_liveGuard: an action with a live key needs
+// TestAccPaymentRefundAction_LiveGuard: an action with a live key needs
 // allow_live_payments on top of allow_livemode; the plan fails naming both.
-func TestAccPaymentRefundAction_liveGuard(t *testing.T) {
+func TestAccPaymentRefundAction_LiveGuard(t *testing.T) {
 	acct := newTestAccAccount(t)
 	live := fmt.Sprintf(`
 provider "payments" {

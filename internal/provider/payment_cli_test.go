@@ -14,10 +14,10 @@ import (
 	"github.com/paymentsdev/terraform-provider-payments/internal/client"
 )
 
-// TestAccPayment_warningsInCLI runs the Terraform CLI, which shows what the
+// TestAccPayment_WarningsInCLI runs the Terraform CLI, which shows what the
 // testing framework cannot: the plan's warning that a replacement is a new
 // charge, and destroy's warnings that payments stay at the service.
-func TestAccPayment_warningsInCLI(t *testing.T) {
+func TestAccPayment_WarningsInCLI(t *testing.T) {
 	if os.Getenv("TF_ACC") == "" {
 		t.Skip("acceptance test: set TF_ACC=1")
 	}
@@ -106,10 +106,10 @@ resource "payments_payment" "refunded" {
 	}
 }
 
-// TestAccPaymentRefundAction_progressInCLI invokes the refund action on
+// TestAccPaymentRefundAction_ProgressInCLI invokes the refund action on
 // demand (terraform apply -invoke) and checks the progress messages the
 // CLI shows while it runs. Terraform 1.14 or later.
-func TestAccPaymentRefundAction_progressInCLI(t *testing.T) {
+func TestAccPaymentRefundAction_ProgressInCLI(t *testing.T) {
 	if os.Getenv("TF_ACC") == "" {
 		t.Skip("acceptance test: set TF_ACC=1")
 	}

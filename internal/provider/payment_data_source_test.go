@@ -173,8 +173,7 @@ func TestAccPaymentDataSource_EveryStatus(t *testing.T) {
 func TestAccPaymentDataSource_InvalidID(t *testing.T) {
 	testAccPreCheck(t)
 	a := newTestAccAccount(t)
-	var steps []resource.TestStep
-	for _, id := range []string{
+	testAccRefuseIDs(t, []string{
 		"",
 		"pay_",
 		"pay_123",
@@ -183,16 +182,7 @@ func TestAccPaymentDataSource_InvalidID(t *testing.T) {
 		"pay_" + strings.Repeat("a", wire.IDRandomLength+1),
 		"pay_" + strings.Repeat("a", wire.IDRandomLength-1) + "-",
 		"pay_" + strings.Repeat("a", wire.IDRandomLength-4) + "/../",
-	} {
-		steps = append(steps, resource.TestStep{
-			Config:      testAccPaymentConfig(a, map[string]string{"test": id}),
-			ExpectError: testAccErrorRegexp("must be a payment id: " + paymentIDShape),
-		})
-	}
-	resource.ParallelTest(t, resource.TestCase{
-		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
-		Steps:                    steps,
-	})
+	}, func(id string) string { return testAccPaymentConfig(a, map[string]string{"test": id}) }, "must be a payment id: "+paymentIDShape)
 }
 
 // A data source reads an object that must exist: a missing payment is an

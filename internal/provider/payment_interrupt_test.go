@@ -63,44 +63,36 @@ func TestAccInterrupt_PaymentCreate(t *testing.T) {
 		env.checkRecovered()
 	}
 
-	t.Run("during the charge", func(t *testing.T) {
-		t.Parallel()
-		env := newInterruptEnv(t)
-		ctx, cancel := context.WithCancel(context.Background())
-		defer cancel()
-		env.cancelWhenAtService(ctx, "POST /v1/payments", cancel)
-		state := env.create(ctx, NewPaymentResource(), payment(0))
-		if state.hasError {
-			t.Errorf("Create reported an error although the payment was made: %v", state.diags)
-		}
-		check(env, state, 0)
-	})
-
-	t.Run("during the charge, before the refund", func(t *testing.T) {
-		t.Parallel()
-		env := newInterruptEnv(t)
-		ctx, cancel := context.WithCancel(context.Background())
-		defer cancel()
-		env.cancelWhenAtService(ctx, "POST /v1/payments", cancel)
+	for _, tc := range []struct {
+		name string
+		at   string // the request during which the run is interrupted
+		// refund is amount_refunded in the configuration, refunded what
+		// the service holds after the interrupt.
+		refund, refunded int64
+		// wantErr is whether Create reports an error, and why.
+		wantErr bool
+		why     string
+	}{
+		{name: "during the charge", at: "POST /v1/payments",
+			why: "Create reported an error although the payment was made"},
 		// The refund cannot run after the interrupt: an error, and the
 		// payment in state with nothing refunded.
-		state := env.create(ctx, NewPaymentResource(), payment(300))
-		if !state.hasError {
-			t.Errorf("Create reported no error although it could not refund")
-		}
-		check(env, state, 0)
-	})
-
-	t.Run("during the refund", func(t *testing.T) {
-		t.Parallel()
-		env := newInterruptEnv(t)
-		ctx, cancel := context.WithCancel(context.Background())
-		defer cancel()
-		env.cancelWhenAtService(ctx, "POST /v1/payments/:id/refund", cancel)
-		state := env.create(ctx, NewPaymentResource(), payment(300))
-		if state.hasError {
-			t.Errorf("Create reported an error although the refund was made: %v", state.diags)
-		}
-		check(env, state, 300)
-	})
+		{name: "during the charge, before the refund", at: "POST /v1/payments", refund: 300, wantErr: true,
+			why: "Create reported no error although it could not refund"},
+		{name: "during the refund", at: "POST /v1/payments/:id/refund", refund: 300, refunded: 300,
+			why: "Create reported an error although the refund was made"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			env := newInterruptEnv(t)
+			ctx, cancel := context.WithCancel(context.Background())
+			defer cancel()
+			env.cancelWhenAtService(ctx, tc.at, cancel)
+			state := env.create(ctx, NewPaymentResource(), payment(tc.refund))
+			if state.hasError != tc.wantErr {
+				t.Errorf("%s: %v", tc.why, state.diags)
+			}
+			check(env, state, tc.refunded)
+		})
+	}
 }

@@ -3,26 +3,16 @@ package provider
 import (
 	"context"
 	"fmt"
-	"github.com/hashicorp/terraform-plugin-framework-timetypes/timetypes"
 	"slices"
 	"strings"
 	"time"
 
 	"github.com/hashicorp/terraform-plugin-framework-timeouts/resource/timeouts"
-	"github.com/hashicorp/terraform-plugin-framework-validators/int64validator"
-	"github.com/hashicorp/terraform-plugin-framework-validators/mapvalidator"
-	"github.com/hashicorp/terraform-plugin-framework-validators/stringvalidator"
+	"github.com/hashicorp/terraform-plugin-framework-timetypes/timetypes"
 	"github.com/hashicorp/terraform-plugin-framework/attr"
 	"github.com/hashicorp/terraform-plugin-framework/diag"
 	"github.com/hashicorp/terraform-plugin-framework/path"
 	"github.com/hashicorp/terraform-plugin-framework/resource"
-	"github.com/hashicorp/terraform-plugin-framework/resource/schema"
-	"github.com/hashicorp/terraform-plugin-framework/resource/schema/booldefault"
-	"github.com/hashicorp/terraform-plugin-framework/resource/schema/boolplanmodifier"
-	"github.com/hashicorp/terraform-plugin-framework/resource/schema/int64planmodifier"
-	"github.com/hashicorp/terraform-plugin-framework/resource/schema/planmodifier"
-	"github.com/hashicorp/terraform-plugin-framework/resource/schema/stringplanmodifier"
-	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
 	"github.com/hashicorp/terraform-plugin-framework/types"
 	"github.com/hashicorp/terraform-plugin-log/tflog"
 
@@ -101,154 +91,6 @@ func (r *paymentResource) Metadata(_ context.Context, req resource.MetadataReque
 	resp.TypeName = req.ProviderTypeName + "_payment"
 }
 
-func (r *paymentResource) Schema(ctx context.Context, _ resource.SchemaRequest, resp *resource.SchemaResponse) {
-	resp.Schema = schema.Schema{
-		MarkdownDescription: "A payment: one charge of a card, by token or through a customer. " +
-			"Meant for seeding test environments with a payment history. " +
-			"`description` and `metadata` change in place; `capture` can go from `false` to `true` (a capture) and " +
-			"`amount_refunded` can grow (a refund), in place. Any change to `amount`, `currency`, `customer` or " +
-			"`source` replaces the payment, which is a new charge; the plan warns when it does. " +
-			"Payments cannot be deleted: destroying one keeps it at the service, refunded first when " +
-			"`refund_on_destroy = true`. With a live key, the provider needs `allow_live_payments = true`.",
-		Attributes: map[string]schema.Attribute{
-			attrPaymentAmount: schema.Int64Attribute{
-				MarkdownDescription: fmt.Sprintf("The amount to charge, in the currency's minor unit (cents for `USD`), "+
-					"from %d to %d. Changing it replaces the payment (a new charge).", wire.PaymentAmountMin, wire.PaymentAmountMax),
-				Required:   true,
-				Validators: []validator.Int64{int64validator.Between(wire.PaymentAmountMin, wire.PaymentAmountMax)},
-			},
-			attrPaymentCurrency: schema.StringAttribute{
-				MarkdownDescription: "The ISO 4217 currency code, in upper case: " + quotedList(wire.Currencies) +
-					". Changing it replaces the payment (a new charge).",
-				Required:   true,
-				Validators: []validator.String{currencyValidator{}},
-			},
-			attrPaymentCustomer: schema.StringAttribute{
-				MarkdownDescription: fmt.Sprintf("The customer to charge (%s). Without `source`, the customer's default "+
-					"payment method is charged. At least one of `customer` and `source` must be set. "+
-					"Changing it replaces the payment (a new charge).", customerIDShape),
-				Optional: true,
-				Validators: []validator.String{
-					stringvalidator.RegexMatches(customerIDRegexp, "must be a customer id: "+customerIDShape),
-				},
-			},
-			attrPaymentSource: schema.StringAttribute{
-				MarkdownDescription: fmt.Sprintf("What to charge: a payment-method token (for example `%s` in the sandbox), "+
-					"or one of the customer's stored methods (%s, with `customer` set). At least one of `customer` and "+
-					"`source` must be set. The service does not return a token, so the state keeps the configured value; "+
-					"after an import it is null until the next apply stores the configured value, in place. "+
-					"Changing it otherwise replaces the payment (a new charge).", "tok_visa", sourceIDShape),
-				Optional:   true,
-				Validators: []validator.String{stringvalidator.LengthAtLeast(1), paymentSourceValidator{}},
-			},
-			"description": schema.StringAttribute{
-				MarkdownDescription: "Free text about the payment, at least 1 character. Changes in place; removing it clears it at the service.",
-				Optional:            true,
-				Validators:          []validator.String{stringvalidator.LengthAtLeast(1)},
-			},
-			"metadata": schema.MapAttribute{
-				MarkdownDescription: fmt.Sprintf("Your own key-value pairs about the payment: at most %d keys, "+
-					"each of 1 to %d characters without square brackets, with a value of 1 to %d characters. "+
-					"Changes in place; keys removed from the configuration, or added outside of Terraform, are deleted at the service.",
-					wire.MetadataMaxKeys, wire.MetadataKeyMaxLength, wire.MetadataValueMaxLength),
-				ElementType: types.StringType,
-				Optional:    true,
-				Validators:  metadataValidators(),
-			},
-			attrPaymentCapture: schema.BoolAttribute{
-				MarkdownDescription: "Whether the charge is captured. `false` only authorizes it (status `authorized`); " +
-					"changing it to `true` later captures the payment in place. A captured payment cannot be " +
-					"uncaptured, so changing `true` to `false` is refused at plan time. Defaults to `true`.",
-				Optional:      true,
-				Computed:      true,
-				Default:       booldefault.StaticBool(true),
-				PlanModifiers: []planmodifier.Bool{boolplanmodifier.UseStateForUnknown()},
-			},
-			attrPaymentAmountRefunded: schema.Int64Attribute{
-				MarkdownDescription: "How much of the amount is refunded, in the currency's minor unit. Set it to refund: " +
-					"raising it refunds the difference in place. It cannot be lowered (a refund cannot be undone), " +
-					"exceed `amount`, or be set with `capture = false`; such plans are refused. " +
-					"Left unset, it shows what the service reports, refunds made outside of Terraform included.",
-				Optional:      true,
-				Computed:      true,
-				Validators:    []validator.Int64{int64validator.Between(0, wire.PaymentAmountMax)},
-				PlanModifiers: []planmodifier.Int64{int64planmodifier.UseStateForUnknown()},
-			},
-			"refund_on_destroy": schema.BoolAttribute{
-				MarkdownDescription: "Whether destroying the resource refunds what is left of the payment. " +
-					"Payments cannot be deleted: with `false` (the default) destroying only removes the payment from " +
-					"Terraform's state and the charge stands, with a warning; with `true` it is refunded first " +
-					"(nothing is done when nothing is refundable, for example a payment that is declined, pending, " +
-					"only authorized, disputed or already refunded; the warning says which).",
-				Optional: true,
-				Computed: true,
-				Default:  booldefault.StaticBool(false),
-			},
-			"id": schema.StringAttribute{
-				MarkdownDescription: fmt.Sprintf("The payment's identifier: %s.", paymentIDShape),
-				Computed:            true,
-				PlanModifiers:       []planmodifier.String{stringplanmodifier.UseStateForUnknown()},
-			},
-			"status": schema.StringAttribute{
-				MarkdownDescription: "The state of the payment: " + quotedList(wire.PaymentStatuses) + ". " +
-					"A payment that needs 3-D Secure is `pending` until the bank finishes it.",
-				Computed:      true,
-				PlanModifiers: []planmodifier.String{stringplanmodifier.UseStateForUnknown()},
-			},
-			"captured": schema.BoolAttribute{
-				MarkdownDescription: "Whether the charge has been captured.",
-				Computed:            true,
-				PlanModifiers:       []planmodifier.Bool{boolplanmodifier.UseStateForUnknown()},
-			},
-			"authorization_code": schema.StringAttribute{
-				MarkdownDescription: "The authorization code the card issuer returned. Null while the payment is `pending` and when it was `declined`.",
-				Computed:            true,
-				PlanModifiers:       []planmodifier.String{stringplanmodifier.UseStateForUnknown()},
-			},
-			"brand": schema.StringAttribute{
-				MarkdownDescription: "The brand of the card charged, for example `visa`.",
-				Computed:            true,
-				PlanModifiers:       []planmodifier.String{stringplanmodifier.UseStateForUnknown()},
-			},
-			"last4": schema.StringAttribute{
-				MarkdownDescription: "The last four digits of the card charged.",
-				Computed:            true,
-				PlanModifiers:       []planmodifier.String{stringplanmodifier.UseStateForUnknown()},
-			},
-			"created_at": schema.StringAttribute{
-				MarkdownDescription: "When the payment was created, as an RFC 3339 UTC timestamp.",
-				CustomType:          timetypes.RFC3339Type{},
-				Computed:            true,
-				PlanModifiers:       []planmodifier.String{stringplanmodifier.UseStateForUnknown()},
-			},
-			"livemode": schema.BoolAttribute{
-				MarkdownDescription: "Whether the payment was made with a live key (`true`) or a sandbox key (`false`).",
-				Computed:            true,
-				PlanModifiers:       []planmodifier.Bool{boolplanmodifier.UseStateForUnknown()},
-			},
-		},
-		Blocks: map[string]schema.Block{
-			"timeouts": paymentTimeouts.block(ctx, "payment"),
-		},
-	}
-}
-
-// metadataValidators are the wire contract's metadata rules, checked at
-// plan time; payments_customer applies the same.
-func metadataValidators() []validator.Map {
-	return []validator.Map{
-		mapvalidator.SizeAtMost(wire.MetadataMaxKeys),
-		mapvalidator.KeysAre(
-			stringvalidator.UTF8LengthBetween(1, wire.MetadataKeyMaxLength),
-			stringvalidator.RegexMatches(metadataKeyRegexp, "must not contain square brackets"),
-		),
-		mapvalidator.ValueStringsAre(
-			notEmptyMetadataValueValidator{},
-			stringvalidator.UTF8LengthAtMost(wire.MetadataValueMaxLength),
-		),
-	}
-}
-
 func (r *paymentResource) Configure(_ context.Context, req resource.ConfigureRequest, resp *resource.ConfigureResponse) {
 	r.data = providerDataFrom(req.ProviderData, &resp.Diagnostics)
 }
@@ -261,214 +103,13 @@ func (r *paymentResource) client() *client.Client {
 	return r.data.client
 }
 
-// ValidateConfig refuses, at plan time, configurations the service would
-// refuse or that could never converge.
-func (r *paymentResource) ValidateConfig(ctx context.Context, req resource.ValidateConfigRequest, resp *resource.ValidateConfigResponse) {
-	var cfg paymentResourceModel
-	resp.Diagnostics.Append(req.Config.Get(ctx, &cfg)...)
-	if resp.Diagnostics.HasError() {
-		return
-	}
-	if cfg.Customer.IsNull() && cfg.Source.IsNull() {
-		resp.Diagnostics.AddAttributeError(path.Root(attrPaymentSource), "Missing Payment Source",
-			fmt.Sprintf("A payment needs something to charge. Set customer (a customer id: the customer's default "+
-				"payment method is charged), source (a payment-method token such as %s), or both (a token or one of "+
-				"the customer's %s… ids, charged for that customer).", "tok_visa", wire.SourceIDPrefix))
-	}
-	if !cfg.Source.IsUnknown() && strings.HasPrefix(cfg.Source.ValueString(), wire.SourceIDPrefix) && cfg.Customer.IsNull() {
-		resp.Diagnostics.AddAttributeError(path.Root(attrPaymentSource), "Stored Source Without Customer",
-			fmt.Sprintf("source %s is a stored payment method (%s…), which can only be charged together with the "+
-				"customer it is attached to. Set customer to that customer's id, or set source to a token.",
-				quoteForError(cfg.Source.ValueString()), wire.SourceIDPrefix))
-	}
-	refunded := cfg.AmountRefunded
-	if refunded.IsNull() || refunded.IsUnknown() {
-		return
-	}
-	if !cfg.Capture.IsUnknown() && !cfg.Capture.IsNull() && !cfg.Capture.ValueBool() {
-		resp.Diagnostics.AddAttributeError(path.Root(attrPaymentAmountRefunded), "Refund Of An Uncaptured Payment",
-			"amount_refunded is set but capture = false: an authorized payment that is not captured cannot be refunded. "+
-				"Remove amount_refunded, or set capture = true to capture the payment before refunding it.")
-	}
-	if !cfg.Amount.IsUnknown() && !cfg.Amount.IsNull() && refunded.ValueInt64() > cfg.Amount.ValueInt64() {
-		resp.Diagnostics.AddAttributeError(path.Root(attrPaymentAmountRefunded), "Refund Above The Amount",
-			fmt.Sprintf("amount_refunded is %d but the payment's amount is %d: at most the whole amount can be refunded. "+
-				"Set amount_refunded to a value from 0 to %d.", refunded.ValueInt64(), cfg.Amount.ValueInt64(), cfg.Amount.ValueInt64()))
-	}
-}
-
-// ModifyPlan guards real money, decides replacement (and warns that it is
-// a new charge), and refuses changes the service cannot make in place.
-func (r *paymentResource) ModifyPlan(ctx context.Context, req resource.ModifyPlanRequest, resp *resource.ModifyPlanResponse) {
-	if req.Plan.Raw.IsNull() {
-		// Destroy: a refund on destroy moves money too.
-		var state paymentResourceModel
-		resp.Diagnostics.Append(req.State.Get(ctx, &state)...)
-		if !resp.Diagnostics.HasError() && state.RefundOnDestroy.ValueBool() {
-			if d := r.data.livePaymentDiagnostic("Refunding payment " + state.ID.ValueString() + " on destroy (refund_on_destroy = true)"); d != nil {
-				resp.Diagnostics.Append(d)
-			}
-		}
-		return
-	}
-	var plan paymentResourceModel
-	resp.Diagnostics.Append(req.Plan.Get(ctx, &plan)...)
-	if resp.Diagnostics.HasError() {
-		return
-	}
-	if req.State.Raw.IsNull() {
-		if d := r.data.livePaymentDiagnostic("Creating a payment"); d != nil {
-			resp.Diagnostics.Append(d)
-		}
-		return
-	}
-	var state paymentResourceModel
-	resp.Diagnostics.Append(req.State.Get(ctx, &state)...)
-	if resp.Diagnostics.HasError() {
-		return
-	}
-	id := state.ID.ValueString()
-
-	if changed := paymentReplacements(&state, &plan); len(changed) > 0 {
-		for _, name := range changed {
-			resp.RequiresReplace = append(resp.RequiresReplace, path.Root(name))
-		}
-		if d := r.data.livePaymentDiagnostic("Replacing payment " + id + " (a new charge)"); d != nil {
-			resp.Diagnostics.Append(d)
-		}
-		resp.Diagnostics.AddWarning("Replacing Payment Makes A New Charge", replacementDetail(id, changed, &state, &plan))
-		return
-	}
-
-	capturing := !state.Capture.IsNull() && !state.Capture.ValueBool() && plan.Capture.ValueBool()
-	if state.Capture.ValueBool() && !plan.Capture.IsUnknown() && !plan.Capture.ValueBool() {
-		resp.Diagnostics.AddAttributeError(path.Root(attrPaymentCapture), "Cannot Uncapture Payment",
-			fmt.Sprintf("Payment %s is captured (capture = true, status %s); a capture cannot be undone, so capture "+
-				"cannot change to false. Set capture = true, or set amount_refunded to refund the payment.", id, state.Status.ValueString()))
-		return
-	}
-	if capturing {
-		if state.Status.ValueString() != wire.PaymentStatusAuthorized {
-			resp.Diagnostics.AddAttributeError(path.Root(attrPaymentCapture), "Payment Cannot Be Captured",
-				fmt.Sprintf("Payment %s is %s; only an %s payment can be captured, so capture cannot change to true now. "+
-					"Keep capture = false until the payment is %s.", id, state.Status.ValueString(),
-					wire.PaymentStatusAuthorized, wire.PaymentStatusAuthorized))
-			return
-		}
-		if d := r.data.livePaymentDiagnostic("Capturing payment " + id); d != nil {
-			resp.Diagnostics.Append(d)
-		}
-		resp.Diagnostics.Append(resp.Plan.SetAttribute(ctx, path.Root("status"), types.StringUnknown())...)
-		resp.Diagnostics.Append(resp.Plan.SetAttribute(ctx, path.Root("captured"), types.BoolUnknown())...)
-	}
-
-	var configured types.Int64
-	resp.Diagnostics.Append(req.Config.GetAttribute(ctx, path.Root(attrPaymentAmountRefunded), &configured)...)
-	if resp.Diagnostics.HasError() || configured.IsNull() || configured.IsUnknown() {
-		return
-	}
-	want, have := configured.ValueInt64(), state.AmountRefunded.ValueInt64()
-	switch {
-	case want < have:
-		resp.Diagnostics.AddAttributeError(path.Root(attrPaymentAmountRefunded), "Cannot Lower Amount Refunded",
-			fmt.Sprintf("Payment %s has %d refunded; a refund cannot be undone, so amount_refunded cannot go down to %d. "+
-				"Set amount_refunded to %d or more (at most %d), or remove it to follow what the service reports.",
-				id, have, want, have, state.Amount.ValueInt64()))
-	case want > have:
-		status := state.Status.ValueString()
-		if !slices.Contains(refundableStatuses, status) && !(capturing && status == wire.PaymentStatusAuthorized) {
-			resp.Diagnostics.AddAttributeError(path.Root(attrPaymentAmountRefunded), "Payment Cannot Be Refunded",
-				fmt.Sprintf("Payment %s is %s; only a payment that is %s can be refunded, so amount_refunded cannot "+
-					"rise to %d now.", id, status, strings.Join(refundableStatuses, " or "), want))
-			return
-		}
-		if d := r.data.livePaymentDiagnostic(fmt.Sprintf("Refunding %d of payment %s", want-have, id)); d != nil {
-			resp.Diagnostics.Append(d)
-		}
-		resp.Diagnostics.Append(resp.Plan.SetAttribute(ctx, path.Root("status"), types.StringUnknown())...)
-	}
-}
-
-// paymentReplacements lists the arguments that are the charge itself (a
-// change to any is a new payment, a new charge) whose planned value
-// differs from the state. A null source in state is not a difference: the
-// payment was imported, and the service never tells the token, so the
-// configured value is stored in place.
-func paymentReplacements(state, plan *paymentResourceModel) []string {
-	var changed []string
-	for _, f := range []struct {
-		name        string
-		state, plan attr.Value
-	}{
-		{attrPaymentAmount, state.Amount, plan.Amount},
-		{attrPaymentCurrency, state.Currency, plan.Currency},
-		{attrPaymentCustomer, state.Customer, plan.Customer},
-		{attrPaymentSource, state.Source, plan.Source},
-	} {
-		if f.name == attrPaymentSource && f.state.IsNull() {
-			continue
-		}
-		if !f.state.Equal(f.plan) {
-			changed = append(changed, f.name)
-		}
-	}
-	return changed
-}
-
-// replacementDetail explains what a replacement does with money.
-func replacementDetail(id string, changed []string, state, plan *paymentResourceModel) string {
-	show := func(v attr.Value) string {
-		if v.IsUnknown() {
-			return "(known after apply)"
-		}
-		if v.IsNull() {
-			return "null"
-		}
-		return v.String()
-	}
-	var parts []string
-	for _, name := range changed {
-		var from, to attr.Value
-		switch name {
-		case attrPaymentAmount:
-			from, to = state.Amount, plan.Amount
-		case attrPaymentCurrency:
-			from, to = state.Currency, plan.Currency
-		case attrPaymentCustomer:
-			from, to = state.Customer, plan.Customer
-		default:
-			from, to = state.Source, plan.Source
-		}
-		parts = append(parts, fmt.Sprintf("%s %s -> %s", name, show(from), show(to)))
-	}
-	old := "The old payment stays at the service and is not refunded (payments cannot be deleted); " +
-		"set refund_on_destroy = true first to refund it when it is replaced."
-	if state.RefundOnDestroy.ValueBool() {
-		old = "The old payment stays at the service (payments cannot be deleted) and what is left of it is refunded, " +
-			"because refund_on_destroy = true."
-	}
-	return fmt.Sprintf("Changing %s replaces payment %s: applying charges %s %s again as a new payment. %s "+
-		"To change only the description or metadata, leave amount, currency, customer and source as they are.",
-		strings.Join(parts, ", "), id, show(plan.Amount), strings.Trim(show(plan.Currency), `"`), old)
-}
-
 func (r *paymentResource) Create(ctx context.Context, req resource.CreateRequest, resp *resource.CreateResponse) {
 	var plan paymentResourceModel
-	resp.Diagnostics.Append(req.Plan.Get(ctx, &plan)...)
-	if resp.Diagnostics.HasError() {
-		return
-	}
 	c := r.client()
-	if c == nil {
-		resp.Diagnostics.Append(notConfiguredDiagnostic())
+	ctx, cancel, ok := paymentTimeouts.begin(ctx, opCreate, c, req.Plan, &plan, &resp.Diagnostics)
+	if !ok {
 		return
 	}
-	timeout, diags := plan.Timeouts.Create(ctx, paymentTimeouts.Create)
-	resp.Diagnostics.Append(diags...)
-	if resp.Diagnostics.HasError() {
-		return
-	}
-	ctx, cancel := context.WithTimeout(ctx, timeout)
 	defer cancel()
 
 	capture := plan.Capture.ValueBool()
@@ -566,21 +207,11 @@ func paymentCreateDiagnostic(err error) diag.Diagnostic {
 
 func (r *paymentResource) Read(ctx context.Context, req resource.ReadRequest, resp *resource.ReadResponse) {
 	var state paymentResourceModel
-	resp.Diagnostics.Append(req.State.Get(ctx, &state)...)
-	if resp.Diagnostics.HasError() {
-		return
-	}
 	c := r.client()
-	if c == nil {
-		resp.Diagnostics.Append(notConfiguredDiagnostic())
+	ctx, cancel, ok := paymentTimeouts.begin(ctx, opRead, c, req.State, &state, &resp.Diagnostics)
+	if !ok {
 		return
 	}
-	timeout, diags := state.Timeouts.Read(ctx, paymentTimeouts.Read)
-	resp.Diagnostics.Append(diags...)
-	if resp.Diagnostics.HasError() {
-		return
-	}
-	ctx, cancel := context.WithTimeout(ctx, timeout)
 	defer cancel()
 
 	id := state.ID.ValueString()
@@ -604,23 +235,16 @@ func (r *paymentResource) Read(ctx context.Context, req resource.ReadRequest, re
 
 func (r *paymentResource) Update(ctx context.Context, req resource.UpdateRequest, resp *resource.UpdateResponse) {
 	var plan, state paymentResourceModel
-	resp.Diagnostics.Append(req.Plan.Get(ctx, &plan)...)
+	c := r.client()
+	ctx, cancel, ok := paymentTimeouts.begin(ctx, opUpdate, c, req.Plan, &plan, &resp.Diagnostics)
+	if !ok {
+		return
+	}
+	defer cancel()
 	resp.Diagnostics.Append(req.State.Get(ctx, &state)...)
 	if resp.Diagnostics.HasError() {
 		return
 	}
-	c := r.client()
-	if c == nil {
-		resp.Diagnostics.Append(notConfiguredDiagnostic())
-		return
-	}
-	timeout, diags := plan.Timeouts.Update(ctx, paymentTimeouts.Update)
-	resp.Diagnostics.Append(diags...)
-	if resp.Diagnostics.HasError() {
-		return
-	}
-	ctx, cancel := context.WithTimeout(ctx, timeout)
-	defer cancel()
 
 	id := state.ID.ValueString()
 	// fail keeps in state what did happen before the step that failed:
@@ -695,23 +319,11 @@ func paymentUpdateParams(ctx context.Context, plan, state *paymentResourceModel)
 		params.Description = &v
 		changed = true
 	}
-	var want, have map[string]string
 	var diags diag.Diagnostics
-	diags.Append(plan.Metadata.ElementsAs(ctx, &want, false)...)
-	diags.Append(state.Metadata.ElementsAs(ctx, &have, false)...)
+	delta, d := metadataChanges(ctx, plan.Metadata, state.Metadata)
+	diags.Append(d...)
 	if diags.HasError() {
 		return nil, false, diags
-	}
-	delta := map[string]string{}
-	for k, v := range want {
-		if old, ok := have[k]; !ok || old != v {
-			delta[k] = v
-		}
-	}
-	for k := range have {
-		if _, ok := want[k]; !ok {
-			delta[k] = "" // deletes the key at the service
-		}
 	}
 	if len(delta) > 0 {
 		params.Metadata = delta
@@ -855,58 +467,4 @@ func (m *paymentResourceModel) nullUnknowns() {
 	}
 }
 
-// currencyValidator accepts the contract's currency codes, exactly: a
-// lower-case code is refused with the code to use, not converted.
-type currencyValidator struct{}
-
-var _ validator.String = currencyValidator{}
-
-func (currencyValidator) Description(context.Context) string {
-	return "value must be one of " + strings.Join(wire.Currencies, ", ") + ", in upper case"
-}
-
-func (v currencyValidator) MarkdownDescription(ctx context.Context) string { return v.Description(ctx) }
-
-func (currencyValidator) ValidateString(_ context.Context, req validator.StringRequest, resp *validator.StringResponse) {
-	if req.ConfigValue.IsNull() || req.ConfigValue.IsUnknown() {
-		return
-	}
-	v := req.ConfigValue.ValueString()
-	if slices.Contains(wire.Currencies, v) {
-		return
-	}
-	if up := strings.ToUpper(v); slices.Contains(wire.Currencies, up) {
-		resp.Diagnostics.AddAttributeError(req.Path, "Invalid Currency",
-			fmt.Sprintf("Currency codes are upper case: use %q, not %q.", up, v))
-		return
-	}
-	resp.Diagnostics.AddAttributeError(req.Path, "Invalid Currency",
-		fmt.Sprintf("%s is not a currency the service accepts. Use one of %s (ISO 4217, upper case).",
-			quoteForError(v), strings.Join(wire.Currencies, ", ")))
-}
-
-// paymentSourceValidator checks the shape of a stored method's id; a
-// token's shape is the service's business.
-type paymentSourceValidator struct{}
-
-var _ validator.String = paymentSourceValidator{}
-
-func (paymentSourceValidator) Description(context.Context) string {
-	return "value must be a payment-method token, or a source id: " + sourceIDShape
-}
-
-func (v paymentSourceValidator) MarkdownDescription(ctx context.Context) string {
-	return v.Description(ctx)
-}
-
-func (paymentSourceValidator) ValidateString(_ context.Context, req validator.StringRequest, resp *validator.StringResponse) {
-	if req.ConfigValue.IsNull() || req.ConfigValue.IsUnknown() {
-		return
-	}
-	v := req.ConfigValue.ValueString()
-	if strings.HasPrefix(v, wire.SourceIDPrefix) && !sourceIDRegexp.MatchString(v) {
-		resp.Diagnostics.AddAttributeError(req.Path, "Invalid Payment Source",
-			fmt.Sprintf("source %s starts like a stored payment method's id but is not one: expected %s, or a "+
-				"payment-method token such as %s.", quoteForError(v), sourceIDShape, "tok_visa"))
-	}
-}
+func (m *paymentResourceModel) timeoutsValue() timeouts.Value { return m.Timeouts }

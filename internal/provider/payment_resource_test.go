@@ -91,7 +91,7 @@ resource "payments_payment" "test" {
 `
 }
 
-func TestAccPayment_byToken(t *testing.T) {
+func TestAccPayment_ByToken(t *testing.T) {
 	acct := newTestAccAccount(t)
 	var id string
 	config := func(desc, meta string) string {
@@ -236,7 +236,7 @@ func (a *testAccAccount) testAccCheckCreates(n int64) resource.TestCheckFunc {
 
 func ptrTo[T any](v T) *T { return &v }
 
-func TestAccPayment_byCustomer(t *testing.T) {
+func TestAccPayment_ByCustomer(t *testing.T) {
 	acct := newTestAccAccount(t)
 	resource.ParallelTest(t, resource.TestCase{
 		PreCheck:                 func() { testAccPreCheck(t) },
@@ -301,7 +301,7 @@ resource "payments_payment" "token" {
 	})
 }
 
-func TestAccPayment_captureLater(t *testing.T) {
+func TestAccPayment_CaptureLater(t *testing.T) {
 	acct := newTestAccAccount(t)
 	config := func(capture bool) string {
 		return testAccPaymentResourceConfig(acct, fmt.Sprintf(`
@@ -354,7 +354,7 @@ func TestAccPayment_captureLater(t *testing.T) {
 	})
 }
 
-func TestAccPayment_refunds(t *testing.T) {
+func TestAccPayment_Refunds(t *testing.T) {
 	acct := newTestAccAccount(t)
 	config := func(refunded string) string {
 		return testAccPaymentResourceConfig(acct, fmt.Sprintf(`
@@ -437,7 +437,7 @@ func TestAccPayment_refunds(t *testing.T) {
 	})
 }
 
-func TestAccPayment_replacementWarning(t *testing.T) {
+func TestAccPayment_ReplacementWarning(t *testing.T) {
 	acct := newTestAccAccount(t)
 	config := func(amount int, refundOnDestroy bool) string {
 		return testAccPaymentResourceConfig(acct, fmt.Sprintf(`
@@ -486,7 +486,7 @@ func TestAccPayment_replacementWarning(t *testing.T) {
 	// testing framework; TestPaymentResource_ModifyPlan checks its text.
 }
 
-func TestAccPayment_declined(t *testing.T) {
+func TestAccPayment_Declined(t *testing.T) {
 	acct := newTestAccAccount(t)
 	config := func(token string) string {
 		return testAccPaymentResourceConfig(acct, fmt.Sprintf(`
@@ -555,7 +555,7 @@ func (c priorPaymentCheck) CheckPlan(_ context.Context, req plancheck.CheckPlanR
 	resp.Error = fmt.Errorf("%s is not in the prior state", c.addr)
 }
 
-func TestAccPayment_pending(t *testing.T) {
+func TestAccPayment_Pending(t *testing.T) {
 	acct := newTestAccAccount(t)
 	config := testAccPaymentResourceConfig(acct, fmt.Sprintf(`
   amount   = 5000
@@ -600,7 +600,7 @@ func TestAccPayment_pending(t *testing.T) {
 	})
 }
 
-func TestAccPayment_destroy(t *testing.T) {
+func TestAccPayment_Destroy(t *testing.T) {
 	acct := newTestAccAccount(t)
 	ids := map[string]*string{"keep": new(string), "refund": new(string), "partial": new(string), "authorized": new(string)}
 	resource.ParallelTest(t, resource.TestCase{
@@ -674,7 +674,7 @@ resource "payments_payment" "authorized" {
 	})
 }
 
-func TestAccPayment_import(t *testing.T) {
+func TestAccPayment_Import(t *testing.T) {
 	acct := newTestAccAccount(t)
 	ctx := context.Background()
 	cus, err := acct.Client.CreateCustomer(ctx, &client.CustomerParams{Name: ptrTo("Imported"), Source: ptrTo(sandbox.TokenMastercard)})
@@ -754,10 +754,10 @@ resource "payments_payment" "customer" {
 	})
 }
 
-// TestAccPayment_importThenChange: right after an import, a configuration
+// TestAccPayment_ImportThenChange: right after an import, a configuration
 // that also changes description and capture plans one in-place update;
 // only a real change of the charge would replace.
-func TestAccPayment_importThenChange(t *testing.T) {
+func TestAccPayment_ImportThenChange(t *testing.T) {
 	acct := newTestAccAccount(t)
 	ctx := context.Background()
 	pay, err := acct.Client.CreatePayment(ctx, &client.PaymentParams{Amount: 700, Currency: "JPY", Source: sandbox.TokenAmex, Capture: ptrTo(false)})
@@ -804,7 +804,7 @@ func TestAccPayment_importThenChange(t *testing.T) {
 	})
 }
 
-func TestAccPayment_outOfBandDeletion(t *testing.T) {
+func TestAccPayment_OutOfBandDeletion(t *testing.T) {
 	acct := newTestAccAccount(t)
 	config := testAccPaymentResourceConfig(acct, fmt.Sprintf(`
   amount   = 100
@@ -835,9 +835,9 @@ func TestAccPayment_outOfBandDeletion(t *testing.T) {
 	})
 }
 
-// TestAccPayment_liveGuard: a live key needs allow_live_payments on top of
+// TestAccPayment_LiveGuard: a live key needs allow_live_payments on top of
 // allow_livemode to charge, and the plan says so before anything is sent.
-func TestAccPayment_liveGuard(t *testing.T) {
+func TestAccPayment_LiveGuard(t *testing.T) {
 	acct := newTestAccAccount(t)
 	liveKey := wire.SecretKeyLivePrefix + "abcdefgh1234"
 	config := func(extra string) string {
@@ -902,10 +902,10 @@ resource "payments_payment" "test" {
 	})
 }
 
-// TestAccPayment_faults: a create retried under injected faults (server
+// TestAccPayment_Faults: a create retried under injected faults (server
 // errors and dropped answers) makes exactly one payment per resource, and
 // an update under faults charges nothing more.
-func TestAccPayment_faults(t *testing.T) {
+func TestAccPayment_Faults(t *testing.T) {
 	acct := newTestAccAccount(t)
 	const n = 5
 	faults := sandboxclient.FaultsParams{ErrorRate: new(0.25), DropRate: new(0.25)}
@@ -991,10 +991,10 @@ func (a *testAccAccount) testAccCheckPaymentsRefunded(n int, refunded int64) res
 	}
 }
 
-// TestAccPayment_badInput: every input the service would refuse, or that
+// TestAccPayment_BadInput: every input the service would refuse, or that
 // could never converge, is refused at plan time naming the attribute and
 // what is accepted, and nothing reaches the service.
-func TestAccPayment_badInput(t *testing.T) {
+func TestAccPayment_BadInput(t *testing.T) {
 	acct := newTestAccAccount(t)
 	cus := "cus_" + strings.Repeat("a", wire.IDRandomLength)
 	for _, tc := range []struct {

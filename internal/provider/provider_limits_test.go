@@ -144,9 +144,9 @@ provider "payments" {
 	})
 }
 
-// TestAccProvider_requestLimitsValidation: bad values of the two arguments
+// TestAccProvider_RequestLimitsValidation: bad values of the two arguments
 // are refused at plan time, naming the attribute and the fix.
-func TestAccProvider_requestLimitsValidation(t *testing.T) {
+func TestAccProvider_RequestLimitsValidation(t *testing.T) {
 	a := newTestAccAccount(t)
 	config := func(setting string) string {
 		return fmt.Sprintf(`
@@ -185,10 +185,10 @@ provider "payments" {
 	})
 }
 
-// TestAccProvider_requestLimitsEnvironment: the environment variables are
+// TestAccProvider_RequestLimitsEnvironment: the environment variables are
 // read when the arguments are unset, and a bad value is an error that
 // names the variable. Not parallel: it sets the process environment.
-func TestAccProvider_requestLimitsEnvironment(t *testing.T) {
+func TestAccProvider_RequestLimitsEnvironment(t *testing.T) {
 	a := newTestAccAccount(t)
 	config := a.ProviderConfig() + testAccCustomerOnlyConfig
 	for _, tc := range []struct {

@@ -5,7 +5,6 @@ import (
 	"cmp"
 	"context"
 	"fmt"
-	"github.com/paymentsdev/terraform-provider-payments/internal/sandboxclient"
 	"net/http"
 	"net/http/httptest"
 	"os"
@@ -15,6 +14,8 @@ import (
 	"sync"
 	"testing"
 	"unicode"
+
+	"github.com/paymentsdev/terraform-provider-payments/internal/sandboxclient"
 
 	"github.com/hashicorp/terraform-plugin-framework/datasource"
 	"github.com/hashicorp/terraform-plugin-framework/datasource/schema"
@@ -595,4 +596,37 @@ func TestDataSourceSchemas_descriptions(t *testing.T) {
 			}
 		}
 	}
+}
+
+// testAccCheckGone is the CheckDestroy of a resource that is deleted at the
+// service: every resource of type typ in the state must be gone, get
+// answering not found for its id.
+func testAccCheckGone(s *terraform.State, typ, what string, get func(id string) error) error {
+	for _, rs := range s.RootModule().Resources {
+		if rs.Type != typ {
+			continue
+		}
+		err := get(rs.Primary.ID)
+		if err == nil {
+			return fmt.Errorf("%s %s still exists", what, rs.Primary.ID)
+		}
+		if !client.IsNotFound(err) {
+			return fmt.Errorf("checking %s %s: %w", what, rs.Primary.ID, err)
+		}
+	}
+	return nil
+}
+
+// testAccRefuseIDs checks that the configuration config(id) of a data
+// source is refused at plan time, with an error saying want, for each id.
+func testAccRefuseIDs(t *testing.T, ids []string, config func(id string) string, want string) {
+	t.Helper()
+	steps := make([]resource.TestStep, 0, len(ids))
+	for _, id := range ids {
+		steps = append(steps, resource.TestStep{Config: config(id), ExpectError: testAccErrorRegexp(want)})
+	}
+	resource.ParallelTest(t, resource.TestCase{
+		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+		Steps:                    steps,
+	})
 }

@@ -107,22 +107,10 @@ func webhookEndpointUpdateParams(ctx context.Context, plan, state *webhookEndpoi
 		params.Disabled = &v
 		changed = true
 	}
-	var want, have map[string]string
-	diags.Append(plan.Metadata.ElementsAs(ctx, &want, false)...)
-	diags.Append(state.Metadata.ElementsAs(ctx, &have, false)...)
+	delta, d := metadataChanges(ctx, plan.Metadata, state.Metadata)
+	diags.Append(d...)
 	if diags.HasError() {
 		return nil, false, diags
-	}
-	delta := map[string]string{}
-	for k, v := range want {
-		if old, ok := have[k]; !ok || old != v {
-			delta[k] = v
-		}
-	}
-	for k := range have {
-		if _, ok := want[k]; !ok {
-			delta[k] = "" // deletes the key at the service
-		}
 	}
 	if len(delta) > 0 {
 		params.Metadata = delta
@@ -245,3 +233,5 @@ func webhookEndpointErrorDiagnostics(summary, object string, err error) diag.Dia
 	diags.Append(d)
 	return diags
 }
+
+func (m *webhookEndpointResourceModel) timeoutsValue() timeouts.Value { return m.Timeouts }

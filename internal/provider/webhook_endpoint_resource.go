@@ -6,7 +6,6 @@ import (
 	"strings"
 	"time"
 
-	"github.com/hashicorp/terraform-plugin-framework-validators/mapvalidator"
 	"github.com/hashicorp/terraform-plugin-framework-validators/setvalidator"
 	"github.com/hashicorp/terraform-plugin-framework-validators/stringvalidator"
 	"github.com/hashicorp/terraform-plugin-framework/path"
@@ -102,17 +101,7 @@ func (r *webhookEndpointResource) Schema(ctx context.Context, _ resource.SchemaR
 					wire.MetadataMaxKeys, wire.MetadataKeyMaxLength, wire.MetadataValueMaxLength),
 				ElementType: types.StringType,
 				Optional:    true,
-				Validators: []validator.Map{
-					mapvalidator.SizeAtMost(wire.MetadataMaxKeys),
-					mapvalidator.KeysAre(
-						stringvalidator.UTF8LengthBetween(1, wire.MetadataKeyMaxLength),
-						stringvalidator.RegexMatches(metadataKeyRegexp, "must not contain square brackets"),
-					),
-					mapvalidator.ValueStringsAre(
-						notEmptyMetadataValueValidator{},
-						stringvalidator.UTF8LengthAtMost(wire.MetadataValueMaxLength),
-					),
-				},
+				Validators:  metadataValidators(),
 			},
 			"secret_version": schema.Int64Attribute{
 				MarkdownDescription: "Any number you choose; changing it to another number rolls the secret in place: " +
@@ -158,20 +147,10 @@ func (r *webhookEndpointResource) Configure(_ context.Context, req resource.Conf
 
 func (r *webhookEndpointResource) Create(ctx context.Context, req resource.CreateRequest, resp *resource.CreateResponse) {
 	var plan webhookEndpointResourceModel
-	resp.Diagnostics.Append(req.Plan.Get(ctx, &plan)...)
-	if resp.Diagnostics.HasError() {
+	ctx, cancel, ok := webhookEndpointTimeouts.begin(ctx, opCreate, r.client, req.Plan, &plan, &resp.Diagnostics)
+	if !ok {
 		return
 	}
-	if r.client == nil {
-		resp.Diagnostics.Append(notConfiguredDiagnostic())
-		return
-	}
-	timeout, diags := plan.Timeouts.Create(ctx, webhookEndpointTimeouts.Create)
-	resp.Diagnostics.Append(diags...)
-	if resp.Diagnostics.HasError() {
-		return
-	}
-	ctx, cancel := context.WithTimeout(ctx, timeout)
 	defer cancel()
 
 	disabled := plan.Disabled.ValueBool()
@@ -199,20 +178,10 @@ func (r *webhookEndpointResource) Create(ctx context.Context, req resource.Creat
 
 func (r *webhookEndpointResource) Read(ctx context.Context, req resource.ReadRequest, resp *resource.ReadResponse) {
 	var state webhookEndpointResourceModel
-	resp.Diagnostics.Append(req.State.Get(ctx, &state)...)
-	if resp.Diagnostics.HasError() {
+	ctx, cancel, ok := webhookEndpointTimeouts.begin(ctx, opRead, r.client, req.State, &state, &resp.Diagnostics)
+	if !ok {
 		return
 	}
-	if r.client == nil {
-		resp.Diagnostics.Append(notConfiguredDiagnostic())
-		return
-	}
-	timeout, diags := state.Timeouts.Read(ctx, webhookEndpointTimeouts.Read)
-	resp.Diagnostics.Append(diags...)
-	if resp.Diagnostics.HasError() {
-		return
-	}
-	ctx, cancel := context.WithTimeout(ctx, timeout)
 	defer cancel()
 
 	id := state.ID.ValueString()
@@ -233,22 +202,15 @@ func (r *webhookEndpointResource) Read(ctx context.Context, req resource.ReadReq
 
 func (r *webhookEndpointResource) Update(ctx context.Context, req resource.UpdateRequest, resp *resource.UpdateResponse) {
 	var plan, state webhookEndpointResourceModel
-	resp.Diagnostics.Append(req.Plan.Get(ctx, &plan)...)
+	ctx, cancel, ok := webhookEndpointTimeouts.begin(ctx, opUpdate, r.client, req.Plan, &plan, &resp.Diagnostics)
+	if !ok {
+		return
+	}
+	defer cancel()
 	resp.Diagnostics.Append(req.State.Get(ctx, &state)...)
 	if resp.Diagnostics.HasError() {
 		return
 	}
-	if r.client == nil {
-		resp.Diagnostics.Append(notConfiguredDiagnostic())
-		return
-	}
-	timeout, diags := plan.Timeouts.Update(ctx, webhookEndpointTimeouts.Update)
-	resp.Diagnostics.Append(diags...)
-	if resp.Diagnostics.HasError() {
-		return
-	}
-	ctx, cancel := context.WithTimeout(ctx, timeout)
-	defer cancel()
 
 	params, changed, diags := webhookEndpointUpdateParams(ctx, &plan, &state)
 	resp.Diagnostics.Append(diags...)
@@ -294,20 +256,10 @@ func (r *webhookEndpointResource) Update(ctx context.Context, req resource.Updat
 
 func (r *webhookEndpointResource) Delete(ctx context.Context, req resource.DeleteRequest, resp *resource.DeleteResponse) {
 	var state webhookEndpointResourceModel
-	resp.Diagnostics.Append(req.State.Get(ctx, &state)...)
-	if resp.Diagnostics.HasError() {
+	ctx, cancel, ok := webhookEndpointTimeouts.begin(ctx, opDelete, r.client, req.State, &state, &resp.Diagnostics)
+	if !ok {
 		return
 	}
-	if r.client == nil {
-		resp.Diagnostics.Append(notConfiguredDiagnostic())
-		return
-	}
-	timeout, diags := state.Timeouts.Delete(ctx, webhookEndpointTimeouts.Delete)
-	resp.Diagnostics.Append(diags...)
-	if resp.Diagnostics.HasError() {
-		return
-	}
-	ctx, cancel := context.WithTimeout(ctx, timeout)
 	defer cancel()
 
 	id := state.ID.ValueString()

@@ -4,8 +4,6 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"github.com/paymentsdev/terraform-provider-payments/internal/sandbox"
-	"github.com/paymentsdev/terraform-provider-payments/internal/sandboxclient"
 	"io"
 	"maps"
 	"net/http"
@@ -16,6 +14,9 @@ import (
 	"sync"
 	"testing"
 	"time"
+
+	"github.com/paymentsdev/terraform-provider-payments/internal/sandbox"
+	"github.com/paymentsdev/terraform-provider-payments/internal/sandboxclient"
 
 	"github.com/hashicorp/terraform-plugin-testing/compare"
 	"github.com/hashicorp/terraform-plugin-testing/helper/resource"
@@ -39,19 +40,10 @@ var (
 // testAccCheckWebhookEndpointsDestroyed checks, against the sandbox, that
 // every payments_webhook_endpoint in the state is gone.
 func (a *testAccAccount) testAccCheckWebhookEndpointsDestroyed(s *terraform.State) error {
-	for _, rs := range s.RootModule().Resources {
-		if rs.Type != "payments_webhook_endpoint" {
-			continue
-		}
-		_, err := a.Client.GetWebhookEndpoint(context.Background(), rs.Primary.ID)
-		if err == nil {
-			return fmt.Errorf("webhook endpoint %s still exists", rs.Primary.ID)
-		}
-		if !client.IsNotFound(err) {
-			return fmt.Errorf("checking webhook endpoint %s: %w", rs.Primary.ID, err)
-		}
-	}
-	return nil
+	return testAccCheckGone(s, "payments_webhook_endpoint", "webhook endpoint", func(id string) error {
+		_, err := a.Client.GetWebhookEndpoint(context.Background(), id)
+		return err
+	})
 }
 
 func (a *testAccAccount) testAccCheckWebhookEndpointAtService(id *string, check func(*client.WebhookEndpoint) error) resource.TestCheckFunc {
@@ -68,7 +60,7 @@ func (a *testAccAccount) webhookConfig(body string) string {
 	return a.ProviderConfig() + "resource \"payments_webhook_endpoint\" \"test\" {\n" + body + "\n}\n"
 }
 
-func TestAccWebhookEndpoint_basic(t *testing.T) {
+func TestAccWebhookEndpoint_CreateImportUpdate(t *testing.T) {
 	acct := newTestAccAccount(t)
 	var id string
 	sameID, sameSecret := statecheck.CompareValue(compare.ValuesSame()), statecheck.CompareValue(compare.ValuesSame())
@@ -145,7 +137,7 @@ func TestAccWebhookEndpoint_basic(t *testing.T) {
 	})
 }
 
-func TestAccWebhookEndpoint_secretVersionRoll(t *testing.T) {
+func TestAccWebhookEndpoint_SecretVersionRoll(t *testing.T) {
 	acct := newTestAccAccount(t)
 	config := func(version string) string {
 		return acct.webhookConfig(`
@@ -203,9 +195,9 @@ func TestAccWebhookEndpoint_secretVersionRoll(t *testing.T) {
 	})
 }
 
-// TestAccWebhookEndpoint_importKeepsSecret: an import rolls nothing; the
+// TestAccWebhookEndpoint_ImportKeepsSecret: an import rolls nothing; the
 // secret is null until the next change of secret_version.
-func TestAccWebhookEndpoint_importKeepsSecret(t *testing.T) {
+func TestAccWebhookEndpoint_ImportKeepsSecret(t *testing.T) {
 	acct := newTestAccAccount(t)
 	ep, err := acct.Client.CreateWebhookEndpoint(context.Background(), &client.WebhookEndpointParams{
 		URL: webhookTestString("http://127.0.0.1:4242/imported"), EnabledEvents: []string{"payment.approved"},
@@ -274,7 +266,7 @@ func TestAccWebhookEndpoint_importKeepsSecret(t *testing.T) {
 	})
 }
 
-func TestAccWebhookEndpoint_driftRepaired(t *testing.T) {
+func TestAccWebhookEndpoint_DriftRepaired(t *testing.T) {
 	acct := newTestAccAccount(t)
 	var id string
 	config := acct.webhookConfig(`
@@ -319,7 +311,7 @@ func TestAccWebhookEndpoint_driftRepaired(t *testing.T) {
 	})
 }
 
-func TestAccWebhookEndpoint_deletedOutside(t *testing.T) {
+func TestAccWebhookEndpoint_DeletedOutside(t *testing.T) {
 	acct := newTestAccAccount(t)
 	var id string
 	config := acct.webhookConfig(`
@@ -357,9 +349,9 @@ func TestAccWebhookEndpoint_deletedOutside(t *testing.T) {
 	})
 }
 
-// TestAccWebhookEndpoint_invalid rejects bad arguments at plan time, bad
+// TestAccWebhookEndpoint_Invalid rejects bad arguments at plan time, bad
 // import ids, and reports a URL the service refuses on the url attribute.
-func TestAccWebhookEndpoint_invalid(t *testing.T) {
+func TestAccWebhookEndpoint_Invalid(t *testing.T) {
 	acct := newTestAccAccount(t)
 	planError := func(body string, want ...string) resource.TestStep {
 		return resource.TestStep{Config: acct.webhookConfig(body), PlanOnly: true, ExpectError: expectErrorRe(want...)}
@@ -395,11 +387,11 @@ func TestAccWebhookEndpoint_invalid(t *testing.T) {
 	})
 }
 
-// TestAccWebhookEndpoint_deliversSignedEvents is the whole path: Terraform
+// TestAccWebhookEndpoint_DeliversSignedEvents is the whole path: Terraform
 // creates an endpoint for a receiver in the test, a payment is made through
 // the API, and the receiver verifies payment.approved with the secret from
 // state.
-func TestAccWebhookEndpoint_deliversSignedEvents(t *testing.T) {
+func TestAccWebhookEndpoint_DeliversSignedEvents(t *testing.T) {
 	acct := newTestAccAccount(t)
 	type delivery struct {
 		event  client.Event

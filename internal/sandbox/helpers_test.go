@@ -18,6 +18,9 @@ var (
 	rePaymentID  = regexp.MustCompile(`^pay_[A-Za-z0-9]{24}$`)
 	reRequestID  = regexp.MustCompile(`^req_[A-Za-z0-9]{24}$`)
 	reTimestamp  = regexp.MustCompile(`^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ$`)
+	reEndpointID = regexp.MustCompile(`^we_[A-Za-z0-9]{24}$`)
+	reEventID    = regexp.MustCompile(`^evt_[A-Za-z0-9]{24}$`)
+	reSecret     = regexp.MustCompile(`^whsec_[A-Za-z0-9]{32}$`)
 )
 
 // env is one test's account on a sandbox.

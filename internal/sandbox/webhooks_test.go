@@ -4,13 +4,11 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
-	"github.com/paymentsdev/terraform-provider-payments/internal/sandboxclient"
 	"io"
 	"net/http"
 	"net/http/httptest"
 	"net/url"
 	"path/filepath"
-	"regexp"
 	"slices"
 	"strings"
 	"sync"
@@ -18,16 +16,12 @@ import (
 	"testing"
 	"time"
 
+	"github.com/paymentsdev/terraform-provider-payments/internal/sandboxclient"
+
 	"github.com/paymentsdev/terraform-provider-payments/internal/client"
 	"github.com/paymentsdev/terraform-provider-payments/internal/sandbox"
 	"github.com/paymentsdev/terraform-provider-payments/internal/sandbox/sandboxtest"
 	"github.com/paymentsdev/terraform-provider-payments/internal/wire"
-)
-
-var (
-	reEndpointID = regexp.MustCompile(`^we_[A-Za-z0-9]{24}$`)
-	reEventID    = regexp.MustCompile(`^evt_[A-Za-z0-9]{24}$`)
-	reSecret     = regexp.MustCompile(`^whsec_[A-Za-z0-9]{32}$`)
 )
 
 // fastHooks retry quickly, so that no test waits for seconds.

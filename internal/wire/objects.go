@@ -1,5 +1,7 @@
 package wire
 
+import "encoding/json"
+
 // Customer is a customer object. Optional string fields are "" when the
 // service sends null or omits them.
 type Customer struct {
@@ -68,13 +70,16 @@ type Payment struct {
 	Livemode          bool              `json:"livemode"`
 }
 
-// PaymentList is one page of a payment list.
-type PaymentList struct {
-	Object  string     `json:"object"`
-	Data    []*Payment `json:"data"`
-	HasMore bool       `json:"has_more"`
-	URL     string     `json:"url"`
+// List is one page of a list of T: the service's list envelope.
+type List[T any] struct {
+	Object  string `json:"object"`
+	Data    []*T   `json:"data"`
+	HasMore bool   `json:"has_more"`
+	URL     string `json:"url"`
 }
+
+// PaymentList is one page of a payment list.
+type PaymentList = List[Payment]
 
 // Deleted is the answer to a delete.
 type Deleted struct {
@@ -82,3 +87,41 @@ type Deleted struct {
 	Object  string `json:"object"`
 	Deleted bool   `json:"deleted"`
 }
+
+// WebhookEndpoint is a webhook endpoint. Secret is set only in the answers
+// of create and roll secret; the service never shows it again.
+type WebhookEndpoint struct {
+	ID            string            `json:"id"`
+	Object        string            `json:"object"`
+	URL           string            `json:"url"`
+	EnabledEvents []string          `json:"enabled_events"`
+	Description   string            `json:"description"`
+	Disabled      bool              `json:"disabled"`
+	Secret        string            `json:"secret,omitempty"`
+	Metadata      map[string]string `json:"metadata"`
+	CreatedAt     string            `json:"created_at"`
+	Livemode      bool              `json:"livemode"`
+}
+
+// WebhookEndpointList is one page of webhook endpoints.
+type WebhookEndpointList = List[WebhookEndpoint]
+
+// Event is a change of an object: Data.Object is the object right after
+// the change (a deleted object as its deletion answer).
+type Event struct {
+	ID        string    `json:"id"`
+	Object    string    `json:"object"`
+	Type      string    `json:"type"`
+	CreatedAt string    `json:"created_at"`
+	Livemode  bool      `json:"livemode"`
+	Data      EventData `json:"data"`
+}
+
+// EventData holds an event's object, undecoded: its type depends on the
+// event's type (customer.* a customer, payment.* a payment, …).
+type EventData struct {
+	Object json.RawMessage `json:"object"`
+}
+
+// EventList is one page of events.
+type EventList = List[Event]

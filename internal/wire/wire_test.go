@@ -8,6 +8,7 @@ import (
 	"github.com/paymentsdev/terraform-provider-payments/internal/wire"
 )
 
+// TestClassifyKey covers every kind and the malformed shapes.
 func TestClassifyKey(t *testing.T) {
 	t.Parallel()
 	rest := strings.Repeat("k", wire.MinKeySecretLength)
@@ -27,6 +28,16 @@ func TestClassifyKey(t *testing.T) {
 		{"sk_test_" + rest, wire.KeyMalformed},
 		{rest, wire.KeyMalformed},
 		{"", wire.KeyMalformed},
+		// Short secrets of the allowed alphabet, and malformed shapes.
+		{wire.SecretKeySandboxPrefix + "Ab3_xY9_zQ", wire.KeySecretSandbox},
+		{wire.SecretKeySandboxPrefix + "ABCDEFGHIJKLMNOPQRSTUVWXYZ234567", wire.KeySecretSandbox},
+		{wire.SecretKeySandboxPrefix, wire.KeyMalformed},
+		{wire.SecretKeyLivePrefix + "aaaa-aaaa", wire.KeyMalformed},
+		{wire.SecretKeySandboxPrefix + "aaaa aaaa", wire.KeyMalformed},
+		{wire.SecretKeySandboxPrefix + "aaaaaaaé", wire.KeyMalformed},
+		{wire.SecretKeySandboxPrefix + rest + "\n", wire.KeyMalformed},
+		{"SK_SANDBOX_" + rest, wire.KeyMalformed},
+		{" " + wire.SecretKeySandboxPrefix + rest, wire.KeyMalformed},
 	}
 	for _, tc := range tests {
 		if got := wire.ClassifyKey(tc.key); got != tc.want {

@@ -1,14 +1,12 @@
 package sandboxtest_test
 
 import (
-	"bytes"
 	"context"
 	"net/http"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
@@ -25,24 +23,6 @@ func fakeSandbox(t *testing.T, script string) string {
 	return path
 }
 
-// syncBuffer is a log the test reads while the program may still write.
-type syncBuffer struct {
-	mu sync.Mutex
-	b  bytes.Buffer
-}
-
-func (s *syncBuffer) Write(p []byte) (int, error) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.Write(p)
-}
-
-func (s *syncBuffer) String() string {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.String()
-}
-
 func TestStartProcessFake(t *testing.T) {
 	bin := fakeSandbox(t, `trap 'echo "after SIGTERM"; exit 0' TERM
 echo "args: $*" >&2
@@ -50,7 +30,7 @@ echo "starting"
 echo "payments-sandbox listening on http://127.0.0.1:4242"
 while :; do sleep 0.05; done
 `)
-	var log syncBuffer
+	var log sandboxtest.Buffer
 	p, err := sandboxtest.StartProcess(context.Background(), bin, sandboxtest.ProcessOptions{Args: []string{"-data", "x.db"}, Log: &log})
 	if err != nil {
 		t.Fatal(err)
@@ -112,7 +92,7 @@ func TestStartProcessReal(t *testing.T) {
 	if out, err := exec.Command("go", "build", "-o", bin, "github.com/paymentsdev/terraform-provider-payments/cmd/payments-sandbox").CombinedOutput(); err != nil {
 		t.Fatalf("go build: %v\n%s", err, out)
 	}
-	var log syncBuffer
+	var log sandboxtest.Buffer
 	p, err := sandboxtest.StartProcess(context.Background(), bin, sandboxtest.ProcessOptions{Args: []string{"-log-level", "debug"}, Log: &log})
 	if err != nil {
 		t.Fatal(err)

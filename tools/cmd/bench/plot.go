@@ -63,13 +63,18 @@ func writePlot(path string, rows []row) error {
 		panels = append(panels, p)
 	}
 
-	const cols = 3
-	img := vgimg.New(vg.Length(cols)*4*vg.Inch, 3.5*vg.Inch)
+	return writePanels(path, panels, vg.Length(len(panels))*4*vg.Inch)
+}
+
+// writePanels draws plots side by side, each width/len(plots) wide, into
+// the PNG file at path.
+func writePanels(path string, plots []*plot.Plot, width vg.Length) error {
+	img := vgimg.New(width, 3.5*vg.Inch)
 	dc := draw.New(img)
-	tiles := draw.Tiles{Rows: 1, Cols: cols, PadX: vg.Centimeter, PadY: vg.Centimeter,
+	tiles := draw.Tiles{Rows: 1, Cols: len(plots), PadX: vg.Centimeter, PadY: vg.Centimeter,
 		PadTop: vg.Millimeter * 2, PadBottom: vg.Millimeter * 2, PadLeft: vg.Millimeter * 2, PadRight: vg.Millimeter * 2}
-	canvases := plot.Align([][]*plot.Plot{panels}, tiles, dc)
-	for i, p := range panels {
+	canvases := plot.Align([][]*plot.Plot{plots}, tiles, dc)
+	for i, p := range plots {
 		p.Draw(canvases[0][i])
 	}
 	f, err := os.Create(path)

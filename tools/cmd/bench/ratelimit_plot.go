@@ -3,13 +3,10 @@ package main
 import (
 	"fmt"
 	"image/color"
-	"os"
 
 	"gonum.org/v1/plot"
 	"gonum.org/v1/plot/plotter"
 	"gonum.org/v1/plot/vg"
-	"gonum.org/v1/plot/vg/draw"
-	"gonum.org/v1/plot/vg/vgimg"
 )
 
 // writeRateLimitPlot draws the rate-limit table as two bar panels, apply
@@ -85,21 +82,5 @@ func writeRateLimitPlot(path string, rows []rateLimitRun) error {
 		}
 		plots = append(plots, p)
 	}
-	img := vgimg.New(2*5*vg.Inch, 3.5*vg.Inch)
-	dc := draw.New(img)
-	tiles := draw.Tiles{Rows: 1, Cols: len(plots), PadX: vg.Centimeter, PadY: vg.Centimeter,
-		PadTop: vg.Millimeter * 2, PadBottom: vg.Millimeter * 2, PadLeft: vg.Millimeter * 2, PadRight: vg.Millimeter * 2}
-	canvases := plot.Align([][]*plot.Plot{plots}, tiles, dc)
-	for i, p := range plots {
-		p.Draw(canvases[0][i])
-	}
-	f, err := os.Create(path)
-	if err != nil {
-		return err
-	}
-	if _, err := (vgimg.PngCanvas{Canvas: img}).WriteTo(f); err != nil {
-		f.Close()
-		return fmt.Errorf("write %s: %w", path, err)
-	}
-	return f.Close()
+	return writePanels(path, plots, 2*5*vg.Inch)
 }

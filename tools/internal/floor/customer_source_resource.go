@@ -15,7 +15,10 @@ import (
 
 var _ resource.Resource = (*customerSourceResource)(nil)
 
-type customerSourceResource struct{}
+// customerSourceResource has payments_customer_source's attributes.
+type customerSourceResource struct {
+	stateOnly[customerSourceResourceModel]
+}
 
 type customerSourceResourceModel struct {
 	ID       types.String   `tfsdk:"id"`
@@ -29,7 +32,15 @@ type customerSourceResourceModel struct {
 	Timeouts timeouts.Value `tfsdk:"timeouts"`
 }
 
-func newCustomerSourceResource() resource.Resource { return &customerSourceResource{} }
+func newCustomerSourceResource() resource.Resource {
+	return &customerSourceResource{stateOnly[customerSourceResourceModel]{fill: func(m *customerSourceResourceModel) {
+		m.ID = types.StringValue(newID("src_"))
+		m.Brand = types.StringValue("visa")
+		m.Last4 = types.StringValue("4242")
+		m.ExpMonth = types.Int64Value(12)
+		m.ExpYear = types.Int64Value(2034)
+	}}}
+}
 
 func (r *customerSourceResource) Metadata(_ context.Context, req resource.MetadataRequest, resp *resource.MetadataResponse) {
 	resp.TypeName = req.ProviderTypeName + "_customer_source"
@@ -55,35 +66,4 @@ func (r *customerSourceResource) Schema(ctx context.Context, _ resource.SchemaRe
 		},
 		Blocks: map[string]schema.Block{"timeouts": timeoutsBlock(ctx)},
 	}
-}
-
-func (r *customerSourceResource) Create(ctx context.Context, req resource.CreateRequest, resp *resource.CreateResponse) {
-	var m customerSourceResourceModel
-	resp.Diagnostics.Append(req.Plan.Get(ctx, &m)...)
-	if resp.Diagnostics.HasError() {
-		return
-	}
-	m.ID = types.StringValue(newID("src_"))
-	m.Brand = types.StringValue("visa")
-	m.Last4 = types.StringValue("4242")
-	m.ExpMonth = types.Int64Value(12)
-	m.ExpYear = types.Int64Value(2034)
-	resp.Diagnostics.Append(resp.State.Set(ctx, &m)...)
-}
-
-// Read keeps the state as it is: there is nothing behind it to refresh from.
-func (r *customerSourceResource) Read(_ context.Context, _ resource.ReadRequest, _ *resource.ReadResponse) {
-}
-
-func (r *customerSourceResource) Update(ctx context.Context, req resource.UpdateRequest, resp *resource.UpdateResponse) {
-	var plan customerSourceResourceModel
-	resp.Diagnostics.Append(req.Plan.Get(ctx, &plan)...)
-	if resp.Diagnostics.HasError() {
-		return
-	}
-	resp.Diagnostics.Append(resp.State.Set(ctx, &plan)...)
-}
-
-// Delete does nothing; the framework removes the resource from state.
-func (r *customerSourceResource) Delete(_ context.Context, _ resource.DeleteRequest, _ *resource.DeleteResponse) {
 }

@@ -11,10 +11,12 @@ import (
 	"crypto/rand"
 	"encoding/hex"
 
+	"github.com/hashicorp/terraform-plugin-framework-timeouts/resource/timeouts"
 	"github.com/hashicorp/terraform-plugin-framework/datasource"
 	"github.com/hashicorp/terraform-plugin-framework/provider"
 	"github.com/hashicorp/terraform-plugin-framework/provider/schema"
 	"github.com/hashicorp/terraform-plugin-framework/resource"
+	rschema "github.com/hashicorp/terraform-plugin-framework/resource/schema"
 )
 
 var _ provider.Provider = (*floorProvider)(nil)
@@ -58,4 +60,44 @@ func newID(prefix string) string {
 	b := make([]byte, 12)
 	_, _ = rand.Read(b) // crypto/rand.Read never fails (Go 1.24+)
 	return prefix + hex.EncodeToString(b)
+}
+
+// timeoutsBlock is the timeouts block the payments resources have, so that
+// the floor's schema and state have their shape. The floor never waits.
+func timeoutsBlock(ctx context.Context) rschema.Block {
+	return timeouts.Block(ctx, timeouts.Opts{Create: true, Read: true, Update: true, Delete: true})
+}
+
+// stateOnly is what every floor resource does besides its schema: Create
+// fills the computed attributes of the plan, Read keeps the state, Update
+// stores the plan and Delete forgets. M is the resource's model.
+type stateOnly[M any] struct {
+	fill func(*M)
+}
+
+func (s stateOnly[M]) Create(ctx context.Context, req resource.CreateRequest, resp *resource.CreateResponse) {
+	var m M
+	resp.Diagnostics.Append(req.Plan.Get(ctx, &m)...)
+	if resp.Diagnostics.HasError() {
+		return
+	}
+	s.fill(&m)
+	resp.Diagnostics.Append(resp.State.Set(ctx, &m)...)
+}
+
+// Read keeps the state as it is: there is nothing behind it to refresh from.
+func (stateOnly[M]) Read(_ context.Context, _ resource.ReadRequest, _ *resource.ReadResponse) {
+}
+
+func (stateOnly[M]) Update(ctx context.Context, req resource.UpdateRequest, resp *resource.UpdateResponse) {
+	var plan M
+	resp.Diagnostics.Append(req.Plan.Get(ctx, &plan)...)
+	if resp.Diagnostics.HasError() {
+		return
+	}
+	resp.Diagnostics.Append(resp.State.Set(ctx, &plan)...)
+}
+
+// Delete does nothing; the framework removes the resource from state.
+func (stateOnly[M]) Delete(_ context.Context, _ resource.DeleteRequest, _ *resource.DeleteResponse) {
 }

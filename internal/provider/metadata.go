@@ -1,0 +1,55 @@
+package provider
+
+import (
+	"context"
+
+	"github.com/hashicorp/terraform-plugin-framework-validators/mapvalidator"
+	"github.com/hashicorp/terraform-plugin-framework-validators/stringvalidator"
+	"github.com/hashicorp/terraform-plugin-framework/diag"
+	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
+	"github.com/hashicorp/terraform-plugin-framework/types"
+
+	"github.com/paymentsdev/terraform-provider-payments/internal/wire"
+)
+
+// metadataValidators are the wire contract's metadata rules, checked at
+// plan time; every resource with metadata applies the same.
+func metadataValidators() []validator.Map {
+	return []validator.Map{
+		mapvalidator.SizeAtMost(wire.MetadataMaxKeys),
+		mapvalidator.KeysAre(
+			stringvalidator.UTF8LengthBetween(1, wire.MetadataKeyMaxLength),
+			stringvalidator.RegexMatches(metadataKeyRegexp, "must not contain square brackets"),
+		),
+		mapvalidator.ValueStringsAre(
+			notEmptyMetadataValueValidator{},
+			stringvalidator.UTF8LengthAtMost(wire.MetadataValueMaxLength),
+		),
+	}
+}
+
+// metadataChanges is the metadata an update sends to take an object's
+// metadata from state to plan: keys added or changed with their new value,
+// each key removed with an empty value (which deletes it at the service).
+// It is empty when the two agree.
+func metadataChanges(ctx context.Context, plan, state types.Map) (map[string]string, diag.Diagnostics) {
+	var want, have map[string]string
+	var diags diag.Diagnostics
+	diags.Append(plan.ElementsAs(ctx, &want, false)...)
+	diags.Append(state.ElementsAs(ctx, &have, false)...)
+	if diags.HasError() {
+		return nil, diags
+	}
+	delta := map[string]string{}
+	for k, v := range want {
+		if old, ok := have[k]; !ok || old != v {
+			delta[k] = v
+		}
+	}
+	for k := range have {
+		if _, ok := want[k]; !ok {
+			delta[k] = ""
+		}
+	}
+	return delta, diags
+}

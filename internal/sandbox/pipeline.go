@@ -1,0 +1,250 @@
+package sandbox
+
+import (
+	"context"
+	"crypto/sha256"
+	"errors"
+	"fmt"
+	"io"
+	"log/slog"
+	"mime"
+	"net/http"
+	"strconv"
+	"time"
+
+	"github.com/paymentsdev/terraform-provider-payments/internal/wire"
+)
+
+// errClientGone means the request body could not be read: nobody is left
+// to answer.
+var errClientGone = errors.New("reading the request body failed")
+
+// serve runs the pipeline of the contract: authentication, then injected
+// faults, then the Idempotency-Key, then the handler, then the store
+// write, and only then the answer.
+func (s *Server) serve(w http.ResponseWriter, r *http.Request, rt *route) {
+	start := time.Now()
+	a, aerr := s.authenticate(r)
+	if aerr != nil {
+		s.write(w, r, rt.name, start, aerr.response())
+		return
+	}
+	if err := s.storeErr.Load(); err != nil {
+		s.write(w, r, rt.name, start, serverError(http.StatusInternalServerError,
+			"The sandbox's data file could not be written (%v); restart the sandbox.", *err).response())
+		return
+	}
+
+	drop := false
+	if rt.v1 {
+		a.requests.Add(1)
+		a.byRoute[rt.idx].Add(1)
+		var fault *apiError
+		if fault, drop = s.injectFaults(r.Context(), a, r.Method); fault != nil {
+			s.write(w, r, rt.name, start, fault.response())
+			return
+		}
+	}
+
+	f, early, err := s.readInput(r)
+	if err != nil {
+		return
+	}
+
+	var rec *idemRecord
+	if key := r.Header.Get(wire.HeaderIdempotencyKey); key != "" && rt.v1 && r.Method == http.MethodPost {
+		if len(key) > wire.IdempotencyKeyMaxLength {
+			s.write(w, r, rt.name, start, invalid("", "The %s header is %d characters long; use at most %d.",
+				wire.HeaderIdempotencyKey, len(key), wire.IdempotencyKeyMaxLength).response())
+			return
+		}
+		var fp [32]byte
+		if early == nil {
+			fp = fingerprint(r.Method, r.URL.Path, f)
+		} else {
+			fp = early.fp
+		}
+		var resp *response
+		rec, resp = a.idemBegin(key, fp, s.now())
+		if resp != nil {
+			if drop && resp.replayed {
+				a.faultDrops.Add(1)
+				panic(http.ErrAbortHandler)
+			}
+			s.write(w, r, rt.name, start, *resp)
+			return
+		}
+		// Until idemFinish or idemAbort runs, a repeat gets in_use; make
+		// sure a panicking handler cannot leave the key stuck in that state.
+		defer func() {
+			if !rec.done {
+				a.mu.Lock()
+				a.idemAbort(rec)
+				a.mu.Unlock()
+			}
+		}()
+		if s.afterReserve != nil {
+			s.afterReserve()
+		}
+	}
+
+	resp := s.act(r, rt, a, f, early, rec)
+	if drop {
+		// The request acted and, with a key, its answer is stored; closing
+		// the connection now is the lost answer a client must recover from.
+		a.faultDrops.Add(1)
+		panic(http.ErrAbortHandler)
+	}
+	s.write(w, r, rt.name, start, resp)
+}
+
+// act runs the handler with the account locked, records the answer under
+// the Idempotency-Key, and writes the changes to the store.
+func (s *Server) act(r *http.Request, rt *route, a *account, f form, early *inputError, rec *idemRecord) response {
+	now := s.now()
+	c := &call{s: s, a: a, r: r, f: f, now: now, unix: now.Unix()}
+	if rt.write || rec != nil {
+		a.mu.Lock()
+		defer a.mu.Unlock()
+	} else {
+		a.mu.RLock()
+		defer a.mu.RUnlock()
+	}
+	var resp response
+	if early != nil {
+		resp = early.err.response()
+	} else {
+		resp = rt.fn(c)
+	}
+	if rec != nil {
+		c.idemFinish(rec, resp)
+	}
+	if len(c.ops) > 0 {
+		if err := s.store.commit(a.hash, c.ops); err != nil {
+			s.storeErr.CompareAndSwap(nil, &err)
+			s.log.Error("writing the data file failed; refusing every request from now on", "error", err)
+			if rec != nil {
+				a.idemAbort(rec)
+			}
+			return serverError(http.StatusInternalServerError,
+				"The sandbox's data file could not be written (%v); restart the sandbox.", err).response()
+		}
+	}
+	return resp
+}
+
+// inputError is a request rejected before any handler ran (bad encoding,
+// body over the limit); its answer is still stored under an
+// Idempotency-Key, identified by the raw request.
+type inputError struct {
+	err *apiError
+	fp  [32]byte
+}
+
+// readInput decodes the query string and, for a POST, the body.
+func (s *Server) readInput(r *http.Request) (form, *inputError, error) {
+	var body []byte
+	if r.Method == http.MethodPost {
+		tooLarge := r.ContentLength > wire.MaxRequestBodyBytes
+		if !tooLarge {
+			var err error
+			body, err = io.ReadAll(io.LimitReader(r.Body, wire.MaxRequestBodyBytes+1))
+			if err != nil {
+				return nil, nil, errClientGone
+			}
+			tooLarge = len(body) > wire.MaxRequestBodyBytes
+		}
+		if tooLarge {
+			return nil, &inputError{
+				err: &apiError{
+					status: http.StatusRequestEntityTooLarge, typ: wire.ErrorTypeInvalidRequest,
+					code:    wire.ErrorCodeRequestTooLarge,
+					message: fmt.Sprintf("The request body is over %d bytes; send less metadata or a shorter description.", wire.MaxRequestBodyBytes),
+				},
+				fp: rawFingerprint(r.Method, r.URL.Path, r.URL.RawQuery, nil, true),
+			}, nil
+		}
+		if ct := r.Header.Get("Content-Type"); len(body) > 0 && ct != "" {
+			if mt, _, _ := mime.ParseMediaType(ct); mt != "application/x-www-form-urlencoded" {
+				return nil, &inputError{
+					err: invalid("", "The body is %s; send application/x-www-form-urlencoded.", clip(ct)),
+					fp:  rawFingerprint(r.Method, r.URL.Path, r.URL.RawQuery, body, false),
+				}, nil
+			}
+		}
+	}
+	f, e := parseForm(nil, r.URL.RawQuery)
+	if e == nil && len(body) > 0 {
+		f, e = parseForm(f, string(body))
+	}
+	if e != nil {
+		return nil, &inputError{err: e, fp: rawFingerprint(r.Method, r.URL.Path, r.URL.RawQuery, body, false)}, nil
+	}
+	return f, nil, nil
+}
+
+// serveUnknown answers paths and methods outside the contract, after
+// authentication, so that no route is discoverable without a key.
+func (s *Server) serveUnknown(w http.ResponseWriter, r *http.Request) {
+	start := time.Now()
+	if _, aerr := s.authenticate(r); aerr != nil {
+		s.write(w, r, "unknown", start, aerr.response())
+		return
+	}
+	// Not resource_missing: a client must never read a mistyped base URL
+	// (one ending in /v1, say) as every object being gone.
+	s.write(w, r, "unknown", start, (&apiError{
+		status: http.StatusNotFound, typ: wire.ErrorTypeInvalidRequest, code: wire.ErrorCodeUnrecognizedURL,
+		message: fmt.Sprintf("Unrecognized request URL (%s %s). Check that the base URL is the API root, without /v1; api/openapi.yaml lists the endpoints.", r.Method, clip(r.URL.Path)),
+	}).response())
+}
+
+func (s *Server) write(w http.ResponseWriter, r *http.Request, route string, start time.Time, resp response) {
+	h := w.Header()
+	h.Set("Content-Type", "application/json")
+	h.Set("Content-Length", strconv.Itoa(len(resp.body)))
+	if resp.retryAfter > 0 {
+		h.Set(wire.HeaderRetryAfter, strconv.Itoa(resp.retryAfter))
+	}
+	if resp.replayed {
+		h.Set(wire.HeaderIdempotentReplayed, "true")
+	}
+	w.WriteHeader(resp.status)
+	_, _ = w.Write(resp.body)
+	if s.log.Enabled(r.Context(), slog.LevelDebug) {
+		// Paths hold object ids only; keys travel in the Authorization
+		// header, which is never logged.
+		s.log.LogAttrs(r.Context(), slog.LevelDebug, "request",
+			slog.String("method", r.Method), slog.String("path", r.URL.Path), slog.String("route", route),
+			slog.Int("status", resp.status), slog.Bool("replayed", resp.replayed),
+			slog.String("request_id", h.Get(wire.HeaderRequestID)), slog.Duration("duration", time.Since(start)))
+	}
+}
+
+// accountFor returns the account of a key, made on first use.
+func (s *Server) accountFor(key string) *account {
+	hash := sha256.Sum256([]byte(key))
+	s.mu.RLock()
+	a := s.accounts[hash]
+	s.mu.RUnlock()
+	if a != nil {
+		return a
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if a = s.accounts[hash]; a == nil {
+		a = newAccount(hash)
+		s.accounts[hash] = a
+	}
+	return a
+}
+
+// sleep waits d or until the client goes away.
+func sleep(ctx context.Context, d time.Duration) {
+	t := time.NewTimer(d)
+	defer t.Stop()
+	select {
+	case <-t.C:
+	case <-ctx.Done():
+	}
+}

@@ -1,0 +1,292 @@
+package sandbox
+
+import (
+	"encoding/binary"
+	"encoding/json"
+	"fmt"
+	"slices"
+
+	"github.com/paymentsdev/terraform-provider-payments/internal/wire"
+)
+
+// The records, as JSON. Sources live inside their customer's record, in
+// attach order, so that a customer and its sources change together.
+type (
+	customerRecord struct {
+		ID      string         `json:"id"`
+		Created int64          `json:"created"`
+		Email   string         `json:"email,omitempty"`
+		Name    string         `json:"name,omitempty"`
+		Phone   string         `json:"phone,omitempty"`
+		Meta    [][2]string    `json:"meta,omitempty"`
+		Sources []sourceRecord `json:"sources,omitempty"`
+		Default string         `json:"default,omitempty"`
+	}
+	sourceRecord struct {
+		ID      string `json:"id"`
+		Token   string `json:"token"`
+		ExpYear int32  `json:"exp_year"`
+	}
+	paymentRecord struct {
+		ID               string      `json:"id"`
+		Seq              uint64      `json:"seq"`
+		Created          int64       `json:"created"`
+		Amount           int64       `json:"amount"`
+		Refunded         int64       `json:"refunded,omitempty"`
+		Currency         string      `json:"currency"`
+		Status           string      `json:"status"`
+		Captured         bool        `json:"captured,omitempty"`
+		CaptureRequested bool        `json:"capture_requested,omitempty"`
+		AuthCode         string      `json:"auth_code,omitempty"`
+		SourceID         string      `json:"source_id"`
+		Token            string      `json:"token"`
+		ExpYear          int32       `json:"exp_year"`
+		Customer         string      `json:"customer,omitempty"`
+		Description      string      `json:"description,omitempty"`
+		Meta             [][2]string `json:"meta,omitempty"`
+	}
+	idemStored struct {
+		FP      []byte `json:"fp"`
+		Created int64  `json:"created"`
+		Status  int    `json:"status"`
+		Body    []byte `json:"body"`
+	}
+)
+
+func metaRecord(m metadata) [][2]string {
+	out := make([][2]string, len(m))
+	for i, e := range m {
+		out[i] = [2]string{e.k, e.v}
+	}
+	return out
+}
+
+func metaFromRecord(r [][2]string) metadata {
+	if len(r) == 0 {
+		return nil
+	}
+	m := make(metadata, len(r))
+	for i, e := range r {
+		m[i] = kv{e[0], e[1]}
+	}
+	slices.SortFunc(m, func(a, b kv) int {
+		switch {
+		case a.k < b.k:
+			return -1
+		case a.k > b.k:
+			return 1
+		}
+		return 0
+	})
+	return m
+}
+
+func (c *call) addOp(o op) {
+	if c.s.store != nil {
+		c.ops = append(c.ops, o)
+	}
+}
+
+func (c *call) marshal(v any) []byte {
+	b, err := json.Marshal(v)
+	if err != nil {
+		panic(fmt.Sprintf("sandbox: encoding a record: %v", err)) // plain structs cannot fail
+	}
+	return b
+}
+
+func (c *call) putCustomer(cu *customer) {
+	if c.s.store == nil {
+		return
+	}
+	rec := customerRecord{
+		ID: cu.id.format(wire.CustomerIDPrefix), Created: cu.created,
+		Email: cu.email, Name: cu.name, Phone: cu.phone, Meta: metaRecord(cu.meta),
+	}
+	for _, s := range cu.sources {
+		rec.Sources = append(rec.Sources, sourceRecord{ID: s.id.format(wire.SourceIDPrefix), Token: s.card.token, ExpYear: s.expYear})
+	}
+	if cu.defaultSource != nil {
+		rec.Default = cu.defaultSource.id.format(wire.SourceIDPrefix)
+	}
+	c.addOp(op{kind: opPut, bucket: bucketCustomers, key: rec.ID, val: c.marshal(rec)})
+}
+
+func (c *call) deleteCustomerRecord(id rid) {
+	c.addOp(op{kind: opDelete, bucket: bucketCustomers, key: id.format(wire.CustomerIDPrefix)})
+}
+
+func (c *call) putPayment(p *payment) {
+	if c.s.store == nil {
+		return
+	}
+	rec := paymentRecord{
+		ID: p.id.format(wire.PaymentIDPrefix), Seq: p.seq, Created: p.created,
+		Amount: p.amount, Refunded: p.refunded, Currency: p.currency, Status: p.status,
+		Captured: p.captured, CaptureRequested: p.captureRequested, AuthCode: p.authCode,
+		SourceID: p.sourceID.format(wire.SourceIDPrefix), Token: p.card.token, ExpYear: p.expYear,
+		Description: p.description, Meta: metaRecord(p.meta),
+	}
+	if !p.customer.isZero() {
+		rec.Customer = p.customer.format(wire.CustomerIDPrefix)
+	}
+	c.addOp(op{kind: opPut, bucket: bucketPayments, key: rec.ID, val: c.marshal(rec)})
+}
+
+func (c *call) putSeq() {
+	var v [8]byte
+	binary.BigEndian.PutUint64(v[:], c.a.seq)
+	c.addOp(op{kind: opPut, key: keySeq, val: v[:]})
+}
+
+func (c *call) putIdem(rec *idemRecord) {
+	if c.s.store == nil {
+		return
+	}
+	c.addOp(op{kind: opPut, bucket: bucketIdem, key: rec.key, val: c.marshal(idemStored{
+		FP: rec.fp[:], Created: rec.created, Status: rec.status, Body: rec.body,
+	})})
+}
+
+func (c *call) deleteIdem(key string) {
+	c.addOp(op{kind: opDelete, bucket: bucketIdem, key: key})
+}
+
+func (c *call) dropAccount() { c.addOp(op{kind: opDropAccount}) }
+
+// loadStore rebuilds the accounts from the store.
+func (s *Server) loadStore() error {
+	stored, err := s.store.load()
+	if err != nil {
+		return err
+	}
+	if err := s.buildAccounts(stored); err != nil {
+		if bs, ok := s.store.(*boltStore); ok {
+			return damaged(bs.path, err)
+		}
+		return fmt.Errorf("reading the data file: %w", err)
+	}
+	return nil
+}
+
+// buildAccounts turns the stored records into accounts; a record that does
+// not decode fails it whole, so that no half-read state is ever served.
+func (s *Server) buildAccounts(stored map[[32]byte]*storedAccount) error {
+	now := s.now()
+	for hash, sa := range stored {
+		a := newAccount(hash)
+		a.seq = sa.seq
+		for _, raw := range sa.customers {
+			var rec customerRecord
+			if err := json.Unmarshal(raw, &rec); err != nil {
+				return fmt.Errorf("reading a customer record from the data file: %w", err)
+			}
+			cu, err := customerFromRecord(rec)
+			if err != nil {
+				return err
+			}
+			a.customers[cu.id] = cu
+			a.sources += len(cu.sources)
+		}
+		ps := make([]*payment, 0, len(sa.payments))
+		for _, raw := range sa.payments {
+			var rec paymentRecord
+			if err := json.Unmarshal(raw, &rec); err != nil {
+				return fmt.Errorf("reading a payment record from the data file: %w", err)
+			}
+			p, err := paymentFromRecord(rec)
+			if err != nil {
+				return err
+			}
+			ps = append(ps, p)
+			a.seq = max(a.seq, p.seq)
+		}
+		slices.SortFunc(ps, func(x, y *payment) int {
+			switch {
+			case x.seq < y.seq:
+				return -1
+			case x.seq > y.seq:
+				return 1
+			}
+			return 0
+		})
+		for _, p := range ps {
+			a.addPayment(p)
+		}
+		if err := a.loadWebhooks(sa.webhooks); err != nil {
+			return err
+		}
+		for key, raw := range sa.idem {
+			var st idemStored
+			if err := json.Unmarshal(raw, &st); err != nil {
+				return fmt.Errorf("reading an idempotency record from the data file: %w", err)
+			}
+			if len(st.FP) != 32 {
+				return fmt.Errorf("data file: idempotency record %q has a %d-byte fingerprint, want 32", key, len(st.FP))
+			}
+			rec := &idemRecord{key: key, created: st.Created, done: true, status: st.Status, body: st.Body}
+			copy(rec.fp[:], st.FP)
+			if rec.expired(now) {
+				continue // deleted from the file by a later sweep or overwrite
+			}
+			a.idem[key] = rec
+			a.idemQueue = append(a.idemQueue, rec)
+		}
+		slices.SortFunc(a.idemQueue, func(x, y *idemRecord) int {
+			switch {
+			case x.created < y.created:
+				return -1
+			case x.created > y.created:
+				return 1
+			}
+			return 0
+		})
+		s.accounts[hash] = a
+	}
+	return nil
+}
+
+func customerFromRecord(rec customerRecord) (*customer, error) {
+	id, ok := parseRID(rec.ID, wire.CustomerIDPrefix)
+	if !ok {
+		return nil, fmt.Errorf("data file: customer id %q is malformed", rec.ID)
+	}
+	cu := &customer{id: id, created: rec.Created, email: rec.Email, name: rec.Name, phone: rec.Phone, meta: metaFromRecord(rec.Meta)}
+	for _, sr := range rec.Sources {
+		sid, ok := parseRID(sr.ID, wire.SourceIDPrefix)
+		cd := cardByToken(sr.Token)
+		if !ok || cd == nil {
+			return nil, fmt.Errorf("data file: source %q of customer %s is malformed", sr.ID, rec.ID)
+		}
+		src := &source{id: sid, card: cd, expYear: sr.ExpYear}
+		cu.sources = append(cu.sources, src)
+		if sr.ID == rec.Default {
+			cu.defaultSource = src
+		}
+	}
+	return cu, nil
+}
+
+func paymentFromRecord(rec paymentRecord) (*payment, error) {
+	id, ok1 := parseRID(rec.ID, wire.PaymentIDPrefix)
+	sid, ok2 := parseRID(rec.SourceID, wire.SourceIDPrefix)
+	cd := cardByToken(rec.Token)
+	cur, cerr := currency(rec.Currency)
+	if !ok1 || !ok2 || cd == nil || cerr != nil || !slices.Contains(wire.PaymentStatuses, rec.Status) {
+		return nil, fmt.Errorf("data file: payment %q is malformed", rec.ID)
+	}
+	p := &payment{
+		id: id, seq: rec.Seq, created: rec.Created, amount: rec.Amount, refunded: rec.Refunded,
+		currency: cur, captured: rec.Captured, captureRequested: rec.CaptureRequested,
+		authCode: rec.AuthCode, sourceID: sid, card: cd, expYear: rec.ExpYear,
+		description: rec.Description, meta: metaFromRecord(rec.Meta),
+	}
+	// Interned like a fresh payment's, so that statuses compare as constants.
+	p.status = wire.PaymentStatuses[slices.Index(wire.PaymentStatuses, rec.Status)]
+	if rec.Customer != "" {
+		if p.customer, ok1 = parseRID(rec.Customer, wire.CustomerIDPrefix); !ok1 {
+			return nil, fmt.Errorf("data file: payment %s has a malformed customer %q", rec.ID, rec.Customer)
+		}
+	}
+	return p, nil
+}
