@@ -371,6 +371,10 @@ func livemodeOf(out any) (livemode, ok bool) {
 		return v.Livemode, true
 	case *wire.Payment:
 		return v.Livemode, true
+	case *wire.WebhookEndpoint:
+		return v.Livemode, true
+	case *wire.Event:
+		return v.Livemode, true
 	}
 	return false, false
 }
