@@ -240,6 +240,7 @@ func init() {
 	const get, post, del = http.MethodGet, http.MethodPost, http.MethodDelete
 	routes = []route{
 		def(post, wire.PathCustomers, (*call).createCustomer),
+		def(get, wire.PathCustomers, (*call).listCustomers),
 		def(get, wire.PathCustomer, (*call).retrieveCustomer),
 		def(post, wire.PathCustomer, (*call).updateCustomer),
 		def(del, wire.PathCustomer, (*call).deleteCustomer),
