@@ -8,7 +8,6 @@ import (
 
 	"github.com/hashicorp/terraform-plugin-framework-timeouts/resource/timeouts"
 	"github.com/hashicorp/terraform-plugin-framework/diag"
-	"github.com/hashicorp/terraform-plugin-framework/path"
 	"github.com/hashicorp/terraform-plugin-framework/resource"
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema"
 	"github.com/hashicorp/terraform-plugin-log/tflog"
@@ -144,6 +143,7 @@ func (r *customerResource) Create(ctx context.Context, req resource.CreateReques
 		return
 	}
 	tflog.Debug(ctx, "Created customer", map[string]any{"id": cus.ID})
+	resp.Diagnostics.Append(setCustomerIdentity(ctx, resp.Identity, cus.ID)...)
 
 	resp.Diagnostics.Append(plan.fromAPI(cus)...)
 	resp.Diagnostics.Append(resp.State.Set(ctx, &plan)...)
@@ -171,6 +171,7 @@ func (r *customerResource) Read(ctx context.Context, req resource.ReadRequest, r
 
 	resp.Diagnostics.Append(state.fromAPI(cus)...)
 	resp.Diagnostics.Append(resp.State.Set(ctx, &state)...)
+	resp.Diagnostics.Append(setCustomerIdentity(ctx, resp.Identity, cus.ID)...)
 }
 
 func (r *customerResource) Update(ctx context.Context, req resource.UpdateRequest, resp *resource.UpdateResponse) {
@@ -229,10 +230,5 @@ func (r *customerResource) Delete(ctx context.Context, req resource.DeleteReques
 }
 
 func (r *customerResource) ImportState(ctx context.Context, req resource.ImportStateRequest, resp *resource.ImportStateResponse) {
-	id, err := parseCustomerImportID(req.ID)
-	if err != nil {
-		resp.Diagnostics.AddError("Invalid Customer Import ID", err.Error()+".")
-		return
-	}
-	resp.Diagnostics.Append(resp.State.SetAttribute(ctx, path.Root("id"), id)...)
+	importCustomerState(ctx, req, resp)
 }

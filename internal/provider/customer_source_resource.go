@@ -203,6 +203,7 @@ func (r *customerSourceResource) Create(ctx context.Context, req resource.Create
 		return
 	}
 	tflog.Debug(ctx, "Stored source", map[string]any{"id": src.ID, "customer": customerID})
+	resp.Diagnostics.Append(setCustomerSourceIdentity(ctx, resp.Identity, customerID, src.ID)...)
 
 	wantDefault := plan.Default.ValueBool()
 	plan.fromAPI(src)
@@ -275,6 +276,7 @@ func (r *customerSourceResource) Read(ctx context.Context, req resource.ReadRequ
 		state.Default = types.BoolValue(cus.DefaultSource == sourceID)
 	}
 	resp.Diagnostics.Append(resp.State.Set(ctx, &state)...)
+	resp.Diagnostics.Append(setCustomerSourceIdentity(ctx, resp.Identity, customerID, sourceID)...)
 }
 
 func (r *customerSourceResource) Update(ctx context.Context, req resource.UpdateRequest, resp *resource.UpdateResponse) {
@@ -326,13 +328,7 @@ func (r *customerSourceResource) Delete(ctx context.Context, req resource.Delete
 }
 
 func (r *customerSourceResource) ImportState(ctx context.Context, req resource.ImportStateRequest, resp *resource.ImportStateResponse) {
-	customerID, sourceID, err := parseSourceImportID(req.ID)
-	if err != nil {
-		resp.Diagnostics.AddError("Invalid Customer Source Import ID", err.Error()+".")
-		return
-	}
-	resp.Diagnostics.Append(resp.State.SetAttribute(ctx, path.Root("customer"), customerID)...)
-	resp.Diagnostics.Append(resp.State.SetAttribute(ctx, path.Root("id"), sourceID)...)
+	importCustomerSourceState(ctx, req, resp)
 }
 
 // fromAPI sets every attribute the service knows from its source; token
