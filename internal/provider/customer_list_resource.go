@@ -127,9 +127,17 @@ func customerListErrorDiagnostic(err error) diag.Diagnostic {
 			fmt.Sprintf("The payments service at base_url cannot list customers: it answered that GET /v1/customers is "+
 				"not one of its endpoints. The published interface of the payments API does not show a customer list; "+
 				"this provider's sandbox has one, and so do services modelled on it. Import customers one by one with "+
-				"their ids instead (an import block with id or identity).\n\n%s", err))
+				"their ids instead (an import block with id or identity).\n\nThe service answered: %s", answer(err)))
 	}
 	return apiErrorDiagnostic("Error Listing Customers", "the customer list", err)
+}
+
+// answer is the service's own error inside err, or err.
+func answer(err error) error {
+	if e, ok := client.AsError(err); ok {
+		return e
+	}
+	return err
 }
 
 // customerDisplayName is how a person recognises a customer in a list:
