@@ -16,6 +16,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/types"
 
 	"github.com/paymentsdev/terraform-provider-payments/internal/client"
+	"github.com/paymentsdev/terraform-provider-payments/internal/wire"
 )
 
 var (
@@ -58,7 +59,7 @@ func (r *customerListResource) ListResourceConfigSchema(_ context.Context, _ lis
 					"Omit it to list every customer.",
 				Optional: true,
 				Validators: []validator.String{
-					stringvalidator.UTF8LengthAtMost(client.EmailMaxLength),
+					stringvalidator.UTF8LengthAtMost(wire.EmailMaxLength),
 					stringvalidator.RegexMatches(emailRegexp, "must be an e-mail address of the form local@domain"),
 				},
 			},
@@ -113,10 +114,10 @@ func (r *customerListResource) List(ctx context.Context, req list.ListRequest, s
 // listPageSize is the page size that fetches at most what a query asks for
 // (limit, 0 for no limit) in as few requests as the service allows.
 func listPageSize(limit int64) int {
-	if limit > 0 && limit < client.ListLimitMax {
+	if limit > 0 && limit < wire.ListLimitMax {
 		return int(limit)
 	}
-	return client.ListLimitMax
+	return wire.ListLimitMax
 }
 
 // customerListErrorDiagnostic is the diagnostic of a failed customer list,

@@ -16,6 +16,8 @@ import (
 	"github.com/hashicorp/terraform-plugin-testing/tfjsonpath"
 
 	"github.com/paymentsdev/terraform-provider-payments/internal/client"
+	"github.com/paymentsdev/terraform-provider-payments/internal/sandbox"
+	"github.com/paymentsdev/terraform-provider-payments/internal/wire"
 )
 
 // testAccQueryCards makes a customer with cards of the given tokens at the
@@ -80,7 +82,7 @@ func TestAccCustomerSourceListResource_basic(t *testing.T) {
 		Steps: []resource.TestStep{
 			{
 				PreConfig: func() {
-					ids = acct.testAccQueryCards(t, client.TokenVisa, client.TokenMastercard, client.TokenAmex)
+					ids = acct.testAccQueryCards(t, sandbox.TokenVisa, sandbox.TokenMastercard, sandbox.TokenAmex)
 					empty = acct.testAccQueryCards(t)
 				},
 				Config: testAccSourceListConfig(acct),
@@ -139,7 +141,7 @@ func TestAccCustomerSourceListResource_badCustomer(t *testing.T) {
 		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
 		Steps: []resource.TestStep{
 			{
-				PreConfig: func() { theirs = other.testAccQueryCards(t, client.TokenVisa) },
+				PreConfig: func() { theirs = other.testAccQueryCards(t, sandbox.TokenVisa) },
 				Config:    testAccSourceListConfig(acct),
 			},
 			{
@@ -151,7 +153,7 @@ func TestAccCustomerSourceListResource_badCustomer(t *testing.T) {
 			},
 			{
 				Query:           true,
-				ConfigVariables: config.Variables{"customer": config.StringVariable("src_" + strings.Repeat("A", client.IDRandomLength))},
+				ConfigVariables: config.Variables{"customer": config.StringVariable("src_" + strings.Repeat("A", wire.IDRandomLength))},
 				Config:          testAccSourceListQuery,
 				ExpectError:     regexp.MustCompile(`must be a customer id`),
 			},

@@ -12,7 +12,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/tfsdk"
 	"github.com/hashicorp/terraform-plugin-framework/types"
 
-	"github.com/paymentsdev/terraform-provider-payments/internal/client"
+	"github.com/paymentsdev/terraform-provider-payments/internal/wire"
 )
 
 // Resource identity (Terraform 1.12 and later): what names one customer or
@@ -98,7 +98,7 @@ func importCustomerState(ctx context.Context, req resource.ImportStateRequest, r
 		if !isCustomerID(id) {
 			resp.Diagnostics.AddError("Invalid Customer Import Identity",
 				fmt.Sprintf("The import block's identity.id %s is not a customer id: expected %s, for example %s%s.",
-					quoteForError(id), customerIDShape, client.CustomerIDPrefix, strings.Repeat("0", client.IDRandomLength)))
+					quoteForError(id), customerIDShape, wire.CustomerIDPrefix, strings.Repeat("0", wire.IDRandomLength)))
 			return
 		}
 	} else {
@@ -126,12 +126,12 @@ func importCustomerSourceState(ctx context.Context, req resource.ImportStateRequ
 		if !isCustomerID(customerID) {
 			resp.Diagnostics.AddError("Invalid Customer Source Import Identity",
 				fmt.Sprintf("The import block's identity.customer %s is not a customer id: expected %s, for example %s%s.",
-					quoteForError(customerID), customerIDShape, client.CustomerIDPrefix, strings.Repeat("0", client.IDRandomLength)))
+					quoteForError(customerID), customerIDShape, wire.CustomerIDPrefix, strings.Repeat("0", wire.IDRandomLength)))
 		}
 		if !isSourceID(sourceID) {
 			resp.Diagnostics.AddError("Invalid Customer Source Import Identity",
 				fmt.Sprintf("The import block's identity.id %s is not a payment method id: expected %s, for example %s%s.",
-					quoteForError(sourceID), sourceIDShape, client.SourceIDPrefix, strings.Repeat("0", client.IDRandomLength)))
+					quoteForError(sourceID), sourceIDShape, wire.SourceIDPrefix, strings.Repeat("0", wire.IDRandomLength)))
 		}
 		if resp.Diagnostics.HasError() {
 			return
