@@ -95,7 +95,7 @@ func (r *customerListResource) List(ctx context.Context, req list.ListRequest, s
 			result.DisplayName = customerDisplayName(cus)
 			result.Diagnostics.Append(setCustomerIdentity(ctx, result.Identity, cus.ID)...)
 			if req.IncludeResource && !result.Diagnostics.HasError() {
-				m, diags := listedCustomerModel(ctx, cus)
+				m, diags := listedCustomerModel(cus)
 				result.Diagnostics.Append(diags...)
 				if !result.Diagnostics.HasError() {
 					result.Diagnostics.Append(result.Resource.Set(ctx, m)...)
@@ -158,12 +158,12 @@ func customerDisplayName(c *client.Customer) string {
 // listedCustomerModel is a listed customer as payments_customer's state,
 // through the resource's own mapping, as an import would read it: no
 // metadata is null, and the timeouts block is absent.
-func listedCustomerModel(ctx context.Context, c *client.Customer) (*customerResourceModel, diag.Diagnostics) {
+func listedCustomerModel(c *client.Customer) (*customerResourceModel, diag.Diagnostics) {
 	m := &customerResourceModel{
-		Metadata: types.MapNull(types.StringType),
-		Timeouts: nullTimeouts(),
+		customerModel: customerModel{Metadata: types.MapNull(types.StringType)},
+		Timeouts:      nullTimeouts(),
 	}
-	diags := m.fromAPI(ctx, c)
+	diags := m.fromAPI(c)
 	return m, diags
 }
 
