@@ -159,6 +159,9 @@ func (r *customerResource) Read(ctx context.Context, req resource.ReadRequest, r
 	defer cancel()
 
 	id := state.ID.ValueString()
+	// The identity comes from state, so that every answer has one (a CLI
+	// before 1.12 keeps none between operations), removal included.
+	resp.Diagnostics.Append(setCustomerIdentity(ctx, resp.Identity, id)...)
 	cus, err := r.client.GetCustomer(ctx, id)
 	if client.IsNotFound(err) {
 		tflog.Warn(ctx, "Customer not found; removing it from state so that it is planned for creation", map[string]any{"id": id})
@@ -172,7 +175,6 @@ func (r *customerResource) Read(ctx context.Context, req resource.ReadRequest, r
 
 	resp.Diagnostics.Append(state.fromAPI(cus)...)
 	resp.Diagnostics.Append(resp.State.Set(ctx, &state)...)
-	resp.Diagnostics.Append(setCustomerIdentity(ctx, resp.Identity, cus.ID)...)
 }
 
 func (r *customerResource) Update(ctx context.Context, req resource.UpdateRequest, resp *resource.UpdateResponse) {
@@ -214,6 +216,7 @@ func (r *customerResource) Update(ctx context.Context, req resource.UpdateReques
 
 	resp.Diagnostics.Append(plan.fromAPI(cus)...)
 	resp.Diagnostics.Append(resp.State.Set(ctx, &plan)...)
+	resp.Diagnostics.Append(setCustomerIdentity(ctx, resp.Identity, id)...)
 }
 
 func (r *customerResource) Delete(ctx context.Context, req resource.DeleteRequest, resp *resource.DeleteResponse) {

@@ -239,6 +239,9 @@ func (r *customerSourceResource) Read(ctx context.Context, req resource.ReadRequ
 	defer cancel()
 
 	customerID, sourceID := state.Customer.ValueString(), state.ID.ValueString()
+	// The identity comes from state, so that every answer has one (a CLI
+	// before 1.12 keeps none between operations), removal included.
+	resp.Diagnostics.Append(setCustomerSourceIdentity(ctx, resp.Identity, customerID, sourceID)...)
 	what := fmt.Sprintf("source %s of customer %s", sourceID, customerID)
 	src, err := r.client.GetSource(ctx, customerID, sourceID)
 	if client.IsNotFound(err) {
@@ -276,7 +279,6 @@ func (r *customerSourceResource) Read(ctx context.Context, req resource.ReadRequ
 		state.Default = types.BoolValue(cus.DefaultSource == sourceID)
 	}
 	resp.Diagnostics.Append(resp.State.Set(ctx, &state)...)
-	resp.Diagnostics.Append(setCustomerSourceIdentity(ctx, resp.Identity, customerID, sourceID)...)
 }
 
 func (r *customerSourceResource) Update(ctx context.Context, req resource.UpdateRequest, resp *resource.UpdateResponse) {
@@ -310,6 +312,7 @@ func (r *customerSourceResource) Update(ctx context.Context, req resource.Update
 		resp.Diagnostics.Append(setDefaultMovedTo(ctx, resp.Private, "")...)
 	}
 	resp.Diagnostics.Append(resp.State.Set(ctx, &plan)...)
+	resp.Diagnostics.Append(setCustomerSourceIdentity(ctx, resp.Identity, state.Customer.ValueString(), state.ID.ValueString())...)
 }
 
 func (r *customerSourceResource) Delete(ctx context.Context, req resource.DeleteRequest, resp *resource.DeleteResponse) {
