@@ -18,9 +18,11 @@ import (
 // Resource identity (Terraform 1.12 and later): what names one customer or
 // one stored payment method at the service, in the `identity` of an import
 // block, in state beside the attributes, and in the results of the list
-// resources (`terraform query`). Both are set on create, on every read
-// (so that state written before identity existed gains one) and on import.
-// Import by string id keeps working on every CLI.
+// resources (`terraform query`). Both are set on create, read, update and
+// import, from the ids the state holds: state written before identity
+// existed gains one, and a CLI before 1.12, which keeps no identity between
+// operations, gets one back each time. Import by string id keeps working
+// on every CLI.
 
 var (
 	_ resource.ResourceWithIdentity = (*customerResource)(nil)
