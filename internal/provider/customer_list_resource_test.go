@@ -25,7 +25,7 @@ import (
 // 1.14; OpenTofu has neither, whatever its version number says.
 var queryVersionChecks = []tfversion.TerraformVersionCheck{
 	tfversion.SkipBelow(tfversion.Version1_14_0),
-	skipOpenTofu{},
+	skipOpenTofu("list resources"),
 }
 
 // testAccQueryCustomers makes customers at the service directly, as a team

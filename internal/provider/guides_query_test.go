@@ -1,9 +1,6 @@
 package provider
 
 import (
-	"context"
-	"encoding/json"
-	"os/exec"
 	"regexp"
 	"strconv"
 	"strings"
@@ -17,24 +14,18 @@ import (
 // (not OpenTofu, whose version numbers are not Terraform's) 1.minor or later.
 func requireTerraformAtLeast(t *testing.T, minor int) {
 	t.Helper()
-	out, err := exec.CommandContext(context.Background(), terraformBinary(t), "version", "-json").Output()
-	var v struct {
-		Version string `json:"terraform_version"`
+	id := testCLI(t)
+	if id.OpenTofu {
+		t.Skipf("OpenTofu v%s has neither list resources nor resource identity", id.Version)
 	}
-	if err != nil || json.Unmarshal(out[strings.IndexByte(string(out), '{'):], &v) != nil {
-		t.Skipf("cannot read the CLI's version (%v): %s", err, out)
-	}
-	if s, _ := exec.CommandContext(context.Background(), terraformBinary(t), "version").Output(); strings.Contains(string(s), "OpenTofu") {
-		t.Skip("OpenTofu has neither list resources nor resource identity")
-	}
-	parts := strings.SplitN(v.Version, ".", 3)
-	major, err1 := strconv.Atoi(parts[0])
+	parts := strings.SplitN(id.Version, ".", 3)
+	major, err := strconv.Atoi(parts[0])
 	got := -1
 	if len(parts) > 1 {
 		got, _ = strconv.Atoi(parts[1])
 	}
-	if err1 != nil || (major == 1 && got < minor) || major < 1 {
-		t.Skipf("needs Terraform 1.%d or later, the CLI is %s", minor, v.Version)
+	if err != nil || major < 1 || (major == 1 && got < minor) {
+		t.Skipf("needs Terraform 1.%d or later, the CLI is %s", minor, id.Version)
 	}
 }
 

@@ -22,7 +22,7 @@ import (
 // OpenTofu has no resource identity, whatever its version number says.
 var identityVersionChecks = []tfversion.TerraformVersionCheck{
 	tfversion.SkipBelow(tfversion.Version1_12_0),
-	skipOpenTofu{},
+	skipOpenTofu("resource identity"),
 }
 
 func TestAccCustomer_IdentityImport(t *testing.T) {
