@@ -715,7 +715,8 @@ func TestUnknownRoutes(t *testing.T) {
 		{http.MethodGet, "/v2/customers"},
 		{http.MethodGet, "/"},
 		{http.MethodPut, wire.PathCustomers},
-		{http.MethodGet, wire.PathCustomers},
+		{http.MethodDelete, wire.PathCustomers},
+		{http.MethodGet, "/v1/customers/cus_AAAAAAAAAAAAAAAAAAAAAAAA/sources"},
 		{http.MethodPatch, wire.PathPayments},
 	} {
 		r := mustRaw(t, e.sb.URL, e.key, tc.method, tc.path, nil, "")

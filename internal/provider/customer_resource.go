@@ -144,6 +144,7 @@ func (r *customerResource) Create(ctx context.Context, req resource.CreateReques
 		return
 	}
 	tflog.Debug(ctx, "Created customer", map[string]any{"id": cus.ID})
+	resp.Diagnostics.Append(setCustomerIdentity(ctx, resp.Identity, cus.ID)...)
 
 	resp.Diagnostics.Append(plan.fromAPI(cus)...)
 	resp.Diagnostics.Append(resp.State.Set(ctx, &plan)...)
@@ -158,6 +159,9 @@ func (r *customerResource) Read(ctx context.Context, req resource.ReadRequest, r
 	defer cancel()
 
 	id := state.ID.ValueString()
+	// The identity comes from state, so that every answer has one (a CLI
+	// before 1.12 keeps none between operations), removal included.
+	resp.Diagnostics.Append(setCustomerIdentity(ctx, resp.Identity, id)...)
 	cus, err := r.client.GetCustomer(ctx, id)
 	if client.IsNotFound(err) {
 		tflog.Warn(ctx, "Customer not found; removing it from state so that it is planned for creation", map[string]any{"id": id})
@@ -212,6 +216,7 @@ func (r *customerResource) Update(ctx context.Context, req resource.UpdateReques
 
 	resp.Diagnostics.Append(plan.fromAPI(cus)...)
 	resp.Diagnostics.Append(resp.State.Set(ctx, &plan)...)
+	resp.Diagnostics.Append(setCustomerIdentity(ctx, resp.Identity, id)...)
 }
 
 func (r *customerResource) Delete(ctx context.Context, req resource.DeleteRequest, resp *resource.DeleteResponse) {
@@ -229,10 +234,5 @@ func (r *customerResource) Delete(ctx context.Context, req resource.DeleteReques
 }
 
 func (r *customerResource) ImportState(ctx context.Context, req resource.ImportStateRequest, resp *resource.ImportStateResponse) {
-	id, err := parseCustomerImportID(req.ID)
-	if err != nil {
-		resp.Diagnostics.AddError("Invalid Customer Import ID", err.Error()+".")
-		return
-	}
-	resp.Diagnostics.Append(resp.State.SetAttribute(ctx, path.Root("id"), id)...)
+	importCustomerState(ctx, req, resp)
 }

@@ -203,6 +203,7 @@ func (r *customerSourceResource) Create(ctx context.Context, req resource.Create
 		return
 	}
 	tflog.Debug(ctx, "Stored source", map[string]any{"id": src.ID, "customer": customerID})
+	resp.Diagnostics.Append(setCustomerSourceIdentity(ctx, resp.Identity, customerID, src.ID)...)
 
 	wantDefault := plan.Default.ValueBool()
 	plan.fromAPI(src)
@@ -238,6 +239,9 @@ func (r *customerSourceResource) Read(ctx context.Context, req resource.ReadRequ
 	defer cancel()
 
 	customerID, sourceID := state.Customer.ValueString(), state.ID.ValueString()
+	// The identity comes from state, so that every answer has one (a CLI
+	// before 1.12 keeps none between operations), removal included.
+	resp.Diagnostics.Append(setCustomerSourceIdentity(ctx, resp.Identity, customerID, sourceID)...)
 	what := fmt.Sprintf("source %s of customer %s", sourceID, customerID)
 	src, err := r.client.GetSource(ctx, customerID, sourceID)
 	if client.IsNotFound(err) {
@@ -308,6 +312,7 @@ func (r *customerSourceResource) Update(ctx context.Context, req resource.Update
 		resp.Diagnostics.Append(setDefaultMovedTo(ctx, resp.Private, "")...)
 	}
 	resp.Diagnostics.Append(resp.State.Set(ctx, &plan)...)
+	resp.Diagnostics.Append(setCustomerSourceIdentity(ctx, resp.Identity, state.Customer.ValueString(), state.ID.ValueString())...)
 }
 
 func (r *customerSourceResource) Delete(ctx context.Context, req resource.DeleteRequest, resp *resource.DeleteResponse) {
@@ -326,13 +331,7 @@ func (r *customerSourceResource) Delete(ctx context.Context, req resource.Delete
 }
 
 func (r *customerSourceResource) ImportState(ctx context.Context, req resource.ImportStateRequest, resp *resource.ImportStateResponse) {
-	customerID, sourceID, err := parseSourceImportID(req.ID)
-	if err != nil {
-		resp.Diagnostics.AddError("Invalid Customer Source Import ID", err.Error()+".")
-		return
-	}
-	resp.Diagnostics.Append(resp.State.SetAttribute(ctx, path.Root("customer"), customerID)...)
-	resp.Diagnostics.Append(resp.State.SetAttribute(ctx, path.Root("id"), sourceID)...)
+	importCustomerSourceState(ctx, req, resp)
 }
 
 // fromAPI sets every attribute the service knows from its source; token

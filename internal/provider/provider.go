@@ -10,6 +10,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework-validators/int64validator"
 	"github.com/hashicorp/terraform-plugin-framework/action"
 	"github.com/hashicorp/terraform-plugin-framework/datasource"
+	"github.com/hashicorp/terraform-plugin-framework/list"
 	"github.com/hashicorp/terraform-plugin-framework/path"
 	"github.com/hashicorp/terraform-plugin-framework/provider"
 	"github.com/hashicorp/terraform-plugin-framework/provider/schema"
@@ -25,6 +26,8 @@ import (
 var (
 	_ provider.Provider            = (*paymentsProvider)(nil)
 	_ provider.ProviderWithActions = (*paymentsProvider)(nil)
+
+	_ provider.ProviderWithListResources = (*paymentsProvider)(nil)
 )
 
 // Environment variables the provider falls back to when an attribute is not
@@ -243,6 +246,7 @@ func (p *paymentsProvider) Configure(ctx context.Context, req provider.Configure
 	data := &providerData{client: c, allowLivePayments: config.AllowLivePayments.ValueBool()}
 	resp.ResourceData = data
 	resp.ActionData = data
+	resp.ListResourceData = data
 }
 
 // userAgent is sent on every request, naming the provider, its version and
@@ -267,6 +271,13 @@ func (p *paymentsProvider) Actions(_ context.Context) []func() action.Action {
 	return []func() action.Action{
 		NewPaymentCaptureAction,
 		NewPaymentRefundAction,
+	}
+}
+
+func (p *paymentsProvider) ListResources(_ context.Context) []func() list.ListResource {
+	return []func() list.ListResource{
+		NewCustomerListResource,
+		NewCustomerSourceListResource,
 	}
 }
 

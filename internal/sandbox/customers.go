@@ -97,6 +97,7 @@ func (c *call) createCustomer() response {
 		cu.id = newRID()
 	}
 	c.a.customers[cu.id] = cu
+	c.a.indexCustomer(cu)
 	if cd != nil {
 		c.attach(cu, c.newSource(cd))
 	}
@@ -167,6 +168,7 @@ func (c *call) deleteCustomer() response {
 	}
 	// Payments keep the customer's id; only its sources go with it.
 	delete(c.a.customers, cu.id)
+	c.a.unindexCustomer(cu)
 	delete(c.a.byCustomer, cu.id)
 	c.a.sources -= len(cu.sources)
 	c.deleteCustomerRecord(cu.id)

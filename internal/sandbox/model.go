@@ -50,6 +50,7 @@ const (
 
 type customer struct {
 	id                 rid
+	seq                uint64 // creation order, see customer_list.go
 	created            int64
 	email, name, phone string
 	meta               metadata
@@ -112,6 +113,10 @@ type account struct {
 	idemQueue  []*idemRecord // creation order, for expiry
 	wh         webhookState  // endpoints, events, deliveries
 
+	// customerOrder is by seq, oldest first; customerSeq is the last seq.
+	customerOrder []*customer
+	customerSeq   uint64
+
 	requests atomic.Int64
 	byRoute  []atomic.Int64 // indexed like routes
 
@@ -153,6 +158,7 @@ func (a *account) addPayment(p *payment) {
 // payment made after it.
 func (a *account) clear() {
 	clear(a.customers)
+	a.customerOrder = nil
 	clear(a.payments)
 	clear(a.byCustomer)
 	clear(a.idem)

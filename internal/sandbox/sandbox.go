@@ -37,7 +37,10 @@
 //   - Lists: cursors must be payments of the account, and starting_after
 //     with ending_before is 400; a customer filter naming a deleted
 //     customer is 400 resource_missing. created[gte]/[lte] accept any
-//     RFC 3339 offset and compare with whole seconds.
+//     RFC 3339 offset and compare with whole seconds. The customer list's
+//     email filter must be an address (else 400 parameter_invalid) and
+//     matches ignoring case; customers keep their creation order in the
+//     data file (customer_list.go).
 //   - Stats count every /v1 request on a known route, including those
 //     answered 429 or 5xx by faults; unknown paths and methods are 404
 //     unrecognized_url and not counted.
@@ -234,6 +237,7 @@ func init() {
 	const get, post, del = http.MethodGet, http.MethodPost, http.MethodDelete
 	routes = []route{
 		def(post, wire.PathCustomers, (*call).createCustomer),
+		def(get, wire.PathCustomers, (*call).listCustomers),
 		def(get, wire.PathCustomer, (*call).retrieveCustomer),
 		def(post, wire.PathCustomer, (*call).updateCustomer),
 		def(del, wire.PathCustomer, (*call).deleteCustomer),

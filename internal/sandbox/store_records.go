@@ -14,6 +14,7 @@ import (
 type (
 	customerRecord struct {
 		ID      string         `json:"id"`
+		Seq     uint64         `json:"seq,omitempty"` // 0 in files written before the customer list
 		Created int64          `json:"created"`
 		Email   string         `json:"email,omitempty"`
 		Name    string         `json:"name,omitempty"`
@@ -100,7 +101,7 @@ func (c *call) putCustomer(cu *customer) {
 		return
 	}
 	rec := customerRecord{
-		ID: cu.id.format(wire.CustomerIDPrefix), Created: cu.created,
+		ID: cu.id.format(wire.CustomerIDPrefix), Seq: cu.seq, Created: cu.created,
 		Email: cu.email, Name: cu.name, Phone: cu.phone, Meta: metaRecord(cu.meta),
 	}
 	for _, s := range cu.sources {
@@ -188,6 +189,9 @@ func (s *Server) buildAccounts(stored map[[32]byte]*storedAccount) error {
 			a.customers[cu.id] = cu
 			a.sources += len(cu.sources)
 		}
+		if err := s.orderCustomers(a); err != nil {
+			return err
+		}
 		ps := make([]*payment, 0, len(sa.payments))
 		for _, raw := range sa.payments {
 			var rec paymentRecord
@@ -251,7 +255,7 @@ func customerFromRecord(rec customerRecord) (*customer, error) {
 	if !ok {
 		return nil, fmt.Errorf("data file: customer id %q is malformed", rec.ID)
 	}
-	cu := &customer{id: id, created: rec.Created, email: rec.Email, name: rec.Name, phone: rec.Phone, meta: metaFromRecord(rec.Meta)}
+	cu := &customer{id: id, seq: rec.Seq, created: rec.Created, email: rec.Email, name: rec.Name, phone: rec.Phone, meta: metaFromRecord(rec.Meta)}
 	for _, sr := range rec.Sources {
 		sid, ok := parseRID(sr.ID, wire.SourceIDPrefix)
 		cd := cardByToken(sr.Token)

@@ -1,0 +1,124 @@
+package sandbox
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+
+	"github.com/paymentsdev/terraform-provider-payments/internal/wire"
+)
+
+// The customer list (GET /v1/customers) is newest first by creation
+// order, like every list: customers carry a sequence number of their own
+// (account.customerSeq), kept in the data file, because created_at has
+// whole seconds and many customers share one.
+
+// indexCustomer gives a new customer the next sequence number and puts it
+// at the end of the account's creation order.
+func (a *account) indexCustomer(cu *customer) {
+	a.customerSeq++
+	cu.seq = a.customerSeq
+	a.customerOrder = append(a.customerOrder, cu)
+}
+
+// unindexCustomer takes a deleted customer out of the creation order.
+func (a *account) unindexCustomer(cu *customer) {
+	if i, found := slices.BinarySearchFunc(a.customerOrder, cu.seq, func(x *customer, s uint64) int {
+		return cmpSeq(x.seq, s)
+	}); found {
+		a.customerOrder = slices.Delete(a.customerOrder, i, i+1)
+	}
+}
+
+func cmpSeq(x, y uint64) int {
+	switch {
+	case x < y:
+		return -1
+	case x > y:
+		return 1
+	}
+	return 0
+}
+
+// orderCustomers builds the creation order of the customers loaded from the
+// data file. Records written before customers had a sequence number (seq
+// 0) come first, oldest first by created_at then id, and every customer is
+// then numbered afresh and written back, so that the order is the same
+// after every later restart.
+func (s *Server) orderCustomers(a *account) error {
+	order := make([]*customer, 0, len(a.customers))
+	legacy := false
+	for _, cu := range a.customers {
+		order = append(order, cu)
+		legacy = legacy || cu.seq == 0
+		a.customerSeq = max(a.customerSeq, cu.seq)
+	}
+	slices.SortFunc(order, func(x, y *customer) int {
+		if c := cmpSeq(x.seq, y.seq); c != 0 {
+			return c
+		}
+		if c := cmpSeq(uint64(x.created), uint64(y.created)); c != 0 { //nolint:gosec // timestamps are after 1970
+			return c
+		}
+		return strings.Compare(string(x.id[:]), string(y.id[:]))
+	})
+	a.customerOrder = order
+	if !legacy {
+		return nil
+	}
+	c := &call{s: s, a: a}
+	for i, cu := range order {
+		cu.seq = uint64(i) + 1
+		c.putCustomer(cu)
+	}
+	a.customerSeq = uint64(len(order))
+	if s.store == nil || len(c.ops) == 0 {
+		return nil
+	}
+	if err := s.store.commit(a.hash, c.ops); err != nil {
+		return fmt.Errorf("numbering the customers of the data file in creation order: %w", err)
+	}
+	return nil
+}
+
+// listCustomers is GET /v1/customers: the account's customers, newest
+// first, optionally only those whose e-mail address is email, ignoring
+// case (an empty email filters nothing, as the other lists' filters).
+func (c *call) listCustomers() response {
+	if e := c.f.check(wire.ParamEmail, wire.ParamLimit, wire.ParamStartingAfter, wire.ParamEndingBefore); e != nil {
+		return e.response()
+	}
+	// A filter that no customer's address could equal is a mistake worth
+	// naming, not an empty page.
+	email, _ := c.f.get(wire.ParamEmail)
+	var match func(*customer) bool
+	if email != "" {
+		if e := checkEmail(email); e != nil {
+			return e.response()
+		}
+		match = func(cu *customer) bool { return strings.EqualFold(cu.email, email) }
+	}
+	page, hasMore, e := listPage(c, c.a.customerOrder,
+		func(cu *customer) uint64 { return cu.seq },
+		func(id string) (*customer, bool) {
+			r, ok := parseRID(id, wire.CustomerIDPrefix)
+			cu := c.a.customers[r]
+			return cu, ok && cu != nil
+		}, "customer", match)
+	if e != nil {
+		return e.response()
+	}
+	b := make([]byte, 0, 64+400*len(page))
+	b = append(b, `{"object":"list","data":[`...)
+	for i, cu := range page {
+		if i > 0 {
+			b = append(b, ',')
+		}
+		b = append(b, c.customerJSON(cu)...)
+	}
+	b = append(b, `],"has_more":`...)
+	b = appendBool(b, hasMore)
+	b = append(b, `,"url":`...)
+	b = appendString(b, wire.PathCustomers)
+	return ok(append(b, '}'))
+}
