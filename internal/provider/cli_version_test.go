@@ -255,10 +255,10 @@ func TestSkipOpenTofu(t *testing.T) {
 	}
 }
 
-// TestAccCLI_sameAsPluginTesting proves that the CLI the tests identify (for
+// TestAccCLI_SameAsPluginTesting proves that the CLI the tests identify (for
 // skipOpenTofu, for dev_overrides, and for the tests that run it through
 // tfCLI) is the one terraform-plugin-testing runs: both report one version.
-func TestAccCLI_sameAsPluginTesting(t *testing.T) {
+func TestAccCLI_SameAsPluginTesting(t *testing.T) {
 	id := testCLI(t)
 	resource.ParallelTest(t, resource.TestCase{
 		PreCheck:                 func() { testAccPreCheck(t) },

@@ -73,7 +73,7 @@ func (c idAtCheck) String() string {
 	return (*c.ids)[c.i]
 }
 
-func TestAccCustomerListResource_basic(t *testing.T) {
+func TestAccCustomerListResource_DisplayNamesAndResources(t *testing.T) {
 	acct := newTestAccAccount(t)
 	var ids []string
 	resource.ParallelTest(t, resource.TestCase{
@@ -136,7 +136,7 @@ list "payments_customer" "full" {
 	})
 }
 
-func TestAccCustomerListResource_emailFilter(t *testing.T) {
+func TestAccCustomerListResource_EmailFilter(t *testing.T) {
 	acct := newTestAccAccount(t)
 	var ids []string
 	resource.ParallelTest(t, resource.TestCase{
@@ -194,10 +194,10 @@ list "payments_customer" "bad" {
 	})
 }
 
-// TestAccCustomerListResource_pagesPast100 lists more customers than one
+// TestAccCustomerListResource_PagesPast100 lists more customers than one
 // page of the service and than Terraform's default limit of 100 results,
 // and checks that a smaller limit is respected.
-func TestAccCustomerListResource_pagesPast100(t *testing.T) {
+func TestAccCustomerListResource_PagesPast100(t *testing.T) {
 	acct := newTestAccAccount(t)
 	const total = wire.ListLimitMax + 25
 	var ids []string
@@ -244,10 +244,10 @@ list "payments_customer" "three" {
 	})
 }
 
-// TestAccCustomerListResource_unsupported points the provider at a service
+// TestAccCustomerListResource_Unsupported points the provider at a service
 // that has every endpoint but the customer list, as a service following
 // only the published interface would: the query fails saying so.
-func TestAccCustomerListResource_unsupported(t *testing.T) {
+func TestAccCustomerListResource_Unsupported(t *testing.T) {
 	acct := newTestAccAccount(t)
 	target, err := url.Parse(acct.URL)
 	if err != nil {

@@ -72,7 +72,7 @@ variable "customer" {
 `
 }
 
-func TestAccCustomerSourceListResource_basic(t *testing.T) {
+func TestAccCustomerSourceListResource_DisplayNamesAndResources(t *testing.T) {
 	acct := newTestAccAccount(t)
 	var ids, empty []string
 	resource.ParallelTest(t, resource.TestCase{
@@ -131,7 +131,7 @@ func TestAccCustomerSourceListResource_basic(t *testing.T) {
 	})
 }
 
-func TestAccCustomerSourceListResource_badCustomer(t *testing.T) {
+func TestAccCustomerSourceListResource_BadCustomer(t *testing.T) {
 	acct := newTestAccAccount(t)
 	other := newTestAccAccount(t)
 	var theirs []string
