@@ -26,15 +26,7 @@ func TestAccPayment_WarningsInCLI(t *testing.T) {
 	acct := newTestAccAccount(t)
 	tf := newTFCLI(t, providerBinary(t))
 	config := func(amount int) string {
-		return fmt.Sprintf(`
-terraform {
-  required_providers {
-    payments = {
-      # The full address: OpenTofu would read a short one as registry.opentofu.org/…
-      source = "registry.terraform.io/paymentsdev/payments"
-    }
-  }
-}
+		return cliRequiredProviders + fmt.Sprintf(`
 
 provider "payments" {
   base_url   = %q
@@ -137,15 +129,7 @@ func TestAccPaymentRefundAction_ProgressInCLI(t *testing.T) {
 	acct := newTestAccAccount(t)
 	pay := acct.mustPayment(t, &client.PaymentParams{Amount: 1000, Currency: "GBP", Source: sandbox.TokenVisa})
 	tf := newTFCLI(t, providerBinary(t))
-	tf.writeConfig(fmt.Sprintf(`
-terraform {
-  required_providers {
-    payments = {
-      # The full address: OpenTofu would read a short one as registry.opentofu.org/…
-      source = "registry.terraform.io/paymentsdev/payments"
-    }
-  }
-}
+	tf.writeConfig(cliRequiredProviders + fmt.Sprintf(`
 
 provider "payments" {
   base_url   = %q
