@@ -11,7 +11,6 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/diag"
 	"github.com/hashicorp/terraform-plugin-framework/list"
 	"github.com/hashicorp/terraform-plugin-framework/list/schema"
-	"github.com/hashicorp/terraform-plugin-framework/resource"
 	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
 	"github.com/hashicorp/terraform-plugin-framework/types"
 
@@ -19,30 +18,21 @@ import (
 	"github.com/paymentsdev/terraform-provider-payments/internal/wire"
 )
 
-var (
-	_ list.ListResource              = (*customerListResource)(nil)
-	_ list.ListResourceWithConfigure = (*customerListResource)(nil)
-)
-
 // NewCustomerListResource returns the payments_customer list resource, which
 // `terraform query` (Terraform 1.14 and later) uses to find customers to
 // import.
 func NewCustomerListResource() list.ListResource {
-	return &customerListResource{}
+	return &customerListResource{resourceBase{name: "customer"}}
 }
 
 // customerListResource is the payments_customer list resource.
 type customerListResource struct {
-	client *client.Client
+	resourceBase
 }
 
 // customerListConfigModel is the `config` block of a payments_customer list.
 type customerListConfigModel struct {
 	Email types.String `tfsdk:"email"`
-}
-
-func (r *customerListResource) Metadata(_ context.Context, req resource.MetadataRequest, resp *resource.MetadataResponse) {
-	resp.TypeName = req.ProviderTypeName + "_customer"
 }
 
 func (r *customerListResource) ListResourceConfigSchema(_ context.Context, _ list.ListResourceSchemaRequest, resp *list.ListResourceSchemaResponse) {
@@ -65,10 +55,6 @@ func (r *customerListResource) ListResourceConfigSchema(_ context.Context, _ lis
 			},
 		},
 	}
-}
-
-func (r *customerListResource) Configure(_ context.Context, req resource.ConfigureRequest, resp *resource.ConfigureResponse) {
-	r.client = clientFromProviderData(req.ProviderData, &resp.Diagnostics)
 }
 
 func (r *customerListResource) List(ctx context.Context, req list.ListRequest, stream *list.ListResultsStream) {

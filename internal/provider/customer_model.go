@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 
+	dtimeouts "github.com/hashicorp/terraform-plugin-framework-timeouts/datasource/timeouts"
 	"github.com/hashicorp/terraform-plugin-framework-timetypes/timetypes"
 	"github.com/hashicorp/terraform-plugin-framework-validators/stringvalidator"
 	"github.com/hashicorp/terraform-plugin-framework/attr"
@@ -269,3 +270,15 @@ func customerDataSourceAttributes() map[string]dschema.Attribute {
 		},
 	}
 }
+
+// customerDataSourceModel is the payments_customer data source's data: the
+// customer (customerModel), with its payment methods and default, which
+// only the data source tells.
+type customerDataSourceModel struct {
+	customerModel
+	DefaultSource types.String         `tfsdk:"default_source"`
+	Sources       []sourceSummaryModel `tfsdk:"sources"`
+	Timeouts      dtimeouts.Value      `tfsdk:"timeouts"`
+}
+
+func (m *customerDataSourceModel) readTimeouts() dtimeouts.Value { return m.Timeouts }

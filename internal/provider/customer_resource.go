@@ -17,21 +17,9 @@ import (
 	"github.com/paymentsdev/terraform-provider-payments/internal/wire"
 )
 
-var (
-	_ resource.Resource                = (*customerResource)(nil)
-	_ resource.ResourceWithConfigure   = (*customerResource)(nil)
-	_ resource.ResourceWithImportState = (*customerResource)(nil)
-	_ resource.ResourceWithModifyPlan  = (*customerResource)(nil)
-)
-
 // Default timeouts of payments_customer operations. Each is one request,
 // retried with backoff; the defaults leave room for every retry.
-var customerTimeouts = resourceTimeouts{
-	Create: 5 * time.Minute,
-	Read:   5 * time.Minute,
-	Update: 5 * time.Minute,
-	Delete: 5 * time.Minute,
-}
+var customerTimeouts = sameTimeouts(5 * time.Minute)
 
 // Plan-time rules for customer fields, from the wire contract.
 var (
@@ -46,12 +34,12 @@ var (
 
 // NewCustomerResource returns the payments_customer resource.
 func NewCustomerResource() resource.Resource {
-	return &customerResource{}
+	return &customerResource{resourceBase{name: "customer"}}
 }
 
 // customerResource is the payments_customer resource.
 type customerResource struct {
-	client *client.Client
+	resourceBase
 }
 
 // customerResourceModel is payments_customer's state: the customer
@@ -62,10 +50,6 @@ type customerResourceModel struct {
 }
 
 func (m *customerResourceModel) timeoutsValue() timeouts.Value { return m.Timeouts }
-
-func (r *customerResource) Metadata(_ context.Context, req resource.MetadataRequest, resp *resource.MetadataResponse) {
-	resp.TypeName = req.ProviderTypeName + "_customer"
-}
 
 func (r *customerResource) Schema(ctx context.Context, _ resource.SchemaRequest, resp *resource.SchemaResponse) {
 	resp.Schema = schema.Schema{
@@ -78,10 +62,6 @@ func (r *customerResource) Schema(ctx context.Context, _ resource.SchemaRequest,
 			"timeouts": customerTimeouts.block(ctx, "customer"),
 		},
 	}
-}
-
-func (r *customerResource) Configure(_ context.Context, req resource.ConfigureRequest, resp *resource.ConfigureResponse) {
-	r.client = clientFromProviderData(req.ProviderData, &resp.Diagnostics)
 }
 
 // ModifyPlan refuses, at plan time, a create or update whose request body
@@ -163,13 +143,7 @@ func (r *customerResource) Read(ctx context.Context, req resource.ReadRequest, r
 	// before 1.12 keeps none between operations), removal included.
 	resp.Diagnostics.Append(setCustomerIdentity(ctx, resp.Identity, id)...)
 	cus, err := r.client.GetCustomer(ctx, id)
-	if client.IsNotFound(err) {
-		tflog.Warn(ctx, "Customer not found; removing it from state so that it is planned for creation", map[string]any{"id": id})
-		resp.State.RemoveResource(ctx)
-		return
-	}
-	if err != nil {
-		resp.Diagnostics.Append(apiErrorDiagnostic("Error Reading Customer", "customer "+id, err))
+	if !readFound(ctx, resp, err, "Customer", "customer "+id) {
 		return
 	}
 

@@ -9,37 +9,27 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/list"
 	"github.com/hashicorp/terraform-plugin-framework/list/schema"
 	"github.com/hashicorp/terraform-plugin-framework/path"
-	"github.com/hashicorp/terraform-plugin-framework/resource"
 	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
 	"github.com/hashicorp/terraform-plugin-framework/types"
 
 	"github.com/paymentsdev/terraform-provider-payments/internal/client"
 )
 
-var (
-	_ list.ListResource              = (*customerSourceListResource)(nil)
-	_ list.ListResourceWithConfigure = (*customerSourceListResource)(nil)
-)
-
 // NewCustomerSourceListResource returns the payments_customer_source list
 // resource: one customer's stored payment methods, for `terraform query`.
 func NewCustomerSourceListResource() list.ListResource {
-	return &customerSourceListResource{}
+	return &customerSourceListResource{resourceBase{name: "customer_source"}}
 }
 
 // customerSourceListResource is the payments_customer_source list resource.
 type customerSourceListResource struct {
-	client *client.Client
+	resourceBase
 }
 
 // customerSourceListConfigModel is the `config` block of a
 // payments_customer_source list.
 type customerSourceListConfigModel struct {
 	Customer types.String `tfsdk:"customer"`
-}
-
-func (r *customerSourceListResource) Metadata(_ context.Context, req resource.MetadataRequest, resp *resource.MetadataResponse) {
-	resp.TypeName = req.ProviderTypeName + "_customer_source"
 }
 
 func (r *customerSourceListResource) ListResourceConfigSchema(_ context.Context, _ list.ListResourceSchemaRequest, resp *list.ListResourceSchemaResponse) {
@@ -61,10 +51,6 @@ func (r *customerSourceListResource) ListResourceConfigSchema(_ context.Context,
 			},
 		},
 	}
-}
-
-func (r *customerSourceListResource) Configure(_ context.Context, req resource.ConfigureRequest, resp *resource.ConfigureResponse) {
-	r.client = clientFromProviderData(req.ProviderData, &resp.Diagnostics)
 }
 
 func (r *customerSourceListResource) List(ctx context.Context, req list.ListRequest, stream *list.ListResultsStream) {
@@ -146,18 +132,4 @@ func sourceDisplayName(brand, last4 string, isDefault bool) string {
 		name += " (default)"
 	}
 	return name
-}
-
-// listedCustomerSourceModel is a listed method as payments_customer_source's
-// state, through the resource's own mapping, as an import reads it: the
-// token unknown to the service is null, and default tells whether the
-// method is the customer's default.
-func listedCustomerSourceModel(src *client.Source, isDefault bool) *customerSourceResourceModel {
-	m := &customerSourceResourceModel{
-		Token:    types.StringNull(),
-		Default:  types.BoolValue(isDefault),
-		Timeouts: nullTimeouts(),
-	}
-	m.fromAPI(src)
-	return m
 }

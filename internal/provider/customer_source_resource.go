@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"time"
 
-	"github.com/hashicorp/terraform-plugin-framework-timeouts/resource/timeouts"
 	"github.com/hashicorp/terraform-plugin-framework-validators/stringvalidator"
 	"github.com/hashicorp/terraform-plugin-framework/path"
 	"github.com/hashicorp/terraform-plugin-framework/resource"
@@ -22,51 +21,17 @@ import (
 	"github.com/paymentsdev/terraform-provider-payments/internal/wire"
 )
 
-var (
-	_ resource.Resource                = (*customerSourceResource)(nil)
-	_ resource.ResourceWithConfigure   = (*customerSourceResource)(nil)
-	_ resource.ResourceWithImportState = (*customerSourceResource)(nil)
-	_ resource.ResourceWithModifyPlan  = (*customerSourceResource)(nil)
-)
-
 // Default timeouts of payments_customer_source operations.
-var customerSourceTimeouts = resourceTimeouts{
-	Create: 5 * time.Minute,
-	Read:   5 * time.Minute,
-	Update: 5 * time.Minute,
-	Delete: 5 * time.Minute,
-}
+var customerSourceTimeouts = sameTimeouts(5 * time.Minute)
 
 // NewCustomerSourceResource returns the payments_customer_source resource.
 func NewCustomerSourceResource() resource.Resource {
-	return &customerSourceResource{}
+	return &customerSourceResource{resourceBase{name: "customer_source"}}
 }
 
 // customerSourceResource is the payments_customer_source resource.
 type customerSourceResource struct {
-	client *client.Client
-}
-
-// customerSourceResourceModel is payments_customer_source's state. Token
-// is what the configuration gave, because the service never returns it
-// (null after import). Default is a setting, not an observation: see the
-// attribute's description.
-type customerSourceResourceModel struct {
-	ID       types.String   `tfsdk:"id"`
-	Customer types.String   `tfsdk:"customer"`
-	Token    types.String   `tfsdk:"token"`
-	Default  types.Bool     `tfsdk:"default"`
-	Brand    types.String   `tfsdk:"brand"`
-	Last4    types.String   `tfsdk:"last4"`
-	ExpMonth types.Int64    `tfsdk:"exp_month"`
-	ExpYear  types.Int64    `tfsdk:"exp_year"`
-	Timeouts timeouts.Value `tfsdk:"timeouts"`
-}
-
-func (m *customerSourceResourceModel) timeoutsValue() timeouts.Value { return m.Timeouts }
-
-func (r *customerSourceResource) Metadata(_ context.Context, req resource.MetadataRequest, resp *resource.MetadataResponse) {
-	resp.TypeName = req.ProviderTypeName + "_customer_source"
+	resourceBase
 }
 
 func (r *customerSourceResource) Schema(ctx context.Context, _ resource.SchemaRequest, resp *resource.SchemaResponse) {
@@ -148,10 +113,6 @@ func (r *customerSourceResource) Schema(ctx context.Context, _ resource.SchemaRe
 // place rather than detach the method and store a new one.
 func tokenRequiresReplace(_ context.Context, req planmodifier.StringRequest, resp *stringplanmodifier.RequiresReplaceIfFuncResponse) {
 	resp.RequiresReplace = !req.StateValue.IsNull()
-}
-
-func (r *customerSourceResource) Configure(_ context.Context, req resource.ConfigureRequest, resp *resource.ConfigureResponse) {
-	r.client = clientFromProviderData(req.ProviderData, &resp.Diagnostics)
 }
 
 // ModifyPlan warns when the plan takes the customer's default back to a
@@ -244,14 +205,7 @@ func (r *customerSourceResource) Read(ctx context.Context, req resource.ReadRequ
 	resp.Diagnostics.Append(setCustomerSourceIdentity(ctx, resp.Identity, customerID, sourceID)...)
 	what := fmt.Sprintf("source %s of customer %s", sourceID, customerID)
 	src, err := r.client.GetSource(ctx, customerID, sourceID)
-	if client.IsNotFound(err) {
-		tflog.Warn(ctx, "Source not found; removing it from state so that it is planned for creation",
-			map[string]any{"id": sourceID, "customer": customerID})
-		resp.State.RemoveResource(ctx)
-		return
-	}
-	if err != nil {
-		resp.Diagnostics.Append(apiErrorDiagnostic("Error Reading Customer Source", what, err))
+	if !readFound(ctx, resp, err, "Customer Source", what) {
 		return
 	}
 	state.fromAPI(src)
@@ -332,15 +286,4 @@ func (r *customerSourceResource) Delete(ctx context.Context, req resource.Delete
 
 func (r *customerSourceResource) ImportState(ctx context.Context, req resource.ImportStateRequest, resp *resource.ImportStateResponse) {
 	importCustomerSourceState(ctx, req, resp)
-}
-
-// fromAPI sets every attribute the service knows from its source; token
-// and default are left as they are.
-func (m *customerSourceResourceModel) fromAPI(s *client.Source) {
-	m.ID = types.StringValue(s.ID)
-	m.Customer = types.StringValue(s.Customer)
-	m.Brand = nullableString(s.Brand)
-	m.Last4 = nullableString(s.Last4)
-	m.ExpMonth = nullableInt64(s.ExpMonth)
-	m.ExpYear = nullableInt64(s.ExpYear)
 }

@@ -5,8 +5,13 @@ import (
 	"errors"
 	"fmt"
 	"net/http"
+	"strings"
 
+	"github.com/hashicorp/terraform-plugin-framework/datasource"
 	"github.com/hashicorp/terraform-plugin-framework/diag"
+	"github.com/hashicorp/terraform-plugin-framework/path"
+	"github.com/hashicorp/terraform-plugin-framework/resource"
+	"github.com/hashicorp/terraform-plugin-log/tflog"
 
 	"github.com/paymentsdev/terraform-provider-payments/internal/client"
 	"github.com/paymentsdev/terraform-provider-payments/internal/wire"
@@ -97,24 +102,43 @@ func apiErrorHint(kind string, err error) string {
 	return ""
 }
 
-// clientFromProviderData is the Configure step of every resource and data
-// source: nil data (before the provider is configured, as during
-// validation) is no error and returns nil; anything other than a
-// *client.Client is a bug, reported as such.
-func clientFromProviderData(data any, diags *diag.Diagnostics) *client.Client {
-	if data == nil {
-		return nil
+// readFound is the answer to a resource's Read request: an object the
+// service no longer has (404 resource_missing) is removed from state, so
+// that the plan creates it again, and any other error becomes the
+// diagnostic titled "Error Reading <kind>". It tells whether the object
+// came back; object names it ("customer cus_…").
+func readFound(ctx context.Context, resp *resource.ReadResponse, err error, kind, object string) bool {
+	if client.IsNotFound(err) {
+		tflog.Warn(ctx, kind+" not found; removing it from state so that it is planned for creation",
+			map[string]any{"object": object})
+		resp.State.RemoveResource(ctx)
+		return false
 	}
-	if d, ok := data.(*providerData); ok {
-		return d.client
+	if err != nil {
+		resp.Diagnostics.Append(apiErrorDiagnostic("Error Reading "+kind, object, err))
+		return false
 	}
-	c, ok := data.(*client.Client)
-	if !ok {
-		diags.AddError("Unexpected Provider Data Type",
-			fmt.Sprintf("Expected *client.Client, got %T. This is a bug in the provider; please report it.", data))
-		return nil
+	return true
+}
+
+// dataSourceFound is the answer to a data source's read by id: a missing
+// object is an error on the id attribute that says so, with what to check
+// (check: "was not deleted and belongs to this account"), and any other
+// error becomes the diagnostic titled "Error Reading <Kind>". It tells
+// whether the object came back. kind is lower case ("customer").
+func dataSourceFound(resp *datasource.ReadResponse, err error, kind, id, check string) bool {
+	title := strings.ToUpper(kind[:1]) + kind[1:]
+	if client.IsNotFound(err) {
+		resp.Diagnostics.AddAttributeError(path.Root("id"), title+" Not Found",
+			fmt.Sprintf("No %s with id %q exists for the account of the configured key. Check the id, and that the %s %s "+
+				"(a sandbox key never sees live objects, nor one account another's).", kind, id, kind, check))
+		return false
 	}
-	return c
+	if err != nil {
+		resp.Diagnostics.Append(dataSourceErrorDiagnostic("Error Reading "+title, kind+" "+id, err))
+		return false
+	}
+	return true
 }
 
 // notConfiguredDiagnostic is returned by an operation that runs without a

@@ -20,11 +20,6 @@ import (
 	"github.com/paymentsdev/terraform-provider-payments/internal/wire"
 )
 
-var (
-	_ action.ActionWithConfigure  = (*paymentAction)(nil)
-	_ action.ActionWithModifyPlan = (*paymentAction)(nil)
-)
-
 // paymentActionTimeout bounds one invocation: a read and one write, each
 // retried with backoff.
 const paymentActionTimeout = 5 * time.Minute

@@ -4,43 +4,21 @@ import (
 	"context"
 	"fmt"
 
-	"github.com/hashicorp/terraform-plugin-framework-timeouts/datasource/timeouts"
 	"github.com/hashicorp/terraform-plugin-framework-validators/stringvalidator"
 	"github.com/hashicorp/terraform-plugin-framework/datasource"
 	"github.com/hashicorp/terraform-plugin-framework/datasource/schema"
 	"github.com/hashicorp/terraform-plugin-framework/diag"
-	"github.com/hashicorp/terraform-plugin-framework/path"
 	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
-
-	"github.com/paymentsdev/terraform-provider-payments/internal/client"
-)
-
-var (
-	_ datasource.DataSource              = (*paymentDataSource)(nil)
-	_ datasource.DataSourceWithConfigure = (*paymentDataSource)(nil)
 )
 
 // NewPaymentDataSource returns the payments_payment data source.
 func NewPaymentDataSource() datasource.DataSource {
-	return &paymentDataSource{}
+	return &paymentDataSource{dataSourceBase{name: "payment"}}
 }
 
 // paymentDataSource reads one existing payment by id.
 type paymentDataSource struct {
-	client *client.Client
-}
-
-// paymentDataSourceModel is the payments_payment data source's data: the
-// payment's fields plus the timeouts.
-type paymentDataSourceModel struct {
-	paymentModel
-	Timeouts timeouts.Value `tfsdk:"timeouts"`
-}
-
-func (m *paymentDataSourceModel) readTimeouts() timeouts.Value { return m.Timeouts }
-
-func (d *paymentDataSource) Metadata(_ context.Context, req datasource.MetadataRequest, resp *datasource.MetadataResponse) {
-	resp.TypeName = req.ProviderTypeName + "_payment"
+	dataSourceBase
 }
 
 func (d *paymentDataSource) Schema(ctx context.Context, _ datasource.SchemaRequest, resp *datasource.SchemaResponse) {
@@ -62,10 +40,6 @@ func (d *paymentDataSource) Schema(ctx context.Context, _ datasource.SchemaReque
 	}
 }
 
-func (d *paymentDataSource) Configure(_ context.Context, req datasource.ConfigureRequest, resp *datasource.ConfigureResponse) {
-	d.client = clientFromProviderData(req.ProviderData, &resp.Diagnostics)
-}
-
 func (d *paymentDataSource) Read(ctx context.Context, req datasource.ReadRequest, resp *datasource.ReadResponse) {
 	var data paymentDataSourceModel
 	ctx, cancel, ok := beginRead(ctx, d.client, req.Config, &data, &resp.Diagnostics)
@@ -76,15 +50,7 @@ func (d *paymentDataSource) Read(ctx context.Context, req datasource.ReadRequest
 
 	id := data.ID.ValueString()
 	pay, err := d.client.GetPayment(ctx, id)
-	if client.IsNotFound(err) {
-		resp.Diagnostics.AddAttributeError(path.Root("id"), "Payment Not Found",
-			fmt.Sprintf("No payment with id %q exists for the account of the configured key. "+
-				"Check the id, and that the payment belongs to this account "+
-				"(a sandbox key never sees live objects, nor one account another's).", id))
-		return
-	}
-	if err != nil {
-		resp.Diagnostics.Append(dataSourceErrorDiagnostic("Error Reading Payment", "payment "+id, err))
+	if !dataSourceFound(resp, err, "payment", id, "belongs to this account") {
 		return
 	}
 

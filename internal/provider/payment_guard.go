@@ -22,9 +22,10 @@ type providerData struct {
 	allowLivePayments bool
 }
 
-// providerDataFrom is the Configure step of the payment resource and the
-// payment actions, which need the live-payments setting as well as the
-// client. nil data (before the provider is configured) returns nil.
+// providerDataFrom is the Configure step of every resource, data source
+// and action: nil data (before the provider is configured, as during
+// validation) is no error and returns nil; anything else but the
+// provider's data is a bug, reported as such.
 func providerDataFrom(data any, diags *diag.Diagnostics) *providerData {
 	switch d := data.(type) {
 	case nil:

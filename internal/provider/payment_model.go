@@ -3,6 +3,8 @@ package provider
 import (
 	"fmt"
 
+	dtimeouts "github.com/hashicorp/terraform-plugin-framework-timeouts/datasource/timeouts"
+	rtimeouts "github.com/hashicorp/terraform-plugin-framework-timeouts/resource/timeouts"
 	"github.com/hashicorp/terraform-plugin-framework-timetypes/timetypes"
 	"github.com/hashicorp/terraform-plugin-framework/datasource/schema"
 	"github.com/hashicorp/terraform-plugin-framework/diag"
@@ -154,3 +156,38 @@ func paymentAttributes(id schema.StringAttribute) map[string]schema.Attribute {
 		},
 	}
 }
+
+// paymentResourceModel is payments_payment's state. Source is what the
+// configuration gave (a token or a src_ id), because the service answers
+// with a one-off src_ id for a token: it is null after an import until the
+// next apply fills it in place. Capture and RefundOnDestroy are settings;
+// Capture is refreshed from the payment where the payment tells it.
+type paymentResourceModel struct {
+	ID                types.String      `tfsdk:"id"`
+	Amount            types.Int64       `tfsdk:"amount"`
+	Currency          types.String      `tfsdk:"currency"`
+	Customer          types.String      `tfsdk:"customer"`
+	Source            types.String      `tfsdk:"source"`
+	Description       types.String      `tfsdk:"description"`
+	Metadata          types.Map         `tfsdk:"metadata"`
+	Capture           types.Bool        `tfsdk:"capture"`
+	AmountRefunded    types.Int64       `tfsdk:"amount_refunded"`
+	RefundOnDestroy   types.Bool        `tfsdk:"refund_on_destroy"`
+	Status            types.String      `tfsdk:"status"`
+	Captured          types.Bool        `tfsdk:"captured"`
+	AuthorizationCode types.String      `tfsdk:"authorization_code"`
+	Brand             types.String      `tfsdk:"brand"`
+	Last4             types.String      `tfsdk:"last4"`
+	CreatedAt         timetypes.RFC3339 `tfsdk:"created_at"`
+	Livemode          types.Bool        `tfsdk:"livemode"`
+	Timeouts          rtimeouts.Value   `tfsdk:"timeouts"`
+}
+
+// paymentDataSourceModel is the payments_payment data source's data: the
+// payment's fields plus the timeouts.
+type paymentDataSourceModel struct {
+	paymentModel
+	Timeouts dtimeouts.Value `tfsdk:"timeouts"`
+}
+
+func (m *paymentDataSourceModel) readTimeouts() dtimeouts.Value { return m.Timeouts }

@@ -59,7 +59,7 @@ func (r *paymentResource) ModifyPlan(ctx context.Context, req resource.ModifyPla
 		var state paymentResourceModel
 		resp.Diagnostics.Append(req.State.Get(ctx, &state)...)
 		if !resp.Diagnostics.HasError() && state.RefundOnDestroy.ValueBool() {
-			if d := r.data.livePaymentDiagnostic("Refunding payment " + state.ID.ValueString() + " on destroy (refund_on_destroy = true)"); d != nil {
+			if d := r.livePaymentDiagnostic("Refunding payment " + state.ID.ValueString() + " on destroy (refund_on_destroy = true)"); d != nil {
 				resp.Diagnostics.Append(d)
 			}
 		}
@@ -71,7 +71,7 @@ func (r *paymentResource) ModifyPlan(ctx context.Context, req resource.ModifyPla
 		return
 	}
 	if req.State.Raw.IsNull() {
-		if d := r.data.livePaymentDiagnostic("Creating a payment"); d != nil {
+		if d := r.livePaymentDiagnostic("Creating a payment"); d != nil {
 			resp.Diagnostics.Append(d)
 		}
 		return
@@ -87,7 +87,7 @@ func (r *paymentResource) ModifyPlan(ctx context.Context, req resource.ModifyPla
 		for _, name := range changed {
 			resp.RequiresReplace = append(resp.RequiresReplace, path.Root(name))
 		}
-		if d := r.data.livePaymentDiagnostic("Replacing payment " + id + " (a new charge)"); d != nil {
+		if d := r.livePaymentDiagnostic("Replacing payment " + id + " (a new charge)"); d != nil {
 			resp.Diagnostics.Append(d)
 		}
 		resp.Diagnostics.AddWarning("Replacing Payment Makes A New Charge", replacementDetail(id, changed, &state, &plan))
@@ -109,7 +109,7 @@ func (r *paymentResource) ModifyPlan(ctx context.Context, req resource.ModifyPla
 					wire.PaymentStatusAuthorized, wire.PaymentStatusAuthorized))
 			return
 		}
-		if d := r.data.livePaymentDiagnostic("Capturing payment " + id); d != nil {
+		if d := r.livePaymentDiagnostic("Capturing payment " + id); d != nil {
 			resp.Diagnostics.Append(d)
 		}
 		resp.Diagnostics.Append(resp.Plan.SetAttribute(ctx, path.Root("status"), types.StringUnknown())...)
@@ -136,7 +136,7 @@ func (r *paymentResource) ModifyPlan(ctx context.Context, req resource.ModifyPla
 					"rise to %d now.", id, status, strings.Join(refundableStatuses, " or "), want))
 			return
 		}
-		if d := r.data.livePaymentDiagnostic(fmt.Sprintf("Refunding %d of payment %s", want-have, id)); d != nil {
+		if d := r.livePaymentDiagnostic(fmt.Sprintf("Refunding %d of payment %s", want-have, id)); d != nil {
 			resp.Diagnostics.Append(d)
 		}
 		resp.Diagnostics.Append(resp.Plan.SetAttribute(ctx, path.Root("status"), types.StringUnknown())...)

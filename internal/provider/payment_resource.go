@@ -20,23 +20,10 @@ import (
 	"github.com/paymentsdev/terraform-provider-payments/internal/wire"
 )
 
-var (
-	_ resource.Resource                   = (*paymentResource)(nil)
-	_ resource.ResourceWithConfigure      = (*paymentResource)(nil)
-	_ resource.ResourceWithImportState    = (*paymentResource)(nil)
-	_ resource.ResourceWithModifyPlan     = (*paymentResource)(nil)
-	_ resource.ResourceWithValidateConfig = (*paymentResource)(nil)
-)
-
 // Default timeouts of payments_payment operations. Create, update and
 // delete may each take two requests (charge then refund, capture then
 // refund, read then refund).
-var paymentTimeouts = resourceTimeouts{
-	Create: 5 * time.Minute,
-	Read:   5 * time.Minute,
-	Update: 5 * time.Minute,
-	Delete: 5 * time.Minute,
-}
+var paymentTimeouts = sameTimeouts(5 * time.Minute)
 
 // Attribute names of payments_payment that code refers to.
 const (
@@ -53,59 +40,17 @@ var refundableStatuses = []string{wire.PaymentStatusApproved, wire.PaymentStatus
 
 // NewPaymentResource returns the payments_payment resource.
 func NewPaymentResource() resource.Resource {
-	return &paymentResource{}
+	return &paymentResource{resourceBase{name: "payment"}}
 }
 
 // paymentResource is the payments_payment resource.
 type paymentResource struct {
-	data *providerData
-}
-
-// paymentResourceModel is payments_payment's state. Source is what the
-// configuration gave (a token or a src_ id), because the service answers
-// with a one-off src_ id for a token: it is null after an import until the
-// next apply fills it in place. Capture and RefundOnDestroy are settings;
-// Capture is refreshed from the payment where the payment tells it.
-type paymentResourceModel struct {
-	ID                types.String      `tfsdk:"id"`
-	Amount            types.Int64       `tfsdk:"amount"`
-	Currency          types.String      `tfsdk:"currency"`
-	Customer          types.String      `tfsdk:"customer"`
-	Source            types.String      `tfsdk:"source"`
-	Description       types.String      `tfsdk:"description"`
-	Metadata          types.Map         `tfsdk:"metadata"`
-	Capture           types.Bool        `tfsdk:"capture"`
-	AmountRefunded    types.Int64       `tfsdk:"amount_refunded"`
-	RefundOnDestroy   types.Bool        `tfsdk:"refund_on_destroy"`
-	Status            types.String      `tfsdk:"status"`
-	Captured          types.Bool        `tfsdk:"captured"`
-	AuthorizationCode types.String      `tfsdk:"authorization_code"`
-	Brand             types.String      `tfsdk:"brand"`
-	Last4             types.String      `tfsdk:"last4"`
-	CreatedAt         timetypes.RFC3339 `tfsdk:"created_at"`
-	Livemode          types.Bool        `tfsdk:"livemode"`
-	Timeouts          timeouts.Value    `tfsdk:"timeouts"`
-}
-
-func (r *paymentResource) Metadata(_ context.Context, req resource.MetadataRequest, resp *resource.MetadataResponse) {
-	resp.TypeName = req.ProviderTypeName + "_payment"
-}
-
-func (r *paymentResource) Configure(_ context.Context, req resource.ConfigureRequest, resp *resource.ConfigureResponse) {
-	r.data = providerDataFrom(req.ProviderData, &resp.Diagnostics)
-}
-
-// client is the API client, or nil before the provider is configured.
-func (r *paymentResource) client() *client.Client {
-	if r.data == nil {
-		return nil
-	}
-	return r.data.client
+	resourceBase
 }
 
 func (r *paymentResource) Create(ctx context.Context, req resource.CreateRequest, resp *resource.CreateResponse) {
 	var plan paymentResourceModel
-	c := r.client()
+	c := r.client
 	ctx, cancel, ok := paymentTimeouts.begin(ctx, opCreate, c, req.Plan, &plan, &resp.Diagnostics)
 	if !ok {
 		return
@@ -207,7 +152,7 @@ func paymentCreateDiagnostic(err error) diag.Diagnostic {
 
 func (r *paymentResource) Read(ctx context.Context, req resource.ReadRequest, resp *resource.ReadResponse) {
 	var state paymentResourceModel
-	c := r.client()
+	c := r.client
 	ctx, cancel, ok := paymentTimeouts.begin(ctx, opRead, c, req.State, &state, &resp.Diagnostics)
 	if !ok {
 		return
@@ -216,13 +161,7 @@ func (r *paymentResource) Read(ctx context.Context, req resource.ReadRequest, re
 
 	id := state.ID.ValueString()
 	pay, err := c.GetPayment(ctx, id)
-	if client.IsNotFound(err) {
-		tflog.Warn(ctx, "Payment not found; removing it from state so that it is planned for creation", map[string]any{"id": id})
-		resp.State.RemoveResource(ctx)
-		return
-	}
-	if err != nil {
-		resp.Diagnostics.Append(apiErrorDiagnostic("Error Reading Payment", "payment "+id, err))
+	if !readFound(ctx, resp, err, "Payment", "payment "+id) {
 		return
 	}
 	resp.Diagnostics.Append(state.fromAPI(pay)...)
@@ -235,7 +174,7 @@ func (r *paymentResource) Read(ctx context.Context, req resource.ReadRequest, re
 
 func (r *paymentResource) Update(ctx context.Context, req resource.UpdateRequest, resp *resource.UpdateResponse) {
 	var plan, state paymentResourceModel
-	c := r.client()
+	c := r.client
 	ctx, cancel, ok := paymentTimeouts.begin(ctx, opUpdate, c, req.Plan, &plan, &resp.Diagnostics)
 	if !ok {
 		return
@@ -345,7 +284,7 @@ func (r *paymentResource) Delete(ctx context.Context, req resource.DeleteRequest
 				"stands. Set refund_on_destroy = true (and apply) before destroying to refund what is left of a payment.", id))
 		return
 	}
-	c := r.client()
+	c := r.client
 	if c == nil {
 		resp.Diagnostics.Append(notConfiguredDiagnostic())
 		return

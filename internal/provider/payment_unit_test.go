@@ -57,7 +57,10 @@ func testPaymentState() paymentResourceModel {
 func modifyPaymentPlan(t *testing.T, data *providerData, state, plan *paymentResourceModel) fwresource.ModifyPlanResponse {
 	t.Helper()
 	ctx := context.Background()
-	r := &paymentResource{data: data}
+	r := &paymentResource{resourceBase{name: "payment"}}
+	if data != nil {
+		r.providerData = *data
+	}
 	var sresp fwresource.SchemaResponse
 	r.Schema(ctx, fwresource.SchemaRequest{}, &sresp)
 	null := tftypes.NewValue(sresp.Schema.Type().TerraformType(ctx), nil)

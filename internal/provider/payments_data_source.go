@@ -18,12 +18,6 @@ import (
 	"github.com/paymentsdev/terraform-provider-payments/internal/wire"
 )
 
-var (
-	_ datasource.DataSource                     = (*paymentsDataSource)(nil)
-	_ datasource.DataSourceWithConfigure        = (*paymentsDataSource)(nil)
-	_ datasource.DataSourceWithConfigValidators = (*paymentsDataSource)(nil)
-)
-
 // paymentsLimitMax bounds payments_payments.limit. Every payment is held in
 // Terraform's state, so a bound keeps a typo (an extra zero) from pulling a
 // whole account's history into it; 10,000 is 100 pages of the API's largest
@@ -32,12 +26,12 @@ const paymentsLimitMax = 10_000
 
 // NewPaymentsDataSource returns the payments_payments data source.
 func NewPaymentsDataSource() datasource.DataSource {
-	return &paymentsDataSource{}
+	return &paymentsDataSource{dataSourceBase{name: "payments"}}
 }
 
 // paymentsDataSource lists the payments that match a set of filters.
 type paymentsDataSource struct {
-	client *client.Client
+	dataSourceBase
 }
 
 // paymentsDataSourceModel is the payments_payments data source's data.
@@ -52,10 +46,6 @@ type paymentsDataSourceModel struct {
 }
 
 func (m *paymentsDataSourceModel) readTimeouts() timeouts.Value { return m.Timeouts }
-
-func (d *paymentsDataSource) Metadata(_ context.Context, req datasource.MetadataRequest, resp *datasource.MetadataResponse) {
-	resp.TypeName = req.ProviderTypeName + "_payments"
-}
 
 func (d *paymentsDataSource) Schema(ctx context.Context, _ datasource.SchemaRequest, resp *datasource.SchemaResponse) {
 	resp.Schema = schema.Schema{
@@ -113,10 +103,6 @@ func (d *paymentsDataSource) Schema(ctx context.Context, _ datasource.SchemaRequ
 
 func (d *paymentsDataSource) ConfigValidators(context.Context) []datasource.ConfigValidator {
 	return []datasource.ConfigValidator{createdRangeValidator{}}
-}
-
-func (d *paymentsDataSource) Configure(_ context.Context, req datasource.ConfigureRequest, resp *datasource.ConfigureResponse) {
-	d.client = clientFromProviderData(req.ProviderData, &resp.Diagnostics)
 }
 
 func (d *paymentsDataSource) Read(ctx context.Context, req datasource.ReadRequest, resp *datasource.ReadResponse) {

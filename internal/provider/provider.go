@@ -23,13 +23,6 @@ import (
 	"github.com/paymentsdev/terraform-provider-payments/internal/wire"
 )
 
-var (
-	_ provider.Provider            = (*paymentsProvider)(nil)
-	_ provider.ProviderWithActions = (*paymentsProvider)(nil)
-
-	_ provider.ProviderWithListResources = (*paymentsProvider)(nil)
-)
-
 // Environment variables the provider falls back to when an attribute is not
 // set in the configuration.
 const (
@@ -257,6 +250,47 @@ func (p *paymentsProvider) userAgent(terraformVersion string) string {
 	}
 	return fmt.Sprintf("terraform-provider-payments/%s (+%s) Terraform/%s", p.version, registryURL, terraformVersion)
 }
+
+// What each type implements beyond its basic interface, checked at compile
+// time beside the lists that register them: Terraform calls an optional
+// method (Configure, ImportState, ModifyPlan, …) only when the type has it,
+// so a misspelt one would otherwise never run, silently.
+var (
+	_ provider.ProviderWithActions       = (*paymentsProvider)(nil)
+	_ provider.ProviderWithListResources = (*paymentsProvider)(nil)
+
+	_ resource.ResourceWithConfigure   = (*customerResource)(nil)
+	_ resource.ResourceWithIdentity    = (*customerResource)(nil)
+	_ resource.ResourceWithImportState = (*customerResource)(nil)
+	_ resource.ResourceWithModifyPlan  = (*customerResource)(nil)
+
+	_ resource.ResourceWithConfigure   = (*customerSourceResource)(nil)
+	_ resource.ResourceWithIdentity    = (*customerSourceResource)(nil)
+	_ resource.ResourceWithImportState = (*customerSourceResource)(nil)
+	_ resource.ResourceWithModifyPlan  = (*customerSourceResource)(nil)
+
+	_ resource.ResourceWithConfigure      = (*paymentResource)(nil)
+	_ resource.ResourceWithImportState    = (*paymentResource)(nil)
+	_ resource.ResourceWithModifyPlan     = (*paymentResource)(nil)
+	_ resource.ResourceWithValidateConfig = (*paymentResource)(nil)
+
+	_ resource.ResourceWithConfigure   = (*webhookEndpointResource)(nil)
+	_ resource.ResourceWithImportState = (*webhookEndpointResource)(nil)
+
+	_ list.ListResourceWithConfigure = (*customerListResource)(nil)
+
+	_ list.ListResourceWithConfigure = (*customerSourceListResource)(nil)
+
+	_ datasource.DataSourceWithConfigure = (*customerDataSource)(nil)
+
+	_ datasource.DataSourceWithConfigure = (*paymentDataSource)(nil)
+
+	_ datasource.DataSourceWithConfigure        = (*paymentsDataSource)(nil)
+	_ datasource.DataSourceWithConfigValidators = (*paymentsDataSource)(nil)
+
+	_ action.ActionWithConfigure  = (*paymentAction)(nil)
+	_ action.ActionWithModifyPlan = (*paymentAction)(nil)
+)
 
 func (p *paymentsProvider) Resources(_ context.Context) []func() resource.Resource {
 	return []func() resource.Resource{

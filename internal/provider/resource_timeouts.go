@@ -18,6 +18,11 @@ type resourceTimeouts struct {
 	Create, Read, Update, Delete time.Duration
 }
 
+// sameTimeouts is d for every operation.
+func sameTimeouts(d time.Duration) resourceTimeouts {
+	return resourceTimeouts{Create: d, Read: d, Update: d, Delete: d}
+}
+
 // block is the resource's `timeouts` block, with descriptions that name
 // each default, so that the docs cannot drift from the code.
 func (d resourceTimeouts) block(ctx context.Context, resourceName string) schema.Block {

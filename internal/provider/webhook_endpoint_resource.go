@@ -23,12 +23,6 @@ import (
 	"github.com/paymentsdev/terraform-provider-payments/internal/wire"
 )
 
-var (
-	_ resource.Resource                = (*webhookEndpointResource)(nil)
-	_ resource.ResourceWithConfigure   = (*webhookEndpointResource)(nil)
-	_ resource.ResourceWithImportState = (*webhookEndpointResource)(nil)
-)
-
 // Default timeouts of payments_webhook_endpoint operations. An update that
 // rolls the secret makes two requests.
 var webhookEndpointTimeouts = resourceTimeouts{
@@ -40,16 +34,12 @@ var webhookEndpointTimeouts = resourceTimeouts{
 
 // NewWebhookEndpointResource returns the payments_webhook_endpoint resource.
 func NewWebhookEndpointResource() resource.Resource {
-	return &webhookEndpointResource{}
+	return &webhookEndpointResource{resourceBase{name: "webhook_endpoint"}}
 }
 
 // webhookEndpointResource is the payments_webhook_endpoint resource.
 type webhookEndpointResource struct {
-	client *client.Client
-}
-
-func (r *webhookEndpointResource) Metadata(_ context.Context, req resource.MetadataRequest, resp *resource.MetadataResponse) {
-	resp.TypeName = req.ProviderTypeName + "_webhook_endpoint"
+	resourceBase
 }
 
 func (r *webhookEndpointResource) Schema(ctx context.Context, _ resource.SchemaRequest, resp *resource.SchemaResponse) {
@@ -141,10 +131,6 @@ func (r *webhookEndpointResource) Schema(ctx context.Context, _ resource.SchemaR
 	}
 }
 
-func (r *webhookEndpointResource) Configure(_ context.Context, req resource.ConfigureRequest, resp *resource.ConfigureResponse) {
-	r.client = clientFromProviderData(req.ProviderData, &resp.Diagnostics)
-}
-
 func (r *webhookEndpointResource) Create(ctx context.Context, req resource.CreateRequest, resp *resource.CreateResponse) {
 	var plan webhookEndpointResourceModel
 	ctx, cancel, ok := webhookEndpointTimeouts.begin(ctx, opCreate, r.client, req.Plan, &plan, &resp.Diagnostics)
@@ -186,13 +172,7 @@ func (r *webhookEndpointResource) Read(ctx context.Context, req resource.ReadReq
 
 	id := state.ID.ValueString()
 	ep, err := r.client.GetWebhookEndpoint(ctx, id)
-	if client.IsNotFound(err) {
-		tflog.Warn(ctx, "Webhook endpoint not found; removing it from state so that it is planned for creation", map[string]any{"id": id})
-		resp.State.RemoveResource(ctx)
-		return
-	}
-	if err != nil {
-		resp.Diagnostics.Append(apiErrorDiagnostic("Error Reading Webhook Endpoint", "webhook endpoint "+id, err))
+	if !readFound(ctx, resp, err, "Webhook Endpoint", "webhook endpoint "+id) {
 		return
 	}
 
