@@ -1,7 +1,8 @@
 // Package floor is a do-nothing Terraform provider built on the same
-// framework as the payments provider. Its resources have the same attributes
-// as payments_customer and payments_customer_source but make no request: Create
-// fills the computed attributes, Read returns the state, Delete forgets it.
+// framework as the payments provider. Its resources have the schemas of
+// payments_customer and payments_customer_source, taken from them, but make
+// no request: Create fills the computed attributes, Read returns the state,
+// Delete forgets it.
 // Timing it gives the floor that Terraform, the plugin protocol and the
 // framework set, which the benchmark compares the real provider against.
 package floor
@@ -10,16 +11,23 @@ import (
 	"context"
 	"crypto/rand"
 	"encoding/hex"
+	"strings"
+	"time"
 
-	"github.com/hashicorp/terraform-plugin-framework-timeouts/resource/timeouts"
 	"github.com/hashicorp/terraform-plugin-framework/datasource"
+	"github.com/hashicorp/terraform-plugin-framework/path"
 	"github.com/hashicorp/terraform-plugin-framework/provider"
 	"github.com/hashicorp/terraform-plugin-framework/provider/schema"
 	"github.com/hashicorp/terraform-plugin-framework/resource"
-	rschema "github.com/hashicorp/terraform-plugin-framework/resource/schema"
+	"github.com/hashicorp/terraform-plugin-go/tftypes"
+
+	payments "github.com/paymentsdev/terraform-provider-payments/internal/provider"
 )
 
-var _ provider.Provider = (*floorProvider)(nil)
+var (
+	_ provider.Provider                = (*floorProvider)(nil)
+	_ resource.ResourceWithImportState = (*stateOnly)(nil)
+)
 
 // Source is the floor provider's source address in required_providers.
 const Source = "bench/floor"
@@ -62,42 +70,89 @@ func newID(prefix string) string {
 	return prefix + hex.EncodeToString(b)
 }
 
-// timeoutsBlock is the timeouts block the payments resources have, so that
-// the floor's schema and state have their shape. The floor never waits.
-func timeoutsBlock(ctx context.Context) rschema.Block {
-	return timeouts.Block(ctx, timeouts.Opts{Create: true, Read: true, Update: true, Delete: true})
+// stateOnly is a floor resource: the schema of the payments resource it
+// mirrors (taken from it, so that the two cannot drift apart: the same
+// attributes, plan modifiers, defaults and validators, which are Terraform's
+// and the framework's work), and no requests. Create fills the computed
+// attributes the plan leaves unknown, from fill by attribute name (null
+// for the others), Read keeps the state, Update stores the plan and Delete
+// forgets. It has none of the real resource's ModifyPlan or identity.
+type stateOnly struct {
+	mirrors resource.Resource
+	fill    map[string]func() tftypes.Value
 }
 
-// stateOnly is what every floor resource does besides its schema: Create
-// fills the computed attributes of the plan, Read keeps the state, Update
-// stores the plan and Delete forgets. M is the resource's model.
-type stateOnly[M any] struct {
-	fill func(*M)
+func (s *stateOnly) Metadata(ctx context.Context, req resource.MetadataRequest, resp *resource.MetadataResponse) {
+	s.mirrors.Metadata(ctx, resource.MetadataRequest{ProviderTypeName: "payments"}, resp)
+	resp.TypeName = req.ProviderTypeName + strings.TrimPrefix(resp.TypeName, "payments")
 }
 
-func (s stateOnly[M]) Create(ctx context.Context, req resource.CreateRequest, resp *resource.CreateResponse) {
-	var m M
-	resp.Diagnostics.Append(req.Plan.Get(ctx, &m)...)
-	if resp.Diagnostics.HasError() {
+func (s *stateOnly) Schema(ctx context.Context, req resource.SchemaRequest, resp *resource.SchemaResponse) {
+	s.mirrors.Schema(ctx, req, resp)
+}
+
+func (s *stateOnly) Create(_ context.Context, req resource.CreateRequest, resp *resource.CreateResponse) {
+	raw, err := s.filled(req.Plan.Raw)
+	if err != nil {
+		resp.Diagnostics.AddError("Floor Create Failed", err.Error())
 		return
 	}
-	s.fill(&m)
-	resp.Diagnostics.Append(resp.State.Set(ctx, &m)...)
+	resp.State.Raw = raw
 }
 
 // Read keeps the state as it is: there is nothing behind it to refresh from.
-func (stateOnly[M]) Read(_ context.Context, _ resource.ReadRequest, _ *resource.ReadResponse) {
+func (*stateOnly) Read(_ context.Context, _ resource.ReadRequest, _ *resource.ReadResponse) {
 }
 
-func (stateOnly[M]) Update(ctx context.Context, req resource.UpdateRequest, resp *resource.UpdateResponse) {
-	var plan M
-	resp.Diagnostics.Append(req.Plan.Get(ctx, &plan)...)
-	if resp.Diagnostics.HasError() {
+func (s *stateOnly) Update(_ context.Context, req resource.UpdateRequest, resp *resource.UpdateResponse) {
+	raw, err := s.filled(req.Plan.Raw)
+	if err != nil {
+		resp.Diagnostics.AddError("Floor Update Failed", err.Error())
 		return
 	}
-	resp.Diagnostics.Append(resp.State.Set(ctx, &plan)...)
+	resp.State.Raw = raw
 }
 
 // Delete does nothing; the framework removes the resource from state.
-func (stateOnly[M]) Delete(_ context.Context, _ resource.DeleteRequest, _ *resource.DeleteResponse) {
+func (*stateOnly) Delete(_ context.Context, _ resource.DeleteRequest, _ *resource.DeleteResponse) {
+}
+
+func (*stateOnly) ImportState(ctx context.Context, req resource.ImportStateRequest, resp *resource.ImportStateResponse) {
+	resource.ImportStatePassthroughID(ctx, path.Root("id"), req, resp)
+}
+
+// filled is plan with every unknown top-level attribute given its value
+// from fill, or null.
+func (s *stateOnly) filled(plan tftypes.Value) (tftypes.Value, error) {
+	return tftypes.Transform(plan, func(p *tftypes.AttributePath, v tftypes.Value) (tftypes.Value, error) {
+		if v.IsKnown() {
+			return v, nil
+		}
+		if steps := p.Steps(); len(steps) == 1 {
+			if name, ok := steps[0].(tftypes.AttributeName); ok {
+				if f, ok := s.fill[string(name)]; ok {
+					return f(), nil
+				}
+			}
+		}
+		return tftypes.NewValue(v.Type(), nil), nil
+	})
+}
+
+func newCustomerResource() resource.Resource {
+	return &stateOnly{mirrors: payments.NewCustomerResource(), fill: map[string]func() tftypes.Value{
+		"id":         func() tftypes.Value { return tftypes.NewValue(tftypes.String, newID("cus_")) },
+		"created_at": func() tftypes.Value { return tftypes.NewValue(tftypes.String, time.Now().UTC().Format(time.RFC3339)) },
+		"livemode":   func() tftypes.Value { return tftypes.NewValue(tftypes.Bool, false) },
+	}}
+}
+
+func newCustomerSourceResource() resource.Resource {
+	return &stateOnly{mirrors: payments.NewCustomerSourceResource(), fill: map[string]func() tftypes.Value{
+		"id":        func() tftypes.Value { return tftypes.NewValue(tftypes.String, newID("src_")) },
+		"brand":     func() tftypes.Value { return tftypes.NewValue(tftypes.String, "visa") },
+		"last4":     func() tftypes.Value { return tftypes.NewValue(tftypes.String, "4242") },
+		"exp_month": func() tftypes.Value { return tftypes.NewValue(tftypes.Number, 12) },
+		"exp_year":  func() tftypes.Value { return tftypes.NewValue(tftypes.Number, 2034) },
+	}}
 }
