@@ -56,7 +56,7 @@ func TestAccountIsolation(t *testing.T) {
 			return err
 		}, missingParam("customer")},
 		{"list starting_after", func() error {
-			_, err := other.ListPayments(ctx, &client.ListPaymentsParams{StartingAfter: approved.ID})
+			_, err := other.ListPayments(ctx, &client.ListPaymentsParams{ListParams: client.ListParams{StartingAfter: approved.ID}})
 			return err
 		}, missingParam("starting_after")},
 		{"charge customer", func() error {

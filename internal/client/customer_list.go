@@ -12,12 +12,7 @@ import (
 )
 
 // CustomerList is one page of the customer list.
-type CustomerList struct {
-	Object  string      `json:"object"`
-	Data    []*Customer `json:"data"`
-	HasMore bool        `json:"has_more"`
-	URL     string      `json:"url"`
-}
+type CustomerList = wire.List[Customer]
 
 // ListCustomersParams filter and page the customer list. Email "" lists
 // every customer; otherwise only those with that address, ignoring case.
@@ -63,14 +58,8 @@ func (c *Client) ListCustomers(ctx context.Context, p *ListCustomersParams) (*Cu
 		}
 		return nil, err
 	}
-	for i, cu := range out.Data {
-		if cu == nil {
-			// A null entry would crash every caller that reads the page.
-			return nil, fmt.Errorf("GET %s: decoding answer: entry %d of the list is null, not a customer", wire.PathCustomers, i)
-		}
-		if cu.Livemode != c.livemode {
-			return nil, &LivemodeMismatchError{Path: wire.PathCustomers, KeyLivemode: c.livemode}
-		}
+	if err := checkPage(c, wire.PathCustomers, "customer", out.Data, func(cu *Customer) bool { return cu.Livemode }); err != nil {
+		return nil, err
 	}
 	return &out, nil
 }
@@ -79,27 +68,10 @@ func (c *Client) ListCustomers(ctx context.Context, p *ListCustomersParams) (*Cu
 // following the pages; p.Limit is the page size. Iteration stops at the
 // first error, which is yielded with a nil customer.
 func (c *Client) AllCustomers(ctx context.Context, p *ListCustomersParams) iter.Seq2[*Customer, error] {
-	return func(yield func(*Customer, error) bool) {
-		page := ListCustomersParams{}
-		if p != nil {
-			page = *p
-		}
-		page.EndingBefore = ""
-		for {
-			list, err := c.ListCustomers(ctx, &page)
-			if err != nil {
-				yield(nil, err)
-				return
-			}
-			for _, cu := range list.Data {
-				if !yield(cu, nil) {
-					return
-				}
-			}
-			if !list.HasMore || len(list.Data) == 0 {
-				return
-			}
-			page.StartingAfter = list.Data[len(list.Data)-1].ID
-		}
+	page := ListCustomersParams{}
+	if p != nil {
+		page = *p
 	}
+	return allPages(&page.ListParams, func() (*CustomerList, error) { return c.ListCustomers(ctx, &page) },
+		func(cu *Customer) string { return cu.ID })
 }

@@ -358,7 +358,7 @@ func TestListLimitBounds(t *testing.T) {
 	ctx := context.Background()
 	e := newEnv(t)
 	for _, n := range []int{wire.ListLimitMin, wire.ListLimitMax} {
-		if _, err := e.c.ListPayments(ctx, &client.ListPaymentsParams{Limit: n}); err != nil {
+		if _, err := e.c.ListPayments(ctx, &client.ListPaymentsParams{ListParams: client.ListParams{Limit: n}}); err != nil {
 			t.Errorf("limit %d: %v", n, err)
 		}
 	}

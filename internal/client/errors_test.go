@@ -80,7 +80,7 @@ func TestErrors(t *testing.T) {
 		{
 			name: "400 resource_missing starting_after",
 			run: func(t *testing.T, e *env) (error, string) {
-				_, err := e.c.ListPayments(ctx, &client.ListPaymentsParams{StartingAfter: fakeID(wire.PaymentIDPrefix)})
+				_, err := e.c.ListPayments(ctx, &client.ListPaymentsParams{ListParams: client.ListParams{StartingAfter: fakeID(wire.PaymentIDPrefix)}})
 				return err, e.key
 			},
 			want: wantErr{status: 400, typ: wire.ErrorTypeInvalidRequest, code: wire.ErrorCodeResourceMissing, param: "starting_after"},
@@ -88,7 +88,7 @@ func TestErrors(t *testing.T) {
 		{
 			name: "400 resource_missing ending_before",
 			run: func(t *testing.T, e *env) (error, string) {
-				_, err := e.c.ListPayments(ctx, &client.ListPaymentsParams{EndingBefore: fakeID(wire.PaymentIDPrefix)})
+				_, err := e.c.ListPayments(ctx, &client.ListPaymentsParams{ListParams: client.ListParams{EndingBefore: fakeID(wire.PaymentIDPrefix)}})
 				return err, e.key
 			},
 			want: wantErr{status: 400, typ: wire.ErrorTypeInvalidRequest, code: wire.ErrorCodeResourceMissing, param: "ending_before"},

@@ -38,7 +38,7 @@ func TestPagination(t *testing.T) {
 	t.Run("AllPayments", func(t *testing.T) {
 		for _, limit := range []int{0, 1, 7, 100} {
 			var got []string
-			for p, err := range e.c.AllPayments(ctx, &client.ListPaymentsParams{Limit: limit}) {
+			for p, err := range e.c.AllPayments(ctx, &client.ListPaymentsParams{ListParams: client.ListParams{Limit: limit}}) {
 				if err != nil {
 					t.Fatalf("limit %d: %v", limit, err)
 				}
@@ -52,7 +52,7 @@ func TestPagination(t *testing.T) {
 
 	t.Run("AllPayments from a cursor and stopping early", func(t *testing.T) {
 		var got []string
-		for p, err := range e.c.AllPayments(ctx, &client.ListPaymentsParams{Limit: 30, StartingAfter: newestFirst[9]}) {
+		for p, err := range e.c.AllPayments(ctx, &client.ListPaymentsParams{ListParams: client.ListParams{Limit: 30, StartingAfter: newestFirst[9]}}) {
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -68,7 +68,7 @@ func TestPagination(t *testing.T) {
 
 	t.Run("starting_after pages", func(t *testing.T) {
 		var got []string
-		page := &client.ListPaymentsParams{Limit: wire.ListLimitMax}
+		page := &client.ListPaymentsParams{ListParams: client.ListParams{Limit: wire.ListLimitMax}}
 		for n := 0; ; n++ {
 			list, err := e.c.ListPayments(ctx, page)
 			if err != nil {
@@ -101,7 +101,7 @@ func TestPagination(t *testing.T) {
 		var got []string
 		cursor := created[0]
 		for n := 0; ; n++ {
-			list, err := e.c.ListPayments(ctx, &client.ListPaymentsParams{Limit: wire.ListLimitMax, EndingBefore: cursor})
+			list, err := e.c.ListPayments(ctx, &client.ListPaymentsParams{ListParams: client.ListParams{Limit: wire.ListLimitMax, EndingBefore: cursor}})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -126,12 +126,12 @@ func TestPagination(t *testing.T) {
 			want []string
 		}{
 			{"default limit", client.ListPaymentsParams{}, newestFirst[:wire.ListLimitDefault]},
-			{"limit 1", client.ListPaymentsParams{Limit: 1}, newestFirst[:1]},
-			{"after the newest", client.ListPaymentsParams{Limit: 3, StartingAfter: newestFirst[0]}, newestFirst[1:4]},
-			{"after the oldest", client.ListPaymentsParams{Limit: 3, StartingAfter: newestFirst[total-1]}, []string{}},
-			{"before the oldest", client.ListPaymentsParams{Limit: 3, EndingBefore: newestFirst[total-1]}, newestFirst[total-4 : total-1]},
-			{"before the newest", client.ListPaymentsParams{Limit: 3, EndingBefore: newestFirst[0]}, []string{}},
-			{"before, near the top", client.ListPaymentsParams{Limit: 10, EndingBefore: newestFirst[3]}, newestFirst[:3]},
+			{"limit 1", client.ListPaymentsParams{ListParams: client.ListParams{Limit: 1}}, newestFirst[:1]},
+			{"after the newest", client.ListPaymentsParams{ListParams: client.ListParams{Limit: 3, StartingAfter: newestFirst[0]}}, newestFirst[1:4]},
+			{"after the oldest", client.ListPaymentsParams{ListParams: client.ListParams{Limit: 3, StartingAfter: newestFirst[total-1]}}, []string{}},
+			{"before the oldest", client.ListPaymentsParams{ListParams: client.ListParams{Limit: 3, EndingBefore: newestFirst[total-1]}}, newestFirst[total-4 : total-1]},
+			{"before the newest", client.ListPaymentsParams{ListParams: client.ListParams{Limit: 3, EndingBefore: newestFirst[0]}}, []string{}},
+			{"before, near the top", client.ListPaymentsParams{ListParams: client.ListParams{Limit: 10, EndingBefore: newestFirst[3]}}, newestFirst[:3]},
 		}
 		for _, tc := range tests {
 			list, err := e.c.ListPayments(ctx, &tc.p)
@@ -174,7 +174,7 @@ func TestListFilters(t *testing.T) {
 		{"created gte past", client.ListPaymentsParams{CreatedGTE: past}, []string{declined.Payment, pending.ID, mine.ID}},
 		{"created gte future", client.ListPaymentsParams{CreatedGTE: future}, []string{}},
 		{"created lte past", client.ListPaymentsParams{CreatedLTE: past}, []string{}},
-		{"created lte future", client.ListPaymentsParams{CreatedLTE: future, Limit: 2}, []string{declined.Payment, pending.ID}},
+		{"created lte future", client.ListPaymentsParams{CreatedLTE: future, ListParams: client.ListParams{Limit: 2}}, []string{declined.Payment, pending.ID}},
 		{"created exact bounds", client.ListPaymentsParams{CreatedGTE: mine.CreatedAt, CreatedLTE: mine.CreatedAt, Customer: cus.ID}, []string{mine.ID}},
 	}
 	for _, tc := range tests {

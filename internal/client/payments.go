@@ -2,7 +2,6 @@ package client
 
 import (
 	"context"
-	"fmt"
 	"iter"
 	"net/http"
 	"net/url"
@@ -34,12 +33,7 @@ func (p *ListPaymentsParams) query() url.Values {
 	setNonEmpty(v, wire.ParamStatus, p.Status)
 	setNonEmpty(v, wire.ParamCreatedGTE, p.CreatedGTE)
 	setNonEmpty(v, wire.ParamCreatedLTE, p.CreatedLTE)
-	if p.Limit != 0 {
-		v.Set(wire.ParamLimit, strconv.Itoa(p.Limit))
-	}
-	setNonEmpty(v, wire.ParamStartingAfter, p.StartingAfter)
-	setNonEmpty(v, wire.ParamEndingBefore, p.EndingBefore)
-	return v
+	return p.ListParams.query(v)
 }
 
 func setNonEmpty(v url.Values, name, value string) {
@@ -68,14 +62,8 @@ func (c *Client) ListPayments(ctx context.Context, p *ListPaymentsParams) (*Paym
 	if err := c.call(ctx, http.MethodGet, wire.PathPayments, p.query(), nil, &out); err != nil {
 		return nil, err
 	}
-	for i, pay := range out.Data {
-		if pay == nil {
-			// A null entry would crash every caller that reads the page.
-			return nil, fmt.Errorf("GET %s: decoding answer: entry %d of the list is null, not a payment", wire.PathPayments, i)
-		}
-		if pay.Livemode != c.livemode {
-			return nil, &LivemodeMismatchError{Path: wire.PathPayments, KeyLivemode: c.livemode}
-		}
+	if err := checkPage(c, wire.PathPayments, "payment", out.Data, func(pay *Payment) bool { return pay.Livemode }); err != nil {
+		return nil, err
 	}
 	return &out, nil
 }
@@ -84,29 +72,12 @@ func (c *Client) ListPayments(ctx context.Context, p *ListPaymentsParams) (*Paym
 // following the pages; p.Limit is the page size. Iteration stops at the
 // first error, which is yielded with a nil payment.
 func (c *Client) AllPayments(ctx context.Context, p *ListPaymentsParams) iter.Seq2[*Payment, error] {
-	return func(yield func(*Payment, error) bool) {
-		page := ListPaymentsParams{}
-		if p != nil {
-			page = *p
-		}
-		page.EndingBefore = ""
-		for {
-			list, err := c.ListPayments(ctx, &page)
-			if err != nil {
-				yield(nil, err)
-				return
-			}
-			for _, pay := range list.Data {
-				if !yield(pay, nil) {
-					return
-				}
-			}
-			if !list.HasMore || len(list.Data) == 0 {
-				return
-			}
-			page.StartingAfter = list.Data[len(list.Data)-1].ID
-		}
+	page := ListPaymentsParams{}
+	if p != nil {
+		page = *p
 	}
+	return allPages(&page.ListParams, func() (*PaymentList, error) { return c.ListPayments(ctx, &page) },
+		func(pay *Payment) string { return pay.ID })
 }
 
 // UpdatePayment changes a payment's description and metadata, the only

@@ -105,7 +105,7 @@ func FuzzResponseDecoding(f *testing.F) {
 		check("GetSource", src, src == nil, err)
 		pay, err := c.GetPayment(ctx, "pay_x")
 		check("GetPayment", pay, pay == nil, err)
-		list, err := c.ListPayments(ctx, &ListPaymentsParams{Limit: 2})
+		list, err := c.ListPayments(ctx, &ListPaymentsParams{ListParams: ListParams{Limit: 2}})
 		check("ListPayments", list, list == nil, err)
 		if err == nil {
 			for i, p := range list.Data {
@@ -115,7 +115,7 @@ func FuzzResponseDecoding(f *testing.F) {
 			}
 		}
 		n := 0
-		for p, err := range c.AllPayments(ctx, &ListPaymentsParams{Limit: 2}) {
+		for p, err := range c.AllPayments(ctx, &ListPaymentsParams{ListParams: ListParams{Limit: 2}}) {
 			if err == nil && p == nil {
 				t.Fatalf("AllPayments yielded neither a payment nor an error")
 			}

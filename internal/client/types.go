@@ -62,11 +62,9 @@ type PaymentUpdateParams struct {
 // ListPaymentsParams filter and page a payment list. Created bounds are
 // RFC 3339 strings; "" means unbounded.
 type ListPaymentsParams struct {
-	Customer      string
-	Status        string
-	CreatedGTE    string
-	CreatedLTE    string
-	Limit         int
-	StartingAfter string
-	EndingBefore  string
+	Customer   string
+	Status     string
+	CreatedGTE string
+	CreatedLTE string
+	ListParams
 }

@@ -114,9 +114,9 @@ func (d *paymentsDataSource) Read(ctx context.Context, req datasource.ReadReques
 	defer cancel()
 
 	params := &client.ListPaymentsParams{
-		Customer: data.Customer.ValueString(),
-		Status:   data.Status.ValueString(),
-		Limit:    wire.ListLimitMax,
+		Customer:   data.Customer.ValueString(),
+		Status:     data.Status.ValueString(),
+		ListParams: client.ListParams{Limit: wire.ListLimitMax},
 	}
 	// The validators have parsed both bounds already; a parse error here
 	// cannot happen, but is reported rather than ignored.
