@@ -51,27 +51,18 @@ func (p *ListCustomersParams) query() url.Values {
 // ListCustomers returns one page of customers, newest first. On a service
 // without a customer list the error is ErrCustomerListUnsupported.
 func (c *Client) ListCustomers(ctx context.Context, p *ListCustomersParams) (*CustomerList, error) {
-	var out CustomerList
-	if err := c.call(ctx, http.MethodGet, wire.PathCustomers, p.query(), nil, &out); err != nil {
-		if e, ok := AsError(err); ok && e.HTTPStatus == http.StatusNotFound && e.Code == wire.ErrorCodeUnrecognizedURL {
-			return nil, &customerListUnsupportedError{err: e}
-		}
-		return nil, err
+	out, err := listPage(ctx, c, wire.PathCustomers, p.query(), "a customer", func(cu *Customer) bool { return cu.Livemode })
+	if e, ok := AsError(err); ok && e.HTTPStatus == http.StatusNotFound && e.Code == wire.ErrorCodeUnrecognizedURL {
+		return nil, &customerListUnsupportedError{err: e}
 	}
-	if err := checkPage(c, wire.PathCustomers, "customer", out.Data, func(cu *Customer) bool { return cu.Livemode }); err != nil {
-		return nil, err
-	}
-	return &out, nil
+	return out, err
 }
 
 // AllCustomers iterates over every customer matching p, newest first,
 // following the pages; p.Limit is the page size. Iteration stops at the
 // first error, which is yielded with a nil customer.
 func (c *Client) AllCustomers(ctx context.Context, p *ListCustomersParams) iter.Seq2[*Customer, error] {
-	page := ListCustomersParams{}
-	if p != nil {
-		page = *p
-	}
+	page := valueOf(p)
 	return allPages(&page.ListParams, func() (*CustomerList, error) { return c.ListCustomers(ctx, &page) },
 		func(cu *Customer) string { return cu.ID })
 }

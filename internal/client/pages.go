@@ -1,25 +1,44 @@
 package client
 
 import (
+	"context"
 	"fmt"
 	"iter"
+	"net/http"
+	"net/url"
 
 	"github.com/paymentsdev/terraform-provider-payments/internal/wire"
 )
 
-// checkPage refuses a page of a list that would mislead its callers: a null
-// entry, which would crash every caller that reads the page, or an object of
-// the other mode than the key's (livemode tells an entry's).
-func checkPage[T any](c *Client, path, noun string, data []*T, livemode func(*T) bool) error {
-	for i, o := range data {
+// listPage gets one page of the list at path. It refuses a page that would
+// mislead its callers: a null entry, which would crash every caller that
+// reads the page (noun names what an entry should be: "a customer"), or an object of the
+// other mode than the key's (livemode tells an entry's).
+func listPage[T any](ctx context.Context, c *Client, path string, query url.Values, noun string,
+	livemode func(*T) bool) (*wire.List[T], error) {
+	var out wire.List[T]
+	if err := c.call(ctx, http.MethodGet, path, query, nil, &out); err != nil {
+		return nil, err
+	}
+	for i, o := range out.Data {
 		if o == nil {
-			return fmt.Errorf("GET %s: decoding answer: entry %d of the list is null, not a %s", path, i, noun)
+			return nil, fmt.Errorf("GET %s: decoding answer: entry %d of the list is null, not %s", path, i, noun)
 		}
 		if livemode(o) != c.livemode {
-			return &LivemodeMismatchError{Path: path, KeyLivemode: c.livemode}
+			return nil, &LivemodeMismatchError{Path: path, KeyLivemode: c.livemode}
 		}
 	}
-	return nil
+	return &out, nil
+}
+
+// valueOf is *p, or the zero value when p is nil: a caller's parameters,
+// copied so that paging does not change them.
+func valueOf[T any](p *T) T {
+	if p == nil {
+		var zero T
+		return zero
+	}
+	return *p
 }
 
 // allPages iterates over every object of a list, newest first, following

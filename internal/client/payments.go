@@ -58,24 +58,14 @@ func (c *Client) GetPayment(ctx context.Context, id string) (*Payment, error) {
 
 // ListPayments returns one page of payments, newest first.
 func (c *Client) ListPayments(ctx context.Context, p *ListPaymentsParams) (*PaymentList, error) {
-	var out PaymentList
-	if err := c.call(ctx, http.MethodGet, wire.PathPayments, p.query(), nil, &out); err != nil {
-		return nil, err
-	}
-	if err := checkPage(c, wire.PathPayments, "payment", out.Data, func(pay *Payment) bool { return pay.Livemode }); err != nil {
-		return nil, err
-	}
-	return &out, nil
+	return listPage(ctx, c, wire.PathPayments, p.query(), "a payment", func(pay *Payment) bool { return pay.Livemode })
 }
 
 // AllPayments iterates over every payment matching p, newest first,
 // following the pages; p.Limit is the page size. Iteration stops at the
 // first error, which is yielded with a nil payment.
 func (c *Client) AllPayments(ctx context.Context, p *ListPaymentsParams) iter.Seq2[*Payment, error] {
-	page := ListPaymentsParams{}
-	if p != nil {
-		page = *p
-	}
+	page := valueOf(p)
 	return allPages(&page.ListParams, func() (*PaymentList, error) { return c.ListPayments(ctx, &page) },
 		func(pay *Payment) string { return pay.ID })
 }

@@ -2,7 +2,6 @@ package client
 
 import (
 	"context"
-	"fmt"
 	"net/http"
 	"net/url"
 	"strconv"
@@ -116,19 +115,8 @@ func (c *Client) RollWebhookEndpointSecret(ctx context.Context, id string) (*Web
 
 // ListWebhookEndpoints lists endpoints, newest first.
 func (c *Client) ListWebhookEndpoints(ctx context.Context, p *ListParams) (*WebhookEndpointList, error) {
-	var out WebhookEndpointList
-	if err := c.call(ctx, http.MethodGet, wire.PathWebhookEndpoints, p.query(url.Values{}), nil, &out); err != nil {
-		return nil, err
-	}
-	for i, ep := range out.Data {
-		if ep == nil {
-			return nil, fmt.Errorf("GET %s: decoding answer: entry %d of the list is null, not a webhook endpoint", wire.PathWebhookEndpoints, i)
-		}
-		if ep.Livemode != c.livemode {
-			return nil, &LivemodeMismatchError{Path: wire.PathWebhookEndpoints, KeyLivemode: c.livemode}
-		}
-	}
-	return &out, nil
+	return listPage(ctx, c, wire.PathWebhookEndpoints, p.query(url.Values{}), "a webhook endpoint",
+		func(ep *WebhookEndpoint) bool { return ep.Livemode })
 }
 
 // GetEvent retrieves an event.
@@ -144,17 +132,5 @@ func (c *Client) ListEvents(ctx context.Context, p *ListEventsParams) (*EventLis
 		setNonEmpty(v, wire.ParamType, p.Type)
 		p.query(v)
 	}
-	var out EventList
-	if err := c.call(ctx, http.MethodGet, wire.PathEvents, v, nil, &out); err != nil {
-		return nil, err
-	}
-	for i, ev := range out.Data {
-		if ev == nil {
-			return nil, fmt.Errorf("GET %s: decoding answer: entry %d of the list is null, not an event", wire.PathEvents, i)
-		}
-		if ev.Livemode != c.livemode {
-			return nil, &LivemodeMismatchError{Path: wire.PathEvents, KeyLivemode: c.livemode}
-		}
-	}
-	return &out, nil
+	return listPage(ctx, c, wire.PathEvents, v, "an event", func(ev *Event) bool { return ev.Livemode })
 }
