@@ -9,7 +9,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework-timeouts/datasource/timeouts"
 	"github.com/hashicorp/terraform-plugin-framework/datasource/schema"
 	"github.com/hashicorp/terraform-plugin-framework/diag"
-	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
+	"github.com/hashicorp/terraform-plugin-framework/path"
 
 	"github.com/paymentsdev/terraform-provider-payments/internal/client"
 )
@@ -89,25 +89,12 @@ func quotedList(values []string) string {
 }
 
 // rfc3339Validator checks that a string is an RFC 3339 timestamp.
-type rfc3339Validator struct{}
-
-var _ validator.String = rfc3339Validator{}
-
-func (rfc3339Validator) Description(context.Context) string {
-	return "value must be an RFC 3339 timestamp, such as 2025-01-31T00:00:00Z"
-}
-
-func (rfc3339Validator) MarkdownDescription(context.Context) string {
-	return "value must be an RFC 3339 timestamp, such as `2025-01-31T00:00:00Z`"
-}
-
-func (rfc3339Validator) ValidateString(_ context.Context, req validator.StringRequest, resp *validator.StringResponse) {
-	if req.ConfigValue.IsNull() || req.ConfigValue.IsUnknown() {
-		return
-	}
-	s := req.ConfigValue.ValueString()
-	if _, err := time.Parse(time.RFC3339, s); err != nil {
-		resp.Diagnostics.AddAttributeError(req.Path, "Invalid RFC 3339 Timestamp",
-			fmt.Sprintf("%s: %q is not an RFC 3339 timestamp. Use a date, time and offset such as 2025-01-31T00:00:00Z or 2025-01-31T09:30:00+02:00.", req.Path, s))
-	}
+var rfc3339Validator = stringCheck{
+	markdown: "value must be an RFC 3339 timestamp, such as `2025-01-31T00:00:00Z`",
+	check: func(p path.Path, s string, diags *diag.Diagnostics) {
+		if _, err := time.Parse(time.RFC3339, s); err != nil {
+			diags.AddAttributeError(p, "Invalid RFC 3339 Timestamp",
+				fmt.Sprintf("%s: %q is not an RFC 3339 timestamp. Use a date, time and offset such as 2025-01-31T00:00:00Z or 2025-01-31T09:30:00+02:00.", p, s))
+		}
+	},
 }

@@ -7,9 +7,9 @@ import (
 	"strings"
 
 	"github.com/hashicorp/terraform-plugin-framework/attr"
+	"github.com/hashicorp/terraform-plugin-framework/diag"
 	"github.com/hashicorp/terraform-plugin-framework/path"
 	"github.com/hashicorp/terraform-plugin-framework/resource"
-	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
 	"github.com/hashicorp/terraform-plugin-framework/types"
 
 	"github.com/paymentsdev/terraform-provider-payments/internal/wire"
@@ -208,56 +208,31 @@ func replacementDetail(id string, changed []string, state, plan *paymentResource
 
 // currencyValidator accepts the contract's currency codes, exactly: a
 // lower-case code is refused with the code to use, not converted.
-type currencyValidator struct{}
-
-var _ validator.String = currencyValidator{}
-
-func (currencyValidator) Description(context.Context) string {
-	return "value must be one of " + strings.Join(wire.Currencies, ", ") + ", in upper case"
-}
-
-func (v currencyValidator) MarkdownDescription(ctx context.Context) string { return v.Description(ctx) }
-
-func (currencyValidator) ValidateString(_ context.Context, req validator.StringRequest, resp *validator.StringResponse) {
-	if req.ConfigValue.IsNull() || req.ConfigValue.IsUnknown() {
-		return
-	}
-	v := req.ConfigValue.ValueString()
-	if slices.Contains(wire.Currencies, v) {
-		return
-	}
-	if up := strings.ToUpper(v); slices.Contains(wire.Currencies, up) {
-		resp.Diagnostics.AddAttributeError(req.Path, "Invalid Currency",
-			fmt.Sprintf("Currency codes are upper case: use %q, not %q.", up, v))
-		return
-	}
-	resp.Diagnostics.AddAttributeError(req.Path, "Invalid Currency",
-		fmt.Sprintf("%s is not a currency the service accepts. Use one of %s (ISO 4217, upper case).",
-			quoteForError(v), strings.Join(wire.Currencies, ", ")))
+var currencyValidator = stringCheck{
+	markdown: "value must be one of " + strings.Join(wire.Currencies, ", ") + ", in upper case",
+	check: func(p path.Path, v string, diags *diag.Diagnostics) {
+		if slices.Contains(wire.Currencies, v) {
+			return
+		}
+		if up := strings.ToUpper(v); slices.Contains(wire.Currencies, up) {
+			diags.AddAttributeError(p, "Invalid Currency", fmt.Sprintf("Currency codes are upper case: use %q, not %q.", up, v))
+			return
+		}
+		diags.AddAttributeError(p, "Invalid Currency",
+			fmt.Sprintf("%s is not a currency the service accepts. Use one of %s (ISO 4217, upper case).",
+				quoteForError(v), strings.Join(wire.Currencies, ", ")))
+	},
 }
 
 // paymentSourceValidator checks the shape of a stored method's id; a
 // token's shape is the service's business.
-type paymentSourceValidator struct{}
-
-var _ validator.String = paymentSourceValidator{}
-
-func (paymentSourceValidator) Description(context.Context) string {
-	return "value must be a payment-method token, or a source id: " + sourceIDShape
-}
-
-func (v paymentSourceValidator) MarkdownDescription(ctx context.Context) string {
-	return v.Description(ctx)
-}
-
-func (paymentSourceValidator) ValidateString(_ context.Context, req validator.StringRequest, resp *validator.StringResponse) {
-	if req.ConfigValue.IsNull() || req.ConfigValue.IsUnknown() {
-		return
-	}
-	v := req.ConfigValue.ValueString()
-	if strings.HasPrefix(v, wire.SourceIDPrefix) && !sourceIDRegexp.MatchString(v) {
-		resp.Diagnostics.AddAttributeError(req.Path, "Invalid Payment Source",
-			fmt.Sprintf("source %s starts like a stored payment method's id but is not one: expected %s, or a "+
-				"payment-method token such as %s.", quoteForError(v), sourceIDShape, "tok_visa"))
-	}
+var paymentSourceValidator = stringCheck{
+	markdown: "value must be a payment-method token, or a source id: " + sourceIDShape,
+	check: func(p path.Path, v string, diags *diag.Diagnostics) {
+		if strings.HasPrefix(v, wire.SourceIDPrefix) && !sourceIDRegexp.MatchString(v) {
+			diags.AddAttributeError(p, "Invalid Payment Source",
+				fmt.Sprintf("source %s starts like a stored payment method's id but is not one: expected %s, or a "+
+					"payment-method token such as %s.", quoteForError(v), sourceIDShape, "tok_visa"))
+		}
+	},
 }

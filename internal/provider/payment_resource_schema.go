@@ -40,7 +40,7 @@ func (r *paymentResource) Schema(ctx context.Context, _ resource.SchemaRequest, 
 				MarkdownDescription: "The ISO 4217 currency code, in upper case: " + quotedList(wire.Currencies) +
 					". Changing it replaces the payment (a new charge).",
 				Required:   true,
-				Validators: []validator.String{currencyValidator{}},
+				Validators: []validator.String{currencyValidator},
 			},
 			attrPaymentCustomer: schema.StringAttribute{
 				MarkdownDescription: fmt.Sprintf("The customer to charge (%s). Without `source`, the customer's default "+
@@ -58,7 +58,7 @@ func (r *paymentResource) Schema(ctx context.Context, _ resource.SchemaRequest, 
 					"after an import it is null until the next apply stores the configured value, in place. "+
 					"Changing it otherwise replaces the payment (a new charge).", "tok_visa", sourceIDShape),
 				Optional:   true,
-				Validators: []validator.String{stringvalidator.LengthAtLeast(1), paymentSourceValidator{}},
+				Validators: []validator.String{stringvalidator.LengthAtLeast(1), paymentSourceValidator},
 			},
 			"description": schema.StringAttribute{
 				MarkdownDescription: "Free text about the payment, at least 1 character. Changes in place; removing it clears it at the service.",

@@ -70,12 +70,12 @@ func (d *paymentsDataSource) Schema(ctx context.Context, _ datasource.SchemaRequ
 				MarkdownDescription: "Only payments created at or after this instant, an RFC 3339 timestamp such as `2025-01-31T00:00:00Z`. " +
 					"It must not be later than `created_before`.",
 				Optional:   true,
-				Validators: []validator.String{rfc3339Validator{}},
+				Validators: []validator.String{rfc3339Validator},
 			},
 			"created_before": schema.StringAttribute{
 				MarkdownDescription: "Only payments created at or before this instant, an RFC 3339 timestamp such as `2025-02-01T00:00:00Z`.",
 				Optional:            true,
-				Validators:          []validator.String{rfc3339Validator{}},
+				Validators:          []validator.String{rfc3339Validator},
 			},
 			"limit": schema.Int64Attribute{
 				MarkdownDescription: fmt.Sprintf("The most payments to return, the newest ones, from 1 to %d. "+

@@ -52,7 +52,7 @@ func requestTimeoutAttribute() schema.Attribute {
 			"the operation's own `timeouts`. Falls back to the `%s` environment variable; defaults to `%s`.",
 			EnvRequestTimeout, durationString(client.DefaultRequestTimeout)),
 		Optional:   true,
-		Validators: []validator.String{positiveDurationValidator{}},
+		Validators: []validator.String{positiveDurationValidator},
 	}
 }
 
@@ -127,30 +127,17 @@ func (positiveFloat64Validator) ValidateFloat64(_ context.Context, req validator
 }
 
 // positiveDurationValidator checks that a string is a positive Go duration.
-type positiveDurationValidator struct{}
-
-var _ validator.String = positiveDurationValidator{}
-
-func (positiveDurationValidator) Description(context.Context) string {
-	return "value must be a positive Go duration, such as 30s or 2m"
-}
-
-func (positiveDurationValidator) MarkdownDescription(context.Context) string {
-	return "value must be a positive Go duration, such as `30s` or `2m`"
-}
-
-func (positiveDurationValidator) ValidateString(_ context.Context, req validator.StringRequest, resp *validator.StringResponse) {
-	if req.ConfigValue.IsNull() || req.ConfigValue.IsUnknown() {
-		return
-	}
-	s := req.ConfigValue.ValueString()
-	d, err := time.ParseDuration(s)
-	switch {
-	case err != nil:
-		resp.Diagnostics.AddAttributeError(req.Path, "Invalid Duration",
-			fmt.Sprintf("%s: %q is not a Go duration. Use a number and a unit, such as 30s, 90s or 2m.", req.Path, s))
-	case d <= 0:
-		resp.Diagnostics.AddAttributeError(req.Path, "Invalid Duration",
-			fmt.Sprintf("%s must be positive; got %q. Use a duration such as 30s or 2m.", req.Path, s))
-	}
+var positiveDurationValidator = stringCheck{
+	markdown: "value must be a positive Go duration, such as `30s` or `2m`",
+	check: func(p path.Path, s string, diags *diag.Diagnostics) {
+		d, err := time.ParseDuration(s)
+		switch {
+		case err != nil:
+			diags.AddAttributeError(p, "Invalid Duration",
+				fmt.Sprintf("%s: %q is not a Go duration. Use a number and a unit, such as 30s, 90s or 2m.", p, s))
+		case d <= 0:
+			diags.AddAttributeError(p, "Invalid Duration",
+				fmt.Sprintf("%s must be positive; got %q. Use a duration such as 30s or 2m.", p, s))
+		}
+	},
 }

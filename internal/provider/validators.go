@@ -2,7 +2,9 @@ package provider
 
 import (
 	"context"
+	"strings"
 
+	"github.com/hashicorp/terraform-plugin-framework/diag"
 	"github.com/hashicorp/terraform-plugin-framework/path"
 	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
 	"github.com/hashicorp/terraform-plugin-framework/types"
@@ -90,4 +92,27 @@ func (notEmptyMetadataValueValidator) ValidateString(_ context.Context, req vali
 	resp.Diagnostics.AddAttributeError(req.Path, "Empty Metadata Value",
 		"A metadata value must not be empty: the payments service deletes a key whose value is \"\", "+
 			"so it could never be stored. Remove the key from metadata instead.")
+}
+
+// stringCheck is a validator.String made of a description, in Markdown
+// (the plain one is the same without backquotes), and a check of a known
+// configured value, which adds its diagnostics at the value's path p.
+type stringCheck struct {
+	markdown string
+	check    func(p path.Path, value string, diags *diag.Diagnostics)
+}
+
+var _ validator.String = stringCheck{}
+
+func (v stringCheck) Description(context.Context) string {
+	return strings.ReplaceAll(v.markdown, "`", "")
+}
+
+func (v stringCheck) MarkdownDescription(context.Context) string { return v.markdown }
+
+func (v stringCheck) ValidateString(_ context.Context, req validator.StringRequest, resp *validator.StringResponse) {
+	if req.ConfigValue.IsNull() || req.ConfigValue.IsUnknown() {
+		return
+	}
+	v.check(req.Path, req.ConfigValue.ValueString(), &resp.Diagnostics)
 }

@@ -13,7 +13,6 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/diag"
 	"github.com/hashicorp/terraform-plugin-framework/path"
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema/planmodifier"
-	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
 	"github.com/hashicorp/terraform-plugin-framework/types"
 
 	"github.com/paymentsdev/terraform-provider-payments/internal/client"
@@ -168,26 +167,14 @@ func (secretPlanModifier) PlanModifyString(ctx context.Context, req planmodifier
 // webhookURLValidator applies the contract's url rules at plan time:
 // absolute https or http, a host, no fragment, at most the length limit.
 // Which hosts a service calls is its own decision, reported at apply.
-type webhookURLValidator struct{}
-
-var _ validator.String = webhookURLValidator{}
-
-func (webhookURLValidator) Description(context.Context) string {
-	return fmt.Sprintf("value must be an absolute https or http URL without a fragment, at most %d bytes", wire.WebhookURLMaxLength)
-}
-
-func (v webhookURLValidator) MarkdownDescription(ctx context.Context) string {
-	return v.Description(ctx)
-}
-
-func (webhookURLValidator) ValidateString(_ context.Context, req validator.StringRequest, resp *validator.StringResponse) {
-	if req.ConfigValue.IsNull() || req.ConfigValue.IsUnknown() {
-		return
-	}
-	if problem := webhookURLProblem(req.ConfigValue.ValueString()); problem != "" {
-		resp.Diagnostics.AddAttributeError(req.Path, "Invalid Webhook URL",
-			problem+" Use an absolute https or http URL such as https://example.com/webhooks or http://127.0.0.1:4242/webhooks.")
-	}
+var webhookURLValidator = stringCheck{
+	markdown: fmt.Sprintf("value must be an absolute https or http URL without a fragment, at most %d bytes", wire.WebhookURLMaxLength),
+	check: func(p path.Path, v string, diags *diag.Diagnostics) {
+		if problem := webhookURLProblem(v); problem != "" {
+			diags.AddAttributeError(p, "Invalid Webhook URL",
+				problem+" Use an absolute https or http URL such as https://example.com/webhooks or http://127.0.0.1:4242/webhooks.")
+		}
+	},
 }
 
 func webhookURLProblem(raw string) string {

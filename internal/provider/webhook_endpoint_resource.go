@@ -60,7 +60,7 @@ func (r *webhookEndpointResource) Schema(ctx context.Context, _ resource.SchemaR
 					"addresses unless it was started with `-webhook-allow`; it refuses any other URL when the endpoint "+
 					"is created or updated.", wire.WebhookURLMaxLength),
 				Required:   true,
-				Validators: []validator.String{webhookURLValidator{}},
+				Validators: []validator.String{webhookURLValidator},
 			},
 			"enabled_events": schema.SetAttribute{
 				MarkdownDescription: "The event types sent to this endpoint, at least one: any of " +
