@@ -11,7 +11,6 @@ import (
 	dschema "github.com/hashicorp/terraform-plugin-framework/datasource/schema"
 	"github.com/hashicorp/terraform-plugin-framework/diag"
 	rschema "github.com/hashicorp/terraform-plugin-framework/resource/schema"
-	"github.com/hashicorp/terraform-plugin-framework/resource/schema/boolplanmodifier"
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema/planmodifier"
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema/stringplanmodifier"
 	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
@@ -213,22 +212,14 @@ func customerResourceAttributes() map[string]rschema.Attribute {
 			Validators:  metadataValidators(),
 		},
 		// Computed.
-		"id": rschema.StringAttribute{
-			MarkdownDescription: d.ID,
-			Computed:            true,
-			PlanModifiers:       []planmodifier.String{stringplanmodifier.UseStateForUnknown()},
-		},
+		"id": keptString(d.ID),
 		"created_at": rschema.StringAttribute{
 			MarkdownDescription: d.CreatedAt,
 			CustomType:          timetypes.RFC3339Type{},
 			Computed:            true,
 			PlanModifiers:       []planmodifier.String{stringplanmodifier.UseStateForUnknown()},
 		},
-		"livemode": rschema.BoolAttribute{
-			MarkdownDescription: d.Livemode,
-			Computed:            true,
-			PlanModifiers:       []planmodifier.Bool{boolplanmodifier.UseStateForUnknown()},
-		},
+		"livemode": keptBool(d.Livemode),
 	}
 }
 

@@ -12,14 +12,10 @@ import (
 // (null after import). Default is a setting, not an observation: see the
 // attribute's description.
 type customerSourceResourceModel struct {
-	ID       types.String   `tfsdk:"id"`
+	paymentSourceModel
 	Customer types.String   `tfsdk:"customer"`
 	Token    types.String   `tfsdk:"token"`
 	Default  types.Bool     `tfsdk:"default"`
-	Brand    types.String   `tfsdk:"brand"`
-	Last4    types.String   `tfsdk:"last4"`
-	ExpMonth types.Int64    `tfsdk:"exp_month"`
-	ExpYear  types.Int64    `tfsdk:"exp_year"`
 	Timeouts timeouts.Value `tfsdk:"timeouts"`
 }
 
@@ -28,12 +24,8 @@ func (m *customerSourceResourceModel) timeoutsValue() timeouts.Value { return m.
 // fromAPI sets every attribute the service knows from its source; token
 // and default are left as they are.
 func (m *customerSourceResourceModel) fromAPI(s *client.Source) {
-	m.ID = types.StringValue(s.ID)
+	m.paymentSourceModel = newPaymentSourceModel(s.ID, s.Brand, s.Last4, s.ExpMonth, s.ExpYear)
 	m.Customer = types.StringValue(s.Customer)
-	m.Brand = nullableString(s.Brand)
-	m.Last4 = nullableString(s.Last4)
-	m.ExpMonth = nullableInt64(s.ExpMonth)
-	m.ExpYear = nullableInt64(s.ExpYear)
 }
 
 // listedCustomerSourceModel is a listed method as payments_customer_source's

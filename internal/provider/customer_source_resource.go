@@ -10,7 +10,6 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/resource"
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema"
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema/booldefault"
-	"github.com/hashicorp/terraform-plugin-framework/resource/schema/int64planmodifier"
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema/planmodifier"
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema/stringplanmodifier"
 	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
@@ -75,31 +74,11 @@ func (r *customerSourceResource) Schema(ctx context.Context, _ resource.SchemaRe
 				Computed: true,
 				Default:  booldefault.StaticBool(false),
 			},
-			"id": schema.StringAttribute{
-				MarkdownDescription: fmt.Sprintf("The method's identifier: %s.", sourceIDShape),
-				Computed:            true,
-				PlanModifiers:       []planmodifier.String{stringplanmodifier.UseStateForUnknown()},
-			},
-			"brand": schema.StringAttribute{
-				MarkdownDescription: "The card brand, for example `visa`.",
-				Computed:            true,
-				PlanModifiers:       []planmodifier.String{stringplanmodifier.UseStateForUnknown()},
-			},
-			"last4": schema.StringAttribute{
-				MarkdownDescription: "The last four digits of the card number.",
-				Computed:            true,
-				PlanModifiers:       []planmodifier.String{stringplanmodifier.UseStateForUnknown()},
-			},
-			"exp_month": schema.Int64Attribute{
-				MarkdownDescription: "The card's expiry month, from 1 to 12.",
-				Computed:            true,
-				PlanModifiers:       []planmodifier.Int64{int64planmodifier.UseStateForUnknown()},
-			},
-			"exp_year": schema.Int64Attribute{
-				MarkdownDescription: "The card's expiry year, with four digits.",
-				Computed:            true,
-				PlanModifiers:       []planmodifier.Int64{int64planmodifier.UseStateForUnknown()},
-			},
+			"id":        keptString(fmt.Sprintf("The method's identifier: %s.", sourceIDShape)),
+			"brand":     keptString("The card brand, for example `visa`."),
+			"last4":     keptString("The last four digits of the card number."),
+			"exp_month": keptInt64("The card's expiry month, from 1 to 12."),
+			"exp_year":  keptInt64("The card's expiry year, with four digits."),
 		},
 		Blocks: map[string]schema.Block{
 			"timeouts": customerSourceTimeouts.block(ctx, "payment method"),

@@ -280,19 +280,21 @@ func TestPaymentDataSource_Read_minimal(t *testing.T) {
 		t.Fatalf("state: %v", diags)
 	}
 	want := paymentModel{
-		ID:                types.StringValue(id),
-		Amount:            types.Int64Value(500),
-		AmountRefunded:    types.Int64Null(),
-		Currency:          types.StringValue("USD"),
-		Status:            types.StringValue("approved"),
-		Captured:          types.BoolNull(),
-		AuthorizationCode: types.StringValue("123456"),
-		Customer:          types.StringNull(),
-		Description:       types.StringNull(),
-		Metadata:          types.MapNull(types.StringType),
-		Source:            nil,
-		CreatedAt:         timetypes.NewRFC3339ValueMust("2025-01-31T10:00:00Z"),
-		Livemode:          types.BoolValue(false),
+		paymentFields: paymentFields{
+			ID:                types.StringValue(id),
+			Amount:            types.Int64Value(500),
+			AmountRefunded:    types.Int64Null(),
+			Currency:          types.StringValue("USD"),
+			Status:            types.StringValue("approved"),
+			Captured:          types.BoolNull(),
+			AuthorizationCode: types.StringValue("123456"),
+			Customer:          types.StringNull(),
+			Description:       types.StringNull(),
+			Metadata:          types.MapNull(types.StringType),
+			CreatedAt:         timetypes.NewRFC3339ValueMust("2025-01-31T10:00:00Z"),
+			Livemode:          types.BoolValue(false),
+		},
+		Source: nil,
 	}
 	if !reflect.DeepEqual(got.paymentModel, want) {
 		t.Errorf("model:\n got %+v\nwant %+v", got.paymentModel, want)
@@ -329,15 +331,24 @@ func TestNewPaymentModel_full(t *testing.T) {
 	}
 	md, _ := types.MapValueFrom(t.Context(), types.StringType, map[string]string{"k": "v"})
 	want := paymentModel{
-		ID: types.StringValue("pay_1"), Amount: types.Int64Value(900), AmountRefunded: types.Int64Value(300),
-		Currency: types.StringValue("EUR"), Status: types.StringValue("partially_refunded"), Captured: types.BoolValue(true),
-		AuthorizationCode: types.StringValue("42"), Customer: types.StringValue("cus_1"), Description: types.StringValue("d"),
-		Metadata: md,
+		paymentFields: paymentFields{
+			ID:                types.StringValue("pay_1"),
+			Amount:            types.Int64Value(900),
+			AmountRefunded:    types.Int64Value(300),
+			Currency:          types.StringValue("EUR"),
+			Status:            types.StringValue("partially_refunded"),
+			Captured:          types.BoolValue(true),
+			AuthorizationCode: types.StringValue("42"),
+			Customer:          types.StringValue("cus_1"),
+			Description:       types.StringValue("d"),
+			Metadata:          md,
+			CreatedAt:         timetypes.NewRFC3339ValueMust("2025-01-31T10:00:00Z"),
+			Livemode:          types.BoolValue(true),
+		},
 		Source: &paymentSourceModel{
 			ID: types.StringValue("src_1"), Brand: types.StringValue("visa"), Last4: types.StringValue("4242"),
 			ExpMonth: types.Int64Value(12), ExpYear: types.Int64Value(2030),
 		},
-		CreatedAt: timetypes.NewRFC3339ValueMust("2025-01-31T10:00:00Z"), Livemode: types.BoolValue(true),
 	}
 	if !reflect.DeepEqual(m, want) {
 		t.Errorf("model:\n got %+v\nwant %+v", m, want)

@@ -19,23 +19,14 @@ import (
 // leave out (SPEC.md: captured, source, customer, description, metadata,
 // and amount_refunded, which is ours) are null when absent.
 type paymentModel struct {
-	ID                types.String        `tfsdk:"id"`
-	Amount            types.Int64         `tfsdk:"amount"`
-	AmountRefunded    types.Int64         `tfsdk:"amount_refunded"`
-	Currency          types.String        `tfsdk:"currency"`
-	Status            types.String        `tfsdk:"status"`
-	Captured          types.Bool          `tfsdk:"captured"`
-	AuthorizationCode types.String        `tfsdk:"authorization_code"`
-	Customer          types.String        `tfsdk:"customer"`
-	Description       types.String        `tfsdk:"description"`
-	Metadata          types.Map           `tfsdk:"metadata"`
-	Source            *paymentSourceModel `tfsdk:"source"`
-	CreatedAt         timetypes.RFC3339   `tfsdk:"created_at"`
-	Livemode          types.Bool          `tfsdk:"livemode"`
+	paymentFields
+	Source *paymentSourceModel `tfsdk:"source"`
 }
 
-// paymentSourceModel is paymentModel.Source: the payment method a payment
-// used. A nil pointer is a null object.
+// paymentSourceModel is a payment method (card) as the service describes
+// it: paymentModel.Source, the method a payment used (a nil pointer is a
+// null object), and the attributes payments_customer_source has of the
+// method it stores (customerSourceResourceModel embeds it).
 type paymentSourceModel struct {
 	ID       types.String `tfsdk:"id"`
 	Brand    types.String `tfsdk:"brand"`
@@ -44,10 +35,40 @@ type paymentSourceModel struct {
 	ExpYear  types.Int64  `tfsdk:"exp_year"`
 }
 
+// newPaymentSourceModel maps a payment method's fields; those the service
+// left out are null.
+func newPaymentSourceModel(id, brand, last4 string, expMonth, expYear int64) paymentSourceModel {
+	return paymentSourceModel{
+		ID:       nullableString(id),
+		Brand:    nullableString(brand),
+		Last4:    nullableString(last4),
+		ExpMonth: nullableInt64(expMonth),
+		ExpYear:  nullableInt64(expYear),
+	}
+}
+
+// paymentFields are the attributes of a payment that the payments_payment
+// resource and data sources share, with the same types: paymentModel and
+// paymentResourceModel embed them, and newPaymentModel maps them for both.
+type paymentFields struct {
+	ID                types.String      `tfsdk:"id"`
+	Amount            types.Int64       `tfsdk:"amount"`
+	AmountRefunded    types.Int64       `tfsdk:"amount_refunded"`
+	Currency          types.String      `tfsdk:"currency"`
+	Status            types.String      `tfsdk:"status"`
+	Captured          types.Bool        `tfsdk:"captured"`
+	AuthorizationCode types.String      `tfsdk:"authorization_code"`
+	Customer          types.String      `tfsdk:"customer"`
+	Description       types.String      `tfsdk:"description"`
+	Metadata          types.Map         `tfsdk:"metadata"`
+	CreatedAt         timetypes.RFC3339 `tfsdk:"created_at"`
+	Livemode          types.Bool        `tfsdk:"livemode"`
+}
+
 // newPaymentModel maps an API payment to the model. It is the only place
 // that does, so the two payment data sources cannot drift apart.
 func newPaymentModel(p *client.Payment) (paymentModel, diag.Diagnostics) {
-	m := paymentModel{
+	m := paymentModel{paymentFields: paymentFields{
 		ID:                types.StringValue(p.ID),
 		Amount:            types.Int64Value(p.Amount),
 		AmountRefunded:    types.Int64PointerValue(p.AmountRefunded),
@@ -58,15 +79,10 @@ func newPaymentModel(p *client.Payment) (paymentModel, diag.Diagnostics) {
 		Customer:          nullableString(p.Customer),
 		Description:       nullableString(p.Description),
 		Livemode:          types.BoolValue(p.Livemode),
-	}
+	}}
 	if p.Source != nil {
-		m.Source = &paymentSourceModel{
-			ID:       nullableString(p.Source.ID),
-			Brand:    nullableString(p.Source.Brand),
-			Last4:    nullableString(p.Source.Last4),
-			ExpMonth: nullableInt64(p.Source.ExpMonth),
-			ExpYear:  nullableInt64(p.Source.ExpYear),
-		}
+		src := newPaymentSourceModel(p.Source.ID, p.Source.Brand, p.Source.Last4, p.Source.ExpMonth, p.Source.ExpYear)
+		m.Source = &src
 	}
 	var diags, d diag.Diagnostics
 	m.CreatedAt, d = rfc3339Value("created_at", p.CreatedAt)
@@ -163,24 +179,13 @@ func paymentAttributes(id schema.StringAttribute) map[string]schema.Attribute {
 // next apply fills it in place. Capture and RefundOnDestroy are settings;
 // Capture is refreshed from the payment where the payment tells it.
 type paymentResourceModel struct {
-	ID                types.String      `tfsdk:"id"`
-	Amount            types.Int64       `tfsdk:"amount"`
-	Currency          types.String      `tfsdk:"currency"`
-	Customer          types.String      `tfsdk:"customer"`
-	Source            types.String      `tfsdk:"source"`
-	Description       types.String      `tfsdk:"description"`
-	Metadata          types.Map         `tfsdk:"metadata"`
-	Capture           types.Bool        `tfsdk:"capture"`
-	AmountRefunded    types.Int64       `tfsdk:"amount_refunded"`
-	RefundOnDestroy   types.Bool        `tfsdk:"refund_on_destroy"`
-	Status            types.String      `tfsdk:"status"`
-	Captured          types.Bool        `tfsdk:"captured"`
-	AuthorizationCode types.String      `tfsdk:"authorization_code"`
-	Brand             types.String      `tfsdk:"brand"`
-	Last4             types.String      `tfsdk:"last4"`
-	CreatedAt         timetypes.RFC3339 `tfsdk:"created_at"`
-	Livemode          types.Bool        `tfsdk:"livemode"`
-	Timeouts          rtimeouts.Value   `tfsdk:"timeouts"`
+	paymentFields
+	Source          types.String    `tfsdk:"source"`
+	Capture         types.Bool      `tfsdk:"capture"`
+	RefundOnDestroy types.Bool      `tfsdk:"refund_on_destroy"`
+	Brand           types.String    `tfsdk:"brand"`
+	Last4           types.String    `tfsdk:"last4"`
+	Timeouts        rtimeouts.Value `tfsdk:"timeouts"`
 }
 
 // paymentDataSourceModel is the payments_payment data source's data: the

@@ -347,22 +347,14 @@ func (r *paymentResource) ImportState(ctx context.Context, req resource.ImportSt
 // metadata keeps the configuration's spelling ({} or null).
 func (m *paymentResourceModel) fromAPI(p *client.Payment) diag.Diagnostics {
 	pm, diags := newPaymentModel(p)
-	m.ID = pm.ID
-	m.Amount = pm.Amount
-	m.Currency = pm.Currency
-	m.Customer = pm.Customer
-	m.Description = pm.Description
-	if len(p.Metadata) == 0 && !(m.Metadata.IsNull() || m.Metadata.IsUnknown()) && len(m.Metadata.Elements()) == 0 {
+	keepEmptyMetadata := len(p.Metadata) == 0 && !(m.Metadata.IsNull() || m.Metadata.IsUnknown()) && len(m.Metadata.Elements()) == 0
+	m.paymentFields = pm.paymentFields
+	if keepEmptyMetadata {
 		m.Metadata = types.MapValueMust(types.StringType, map[string]attr.Value{})
-	} else {
-		m.Metadata = pm.Metadata
 	}
-	m.AmountRefunded = pm.AmountRefunded
 	if m.AmountRefunded.IsNull() {
 		m.AmountRefunded = types.Int64Value(0)
 	}
-	m.Status = pm.Status
-	m.Captured = pm.Captured
 	if m.Captured.IsNull() {
 		m.Captured = types.BoolValue(p.Status != wire.PaymentStatusPending && p.Status != wire.PaymentStatusAuthorized &&
 			p.Status != wire.PaymentStatusDeclined)
@@ -375,13 +367,10 @@ func (m *paymentResourceModel) fromAPI(p *client.Payment) diag.Diagnostics {
 	case m.Capture.IsUnknown():
 		m.Capture = types.BoolNull()
 	}
-	m.AuthorizationCode = pm.AuthorizationCode
 	m.Brand, m.Last4 = types.StringNull(), types.StringNull()
 	if pm.Source != nil {
 		m.Brand, m.Last4 = pm.Source.Brand, pm.Source.Last4
 	}
-	m.CreatedAt = pm.CreatedAt
-	m.Livemode = pm.Livemode
 	return diags
 }
 

@@ -29,23 +29,25 @@ import (
 // testPaymentState is an approved payment of 1000 USD charged with tok_visa.
 func testPaymentState() paymentResourceModel {
 	return paymentResourceModel{
-		ID:                types.StringValue("pay_" + strings.Repeat("a", wire.IDRandomLength)),
-		Amount:            types.Int64Value(1000),
-		Currency:          types.StringValue("USD"),
-		Customer:          types.StringNull(),
-		Source:            types.StringValue(sandbox.TokenVisa),
-		Description:       types.StringNull(),
-		Metadata:          types.MapNull(types.StringType),
-		Capture:           types.BoolValue(true),
-		AmountRefunded:    types.Int64Value(0),
-		RefundOnDestroy:   types.BoolValue(false),
-		Status:            types.StringValue(wire.PaymentStatusApproved),
-		Captured:          types.BoolValue(true),
-		AuthorizationCode: types.StringValue("123456"),
-		Brand:             types.StringValue("visa"),
-		Last4:             types.StringValue("4242"),
-		CreatedAt:         timetypes.NewRFC3339ValueMust("2026-11-22T10:00:00Z"),
-		Livemode:          types.BoolValue(false),
+		paymentFields: paymentFields{
+			ID:                types.StringValue("pay_" + strings.Repeat("a", wire.IDRandomLength)),
+			Amount:            types.Int64Value(1000),
+			Currency:          types.StringValue("USD"),
+			Customer:          types.StringNull(),
+			Description:       types.StringNull(),
+			Metadata:          types.MapNull(types.StringType),
+			AmountRefunded:    types.Int64Value(0),
+			Status:            types.StringValue(wire.PaymentStatusApproved),
+			Captured:          types.BoolValue(true),
+			AuthorizationCode: types.StringValue("123456"),
+			CreatedAt:         timetypes.NewRFC3339ValueMust("2026-11-22T10:00:00Z"),
+			Livemode:          types.BoolValue(false),
+		},
+		Source:          types.StringValue(sandbox.TokenVisa),
+		Capture:         types.BoolValue(true),
+		RefundOnDestroy: types.BoolValue(false),
+		Brand:           types.StringValue("visa"),
+		Last4:           types.StringValue("4242"),
 		Timeouts: timeouts.Value{Object: types.ObjectNull(map[string]attr.Type{
 			"create": types.StringType, "read": types.StringType, "update": types.StringType, "delete": types.StringType,
 		})},
@@ -324,7 +326,8 @@ func TestPaymentResource_fromAPI(t *testing.T) {
 		{wire.PaymentStatusRefunded, nil, types.BoolNull(), types.BoolValue(true), true},
 		{wire.PaymentStatusAuthorized, nil, types.BoolValue(true), types.BoolValue(false), false},
 	} {
-		m := paymentResourceModel{Capture: tc.prevCapture, Metadata: types.MapValueMust(types.StringType, map[string]attr.Value{})}
+		m := paymentResourceModel{Capture: tc.prevCapture}
+		m.Metadata = types.MapValueMust(types.StringType, map[string]attr.Value{})
 		diags := m.fromAPI(&client.Payment{ID: "pay_x", Amount: 10, Currency: "USD", Status: tc.status, Captured: tc.captured,
 			Source: &client.PaymentSource{Brand: "visa", Last4: "4242"}})
 		if diags.HasError() {

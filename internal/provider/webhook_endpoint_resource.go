@@ -12,9 +12,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/resource"
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema"
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema/booldefault"
-	"github.com/hashicorp/terraform-plugin-framework/resource/schema/boolplanmodifier"
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema/planmodifier"
-	"github.com/hashicorp/terraform-plugin-framework/resource/schema/stringplanmodifier"
 	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
 	"github.com/hashicorp/terraform-plugin-framework/types"
 	"github.com/hashicorp/terraform-plugin-log/tflog"
@@ -100,11 +98,7 @@ func (r *webhookEndpointResource) Schema(ctx context.Context, _ resource.SchemaR
 					"(the secret stays `null` and unchanged); change it once more to roll and learn a secret.",
 				Optional: true,
 			},
-			"id": schema.StringAttribute{
-				MarkdownDescription: fmt.Sprintf("The endpoint's identifier: %s.", webhookEndpointIDShape),
-				Computed:            true,
-				PlanModifiers:       []planmodifier.String{stringplanmodifier.UseStateForUnknown()},
-			},
+			"id": keptString(fmt.Sprintf("The endpoint's identifier: %s.", webhookEndpointIDShape)),
 			"secret": schema.StringAttribute{
 				MarkdownDescription: fmt.Sprintf("The signing secret (`%s` and %d letters or digits) that the "+
 					"receiver verifies `%s` with. Set when Terraform creates the endpoint or rolls its secret, and "+
@@ -114,16 +108,8 @@ func (r *webhookEndpointResource) Schema(ctx context.Context, _ resource.SchemaR
 				Sensitive:     true,
 				PlanModifiers: []planmodifier.String{secretPlanModifier{}},
 			},
-			"created_at": schema.StringAttribute{
-				MarkdownDescription: "When the endpoint was created, as an RFC 3339 UTC timestamp.",
-				Computed:            true,
-				PlanModifiers:       []planmodifier.String{stringplanmodifier.UseStateForUnknown()},
-			},
-			"livemode": schema.BoolAttribute{
-				MarkdownDescription: "Whether the endpoint lives in the live service (`true`) or the sandbox (`false`).",
-				Computed:            true,
-				PlanModifiers:       []planmodifier.Bool{boolplanmodifier.UseStateForUnknown()},
-			},
+			"created_at": keptString("When the endpoint was created, as an RFC 3339 UTC timestamp."),
+			"livemode":   keptBool("Whether the endpoint lives in the live service (`true`) or the sandbox (`false`)."),
 		},
 		Blocks: map[string]schema.Block{
 			"timeouts": webhookEndpointTimeouts.block(ctx, "webhook endpoint"),

@@ -1,0 +1,27 @@
+package provider
+
+import (
+	"github.com/hashicorp/terraform-plugin-framework/resource/schema"
+	"github.com/hashicorp/terraform-plugin-framework/resource/schema/boolplanmodifier"
+	"github.com/hashicorp/terraform-plugin-framework/resource/schema/int64planmodifier"
+	"github.com/hashicorp/terraform-plugin-framework/resource/schema/planmodifier"
+	"github.com/hashicorp/terraform-plugin-framework/resource/schema/stringplanmodifier"
+)
+
+// keptString, keptInt64 and keptBool are computed attributes that the
+// service sets when it makes the object and never changes: plans keep the
+// value in state (UseStateForUnknown) rather than show it as unknown.
+func keptString(desc string) schema.StringAttribute {
+	return schema.StringAttribute{MarkdownDescription: desc, Computed: true,
+		PlanModifiers: []planmodifier.String{stringplanmodifier.UseStateForUnknown()}}
+}
+
+func keptInt64(desc string) schema.Int64Attribute {
+	return schema.Int64Attribute{MarkdownDescription: desc, Computed: true,
+		PlanModifiers: []planmodifier.Int64{int64planmodifier.UseStateForUnknown()}}
+}
+
+func keptBool(desc string) schema.BoolAttribute {
+	return schema.BoolAttribute{MarkdownDescription: desc, Computed: true,
+		PlanModifiers: []planmodifier.Bool{boolplanmodifier.UseStateForUnknown()}}
+}
