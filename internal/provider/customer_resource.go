@@ -153,15 +153,11 @@ func (r *customerResource) Read(ctx context.Context, req resource.ReadRequest, r
 
 func (r *customerResource) Update(ctx context.Context, req resource.UpdateRequest, resp *resource.UpdateResponse) {
 	var plan, state customerResourceModel
-	ctx, cancel, ok := customerTimeouts.begin(ctx, opUpdate, r.client, req.Plan, &plan, &resp.Diagnostics)
+	ctx, cancel, ok := customerTimeouts.beginUpdate(ctx, r.client, req, &plan, &state, &resp.Diagnostics)
 	if !ok {
 		return
 	}
 	defer cancel()
-	resp.Diagnostics.Append(req.State.Get(ctx, &state)...)
-	if resp.Diagnostics.HasError() {
-		return
-	}
 
 	params, changed, diags := customerUpdateParams(ctx, &plan.customerModel, &state.customerModel)
 	resp.Diagnostics.Append(diags...)
@@ -170,15 +166,9 @@ func (r *customerResource) Update(ctx context.Context, req resource.UpdateReques
 	}
 
 	id := state.ID.ValueString()
-	var cus *client.Customer
-	var err error
-	if changed {
-		cus, err = r.client.UpdateCustomer(ctx, id, params)
-	} else {
-		// Only Terraform-side settings changed (timeouts, or metadata null
-		// versus {}); the answer still refreshes every attribute.
-		cus, err = r.client.GetCustomer(ctx, id)
-	}
+	cus, err := updateOrGet(changed,
+		func() (*client.Customer, error) { return r.client.UpdateCustomer(ctx, id, params) },
+		func() (*client.Customer, error) { return r.client.GetCustomer(ctx, id) })
 	if isGone(err) {
 		resp.Diagnostics.Append(goneDiagnostic("Error Updating Customer", "Customer "+id, err))
 		return

@@ -216,15 +216,11 @@ func (r *customerSourceResource) Read(ctx context.Context, req resource.ReadRequ
 
 func (r *customerSourceResource) Update(ctx context.Context, req resource.UpdateRequest, resp *resource.UpdateResponse) {
 	var plan, state customerSourceResourceModel
-	ctx, cancel, ok := customerSourceTimeouts.begin(ctx, opUpdate, r.client, req.Plan, &plan, &resp.Diagnostics)
+	ctx, cancel, ok := customerSourceTimeouts.beginUpdate(ctx, r.client, req, &plan, &state, &resp.Diagnostics)
 	if !ok {
 		return
 	}
 	defer cancel()
-	resp.Diagnostics.Append(req.State.Get(ctx, &state)...)
-	if resp.Diagnostics.HasError() {
-		return
-	}
 
 	// Everything else in place is Terraform-side: the token stored after an
 	// import, timeouts, or default turned off (which leaves the service alone).

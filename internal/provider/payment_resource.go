@@ -175,15 +175,11 @@ func (r *paymentResource) Read(ctx context.Context, req resource.ReadRequest, re
 func (r *paymentResource) Update(ctx context.Context, req resource.UpdateRequest, resp *resource.UpdateResponse) {
 	var plan, state paymentResourceModel
 	c := r.client
-	ctx, cancel, ok := paymentTimeouts.begin(ctx, opUpdate, c, req.Plan, &plan, &resp.Diagnostics)
+	ctx, cancel, ok := paymentTimeouts.beginUpdate(ctx, c, req, &plan, &state, &resp.Diagnostics)
 	if !ok {
 		return
 	}
 	defer cancel()
-	resp.Diagnostics.Append(req.State.Get(ctx, &state)...)
-	if resp.Diagnostics.HasError() {
-		return
-	}
 
 	id := state.ID.ValueString()
 	// fail keeps in state what did happen before the step that failed:

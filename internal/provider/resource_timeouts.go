@@ -7,6 +7,7 @@ import (
 
 	"github.com/hashicorp/terraform-plugin-framework-timeouts/resource/timeouts"
 	"github.com/hashicorp/terraform-plugin-framework/diag"
+	"github.com/hashicorp/terraform-plugin-framework/resource"
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema"
 
 	"github.com/paymentsdev/terraform-provider-payments/internal/client"
@@ -100,4 +101,31 @@ func (d resourceTimeouts) begin(ctx context.Context, op operation, c *client.Cli
 	}
 	ctx, cancel = context.WithTimeout(ctx, timeout)
 	return ctx, cancel, true
+}
+
+// beginUpdate is begin for Update, which reads the plan into plan and the
+// prior state into state.
+func (d resourceTimeouts) beginUpdate(ctx context.Context, c *client.Client, req resource.UpdateRequest, plan timeoutsModel,
+	state any, diags *diag.Diagnostics) (_ context.Context, cancel context.CancelFunc, ok bool) {
+	ctx, cancel, ok = d.begin(ctx, opUpdate, c, req.Plan, plan, diags)
+	if !ok {
+		return ctx, cancel, false
+	}
+	diags.Append(req.State.Get(ctx, state)...)
+	if diags.HasError() {
+		cancel()
+		return ctx, func() {}, false
+	}
+	return ctx, cancel, true
+}
+
+// updateOrGet sends the update when the plan changes something the service
+// keeps, and otherwise only reads the object: when only Terraform-side
+// settings changed (timeouts, metadata null versus {}), the answer still
+// refreshes every attribute.
+func updateOrGet[T any](changed bool, update, get func() (T, error)) (T, error) {
+	if changed {
+		return update()
+	}
+	return get()
 }

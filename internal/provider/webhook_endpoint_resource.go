@@ -168,15 +168,11 @@ func (r *webhookEndpointResource) Read(ctx context.Context, req resource.ReadReq
 
 func (r *webhookEndpointResource) Update(ctx context.Context, req resource.UpdateRequest, resp *resource.UpdateResponse) {
 	var plan, state webhookEndpointResourceModel
-	ctx, cancel, ok := webhookEndpointTimeouts.begin(ctx, opUpdate, r.client, req.Plan, &plan, &resp.Diagnostics)
+	ctx, cancel, ok := webhookEndpointTimeouts.beginUpdate(ctx, r.client, req, &plan, &state, &resp.Diagnostics)
 	if !ok {
 		return
 	}
 	defer cancel()
-	resp.Diagnostics.Append(req.State.Get(ctx, &state)...)
-	if resp.Diagnostics.HasError() {
-		return
-	}
 
 	params, changed, diags := webhookEndpointUpdateParams(ctx, &plan, &state)
 	resp.Diagnostics.Append(diags...)
@@ -185,15 +181,11 @@ func (r *webhookEndpointResource) Update(ctx context.Context, req resource.Updat
 	}
 
 	id := state.ID.ValueString()
-	var ep *client.WebhookEndpoint
-	var err error
-	if changed {
-		ep, err = r.client.UpdateWebhookEndpoint(ctx, id, params)
-	} else {
-		// Only secret_version or Terraform-side settings changed; the
-		// answer still refreshes every attribute.
-		ep, err = r.client.GetWebhookEndpoint(ctx, id)
-	}
+	// Unchanged when only secret_version (rolled below) or Terraform-side
+	// settings changed.
+	ep, err := updateOrGet(changed,
+		func() (*client.WebhookEndpoint, error) { return r.client.UpdateWebhookEndpoint(ctx, id, params) },
+		func() (*client.WebhookEndpoint, error) { return r.client.GetWebhookEndpoint(ctx, id) })
 	if err != nil {
 		resp.Diagnostics.Append(webhookEndpointErrorDiagnostics("Error Updating Webhook Endpoint", "webhook endpoint "+id, err)...)
 		return
