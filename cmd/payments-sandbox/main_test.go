@@ -22,6 +22,7 @@ import (
 
 	"github.com/paymentsdev/terraform-provider-payments/internal/sandbox"
 	"github.com/paymentsdev/terraform-provider-payments/internal/sandbox/sandboxtest"
+	"github.com/paymentsdev/terraform-provider-payments/internal/syncbuf"
 	"github.com/paymentsdev/terraform-provider-payments/internal/wire"
 )
 
@@ -65,7 +66,7 @@ var listeningLine = regexp.MustCompile(`^payments-sandbox listening on (http://1
 type proc struct {
 	cmd    *exec.Cmd
 	url    string
-	stderr *sandboxtest.Buffer
+	stderr *syncbuf.Buffer
 	done   chan error
 }
 
@@ -77,7 +78,7 @@ func start(t *testing.T, args ...string) *proc {
 	if err != nil {
 		t.Fatal(err)
 	}
-	p := &proc{cmd: cmd, stderr: &sandboxtest.Buffer{}, done: make(chan error, 1)}
+	p := &proc{cmd: cmd, stderr: &syncbuf.Buffer{}, done: make(chan error, 1)}
 	cmd.Stderr = p.stderr
 	if err := cmd.Start(); err != nil {
 		t.Fatal(err)

@@ -1,20 +1,21 @@
 package provider
 
 import (
-	"bytes"
 	"context"
-	"encoding/json"
+	"errors"
 	"fmt"
 	"log/slog"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
 	"github.com/paymentsdev/terraform-provider-payments/internal/sandbox/sandboxtest"
+	"github.com/paymentsdev/terraform-provider-payments/internal/syncbuf"
+	"github.com/paymentsdev/terraform-provider-payments/internal/tfcli"
 )
 
 // The tests in this file's companions run the real Terraform CLI against a
@@ -45,70 +46,46 @@ func providerBinary(t *testing.T) string {
 	return dir
 }
 
-// terraformBinary is the CLI the acceptance tests use: the one
-// terraform-plugin-testing runs (TF_ACC_TERRAFORM_PATH, or terraform on
-// PATH), which may be OpenTofu.
-func terraformBinary(t *testing.T) string {
+// tfCLI runs the acceptance tests' CLI (tfcli.Binary: the one
+// terraform-plugin-testing runs, TF_ACC_TERRAFORM_PATH or terraform on
+// PATH, which may be OpenTofu) in one working directory through
+// internal/tfcli, with a dev_overrides CLI configuration for the built
+// provider, and keeps every command's output for the leak checks.
+type tfCLI struct {
+	t   *testing.T
+	r   tfcli.Runner
+	dir string
+
+	output syncbuf.Buffer // every command and its output, for leak checks
+}
+
+// newTFCLI prepares a working directory. The environment is the test's,
+// cleared of Terraform and provider settings (tfcli.Env), plus env.
+func newTFCLI(t *testing.T, providerDir string, env ...string) *tfCLI {
 	t.Helper()
-	p, err := acceptanceCLIPath()
+	bin, err := tfcli.Binary("")
 	if err != nil {
 		t.Fatal(err)
 	}
-	return p
-}
-
-// tfCLI runs terraform in one working directory with a dev_overrides CLI
-// configuration for the built provider, and keeps every command's output.
-type tfCLI struct {
-	t   *testing.T
-	bin string
-	dir string
-	env []string
-
-	mu     sync.Mutex
-	output bytes.Buffer // stdout and stderr of every command, for leak checks
-}
-
-// newTFCLI prepares a working directory. env is added to a copy of the test's
-// environment from which TF_* and PAYMENTS_* settings have been removed.
-func newTFCLI(t *testing.T, providerDir string, env ...string) *tfCLI {
-	t.Helper()
 	dir := t.TempDir()
 	rc := filepath.Join(dir, "terraformrc")
-	// "paymentsdev/payments" means a different registry host to each CLI.
-	writeFile(t, rc, fmt.Sprintf(`provider_installation {
-  dev_overrides {
-    "%s/paymentsdev/payments" = %q
-  }
-  direct {}
-}
-`, cliRegistryHost(t), providerDir))
-	base := []string{}
-	for _, kv := range os.Environ() {
-		name, _, _ := strings.Cut(kv, "=")
-		if strings.HasPrefix(name, "TF_") || strings.HasPrefix(name, "PAYMENTS_") {
-			continue
-		}
-		base = append(base, kv)
+	if err := tfcli.WriteCLIConfig(rc, tfcli.Override{Source: "paymentsdev/payments", Dir: providerDir}); err != nil {
+		t.Fatal(err)
 	}
-	base = append(base,
-		"TF_CLI_CONFIG_FILE="+rc,
-		"CHECKPOINT_DISABLE=1",
-		"TF_IN_AUTOMATION=1",
-		"TF_INPUT=0",
-	)
-	return &tfCLI{t: t, bin: terraformBinary(t), dir: dir, env: append(base, env...)}
+	return &tfCLI{t: t, dir: dir, r: tfcli.Runner{Bin: bin, Dir: dir, Env: tfcli.Env(os.Environ(), rc, env...), WaitDelay: time.Minute}}
 }
 
 // subdir returns a tfCLI for another working directory with the same
-// environment, sharing this one's output record.
+// environment and an output record of its own.
 func (c *tfCLI) subdir(name string) *tfCLI {
 	c.t.Helper()
 	dir := filepath.Join(c.dir, name)
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		c.t.Fatal(err)
 	}
-	return &tfCLI{t: c.t, bin: c.bin, dir: dir, env: c.env}
+	sub := &tfCLI{t: c.t, r: c.r, dir: dir}
+	sub.r.Dir = dir
+	return sub
 }
 
 // writeConfig replaces the working directory's main.tf.
@@ -117,46 +94,30 @@ func (c *tfCLI) writeConfig(hcl string) {
 	writeFile(c.t, filepath.Join(c.dir, "main.tf"), hcl)
 }
 
-func (c *tfCLI) command(ctx context.Context, extraEnv []string, args ...string) (*exec.Cmd, *bytes.Buffer) {
-	cmd := exec.CommandContext(ctx, c.bin, args...)
-	cmd.Dir = c.dir
-	cmd.Env = append(append([]string{}, c.env...), extraEnv...)
-	var out bytes.Buffer
-	cmd.Stdout, cmd.Stderr = &out, &out
-	// Terraform stops gracefully on SIGINT; a test that runs out of time
-	// gets that first, then SIGKILL after the delay.
-	cmd.Cancel = func() error { return cmd.Process.Signal(os.Interrupt) }
-	cmd.WaitDelay = time.Minute
-	return cmd, &out
-}
-
-// run runs one terraform command with extra environment variables, and
-// returns its combined output and exit code.
+// runEnv runs one command with extra environment variables, and returns
+// its combined output and exit code.
 func (c *tfCLI) runEnv(extraEnv []string, args ...string) (string, int) {
 	c.t.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
 	defer cancel()
-	cmd, out := c.command(ctx, extraEnv, args...)
-	err := cmd.Run()
-	c.record(args, out.Bytes())
-	code := 0
-	if err != nil {
-		ee, ok := err.(*exec.ExitError)
-		if !ok {
-			c.t.Fatalf("running terraform %s: %v", args[0], err)
-		}
-		code = ee.ExitCode()
+	r := c.r
+	r.Env = append(slices.Clip(c.r.Env), extraEnv...)
+	res, err := r.Run(ctx, args...)
+	var exit *tfcli.ExitError
+	if err != nil && !errors.As(err, &exit) {
+		c.t.Fatalf("running terraform %s: %v", args[0], err)
 	}
-	return out.String(), code
+	c.record(args, res.Output)
+	return res.Output, res.ExitCode
 }
 
-// run runs one terraform command and returns its output and exit code.
+// run runs one command and returns its output and exit code.
 func (c *tfCLI) run(args ...string) (string, int) {
 	c.t.Helper()
 	return c.runEnv(nil, args...)
 }
 
-// mustRun runs one terraform command and fails the test unless it exits 0.
+// mustRun runs one command and fails the test unless it exits 0.
 func (c *tfCLI) mustRun(args ...string) string {
 	c.t.Helper()
 	out, code := c.run(args...)
@@ -166,59 +127,48 @@ func (c *tfCLI) mustRun(args ...string) string {
 	return out
 }
 
-func (c *tfCLI) record(args []string, out []byte) {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	fmt.Fprintf(&c.output, "$ terraform %s\n", strings.Join(args, " "))
-	c.output.Write(out)
+// start starts one command without waiting (see tfcli.Command); its
+// output is the caller's to record.
+func (c *tfCLI) start(ctx context.Context, args ...string) *tfcli.Command {
+	c.t.Helper()
+	cmd, err := c.r.Start(ctx, args...)
+	if err != nil {
+		c.t.Fatal(err)
+	}
+	return cmd
 }
 
-// stateResource is one resource instance of `terraform show -json`.
-type stateResource struct {
-	Address string         `json:"address"`
-	Type    string         `json:"type"`
-	Mode    string         `json:"mode"`
-	Values  map[string]any `json:"values"`
+func (c *tfCLI) record(args []string, out string) {
+	fmt.Fprintf(&c.output, "$ terraform %s\n%s", strings.Join(args, " "), out)
 }
 
-// state returns the managed resource instances in state.
-func (c *tfCLI) state() []stateResource {
+// json runs a command whose standard output is JSON and decodes it into v.
+func (c *tfCLI) json(v any, args ...string) {
 	c.t.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 	defer cancel()
-	cmd, _ := c.command(ctx, nil, "show", "-json", "-no-color")
-	var stdout, stderr bytes.Buffer
-	cmd.Stdout, cmd.Stderr = &stdout, &stderr
-	if err := cmd.Run(); err != nil {
-		c.t.Fatalf("terraform show -json: %v\n%s", err, stderr.String())
+	if err := c.r.JSON(ctx, v, args...); err != nil {
+		c.t.Fatal(err)
 	}
-	var doc struct {
-		Values *struct {
-			RootModule struct {
-				Resources []stateResource `json:"resources"`
-			} `json:"root_module"`
-		} `json:"values"`
+}
+
+// state returns the managed resource instances in state.
+func (c *tfCLI) state() []tfcli.Resource {
+	c.t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	st, err := c.r.State(ctx)
+	if err != nil {
+		c.t.Fatal(err)
 	}
-	if err := json.Unmarshal(stdout.Bytes(), &doc); err != nil {
-		c.t.Fatalf("decoding terraform show -json: %v", err)
-	}
-	if doc.Values == nil {
-		return nil
-	}
-	var managed []stateResource
-	for _, r := range doc.Values.RootModule.Resources {
-		if r.Mode == "managed" {
-			managed = append(managed, r)
-		}
-	}
-	return managed
+	return st
 }
 
 // startLoggingSandbox runs an in-process sandbox of its own whose logs, at
 // debug level, go to the returned buffer.
-func startLoggingSandbox(t *testing.T) (url string, logs *sandboxtest.Buffer) {
+func startLoggingSandbox(t *testing.T) (url string, logs *syncbuf.Buffer) {
 	t.Helper()
-	logs = &sandboxtest.Buffer{}
+	logs = &syncbuf.Buffer{}
 	sb := sandboxtest.Start(t, sandboxtest.WithLogger(slog.New(slog.NewTextHandler(logs, &slog.HandlerOptions{Level: slog.LevelDebug}))))
 	return sb.URL, logs
 }

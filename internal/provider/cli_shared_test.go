@@ -1,9 +1,7 @@
 package provider
 
 import (
-	"bytes"
 	"context"
-	"encoding/json"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -99,18 +97,8 @@ func (c *tfCLI) removeFile(name string) {
 func (c *tfCLI) planJSON(args ...string) (*tfjson.Plan, string) {
 	c.t.Helper()
 	out := c.mustRun(append([]string{"plan", "-no-color", "-input=false", "-out=cli-test.tfplan"}, args...)...)
-	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
-	defer cancel()
-	cmd, _ := c.command(ctx, nil, "show", "-json", "cli-test.tfplan")
-	var stdout, stderr bytes.Buffer
-	cmd.Stdout, cmd.Stderr = &stdout, &stderr
-	if err := cmd.Run(); err != nil {
-		c.t.Fatalf("terraform show -json: %v\n%s", err, stderr.String())
-	}
 	var plan tfjson.Plan
-	if err := json.Unmarshal(stdout.Bytes(), &plan); err != nil {
-		c.t.Fatalf("decoding the plan: %v", err)
-	}
+	c.json(&plan, "show", "-json", "cli-test.tfplan")
 	return &plan, out
 }
 
@@ -118,20 +106,10 @@ func (c *tfCLI) planJSON(args ...string) (*tfjson.Plan, string) {
 // gives them.
 func (c *tfCLI) outputs() map[string]any {
 	c.t.Helper()
-	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
-	defer cancel()
-	cmd, _ := c.command(ctx, nil, "output", "-json")
-	var stdout, stderr bytes.Buffer
-	cmd.Stdout, cmd.Stderr = &stdout, &stderr
-	if err := cmd.Run(); err != nil {
-		c.t.Fatalf("terraform output -json: %v\n%s", err, stderr.String())
-	}
 	var raw map[string]struct {
 		Value any `json:"value"`
 	}
-	if err := json.Unmarshal(stdout.Bytes(), &raw); err != nil {
-		c.t.Fatalf("decoding outputs: %v", err)
-	}
+	c.json(&raw, "output", "-json")
 	out := make(map[string]any, len(raw))
 	for k, v := range raw {
 		out[k] = v.Value

@@ -13,6 +13,7 @@ import (
 
 	"github.com/hashicorp/terraform-plugin-testing/helper/resource"
 	"github.com/hashicorp/terraform-plugin-testing/tfversion"
+	"github.com/paymentsdev/terraform-provider-payments/internal/tfcli"
 )
 
 // The acceptance tests run on Terraform and on OpenTofu (see `make test`):
@@ -29,20 +30,6 @@ const (
 	terraformRegistryHost = "registry.terraform.io"
 	openTofuRegistryHost  = "registry.opentofu.org"
 )
-
-// acceptanceCLIPath returns the CLI the acceptance tests run, chosen the way
-// terraform-plugin-testing chooses it: TF_ACC_TERRAFORM_PATH, or terraform
-// on PATH.
-func acceptanceCLIPath() (string, error) {
-	if p := os.Getenv("TF_ACC_TERRAFORM_PATH"); p != "" {
-		return p, nil
-	}
-	p, err := exec.LookPath("terraform")
-	if err != nil {
-		return "", fmt.Errorf("the Terraform CLI is not on PATH and TF_ACC_TERRAFORM_PATH is not set: %w", err)
-	}
-	return p, nil
-}
 
 // cliIdentity is what the acceptance tests' CLI says it is.
 type cliIdentity struct {
@@ -69,7 +56,9 @@ func acceptanceCLI() (cliIdentity, error) {
 }
 
 func identifyCLI() (cliIdentity, error) {
-	path, err := acceptanceCLIPath()
+	// The CLI terraform-plugin-testing runs: TF_ACC_TERRAFORM_PATH, or
+	// terraform on PATH.
+	path, err := tfcli.Binary("")
 	if err != nil {
 		return cliIdentity{}, err
 	}
@@ -144,16 +133,6 @@ func (c openTofuCheck) CheckTerraformVersion(_ context.Context, _ tfversion.Chec
 	if id.OpenTofu {
 		resp.Skip = fmt.Sprintf("OpenTofu v%s: %s is Terraform-only", id.Version, c.why)
 	}
-}
-
-// cliRegistryHost is the registry host the acceptance tests' CLI gives a
-// provider source without a host, for dev_overrides and provider addresses.
-func cliRegistryHost(t *testing.T) string {
-	t.Helper()
-	if testCLI(t).OpenTofu {
-		return openTofuRegistryHost
-	}
-	return terraformRegistryHost
 }
 
 // init prepares terraform-plugin-testing for OpenTofu when the acceptance

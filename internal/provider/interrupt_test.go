@@ -2,6 +2,7 @@ package provider
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -17,6 +18,7 @@ import (
 	"github.com/paymentsdev/terraform-provider-payments/internal/client"
 	"github.com/paymentsdev/terraform-provider-payments/internal/sandbox"
 	"github.com/paymentsdev/terraform-provider-payments/internal/sandboxclient"
+	"github.com/paymentsdev/terraform-provider-payments/internal/tfcli"
 )
 
 // The interrupt tests stop an operation while its request is at the
@@ -340,12 +342,12 @@ resource "payments_customer_source" "s" {
 
 	runCtx, cancel := context.WithTimeout(ctx, 3*time.Minute)
 	defer cancel()
-	cmd, out := tf.command(runCtx, nil, "apply", "-auto-approve", "-no-color")
-	if err := cmd.Start(); err != nil {
-		t.Fatalf("starting terraform apply: %v", err)
-	}
+	cmd := tf.start(runCtx, "apply", "-auto-approve", "-no-color")
 	done := make(chan error, 1)
-	go func() { done <- cmd.Wait() }()
+	go func() {
+		_, err := cmd.Wait()
+		done <- err
+	}()
 
 	// Interrupt once a customer create is at the service, held there by
 	// the latency: the creates then in flight must still land in state.
@@ -353,7 +355,7 @@ resource "payments_customer_source" "s" {
 	for !interrupted {
 		select {
 		case err := <-done:
-			t.Fatalf("terraform apply ended (%v) before it could be interrupted:\n%s", err, out.String())
+			t.Fatalf("terraform apply ended (%v) before it could be interrupted:\n%s", err, cmd.Output())
 		case <-time.After(10 * time.Millisecond):
 		}
 		st, err := sandboxclient.New(acct.Client).Stats(ctx)
@@ -361,19 +363,21 @@ resource "payments_customer_source" "s" {
 			t.Fatalf("reading stats: %v", err)
 		}
 		if st.Requests.ByRoute["POST /v1/customers"] > 0 {
-			if err := cmd.Process.Signal(os.Interrupt); err != nil {
+			if err := cmd.Interrupt(); err != nil {
 				t.Fatalf("sending SIGINT: %v", err)
 			}
 			interrupted = true
 		}
 	}
 	err := <-done
-	tf.record([]string{"apply (interrupted)"}, out.Bytes())
-	if err == nil {
-		t.Fatalf("the interrupted apply exited 0; want the error of an interrupted run:\n%s", out.String())
+	out := cmd.Output()
+	tf.record([]string{"apply (interrupted)"}, out)
+	var exit *tfcli.ExitError
+	if !errors.As(err, &exit) {
+		t.Fatalf("the interrupted apply ended with %v; want the error exit of an interrupted run:\n%s", err, out)
 	}
-	if !strings.Contains(out.String(), "Interrupt received") {
-		t.Errorf("terraform's output does not show that it received the interrupt:\n%s", out.String())
+	if !strings.Contains(out, "Interrupt received") {
+		t.Errorf("terraform's output does not show that it received the interrupt:\n%s", out)
 	}
 
 	// Compare with the latency off, so that the checks are quick.

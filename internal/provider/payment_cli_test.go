@@ -1,15 +1,13 @@
 package provider
 
 import (
-	"encoding/json"
 	"fmt"
-	"github.com/paymentsdev/terraform-provider-payments/internal/sandbox"
-	"github.com/paymentsdev/terraform-provider-payments/internal/sandboxclient"
 	"os"
-	"os/exec"
-	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/paymentsdev/terraform-provider-payments/internal/sandbox"
+	"github.com/paymentsdev/terraform-provider-payments/internal/sandboxclient"
 
 	"github.com/paymentsdev/terraform-provider-payments/internal/client"
 )
@@ -106,24 +104,13 @@ func TestAccPaymentRefundAction_ProgressInCLI(t *testing.T) {
 		t.Skip("acceptance test: set TF_ACC=1")
 	}
 	testAccPreCheck(t)
-	bin := terraformBinary(t)
-	if strings.Contains(filepath.Base(bin), "tofu") {
+	cli := testCLI(t)
+	if cli.OpenTofu {
 		t.Skip("OpenTofu has no actions")
 	}
-	out, err := exec.Command(bin, "version", "-json").Output()
-	if err != nil {
-		t.Fatalf("%s version: %v", bin, err)
-	}
-	var v struct {
-		Version string `json:"terraform_version"`
-	}
-	// Warnings about the CLI configuration may come before the JSON.
-	if i := strings.IndexByte(string(out), '{'); i < 0 || json.Unmarshal(out[i:], &v) != nil {
-		t.Fatalf("%s version -json printed no version: %s", bin, out)
-	}
 	var major, minor int
-	if _, err := fmt.Sscanf(v.Version, "%d.%d", &major, &minor); err != nil || major == 1 && minor < 14 || major < 1 {
-		t.Skipf("actions need Terraform 1.14 or later; the CLI is %s %s", filepath.Base(bin), v.Version)
+	if _, err := fmt.Sscanf(cli.Version, "%d.%d", &major, &minor); err != nil || major == 1 && minor < 14 || major < 1 {
+		t.Skipf("actions need Terraform 1.14 or later; the CLI is %s %s", cli.Name, cli.Version)
 	}
 	t.Parallel()
 	acct := newTestAccAccount(t)

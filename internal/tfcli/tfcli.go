@@ -5,7 +5,7 @@
 // caller's Terraform and provider settings, with every command's output
 // captured. The benchmark, the soak and the provider's CLI tests share it.
 //
-// It uses the standard library only, so anything may import it.
+// It uses the standard library (and syncbuf) only, so anything may import it.
 package tfcli
 
 import (
@@ -20,8 +20,9 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
-	"sync"
 	"time"
+
+	"github.com/paymentsdev/terraform-provider-payments/internal/syncbuf"
 )
 
 // Override serves one provider from a local directory.
@@ -158,7 +159,7 @@ func (e *ExitError) Error() string {
 type Command struct {
 	r     *Runner
 	cmd   *exec.Cmd
-	out   *lockedBuffer
+	out   *syncbuf.Buffer
 	start time.Time
 	args  []string
 }
@@ -168,7 +169,7 @@ type Command struct {
 func (r *Runner) Start(ctx context.Context, args ...string) (*Command, error) {
 	cmd := exec.CommandContext(ctx, r.Bin, args...)
 	cmd.Dir, cmd.Env = r.Dir, r.Env
-	out := &lockedBuffer{}
+	out := &syncbuf.Buffer{}
 	var w io.Writer = out
 	if r.Output != nil {
 		w = io.MultiWriter(out, r.Output)
@@ -298,17 +299,27 @@ func (r Resource) Attr(name string) string {
 	return s
 }
 
-// State returns the managed resource instances of the root module in
-// state, from `show -json`.
-func (r *Runner) State(ctx context.Context) ([]Resource, error) {
-	// Standard output alone: warnings on standard error are not JSON.
-	cmd := exec.CommandContext(ctx, r.Bin, "show", "-json", "-no-color")
+// JSON runs the CLI with args, a command whose standard output is JSON
+// (show -json, output -json), and decodes that output into v. Standard
+// error, where warnings go, is kept apart and only reported on failure.
+func (r *Runner) JSON(ctx context.Context, v any, args ...string) error {
+	cmd := exec.CommandContext(ctx, r.Bin, args...)
 	cmd.Dir, cmd.Env = r.Dir, r.Env
 	var stdout, stderr bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &stdout, &stderr
+	what := r.name() + " " + strings.Join(args, " ")
 	if err := cmd.Run(); err != nil {
-		return nil, fmt.Errorf("%s show -json: %w: %s", r.name(), err, strings.TrimSpace(stderr.String()))
+		return fmt.Errorf("%s: %w: %s", what, err, strings.TrimSpace(stderr.String()))
 	}
+	if err := json.Unmarshal(stdout.Bytes(), v); err != nil {
+		return fmt.Errorf("decoding %s: %w", what, err)
+	}
+	return nil
+}
+
+// State returns the managed resource instances of the root module in
+// state, from `show -json`.
+func (r *Runner) State(ctx context.Context) ([]Resource, error) {
 	var doc struct {
 		Values *struct {
 			RootModule struct {
@@ -319,8 +330,8 @@ func (r *Runner) State(ctx context.Context) ([]Resource, error) {
 			} `json:"root_module"`
 		} `json:"values"`
 	}
-	if err := json.Unmarshal(stdout.Bytes(), &doc); err != nil {
-		return nil, fmt.Errorf("decoding %s show -json: %w", r.name(), err)
+	if err := r.JSON(ctx, &doc, "show", "-json", "-no-color"); err != nil {
+		return nil, err
 	}
 	if doc.Values == nil {
 		return nil, nil
@@ -359,23 +370,4 @@ func FirstError(out string) string {
 func Tail(out string, n int) string {
 	lines := strings.Split(strings.TrimRight(out, "\n"), "\n")
 	return strings.Join(lines[max(0, len(lines)-n):], "\n")
-}
-
-// lockedBuffer is a bytes.Buffer that Output may read while the command
-// writes.
-type lockedBuffer struct {
-	mu sync.Mutex
-	b  bytes.Buffer
-}
-
-func (l *lockedBuffer) Write(p []byte) (int, error) {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return l.b.Write(p)
-}
-
-func (l *lockedBuffer) String() string {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return l.b.String()
 }

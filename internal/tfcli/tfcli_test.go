@@ -92,6 +92,15 @@ if [ "$1" = show ]; then
 	`{"address":"data.payments_customer.b","mode":"data","type":"payments_customer","name":"b","values":{"id":"cus_2"}}]}}}'
 	exit 0
 fi
+if [ "$1" = output ]; then
+	echo '{"n":{"sensitive":false,"type":"number","value":3}}'
+	exit 0
+fi
+if [ "$1" = broken ]; then
+	echo 'not JSON'
+	echo 'Error: no state' >&2
+	exit "${FAKE_EXIT:-0}"
+fi
 if [ "$1" = wait ]; then
 	trap 'echo interrupted; exit 1' INT
 	echo ready
@@ -179,6 +188,26 @@ func TestRunnerState(t *testing.T) {
 	if len(got) != 1 || got[0].Address != "payments_customer.a" || got[0].Type != "payments_customer" || got[0].ID() != "cus_1" ||
 		got[0].Attr("email") != "a@example.com" || got[0].Attr("missing") != "" {
 		t.Errorf("want the managed resource alone, got %+v", got)
+	}
+}
+
+func TestRunnerJSON(t *testing.T) {
+	ctx := context.Background()
+	var outputs map[string]struct {
+		Value float64 `json:"value"`
+	}
+	if err := runner(t, "0").JSON(ctx, &outputs, "output", "-json"); err != nil || outputs["n"].Value != 3 {
+		t.Errorf("output -json: got %+v, %v; want n = 3", outputs, err)
+	}
+	for _, tc := range []struct{ exit, want string }{
+		{"0", "decoding terraform broken"},
+		{"1", "terraform broken: exit status 1: Error: no state"},
+	} {
+		var v any
+		err := runner(t, tc.exit).JSON(ctx, &v, "broken")
+		if err == nil || !strings.Contains(err.Error(), tc.want) {
+			t.Errorf("exit %s: got %v; want an error with %q", tc.exit, err, tc.want)
+		}
 	}
 }
 

@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/paymentsdev/terraform-provider-payments/internal/sandbox/sandboxtest"
+	"github.com/paymentsdev/terraform-provider-payments/internal/syncbuf"
 )
 
 // fakeSandbox writes a shell script standing in for payments-sandbox.
@@ -30,7 +31,7 @@ echo "starting"
 echo "payments-sandbox listening on http://127.0.0.1:4242"
 while :; do sleep 0.05; done
 `)
-	var log sandboxtest.Buffer
+	var log syncbuf.Buffer
 	p, err := sandboxtest.StartProcess(context.Background(), bin, sandboxtest.ProcessOptions{Args: []string{"-data", "x.db"}, Log: &log})
 	if err != nil {
 		t.Fatal(err)
@@ -92,7 +93,7 @@ func TestStartProcessReal(t *testing.T) {
 	if out, err := exec.Command("go", "build", "-o", bin, "github.com/paymentsdev/terraform-provider-payments/cmd/payments-sandbox").CombinedOutput(); err != nil {
 		t.Fatalf("go build: %v\n%s", err, out)
 	}
-	var log sandboxtest.Buffer
+	var log syncbuf.Buffer
 	p, err := sandboxtest.StartProcess(context.Background(), bin, sandboxtest.ProcessOptions{Args: []string{"-log-level", "debug"}, Log: &log})
 	if err != nil {
 		t.Fatal(err)

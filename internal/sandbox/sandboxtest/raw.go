@@ -1,7 +1,6 @@
 package sandboxtest
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
 	"io"
@@ -121,25 +120,4 @@ func (r *Response) ErrorField(tb testing.TB, name string) string {
 	e, _ := r.JSON(tb)["error"].(map[string]any)
 	s, _ := e[name].(string)
 	return s
-}
-
-// Buffer is a bytes.Buffer safe for concurrent writers, such as a
-// sandbox's logger or a process's output, read while they write.
-type Buffer struct {
-	mu  sync.Mutex
-	buf bytes.Buffer
-}
-
-// Write appends p.
-func (b *Buffer) Write(p []byte) (int, error) {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	return b.buf.Write(p)
-}
-
-// String returns what was written so far.
-func (b *Buffer) String() string {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	return b.buf.String()
 }
