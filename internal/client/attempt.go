@@ -65,10 +65,13 @@ func (t *attemptTransport) RoundTrip(req *http.Request) (*http.Response, error) 
 		closeRequestBody(req)
 		return nil, err
 	}
-	if err := t.gate.wait(ctx); err != nil {
+	place, err := t.gate.wait(ctx)
+	if err != nil {
 		closeRequestBody(req)
 		return nil, err
 	}
+	// The place in the rate window is held until the attempt has ended.
+	defer func() { t.gate.release(place, t.clock.Now()) }()
 	markSent(req)
 
 	actx, cancel := ctx, context.CancelFunc(func() {})

@@ -2,14 +2,16 @@ package client
 
 import (
 	"context"
-	"github.com/paymentsdev/terraform-provider-payments/internal/wire"
 	"math"
 	mrand "math/rand/v2"
 	"net/http"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
 	"time"
+
+	"github.com/paymentsdev/terraform-provider-payments/internal/wire"
 )
 
 // The shared rate gate: every request of one Client passes it before each
@@ -32,26 +34,31 @@ import (
 //     event and lower the rate no further.
 //   - Config.MaxRequestsPerSecond caps the rate from the first request.
 //
-// Pacing at a rate r below a limit R (the cap, or the ceiling) sends at most
-// R requests in any window of R/r seconds, counted by the times the
-// requests left: the rule of the services it is for ("at most R requests
-// in any one second"), with the margin below R taken on the window's
-// length (see pace). A token bucket of burst 1 (golang.org/x/time/rate, as
-// first built) spaces requests evenly instead, which cannot use the empty
-// window a run starts with, and loses for good every late wake-up of a
-// busy machine: measured through Terraform at 25/s it sent 20.6 requests a
-// second, and in the simulation of TestRateGate_SimulatedApply the window
-// brings every case to within 6% of the bound.
+// Pacing at a rate r with a limit R (the cap, or the ceiling) keeps at most
+// R requests in any window of R/r seconds: the rule of the services it is
+// for ("at most R requests in any one second"), with any margin below R
+// taken on the window's length (see pace). A request holds its place in the
+// window from when it leaves until one window after its answer came back.
+// The answer bounds from above when the request reached the service, so
+// however late a request arrives (a new connection, a busy machine that
+// schedules the sending goroutine late), the next one to take its place
+// arrives a whole window after it: the service never counts more than R in
+// one of its seconds, with no margin for jitter to guess. Counting from the
+// send time instead, as first built, needed a 5% margin and still drew a
+// 429 whenever a request was delayed by more than it; each cost a pause.
+// A token bucket of burst 1 (golang.org/x/time/rate) spaces requests evenly
+// instead, which cannot use the empty window a run starts with and loses
+// for good every late wake-up: measured through Terraform at 25/s it sent
+// 20.6 requests a second.
 //
 // Until the first 429, and without a cap, the gate costs one mutex per
 // attempt and sends at once.
 const (
 	// rateDecrease is the share of the ceiling sending resumes at after a 429.
 	rateDecrease = 0.9
-	// ratePlateau is the share of the ceiling the rate levels off at. The
-	// margin below the ceiling absorbs the jitter of send times: a service
-	// that admits at most R requests in any one second refuses one that
-	// comes a millisecond early.
+	// ratePlateau is the share of the ceiling the rate levels off at: a
+	// little below what the service was seen to accept, which is only an
+	// estimate of its limit (answers that came late or early move it).
 	ratePlateau = 0.97
 	// rateRegainSeconds is how long after a 429 the rate reaches the plateau.
 	rateRegainSeconds = 8.0
@@ -62,9 +69,6 @@ const (
 	// shrinks with it, so that a client whose first answer was a 429 (its
 	// ceiling near nothing) regains a useful rate within tens of seconds.
 	rateCubicFloor = 10.0
-	// CapHeadroom is the share of Config.MaxRequestsPerSecond the client
-	// sends at, for the same reason as ratePlateau.
-	CapHeadroom = 0.95
 	// minRate is the lowest rate the client slows to, in requests per second.
 	minRate = 0.5
 	// maxSharedPause bounds the pause one Retry-After imposes on every request.
@@ -73,6 +77,9 @@ const (
 	// that many a second, it paces at that many per proportionally
 	// shorter window.
 	maxPaceWindow = 10_000
+	// inFlightPoll is how soon a waiter asks again when the window is full
+	// of requests still waiting for their answers.
+	inFlightPoll = 5 * time.Millisecond
 	// maxPauseJitter bounds each waiter's jitter after a pause.
 	maxPauseJitter = 250 * time.Millisecond
 	// maxAcceptedWindow bounds the memory of the accepted-rate measurement.
@@ -113,10 +120,9 @@ type rateGate struct {
 	mu sync.Mutex
 	// cap is the configured maximum rate, 0 for none.
 	cap float64
-	// sent[sentHead:] holds when the latest requests left, oldest first:
-	// as many as the pacing's window may hold.
-	sent     []time.Time
-	sentHead int
+	// busy holds the places of the requests in the pacing's window, in
+	// the order they left.
+	busy []*slot
 
 	// pausedUntil is when the last Retry-After ends; pauseJitter bounds
 	// each waiter's jitter; lastRefusal is the last 429.
@@ -142,9 +148,15 @@ type rateGate struct {
 	regain float64
 }
 
-// newRateGate returns a gate that sends at most maxPerSecond requests a
-// second (times CapHeadroom), or without limit until a 429 when
-// maxPerSecond is 0.
+// slot is one request's place in the pacing's window: held while the
+// request is in flight, and then until one window after its answer.
+type slot struct {
+	done  bool
+	until time.Time
+}
+
+// newRateGate returns a gate that sends at most maxPerSecond requests in
+// any one second, or without limit until a 429 when maxPerSecond is 0.
 func newRateGate(clk clock, maxPerSecond float64) *rateGate {
 	g := &rateGate{
 		clock: clk,
@@ -162,48 +174,82 @@ func newRateGate(clk clock, maxPerSecond float64) *rateGate {
 // wait blocks until a request may be sent, or returns an error when ctx
 // ends first or when the service asked for a pause that outlasts ctx's
 // deadline (then sleeping would only turn its refusal into a timeout).
-func (g *rateGate) wait(ctx context.Context) error {
+// The request's place in the window, if the pacing gave it one, must be
+// given back with release when its attempt ends.
+func (g *rateGate) wait(ctx context.Context) (*slot, error) {
 	for {
-		d, err := g.take(ctx, g.clock.Now())
-		if err != nil || d <= 0 {
-			return err
+		d, s, err := g.take(ctx, g.clock.Now())
+		if err != nil {
+			return nil, err
+		}
+		if d <= 0 {
+			return s, nil
 		}
 		if err := g.clock.Sleep(ctx, d); err != nil {
-			return err
+			return nil, err
 		}
 	}
 }
 
-// take lets a request at now go (0, and it counts as sent at now), or
-// tells how long to wait before asking again: the rest of a pause, or
-// until the pacing's window has room. Waiters that lose the race for the
-// room ask again when there is more.
-func (g *rateGate) take(ctx context.Context, now time.Time) (time.Duration, error) {
+// take lets a request at now go (0, with its place in the window when the
+// pacing is on), or tells how long to wait before asking again: the rest
+// of a pause, or until the pacing's window has room. Waiters that lose the
+// race for the room ask again when there is more.
+func (g *rateGate) take(ctx context.Context, now time.Time) (time.Duration, *slot, error) {
 	g.mu.Lock()
 	defer g.mu.Unlock()
 	deadline, hasDeadline := ctx.Deadline()
 	if now.Before(g.pausedUntil) {
 		if hasDeadline && g.pausedUntil.After(deadline) {
-			return 0, &RateLimitWaitError{Wait: g.pausedUntil.Sub(now), RetryAfter: true, Err: g.lastRefusal}
+			return 0, nil, &RateLimitWaitError{Wait: g.pausedUntil.Sub(now), RetryAfter: true, Err: g.lastRefusal}
 		}
-		return g.pausedUntil.Sub(now) + g.jitter(g.pauseJitter), nil
+		return g.pausedUntil.Sub(now) + g.jitter(g.pauseJitter), nil, nil
 	}
-	n, window := g.pace(now)
+	n, _ := g.pace(now)
 	if n == 0 {
-		return 0, nil
+		return 0, nil, nil
 	}
-	if live := len(g.sent) - g.sentHead; live >= n {
-		// The n-th latest request must have left a window ago.
-		if due := g.sent[len(g.sent)-n].Add(window); due.After(now) {
-			d := due.Sub(now)
-			if hasDeadline && now.Add(d).After(deadline) {
-				return 0, &RateLimitWaitError{Wait: d, Err: g.lastRefusal}
-			}
-			return d, nil
+	g.pruneBusy(now)
+	if len(g.busy) < n {
+		s := &slot{}
+		g.busy = append(g.busy, s)
+		return 0, s, nil
+	}
+	// The window is full: the request may go when enough places free.
+	need := len(g.busy) - n + 1
+	var until []time.Time
+	for _, s := range g.busy {
+		if s.done {
+			until = append(until, s.until)
 		}
 	}
-	g.recordSent(now, n)
-	return 0, nil
+	if len(until) < need {
+		// Requests still in flight hold the window until their answers.
+		return inFlightPoll, nil, nil
+	}
+	slices.SortFunc(until, time.Time.Compare)
+	d := until[need-1].Sub(now)
+	if hasDeadline && now.Add(d).After(deadline) {
+		return 0, nil, &RateLimitWaitError{Wait: d, Err: g.lastRefusal}
+	}
+	return d, nil, nil
+}
+
+// release gives back a request's place in the window when its attempt
+// ended at now, answered or not: it stays taken for one window more.
+func (g *rateGate) release(s *slot, now time.Time) {
+	if s == nil {
+		return
+	}
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	_, window := g.pace(now)
+	s.done, s.until = true, now.Add(window)
+}
+
+// pruneBusy forgets the places that are free at now.
+func (g *rateGate) pruneBusy(now time.Time) {
+	g.busy = slices.DeleteFunc(g.busy, func(s *slot) bool { return s.done && !s.until.After(now) })
 }
 
 // pace is the pacing's rule at now: at most n requests in any window; n
@@ -221,25 +267,12 @@ func (g *rateGate) pace(now time.Time) (int, time.Duration) {
 		r = g.rateAt(now)
 		limit = max(g.ceiling, r)
 	case g.cap > 0:
-		limit, r = g.cap, g.cap*CapHeadroom
+		limit, r = g.cap, g.cap
 	default:
 		return 0, 0
 	}
 	n := min(max(1, int(limit)), maxPaceWindow)
 	return n, max(time.Second, time.Duration(float64(n)/r*float64(time.Second)))
-}
-
-// recordSent remembers a request that left at now, keeping the latest n.
-func (g *rateGate) recordSent(now time.Time, n int) {
-	g.sent = append(g.sent, now)
-	if live := len(g.sent) - g.sentHead; live > n {
-		g.sentHead = len(g.sent) - n
-	}
-	if g.sentHead > 0 && g.sentHead >= len(g.sent)/2 {
-		k := copy(g.sent, g.sent[g.sentHead:])
-		g.sent = g.sent[:k]
-		g.sentHead = 0
-	}
 }
 
 // rateAt is the learned rate at now, capped.
@@ -251,7 +284,7 @@ func (g *rateGate) rateAt(now time.Time) float64 {
 	x := t - g.regain
 	r := g.ceiling*ratePlateau + g.cubic*x*x*x
 	if g.cap > 0 {
-		r = min(r, g.cap*CapHeadroom)
+		r = min(r, g.cap)
 	}
 	return max(r, minRate)
 }

@@ -55,13 +55,15 @@ func refusal(retryAfter string) http.Header {
 
 const refusalBody = `{"error":{"type":"rate_limit_error","code":"rate_limited","message":"Too many requests"}}`
 
-// mustTake asks the gate at now and fails on an error.
+// mustTake asks the gate at now and fails on an error. A request it lets
+// go is answered at once: its place in the window is released at now.
 func mustTake(t *testing.T, g *rateGate, now time.Time) time.Duration {
 	t.Helper()
-	d, err := g.take(context.Background(), now)
+	d, s, err := g.take(context.Background(), now)
 	if err != nil {
 		t.Fatalf("take: %v", err)
 	}
+	g.release(s, now)
 	return d
 }
 
@@ -110,7 +112,7 @@ func TestRateGate_NoLimitUntilRefused(t *testing.T) {
 		g.observe(context.Background(), clk.now, clk.now, http.StatusOK, nil, nil)
 		clk.advance(time.Millisecond)
 	}
-	if g.learned || len(g.sent) > 0 {
+	if g.learned || len(g.busy) > 0 {
 		t.Fatalf("the gate limits the rate before any refusal")
 	}
 }
@@ -272,15 +274,14 @@ func TestRateGate_OneDecreasePerEvent(t *testing.T) {
 	}
 }
 
-// TestRateGate_Cap: with a maximum rate, requests are spaced from the
-// first one at CapHeadroom of it, and refusals never raise it.
+// TestRateGate_Cap: with a maximum rate, requests are paced from the first
+// one at it, and refusals never raise it.
 func TestRateGate_Cap(t *testing.T) {
 	t.Parallel()
 	clk := newFakeClock()
 	g := noJitter(newRateGate(clk, 10))
-	// 9.5 a second: 10 in any window of 10/9.5 s.
-	headroom := CapHeadroom
-	checkPaced(t, sendTimes(t, g, clk.now, 35), clk.now, 10, time.Duration(10/(10*headroom)*float64(time.Second)))
+	// 10 in any window of a second, counted from their answers.
+	checkPaced(t, sendTimes(t, g, clk.now, 35), clk.now, 10, time.Second)
 	// 40 accepted in the last second (another client's share, say) and a
 	// refusal: the ceiling is still the cap.
 	g2 := noJitter(newRateGate(clk, 10))
@@ -290,7 +291,7 @@ func TestRateGate_Cap(t *testing.T) {
 		t.Errorf("ceiling %v, want the cap 10", g2.ceiling)
 	}
 	for s := 0.0; s < 60; s++ {
-		if r := g2.rateAt(clk.now.Add(time.Duration(s * float64(time.Second)))); r > 10*CapHeadroom+1e-9 {
+		if r := g2.rateAt(clk.now.Add(time.Duration(s * float64(time.Second)))); r > 10+1e-9 {
 			t.Fatalf("rate %v at +%vs, above the cap", r, s)
 		}
 	}
@@ -305,7 +306,7 @@ func TestRateGate_PauseBeyondDeadline(t *testing.T) {
 	g.observe(context.Background(), clk.now, clk.now, http.StatusTooManyRequests, refusal("30"), []byte(refusalBody))
 	ctx, cancel := context.WithDeadline(context.Background(), clk.now.Add(10*time.Second))
 	defer cancel()
-	err := g.wait(ctx)
+	_, err := g.wait(ctx)
 	var we *RateLimitWaitError
 	if !errors.As(err, &we) || !we.RetryAfter || we.Wait != 30*time.Second {
 		t.Fatalf("wait = %v, want a RateLimitWaitError of the 30s Retry-After", err)
@@ -317,7 +318,7 @@ func TestRateGate_PauseBeyondDeadline(t *testing.T) {
 	g.observe(context.Background(), clk.now, clk.now, http.StatusTooManyRequests, refusal("86400"), []byte(refusalBody))
 	ctx2, cancel2 := context.WithDeadline(context.Background(), clk.now.Add(2*time.Minute))
 	defer cancel2()
-	if err := g.wait(ctx2); err != nil {
+	if _, err := g.wait(ctx2); err != nil {
 		t.Fatalf("wait: %v", err)
 	}
 	if len(clk.slept) != 1 || clk.slept[0] != maxSharedPause {
@@ -326,27 +327,59 @@ func TestRateGate_PauseBeyondDeadline(t *testing.T) {
 }
 
 // TestRateGate_WaitCancelled: a waiter whose context ends returns its
-// error and takes no token, so that the next request is not delayed by it.
+// error and takes no place, so that the next request is not delayed by it.
 func TestRateGate_WaitCancelled(t *testing.T) {
 	t.Parallel()
 	clk := newFakeClock()
 	g := noJitter(newRateGate(clk, 1))
-	if err := g.wait(context.Background()); err != nil { // takes the one token
+	s, err := g.wait(context.Background()) // takes the one place
+	if err != nil {
 		t.Fatal(err)
 	}
+	g.release(s, clk.now)
 	ctx, cancel := context.WithCancel(context.Background())
 	clk.sleepF = func(time.Duration) { cancel() }
-	if err := g.wait(ctx); !errors.Is(err, context.Canceled) {
+	if _, err := g.wait(ctx); !errors.Is(err, context.Canceled) {
 		t.Fatalf("wait = %v, want context.Canceled", err)
 	}
 	clk.sleepF = nil
 	clk.slept = nil
-	if err := g.wait(context.Background()); err != nil {
+	if _, err := g.wait(context.Background()); err != nil {
 		t.Fatal(err)
 	}
-	headroom := CapHeadroom
-	if step := time.Duration(float64(time.Second) / headroom); len(clk.slept) != 1 || absDur(clk.slept[0]-step) > time.Millisecond {
-		t.Errorf("slept %v, want one step of %v: no more, as the cancelled waiter took no token", clk.slept, step)
+	if step := time.Second; len(clk.slept) != 1 || absDur(clk.slept[0]-step) > time.Millisecond {
+		t.Errorf("slept %v, want one step of %v: no more, as the cancelled waiter took no place", clk.slept, step)
+	}
+}
+
+// TestRateGate_PlaceHeldUntilAnswered: a request holds its place in the
+// window while it is in flight, and for a whole window after its answer,
+// however late that comes; waiters ask again soon while the window is
+// full of requests in flight.
+func TestRateGate_PlaceHeldUntilAnswered(t *testing.T) {
+	t.Parallel()
+	clk := newFakeClock()
+	g := noJitter(newRateGate(clk, 2))
+	ctx := context.Background()
+	t0 := clk.now
+	var places []*slot
+	for range 2 {
+		d, s, err := g.take(ctx, t0)
+		if err != nil || d != 0 || s == nil {
+			t.Fatalf("take = %v, %v, %v; want a place at once", d, s, err)
+		}
+		places = append(places, s)
+	}
+	if d, s, _ := g.take(ctx, t0.Add(3*time.Second)); d != inFlightPoll || s != nil {
+		t.Fatalf("window full of requests in flight: take = %v, %v; want to ask again in %v", d, s, inFlightPoll)
+	}
+	// The first answer comes 400 ms late: its place frees a second after it.
+	g.release(places[0], t0.Add(400*time.Millisecond))
+	if d, s, _ := g.take(ctx, t0.Add(500*time.Millisecond)); d != 900*time.Millisecond || s != nil {
+		t.Fatalf("take = %v, %v; want to wait 900ms, until a second after the first answer", d, s)
+	}
+	if d, s, _ := g.take(ctx, t0.Add(1400*time.Millisecond)); d != 0 || s == nil {
+		t.Fatalf("take at the first answer + 1s = %v, %v; want a place", d, s)
 	}
 }
 
@@ -399,8 +432,15 @@ func TestRateGate_SimulatedApply(t *testing.T) {
 		{limit: 10, cap: 10, n: 160, maxRatio: 1.1, maxRefused: 0.01, sendJitterM: 5, lateMS: 15},
 		{limit: 25, cap: 25, n: 160, maxRatio: 1.1, maxRefused: 0.01, sendJitterM: 5, lateMS: 15},
 		{limit: 25, cap: 25, n: 1000, maxRatio: 1.1, maxRefused: 0.01, sendJitterM: 5, lateMS: 15},
+		// A loaded machine: requests reach the service up to 150 ms after
+		// the gate let them go, which no margin on send times absorbs.
+		{limit: 10, n: 160, maxRatio: 1.2, maxRefused: 0.10, sendJitterM: 150, lateMS: 30},
+		{limit: 25, n: 160, maxRatio: 1.2, maxRefused: 0.10, sendJitterM: 150, lateMS: 30},
+		{limit: 10, cap: 10, n: 160, maxRatio: 1.1, maxRefused: 0.01, sendJitterM: 150, lateMS: 30},
+		{limit: 25, cap: 25, n: 160, maxRatio: 1.1, maxRefused: 0.01, sendJitterM: 150, lateMS: 30},
 	} {
-		name := "limit" + strconv.FormatFloat(tc.limit, 'f', -1, 64) + "_n" + strconv.Itoa(tc.n)
+		name := "limit" + strconv.FormatFloat(tc.limit, 'f', -1, 64) + "_n" + strconv.Itoa(tc.n) +
+			"_jitter" + strconv.FormatFloat(tc.sendJitterM, 'f', -1, 64) + "ms"
 		if tc.cap > 0 {
 			name += "_capped"
 		}
@@ -433,6 +473,7 @@ type simEvent struct {
 	worker int
 	kind   int // simReady, simArrive
 	sentAt time.Time
+	place  *slot
 	seq    int
 }
 
@@ -496,7 +537,7 @@ func simulateApply(limit, capRate float64, n, workers int, jitterMS, lateMS floa
 		e := q.pop()
 		switch e.kind {
 		case simReady:
-			d, err := g.take(ctx, e.at)
+			d, place, err := g.take(ctx, e.at)
 			if err != nil {
 				panic(err)
 			}
@@ -509,7 +550,7 @@ func simulateApply(limit, capRate float64, n, workers int, jitterMS, lateMS floa
 			}
 			sent := e.at
 			arrive := sent.Add(time.Duration(rng.Float64() * jitterMS * float64(time.Millisecond)))
-			push(simEvent{at: arrive, worker: e.worker, kind: simArrive, sentAt: sent})
+			push(simEvent{at: arrive, worker: e.worker, kind: simArrive, sentAt: sent, place: place})
 		case simArrive:
 			// The sandbox's limiter: admit if fewer than limit requests
 			// were admitted in the last second.
@@ -518,6 +559,7 @@ func simulateApply(limit, capRate float64, n, workers int, jitterMS, lateMS floa
 				admitted = admitted[1:]
 			}
 			answer := e.at.Add(serviceTime)
+			g.release(e.place, answer)
 			if len(admitted) < int(limit) {
 				admitted = append(admitted, e.at)
 				g.observe(ctx, e.sentAt, answer, http.StatusOK, nil, nil)

@@ -31,13 +31,14 @@ const (
 func maxRequestsPerSecondAttribute() schema.Attribute {
 	return schema.Float64Attribute{
 		MarkdownDescription: fmt.Sprintf("The most requests per second the provider sends, across all the operations "+
-			"of one run, retries included. Set it to the account's rate limit and the service almost never has to "+
-			"refuse a request: the provider keeps a margin of %.0f%% below it, because network jitter can otherwise "+
-			"put one request too many into a second. Without it the provider sends as fast as Terraform's parallelism "+
+			"of one run, retries included. Set it to the account's rate limit and the service never has to refuse a "+
+			"request of this run: at most that many are sent in any one second, each counted from when it leaves "+
+			"until a second after its answer comes back, so that no delay on the way can put one request too many "+
+			"into one of the service's seconds. Without it the provider sends as fast as Terraform's parallelism "+
 			"allows until the service answers `429`, then pauses every request for the `Retry-After` and resumes at "+
 			"a rate learned from what the service accepted. A positive number; fractions such as `0.5` are allowed. "+
 			"Falls back to the `%s` environment variable; unset by default.",
-			(1-client.CapHeadroom)*100, EnvMaxRequestsPerSecond),
+			EnvMaxRequestsPerSecond),
 		Optional:   true,
 		Validators: []validator.Float64{positiveFloat64Validator{}},
 	}
