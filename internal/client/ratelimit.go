@@ -25,7 +25,11 @@ import (
 //     pause lets them through at the learned rate, not as one burst.
 //   - The 429 also sets the rate the client sends at: the service's limit
 //     is estimated as the answers it accepted in the second before the
-//     refusal (the ceiling), and sending resumes at rateDecrease of it
+//     refusal (the ceiling), counting too the answers of requests sent in
+//     that second that come back after it (a refusal is answered at once,
+//     an accepted request takes its time: counted only up to the refusal,
+//     a burst at a run's start looks like a limit of one or two), and
+//     sending resumes at rateDecrease of it
 //     (multiplicative decrease). The rate then rises along a cubic curve
 //     that levels off just below the ceiling (ratePlateau) about
 //     rateRegainSeconds later and only then probes above it, slowly at
@@ -138,10 +142,15 @@ type rateGate struct {
 	// learned is set by the first 429; ceiling is the accepted rate then
 	// measured, decreasedAt when the rate was last lowered, and curveStart
 	// when the rate began to rise again (the end of the pause).
-	learned     bool
-	ceiling     float64
-	decreasedAt time.Time
-	curveStart  time.Time
+	learned bool
+	ceiling float64
+	// eventAccepted is the answers accepted in the second of the last
+	// refusal, those that came back after it included; eventFloor the
+	// least the ceiling may fall to at that refusal.
+	eventAccepted float64
+	eventFloor    float64
+	decreasedAt   time.Time
+	curveStart    time.Time
 	// cubic and regain shape the curve: r(t) = ceiling·ratePlateau +
 	// cubic·(t − regain)³, t seconds after curveStart.
 	cubic  float64
@@ -296,6 +305,14 @@ func (g *rateGate) observe(ctx context.Context, sentAt, now time.Time, status in
 	g.mu.Lock()
 	if status != http.StatusTooManyRequests {
 		g.accept(now)
+		if g.learned && sentAt.Before(g.decreasedAt) && sentAt.After(g.decreasedAt.Add(-time.Second)) {
+			// Accepted in the same second as the last refusal, but
+			// answered after it (a refusal is quick to answer, an
+			// accepted request is not): part of what the service
+			// accepted then, which the ceiling missed.
+			g.eventAccepted++
+			g.setCeiling(max(g.eventAccepted, g.eventFloor))
+		}
 		g.mu.Unlock()
 		return
 	}
@@ -315,18 +332,14 @@ func (g *rateGate) observe(ctx context.Context, sentAt, now time.Time, status in
 		return
 	}
 	g.prune(now)
-	ceiling := float64(len(g.accepted) - g.acceptedHead)
+	g.eventAccepted = float64(len(g.accepted) - g.acceptedHead)
+	g.eventFloor = 0
 	if g.learned {
 		// One event at most halves the rate: right after a pause the last
 		// second holds few answers, which says nothing of the limit.
-		ceiling = max(ceiling, g.rateAt(now)/2)
+		g.eventFloor = g.rateAt(now) / 2
 	}
-	if g.cap > 0 {
-		ceiling = min(ceiling, g.cap)
-	}
-	g.ceiling = max(ceiling, 1)
-	g.cubic = rateCubic * max(g.ceiling, rateCubicFloor)
-	g.regain = math.Cbrt(g.ceiling * (ratePlateau - rateDecrease) / g.cubic)
+	g.setCeiling(max(g.eventAccepted, g.eventFloor))
 	g.learned = true
 	g.decreasedAt = now
 	g.curveStart = now
@@ -340,6 +353,17 @@ func (g *rateGate) observe(ctx context.Context, sentAt, now time.Time, status in
 		fields["new_rate_per_second"] = math.Round(r*100) / 100
 		g.log(ctx, "payments API rate limited: pausing every request of the provider for the Retry-After, then sending at a lower rate", fields)
 	}
+}
+
+// setCeiling sets the estimate of the service's limit (at most the cap,
+// at least 1) and the curve the rate follows to it.
+func (g *rateGate) setCeiling(ceiling float64) {
+	if g.cap > 0 {
+		ceiling = min(ceiling, g.cap)
+	}
+	g.ceiling = max(ceiling, 1)
+	g.cubic = rateCubic * max(g.ceiling, rateCubicFloor)
+	g.regain = math.Cbrt(g.ceiling * (ratePlateau - rateDecrease) / g.cubic)
 }
 
 // accept records an accepted answer at now.

@@ -234,6 +234,53 @@ func TestRateGate_Learning(t *testing.T) {
 	}
 }
 
+// TestRateGate_LateAcceptedAnswersCount: a refusal is answered at once and
+// may come back before the accepted requests of the same burst; their
+// answers, when they come, still count towards the estimate of the limit.
+// Answers of requests sent after the refusal was seen, or more than a
+// second before it, do not; nor does anything raise it above the cap.
+func TestRateGate_LateAcceptedAnswersCount(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	for _, tc := range []struct {
+		name    string
+		cap     float64
+		sentAt  time.Duration // of the late accepted answers, from the burst
+		want    float64
+		answers int
+	}{
+		{name: "same burst", sentAt: 0, answers: 5, want: 5},
+		{name: "same burst, capped", cap: 3, sentAt: 0, answers: 5, want: 3},
+		{name: "sent after the refusal was seen", sentAt: 2 * time.Millisecond, answers: 5, want: 1},
+		{name: "sent more than a second before", sentAt: -1500 * time.Millisecond, answers: 5, want: 1},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			clk := newFakeClock()
+			g := noJitter(newRateGate(clk, tc.cap))
+			t0 := clk.now
+			// The refusal of a request sent with the burst comes back first.
+			g.observe(ctx, t0, t0.Add(time.Millisecond), http.StatusTooManyRequests, refusal("1"), []byte(refusalBody))
+			if g.ceiling != 1 {
+				t.Fatalf("ceiling %v before the accepted answers, want 1 (nothing accepted yet)", g.ceiling)
+			}
+			for i := range tc.answers {
+				at := t0.Add(time.Duration(10+i) * time.Millisecond)
+				g.observe(ctx, t0.Add(tc.sentAt), at, http.StatusOK, nil, nil)
+			}
+			if g.ceiling != tc.want {
+				t.Errorf("ceiling %v, want %v", g.ceiling, tc.want)
+			}
+			// The curve follows the new ceiling: at the plateau it is
+			// ratePlateau of it.
+			plateau := g.curveStart.Add(time.Duration(g.regain * float64(time.Second)))
+			if r := g.rateAt(plateau); math.Abs(r-max(tc.want*ratePlateau, minRate)) > 1e-9 {
+				t.Errorf("rate at the plateau %v, want %v", r, tc.want*ratePlateau)
+			}
+		})
+	}
+}
+
 // TestRateGate_OneDecreasePerEvent: refusals of requests sent before the
 // last decrease are the same event and lower the rate no further; a
 // refusal of a request sent after it lowers it again, from what the
@@ -423,6 +470,7 @@ func TestRateGate_SimulatedApply(t *testing.T) {
 		maxRefused  float64
 		sendJitterM float64 // milliseconds of random delay between the gate and the service
 		lateMS      float64 // milliseconds a sleeper may wake up late
+		workers     int     // Terraform's parallelism; 0 means its default, 10
 	}{
 		{limit: 10, n: 160, maxRatio: 1.2, maxRefused: 0.10, sendJitterM: 5, lateMS: 15},
 		{limit: 25, n: 160, maxRatio: 1.2, maxRefused: 0.10, sendJitterM: 5, lateMS: 15},
@@ -438,16 +486,30 @@ func TestRateGate_SimulatedApply(t *testing.T) {
 		{limit: 25, n: 160, maxRatio: 1.2, maxRefused: 0.10, sendJitterM: 150, lateMS: 30},
 		{limit: 10, cap: 10, n: 160, maxRatio: 1.1, maxRefused: 0.01, sendJitterM: 150, lateMS: 30},
 		{limit: 25, cap: 25, n: 160, maxRatio: 1.1, maxRefused: 0.01, sendJitterM: 150, lateMS: 30},
+		// More workers than the limit: the first burst meets many
+		// refusals, answered before the admitted requests of the same
+		// burst, which the estimate of the limit must still count.
+		// (With 20 workers and a limit of 5, the first burst alone meets
+		// 15 refusals, before anything can be known of the limit.)
+		{limit: 5, n: 160, maxRatio: 1.2, maxRefused: 0.12, sendJitterM: 5, lateMS: 15, workers: 20},
+		{limit: 5, n: 160, maxRatio: 1.2, maxRefused: 0.10, sendJitterM: 5, lateMS: 15},
+		{limit: 10, n: 160, maxRatio: 1.2, maxRefused: 0.10, sendJitterM: 5, lateMS: 15, workers: 20},
+		{limit: 5, cap: 5, n: 160, maxRatio: 1.1, maxRefused: 0.01, sendJitterM: 5, lateMS: 15, workers: 20},
 	} {
 		name := "limit" + strconv.FormatFloat(tc.limit, 'f', -1, 64) + "_n" + strconv.Itoa(tc.n) +
 			"_jitter" + strconv.FormatFloat(tc.sendJitterM, 'f', -1, 64) + "ms"
 		if tc.cap > 0 {
 			name += "_capped"
 		}
+		workers := 10
+		if tc.workers > 0 {
+			workers = tc.workers
+			name += "_workers" + strconv.Itoa(workers)
+		}
 		t.Run(name, func(t *testing.T) {
 			t.Parallel()
 			for seed := range uint64(5) {
-				r := simulateApply(tc.limit, tc.cap, tc.n, 10, tc.sendJitterM, tc.lateMS, seed)
+				r := simulateApply(tc.limit, tc.cap, tc.n, workers, tc.sendJitterM, tc.lateMS, seed)
 				bound := float64(tc.n) / tc.limit
 				ratio := r.elapsed.Seconds() / bound
 				refused := float64(r.refused) / float64(r.refused+tc.n)
@@ -475,11 +537,15 @@ type simEvent struct {
 	sentAt time.Time
 	place  *slot
 	seq    int
+	// retryAfter is the Retry-After of a refusal's answer, 0 for an
+	// admitted request's.
+	retryAfter int
 }
 
 const (
 	simReady = iota
 	simArrive
+	simAnswer
 )
 
 // simQueue holds the workers' next steps; with ten workers a scan for
@@ -505,9 +571,14 @@ func (q *simQueue) pop() simEvent {
 // simulateApply: workers take n requests from a queue; each request goes
 // through the gate (reserve), reaches the service after a random delay of
 // up to jitterMS, is admitted or refused by a sliding-window limit, and
-// its answer comes back serviceTime later.
+// its answer comes back: a refusal's at once, an admitted request's
+// after serviceTime and up to serviceJitter more.
 func simulateApply(limit, capRate float64, n, workers int, jitterMS, lateMS float64, seed uint64) simResult {
-	const serviceTime = 2 * time.Millisecond
+	const (
+		serviceTime   = 2 * time.Millisecond
+		serviceJitter = 20 * time.Millisecond
+		refusalTime   = 500 * time.Microsecond
+	)
 	rng := rand.New(rand.NewPCG(seed, 42))
 	clk := newFakeClock()
 	g := newRateGate(clk, capRate)
@@ -524,7 +595,6 @@ func simulateApply(limit, capRate float64, n, workers int, jitterMS, lateMS floa
 	seq := 0
 	push := func(e simEvent) { seq++; e.seq = seq; q.push(e) }
 	pending := n
-	done := 0
 	refused := 0
 	var last time.Time
 	for w := range workers {
@@ -553,30 +623,37 @@ func simulateApply(limit, capRate float64, n, workers int, jitterMS, lateMS floa
 			push(simEvent{at: arrive, worker: e.worker, kind: simArrive, sentAt: sent, place: place})
 		case simArrive:
 			// The sandbox's limiter: admit if fewer than limit requests
-			// were admitted in the last second.
+			// were admitted in the last second. A refusal is answered at
+			// once; an admitted request takes its time, so that answers
+			// come back in another order than the requests arrived.
 			cut := e.at.Add(-time.Second)
 			for len(admitted) > 0 && !admitted[0].After(cut) {
 				admitted = admitted[1:]
 			}
-			answer := e.at.Add(serviceTime)
-			g.release(e.place, answer)
 			if len(admitted) < int(limit) {
 				admitted = append(admitted, e.at)
-				g.observe(ctx, e.sentAt, answer, http.StatusOK, nil, nil)
-				done++
-				last = answer
+				answer := e.at.Add(serviceTime + time.Duration(rng.Float64()*float64(serviceJitter)))
+				push(simEvent{at: answer, worker: e.worker, kind: simAnswer, sentAt: e.sentAt, place: e.place})
+				continue
+			}
+			wait := admitted[0].Add(time.Second).Sub(e.at)
+			push(simEvent{at: e.at.Add(refusalTime), worker: e.worker, kind: simAnswer, sentAt: e.sentAt, place: e.place,
+				retryAfter: max(1, int(math.Ceil(wait.Seconds())))})
+		case simAnswer:
+			g.release(e.place, e.at)
+			if e.retryAfter == 0 {
+				g.observe(ctx, e.sentAt, e.at, http.StatusOK, nil, nil)
+				last = e.at
 				if pending > 0 {
 					pending--
-					push(simEvent{at: answer, worker: e.worker, kind: simReady})
+					push(simEvent{at: e.at, worker: e.worker, kind: simReady})
 				}
 				continue
 			}
 			refused++
-			wait := admitted[0].Add(time.Second).Sub(e.at)
-			secs := max(1, int(math.Ceil(wait.Seconds())))
-			g.observe(ctx, e.sentAt, answer, http.StatusTooManyRequests, refusal(strconv.Itoa(secs)), []byte(refusalBody))
+			g.observe(ctx, e.sentAt, e.at, http.StatusTooManyRequests, refusal(strconv.Itoa(e.retryAfter)), []byte(refusalBody))
 			// The retry waits Backoff, which is the Retry-After.
-			push(simEvent{at: answer.Add(time.Duration(secs) * time.Second), worker: e.worker, kind: simReady})
+			push(simEvent{at: e.at.Add(time.Duration(e.retryAfter) * time.Second), worker: e.worker, kind: simReady})
 		}
 	}
 	return simResult{elapsed: last.Sub(start), refused: refused}
