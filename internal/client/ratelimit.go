@@ -346,10 +346,10 @@ func (g *rateGate) observe(ctx context.Context, sentAt, now time.Time, status in
 	if g.pausedUntil.After(now) {
 		g.curveStart = g.pausedUntil
 	}
-	r := g.rateAt(g.curveStart)
+	r, ceiling := g.rateAt(g.curveStart), g.ceiling
 	g.mu.Unlock()
 	if g.log != nil {
-		fields["accepted_per_second"] = g.ceiling
+		fields["accepted_per_second"] = ceiling
 		fields["new_rate_per_second"] = math.Round(r*100) / 100
 		g.log(ctx, "payments API rate limited: pausing every request of the provider for the Retry-After, then sending at a lower rate", fields)
 	}

@@ -8,6 +8,8 @@ import (
 	"math/rand/v2"
 	"net/http"
 	"strconv"
+	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 )
@@ -677,5 +679,40 @@ func TestRateGate_AcceptedWindow(t *testing.T) {
 	g.observe(context.Background(), end, end, http.StatusTooManyRequests, refusal("1"), []byte(refusalBody))
 	if g.ceiling != 1000 {
 		t.Errorf("ceiling %v, want the 1000 answers of the last second", g.ceiling)
+	}
+}
+
+// TestRateGate_ConcurrentObserveAndLog: answers come back on many
+// goroutines at once, refusals among them, with logging on; run with
+// -race, it fails if the log reads the gate's state outside its lock.
+func TestRateGate_ConcurrentObserveAndLog(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	t0 := time.Now()
+	g := noJitter(newRateGate(newFakeClock(), 0))
+	var logged atomic.Int64
+	g.log = func(_ context.Context, _ string, fields map[string]any) {
+		if _, ok := fields["accepted_per_second"]; ok {
+			logged.Add(1)
+		}
+	}
+	var wg sync.WaitGroup
+	for w := range 8 {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := range 200 {
+				sent := t0.Add(time.Duration(i*10+w) * time.Millisecond)
+				status := http.StatusOK
+				if (i+w)%7 == 0 {
+					status = http.StatusTooManyRequests
+				}
+				g.observe(ctx, sent, sent.Add(5*time.Millisecond), status, refusal("1"), []byte(refusalBody))
+			}
+		}()
+	}
+	wg.Wait()
+	if logged.Load() == 0 {
+		t.Fatal("no rate decrease was logged")
 	}
 }
