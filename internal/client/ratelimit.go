@@ -59,13 +59,14 @@ import (
 // attempt and sends at once.
 const (
 	// rateDecrease is the share of the ceiling sending resumes at after a
-	// 429. The ceiling counts what the service accepted in one second, so
-	// it is a measurement, not a guess; and the pacing holds each place
-	// until a window after the answer, so a rate at the ceiling already
-	// keeps within it. The decrease is the margin for a ceiling counted
-	// one or two high. 0.9 (and a plateau of 0.97) cost a run of 160
-	// requests at 25/s about 0.2 s more than these, with as many
-	// refusals, in TestRateGate_SimulatedApply and through Terraform.
+	// 429. The ceiling is a count of what the service accepted in one
+	// second, and the pacing already holds each place until a window after
+	// its answer, so the margin only has to absorb a service whose second
+	// is not quite ours (a token bucket refilling at exactly the limit); a
+	// ceiling counted too high is mended by the next 429. 0.9 (with a
+	// plateau of 0.97) cost a run of 160 requests at 25/s about 0.2 s more,
+	// with as many refusals, in TestRateGate_SimulatedApply and through
+	// Terraform.
 	rateDecrease = 0.95
 	// ratePlateau is the share of the ceiling the rate levels off at: a
 	// little below what the service was seen to accept, which is only an
