@@ -147,12 +147,12 @@ func TestRateGate_RetryAfterPausesEveryone(t *testing.T) {
 
 	// After the pause, waiters that come at once go at the learned rate:
 	// 25 accepted in the second before the refusal, resumed at
-	// rateDecrease of it: at most 25 in any window of 25/22.5 s (the rate
-	// rises a little meanwhile, which shortens the later windows).
+	// rateDecrease of it: at most 25 in any window of 1/rateDecrease s
+	// (the rate rises a little meanwhile, which shortens the later windows).
 	end := t0.Add(2 * time.Second)
 	sends := sendTimes(t, g, end, 75)
-	decrease := rateDecrease
-	window := time.Duration(1 / decrease * float64(time.Second))
+	decrease := rateDecrease // a variable: the constant quotient is not a whole number of nanoseconds
+	window := time.Duration(float64(time.Second) / decrease)
 	for i, at := range sends {
 		if i < 25 && !at.Equal(end) {
 			t.Fatalf("send %d at +%v, want the first 25 at once, the window being empty", i, at.Sub(end))
