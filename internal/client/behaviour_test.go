@@ -275,9 +275,11 @@ func TestContextCancellation(t *testing.T) {
 	t.Run("POST interrupted after it was sent is finished with its key", func(t *testing.T) {
 		t.Parallel()
 		e := newEnv(t)
-		setFaults(t, e.c, sandboxclient.FaultsParams{LatencyMS: new(int64(300))})
+		// The deadline leaves a loaded machine time to send the attempt,
+		// and the latency holds its answer well past the deadline.
+		setFaults(t, e.c, sandboxclient.FaultsParams{LatencyMS: new(int64(1500))})
 		rec := newRecorder()
-		ctx, cancel := context.WithTimeout(context.Background(), 50*time.Millisecond)
+		ctx, cancel := context.WithTimeout(context.Background(), 250*time.Millisecond)
 		defer cancel()
 		cus, err := e.client(t, withTransport(rec)).CreateCustomer(ctx, &client.CustomerParams{Name: new("Interrupted")})
 		keys := map[string]bool{}
