@@ -9,10 +9,14 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/provider"
 	"github.com/hashicorp/terraform-plugin-framework/providerserver"
 
+	"github.com/paymentsdev/terraform-provider-payments/internal/pluginlog"
 	"github.com/paymentsdev/terraform-provider-payments/tools/internal/floor"
 )
 
 func main() {
+	// As the payments provider does: a floor that wrote TRACE lines for
+	// Terraform to discard would be slower than the provider it measures.
+	pluginlog.QuietUnasked()
 	err := providerserver.Serve(context.Background(), func() provider.Provider { return floor.New() },
 		providerserver.ServeOpts{Address: floor.Address})
 	if err != nil {

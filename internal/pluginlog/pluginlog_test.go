@@ -1,0 +1,54 @@
+package pluginlog
+
+import (
+	"os"
+	"slices"
+	"strings"
+	"testing"
+)
+
+func TestUnasked(t *testing.T) {
+	all := []string{"TF_LOG_PROVIDER", "TF_LOG_SDK", "TF_LOG_SDK_PROTO", "TF_LOG_SDK_FRAMEWORK"}
+	tests := []struct {
+		name    string
+		environ []string
+		want    []string
+	}{
+		{"empty environment", nil, all},
+		{"no TF_LOG variable", []string{"HOME=/root", "TF_CLI_CONFIG_FILE=/x", "PAYMENTS_TF_LOG=trace"}, all},
+		{"TF_LOG asks", []string{"HOME=/root", "TF_LOG=TRACE"}, nil},
+		{"TF_LOG empty still asks", []string{"TF_LOG="}, nil},
+		{"TF_LOG_PATH alone", []string{"TF_LOG_PATH=/tmp/tf.log"}, nil},
+		{"one subsystem asks", []string{"TF_LOG_SDK_PROTO=debug"}, nil},
+		{"provider lines asked", []string{"TF_LOG_PROVIDER=info"}, nil},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			if got := unasked(tt.environ); !slices.Equal(got, tt.want) {
+				t.Errorf("unasked(%q) = %q, want %q", tt.environ, got, tt.want)
+			}
+		})
+	}
+}
+
+func TestQuietUnasked(t *testing.T) {
+	// Unset every TF_LOG* variable for the test; t.Setenv restores them.
+	names := slices.Clone(sdkLevelVars)
+	for _, kv := range os.Environ() {
+		if name, _, _ := strings.Cut(kv, "="); strings.HasPrefix(name, "TF_LOG") {
+			names = append(names, name)
+		}
+	}
+	for _, name := range names {
+		t.Setenv(name, "")
+		if err := os.Unsetenv(name); err != nil {
+			t.Fatal(err)
+		}
+	}
+	QuietUnasked()
+	for _, name := range sdkLevelVars {
+		if got := os.Getenv(name); got != "off" {
+			t.Errorf("%s = %q after QuietUnasked without TF_LOG*, want off", name, got)
+		}
+	}
+}
