@@ -80,6 +80,8 @@ type bench struct {
 	samples    []sample
 	// rateLimitRuns are the rate-limit phase's applies.
 	rateLimitRuns []rateLimitRun
+	// floorPacedRuns are the floor's applies paced to each limit.
+	floorPacedRuns []floorPacedRun
 }
 
 // sample is one timed run.

@@ -3,7 +3,6 @@ package main
 import (
 	"context"
 	"fmt"
-	"github.com/paymentsdev/terraform-provider-payments/internal/sandboxclient"
 	"io"
 	"os"
 	"path/filepath"
@@ -11,7 +10,9 @@ import (
 	"text/tabwriter"
 
 	"github.com/paymentsdev/terraform-provider-payments/internal/provider"
+	"github.com/paymentsdev/terraform-provider-payments/internal/sandboxclient"
 	"github.com/paymentsdev/terraform-provider-payments/internal/tfcli"
+	"github.com/paymentsdev/terraform-provider-payments/tools/internal/floor"
 )
 
 // The rate-limit phase (issue 13): apply N customers with a card each
@@ -19,6 +20,21 @@ import (
 // defaults and with max_requests_per_second = R, and compare the time with
 // the bound (useful requests ÷ R: no client can be faster) and count the
 // requests the sandbox refused with 429.
+
+// Beside each limit the phase times the floor provider paced to the limit
+// (floor.EnvRateLimit): its creates go the moment the sandbox's window
+// allows and are answered at once. No provider on this framework can
+// apply faster under the limit than that; the bound above ignores what
+// Terraform and the framework take before the first request and after
+// the last, the floor paced includes it.
+
+// floorPacedRun is one timed apply of the floor provider paced to Limit.
+type floorPacedRun struct {
+	N       int
+	Limit   int64
+	Rep     int
+	Seconds float64
+}
 
 // rateLimitRun is one timed apply of the phase.
 type rateLimitRun struct {
@@ -106,9 +122,15 @@ func (b *bench) timeRateLimits(ctx context.Context) error {
 			return err
 		}
 	}
+	floorDir := filepath.Join(b.work, "ratelimit", "floor-n"+strconv.Itoa(n))
+	if err := writeConfig(floorDir, b.floor.spec, n); err != nil {
+		return err
+	}
+	// The repetitions go round the modes, so that a slow spell of the
+	// machine falls on all of them alike.
 	for _, limit := range b.o.rateLimits {
-		for _, maxRPS := range []int64{0, limit} {
-			for rep := range b.o.rateLimitRepeat {
+		for rep := range b.o.rateLimitRepeat {
+			for _, maxRPS := range []int64{0, limit} {
 				if err := b.forgetDir(ctx, dir); err != nil {
 					return err
 				}
@@ -127,6 +149,9 @@ func (b *bench) timeRateLimits(ctx context.Context) error {
 					return err
 				}
 			}
+			if err := b.measureFloorPaced(ctx, floorDir, n, limit, rep); err != nil {
+				return err
+			}
 		}
 	}
 	if err := b.forgetDir(ctx, dir); err != nil {
@@ -135,17 +160,43 @@ func (b *bench) timeRateLimits(ctx context.Context) error {
 	return b.setRateLimit(ctx, 0)
 }
 
-// forgetDir empties the account and removes dir's state, as forget does.
-func (b *bench) forgetDir(ctx context.Context, dir string) error {
-	if err := sandboxclient.New(b.api).Reset(ctx); err != nil {
-		return fmt.Errorf("reset the sandbox account: %w", err)
+// measureFloorPaced times one apply of the floor provider paced to limit,
+// from empty state.
+func (b *bench) measureFloorPaced(ctx context.Context, dir string, n int, limit int64, rep int) error {
+	if err := removeState(dir); err != nil {
+		return err
 	}
+	name := fmt.Sprintf("ratelimit-n%d-%dps-floor-r%d", n, limit, rep+1)
+	tf := b.tf
+	tf.Dir = dir
+	tf.Env = tfcli.Env(os.Environ(), b.cliConfig, append(b.floor.env, floor.EnvRateLimit+"="+strconv.FormatInt(limit, 10))...)
+	cost, err := runTerraform(ctx, &tf, opApply, filepath.Join(b.logs, name+".log"))
+	if err != nil {
+		return fmt.Errorf("apply of the floor paced at %d/s: %w", limit, err)
+	}
+	r := floorPacedRun{N: n, Limit: limit, Rep: rep, Seconds: cost.Wall.Seconds()}
+	b.floorPacedRuns = append(b.floorPacedRuns, r)
+	fmt.Printf("N=%-5d limit %3d/s  floor     apply %7.2fs  paced perfectly to the limit\n", n, limit, r.Seconds)
+	return removeState(dir)
+}
+
+// removeState removes dir's Terraform state, so that the next apply
+// creates everything anew.
+func removeState(dir string) error {
 	for _, f := range []string{"terraform.tfstate", "terraform.tfstate.backup"} {
 		if err := os.Remove(filepath.Join(dir, f)); err != nil && !os.IsNotExist(err) {
 			return err
 		}
 	}
 	return nil
+}
+
+// forgetDir empties the account and removes dir's state, as forget does.
+func (b *bench) forgetDir(ctx context.Context, dir string) error {
+	if err := sandboxclient.New(b.api).Reset(ctx); err != nil {
+		return fmt.Errorf("reset the sandbox account: %w", err)
+	}
+	return removeState(dir)
 }
 
 func (b *bench) setRateLimit(ctx context.Context, perSecond int64) error {
@@ -264,25 +315,47 @@ func rateLimitChecks(rows []rateLimitRun) []check {
 	return cs
 }
 
-// writeRateLimitTable prints the phase's table.
-func writeRateLimitTable(w io.Writer, rows []rateLimitRun) {
+// floorPacedMedians returns the median time of the floor paced to each
+// limit, by N and limit.
+func floorPacedMedians(runs []floorPacedRun) map[[2]int64]float64 {
+	groups := map[[2]int64][]float64{}
+	for _, r := range runs {
+		k := [2]int64{int64(r.N), r.Limit}
+		groups[k] = append(groups[k], r.Seconds)
+	}
+	out := map[[2]int64]float64{}
+	for k, secs := range groups {
+		out[k] = median(secs)
+	}
+	return out
+}
+
+// writeRateLimitTable prints the phase's table: the median runs, and the
+// floor paced to the same limit beside them when it was timed.
+func writeRateLimitTable(w io.Writer, rows []rateLimitRun, floors []floorPacedRun) {
 	if len(rows) == 0 {
 		return
 	}
-	fmt.Fprintln(w, "\nApply under the sandbox's rate limit, against the bound useful requests ÷ limit (median run):")
+	floorAt := floorPacedMedians(floors)
+	fmt.Fprintln(w, "\nApply under the sandbox's rate limit, against the bound useful requests ÷ limit and against the floor provider")
+	fmt.Fprintln(w, "paced perfectly to the limit, which no provider on this framework can beat (median run):")
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
-	fmt.Fprintln(tw, "N\tlimit /s\tmax_requests_per_second\tapply s\tbound s\tapply ÷ bound\trefused (429)\trequests\trefused share")
+	fmt.Fprintln(tw, "N\tlimit /s\tmax_requests_per_second\tapply s\tbound s\tapply ÷ bound\tfloor paced s\tapply ÷ floor paced\trefused (429)\trequests\trefused share")
 	for _, r := range rows {
 		if r.Limit <= 0 {
-			fmt.Fprintf(tw, "%d\tnone\tunset\t%.2f\t-\t-\t%d\t%d\t-\n", r.N, r.Seconds, r.Refused, r.Total)
+			fmt.Fprintf(tw, "%d\tnone\tunset\t%.2f\t-\t-\t-\t-\t%d\t%d\t-\n", r.N, r.Seconds, r.Refused, r.Total)
 			continue
 		}
 		maxRPS := "unset"
 		if r.MaxRPS > 0 {
 			maxRPS = strconv.FormatInt(r.MaxRPS, 10)
 		}
-		fmt.Fprintf(tw, "%d\t%d\t%s\t%.2f\t%.2f\t%.3f\t%d\t%d\t%.1f%%\n",
-			r.N, r.Limit, maxRPS, r.Seconds, r.Bound(), r.Ratio(), r.Refused, r.Total, 100*r.RefusedShare())
+		floorS, floorRatio := "-", "-"
+		if f, ok := floorAt[[2]int64{int64(r.N), r.Limit}]; ok {
+			floorS, floorRatio = fmt.Sprintf("%.2f", f), fmt.Sprintf("%.3f", r.Seconds/f)
+		}
+		fmt.Fprintf(tw, "%d\t%d\t%s\t%.2f\t%.2f\t%.3f\t%s\t%s\t%d\t%d\t%.1f%%\n",
+			r.N, r.Limit, maxRPS, r.Seconds, r.Bound(), r.Ratio(), floorS, floorRatio, r.Refused, r.Total, 100*r.RefusedShare())
 	}
 	tw.Flush()
 }
@@ -297,4 +370,13 @@ func writeRateLimitCSV(dir string, runs []rateLimitRun) error {
 	}
 	return writeCSV(filepath.Join(dir, "ratelimit.csv"), []string{"n", "limit_per_second", "max_requests_per_second", "run",
 		"apply_seconds", "bound_seconds", "ratio", "refused", "requests", "refused_share"}, recs)
+}
+
+// writeFloorPacedCSV writes every apply of the floor paced to a limit.
+func writeFloorPacedCSV(dir string, runs []floorPacedRun) error {
+	var recs [][]string
+	for _, r := range runs {
+		recs = append(recs, []string{strconv.Itoa(r.N), strconv.FormatInt(r.Limit, 10), strconv.Itoa(r.Rep + 1), ff(r.Seconds)})
+	}
+	return writeCSV(filepath.Join(dir, "ratelimit-floor.csv"), []string{"n", "limit_per_second", "run", "apply_seconds"}, recs)
 }

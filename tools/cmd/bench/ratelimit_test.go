@@ -57,9 +57,14 @@ func TestRateLimitMedians(t *testing.T) {
 	if got[0].Seconds != 18 || got[0].Refused != 10 {
 		t.Errorf("median run %+v, want the 18 s run with its own counts", got[0])
 	}
+	floors := []floorPacedRun{{Limit: 10, Seconds: 16.4}, {Limit: 10, Seconds: 16}, {Limit: 10, Seconds: 17}}
+	if m := floorPacedMedians(floors); len(m) != 1 || m[[2]int64{0, 10}] != 16.4 {
+		t.Errorf("floor medians %v, want 16.4 s at 10/s", m)
+	}
 	var b bytes.Buffer
-	writeRateLimitTable(&b, got)
-	for _, s := range []string{"limit /s", "unset", "1.125", "1.031", "5.9%", "0.6%"} {
+	writeRateLimitTable(&b, got, floors)
+	// 18 ÷ 16.4 and 16.5 ÷ 16.4 against the floor at 10/s; none at 25/s.
+	for _, s := range []string{"limit /s", "unset", "1.125", "1.031", "5.9%", "0.6%", "floor paced s", "16.40", "1.098", "1.006"} {
 		if !strings.Contains(b.String(), s) {
 			t.Errorf("table lacks %q:\n%s", s, b.String())
 		}

@@ -188,7 +188,7 @@ func routesText(m map[string]float64, sep string) string {
 	return strings.Join(parts, sep)
 }
 
-func writeTables(w io.Writer, rows []row, lrows []latencyRow, rlRows []rateLimitRun, cs []check, parallelism int) {
+func writeTables(w io.Writer, rows []row, lrows []latencyRow, rlRows []rateLimitRun, floors []floorPacedRun, cs []check, parallelism int) {
 	fmt.Fprintln(w, "\nTime against the floor (median seconds; requests per resource from the sandbox's stats):")
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
 	fmt.Fprintln(tw, "N\toperation\truns\tpayments s\tfloor s\tratio\tCPU s payments\tfloor\tratio\tsandbox\treq/resource\tconnections\tby route (per resource)")
@@ -207,7 +207,7 @@ func writeTables(w io.Writer, rows []row, lrows []latencyRow, rlRows []rateLimit
 		}
 		tw.Flush()
 	}
-	writeRateLimitTable(w, rlRows)
+	writeRateLimitTable(w, rlRows, floors)
 	fmt.Fprintln(w, "\nAcceptance:")
 	tw = tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
 	for _, c := range cs {
@@ -278,8 +278,11 @@ func (b *bench) report() (failed bool, err error) {
 	lrows := latencyRows(b.samples, b.o.latencyN, b.o.latencies, b.o.parallelism)
 	rlRows := rateLimitMedians(b.rateLimitRuns)
 	cs := append(checks(rows, lrows, b.o.checkN, b.o.parallelism), rateLimitChecks(rlRows)...)
-	writeTables(os.Stdout, rows, lrows, rlRows, cs, b.o.parallelism)
+	writeTables(os.Stdout, rows, lrows, rlRows, b.floorPacedRuns, cs, b.o.parallelism)
 	if err := writeCSVs(b.o.outDir, rows, lrows, b.samples); err != nil {
+		return false, err
+	}
+	if err := writeFloorPacedCSV(b.o.outDir, b.floorPacedRuns); err != nil {
 		return false, err
 	}
 	if err := writeRateLimitCSV(b.o.outDir, b.rateLimitRuns); err != nil {
@@ -290,7 +293,7 @@ func (b *bench) report() (failed bool, err error) {
 		if err := writeRateLimitPlot(p, rlRows); err != nil {
 			return false, err
 		}
-		fmt.Printf("\nWrote %s and %s.\n", filepath.Join(b.o.outDir, "ratelimit.csv"), p)
+		fmt.Printf("\nWrote %s, %s and %s.\n", filepath.Join(b.o.outDir, "ratelimit.csv"), filepath.Join(b.o.outDir, "ratelimit-floor.csv"), p)
 	}
 	plotPath := filepath.Join(b.o.outDir, "bench.png")
 	if err := writePlot(plotPath, rows); err != nil {

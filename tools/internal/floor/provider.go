@@ -36,10 +36,14 @@ const Source = "bench/floor"
 // benchmark's CLI configuration points a dev_overrides entry at it.
 const Address = "registry.terraform.io/" + Source
 
-type floorProvider struct{}
+type floorProvider struct {
+	// pace is shared by all the provider's creates, as a client's rate
+	// limit is; nil unless EnvRateLimit is set.
+	pace *pacer
+}
 
 // New returns the floor provider.
-func New() provider.Provider { return &floorProvider{} }
+func New() provider.Provider { return &floorProvider{pace: newPacerFromEnv()} }
 
 func (p *floorProvider) Metadata(_ context.Context, _ provider.MetadataRequest, resp *provider.MetadataResponse) {
 	resp.TypeName = "floor"
@@ -56,7 +60,10 @@ func (p *floorProvider) Configure(_ context.Context, _ provider.ConfigureRequest
 }
 
 func (p *floorProvider) Resources(_ context.Context) []func() resource.Resource {
-	return []func() resource.Resource{newCustomerResource, newCustomerSourceResource}
+	return []func() resource.Resource{
+		func() resource.Resource { return newCustomerResource(p.pace) },
+		func() resource.Resource { return newCustomerSourceResource(p.pace) },
+	}
 }
 
 func (p *floorProvider) DataSources(_ context.Context) []func() datasource.DataSource {
@@ -80,6 +87,8 @@ func newID(prefix string) string {
 type stateOnly struct {
 	mirrors resource.Resource
 	fill    map[string]func() tftypes.Value
+	// pace, when EnvRateLimit sets it, holds creates to the limit.
+	pace *pacer
 }
 
 func (s *stateOnly) Metadata(ctx context.Context, req resource.MetadataRequest, resp *resource.MetadataResponse) {
@@ -91,7 +100,11 @@ func (s *stateOnly) Schema(ctx context.Context, req resource.SchemaRequest, resp
 	s.mirrors.Schema(ctx, req, resp)
 }
 
-func (s *stateOnly) Create(_ context.Context, req resource.CreateRequest, resp *resource.CreateResponse) {
+func (s *stateOnly) Create(ctx context.Context, req resource.CreateRequest, resp *resource.CreateResponse) {
+	if err := s.pace.wait(ctx); err != nil {
+		resp.Diagnostics.AddError("Floor Create Interrupted", err.Error())
+		return
+	}
 	raw, err := s.filled(req.Plan.Raw)
 	if err != nil {
 		resp.Diagnostics.AddError("Floor Create Failed", err.Error())
@@ -139,16 +152,16 @@ func (s *stateOnly) filled(plan tftypes.Value) (tftypes.Value, error) {
 	})
 }
 
-func newCustomerResource() resource.Resource {
-	return &stateOnly{mirrors: payments.NewCustomerResource(), fill: map[string]func() tftypes.Value{
+func newCustomerResource(pace *pacer) resource.Resource {
+	return &stateOnly{pace: pace, mirrors: payments.NewCustomerResource(), fill: map[string]func() tftypes.Value{
 		"id":         func() tftypes.Value { return tftypes.NewValue(tftypes.String, newID("cus_")) },
 		"created_at": func() tftypes.Value { return tftypes.NewValue(tftypes.String, time.Now().UTC().Format(time.RFC3339)) },
 		"livemode":   func() tftypes.Value { return tftypes.NewValue(tftypes.Bool, false) },
 	}}
 }
 
-func newCustomerSourceResource() resource.Resource {
-	return &stateOnly{mirrors: payments.NewCustomerSourceResource(), fill: map[string]func() tftypes.Value{
+func newCustomerSourceResource(pace *pacer) resource.Resource {
+	return &stateOnly{pace: pace, mirrors: payments.NewCustomerSourceResource(), fill: map[string]func() tftypes.Value{
 		"id":        func() tftypes.Value { return tftypes.NewValue(tftypes.String, newID("src_")) },
 		"brand":     func() tftypes.Value { return tftypes.NewValue(tftypes.String, "visa") },
 		"last4":     func() tftypes.Value { return tftypes.NewValue(tftypes.String, "4242") },
