@@ -70,8 +70,11 @@ func (r *customerResource) Schema(ctx context.Context, _ resource.SchemaRequest,
 // it). The size is the client's own encoding of the very request Create
 // or Update would send, so no request is sent that the service would refuse.
 func (r *customerResource) ModifyPlan(ctx context.Context, req resource.ModifyPlanRequest, resp *resource.ModifyPlanResponse) {
-	if req.Plan.Raw.IsNull() {
-		return // destroy
+	if req.Plan.Raw.IsNull() || req.Plan.Raw.Equal(req.State.Raw) {
+		// Destroy, or nothing to send: a refresh plan of an unchanged
+		// customer stops here, before reading plan and state into models,
+		// the dearest part of planning it.
+		return
 	}
 	var plan customerResourceModel
 	resp.Diagnostics.Append(req.Plan.Get(ctx, &plan)...)

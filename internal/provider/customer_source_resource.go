@@ -99,8 +99,8 @@ func tokenRequiresReplace(_ context.Context, req planmodifier.StringRequest, res
 // be the default: the sign of two cards with default = true, which would
 // otherwise flip the default on every apply without a word.
 func (r *customerSourceResource) ModifyPlan(ctx context.Context, req resource.ModifyPlanRequest, resp *resource.ModifyPlanResponse) {
-	if req.Plan.Raw.IsNull() || req.State.Raw.IsNull() {
-		return // destroy or create
+	if req.Plan.Raw.IsNull() || req.State.Raw.IsNull() || req.Plan.Raw.Equal(req.State.Raw) {
+		return // destroy, create, or no change (default stays as it is)
 	}
 	var plan, state customerSourceResourceModel
 	resp.Diagnostics.Append(req.Plan.Get(ctx, &plan)...)
