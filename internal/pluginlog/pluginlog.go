@@ -26,6 +26,24 @@ func QuietUnasked() {
 	}
 }
 
+// Wanted tells whether the environment may ask for the plugin's logs:
+// some TF_LOG* variable (or plugin-testing's TF_ACC_LOG_PATH) is set to
+// something other than off. When it is false no log line of the plugin
+// reaches anyone, so a caller may skip building lines, as the payments
+// API client's per-request entries are skipped. It errs on the side of
+// building them: TF_LOG_PATH alone counts.
+func Wanted() bool { return wanted(os.Environ()) }
+
+func wanted(environ []string) bool {
+	for _, kv := range environ {
+		name, value, _ := strings.Cut(kv, "=")
+		if (strings.HasPrefix(name, "TF_LOG") || name == "TF_ACC_LOG_PATH") && value != "" && !strings.EqualFold(value, "off") {
+			return true
+		}
+	}
+	return false
+}
+
 // unasked returns the level variables to set to "off" in environ: all of
 // them when no variable of environ starts with TF_LOG, else none.
 func unasked(environ []string) []string {

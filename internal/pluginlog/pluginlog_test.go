@@ -31,6 +31,31 @@ func TestUnasked(t *testing.T) {
 	}
 }
 
+func TestWanted(t *testing.T) {
+	tests := []struct {
+		name    string
+		environ []string
+		want    bool
+	}{
+		{"empty environment", nil, false},
+		{"unrelated variables", []string{"HOME=/root", "PAYMENTS_TF_LOG=trace", "XTF_LOG=trace"}, false},
+		{"as QuietUnasked leaves it", []string{"TF_LOG_PROVIDER=off", "TF_LOG_SDK=off", "TF_LOG_SDK_PROTO=off", "TF_LOG_SDK_FRAMEWORK=off"}, false},
+		{"off in any case, or empty", []string{"TF_LOG=OFF", "TF_LOG_PROVIDER=Off", "TF_LOG_SDK="}, false},
+		{"TF_LOG", []string{"TF_LOG=TRACE"}, true},
+		{"the provider's level only", []string{"TF_LOG_SDK=off", "TF_LOG_PROVIDER=DEBUG"}, true},
+		{"a subsystem's level", []string{"TF_LOG_PROVIDER_PAYMENTS_API=debug"}, true},
+		{"a log path alone", []string{"TF_LOG_PATH=/tmp/tf.log"}, true},
+		{"plugin-testing's log path", []string{"TF_ACC_LOG_PATH=/tmp/acc.log"}, true},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			if got := wanted(tt.environ); got != tt.want {
+				t.Errorf("wanted(%q) = %v, want %v", tt.environ, got, tt.want)
+			}
+		})
+	}
+}
+
 func TestQuietUnasked(t *testing.T) {
 	// Unset every TF_LOG* variable for the test; t.Setenv restores them.
 	names := slices.Clone(sdkLevelVars)
@@ -50,5 +75,8 @@ func TestQuietUnasked(t *testing.T) {
 		if got := os.Getenv(name); got != "off" {
 			t.Errorf("%s = %q after QuietUnasked without TF_LOG*, want off", name, got)
 		}
+	}
+	if Wanted() {
+		t.Error("Wanted() after QuietUnasked without TF_LOG*: true, want false")
 	}
 }
