@@ -297,8 +297,14 @@ func (b *bench) forget(ctx context.Context, t target, n int) error {
 			return fmt.Errorf("reset the sandbox account: %w", err)
 		}
 	}
+	return removeState(b.dir(t, n))
+}
+
+// removeState removes dir's Terraform state, so that the next apply
+// creates everything anew.
+func removeState(dir string) error {
 	for _, f := range []string{"terraform.tfstate", "terraform.tfstate.backup"} {
-		if err := os.Remove(filepath.Join(b.dir(t, n), f)); err != nil && !errors.Is(err, os.ErrNotExist) {
+		if err := os.Remove(filepath.Join(dir, f)); err != nil && !errors.Is(err, os.ErrNotExist) {
 			return err
 		}
 	}

@@ -180,17 +180,6 @@ func (b *bench) measureFloorPaced(ctx context.Context, dir string, n int, limit 
 	return removeState(dir)
 }
 
-// removeState removes dir's Terraform state, so that the next apply
-// creates everything anew.
-func removeState(dir string) error {
-	for _, f := range []string{"terraform.tfstate", "terraform.tfstate.backup"} {
-		if err := os.Remove(filepath.Join(dir, f)); err != nil && !os.IsNotExist(err) {
-			return err
-		}
-	}
-	return nil
-}
-
 // forgetDir empties the account and removes dir's state, as forget does.
 func (b *bench) forgetDir(ctx context.Context, dir string) error {
 	if err := sandboxclient.New(b.api).Reset(ctx); err != nil {
