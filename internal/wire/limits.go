@@ -35,6 +35,13 @@ const (
 // Currencies lists the ISO 4217 codes the service accepts, upper case. [assumed]
 var Currencies = []string{"USD", "EUR", "GBP", "BRL", "CAD", "AUD", "JPY", "MXN"}
 
+// CurrencyDecimals is each accepted currency's ISO 4217 exponent: how many
+// digits of an amount in minor units are after the decimal point (1999 USD
+// is 19.99; 1200 JPY is 1200). Every code of Currencies has an entry.
+var CurrencyDecimals = map[string]int{
+	"USD": 2, "EUR": 2, "GBP": 2, "BRL": 2, "CAD": 2, "AUD": 2, "JPY": 0, "MXN": 2,
+}
+
 // Pagination. [assumed]
 const (
 	ListLimitMin     = 1

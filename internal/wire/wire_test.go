@@ -90,3 +90,15 @@ func TestMetadataParam(t *testing.T) {
 		t.Errorf("MetadataParam = %q", got)
 	}
 }
+
+// Every accepted currency has an exponent, and the table names no other.
+func TestCurrencyDecimals_CoversCurrencies(t *testing.T) {
+	for _, c := range wire.Currencies {
+		if _, ok := wire.CurrencyDecimals[c]; !ok {
+			t.Errorf("CurrencyDecimals has no entry for %s", c)
+		}
+	}
+	if len(wire.CurrencyDecimals) != len(wire.Currencies) {
+		t.Errorf("CurrencyDecimals has %d entries, Currencies %d", len(wire.CurrencyDecimals), len(wire.Currencies))
+	}
+}
