@@ -22,7 +22,7 @@ type ListCustomersParams struct {
 }
 
 // ErrCustomerListUnsupported is the error (under errors.Is) of a customer
-// list on a service that has none: SPEC.md shows no customer list, and a
+// list on a service that has none: the service publishes no customer list, and a
 // service without one answers 404 unrecognized_url.
 var ErrCustomerListUnsupported = errors.New("the payments service cannot list customers")
 

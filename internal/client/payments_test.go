@@ -128,7 +128,7 @@ func paymentIn(t *testing.T, c *client.Client, status string) *client.Payment {
 // payment_unexpected_state and leaves the payment as it was.
 func TestPaymentTransitions(t *testing.T) {
 	t.Parallel()
-	// The table above must agree with the contract's transitions.
+	// The table above must agree with the transitions of api/openapi.yaml.
 	covered := map[[2]string]bool{}
 	for _, a := range paymentActions {
 		for _, from := range a.from {
@@ -217,7 +217,7 @@ func checkTimestamp(t *testing.T, ts string) {
 	}
 }
 
-// checkPaymentShape asserts the fields SPEC.md promises on every payment.
+// checkPaymentShape asserts the fields the service promises on every payment.
 func checkPaymentShape(t *testing.T, p *client.Payment) {
 	t.Helper()
 	checkID(t, p.ID, wire.PaymentIDPrefix)

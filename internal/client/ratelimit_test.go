@@ -460,7 +460,7 @@ func TestParseRetryAfter(t *testing.T) {
 // simulated service that admits at most R requests in any one second (the
 // sandbox's rule) and answers 429 with Retry-After otherwise, with
 // Terraform's ten workers sending N requests, each retrying a refusal
-// after its Retry-After as the client does. It checks the targets
+// after its Retry-After as the client does. It checks the rate-limit targets
 // on the time against the bound (useful requests ÷ R) and on the share of
 // refused requests, without the noise of a real clock.
 func TestRateGate_SimulatedApply(t *testing.T) {

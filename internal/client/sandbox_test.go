@@ -17,7 +17,7 @@ import (
 )
 
 // TestSandboxControls: reset, stats and faults act on the calling account
-// only, as the contract's sandbox table says.
+// only, as api/openapi.yaml's sandbox controls say.
 func TestSandboxControls(t *testing.T) {
 	t.Parallel()
 	ctx := context.Background()

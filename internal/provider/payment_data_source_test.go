@@ -149,7 +149,7 @@ func TestAccPaymentDataSource_EveryStatus(t *testing.T) {
 		ids[p.Status] = p.ID
 		checks = append(checks, testAccExpectPayment(p.Status, p)...)
 		checks = append(checks, statecheck.ExpectKnownValue("data.payments_payment."+p.Status, tfjsonpath.New("status"), knownvalue.StringExact(p.Status)))
-		// CONTRACT.md: no authorization code while pending, nor when declined.
+		// No authorization code while pending, nor when declined (api/openapi.yaml).
 		if p.Status == wire.PaymentStatusPending || p.Status == wire.PaymentStatusDeclined {
 			checks = append(checks, statecheck.ExpectKnownValue("data.payments_payment."+p.Status, tfjsonpath.New("authorization_code"), knownvalue.Null()))
 		}
@@ -250,8 +250,8 @@ func testUnitReadDataSource(t *testing.T, ds datasource.DataSource, c *client.Cl
 	return resp.State, resp.Diagnostics
 }
 
-// TestPaymentDataSource_Read_minimal reads a payment in the shape SPEC.md
-// gives for the quick start, with only the fields it promises: Read makes
+// TestPaymentDataSource_Read_minimal reads a payment in the shape the
+// service's quick start shows, with only the fields it promises: Read makes
 // exactly one request, and every field left out is null.
 func TestPaymentDataSource_Read_minimal(t *testing.T) {
 	id := "pay_" + strings.Repeat("Q", wire.IDRandomLength)

@@ -16,7 +16,7 @@ import (
 
 // paymentModel is one payment as the payments_payment data source and each
 // element of payments_payments.payments describe it. Fields the service may
-// leave out (SPEC.md: captured, source, customer, description, metadata,
+// leave out (by its published interface: captured, source, customer, description, metadata,
 // and amount_refunded, which is ours) are null when absent.
 type paymentModel struct {
 	paymentFields

@@ -74,7 +74,7 @@ func TestAccProvider_Unreachable(t *testing.T) {
 			{
 				PreConfig: func() {
 					// A guard against minutes of retries, not a benchmark:
-					// the bound is 15 s; it takes about 3 under load.
+					// the bound is 15 s; it takes about 3 under load.
 					if d := time.Since(started); d > 15*time.Second {
 						t.Errorf("the plan against a dead address took %v, want under 15s", d)
 					}

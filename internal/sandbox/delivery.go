@@ -24,7 +24,7 @@ import (
 // push onto the heap.
 
 // WebhookOptions configure webhook delivery. The zero value is the
-// defaults of CONTRACT.md's sandbox program.
+// payments-sandbox program's defaults.
 type WebhookOptions struct {
 	// Allow names the hosts (by name), addresses and CIDR networks the
 	// sandbox may deliver to besides loopback (-webhook-allow).

@@ -11,7 +11,7 @@ import (
 	"github.com/paymentsdev/terraform-provider-payments/internal/wire"
 )
 
-// The webhook endpoints of CONTRACT.md ("Webhooks and events"). An
+// The webhook endpoints (api/openapi.yaml, tag webhook_endpoints). An
 // endpoint's secret signs every delivery to it; the answers of create and
 // roll_secret are the only ones that show it.
 

@@ -9,8 +9,9 @@
 // sandbox. It imports nothing from Terraform.
 //
 // The contract itself is the OpenAPI document api/openapi.yaml, and the
-// decisions of ours where the published specification is silent are listed
-// in the API assumptions guide (docs/guides/api-assumptions.md). Items
-// marked [assumed] here are such decisions: each is one constant, so that
-// aligning the project with the real service is a one-line change.
+// decisions of ours where the service's published interface is silent are
+// listed in the API assumptions guide (docs/guides/api-assumptions.md).
+// Items marked [spec] here are that published interface; items marked
+// [assumed] are our decisions: each is one constant, so that aligning the
+// project with the real service is a one-line change.
 package wire

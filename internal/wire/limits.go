@@ -60,7 +60,8 @@ const (
 	PaymentStatusDisputed          = "disputed"
 )
 
-// PaymentStatuses lists every payment status, in the order SPEC.md gives them.
+// PaymentStatuses lists every payment status, in the order the service's
+// published interface gives them.
 var PaymentStatuses = []string{
 	PaymentStatusPending, PaymentStatusApproved, PaymentStatusAuthorized, PaymentStatusDeclined,
 	PaymentStatusRefunded, PaymentStatusPartiallyRefunded, PaymentStatusDisputed,

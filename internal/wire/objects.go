@@ -51,7 +51,7 @@ type PaymentSource struct {
 	ExpYear  int64  `json:"exp_year"`
 }
 
-// Payment is a payment object. Fields SPEC.md calls possibly absent are
+// Payment is a payment object. Fields the service may leave out are
 // pointers (nil when absent) or "" for strings.
 type Payment struct {
 	ID                string            `json:"id"`

@@ -1,6 +1,6 @@
 package wire
 
-// Form and query parameter names. [assumed] unless SPEC.md shows them.
+// Form and query parameter names. [assumed] unless marked [spec].
 const (
 	ParamEmail         = "email"
 	ParamName          = "name"

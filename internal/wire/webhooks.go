@@ -11,8 +11,8 @@ import (
 	"time"
 )
 
-// Webhook endpoints and events: the wire facts of CONTRACT.md's section
-// "Webhooks and events" [assumed], and the one signature function that
+// Webhook endpoints and events: their wire facts [assumed] (the service
+// publishes only that webhooks exist), and the one signature function that
 // the sandbox signs with and every receiver (tests, the docs' examples)
 // verifies with.
 
@@ -60,7 +60,7 @@ const (
 	// WebhookURLMaxLength bounds an endpoint's url, in bytes.
 	WebhookURLMaxLength = 2048
 	// WebhookDescriptionMaxLength bounds an endpoint's description, in
-	// characters (Stripe's bound; CONTRACT.md names none).
+	// characters (Stripe's bound) [assumed].
 	WebhookDescriptionMaxLength = 5000
 	// EventRetention is how long events are kept and listed.
 	EventRetention = 30 * 24 * time.Hour

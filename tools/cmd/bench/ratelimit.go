@@ -15,7 +15,7 @@ import (
 	"github.com/paymentsdev/terraform-provider-payments/tools/internal/floor"
 )
 
-// The rate-limit phase (issue 13): apply N customers with a card each
+// The rate-limit phase: apply N customers with a card each
 // against the sandbox limited to R requests a second, with the provider's
 // defaults and with max_requests_per_second = R, and compare the time with
 // the bound (useful requests ÷ R: no client can be faster) and count the
@@ -79,7 +79,7 @@ func (r rateLimitRun) RefusedShare() float64 {
 	return float64(r.Refused) / float64(r.Total)
 }
 
-// The targets of issue 13, at N = 80.
+// The rate-limit targets, at N = 80.
 const (
 	maxRateLimitRatio         = 1.2
 	maxRateLimitRefused       = 0.10
@@ -284,7 +284,7 @@ func abs(x float64) float64 {
 	return x
 }
 
-// rateLimitChecks are the targets of issue 13 for each row.
+// rateLimitChecks are the rate-limit targets for each row.
 func rateLimitChecks(rows []rateLimitRun) []check {
 	var cs []check
 	for _, r := range rows {

@@ -11,7 +11,7 @@ import (
 
 // writeRateLimitPlot draws the rate-limit table as two bar panels, apply
 // time ÷ bound and the share of requests refused, one group per limit and
-// one bar per mode, with the targets as lines, into a PNG at path.
+// one bar per mode, with the rate-limit targets as lines, into a PNG at path.
 func writeRateLimitPlot(path string, rows []rateLimitRun) error {
 	var limits []int64
 	seen := map[int64]bool{}

@@ -10,7 +10,7 @@ import (
 
 func TestRateLimitRun(t *testing.T) {
 	t.Parallel()
-	// The baseline at 10/s: 310 requests, 150 refused, 15.9 s.
+	// The baseline before the rate gate, at 10/s: 310 requests, 150 refused, 15.9 s.
 	r := rateLimitRun{N: 80, Limit: 10, Seconds: 15.9, Total: 310, Refused: 150}
 	if r.Useful() != 160 || r.Bound() != 16 {
 		t.Fatalf("useful %d, bound %v; want 160 and 16", r.Useful(), r.Bound())

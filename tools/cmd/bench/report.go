@@ -140,7 +140,7 @@ func (c check) Verdict() string {
 	return "FAIL"
 }
 
-// The acceptance thresholds of issue 6.
+// The performance thresholds: the provider against the floor at N.
 const (
 	maxApplyRatio       = 1.15
 	maxPlanRatio        = 1.2

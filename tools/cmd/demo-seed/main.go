@@ -98,7 +98,7 @@ func (a *api) do(ctx context.Context, method, path string, form url.Values, out 
 		req.Header.Set("Content-Type", "application/x-www-form-urlencoded")
 	}
 	if method == http.MethodPost {
-		// A fresh key per request, as SPEC.md's examples do.
+		// A fresh key per request, as the service's published examples do.
 		req.Header.Set("Idempotency-Key", randomHex(16))
 	}
 	resp, err := a.http.Do(req)
