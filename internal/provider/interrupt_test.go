@@ -233,7 +233,7 @@ func (e *interruptEnv) create(ctx context.Context, r resource.Resource, set map[
 	s := sresp.Schema
 	if rc, ok := r.(resource.ResourceWithConfigure); ok {
 		var cresp resource.ConfigureResponse
-		rc.Configure(context.Background(), resource.ConfigureRequest{ProviderData: e.api}, &cresp)
+		rc.Configure(context.Background(), resource.ConfigureRequest{ProviderData: &providerData{client: e.api}}, &cresp)
 		if cresp.Diagnostics.HasError() {
 			e.t.Fatalf("configure: %v", cresp.Diagnostics)
 		}

@@ -76,25 +76,25 @@ var (
 )
 
 // NewPaymentCaptureAction returns the payments_payment_capture action.
-func NewPaymentCaptureAction() action.Action { return &paymentAction{kind: paymentCaptureKind} }
+func NewPaymentCaptureAction() action.Action { return newPaymentAction(paymentCaptureKind) }
 
 // NewPaymentRefundAction returns the payments_payment_refund action.
-func NewPaymentRefundAction() action.Action { return &paymentAction{kind: paymentRefundKind} }
+func NewPaymentRefundAction() action.Action { return newPaymentAction(paymentRefundKind) }
+
+func newPaymentAction(kind paymentActionKind) *paymentAction {
+	return &paymentAction{actionBase{name: kind.name}, kind}
+}
 
 // paymentAction is payments_payment_capture or payments_payment_refund.
 type paymentAction struct {
+	actionBase
 	kind paymentActionKind
-	data *providerData
 }
 
 // paymentActionModel is the configuration of both payment actions.
 type paymentActionModel struct {
 	Payment types.String `tfsdk:"payment"`
 	Amount  types.Int64  `tfsdk:"amount"`
-}
-
-func (a *paymentAction) Metadata(_ context.Context, req action.MetadataRequest, resp *action.MetadataResponse) {
-	resp.TypeName = req.ProviderTypeName + "_" + a.kind.name
 }
 
 func (a *paymentAction) Schema(_ context.Context, _ action.SchemaRequest, resp *action.SchemaResponse) {
@@ -118,10 +118,6 @@ func (a *paymentAction) Schema(_ context.Context, _ action.SchemaRequest, resp *
 	}
 }
 
-func (a *paymentAction) Configure(_ context.Context, req action.ConfigureRequest, resp *action.ConfigureResponse) {
-	a.data = providerDataFrom(req.ProviderData, &resp.Diagnostics)
-}
-
 // ModifyPlan refuses, at plan time, an invocation that would move real
 // money without allow_live_payments.
 func (a *paymentAction) ModifyPlan(ctx context.Context, req action.ModifyPlanRequest, resp *action.ModifyPlanResponse) {
@@ -134,7 +130,7 @@ func (a *paymentAction) ModifyPlan(ctx context.Context, req action.ModifyPlanReq
 	if cfg.Payment.IsUnknown() {
 		what = a.verbing() + " a payment"
 	}
-	if d := a.data.livePaymentDiagnostic(what); d != nil {
+	if d := a.livePaymentDiagnostic(what); d != nil {
 		resp.Diagnostics.Append(d)
 	}
 }
@@ -148,15 +144,15 @@ func (a *paymentAction) Invoke(ctx context.Context, req action.InvokeRequest, re
 	if resp.Diagnostics.HasError() {
 		return
 	}
-	if a.data == nil || a.data.client == nil {
+	if a.client == nil {
 		resp.Diagnostics.Append(notConfiguredDiagnostic())
 		return
 	}
-	if d := a.data.livePaymentDiagnostic(a.verbing() + " payment " + cfg.Payment.ValueString()); d != nil {
+	if d := a.livePaymentDiagnostic(a.verbing() + " payment " + cfg.Payment.ValueString()); d != nil {
 		resp.Diagnostics.Append(d)
 		return
 	}
-	c := a.data.client
+	c := a.client
 	ctx, cancel := context.WithTimeout(ctx, paymentActionTimeout)
 	defer cancel()
 	progress := func(format string, args ...any) {

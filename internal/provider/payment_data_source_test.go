@@ -240,7 +240,7 @@ func testUnitReadDataSource(t *testing.T, ds datasource.DataSource, c *client.Cl
 	}
 	if dc, ok := ds.(datasource.DataSourceWithConfigure); ok {
 		var cresp datasource.ConfigureResponse
-		dc.Configure(ctx, datasource.ConfigureRequest{ProviderData: c}, &cresp)
+		dc.Configure(ctx, datasource.ConfigureRequest{ProviderData: &providerData{client: c}}, &cresp)
 		if cresp.Diagnostics.HasError() {
 			t.Fatalf("configure: %v", cresp.Diagnostics)
 		}

@@ -243,11 +243,13 @@ func (p *paymentsProvider) Configure(ctx context.Context, req provider.Configure
 		"max_requests_per_second": maxRPS, "request_timeout": requestTimeout.String(),
 	})
 
-	resp.DataSourceData = c
+	// One value for every kind of type, received by the bases in base.go.
 	data := &providerData{client: c, allowLivePayments: config.AllowLivePayments.ValueBool()}
 	resp.ResourceData = data
-	resp.ActionData = data
 	resp.ListResourceData = data
+	resp.DataSourceData = data
+	resp.ActionData = data
+	resp.EphemeralResourceData = data
 }
 
 // userAgent is sent on every request, naming the provider, its version and
