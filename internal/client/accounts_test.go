@@ -11,10 +11,10 @@ import (
 	"github.com/paymentsdev/terraform-provider-payments/internal/wire"
 )
 
-// TestAccountIsolation: another account gets 404 (never 403) for every verb
+// TestClient_AccountIsolation: another account gets 404 (never 403) for every verb
 // on an account's objects, sees none of them in lists, cannot name them in
 // parameters, and changes nothing.
-func TestAccountIsolation(t *testing.T) {
+func TestClient_AccountIsolation(t *testing.T) {
 	t.Parallel()
 	ctx := context.Background()
 	e := newEnv(t)

@@ -9,10 +9,10 @@ import (
 	"github.com/paymentsdev/terraform-provider-payments/internal/wire"
 )
 
-// TestParseBaseURL: the one base URL check, shared by client.New and the
+// TestParseBaseURL_ProblemsAndFixes: the one base URL check, shared by client.New and the
 // provider's validator, says what is wrong and what to do, never echoing
 // credentials.
-func TestParseBaseURL(t *testing.T) {
+func TestParseBaseURL_ProblemsAndFixes(t *testing.T) {
 	t.Parallel()
 	for _, tc := range []struct {
 		raw  string

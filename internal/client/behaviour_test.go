@@ -21,9 +21,9 @@ import (
 	"github.com/paymentsdev/terraform-provider-payments/internal/wire"
 )
 
-// TestIdempotencyKeyPerCall: one Idempotency-Key per logical POST, reused
+// TestClient_IdempotencyKeyPerCall: one Idempotency-Key per logical POST, reused
 // across its retries, different between calls, absent on GET and DELETE.
-func TestIdempotencyKeyPerCall(t *testing.T) {
+func TestClient_IdempotencyKeyPerCall(t *testing.T) {
 	t.Parallel()
 	ctx := context.Background()
 	e := newEnv(t)
@@ -62,9 +62,9 @@ func TestIdempotencyKeyPerCall(t *testing.T) {
 	}
 }
 
-// TestRequestHeaders: User-Agent, Basic auth with an empty password, form
+// TestClient_RequestHeaders: User-Agent, Basic auth with an empty password, form
 // content type.
-func TestRequestHeaders(t *testing.T) {
+func TestClient_RequestHeaders(t *testing.T) {
 	t.Parallel()
 	ctx := context.Background()
 	e := newEnv(t)
@@ -97,9 +97,9 @@ func TestRequestHeaders(t *testing.T) {
 	}
 }
 
-// TestRetryAfter: a 429's Retry-After is what Backoff waits, and the client
+// TestClient_RetryAfter: a 429's Retry-After is what Backoff waits, and the client
 // waits it before succeeding.
-func TestRetryAfter(t *testing.T) {
+func TestClient_RetryAfter(t *testing.T) {
 	t.Parallel()
 	ctx := context.Background()
 	e := newEnv(t)
@@ -138,9 +138,9 @@ func TestRetryAfter(t *testing.T) {
 	}
 }
 
-// TestBackoff: exponential from min, capped at max, equal jitter (between
+// TestBackoff_JitterCapAndRetryAfter: exponential from min, capped at max, equal jitter (between
 // half and all of the step), and Retry-After when the answer has one.
-func TestBackoff(t *testing.T) {
+func TestBackoff_JitterCapAndRetryAfter(t *testing.T) {
 	t.Parallel()
 	const lo, hi = 100 * time.Millisecond, 2 * time.Second
 	withHeader := func(v string) *http.Response {
@@ -183,9 +183,9 @@ func TestBackoff(t *testing.T) {
 	}
 }
 
-// TestContextCancellation: retries stop when the context ends, and a POST
+// TestClient_ContextCancellation: retries stop when the context ends, and a POST
 // whose context ended before anything was sent sends nothing.
-func TestContextCancellation(t *testing.T) {
+func TestClient_ContextCancellation(t *testing.T) {
 	t.Parallel()
 	t.Run("cancelled between attempts", func(t *testing.T) {
 		t.Parallel()
@@ -303,9 +303,9 @@ func TestContextCancellation(t *testing.T) {
 	})
 }
 
-// TestSecretNeverLeaks runs the failure paths with a Log callback and checks
+// TestClient_SecretNeverLeaks runs the failure paths with a Log callback and checks
 // that neither the log fields nor the errors hold the key.
-func TestSecretNeverLeaks(t *testing.T) {
+func TestClient_SecretNeverLeaks(t *testing.T) {
 	t.Parallel()
 	ctx := context.Background()
 	e := newEnv(t)
@@ -376,9 +376,9 @@ func TestSecretNeverLeaks(t *testing.T) {
 	}
 }
 
-// TestNewValidation: New refuses base URLs it cannot use safely, without
+// TestNew_RefusesUnsafeBaseURLs: New refuses base URLs it cannot use safely, without
 // echoing credentials.
-func TestNewValidation(t *testing.T) {
+func TestNew_RefusesUnsafeBaseURLs(t *testing.T) {
 	t.Parallel()
 	key := wire.SecretKeySandboxPrefix + "abcdefgh12345678"
 	tests := []struct {
@@ -444,8 +444,8 @@ func fakeAPI(t *testing.T, handler http.HandlerFunc) string {
 	return srv.URL
 }
 
-// TestLivemodeMismatch: an answer in the other mode than the key's is refused.
-func TestLivemodeMismatch(t *testing.T) {
+// TestClient_LivemodeMismatch: an answer in the other mode than the key's is refused.
+func TestClient_LivemodeMismatch(t *testing.T) {
 	t.Parallel()
 	ctx := context.Background()
 	answer := func(livemode bool) http.HandlerFunc {
@@ -507,9 +507,9 @@ func TestLivemodeMismatch(t *testing.T) {
 	}
 }
 
-// TestUnexpectedAnswers: bodies that are not the documented shape still
+// TestClient_UnexpectedAnswers: bodies that are not the documented shape still
 // give useful errors; 409 in_use is retried, 409 reused is not.
-func TestUnexpectedAnswers(t *testing.T) {
+func TestClient_UnexpectedAnswers(t *testing.T) {
 	t.Parallel()
 	ctx := context.Background()
 	key := wire.SecretKeySandboxPrefix + "abcdefgh12345678"
@@ -598,12 +598,12 @@ func TestUnexpectedAnswers(t *testing.T) {
 	})
 }
 
-// TestOddIDs: an identifier from user input addresses only its own path
+// TestClient_OddIDs: an identifier from user input addresses only its own path
 // segment; whatever it holds, the answer is a 404 resource_missing. An
 // empty id is refused before any request: an empty segment addresses no
 // object, and the answer (unrecognized_url, or another route's after the
 // server cleans the path) must not read as not found.
-func TestOddIDs(t *testing.T) {
+func TestClient_OddIDs(t *testing.T) {
 	t.Parallel()
 	ctx := context.Background()
 	e := newEnv(t)
@@ -642,9 +642,9 @@ func TestOddIDs(t *testing.T) {
 	}
 }
 
-// TestKeyAcceptance: the sandbox admits exactly the keys ClassifyKey calls
+// TestClassifyKey_AgreesWithSandbox: the sandbox admits exactly the keys ClassifyKey calls
 // sandbox secret keys, and refuses the others with the contract's errors.
-func TestKeyAcceptance(t *testing.T) {
+func TestClassifyKey_AgreesWithSandbox(t *testing.T) {
 	t.Parallel()
 	sb := newEnv(t).sb
 	rest := strings.Repeat("k", wire.MinKeySecretLength)
@@ -691,9 +691,9 @@ func TestKeyAcceptance(t *testing.T) {
 	}
 }
 
-// TestBodyLimitBoundary: 64 KiB exactly is read (and here refused for its
+// TestClient_BodyLimitBoundary: 64 KiB exactly is read (and here refused for its
 // content), one byte more is 413 before any other check.
-func TestBodyLimitBoundary(t *testing.T) {
+func TestClient_BodyLimitBoundary(t *testing.T) {
 	t.Parallel()
 	e := newEnv(t)
 	pad := func(n int) url.Values { return url.Values{"name": {strings.Repeat("a", n-len("name="))}} }
@@ -707,9 +707,9 @@ func TestBodyLimitBoundary(t *testing.T) {
 	}
 }
 
-// TestUnknownRoutes: paths and methods outside the contract are errors in
+// TestClient_UnknownRoutes: paths and methods outside the contract are errors in
 // the contract's shape, with a Request-Id.
-func TestUnknownRoutes(t *testing.T) {
+func TestClient_UnknownRoutes(t *testing.T) {
 	t.Parallel()
 	e := newEnv(t)
 	for _, tc := range []struct{ method, path string }{

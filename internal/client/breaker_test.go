@@ -17,7 +17,7 @@ func refusedErr() error {
 	return &net.OpError{Op: "dial", Net: "tcp", Err: &os.SyscallError{Syscall: "connect", Err: syscall.ECONNREFUSED}}
 }
 
-func TestIsConnectFailure(t *testing.T) {
+func TestIsConnectFailure_Kinds(t *testing.T) {
 	t.Parallel()
 	for _, tc := range []struct {
 		name string
@@ -40,12 +40,12 @@ func TestIsConnectFailure(t *testing.T) {
 	}
 }
 
-// TestBreaker: it opens after BreakerThreshold connection failures in a
+// TestBreaker_OpensAndRecovers: it opens after BreakerThreshold connection failures in a
 // row that span breakerMinStreak, not before; while open it refuses at
 // once, naming the address and the last failure; after breakerCooldown it
 // lets attempts through, one more failure opens it again, and an answer
 // closes it and starts the count over.
-func TestBreaker(t *testing.T) {
+func TestBreaker_OpensAndRecovers(t *testing.T) {
 	t.Parallel()
 	const base = "http://127.0.0.1:9"
 	t0 := time.Now()

@@ -14,10 +14,10 @@ import (
 	"github.com/paymentsdev/terraform-provider-payments/internal/wire"
 )
 
-// TestCustomerList creates more customers than the largest page holds and
+// TestAllCustomers_EveryWay creates more customers than the largest page holds and
 // lists them every way: all once, newest first, filtered by e-mail address
 // ignoring case, from a cursor, and stopping early.
-func TestCustomerList(t *testing.T) {
+func TestAllCustomers_EveryWay(t *testing.T) {
 	t.Parallel()
 	ctx := context.Background()
 	e := newEnv(t)
@@ -106,9 +106,9 @@ func TestCustomerList(t *testing.T) {
 	})
 }
 
-// TestCustomerList_answers drives ListCustomers against fixed answers: a
+// TestAllCustomers_Answers drives ListCustomers against fixed answers: a
 // service without the list, and answers the client must refuse.
-func TestCustomerList_answers(t *testing.T) {
+func TestAllCustomers_Answers(t *testing.T) {
 	t.Parallel()
 	const customer = `{"id":"cus_AAAAAAAAAAAAAAAAAAAAAAAA","object":"customer","email":null,"name":null,"phone":null,` +
 		`"default_source":null,"sources":{"object":"list","data":[]},"metadata":{},"created_at":"2030-01-01T00:00:00Z","livemode":%s}`

@@ -15,9 +15,9 @@ import (
 	"github.com/paymentsdev/terraform-provider-payments/internal/wire"
 )
 
-// TestCustomerLifecycle: create, read, update, delete, and the shapes of
+// TestClient_CustomerLifecycle: create, read, update, delete, and the shapes of
 // the objects on the way.
-func TestCustomerLifecycle(t *testing.T) {
+func TestClient_CustomerLifecycle(t *testing.T) {
 	t.Parallel()
 	ctx := context.Background()
 	e := newEnv(t)
@@ -64,9 +64,9 @@ func TestCustomerLifecycle(t *testing.T) {
 	}
 }
 
-// TestCustomerClearing: "" clears a scalar; metadata[k]= deletes a key;
+// TestUpdateCustomer_Clearing: "" clears a scalar; metadata[k]= deletes a key;
 // metadata= deletes them all.
-func TestCustomerClearing(t *testing.T) {
+func TestUpdateCustomer_Clearing(t *testing.T) {
 	t.Parallel()
 	ctx := context.Background()
 	e := newEnv(t)
@@ -105,10 +105,10 @@ func TestCustomerClearing(t *testing.T) {
 	}
 }
 
-// TestDefaultSource: the first attached becomes default, removing the
+// TestClient_DefaultSource: the first attached becomes default, removing the
 // default picks the most recently added remaining one, null when none;
 // default_source= is rejected; an unattached src_ is resource_missing.
-func TestDefaultSource(t *testing.T) {
+func TestClient_DefaultSource(t *testing.T) {
 	t.Parallel()
 	ctx := context.Background()
 	e := newEnv(t)
@@ -196,8 +196,8 @@ func sameSet(a, b []string) bool {
 	return slices.Equal(a, b)
 }
 
-// TestSourceTokens: every test token's brand, last4 and expiry.
-func TestSourceTokens(t *testing.T) {
+// TestAddSource_TestTokens: every test token's brand, last4 and expiry.
+func TestAddSource_TestTokens(t *testing.T) {
 	t.Parallel()
 	ctx := context.Background()
 	e := newEnv(t)
@@ -230,9 +230,9 @@ func TestSourceTokens(t *testing.T) {
 	}
 }
 
-// TestCustomerDeleteCascade: deleting a customer deletes its sources;
+// TestDeleteCustomer_Cascade: deleting a customer deletes its sources;
 // payments that name it keep its id.
-func TestCustomerDeleteCascade(t *testing.T) {
+func TestDeleteCustomer_Cascade(t *testing.T) {
 	t.Parallel()
 	ctx := context.Background()
 	e := newEnv(t)
@@ -271,8 +271,8 @@ func TestCustomerDeleteCascade(t *testing.T) {
 	}
 }
 
-// TestCustomerLimits: metadata, email, phone and name bounds.
-func TestCustomerLimits(t *testing.T) {
+// TestClient_CustomerLimits: metadata, email, phone and name bounds.
+func TestClient_CustomerLimits(t *testing.T) {
 	t.Parallel()
 	e := newEnv(t)
 	nKeys := func(n int) map[string]string {
@@ -352,8 +352,8 @@ func TestCustomerLimits(t *testing.T) {
 	}
 }
 
-// TestListLimitBounds: limit is 1 to 100.
-func TestListLimitBounds(t *testing.T) {
+// TestListParams_Limit: limit is 1 to 100.
+func TestListParams_Limit(t *testing.T) {
 	t.Parallel()
 	ctx := context.Background()
 	e := newEnv(t)
@@ -370,10 +370,10 @@ func TestListLimitBounds(t *testing.T) {
 	}
 }
 
-// TestMetadataKeys: a metadata key the bracket syntax can carry round-trips
+// TestClient_MetadataKeys: a metadata key the bracket syntax can carry round-trips
 // exactly; one it cannot (brackets, empty) is refused with a 400 naming
 // metadata, never stored under another key.
-func TestMetadataKeys(t *testing.T) {
+func TestClient_MetadataKeys(t *testing.T) {
 	t.Parallel()
 	e := newEnv(t)
 	for _, tc := range []struct {

@@ -83,8 +83,8 @@ func decodedMessage(body []byte, eb *wire.ErrorBody) string {
 	return eb.Error.Message
 }
 
-// TestDefaultErrorType: the type inferred from the status when the body has none.
-func TestDefaultErrorType(t *testing.T) {
+// TestDefaultErrorType_ByStatus: the type inferred from the status when the body has none.
+func TestDefaultErrorType_ByStatus(t *testing.T) {
 	for status, want := range map[int]string{
 		400: wire.ErrorTypeInvalidRequest, 404: wire.ErrorTypeInvalidRequest, 413: wire.ErrorTypeInvalidRequest,
 		401: wire.ErrorTypeAuthentication, 402: wire.ErrorTypeCard, 403: wire.ErrorTypePermission,

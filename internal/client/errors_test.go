@@ -17,10 +17,10 @@ import (
 	"github.com/paymentsdev/terraform-provider-payments/internal/wire"
 )
 
-// TestErrors drives the client into every error row of the contract against
+// TestClient_ErrorRows drives the client into every error row of the contract against
 // the sandbox and checks the decoded *client.Error. checkAPIError also
 // asserts, for every case, that the secret key appears nowhere in the error.
-func TestErrors(t *testing.T) {
+func TestClient_ErrorRows(t *testing.T) {
 	t.Parallel()
 	ctx := context.Background()
 	tests := []struct {
@@ -326,8 +326,8 @@ func TestErrors(t *testing.T) {
 	}
 }
 
-// TestErrorHelpers checks the predicates on wrapped and foreign errors.
-func TestErrorHelpers(t *testing.T) {
+// TestError_Predicates checks the predicates on wrapped and foreign errors.
+func TestError_Predicates(t *testing.T) {
 	t.Parallel()
 	wrap := func(e *client.Error) error { return fmt.Errorf("context: %w", e) }
 	tests := []struct {
@@ -368,12 +368,12 @@ func TestErrorHelpers(t *testing.T) {
 	}
 }
 
-// TestNotFoundOnlyResourceMissing: only a JSON error body with code
+// TestIsNotFound_OnlyResourceMissing: only a JSON error body with code
 // resource_missing reads as "the object is gone". Any other 404 (another
 // code, no code, a proxy's HTML page, an empty body) is an error naming the
 // request URL and base_url, so that a wrong base URL never makes Terraform
 // forget objects that exist.
-func TestNotFoundOnlyResourceMissing(t *testing.T) {
+func TestIsNotFound_OnlyResourceMissing(t *testing.T) {
 	t.Parallel()
 	ctx := context.Background()
 	const id = "cus_AAAAAAAAAAAAAAAAAAAAAAAA"
@@ -455,10 +455,10 @@ func TestNotFoundOnlyResourceMissing(t *testing.T) {
 	}
 }
 
-// TestWrongBaseURLAgainstSandbox: every read and write of an object through
+// TestClient_WrongBaseURL: every read and write of an object through
 // a base URL with an extra path reaches no endpoint of the sandbox, which
 // answers unrecognized_url; none of it reads as not found.
-func TestWrongBaseURLAgainstSandbox(t *testing.T) {
+func TestClient_WrongBaseURL(t *testing.T) {
 	t.Parallel()
 	ctx := context.Background()
 	e := newEnv(t)

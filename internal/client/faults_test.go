@@ -11,11 +11,11 @@ import (
 	"github.com/paymentsdev/terraform-provider-payments/internal/wire"
 )
 
-// TestFaultsExactlyOnce: with 20% injected errors and 10% dropped answers,
+// TestClient_FaultsExactlyOnce: with 20% injected errors and 10% dropped answers,
 // 200 concurrent creates make exactly 200 objects; every call either
 // succeeds or fails only after all its attempts, and no call makes more
 // than MaxRetries+1 attempts.
-func TestFaultsExactlyOnce(t *testing.T) {
+func TestClient_FaultsExactlyOnce(t *testing.T) {
 	t.Parallel()
 	const (
 		calls      = 200

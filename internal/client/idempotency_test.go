@@ -16,10 +16,10 @@ import (
 	"github.com/paymentsdev/terraform-provider-payments/internal/wire"
 )
 
-// TestIdempotentReplay: a repeat with the same key and parameters returns the
+// TestIdempotency_Replay: a repeat with the same key and parameters returns the
 // stored status and body with Idempotent-Replayed: true and changes nothing,
 // for every stored status (200, 400, 402, 404).
-func TestIdempotentReplay(t *testing.T) {
+func TestIdempotency_Replay(t *testing.T) {
 	t.Parallel()
 	tests := []struct {
 		name       string
@@ -63,9 +63,9 @@ func TestIdempotentReplay(t *testing.T) {
 	}
 }
 
-// TestIdempotentReplayThroughClient: two client calls forced onto one key
+// TestIdempotency_ReplayThroughClient: two client calls forced onto one key
 // return the same object, and the second answer is marked replayed.
-func TestIdempotentReplayThroughClient(t *testing.T) {
+func TestIdempotency_ReplayThroughClient(t *testing.T) {
 	t.Parallel()
 	e := newEnv(t)
 	rec := newRecorder()
@@ -93,9 +93,9 @@ func TestIdempotentReplayThroughClient(t *testing.T) {
 	}
 }
 
-// TestIdempotencyKeyReused: the same key with other parameters or another
+// TestIdempotency_KeyReused: the same key with other parameters or another
 // path is 409 idempotency_key_reused and changes nothing.
-func TestIdempotencyKeyReused(t *testing.T) {
+func TestIdempotency_KeyReused(t *testing.T) {
 	t.Parallel()
 	e := newEnv(t)
 	first := mustRaw(t, e.sb.URL, e.key, http.MethodPost, wire.PathCustomers, url.Values{"name": {"A"}}, "k1")
@@ -130,8 +130,8 @@ func TestIdempotencyKeyReused(t *testing.T) {
 	}
 }
 
-// TestIdempotencyKeysArePerAccount: another account may use the same key.
-func TestIdempotencyKeysArePerAccount(t *testing.T) {
+// TestIdempotency_KeysPerAccount: another account may use the same key.
+func TestIdempotency_KeysPerAccount(t *testing.T) {
 	t.Parallel()
 	e := newEnv(t)
 	other := sandboxtest.NewKey(t)
@@ -143,9 +143,9 @@ func TestIdempotencyKeysArePerAccount(t *testing.T) {
 	}
 }
 
-// TestIdempotencyFaults: an injected 5xx is not stored (the retry runs); a
+// TestIdempotency_Faults: an injected 5xx is not stored (the retry runs); a
 // dropped answer is stored (the retry replays it).
-func TestIdempotencyFaults(t *testing.T) {
+func TestIdempotency_Faults(t *testing.T) {
 	t.Parallel()
 	t.Run("5xx not stored", func(t *testing.T) {
 		t.Parallel()
@@ -199,9 +199,9 @@ func TestIdempotencyFaults(t *testing.T) {
 	})
 }
 
-// TestIdempotencyConcurrent: eight concurrent requests with one key make one
+// TestIdempotency_Concurrent: eight concurrent requests with one key make one
 // object; each answer is that object or 409 idempotency_key_in_use.
-func TestIdempotencyConcurrent(t *testing.T) {
+func TestIdempotency_Concurrent(t *testing.T) {
 	t.Parallel()
 	e := newEnv(t)
 	// Latency widens the window in which the first request is in flight.
@@ -270,8 +270,8 @@ func TestIdempotencyConcurrent(t *testing.T) {
 	}
 }
 
-// TestIdempotencyKeyLength: at most IdempotencyKeyMaxLength characters.
-func TestIdempotencyKeyLength(t *testing.T) {
+// TestIdempotency_KeyLength: at most IdempotencyKeyMaxLength characters.
+func TestIdempotency_KeyLength(t *testing.T) {
 	t.Parallel()
 	e := newEnv(t)
 	ok := mustRaw(t, e.sb.URL, e.key, http.MethodPost, wire.PathCustomers, nil, strings.Repeat("a", wire.IdempotencyKeyMaxLength))

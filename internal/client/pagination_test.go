@@ -11,10 +11,10 @@ import (
 	"github.com/paymentsdev/terraform-provider-payments/internal/wire"
 )
 
-// TestPagination creates 250 payments (more than two pages of the largest
+// TestListPayments_Pagination creates 250 payments (more than two pages of the largest
 // size) and walks them every way the contract allows: each exactly once,
 // newest first by creation order.
-func TestPagination(t *testing.T) {
+func TestListPayments_Pagination(t *testing.T) {
 	t.Parallel()
 	ctx := context.Background()
 	e := newEnv(t)
@@ -146,8 +146,8 @@ func TestPagination(t *testing.T) {
 	})
 }
 
-// TestListFilters: customer, status and created bounds.
-func TestListFilters(t *testing.T) {
+// TestListPayments_Filters: customer, status and created bounds.
+func TestListPayments_Filters(t *testing.T) {
 	t.Parallel()
 	ctx := context.Background()
 	e := newEnv(t)

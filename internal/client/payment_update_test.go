@@ -13,8 +13,8 @@ import (
 	"github.com/paymentsdev/terraform-provider-payments/internal/wire"
 )
 
-// TestUpdatePaymentForm pins what UpdatePayment puts on the wire.
-func TestUpdatePaymentForm(t *testing.T) {
+// TestUpdatePayment_Form pins what UpdatePayment puts on the wire.
+func TestUpdatePayment_Form(t *testing.T) {
 	t.Parallel()
 	e := newEnv(t)
 	p := mustPayment(t, e.c, &client.PaymentParams{Amount: mediumAmount, Currency: "USD", Source: sandbox.TokenVisa,
@@ -49,9 +49,9 @@ func TestUpdatePaymentForm(t *testing.T) {
 	}
 }
 
-// TestUpdatePayment changes description and metadata through the client
+// TestUpdatePayment_AgainstSandbox changes description and metadata through the client
 // against the sandbox; everything else of the payment stays.
-func TestUpdatePayment(t *testing.T) {
+func TestUpdatePayment_AgainstSandbox(t *testing.T) {
 	t.Parallel()
 	ctx := context.Background()
 	for _, tc := range []struct {
@@ -93,7 +93,7 @@ func TestUpdatePayment(t *testing.T) {
 	}
 }
 
-func TestUpdatePaymentErrors(t *testing.T) {
+func TestUpdatePayment_Errors(t *testing.T) {
 	t.Parallel()
 	e := newEnv(t)
 	ctx := context.Background()
@@ -120,11 +120,11 @@ func TestUpdatePaymentErrors(t *testing.T) {
 	}
 }
 
-// TestPaymentWritesKeepOneIdempotencyKey: every payment write (create,
+// TestClient_PaymentWritesKeepOneIdempotencyKey: every payment write (create,
 // update, capture, refund) sends one Idempotency-Key across its retries:
 // its first attempt acts and loses its answer (a drop), the second gets a
 // 503, and the third replays the stored answer; the write acted once.
-func TestPaymentWritesKeepOneIdempotencyKey(t *testing.T) {
+func TestClient_PaymentWritesKeepOneIdempotencyKey(t *testing.T) {
 	t.Parallel()
 	ctx := context.Background()
 	for _, tc := range []struct {

@@ -123,10 +123,10 @@ func paymentIn(t *testing.T, c *client.Client, status string) *client.Payment {
 	return p
 }
 
-// TestPaymentTransitions runs every action from every status: the moves
+// TestClient_PaymentTransitions runs every action from every status: the moves
 // sandbox.PaymentTransitions allows succeed, every other one is 400
 // payment_unexpected_state and leaves the payment as it was.
-func TestPaymentTransitions(t *testing.T) {
+func TestClient_PaymentTransitions(t *testing.T) {
 	t.Parallel()
 	// The table above must agree with the transitions of api/openapi.yaml.
 	covered := map[[2]string]bool{}
@@ -231,9 +231,9 @@ func checkPaymentShape(t *testing.T, p *client.Payment) {
 	}
 }
 
-// TestPaymentAmounts: partial capture, partial and full refunds, their
+// TestClient_PaymentAmounts: partial capture, partial and full refunds, their
 // arithmetic and bounds.
-func TestPaymentAmounts(t *testing.T) {
+func TestClient_PaymentAmounts(t *testing.T) {
 	t.Parallel()
 	ctx := context.Background()
 	e := newEnv(t)
@@ -281,8 +281,8 @@ func TestPaymentAmounts(t *testing.T) {
 	}
 }
 
-// TestPaymentSources: what a payment may charge, and what it records.
-func TestPaymentSources(t *testing.T) {
+// TestCreatePayment_Sources: what a payment may charge, and what it records.
+func TestCreatePayment_Sources(t *testing.T) {
 	t.Parallel()
 	ctx := context.Background()
 	e := newEnv(t)
@@ -332,8 +332,8 @@ func TestPaymentSources(t *testing.T) {
 	checkPaymentShape(t, pending)
 }
 
-// TestPaymentLimits: amount range and currency case.
-func TestPaymentLimits(t *testing.T) {
+// TestCreatePayment_Limits: amount range and currency case.
+func TestCreatePayment_Limits(t *testing.T) {
 	t.Parallel()
 	e := newEnv(t)
 	tests := []struct {

@@ -146,13 +146,13 @@ func newHungServer(t *testing.T, headersFirst bool) *hungServer {
 	return h
 }
 
-// TestRequestTimeout: an attempt that gets no complete answer within
+// TestClient_RequestTimeout: an attempt that gets no complete answer within
 // RequestTimeout ends and is retried like a network error; a POST keeps
 // its Idempotency-Key across the attempts; the error says it timed out.
 // The attempts are counted where the client sends them, not where the
 // server receives them: on a loaded machine an attempt may end before the
 // server has read it, which is the same timeout.
-func TestRequestTimeout(t *testing.T) {
+func TestClient_RequestTimeout(t *testing.T) {
 	t.Parallel()
 	key := "sk_sandbox_" + strings.Repeat("t", 16)
 	// Long enough that the stalled answer's headers arrive within it on a

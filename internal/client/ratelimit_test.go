@@ -432,7 +432,7 @@ func TestRateGate_PlaceHeldUntilAnswered(t *testing.T) {
 	}
 }
 
-func TestParseRetryAfter(t *testing.T) {
+func TestParseRetryAfter_Forms(t *testing.T) {
 	t.Parallel()
 	now := time.Date(2026, 11, 22, 12, 0, 0, 0, time.UTC)
 	for _, tc := range []struct {

@@ -13,9 +13,9 @@ import (
 	"github.com/paymentsdev/terraform-provider-payments/internal/wire"
 )
 
-// TestCustomerParamsEncodedSize: EncodedSize is exactly the body the client
+// TestCustomerParams_EncodedSize: EncodedSize is exactly the body the client
 // sends, for creates and updates, ASCII or not.
-func TestCustomerParamsEncodedSize(t *testing.T) {
+func TestCustomerParams_EncodedSize(t *testing.T) {
 	t.Parallel()
 	var got atomic.Int64
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {

@@ -16,9 +16,9 @@ import (
 	"github.com/paymentsdev/terraform-provider-payments/internal/wire"
 )
 
-// TestSandboxControls: reset, stats and faults act on the calling account
+// TestSandboxControls_PerAccount: reset, stats and faults act on the calling account
 // only, as api/openapi.yaml's sandbox controls say.
-func TestSandboxControls(t *testing.T) {
+func TestSandboxControls_PerAccount(t *testing.T) {
 	t.Parallel()
 	ctx := context.Background()
 	e := newEnv(t)
@@ -91,8 +91,8 @@ func TestSandboxControls(t *testing.T) {
 	}
 }
 
-// TestSandboxLatency: latency_ms delays each /v1 answer.
-func TestSandboxLatency(t *testing.T) {
+// TestSandboxControls_Latency: latency_ms delays each /v1 answer.
+func TestSandboxControls_Latency(t *testing.T) {
 	t.Parallel()
 	e := newEnv(t)
 	setFaults(t, e.c, sandboxclient.FaultsParams{LatencyMS: new(int64(120))})
@@ -105,9 +105,9 @@ func TestSandboxLatency(t *testing.T) {
 	}
 }
 
-// TestIdempotencyRetention: keys are kept IdempotencyKeyRetention, then
+// TestIdempotency_Retention: keys are kept IdempotencyKeyRetention, then
 // forgotten (the sandbox's clock is moved, not waited for).
-func TestIdempotencyRetention(t *testing.T) {
+func TestIdempotency_Retention(t *testing.T) {
 	t.Parallel()
 	var mu sync.Mutex
 	now := time.Date(2030, 1, 2, 3, 4, 5, 0, time.UTC)
@@ -133,9 +133,9 @@ func TestIdempotencyRetention(t *testing.T) {
 	}
 }
 
-// TestLivemodeField: every object the sandbox answers carries livemode
+// TestClient_LivemodeField: every object the sandbox answers carries livemode
 // (false), customers and sources included.
-func TestLivemodeField(t *testing.T) {
+func TestClient_LivemodeField(t *testing.T) {
 	t.Parallel()
 	e := newEnv(t)
 	cus := mustCustomer(t, e.c, &client.CustomerParams{Source: new(sandbox.TokenVisa)})

@@ -18,9 +18,9 @@ import (
 	"github.com/paymentsdev/terraform-provider-payments/internal/wire"
 )
 
-// TestWebhookEndpoints drives every webhook call against the sandbox and
+// TestClient_WebhookEndpoints drives every webhook call against the sandbox and
 // checks what went over the wire.
-func TestWebhookEndpoints(t *testing.T) {
+func TestClient_WebhookEndpoints(t *testing.T) {
 	t.Parallel()
 	ctx := context.Background()
 	e := newEnv(t)
@@ -79,7 +79,7 @@ func TestWebhookEndpoints(t *testing.T) {
 	}
 }
 
-func TestEventsAndDeliveries(t *testing.T) {
+func TestClient_EventsAndDeliveries(t *testing.T) {
 	t.Parallel()
 	ctx := context.Background()
 	e := newEnv(t)

@@ -7,7 +7,7 @@ import (
 	"testing"
 )
 
-func TestUnasked(t *testing.T) {
+func TestUnasked_Environments(t *testing.T) {
 	all := []string{"TF_LOG_PROVIDER", "TF_LOG_SDK", "TF_LOG_SDK_PROTO", "TF_LOG_SDK_FRAMEWORK"}
 	tests := []struct {
 		name    string
@@ -31,7 +31,7 @@ func TestUnasked(t *testing.T) {
 	}
 }
 
-func TestWanted(t *testing.T) {
+func TestWanted_Environments(t *testing.T) {
 	tests := []struct {
 		name    string
 		environ []string
@@ -56,7 +56,7 @@ func TestWanted(t *testing.T) {
 	}
 }
 
-func TestQuietUnasked(t *testing.T) {
+func TestQuietUnasked_TurnsLogsOff(t *testing.T) {
 	// Unset every TF_LOG* variable for the test; t.Setenv restores them.
 	names := slices.Clone(sdkLevelVars)
 	for _, kv := range os.Environ() {

@@ -11,7 +11,7 @@ import (
 	"github.com/paymentsdev/terraform-provider-payments/internal/wire"
 )
 
-func TestAuthentication(t *testing.T) {
+func TestAuth_Credentials(t *testing.T) {
 	t.Parallel()
 	e := newEnv(t)
 	basic := func(user, pass string) string {
@@ -54,7 +54,7 @@ func TestAuthentication(t *testing.T) {
 	e.get("/_sandbox/stats", nil).ok(nil)
 }
 
-func TestAllowList(t *testing.T) {
+func TestAuth_AllowList(t *testing.T) {
 	t.Parallel()
 	allowed := sandboxtest.NewKey(t)
 	sb := sandboxtest.Start(t, sandboxtest.WithKeys(allowed))
@@ -68,9 +68,9 @@ func TestAllowList(t *testing.T) {
 	}
 }
 
-// TestIsolation: another account gets 404 for every verb on an object,
+// TestAuth_AccountIsolation: another account gets 404 for every verb on an object,
 // never 403, and 400 resource_missing when a parameter names it.
-func TestIsolation(t *testing.T) {
+func TestAuth_AccountIsolation(t *testing.T) {
 	t.Parallel()
 	a := newEnv(t)
 	b := a.other()
@@ -123,10 +123,10 @@ func TestIsolation(t *testing.T) {
 	a.get("/v1/customers/"+cu.ID+"/sources/"+src, nil).ok(nil)
 }
 
-// TestUnknownRoute: a path or method no endpoint serves is 404
+// TestServeUnknown_UnrecognizedURL: a path or method no endpoint serves is 404
 // unrecognized_url naming the method and path, never resource_missing,
 // which would read as the object being gone; it is not counted.
-func TestUnknownRoute(t *testing.T) {
+func TestServeUnknown_UnrecognizedURL(t *testing.T) {
 	t.Parallel()
 	e := newEnv(t)
 	tests := []struct{ name, method, path string }{

@@ -14,7 +14,7 @@ import (
 	"github.com/paymentsdev/terraform-provider-payments/internal/wire"
 )
 
-func TestFaultSettings(t *testing.T) {
+func TestFaults_Settings(t *testing.T) {
 	t.Parallel()
 	e := newEnv(t)
 	var f wire.Faults
@@ -53,7 +53,7 @@ func TestFaultSettings(t *testing.T) {
 	}
 }
 
-func TestErrorRate(t *testing.T) {
+func TestFaults_ErrorRate(t *testing.T) {
 	t.Parallel()
 	e := newEnv(t)
 	e.faults(vals("error_rate", "1"))
@@ -85,7 +85,7 @@ func TestErrorRate(t *testing.T) {
 	}
 }
 
-func TestDropRate(t *testing.T) {
+func TestFaults_DropRate(t *testing.T) {
 	t.Parallel()
 	e := newEnv(t)
 	e.faults(vals("drop_rate", "1"))
@@ -121,7 +121,7 @@ func TestDropRate(t *testing.T) {
 	}
 }
 
-func TestLatency(t *testing.T) {
+func TestFaults_Latency(t *testing.T) {
 	t.Parallel()
 	e := newEnv(t)
 	e.faults(vals("latency_ms", "150"))
@@ -139,7 +139,7 @@ func TestLatency(t *testing.T) {
 	}
 }
 
-func TestRateLimit(t *testing.T) {
+func TestFaults_RateLimit(t *testing.T) {
 	t.Parallel()
 	e := newEnv(t)
 	e.faults(vals("rate_limit", "3"))
@@ -169,9 +169,9 @@ func TestRateLimit(t *testing.T) {
 	}
 }
 
-// TestStats: counts of objects, /v1 requests by route pattern, and
+// TestStats_Counts: counts of objects, /v1 requests by route pattern, and
 // connections.
-func TestStats(t *testing.T) {
+func TestStats_Counts(t *testing.T) {
 	t.Parallel()
 	e := newEnv(t)
 	cu := e.customer(vals("source", sandbox.TokenVisa))
@@ -212,7 +212,7 @@ func TestStats(t *testing.T) {
 	}
 }
 
-func TestReset(t *testing.T) {
+func TestReset_Account(t *testing.T) {
 	t.Parallel()
 	e := newEnv(t)
 	o := e.other()
@@ -254,7 +254,7 @@ func TestReset(t *testing.T) {
 	e.post("/_sandbox/reset", vals("all", "true")).fails(400, wire.ErrorTypeInvalidRequest, wire.ErrorCodeParameterUnknown, "all")
 }
 
-func TestBodyLimitAndEncoding(t *testing.T) {
+func TestPipeline_BodyLimitAndEncoding(t *testing.T) {
 	t.Parallel()
 	e := newEnv(t)
 	// Exactly at the limit is read; one byte over is 413.
@@ -288,9 +288,9 @@ func TestBodyLimitAndEncoding(t *testing.T) {
 	}
 }
 
-// TestConcurrentAccounts hammers one account from many goroutines and
+// TestSandbox_ConcurrentAccounts hammers one account from many goroutines and
 // others beside it; run with -race.
-func TestConcurrentAccounts(t *testing.T) {
+func TestSandbox_ConcurrentAccounts(t *testing.T) {
 	t.Parallel()
 	e := newEnv(t)
 	cu := e.customer(vals("source", sandbox.TokenVisa))

@@ -33,7 +33,7 @@ func (e *env) customerPage(q ...string) ([]string, bool) {
 	return out, l.HasMore
 }
 
-func TestListCustomers(t *testing.T) {
+func TestListCustomers_OrderAndEmailFilter(t *testing.T) {
 	t.Parallel()
 	e, clock := listEnv(t)
 	// 25 customers, three per second, so that many share a timestamp and
@@ -154,7 +154,7 @@ func TestListCustomers(t *testing.T) {
 	}
 }
 
-func TestListCustomers_isolationAndReset(t *testing.T) {
+func TestListCustomers_IsolationAndReset(t *testing.T) {
 	t.Parallel()
 	e := newEnv(t)
 	other := e.other()
@@ -181,11 +181,11 @@ func TestListCustomers_isolationAndReset(t *testing.T) {
 	}
 }
 
-// TestListCustomers_orderSurvivesRestart checks that the creation order is
+// TestListCustomers_OrderSurvivesRestart checks that the creation order is
 // kept in the data file, and that a file written before customers had a
 // sequence number is numbered once, in created_at order, so that the
 // order is then the same on every restart.
-func TestListCustomers_orderSurvivesRestart(t *testing.T) {
+func TestListCustomers_OrderSurvivesRestart(t *testing.T) {
 	t.Parallel()
 	path := filepath.Join(t.TempDir(), "sandbox.db")
 	key := sandboxtest.NewKey(t)

@@ -12,7 +12,7 @@ import (
 	"github.com/paymentsdev/terraform-provider-payments/internal/wire"
 )
 
-func TestCustomerLifecycle(t *testing.T) {
+func TestCustomers_Lifecycle(t *testing.T) {
 	t.Parallel()
 	e := newEnv(t)
 	cu := e.customer(vals("email", "jo@example.com", "name", "Jo Doe", "phone", "+14155550123",
@@ -78,7 +78,7 @@ func TestCustomerLifecycle(t *testing.T) {
 	e.get("/v1/customers/cus_malformed", nil).fails(404, wire.ErrorTypeInvalidRequest, wire.ErrorCodeResourceMissing, "")
 }
 
-func TestCustomerValidation(t *testing.T) {
+func TestCustomers_Validation(t *testing.T) {
 	t.Parallel()
 	e := newEnv(t)
 	existing := e.customer(nil)
@@ -152,7 +152,7 @@ func TestCustomerValidation(t *testing.T) {
 	e.get("/v1/customers/"+c.ID, vals("expand", "sources")).fails(400, wire.ErrorTypeInvalidRequest, wire.ErrorCodeParameterUnknown, "expand")
 }
 
-func TestDefaultSourceRules(t *testing.T) {
+func TestCustomers_DefaultSourceRules(t *testing.T) {
 	t.Parallel()
 	e := newEnv(t)
 	cu := e.customer(nil)
@@ -241,7 +241,7 @@ func TestDefaultSourceRules(t *testing.T) {
 	e.post("/v1/customers/cus_AAAAAAAAAAAAAAAAAAAAAAAA/sources", vals("source", sandbox.TokenVisa)).fails(404, wire.ErrorTypeInvalidRequest, wire.ErrorCodeResourceMissing, "")
 }
 
-func TestCascadeDelete(t *testing.T) {
+func TestCustomers_CascadeDelete(t *testing.T) {
 	t.Parallel()
 	e := newEnv(t)
 	cu := e.customer(vals("source", sandbox.TokenVisa))

@@ -12,11 +12,11 @@ import (
 	"github.com/paymentsdev/terraform-provider-payments/internal/wire"
 )
 
-// TestStatsFaults checks the stats' counts of injected faults, an addition
+// TestStats_Faults checks the stats' counts of injected faults, an addition
 // to the contract's stats: each kind counts the faults of its account only,
 // a drop counts each request that acted and got no answer, and a reset
 // keeps the counts.
-func TestStatsFaults(t *testing.T) {
+func TestStats_Faults(t *testing.T) {
 	ctx := context.Background()
 	sb := sandboxtest.Start(t)
 	newClient := func() *client.Client {
@@ -102,10 +102,10 @@ func TestStatsFaults(t *testing.T) {
 	}
 }
 
-// TestInjectedErrorAdvice: an injected 500/503 tells a POST to retry with
+// TestFaults_InjectedErrorAdvice: an injected 500/503 tells a POST to retry with
 // the same Idempotency-Key, and any other method simply to retry: a GET has
 // no key to keep.
-func TestInjectedErrorAdvice(t *testing.T) {
+func TestFaults_InjectedErrorAdvice(t *testing.T) {
 	t.Parallel()
 	e := newEnv(t)
 	e.faults(vals("error_rate", "1"))

@@ -140,9 +140,9 @@ func (failingStore) Close() error                               { return nil }
 func (failingStore) load() (map[[32]byte]*storedAccount, error) { return nil, nil }
 func (failingStore) commit([32]byte, []op) error                { return errors.New("disk full") }
 
-// TestStoreFailureStopsServing: once a write is lost the server refuses
+// TestStore_FailureStopsServing: once a write is lost the server refuses
 // every request rather than answer from state the disk does not have.
-func TestStoreFailureStopsServing(t *testing.T) {
+func TestStore_FailureStopsServing(t *testing.T) {
 	srv, err := New(Options{Store: failingStore{}})
 	if err != nil {
 		t.Fatal(err)

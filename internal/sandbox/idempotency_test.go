@@ -13,7 +13,7 @@ import (
 	"github.com/paymentsdev/terraform-provider-payments/internal/wire"
 )
 
-func TestIdempotentReplay(t *testing.T) {
+func TestIdempotency_Replay(t *testing.T) {
 	t.Parallel()
 	e := newEnv(t)
 	f := vals("email", "jo@example.com", "metadata[a]", "1")
@@ -85,9 +85,9 @@ func TestIdempotentReplay(t *testing.T) {
 	e.do(http.MethodDelete, "/v1/customers/"+cu.ID, nil, idemKey("k1")).fails(404, wire.ErrorTypeInvalidRequest, wire.ErrorCodeResourceMissing, "")
 }
 
-// TestIdempotencyKeyInUse holds the first request between reserving its
+// TestIdempotency_KeyInUse holds the first request between reserving its
 // key and acting, and sends the repeat then.
-func TestIdempotencyKeyInUse(t *testing.T) {
+func TestIdempotency_KeyInUse(t *testing.T) {
 	t.Parallel()
 	sb := sandboxtest.Start(t)
 	entered, release := make(chan struct{}), make(chan struct{})
@@ -122,9 +122,9 @@ func TestIdempotencyKeyInUse(t *testing.T) {
 	}
 }
 
-// TestIdempotencyNotStored: 5xx and 429 are not stored, so a retry with
+// TestIdempotency_NotStored: 5xx and 429 are not stored, so a retry with
 // the same key runs; faults act before the key is looked up.
-func TestIdempotencyNotStored(t *testing.T) {
+func TestIdempotency_NotStored(t *testing.T) {
 	t.Parallel()
 	e := newEnv(t)
 	e.faults(vals("error_rate", "1"))
@@ -161,7 +161,7 @@ func TestIdempotencyNotStored(t *testing.T) {
 	}
 }
 
-func TestIdempotencyExpiry(t *testing.T) {
+func TestIdempotency_Expiry(t *testing.T) {
 	t.Parallel()
 	e, clock := listEnv(t)
 	r1 := e.post("/v1/customers", nil, idemKey("day")).ok(nil)

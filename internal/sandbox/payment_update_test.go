@@ -14,10 +14,10 @@ import (
 	"github.com/paymentsdev/terraform-provider-payments/internal/wire"
 )
 
-// TestUpdatePayment covers POST /v1/payments/{id}: description and
+// TestUpdatePayment_DescriptionAndMetadata covers POST /v1/payments/{id}: description and
 // metadata change with the customers' rules, nothing else of the payment
 // moves, and every other parameter is refused before the path is read.
-func TestUpdatePayment(t *testing.T) {
+func TestUpdatePayment_DescriptionAndMetadata(t *testing.T) {
 	t.Parallel()
 	e := newEnv(t)
 	for _, tc := range []struct {
@@ -73,7 +73,7 @@ func TestUpdatePayment(t *testing.T) {
 	}
 }
 
-func TestUpdatePaymentRefusals(t *testing.T) {
+func TestUpdatePayment_Refusals(t *testing.T) {
 	t.Parallel()
 	e := newEnv(t)
 	p := e.payment(pay("700", "EUR", sandbox.TokenVisa, "description", "keep", "metadata[k]", "v"))
@@ -137,9 +137,9 @@ func sameMap(a, b map[string]string) bool {
 	return true
 }
 
-// TestUpdatePaymentPersists: an answered update is on disk; a restart on
+// TestUpdatePayment_Persists: an answered update is on disk; a restart on
 // the same data file shows it.
-func TestUpdatePaymentPersists(t *testing.T) {
+func TestUpdatePayment_Persists(t *testing.T) {
 	t.Parallel()
 	path := filepath.Join(t.TempDir(), "sandbox.db")
 	key := sandboxtest.NewKey(t)

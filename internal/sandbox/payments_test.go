@@ -15,7 +15,7 @@ import (
 	"github.com/paymentsdev/terraform-provider-payments/internal/wire"
 )
 
-func TestCreatePaymentWithTokens(t *testing.T) {
+func TestCreatePayment_Tokens(t *testing.T) {
 	t.Parallel()
 	e := newEnv(t)
 	year := int64(time.Now().UTC().Year() + 3)
@@ -80,7 +80,7 @@ func TestCreatePaymentWithTokens(t *testing.T) {
 	}
 }
 
-func TestCreatePaymentWithCustomer(t *testing.T) {
+func TestCreatePayment_Customer(t *testing.T) {
 	t.Parallel()
 	e := newEnv(t)
 	cu := e.customer(vals("source", sandbox.TokenMastercard))
@@ -185,10 +185,10 @@ func (e *env) state(status string) *wire.Payment {
 	return nil
 }
 
-// TestTransitions tries every action from every status: it succeeds
+// TestPaymentTransitions_EveryAction tries every action from every status: it succeeds
 // exactly when sandbox.PaymentTransitions allows the move, and is refused
 // with payment_unexpected_state otherwise.
-func TestTransitions(t *testing.T) {
+func TestPaymentTransitions_EveryAction(t *testing.T) {
 	t.Parallel()
 	e := newEnv(t)
 	actions := []struct {
@@ -242,7 +242,7 @@ func TestTransitions(t *testing.T) {
 	}
 }
 
-func TestCaptureAndRefundAmounts(t *testing.T) {
+func TestCaptureAndRefund_Amounts(t *testing.T) {
 	t.Parallel()
 	e := newEnv(t)
 	p := e.payment(pay("1000", "EUR", sandbox.TokenVisa, "capture", "false"))
@@ -279,7 +279,7 @@ func TestCaptureAndRefundAmounts(t *testing.T) {
 	e.post("/v1/payments/pay_AAAAAAAAAAAAAAAAAAAAAAAA/refund", nil).fails(404, wire.ErrorTypeInvalidRequest, wire.ErrorCodeResourceMissing, "")
 }
 
-func TestCompleteAndDispute(t *testing.T) {
+func TestSandboxControls_CompleteAndDispute(t *testing.T) {
 	t.Parallel()
 	e := newEnv(t)
 	var got wire.Payment
@@ -327,7 +327,7 @@ func (c *fakeClock) now() time.Time { c.mu.Lock(); defer c.mu.Unlock(); return c
 
 func (c *fakeClock) add(d time.Duration) { c.mu.Lock(); c.t = c.t.Add(d); c.mu.Unlock() }
 
-func TestListPayments(t *testing.T) {
+func TestListPayments_OrderAndFilters(t *testing.T) {
 	t.Parallel()
 	e, clock := listEnv(t)
 	cu := e.customer(vals("source", sandbox.TokenAmex))

@@ -30,7 +30,7 @@ func openEnv(t *testing.T, path, key string) (*env, func()) {
 	}
 }
 
-func TestStoreKeepsState(t *testing.T) {
+func TestStore_KeepsState(t *testing.T) {
 	t.Parallel()
 	path := filepath.Join(t.TempDir(), "sandbox.db")
 	key := sandboxtest.NewKey(t)
@@ -90,7 +90,7 @@ func TestStoreKeepsState(t *testing.T) {
 	e.get("/v1/payments/"+p4.ID, nil).ok(nil)
 }
 
-func TestStoreRefusesSecondOpener(t *testing.T) {
+func TestStore_RefusesSecondOpener(t *testing.T) {
 	t.Parallel()
 	path := filepath.Join(t.TempDir(), "sandbox.db")
 	st, err := sandbox.OpenStore(path)
@@ -103,8 +103,8 @@ func TestStoreRefusesSecondOpener(t *testing.T) {
 	}
 }
 
-// TestStoreNeverHoldsKeys: the data file names accounts by a hash.
-func TestStoreNeverHoldsKeys(t *testing.T) {
+// TestStore_NeverHoldsKeys: the data file names accounts by a hash.
+func TestStore_NeverHoldsKeys(t *testing.T) {
 	t.Parallel()
 	path := filepath.Join(t.TempDir(), "sandbox.db")
 	key := sandboxtest.NewKey(t)
@@ -199,9 +199,9 @@ func openDamaged(t *testing.T, path string) error {
 	return err
 }
 
-// TestStoreRefusesDamagedFile: a truncated, overwritten or foreign file is
+// TestStore_RefusesDamagedFile: a truncated, overwritten or foreign file is
 // refused cleanly: no panic, no memory fault, nothing served.
-func TestStoreRefusesDamagedFile(t *testing.T) {
+func TestStore_RefusesDamagedFile(t *testing.T) {
 	t.Parallel()
 	good, leaves := seedDataFile(t, filepath.Join(t.TempDir(), "seed.db"))
 	pg := os.Getpagesize()
@@ -250,11 +250,11 @@ func TestStoreRefusesDamagedFile(t *testing.T) {
 	}
 }
 
-// TestStoreSurvivesAnyOverwrittenPage overwrites each page of a data file
+// TestStore_SurvivesAnyOverwrittenPage overwrites each page of a data file
 // in turn with garbage: every open either refuses the file cleanly or
 // serves a state that the consistency check found whole. It never panics
 // or faults, which would end this test binary.
-func TestStoreSurvivesAnyOverwrittenPage(t *testing.T) {
+func TestStore_SurvivesAnyOverwrittenPage(t *testing.T) {
 	t.Parallel()
 	good, _ := seedDataFile(t, filepath.Join(t.TempDir(), "seed.db"))
 	pg := os.Getpagesize()

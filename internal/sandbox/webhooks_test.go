@@ -133,7 +133,7 @@ func (e *env) events(q url.Values) []*client.Event {
 	return l.Data
 }
 
-func TestWebhooks_defaultsAreTheContracts(t *testing.T) {
+func TestWebhooks_DefaultsAsDocumented(t *testing.T) {
 	t.Parallel()
 	srv, err := sandbox.New(sandbox.Options{})
 	if err != nil {
@@ -149,7 +149,7 @@ func TestWebhooks_defaultsAreTheContracts(t *testing.T) {
 	}
 }
 
-func TestWebhooks_endpointLifecycle(t *testing.T) {
+func TestWebhooks_EndpointLifecycle(t *testing.T) {
 	t.Parallel()
 	e := newEnv(t)
 	ep := e.endpoint("http://127.0.0.1:9/hooks", wire.EventPaymentApproved, wire.EventCustomerCreated, wire.EventPaymentApproved)
@@ -205,7 +205,7 @@ func TestWebhooks_endpointLifecycle(t *testing.T) {
 	e.post(wire.PathWebhookEndpoints+"/"+ep.ID+wire.PathRollSecret, nil).fails(404, wire.ErrorTypeInvalidRequest, wire.ErrorCodeResourceMissing, "")
 }
 
-func TestWebhooks_endpointValidation(t *testing.T) {
+func TestWebhooks_EndpointValidation(t *testing.T) {
 	t.Parallel()
 	e := newEnv(t)
 	const ok = "http://127.0.0.1:9/h"
@@ -256,7 +256,7 @@ func TestWebhooks_endpointValidation(t *testing.T) {
 	e.other().endpoint(ok, "*") // another account has its own 16
 }
 
-func TestWebhooks_allowList(t *testing.T) {
+func TestWebhooks_AllowList(t *testing.T) {
 	t.Parallel()
 	e := newHookEnv(t, sandbox.Options{Webhooks: sandbox.WebhookOptions{Allow: []string{"10.0.0.0/8", "hooks.internal", "192.0.2.7"}}})
 	for _, u := range []string{"http://10.1.2.3/h", "https://hooks.internal/h", "https://HOOKS.internal./h", "http://192.0.2.7:8080/h",
@@ -272,9 +272,9 @@ func TestWebhooks_allowList(t *testing.T) {
 	}
 }
 
-// TestWebhooks_eventsForEveryChange makes every kind of change and checks
+// TestWebhooks_EventsForEveryChange makes every kind of change and checks
 // the events recorded, their order and the object each carries.
-func TestWebhooks_eventsForEveryChange(t *testing.T) {
+func TestWebhooks_EventsForEveryChange(t *testing.T) {
 	t.Parallel()
 	e := newEnv(t)
 	cus := e.customer(vals("email", "a@example.com", "source", sandbox.TokenVisa))
@@ -366,7 +366,7 @@ func TestWebhooks_eventsForEveryChange(t *testing.T) {
 	e.other().get(wire.PathEvents+"/"+all[0].ID, nil).fails(404, wire.ErrorTypeInvalidRequest, wire.ErrorCodeResourceMissing, "")
 }
 
-func TestWebhooks_deliveryIsSigned(t *testing.T) {
+func TestWebhooks_DeliveryIsSigned(t *testing.T) {
 	t.Parallel()
 	e := newHookEnv(t, sandbox.Options{Webhooks: fastHooks})
 	rc := newReceiver(t)
@@ -399,7 +399,7 @@ func TestWebhooks_deliveryIsSigned(t *testing.T) {
 	}
 }
 
-func TestWebhooks_filtering(t *testing.T) {
+func TestWebhooks_Filtering(t *testing.T) {
 	t.Parallel()
 	e := newHookEnv(t, sandbox.Options{Webhooks: fastHooks})
 	only, every, off := newReceiver(t), newReceiver(t), newReceiver(t)
@@ -439,7 +439,7 @@ func TestWebhooks_filtering(t *testing.T) {
 	}
 }
 
-func TestWebhooks_retriesWithGrowingGaps(t *testing.T) {
+func TestWebhooks_RetriesWithGrowingGaps(t *testing.T) {
 	t.Parallel()
 	const attempts = 4
 	base := 40 * time.Millisecond
@@ -480,7 +480,7 @@ func TestWebhooks_retriesWithGrowingGaps(t *testing.T) {
 	}
 }
 
-func TestWebhooks_retryThenDelivered(t *testing.T) {
+func TestWebhooks_RetryThenDelivered(t *testing.T) {
 	t.Parallel()
 	e := newHookEnv(t, sandbox.Options{Webhooks: fastHooks})
 	rc := newReceiver(t)
@@ -504,9 +504,9 @@ func TestWebhooks_retryThenDelivered(t *testing.T) {
 	}
 }
 
-// TestWebhooks_hungReceiverIsCutOff: a receiver that never answers holds
+// TestWebhooks_HungReceiverIsCutOff: a receiver that never answers holds
 // up neither the API nor another receiver, and is cut off at the timeout.
-func TestWebhooks_hungReceiverIsCutOff(t *testing.T) {
+func TestWebhooks_HungReceiverIsCutOff(t *testing.T) {
 	t.Parallel()
 	timeout := 1500 * time.Millisecond
 	e := newHookEnv(t, sandbox.Options{Webhooks: sandbox.WebhookOptions{Attempts: 1, Timeout: timeout}})
@@ -542,7 +542,7 @@ func TestWebhooks_hungReceiverIsCutOff(t *testing.T) {
 	}
 }
 
-func TestWebhooks_rolledSecretSigns(t *testing.T) {
+func TestWebhooks_RolledSecretSigns(t *testing.T) {
 	t.Parallel()
 	e := newHookEnv(t, sandbox.Options{Webhooks: fastHooks})
 	rc := newReceiver(t)
@@ -584,7 +584,7 @@ func TestWebhooks_rolledSecretSigns(t *testing.T) {
 	}
 }
 
-func TestWebhooks_deletedEndpointStopsRetrying(t *testing.T) {
+func TestWebhooks_DeletedEndpointStopsRetrying(t *testing.T) {
 	t.Parallel()
 	e := newHookEnv(t, sandbox.Options{Webhooks: sandbox.WebhookOptions{RetryBase: 100 * time.Millisecond, Attempts: 5}})
 	rc := newReceiver(t)
@@ -599,7 +599,7 @@ func TestWebhooks_deletedEndpointStopsRetrying(t *testing.T) {
 	}
 }
 
-func TestWebhooks_isolation(t *testing.T) {
+func TestWebhooks_Isolation(t *testing.T) {
 	t.Parallel()
 	a := newHookEnv(t, sandbox.Options{Webhooks: fastHooks})
 	b := a.other()
@@ -638,7 +638,7 @@ func TestWebhooks_isolation(t *testing.T) {
 	}
 }
 
-func TestWebhooks_resetForgetsEndpointsAndEvents(t *testing.T) {
+func TestWebhooks_ResetForgetsEndpointsAndEvents(t *testing.T) {
 	t.Parallel()
 	e := newEnv(t)
 	ep := e.endpoint("http://127.0.0.1:9/h", "*")
@@ -650,10 +650,10 @@ func TestWebhooks_resetForgetsEndpointsAndEvents(t *testing.T) {
 	}
 }
 
-// TestWebhooks_survivesRestart: endpoints, events, secrets, the delivery
+// TestWebhooks_SurvivesRestart: endpoints, events, secrets, the delivery
 // log and pending deliveries are in the data file; a restart resumes the
 // pending ones at once.
-func TestWebhooks_survivesRestart(t *testing.T) {
+func TestWebhooks_SurvivesRestart(t *testing.T) {
 	t.Parallel()
 	path := filepath.Join(t.TempDir(), "sandbox.db")
 	key := sandboxtest.NewKey(t)

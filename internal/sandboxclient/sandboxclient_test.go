@@ -11,8 +11,8 @@ import (
 	"github.com/paymentsdev/terraform-provider-payments/internal/wire"
 )
 
-// TestControls drives every control once through the API client.
-func TestControls(t *testing.T) {
+// TestClient_EveryControl drives every control once through the API client.
+func TestClient_EveryControl(t *testing.T) {
 	t.Parallel()
 	ctx := context.Background()
 	sb := sandboxtest.Start(t)

@@ -13,7 +13,7 @@ import (
 	"github.com/paymentsdev/terraform-provider-payments/internal/tfcli"
 )
 
-func TestCLIConfig(t *testing.T) {
+func TestCLIConfig_DevOverrides(t *testing.T) {
 	got := tfcli.CLIConfig(
 		tfcli.Override{Source: "paymentsdev/payments", Dir: "/abs/bin"},
 		tfcli.Override{Source: "bench/floor", Dir: `/other "dir"`},
@@ -33,7 +33,7 @@ func TestCLIConfig(t *testing.T) {
 	}
 }
 
-func TestWriteCLIConfigAbsolute(t *testing.T) {
+func TestWriteCLIConfig_Absolute(t *testing.T) {
 	t.Chdir(t.TempDir())
 	if err := tfcli.WriteCLIConfig("rc", tfcli.Override{Source: "a/b", Dir: "bin"}); err != nil {
 		t.Fatal(err)
@@ -48,7 +48,7 @@ func TestWriteCLIConfigAbsolute(t *testing.T) {
 	}
 }
 
-func TestEnv(t *testing.T) {
+func TestEnv_Clean(t *testing.T) {
 	got := tfcli.Env([]string{"PATH=/bin", "TF_LOG=DEBUG", "TF_CLI_CONFIG_FILE=/nope", "PAYMENTS_SECRET_KEY=sk_x", "HOME=/root", "CHECKPOINT_DISABLE="},
 		"/work/terraform.rc", "PAYMENTS_BASE_URL=http://x")
 	want := []string{"PATH=/bin", "HOME=/root", "CHECKPOINT_DISABLE=1", "TF_IN_AUTOMATION=1", "TF_INPUT=0",
@@ -61,7 +61,7 @@ func TestEnv(t *testing.T) {
 	}
 }
 
-func TestBinary(t *testing.T) {
+func TestBinary_Lookup(t *testing.T) {
 	fake := fakeCLI(t)
 	t.Setenv("TF_ACC_TERRAFORM_PATH", "")
 	t.Setenv("PATH", filepath.Dir(fake))
@@ -128,7 +128,7 @@ func runner(t *testing.T, exit string) *tfcli.Runner {
 		Env: tfcli.Env(os.Environ(), "/rc", "FAKE_EXIT="+exit)}
 }
 
-func TestRunnerOperations(t *testing.T) {
+func TestRunner_Operations(t *testing.T) {
 	ctx := context.Background()
 	r := runner(t, "0")
 	for _, tc := range []struct {
@@ -156,7 +156,7 @@ func TestRunnerOperations(t *testing.T) {
 	}
 }
 
-func TestRunnerExitCodes(t *testing.T) {
+func TestRunner_ExitCodes(t *testing.T) {
 	ctx := context.Background()
 	changes, res, err := runner(t, "2").Plan(ctx)
 	if err != nil || !changes || res.ExitCode != 2 {
@@ -180,7 +180,7 @@ func TestRunnerExitCodes(t *testing.T) {
 	}
 }
 
-func TestRunnerState(t *testing.T) {
+func TestRunner_State(t *testing.T) {
 	got, err := runner(t, "0").State(context.Background())
 	if err != nil {
 		t.Fatal(err)
@@ -191,7 +191,7 @@ func TestRunnerState(t *testing.T) {
 	}
 }
 
-func TestRunnerJSON(t *testing.T) {
+func TestRunner_JSON(t *testing.T) {
 	ctx := context.Background()
 	var outputs map[string]struct {
 		Value float64 `json:"value"`
@@ -211,7 +211,7 @@ func TestRunnerJSON(t *testing.T) {
 	}
 }
 
-func TestCommandInterrupt(t *testing.T) {
+func TestCommand_Interrupt(t *testing.T) {
 	c, err := runner(t, "0").Start(context.Background(), "wait")
 	if err != nil {
 		t.Fatal(err)
@@ -226,9 +226,9 @@ func TestCommandInterrupt(t *testing.T) {
 	}
 }
 
-// TestCancelInterrupts checks that the end of the context reaches the CLI
+// TestCommand_CancelInterrupts checks that the end of the context reaches the CLI
 // as SIGINT, which it handles, rather than as SIGKILL.
-func TestCancelInterrupts(t *testing.T) {
+func TestCommand_CancelInterrupts(t *testing.T) {
 	ctx, cancel := context.WithCancel(context.Background())
 	c, err := runner(t, "0").Start(ctx, "wait")
 	if err != nil {
@@ -242,7 +242,7 @@ func TestCancelInterrupts(t *testing.T) {
 	}
 }
 
-func TestFirstError(t *testing.T) {
+func TestFirstError_AndTail(t *testing.T) {
 	for _, tc := range []struct{ out, want string }{
 		{"a\n│ Error: Bad Thing\n│ \n│ it broke\n│ badly\n│ more\n", "Error: Bad Thing it broke badly"},
 		{"one\ntwo\n", "one\ntwo"},

@@ -17,7 +17,7 @@ const (
 	vectorSignature = "2048edcef09bba38db4769d22c040e1676df6970afc8d3df92953c9bc3745d36"
 )
 
-func TestSign_knownVector(t *testing.T) {
+func TestSign_KnownVector(t *testing.T) {
 	t.Parallel()
 	at := time.Unix(vectorUnix, 0)
 	if got := wire.ComputeSignature(vectorSecret, at, []byte(vectorBody)); got != vectorSignature {
@@ -29,7 +29,7 @@ func TestSign_knownVector(t *testing.T) {
 	}
 }
 
-func TestVerifySignature(t *testing.T) {
+func TestVerifySignature_AcceptsAndRefuses(t *testing.T) {
 	t.Parallel()
 	at := time.Unix(vectorUnix, 0)
 	body := []byte(vectorBody)
@@ -70,7 +70,7 @@ func TestVerifySignature(t *testing.T) {
 	}
 }
 
-func TestEventTypes(t *testing.T) {
+func TestEventTypes_UniqueAndKnown(t *testing.T) {
 	t.Parallel()
 	seen := map[string]bool{}
 	for _, typ := range wire.EventTypes {

@@ -8,8 +8,8 @@ import (
 	"github.com/paymentsdev/terraform-provider-payments/internal/wire"
 )
 
-// TestClassifyKey covers every kind and the malformed shapes.
-func TestClassifyKey(t *testing.T) {
+// TestClassifyKey_EveryKind covers every kind and the malformed shapes.
+func TestClassifyKey_EveryKind(t *testing.T) {
 	t.Parallel()
 	rest := strings.Repeat("k", wire.MinKeySecretLength)
 	tests := []struct {
@@ -46,7 +46,7 @@ func TestClassifyKey(t *testing.T) {
 	}
 }
 
-func TestExpandPath(t *testing.T) {
+func TestExpandPath_EscapesIDs(t *testing.T) {
 	t.Parallel()
 	tests := []struct {
 		template string
@@ -84,7 +84,7 @@ func TestExpandPath(t *testing.T) {
 	}
 }
 
-func TestMetadataParam(t *testing.T) {
+func TestMetadataParam_Brackets(t *testing.T) {
 	t.Parallel()
 	if got := wire.MetadataParam("plan"); got != "metadata[plan]" {
 		t.Errorf("MetadataParam = %q", got)

@@ -24,7 +24,7 @@ func fakeSandbox(t *testing.T, script string) string {
 	return path
 }
 
-func TestStartProcessFake(t *testing.T) {
+func TestStartProcess_Fake(t *testing.T) {
 	bin := fakeSandbox(t, `trap 'echo "after SIGTERM"; exit 0' TERM
 echo "args: $*" >&2
 echo "starting"
@@ -52,7 +52,7 @@ while :; do sleep 0.05; done
 	}
 }
 
-func TestStartProcessFailures(t *testing.T) {
+func TestStartProcess_Failures(t *testing.T) {
 	for _, tc := range []struct {
 		name, script string
 		want         []string
@@ -84,8 +84,8 @@ func TestStartProcessFailures(t *testing.T) {
 	}
 }
 
-// TestStartProcessReal runs the real program, built from this module.
-func TestStartProcessReal(t *testing.T) {
+// TestStartProcess_Real runs the real program, built from this module.
+func TestStartProcess_Real(t *testing.T) {
 	if testing.Short() {
 		t.Skip("-short: builds the sandbox program")
 	}

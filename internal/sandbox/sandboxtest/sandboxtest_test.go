@@ -10,7 +10,7 @@ import (
 	"github.com/paymentsdev/terraform-provider-payments/internal/wire"
 )
 
-func TestStart(t *testing.T) {
+func TestStart_InProcess(t *testing.T) {
 	sb := sandboxtest.Start(t)
 	k1, k2 := sandboxtest.NewKey(t), sandboxtest.NewKey(t)
 	if k1 == k2 || wire.ClassifyKey(k1) != wire.KeySecretSandbox {
