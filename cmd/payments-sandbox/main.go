@@ -77,10 +77,11 @@ func run(args []string, stdout, stderr io.Writer) int {
 
 payments-sandbox is a local stand-in for the payments API: it serves every
 endpoint of the contract under /v1, plus the sandbox controls under
-/_sandbox/ (complete, dispute, reset, stats, faults, deliveries), for tests,
-demos and work without network access. It delivers webhook events itself,
-signed, to the endpoints created under /v1/webhook_endpoints: only to
-loopback addresses unless -webhook-allow names more.
+/_sandbox/ (complete, dispute, reset, stats, faults, deliveries, requests,
+resend), for tests, demos and work without network access. It delivers
+webhook events itself, signed, to the endpoints created under
+/v1/webhook_endpoints: only to loopback addresses unless -webhook-allow
+names more.
 
 Authenticate with HTTP Basic: a sandbox secret key (%s...) as the user
 name and an empty password. Each key is its own isolated account.

@@ -83,6 +83,8 @@ type deliveryAttempt struct {
 	status   int // 0 when no answer came
 	err      string
 	at       int64
+	duration time.Duration // from sending to the end of the answer
+	retryMS  int64         // when the next attempt is due, unix ms; 0 when none
 }
 
 // addDelivery schedules the first attempt of an event to an endpoint.
@@ -336,7 +338,9 @@ func (d *deliverer) attempt(dl *delivery) {
 	a.mu.Unlock()
 
 	at := d.s.now()
+	sent := time.Now()
 	status, errText := d.post(target, secret, body, at)
+	took := time.Since(sent)
 	if d.ctx.Err() != nil {
 		return // shutting down: left pending, made again after a restart
 	}
@@ -349,9 +353,14 @@ func (d *deliverer) attempt(dl *delivery) {
 	c := &call{s: d.s, a: a}
 	dl.attempts++
 	wh.seq++
+	retry := errText != "" && dl.attempts < d.attempts
 	rec := &deliveryAttempt{
 		seq: wh.seq, event: dl.event, endpoint: dl.endpoint, attempt: dl.attempts,
-		status: status, err: errText, at: at.Unix(),
+		status: status, err: errText, at: at.Unix(), duration: took,
+	}
+	if retry {
+		dl.due = time.Now().Add(d.backoff(dl.attempts))
+		rec.retryMS = d.s.now().Add(time.Until(dl.due)).UnixMilli()
 	}
 	wh.attempts = append(wh.attempts, rec)
 	c.putDeliveryAttempt(rec)
@@ -361,9 +370,7 @@ func (d *deliverer) attempt(dl *delivery) {
 		}
 		wh.attempts = append(wh.attempts[:0:0], wh.attempts[n:]...)
 	}
-	retry := errText != "" && dl.attempts < d.attempts
 	if retry {
-		dl.due = time.Now().Add(d.backoff(dl.attempts))
 		c.putDelivery(dl)
 	} else {
 		delete(wh.pending, dl.key)
@@ -473,6 +480,16 @@ func (c *call) listDeliveries() response {
 		b = appendOptString(b, at.err)
 		b = append(b, `,"at":`...)
 		b = appendTime(b, at.at)
+		b = append(b, `,"duration_ms":`...)
+		b = appendMillis(b, at.duration)
+		b = append(b, `,"next_retry_at":`...)
+		if at.retryMS == 0 {
+			b = append(b, "null"...)
+		} else {
+			b = append(b, '"')
+			b = time.UnixMilli(at.retryMS).UTC().AppendFormat(b, time.RFC3339)
+			b = append(b, '"')
+		}
 		b = append(b, '}')
 	}
 	b = append(b, `],"has_more":false,"url":`...)

@@ -126,6 +126,9 @@ type account struct {
 	faultDrops       atomic.Int64
 	faultRateLimited atomic.Int64
 
+	// reqlog is the request log (requestlog.go).
+	reqlog requestLog
+
 	faultsMu sync.Mutex
 	faults   faultSettings
 	limiter  limiter

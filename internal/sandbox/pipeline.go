@@ -29,6 +29,10 @@ func (s *Server) serve(w http.ResponseWriter, r *http.Request, rt *route) {
 		s.write(w, r, rt.name, start, aerr.response())
 		return
 	}
+	if lw := s.logRequest(w, r, a, start); lw != nil {
+		w = lw
+		defer lw.done()
+	}
 	if err := s.storeErr.Load(); err != nil {
 		s.write(w, r, rt.name, start, serverError(http.StatusInternalServerError,
 			"The sandbox's data file could not be written (%v); restart the sandbox.", *err).response())
@@ -36,7 +40,7 @@ func (s *Server) serve(w http.ResponseWriter, r *http.Request, rt *route) {
 	}
 
 	drop := false
-	if rt.v1 {
+	if rt.v1 && !isInternal(r) {
 		a.requests.Add(1)
 		a.byRoute[rt.idx].Add(1)
 		var fault *apiError
@@ -187,9 +191,14 @@ func (s *Server) readInput(r *http.Request) (form, *inputError, error) {
 // authentication, so that no route is discoverable without a key.
 func (s *Server) serveUnknown(w http.ResponseWriter, r *http.Request) {
 	start := time.Now()
-	if _, aerr := s.authenticate(r); aerr != nil {
+	a, aerr := s.authenticate(r)
+	if aerr != nil {
 		s.write(w, r, "unknown", start, aerr.response())
 		return
+	}
+	if lw := s.logRequest(w, r, a, start); lw != nil {
+		w = lw
+		defer lw.done()
 	}
 	// Not resource_missing: a client must never read a mistyped base URL
 	// (one ending in /v1, say) as every object being gone.

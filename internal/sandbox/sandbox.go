@@ -52,6 +52,11 @@
 //     in the request that makes the change, and delivered after it, by a
 //     scheduler with one lane per endpoint; the decisions are listed in
 //     the API assumptions guide, section "Webhooks and events".
+//   - The request log (requestlog.go) keeps each account's last
+//     wire.RequestLogSize requests in memory, without keys or bodies;
+//     requests made through Server.Internal (the dashboard's) are neither
+//     logged, counted in stats nor given faults. A resend
+//     (resend.go) is a new delivery, its attempts counted from 1.
 //   - POST /v1/payments/{id} changes description and metadata only, in
 //     any status (declined and refunded payments included); an empty
 //     description clears it.
@@ -265,6 +270,8 @@ func init() {
 		def(get, wire.PathSandboxFaults, (*call).getFaults),
 		def(post, wire.PathSandboxFaults, (*call).setFaults),
 		def(get, wire.PathSandboxDeliveries, (*call).listDeliveries),
+		def(get, wire.PathSandboxRequests, (*call).listRequests),
+		def(post, wire.PathSandboxEventResend, (*call).resendEvent),
 	}
 	for i := range routes {
 		routes[i].idx = i

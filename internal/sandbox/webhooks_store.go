@@ -57,6 +57,9 @@ type (
 		Status   int    `json:"status"`
 		Error    string `json:"error,omitempty"`
 		At       int64  `json:"at"`
+		// DurationUS and RetryMS were added later; 0 in older files.
+		DurationUS int64 `json:"duration_us,omitempty"`
+		RetryMS    int64 `json:"retry_ms,omitempty"`
 	}
 )
 
@@ -112,6 +115,7 @@ func (c *call) putDeliveryAttempt(at *deliveryAttempt) {
 	rec := deliveryAttemptRecord{
 		Seq: at.seq, Event: at.event.format(wire.EventIDPrefix), Endpoint: at.endpoint.format(wire.WebhookEndpointIDPrefix),
 		Attempt: at.attempt, Status: at.status, Error: at.err, At: at.at,
+		DurationUS: at.duration.Microseconds(), RetryMS: at.retryMS,
 	}
 	c.addOp(op{kind: opPut, bucket: bucketDeliveryLog, key: attemptKey(at.seq), val: c.marshal(rec)})
 }
@@ -186,6 +190,7 @@ func (a *account) loadWebhooks(recs map[string][][]byte) error {
 		}
 		wh.attempts = append(wh.attempts, &deliveryAttempt{
 			seq: rec.Seq, event: ev, endpoint: ep, attempt: rec.Attempt, status: rec.Status, err: rec.Error, at: rec.At,
+			duration: time.Duration(rec.DurationUS) * time.Microsecond, retryMS: rec.RetryMS,
 		})
 		wh.seq = max(wh.seq, rec.Seq)
 	}

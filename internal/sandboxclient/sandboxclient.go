@@ -93,6 +93,10 @@ type Delivery struct {
 	Status   int    `json:"status"`
 	Error    string `json:"error"`
 	At       string `json:"at"`
+	// DurationMS is from sending to the end of the answer; NextRetryAt is
+	// when the next attempt was scheduled, "" when none was.
+	DurationMS  float64 `json:"duration_ms"`
+	NextRetryAt string  `json:"next_retry_at"`
 }
 
 // DeliveryList is every delivery attempt of an account, newest first.
@@ -115,4 +119,30 @@ func (s *Client) Deliveries(ctx context.Context, event, endpoint string) (*Deliv
 	}
 	var out DeliveryList
 	return &out, s.c.Call(ctx, http.MethodGet, wire.PathSandboxDeliveries, nil, v, &out)
+}
+
+// RequestList is the account's recent requests, newest first.
+type RequestList = wire.List[wire.LoggedRequest]
+
+// Requests lists the account's recent requests, newest first, optionally
+// only those answered with a status of one class ("2xx", "4xx"…; "" for
+// all).
+func (s *Client) Requests(ctx context.Context, statusClass string) (*RequestList, error) {
+	v := url.Values{}
+	if statusClass != "" {
+		v.Set(wire.ParamStatusClass, statusClass)
+	}
+	var out RequestList
+	return &out, s.c.Call(ctx, http.MethodGet, wire.PathSandboxRequests, nil, v, &out)
+}
+
+// ResendEvent delivers an event again, to endpoint, or to every enabled
+// endpoint subscribed to it when endpoint is "".
+func (s *Client) ResendEvent(ctx context.Context, event, endpoint string) (*wire.EventResend, error) {
+	v := url.Values{}
+	if endpoint != "" {
+		v.Set(wire.ParamEndpoint, endpoint)
+	}
+	var out wire.EventResend
+	return &out, s.c.Call(ctx, http.MethodPost, wire.PathSandboxEventResend, []string{event}, v, &out)
 }

@@ -43,3 +43,39 @@ type Faults struct {
 	LatencyMS int64   `json:"latency_ms"`
 	RateLimit int64   `json:"rate_limit"`
 }
+
+// The request log and the resend control of payments-sandbox. [assumed]
+const (
+	// PathSandboxRequests lists the calling account's recent requests.
+	PathSandboxRequests = PathSandbox + "/requests"
+	// PathSandboxEventResend delivers an event again.
+	PathSandboxEventResend = PathSandbox + "/events/{id}/resend"
+	// ParamStatusClass filters the request log by status class: 2xx, 4xx…
+	ParamStatusClass = "status_class"
+	// RequestLogSize is how many requests the log keeps per account; the
+	// oldest go first.
+	RequestLogSize = 1000
+)
+
+// LoggedRequest is one line of the request log. It holds no key, no
+// header but Idempotency-Key, and no body.
+type LoggedRequest struct {
+	ID             string  `json:"id"`
+	Object         string  `json:"object"`
+	At             string  `json:"at"`
+	Method         string  `json:"method"`
+	Path           string  `json:"path"`
+	Status         int     `json:"status"`
+	DurationMS     float64 `json:"duration_ms"`
+	IdempotencyKey string  `json:"idempotency_key"`
+	Replayed       bool    `json:"replayed"`
+	ErrorCode      string  `json:"error_code"`
+}
+
+// EventResend is the answer of the resend control: the endpoints a new
+// delivery of the event was scheduled to.
+type EventResend struct {
+	Object    string   `json:"object"`
+	Event     string   `json:"event"`
+	Endpoints []string `json:"endpoints"`
+}

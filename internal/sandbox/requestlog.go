@@ -1,0 +1,213 @@
+package sandbox
+
+import (
+	"context"
+	"encoding/json"
+	"net/http"
+	"strconv"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/paymentsdev/terraform-provider-payments/internal/wire"
+)
+
+// The request log: each account's last wire.RequestLogSize requests, for
+// GET /_sandbox/requests and the dashboard. A line holds the method, the
+// path (a segment that is a key is redacted), the answer's status and
+// error code, the duration and the Idempotency-Key: never a header
+// besides that one, never a body (card tokens travel in bodies).
+// Requests that fail authentication have no account and are not logged;
+// reading the log is not logged either, so that polling it leaves it as
+// it was.
+
+type loggedRequest struct {
+	id       string
+	at       time.Time
+	method   string
+	path     string
+	status   int // 0 when no answer was sent (a drop, a client gone)
+	duration time.Duration
+	idemKey  string
+	replayed bool
+	code     string
+}
+
+// requestLog is a ring of the account's latest requests, with its own
+// lock: logging never waits for the account's.
+type requestLog struct {
+	mu   sync.Mutex
+	buf  []loggedRequest
+	next int // where the next line goes once buf is full
+}
+
+func (l *requestLog) add(e loggedRequest) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if len(l.buf) < wire.RequestLogSize {
+		l.buf = append(l.buf, e)
+		return
+	}
+	l.buf[l.next] = e
+	l.next = (l.next + 1) % len(l.buf)
+}
+
+// newestFirst returns the lines that keep accepts, newest first.
+func (l *requestLog) newestFirst(keep func(*loggedRequest) bool) []loggedRequest {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	out := make([]loggedRequest, 0, min(len(l.buf), 64))
+	for i := range l.buf {
+		e := &l.buf[(l.next-1-i+2*len(l.buf))%len(l.buf)]
+		if keep(e) {
+			out = append(out, *e)
+		}
+	}
+	return out
+}
+
+// internalKey marks a request made in-process through Server.Internal.
+type internalKey struct{}
+
+// Internal is the handler for in-process callers such as the dashboard:
+// the same routes, checks and answers as the Server, but its requests are
+// not counted in stats, get no injected faults and stay out of the request
+// log, so that a page reading the account does not change what it shows.
+func (s *Server) Internal() http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		s.ServeHTTP(w, r.WithContext(context.WithValue(r.Context(), internalKey{}, true)))
+	})
+}
+
+func isInternal(r *http.Request) bool {
+	v, _ := r.Context().Value(internalKey{}).(bool)
+	return v
+}
+
+// loggingWriter records what the pipeline answers, for the request log.
+type loggingWriter struct {
+	http.ResponseWriter
+	a       *account
+	r       *http.Request
+	start   time.Time
+	at      time.Time
+	status  int
+	errBody []byte
+}
+
+// logRequest returns w wrapped so that the answer is logged for account a
+// when done runs, or nil when the request is not logged.
+func (s *Server) logRequest(w http.ResponseWriter, r *http.Request, a *account, start time.Time) *loggingWriter {
+	if isInternal(r) || (r.Method == http.MethodGet && r.URL.Path == wire.PathSandboxRequests) {
+		return nil
+	}
+	return &loggingWriter{ResponseWriter: w, a: a, r: r, start: start, at: s.now()}
+}
+
+func (w *loggingWriter) WriteHeader(code int) {
+	w.status = code
+	w.ResponseWriter.WriteHeader(code)
+}
+
+func (w *loggingWriter) Write(b []byte) (int, error) {
+	if w.status >= 400 && len(w.errBody) < 4096 {
+		w.errBody = append(w.errBody, b...)
+	}
+	return w.ResponseWriter.Write(b)
+}
+
+// done logs the request; it runs deferred, also when the handler panics to
+// drop the connection.
+func (w *loggingWriter) done() {
+	e := loggedRequest{
+		id: w.Header().Get(wire.HeaderRequestID), at: w.at, method: w.r.Method,
+		path: redactKeys(w.r.URL.Path), status: w.status, duration: time.Since(w.start),
+		idemKey:  w.r.Header.Get(wire.HeaderIdempotencyKey),
+		replayed: w.Header().Get(wire.HeaderIdempotentReplayed) == "true",
+	}
+	if wire.ClassifyKey(e.idemKey) != wire.KeyMalformed {
+		e.idemKey = redacted
+	}
+	if len(e.idemKey) > wire.IdempotencyKeyMaxLength {
+		e.idemKey = e.idemKey[:wire.IdempotencyKeyMaxLength]
+	}
+	if len(w.errBody) > 0 {
+		var eb wire.ErrorBody
+		if json.Unmarshal(w.errBody, &eb) == nil && eb.Error != nil {
+			e.code = eb.Error.Code
+		}
+	}
+	w.a.reqlog.add(e)
+}
+
+const redacted = "[redacted key]"
+
+// redactKeys replaces each path segment that is a key: someone who pastes
+// a key into a URL must not find it in the log.
+func redactKeys(path string) string {
+	if !strings.Contains(path, "k_") {
+		return path
+	}
+	segs := strings.Split(path, "/")
+	for i, s := range segs {
+		if wire.ClassifyKey(s) != wire.KeyMalformed {
+			segs[i] = redacted
+		}
+	}
+	return strings.Join(segs, "/")
+}
+
+func (c *call) listRequests() response {
+	if e := c.f.check(wire.ParamStatusClass); e != nil {
+		return e.response()
+	}
+	class, _ := c.f.get(wire.ParamStatusClass)
+	lo := 0
+	if class != "" {
+		if len(class) != 3 || class[0] < '1' || class[0] > '5' || class[1:] != "xx" {
+			return invalid(wire.ParamStatusClass, "status_class %q is not a status class; use 2xx, 3xx, 4xx or 5xx (1xx too).", clip(class)).response()
+		}
+		lo = int(class[0]-'0') * 100
+	}
+	lines := c.a.reqlog.newestFirst(func(e *loggedRequest) bool {
+		return lo == 0 || (e.status >= lo && e.status < lo+100)
+	})
+	b := make([]byte, 0, 64+200*len(lines))
+	b = append(b, `{"object":"list","data":[`...)
+	for i := range lines {
+		if i > 0 {
+			b = append(b, ',')
+		}
+		b = appendLoggedRequest(b, &lines[i])
+	}
+	b = append(b, `],"has_more":false,"url":`...)
+	b = appendString(b, wire.PathSandboxRequests)
+	return ok(append(b, '}'))
+}
+
+func appendLoggedRequest(b []byte, e *loggedRequest) []byte {
+	b = append(b, `{"id":`...)
+	b = appendString(b, e.id)
+	b = append(b, `,"object":"request","at":"`...)
+	b = e.at.UTC().AppendFormat(b, "2006-01-02T15:04:05.000Z07:00")
+	b = append(b, `","method":`...)
+	b = appendString(b, e.method)
+	b = append(b, `,"path":`...)
+	b = appendString(b, e.path)
+	b = append(b, `,"status":`...)
+	b = appendInt(b, int64(e.status))
+	b = append(b, `,"duration_ms":`...)
+	b = appendMillis(b, e.duration)
+	b = append(b, `,"idempotency_key":`...)
+	b = appendOptString(b, e.idemKey)
+	b = append(b, `,"replayed":`...)
+	b = appendBool(b, e.replayed)
+	b = append(b, `,"error_code":`...)
+	b = appendOptString(b, e.code)
+	return append(b, '}')
+}
+
+// appendMillis writes a duration in milliseconds, to the microsecond.
+func appendMillis(b []byte, d time.Duration) []byte {
+	return strconv.AppendFloat(b, float64(d.Microseconds())/1000, 'f', -1, 64)
+}

@@ -1,0 +1,57 @@
+package sandbox
+
+import (
+	"github.com/paymentsdev/terraform-provider-payments/internal/wire"
+)
+
+// resendEvent is POST /_sandbox/events/{id}/resend: a new delivery of an
+// event, to the endpoint named by endpoint (even one not subscribed to the
+// event's type, as long as it is enabled), or else to every enabled
+// endpoint subscribed to it. A resend is a new delivery: its attempts
+// count from 1 and are retried like the first ones, and it replaces a
+// delivery of the same event to the same endpoint still being retried.
+func (c *call) resendEvent() response {
+	if e := c.f.check(wire.ParamEndpoint); e != nil {
+		return e.response()
+	}
+	wh := &c.a.wh
+	id := c.r.PathValue("id")
+	r, valid := parseRID(id, wire.EventIDPrefix)
+	ev := wh.events[r]
+	if !valid || ev == nil || c.expired(ev) {
+		return notFound("event", id).response()
+	}
+	var targets []*webhookEndpoint
+	if epID, _ := c.f.get(wire.ParamEndpoint); epID != "" {
+		er, valid := parseRID(epID, wire.WebhookEndpointIDPrefix)
+		ep := wh.endpoints[er]
+		switch {
+		case !valid || ep == nil:
+			return missingRef(wire.ParamEndpoint, "No such webhook endpoint: '%s'; list them with GET %s.", clip(epID), wire.PathWebhookEndpoints).response()
+		case ep.disabled:
+			return invalid(wire.ParamEndpoint, "Webhook endpoint %s is disabled, and nothing is sent to a disabled endpoint; enable it (disabled=false) or name another.", epID).response()
+		}
+		targets = append(targets, ep)
+	} else {
+		for _, ep := range wh.endpointOrder {
+			if ep.wants(ev.typ) {
+				targets = append(targets, ep)
+			}
+		}
+		if len(targets) == 0 {
+			return missingParam(wire.ParamEndpoint, "No enabled webhook endpoint of the account subscribes to %s events; name one with endpoint=%s….", ev.typ, wire.WebhookEndpointIDPrefix).response()
+		}
+	}
+	b := make([]byte, 0, 96+40*len(targets))
+	b = append(b, `{"object":"event_resend","event":`...)
+	b = appendID(b, wire.EventIDPrefix, ev.id)
+	b = append(b, `,"endpoints":[`...)
+	for i, ep := range targets {
+		c.addDelivery(ev.id, ep.id)
+		if i > 0 {
+			b = append(b, ',')
+		}
+		b = appendID(b, wire.WebhookEndpointIDPrefix, ep.id)
+	}
+	return ok(append(b, "]}"...))
+}
