@@ -1,0 +1,87 @@
+package main
+
+import (
+	"bytes"
+	"os"
+	"os/exec"
+	"regexp"
+	"strings"
+	"testing"
+)
+
+// standAloneRefs matches what a file of a repository that stands alone
+// never says: names of planning documents kept outside it, paths out of
+// it, and references to the project's issues by number. Each piece is
+// split so that this file does not match itself.
+var standAloneRefs = regexp.MustCompile(strings.Join([]string{
+	`CON` + `TRACT\.md`,
+	`SP` + `EC\.md`,
+	`\.\./sha` + `red\b`,
+	`/work/sha` + `red\b`,
+	`beyond[ -]con` + `tract`,
+	`\b[Ii]ss` + `ues? #?[0-9]+\b`,
+	`\b[Bb]ri` + `ef #?[0-9]+\b`,
+	`\[#[0-9]+\]`,
+	`/iss` + `ues/[0-9]+`,
+}, "|"))
+
+// TestRepository_StandsAlone keeps every tracked file free of references
+// to documents outside the repository and to issue numbers: what those
+// decided is written where a reader finds it (api/openapi.yaml, the API
+// assumptions guide, ARCHITECTURE.md).
+func TestRepository_StandsAlone(t *testing.T) {
+	out, err := exec.Command("git", "ls-files", "-z").Output()
+	if err != nil {
+		t.Skipf("git ls-files: %v (not a git checkout)", err)
+	}
+	files := strings.Split(strings.TrimRight(string(out), "\x00"), "\x00")
+	if len(files) < 50 {
+		t.Fatalf("git ls-files listed %d files; want the whole repository", len(files))
+	}
+	for _, f := range files {
+		data, err := os.ReadFile(f)
+		if err != nil {
+			if os.IsNotExist(err) {
+				continue // deleted in the work tree, not yet committed
+			}
+			t.Fatal(err)
+		}
+		if bytes.IndexByte(data, 0) >= 0 {
+			continue // binary
+		}
+		for i, line := range strings.Split(string(data), "\n") {
+			if m := standAloneRefs.FindString(line); m != "" {
+				t.Errorf("%s:%d: %q: the repository stands alone; state the decision here (api/openapi.yaml, a guide, ARCHITECTURE.md) instead of citing it", f, i+1, m)
+			}
+		}
+	}
+}
+
+// TestRepository_StandsAlonePattern shows that the pattern bites on each
+// kind of reference and spares ordinary prose.
+func TestRepository_StandsAlonePattern(t *testing.T) {
+	for _, tc := range []struct {
+		line string
+		want bool
+	}{
+		{"// as " + "CON" + "TRACT.md says", true},
+		{"fields " + "SP" + "EC.md promises", true},
+		{"runs with ../sha" + "red beside it", true},
+		{"[beyond con" + "tract] Code", true},
+		{"x-beyond-con" + "tract: true", true},
+		{"the targets of iss" + "ue 13", true},
+		{"Iss" + "ue #6 fixed", true},
+		{"per bri" + "ef 11", true},
+		{"([#" + "12](https://example.com))", true},
+		{"https://github.com/o/r/iss" + "ues/4", true},
+		{"the issuer's authorization code", false},
+		{"an issue with the plan", false},
+		{"Description: \"Order #1001\"", false},
+		{"api/openapi.yaml is the contract", false},
+		{"color: #1a2b3c", false},
+	} {
+		if got := standAloneRefs.MatchString(tc.line); got != tc.want {
+			t.Errorf("match %q = %v, want %v", tc.line, got, tc.want)
+		}
+	}
+}
