@@ -219,8 +219,8 @@ resource "payments_customer_source" "bad" {
 	}
 }
 
-// TestAccBadInput runs every invalid input of badInputCases.
-func TestAccBadInput(t *testing.T) {
+// TestAccProvider_BadInput runs every invalid input of badInputCases.
+func TestAccProvider_BadInput(t *testing.T) {
 	cases := badInputCases()
 	if len(cases) < 30 {
 		t.Fatalf("only %d bad inputs; the table must hold at least 30", len(cases))

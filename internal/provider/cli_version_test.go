@@ -171,7 +171,7 @@ func init() {
 	}
 }
 
-func TestParseCLIVersion(t *testing.T) {
+func TestParseCLIVersion_Outputs(t *testing.T) {
 	t.Parallel()
 	tests := []struct {
 		name, out string
@@ -204,7 +204,7 @@ func TestParseCLIVersion(t *testing.T) {
 	}
 }
 
-func TestSkipOpenTofu(t *testing.T) {
+func TestSkipOpenTofu_ByCLI(t *testing.T) {
 	t.Parallel()
 	if c, ok := skipOpenTofu("list resources").(openTofuCheck); !ok || c.why != "list resources" || c.identify == nil {
 		t.Fatalf("skipOpenTofu = %#v; want an openTofuCheck naming the feature and identifying the CLI", c)
@@ -234,10 +234,10 @@ func TestSkipOpenTofu(t *testing.T) {
 	}
 }
 
-// TestAccCLI_SameAsPluginTesting proves that the CLI the tests identify (for
+// TestAccProvider_CLISameAsPluginTesting proves that the CLI the tests identify (for
 // skipOpenTofu, for dev_overrides, and for the tests that run it through
 // tfCLI) is the one terraform-plugin-testing runs: both report one version.
-func TestAccCLI_SameAsPluginTesting(t *testing.T) {
+func TestAccProvider_CLISameAsPluginTesting(t *testing.T) {
 	id := testCLI(t)
 	resource.ParallelTest(t, resource.TestCase{
 		PreCheck:                 func() { testAccPreCheck(t) },

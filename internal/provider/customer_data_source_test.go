@@ -191,9 +191,9 @@ func TestAccCustomerDataSource_NotFound(t *testing.T) {
 	})
 }
 
-// TestCustomerDataSource_Read_oneRequest: Read makes exactly one request,
+// TestCustomerDataSource_Read_OneRequest: Read makes exactly one request,
 // and a customer without payment methods has an empty list, not null.
-func TestCustomerDataSource_Read_oneRequest(t *testing.T) {
+func TestCustomerDataSource_Read_OneRequest(t *testing.T) {
 	id := "cus_" + strings.Repeat("R", wire.IDRandomLength)
 	var requests atomic.Int64
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {

@@ -28,19 +28,19 @@ const faultTestCustomers = 6
 // (0.3^16 at the highest combined rate below).
 const faultTestMaxRetries = 15
 
-func TestAccFaults_ServerErrors(t *testing.T) {
+func TestAccProvider_Faults_ServerErrors(t *testing.T) {
 	testAccFaults(t, sandboxclient.FaultsParams{ErrorRate: new(0.3)})
 }
 
-func TestAccFaults_DroppedAnswers(t *testing.T) {
+func TestAccProvider_Faults_DroppedAnswers(t *testing.T) {
 	testAccFaults(t, sandboxclient.FaultsParams{DropRate: new(0.2)})
 }
 
-func TestAccFaults_RateLimit(t *testing.T) {
+func TestAccProvider_Faults_RateLimit(t *testing.T) {
 	testAccFaults(t, sandboxclient.FaultsParams{RateLimit: new(int64(8))})
 }
 
-func TestAccFaults_Combined(t *testing.T) {
+func TestAccProvider_Faults_Combined(t *testing.T) {
 	testAccFaults(t, sandboxclient.FaultsParams{
 		ErrorRate: new(0.15), DropRate: new(0.1), RateLimit: new(int64(10)), LatencyMS: new(int64(5)),
 	})

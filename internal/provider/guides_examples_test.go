@@ -15,11 +15,11 @@ import (
 	"github.com/paymentsdev/terraform-provider-payments/internal/client"
 )
 
-// TestAccGuides_Examples applies every example of the guides
+// TestAccProvider_Guides_Examples applies every example of the guides
 // (examples/guides/*) with the real CLI against the in-process sandbox, with
 // the sandbox's ids put in place of the documented ones, and checks the
 // outcome each guide promises.
-func TestAccGuides_Examples(t *testing.T) {
+func TestAccProvider_Guides_Examples(t *testing.T) {
 	skipUnlessAcc(t)
 	t.Parallel()
 	providerDir := sharedProviderBinary(t)
@@ -41,7 +41,7 @@ func TestAccGuides_Examples(t *testing.T) {
 	}
 	for _, d := range dirs {
 		if _, ok := cases[d.Name()]; d.IsDir() && !ok {
-			t.Errorf("examples/guides/%s has no case in TestAccGuides_Examples", d.Name())
+			t.Errorf("examples/guides/%s has no case in TestAccProvider_Guides_Examples", d.Name())
 		}
 	}
 	for name, run := range cases {

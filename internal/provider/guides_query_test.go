@@ -29,14 +29,14 @@ func requireTerraformAtLeast(t *testing.T, minor int) {
 	}
 }
 
-// TestAccGuides_ImportingCustomersQuery runs the importing guide's
+// TestAccProvider_Guides_ImportingCustomersQuery runs the importing guide's
 // terraform query and identity examples (examples/guides/importing-
 // customers/{query,by-identity}) with the real CLI against the sandbox, and
 // checks what the guide says: the query finds the customers and cards with
 // recognisable names, the configuration it writes imports customers with
 // nothing to change and cards once their token is set, and an import block
 // by identity imports.
-func TestAccGuides_ImportingCustomersQuery(t *testing.T) {
+func TestAccProvider_Guides_ImportingCustomersQuery(t *testing.T) {
 	skipUnlessAcc(t)
 	requireTerraformAtLeast(t, 14)
 	t.Parallel()

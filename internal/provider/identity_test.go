@@ -189,10 +189,10 @@ resource "payments_customer_source" "test" {
 	})
 }
 
-// TestImportState_identityOrID drives both ImportState functions directly:
+// TestImportState_IdentityOrID drives both ImportState functions directly:
 // a string id and an identity end in the same state and identity, and
 // neither is accepted malformed.
-func TestImportState_identityOrID(t *testing.T) {
+func TestImportState_IdentityOrID(t *testing.T) {
 	t.Parallel()
 	ctx := context.Background()
 	cus, src := "cus_"+strings.Repeat("a", 24), "src_"+strings.Repeat("b", 24)

@@ -5,7 +5,7 @@ import (
 	"testing"
 )
 
-func TestParseSourceImportID(t *testing.T) {
+func TestParseSourceImportID_Shapes(t *testing.T) {
 	t.Parallel()
 	cus := "cus_" + strings.Repeat("a1B2", 6)
 	src := "src_" + strings.Repeat("Z9y8", 6)
@@ -60,7 +60,7 @@ func TestParseSourceImportID(t *testing.T) {
 	}
 }
 
-func TestParseCustomerImportID(t *testing.T) {
+func TestParseCustomerImportID_Shapes(t *testing.T) {
 	t.Parallel()
 	cus := "cus_" + strings.Repeat("Ab3", 8)
 	if got, err := parseCustomerImportID(cus); err != nil || got != cus {
@@ -73,7 +73,7 @@ func TestParseCustomerImportID(t *testing.T) {
 	}
 }
 
-func TestQuoteForError(t *testing.T) {
+func TestQuoteForError_RedactsAndCuts(t *testing.T) {
 	t.Parallel()
 	if got := quoteForError("x sk_live_abcdefgh123 y"); strings.Contains(got, "sk_live_abcdefgh123") {
 		t.Errorf("quoteForError kept the key: %s", got)

@@ -35,9 +35,9 @@ const interruptLatency = 1500 * time.Millisecond
 // context ended after it was sent.
 const recoveryMessage = "recovering its outcome with the same idempotency key"
 
-// TestAccInterrupt_CreateCancelledInFlight calls Create of each resource
+// TestAccProvider_Interrupt_CreateCancelledInFlight calls Create of each resource
 // with a context cancelled while the create request is at the service.
-func TestAccInterrupt_CreateCancelledInFlight(t *testing.T) {
+func TestAccProvider_Interrupt_CreateCancelledInFlight(t *testing.T) {
 	if os.Getenv("TF_ACC") == "" {
 		t.Skip("acceptance test: set TF_ACC=1")
 	}
@@ -297,12 +297,12 @@ func (e *interruptEnv) checkRecovered() {
 	e.t.Errorf("the client never recovered an interrupted POST; the interrupt came too late to test it. Log: %q", e.logs)
 }
 
-// TestAccInterrupt_SIGINT sends SIGINT to `terraform apply` (the Ctrl-C a
+// TestAccProvider_Interrupt_SIGINT sends SIGINT to `terraform apply` (the Ctrl-C a
 // user types) while creates are at the service, then compares Terraform's
 // state with the service: every object made is in state, none orphaned.
 // A second apply then converges, the plan is empty, and destroy leaves
 // nothing.
-func TestAccInterrupt_SIGINT(t *testing.T) {
+func TestAccProvider_Interrupt_SIGINT(t *testing.T) {
 	if os.Getenv("TF_ACC") == "" {
 		t.Skip("acceptance test: set TF_ACC=1")
 	}

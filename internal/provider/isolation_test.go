@@ -73,11 +73,11 @@ func checkOwnerIntact(owner *testAccAccount, objs isolationOwnerObjects, custome
 	}
 }
 
-// TestAccIsolation_ReadImportAttach tries, with the other account's key,
+// TestAccProvider_Isolation_ReadImportAttach tries, with the other account's key,
 // to read the owner's customer and payment with every data source, to
 // import the owner's customer and card, and to attach a card to the
 // owner's customer.
-func TestAccIsolation_ReadImportAttach(t *testing.T) {
+func TestAccProvider_Isolation_ReadImportAttach(t *testing.T) {
 	owner, objs := newIsolationOwner(t)
 	other := newTestAccAccount(t)
 	cfg := other.ProviderConfig()
@@ -163,12 +163,12 @@ resource "payments_customer_source" "x" {
 `, name, sandbox.TokenVisa)
 }
 
-// TestAccIsolation_SwitchKey applies a customer with a card under the
+// TestAccProvider_Isolation_SwitchKey applies a customer with a card under the
 // owner's key, then the same resources, renamed, under the other key: the
 // other account does not find the owner's objects, so Terraform plans new
 // ones instead of changing the owner's, and the final destroy (under the
 // other key) removes only the other account's.
-func TestAccIsolation_SwitchKey(t *testing.T) {
+func TestAccProvider_Isolation_SwitchKey(t *testing.T) {
 	owner, objs := newIsolationOwner(t)
 	other := newTestAccAccount(t)
 	var ownerCustomer string
@@ -228,9 +228,9 @@ func TestAccIsolation_SwitchKey(t *testing.T) {
 	})
 }
 
-// TestAccIsolation_DestroyWithOtherKey destroys, under the other key, a
+// TestAccProvider_Isolation_DestroyWithOtherKey destroys, under the other key, a
 // state made under the owner's: nothing of the owner's is deleted.
-func TestAccIsolation_DestroyWithOtherKey(t *testing.T) {
+func TestAccProvider_Isolation_DestroyWithOtherKey(t *testing.T) {
 	owner, objs := newIsolationOwner(t)
 	other := newTestAccAccount(t)
 	var ownerCustomer string

@@ -33,13 +33,13 @@ const (
 	keyFromLiteral keyHygieneMode = "literal"
 )
 
-// TestAccKeyHygiene runs a full scenario through the Terraform CLI with
+// TestAccProvider_KeyHygiene runs a full scenario through the Terraform CLI with
 // TF_LOG=TRACE (create, read with every data source, plan, saved plan,
 // failing imports, API errors, a mistyped key, destroy) and checks that the
 // secret key, its random part and its HTTP Basic form appear in none of:
 // Terraform's and the provider's logs, the output of any command (errors
 // included), state files, the saved plan's JSON, and the sandbox's logs.
-func TestAccKeyHygiene(t *testing.T) {
+func TestAccProvider_KeyHygiene(t *testing.T) {
 	if os.Getenv("TF_ACC") == "" {
 		t.Skip("acceptance test: set TF_ACC=1")
 	}

@@ -250,10 +250,10 @@ func testUnitReadDataSource(t *testing.T, ds datasource.DataSource, c *client.Cl
 	return resp.State, resp.Diagnostics
 }
 
-// TestPaymentDataSource_Read_minimal reads a payment in the shape the
+// TestPaymentDataSource_Read_Minimal reads a payment in the shape the
 // service's quick start shows, with only the fields it promises: Read makes
 // exactly one request, and every field left out is null.
-func TestPaymentDataSource_Read_minimal(t *testing.T) {
+func TestPaymentDataSource_Read_Minimal(t *testing.T) {
 	id := "pay_" + strings.Repeat("Q", wire.IDRandomLength)
 	var requests atomic.Int64
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
@@ -301,9 +301,9 @@ func TestPaymentDataSource_Read_minimal(t *testing.T) {
 	}
 }
 
-// TestPaymentDataSource_Read_notFound: a 404 is an error naming the id,
+// TestPaymentDataSource_Read_NotFound: a 404 is an error naming the id,
 // not an empty result.
-func TestPaymentDataSource_Read_notFound(t *testing.T) {
+func TestPaymentDataSource_Read_NotFound(t *testing.T) {
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) {
 		w.WriteHeader(http.StatusNotFound)
 		fmt.Fprint(w, `{"error":{"type":"invalid_request_error","code":"resource_missing","message":"No such payment"}}`)
@@ -317,7 +317,7 @@ func TestPaymentDataSource_Read_notFound(t *testing.T) {
 	}
 }
 
-func TestNewPaymentModel_full(t *testing.T) {
+func TestNewPaymentModel_Full(t *testing.T) {
 	p := &client.Payment{
 		ID: "pay_1", Amount: 900, AmountRefunded: new(int64(300)), Currency: "EUR", Status: "partially_refunded",
 		Captured: new(true), AuthorizationCode: "42", Customer: "cus_1", Description: "d",

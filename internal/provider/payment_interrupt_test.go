@@ -11,12 +11,12 @@ import (
 	"github.com/hashicorp/terraform-plugin-go/tftypes"
 )
 
-// TestAccInterrupt_PaymentCreate interrupts payments_payment's Create
+// TestAccPayment_InterruptedCreate interrupts payments_payment's Create
 // while a write is at the service (Terraform's Ctrl-C): the client
 // finishes the write with the same Idempotency-Key, the payment is in the
 // returned state, and the service holds exactly one payment, refunded at
 // most once.
-func TestAccInterrupt_PaymentCreate(t *testing.T) {
+func TestAccPayment_InterruptedCreate(t *testing.T) {
 	if os.Getenv("TF_ACC") == "" {
 		t.Skip("acceptance test: set TF_ACC=1")
 	}

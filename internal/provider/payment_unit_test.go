@@ -305,9 +305,9 @@ func containsInOrder(s string, phrases []string) bool {
 	return true
 }
 
-// TestPaymentResource_fromAPI checks the resource's view of each status
+// TestPaymentResource_FromAPI checks the resource's view of each status
 // through the one mapping of payment_model.go.
-func TestPaymentResource_fromAPI(t *testing.T) {
+func TestPaymentResource_FromAPI(t *testing.T) {
 	t.Parallel()
 	yes, no := true, false
 	for _, tc := range []struct {
@@ -346,7 +346,7 @@ func TestPaymentResource_fromAPI(t *testing.T) {
 	}
 }
 
-func TestPaymentSchemas_descriptions(t *testing.T) {
+func TestPaymentSchemas_Descriptions(t *testing.T) {
 	t.Parallel()
 	ctx := context.Background()
 	isSentence := func(what, s string) {

@@ -616,10 +616,10 @@ func TestAccPaymentsDataSource_CustomerNotFound(t *testing.T) {
 	})
 }
 
-// TestPaymentsDataSource_Read_pages drives Read against a fake list
+// TestPaymentsDataSource_Read_Pages drives Read against a fake list
 // endpoint: it follows pages of wire.ListLimitMax, asks no more than a
 // limit needs, and sends the filters in the API's form.
-func TestPaymentsDataSource_Read_pages(t *testing.T) {
+func TestPaymentsDataSource_Read_Pages(t *testing.T) {
 	const total = 2*wire.ListLimitMax + 50
 	ids := make([]string, total) // newest first
 	for i := range ids {
@@ -716,7 +716,7 @@ func TestPaymentsDataSource_Read_pages(t *testing.T) {
 	}
 }
 
-func TestCreatedBound(t *testing.T) {
+func TestCreatedBound_RoundsToSeconds(t *testing.T) {
 	for _, tc := range []struct {
 		in    string
 		lower bool

@@ -284,9 +284,9 @@ func rawSandbox(t *testing.T, a *testAccAccount, method, path string, form url.V
 	return raw
 }
 
-// TestErrorDiagnostic_names: the hints about timeouts name what failed, a
+// TestErrorDiagnostic_Names: the hints about timeouts name what failed, a
 // data source or a resource, and its own timeouts block.
-func TestErrorDiagnostic_names(t *testing.T) {
+func TestErrorDiagnostic_Names(t *testing.T) {
 	t.Parallel()
 	attempt := fmt.Errorf("GET /v1/payments/pay_x failed after 3 attempt(s): %w", &client.AttemptTimeoutError{Timeout: 2 * time.Second})
 	deadline := fmt.Errorf("GET /v1/payments/pay_x: %w", context.DeadlineExceeded)

@@ -124,7 +124,7 @@ resource "payments_customer" "test" {
 }
 `
 
-func TestProvider_schemaIsValid(t *testing.T) {
+func TestProvider_SchemaIsValid(t *testing.T) {
 	t.Parallel()
 	ctx := context.Background()
 	var resp provider.SchemaResponse
@@ -137,7 +137,7 @@ func TestProvider_schemaIsValid(t *testing.T) {
 	}
 }
 
-func TestProvider_userAgent(t *testing.T) {
+func TestProvider_UserAgent(t *testing.T) {
 	t.Parallel()
 	p := &paymentsProvider{version: "1.2.3"}
 	want := "terraform-provider-payments/1.2.3 (+https://registry.terraform.io/providers/paymentsdev/payments) Terraform/1.11.4"
@@ -146,7 +146,7 @@ func TestProvider_userAgent(t *testing.T) {
 	}
 }
 
-func TestProvider_checkSecretKeyNeverEchoesKey(t *testing.T) {
+func TestProvider_CheckSecretKeyNeverEchoesKey(t *testing.T) {
 	t.Parallel()
 	for _, tc := range []struct {
 		key       string
@@ -178,9 +178,9 @@ func TestProvider_checkSecretKeyNeverEchoesKey(t *testing.T) {
 	}
 }
 
-// TestProvider_apiLoggerMasksKey proves the client's log hook never writes
+// TestProvider_APILoggerMasksKey proves the client's log hook never writes
 // the key, even when a message or field carries it.
-func TestProvider_apiLoggerMasksKey(t *testing.T) {
+func TestProvider_APILoggerMasksKey(t *testing.T) {
 	t.Parallel()
 	var buf bytes.Buffer
 	ctx := tflogtest.RootLogger(context.Background(), &buf)
@@ -523,9 +523,9 @@ func TestAccProvider_BaseURLOfHTMLServerLeavesStateAlone(t *testing.T) {
 	testAccWrongBaseURL(t, html.URL, regexp.MustCompile(`(?s)HTTP 404.*base_url`))
 }
 
-// TestResourceSchemas_descriptions: the provider, every resource, attribute
+// TestResourceSchemas_Descriptions: the provider, every resource, attribute
 // and block has a full-sentence description, which the docs are built from.
-func TestResourceSchemas_descriptions(t *testing.T) {
+func TestResourceSchemas_Descriptions(t *testing.T) {
 	t.Parallel()
 	isSentence := func(what, s string) {
 		t.Helper()
@@ -569,9 +569,9 @@ func TestResourceSchemas_descriptions(t *testing.T) {
 	}
 }
 
-// TestDataSourceSchemas_descriptions: every data source, attribute and
+// TestDataSourceSchemas_Descriptions: every data source, attribute and
 // block has a full-sentence description, which the docs are built from.
-func TestDataSourceSchemas_descriptions(t *testing.T) {
+func TestDataSourceSchemas_Descriptions(t *testing.T) {
 	for _, newDS := range []func() datasource.DataSource{NewCustomerDataSource, NewPaymentDataSource, NewPaymentsDataSource} {
 		var resp datasource.SchemaResponse
 		newDS().Schema(t.Context(), datasource.SchemaRequest{}, &resp)

@@ -9,7 +9,7 @@ import (
 	"github.com/paymentsdev/terraform-provider-payments/internal/wire"
 )
 
-func TestSecretRollWanted(t *testing.T) {
+func TestSecretRollWanted_Versions(t *testing.T) {
 	t.Parallel()
 	secret := types.StringValue("whsec_x")
 	null := types.StringNull()
@@ -35,7 +35,7 @@ func TestSecretRollWanted(t *testing.T) {
 	}
 }
 
-func TestWebhookURLProblem(t *testing.T) {
+func TestWebhookURLProblem_URLs(t *testing.T) {
 	t.Parallel()
 	for url, want := range map[string]string{
 		"https://example.com/hooks":          "",
@@ -55,7 +55,7 @@ func TestWebhookURLProblem(t *testing.T) {
 	}
 }
 
-func TestParseWebhookEndpointImportID(t *testing.T) {
+func TestParseWebhookEndpointImportID_Shapes(t *testing.T) {
 	t.Parallel()
 	good := wire.WebhookEndpointIDPrefix + strings.Repeat("A", 24)
 	if id, err := parseWebhookEndpointImportID(good); err != nil || id != good {
