@@ -51,8 +51,6 @@ type ListEventsParams struct {
 	ListParams
 }
 
-func webhookEndpointPath(id string) string { return wire.PathWebhookEndpoints + "/" + pathID(id) }
-
 func (p *WebhookEndpointParams) form() url.Values {
 	v := url.Values{}
 	if p == nil {
@@ -91,26 +89,26 @@ func (c *Client) CreateWebhookEndpoint(ctx context.Context, p *WebhookEndpointPa
 // GetWebhookEndpoint retrieves an endpoint, without its secret.
 func (c *Client) GetWebhookEndpoint(ctx context.Context, id string) (*WebhookEndpoint, error) {
 	var out WebhookEndpoint
-	return &out, c.call(ctx, http.MethodGet, webhookEndpointPath(id), nil, nil, &out)
+	return &out, c.call(ctx, http.MethodGet, expand(wire.PathWebhookEndpoint, id), nil, nil, &out)
 }
 
 // UpdateWebhookEndpoint changes the fields p sets and leaves the others.
 func (c *Client) UpdateWebhookEndpoint(ctx context.Context, id string, p *WebhookEndpointParams) (*WebhookEndpoint, error) {
 	var out WebhookEndpoint
-	return &out, c.call(ctx, http.MethodPost, webhookEndpointPath(id), nil, p.form(), &out)
+	return &out, c.call(ctx, http.MethodPost, expand(wire.PathWebhookEndpoint, id), nil, p.form(), &out)
 }
 
 // DeleteWebhookEndpoint deletes an endpoint; its pending deliveries stop.
 func (c *Client) DeleteWebhookEndpoint(ctx context.Context, id string) (*Deleted, error) {
 	var out Deleted
-	return &out, c.call(ctx, http.MethodDelete, webhookEndpointPath(id), nil, nil, &out)
+	return &out, c.call(ctx, http.MethodDelete, expand(wire.PathWebhookEndpoint, id), nil, nil, &out)
 }
 
 // RollWebhookEndpointSecret replaces an endpoint's secret; the answer holds
 // the new one, which alone signs from then on.
 func (c *Client) RollWebhookEndpointSecret(ctx context.Context, id string) (*WebhookEndpoint, error) {
 	var out WebhookEndpoint
-	return &out, c.call(ctx, http.MethodPost, webhookEndpointPath(id)+wire.PathRollSecret, nil, url.Values{}, &out)
+	return &out, c.call(ctx, http.MethodPost, expand(wire.PathWebhookEndpointRollSecret, id), nil, url.Values{}, &out)
 }
 
 // ListWebhookEndpoints lists endpoints, newest first.
@@ -122,7 +120,7 @@ func (c *Client) ListWebhookEndpoints(ctx context.Context, p *ListParams) (*Webh
 // GetEvent retrieves an event.
 func (c *Client) GetEvent(ctx context.Context, id string) (*Event, error) {
 	var out Event
-	return &out, c.call(ctx, http.MethodGet, wire.PathEvents+"/"+pathID(id), nil, nil, &out)
+	return &out, c.call(ctx, http.MethodGet, expand(wire.PathEvent, id), nil, nil, &out)
 }
 
 // ListEvents lists events, newest first.

@@ -85,7 +85,7 @@ func (s *Server) orderCustomers(a *account) error {
 // first, optionally only those whose e-mail address is email, ignoring
 // case (an empty email filters nothing, as the other lists' filters).
 func (c *call) listCustomers() response {
-	if e := c.f.check(wire.ParamEmail, wire.ParamLimit, wire.ParamStartingAfter, wire.ParamEndingBefore); e != nil {
+	if e := c.checkList(wire.ParamEmail); e != nil {
 		return e.response()
 	}
 	// A filter that no customer's address could equal is a mistake worth
@@ -98,27 +98,15 @@ func (c *call) listCustomers() response {
 		}
 		match = func(cu *customer) bool { return strings.EqualFold(cu.email, email) }
 	}
-	page, hasMore, e := listPage(c, c.a.customerOrder,
-		func(cu *customer) uint64 { return cu.seq },
-		func(id string) (*customer, bool) {
+	l := listOf[*customer]{
+		url: wire.PathCustomers, noun: "customer",
+		seq: func(cu *customer) uint64 { return cu.seq },
+		find: func(id string) (*customer, bool) {
 			r, ok := parseRID(id, wire.CustomerIDPrefix)
 			cu := c.a.customers[r]
 			return cu, ok && cu != nil
-		}, "customer", match)
-	if e != nil {
-		return e.response()
+		},
+		write: func(b []byte, cu *customer) []byte { return append(b, c.customerJSON(cu)...) },
 	}
-	b := make([]byte, 0, 64+400*len(page))
-	b = append(b, `{"object":"list","data":[`...)
-	for i, cu := range page {
-		if i > 0 {
-			b = append(b, ',')
-		}
-		b = append(b, c.customerJSON(cu)...)
-	}
-	b = append(b, `],"has_more":`...)
-	b = appendBool(b, hasMore)
-	b = append(b, `,"url":`...)
-	b = appendString(b, wire.PathCustomers)
-	return ok(append(b, '}'))
+	return l.serve(c, c.a.customerOrder, match)
 }

@@ -74,7 +74,7 @@ func (c *call) pathCustomer() (*customer, *apiError) {
 }
 
 func (c *call) createCustomer() response {
-	if e := c.f.check(wire.ParamEmail, wire.ParamName, wire.ParamPhone, wire.ParamMetadata, "metadata[*]", wire.ParamSource); e != nil {
+	if e := c.f.check(wire.ParamEmail, wire.ParamName, wire.ParamPhone, wire.ParamMetadata, paramMetadataKeys, wire.ParamSource); e != nil {
 		return e.response()
 	}
 	cu := &customer{created: c.unix}
@@ -122,7 +122,7 @@ func (c *call) retrieveCustomer() response {
 }
 
 func (c *call) updateCustomer() response {
-	if e := c.f.check(wire.ParamEmail, wire.ParamName, wire.ParamPhone, wire.ParamMetadata, "metadata[*]", wire.ParamDefaultSource); e != nil {
+	if e := c.f.check(wire.ParamEmail, wire.ParamName, wire.ParamPhone, wire.ParamMetadata, paramMetadataKeys, wire.ParamDefaultSource); e != nil {
 		return e.response()
 	}
 	cu, e := c.pathCustomer()

@@ -10,6 +10,7 @@ import (
 	"net"
 	"net/http"
 	"net/url"
+	"slices"
 	"sync"
 	"time"
 
@@ -455,19 +456,13 @@ func (c *call) listDeliveries() response {
 			return invalid(wire.ParamEndpoint, "endpoint %q is not a webhook endpoint id (%s…).", clip(epID), wire.WebhookEndpointIDPrefix).response()
 		}
 	}
-	list := c.a.wh.attempts
-	b := make([]byte, 0, 64+200*min(len(list), 64))
-	b = append(b, `{"object":"list","data":[`...)
-	first := true
-	for i := len(list) - 1; i >= 0; i-- {
-		at := list[i]
-		if (evID != "" && at.event != evR) || (epID != "" && at.endpoint != epR) {
-			continue
+	var page []*deliveryAttempt // newest first
+	for _, at := range slices.Backward(c.a.wh.attempts) {
+		if (evID == "" || at.event == evR) && (epID == "" || at.endpoint == epR) {
+			page = append(page, at)
 		}
-		if !first {
-			b = append(b, ',')
-		}
-		first = false
+	}
+	return ok(appendList(nil, wire.PathSandboxDeliveries, page, false, func(b []byte, at *deliveryAttempt) []byte {
 		b = append(b, `{"event":`...)
 		b = appendID(b, wire.EventIDPrefix, at.event)
 		b = append(b, `,"endpoint":`...)
@@ -490,9 +485,6 @@ func (c *call) listDeliveries() response {
 			b = time.UnixMilli(at.retryMS).UTC().AppendFormat(b, time.RFC3339)
 			b = append(b, '"')
 		}
-		b = append(b, '}')
-	}
-	b = append(b, `],"has_more":false,"url":`...)
-	b = appendString(b, wire.PathSandboxDeliveries)
-	return ok(append(b, '}'))
+		return append(b, '}')
+	}))
 }

@@ -101,39 +101,22 @@ func (c *call) expired(ev *event) bool {
 }
 
 func (c *call) listEvents() response {
-	if e := c.f.check(wire.ParamType, "limit", "starting_after", "ending_before"); e != nil {
+	if e := c.checkList(wire.ParamType); e != nil {
 		return e.response()
 	}
 	typ, _ := c.f.get(wire.ParamType)
 	if typ != "" && !wire.IsEventType(typ) {
 		return invalid(wire.ParamType, "type %q is not an event type; use one of %s.", clip(typ), strings.Join(wire.EventTypes, ", ")).response()
 	}
-	page, hasMore, e := listPage(c, c.a.wh.eventOrder,
-		func(ev *event) uint64 { return ev.seq },
-		func(id string) (*event, bool) {
+	l := listOf[*event]{
+		url: wire.PathEvents, noun: "event",
+		seq: func(ev *event) uint64 { return ev.seq },
+		find: func(id string) (*event, bool) {
 			r, ok := parseRID(id, wire.EventIDPrefix)
 			ev := c.a.wh.events[r]
 			return ev, ok && ev != nil
-		}, "event",
-		func(ev *event) bool { return (typ == "" || ev.typ == typ) && !c.expired(ev) })
-	if e != nil {
-		return e.response()
+		},
+		write: func(b []byte, ev *event) []byte { return append(b, ev.body...) },
 	}
-	size := 64
-	for _, ev := range page {
-		size += len(ev.body) + 1
-	}
-	b := make([]byte, 0, size)
-	b = append(b, `{"object":"list","data":[`...)
-	for i, ev := range page {
-		if i > 0 {
-			b = append(b, ',')
-		}
-		b = append(b, ev.body...)
-	}
-	b = append(b, `],"has_more":`...)
-	b = appendBool(b, hasMore)
-	b = append(b, `,"url":`...)
-	b = appendString(b, wire.PathEvents)
-	return ok(append(b, '}'))
+	return l.serve(c, c.a.wh.eventOrder, func(ev *event) bool { return (typ == "" || ev.typ == typ) && !c.expired(ev) })
 }

@@ -1,7 +1,6 @@
 package sandbox
 
 import (
-	"slices"
 	"sync"
 	"sync/atomic"
 )
@@ -169,18 +168,4 @@ func (a *account) clear() {
 	a.idemQueue = nil
 	a.sources = 0
 	a.wh.clear()
-}
-
-// seqIndex is the position of the first payment in list with seq > seq.
-func seqIndex(list []*payment, seq uint64) int {
-	i, _ := slices.BinarySearchFunc(list, seq+1, func(p *payment, s uint64) int {
-		switch {
-		case p.seq < s:
-			return -1
-		case p.seq > s:
-			return 1
-		}
-		return 0
-	})
-	return i
 }

@@ -2,7 +2,6 @@ package sandbox
 
 import (
 	"slices"
-	"strconv"
 	"strings"
 	"time"
 
@@ -10,7 +9,7 @@ import (
 )
 
 func (c *call) createPayment() response {
-	if e := c.f.check(wire.ParamAmount, wire.ParamCurrency, wire.ParamSource, wire.ParamCustomer, wire.ParamDescription, wire.ParamMetadata, "metadata[*]", wire.ParamCapture); e != nil {
+	if e := c.f.check(wire.ParamAmount, wire.ParamCurrency, wire.ParamSource, wire.ParamCustomer, wire.ParamDescription, wire.ParamMetadata, paramMetadataKeys, wire.ParamCapture); e != nil {
 		return e.response()
 	}
 	v, _ := c.f.get(wire.ParamAmount)
@@ -159,7 +158,7 @@ func (c *call) retrievePayment() response {
 // customers' metadata rules; nothing else of a payment can change this way
 // (amount, currency and source are the charge itself).
 func (c *call) updatePayment() response {
-	if e := c.f.check("description", "metadata", "metadata[*]"); e != nil {
+	if e := c.f.check(wire.ParamDescription, wire.ParamMetadata, paramMetadataKeys); e != nil {
 		return e.response()
 	}
 	p, e := c.pathPayment()
@@ -171,7 +170,7 @@ func (c *call) updatePayment() response {
 	if e != nil {
 		return e.response()
 	}
-	if v, ok := c.f.get("description"); ok {
+	if v, ok := c.f.get(wire.ParamDescription); ok {
 		// An empty description clears it; clone, v points into the body.
 		p.description = strings.Clone(v)
 	}
@@ -245,14 +244,14 @@ func (c *call) refundPayment() response {
 }
 
 func (c *call) listPayments() response {
-	if e := c.f.check(wire.ParamCustomer, wire.ParamStatus, wire.ParamCreatedGTE, wire.ParamCreatedLTE, wire.ParamLimit, wire.ParamStartingAfter, wire.ParamEndingBefore); e != nil {
+	if e := c.checkList(wire.ParamCustomer, wire.ParamStatus, wire.ParamCreatedGTE, wire.ParamCreatedLTE); e != nil {
 		return e.response()
 	}
-	list := c.a.order
+	all := c.a.order
 	if v, _ := c.f.get(wire.ParamCustomer); v != "" {
 		r, ok := parseRID(v, wire.CustomerIDPrefix)
 		if ok && c.a.customers[r] != nil {
-			list = c.a.byCustomer[r]
+			all = c.a.byCustomer[r]
 		} else {
 			return missingRef(wire.ParamCustomer, "customer %q does not exist.", clip(v)).response()
 		}
@@ -278,75 +277,19 @@ func (c *call) listPayments() response {
 			bounds[i]++
 		}
 	}
-	limit := wire.ListLimitDefault
-	if v, _ := c.f.get(wire.ParamLimit); v != "" {
-		n, err := strconv.Atoi(v)
-		if err != nil || n < wire.ListLimitMin || n > wire.ListLimitMax {
-			return invalid(wire.ParamLimit, "limit %q is not valid; use a whole number from %d to %d.", clip(v), wire.ListLimitMin, wire.ListLimitMax).response()
-		}
-		limit = n
+	l := listOf[*payment]{
+		url: wire.PathPayments, noun: "payment",
+		seq: func(p *payment) uint64 { return p.seq },
+		find: func(id string) (*payment, bool) {
+			r, ok := parseRID(id, wire.PaymentIDPrefix)
+			p := c.a.payments[r]
+			return p, ok && p != nil
+		},
+		write: paymentJSON,
 	}
-	after, _ := c.f.get(wire.ParamStartingAfter)
-	before, _ := c.f.get(wire.ParamEndingBefore)
-	if after != "" && before != "" {
-		return invalid(wire.ParamEndingBefore, "Send starting_after or ending_before, not both.").response()
-	}
-	cursor := func(name, v string) (*payment, *apiError) {
-		if r, ok := parseRID(v, wire.PaymentIDPrefix); ok {
-			if p := c.a.payments[r]; p != nil {
-				return p, nil
-			}
-		}
-		return nil, missingRef(name, "%s %q is not a payment of this account; use the id of a payment from a previous page.", name, clip(v))
-	}
-	match := func(p *payment) bool {
+	return l.serve(c, all, func(p *payment) bool {
 		return (status == "" || p.status == status) && p.created >= bounds[0] && p.created <= bounds[1]
-	}
-
-	page := make([]*payment, 0, limit+1)
-	if before != "" {
-		cp, e := cursor(wire.ParamEndingBefore, before)
-		if e != nil {
-			return e.response()
-		}
-		// The limit payments right after the cursor in creation order,
-		// that is right before it in the list; shown newest first.
-		for i := seqIndex(list, cp.seq); i < len(list) && len(page) <= limit; i++ {
-			if match(list[i]) {
-				page = append(page, list[i])
-			}
-		}
-		slices.Reverse(page[:min(limit, len(page))])
-	} else {
-		end := len(list)
-		if after != "" {
-			cp, e := cursor(wire.ParamStartingAfter, after)
-			if e != nil {
-				return e.response()
-			}
-			end = seqIndex(list, cp.seq-1)
-		}
-		for i := end - 1; i >= 0 && len(page) <= limit; i-- {
-			if match(list[i]) {
-				page = append(page, list[i])
-			}
-		}
-	}
-	hasMore := len(page) > limit
-	page = page[:min(limit, len(page))]
-
-	b := make([]byte, 0, 64+600*len(page))
-	b = append(b, `{"object":"list","data":[`...)
-	for i, p := range page {
-		if i > 0 {
-			b = append(b, ',')
-		}
-		b = paymentJSON(b, p)
-	}
-	b = append(b, `],"has_more":`...)
-	b = appendBool(b, hasMore)
-	b = append(b, `,"url":"/v1/payments"}`...)
-	return ok(b)
+	})
 }
 
 func paymentJSON(b []byte, p *payment) []byte {

@@ -34,8 +34,10 @@
 //   - Capture only from authorized (pending -> approved is the bank's
 //     move, made with /_sandbox/…/complete). Complete only from pending;
 //     without outcome it ends approved, or authorized for capture=false.
-//   - Lists: cursors must be payments of the account, and starting_after
-//     with ending_before is 400; a customer filter naming a deleted
+//   - Lists page alike (list.go): limit is 1 to 100 in plain digits (05,
+//     +5 or 1e1 is 400), cursors must be objects of the list in the
+//     account, and starting_after with ending_before is 400. The
+//     payments' customer filter naming a deleted
 //     customer is 400 resource_missing. created[gte]/[lte] accept any
 //     RFC 3339 offset and compare with whole seconds. The customer list's
 //     email filter must be an address (else 400 parameter_invalid) and

@@ -43,6 +43,9 @@ func checkName(v string) *apiError {
 	return nil
 }
 
+// paramMetadataKeys admits every metadata[key] field in form.check.
+const paramMetadataKeys = wire.ParamMetadata + "[*]"
+
 // applyMetadata returns cur changed by the metadata fields of f, without
 // touching cur: `metadata=` removes every key, then `metadata[k]=` removes
 // k and `metadata[k]=v` sets it. The limits apply to the result.

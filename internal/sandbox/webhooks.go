@@ -234,7 +234,7 @@ func (c *call) setWebhookFields(ep *webhookEndpoint) *apiError {
 }
 
 var webhookEndpointParams = []string{
-	wire.ParamURL, wire.ParamEnabledEventsItem, wire.ParamDescription, wire.ParamDisabled, "metadata", "metadata[*]",
+	wire.ParamURL, wire.ParamEnabledEventsItem, wire.ParamDescription, wire.ParamDisabled, wire.ParamMetadata, paramMetadataKeys,
 }
 
 func (c *call) createWebhookEndpoint() response {
@@ -348,32 +348,20 @@ func (c *call) rollWebhookEndpointSecret() response {
 }
 
 func (c *call) listWebhookEndpoints() response {
-	if e := c.f.check("limit", "starting_after", "ending_before"); e != nil {
+	if e := c.checkList(); e != nil {
 		return e.response()
 	}
-	page, hasMore, e := listPage(c, c.a.wh.endpointOrder,
-		func(ep *webhookEndpoint) uint64 { return ep.seq },
-		func(id string) (*webhookEndpoint, bool) {
+	l := listOf[*webhookEndpoint]{
+		url: wire.PathWebhookEndpoints, noun: "webhook endpoint",
+		seq: func(ep *webhookEndpoint) uint64 { return ep.seq },
+		find: func(id string) (*webhookEndpoint, bool) {
 			r, ok := parseRID(id, wire.WebhookEndpointIDPrefix)
 			ep := c.a.wh.endpoints[r]
 			return ep, ok && ep != nil
-		}, "webhook endpoint", nil)
-	if e != nil {
-		return e.response()
+		},
+		write: func(b []byte, ep *webhookEndpoint) []byte { return webhookEndpointJSON(b, ep, false) },
 	}
-	b := make([]byte, 0, 64+400*len(page))
-	b = append(b, `{"object":"list","data":[`...)
-	for i, ep := range page {
-		if i > 0 {
-			b = append(b, ',')
-		}
-		b = webhookEndpointJSON(b, ep, false)
-	}
-	b = append(b, `],"has_more":`...)
-	b = appendBool(b, hasMore)
-	b = append(b, `,"url":`...)
-	b = appendString(b, wire.PathWebhookEndpoints)
-	return ok(append(b, '}'))
+	return l.serve(c, c.a.wh.endpointOrder, nil)
 }
 
 func webhookEndpointJSON(b []byte, ep *webhookEndpoint, withSecret bool) []byte {
@@ -404,81 +392,4 @@ func webhookEndpointJSON(b []byte, ep *webhookEndpoint, withSecret bool) []byte 
 	b = append(b, `,"created_at":`...)
 	b = appendTime(b, ep.created)
 	return append(b, `,"livemode":false}`...)
-}
-
-// listPage is one page of list (ordered by seq, oldest first) for the
-// request's limit, starting_after and ending_before, newest first, with
-// the rules of the payment list. match, when not nil, filters.
-func listPage[T any](c *call, list []T, seq func(T) uint64, find func(string) (T, bool), kind string, match func(T) bool) ([]T, bool, *apiError) {
-	limit := wire.ListLimitDefault
-	if v, _ := c.f.get("limit"); v != "" {
-		n, err := parseLimit(v)
-		if err != nil {
-			return nil, false, invalid("limit", "limit %q is not valid; use a whole number from %d to %d.", clip(v), wire.ListLimitMin, wire.ListLimitMax)
-		}
-		limit = n
-	}
-	after, _ := c.f.get("starting_after")
-	before, _ := c.f.get("ending_before")
-	if after != "" && before != "" {
-		return nil, false, invalid("ending_before", "Send starting_after or ending_before, not both.")
-	}
-	cursor := func(name, v string) (uint64, *apiError) {
-		if x, ok := find(v); ok {
-			return seq(x), nil
-		}
-		return 0, missingRef(name, "%s %q is not a %s of this account; use the id of one from a previous page.", name, clip(v), kind)
-	}
-	if match == nil {
-		match = func(T) bool { return true }
-	}
-	index := func(s uint64) int { // first position with seq > s
-		i, _ := slices.BinarySearchFunc(list, s+1, func(x T, s uint64) int {
-			switch v := seq(x); {
-			case v < s:
-				return -1
-			case v > s:
-				return 1
-			}
-			return 0
-		})
-		return i
-	}
-	page := make([]T, 0, min(limit+1, len(list)+1))
-	if before != "" {
-		cs, e := cursor("ending_before", before)
-		if e != nil {
-			return nil, false, e
-		}
-		for i := index(cs); i < len(list) && len(page) <= limit; i++ {
-			if match(list[i]) {
-				page = append(page, list[i])
-			}
-		}
-		slices.Reverse(page[:min(limit, len(page))])
-	} else {
-		end := len(list)
-		if after != "" {
-			cs, e := cursor("starting_after", after)
-			if e != nil {
-				return nil, false, e
-			}
-			end = index(cs - 1)
-		}
-		for i := end - 1; i >= 0 && len(page) <= limit; i-- {
-			if match(list[i]) {
-				page = append(page, list[i])
-			}
-		}
-	}
-	hasMore := len(page) > limit
-	return page[:min(limit, len(page))], hasMore, nil
-}
-
-func parseLimit(v string) (int, error) {
-	var n int
-	if _, err := fmt.Sscanf(v, "%d", &n); err != nil || fmt.Sprint(n) != v || n < wire.ListLimitMin || n > wire.ListLimitMax {
-		return 0, fmt.Errorf("bad limit")
-	}
-	return n, nil
 }

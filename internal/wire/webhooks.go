@@ -28,12 +28,12 @@ const (
 
 // Paths of the webhook endpoints and events. [assumed]
 const (
-	PathWebhookEndpoints = "/v1/webhook_endpoints"
-	PathEvents           = "/v1/events"
+	PathWebhookEndpoints = APIVersionPrefix + "/webhook_endpoints"
+	PathEvents           = APIVersionPrefix + "/events"
 	// PathRollSecret follows PathWebhookEndpoints/:id.
 	PathRollSecret = "/roll_secret"
 	// PathSandboxDeliveries lists delivery attempts (sandbox only).
-	PathSandboxDeliveries = "/_sandbox/deliveries"
+	PathSandboxDeliveries = PathSandbox + "/deliveries"
 
 	// Templates in the form of the other paths (see ExpandPath).
 	PathWebhookEndpoint           = PathWebhookEndpoints + "/{id}"

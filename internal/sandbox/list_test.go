@@ -1,0 +1,113 @@
+package sandbox_test
+
+import (
+	"encoding/json"
+	"fmt"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/paymentsdev/terraform-provider-payments/internal/wire"
+)
+
+// TestList_Paging holds the paging rules every list shares (list.go): the
+// same limit, cursors and errors on each. A list's own filters are tested
+// with it.
+func TestList_Paging(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t)
+	for range 2 {
+		e.customer(vals("email", "ada@example.com"))
+		e.payment(pay("1000", "USD", "tok_visa"))
+		e.post(wire.PathWebhookEndpoints, vals("url", "http://127.0.0.1:9/hooks", "enabled_events[]", "*")).ok(nil)
+	}
+	type page struct {
+		ids     []string
+		hasMore bool
+	}
+	get := func(e *env, path string, q ...string) page {
+		e.t.Helper()
+		var l wire.List[struct {
+			ID string `json:"id"`
+		}]
+		res := e.get(path, vals(q...))
+		if res.status != 200 {
+			e.t.Fatalf("GET %s?%s: %d %s", path, vals(q...).Encode(), res.status, res.body)
+		}
+		if err := json.Unmarshal(res.body, &l); err != nil {
+			e.t.Fatalf("decoding %s: %v", res.body, err)
+		}
+		if l.Object != "list" || l.URL != path {
+			e.t.Errorf("envelope object %q url %q; want list %s", l.Object, l.URL, path)
+		}
+		var p page
+		for _, x := range l.Data {
+			p.ids = append(p.ids, x.ID)
+		}
+		p.hasMore = l.HasMore
+		return p
+	}
+	limitMessage := fmt.Sprintf("from %d to %d", wire.ListLimitMin, wire.ListLimitMax)
+
+	for _, list := range []struct{ path, prefix string }{
+		{wire.PathCustomers, wire.CustomerIDPrefix},
+		{wire.PathPayments, wire.PaymentIDPrefix},
+		{wire.PathEvents, wire.EventIDPrefix},
+		{wire.PathWebhookEndpoints, wire.WebhookEndpointIDPrefix},
+	} {
+		all := get(e, list.path, wire.ParamLimit, "100")
+		if len(all.ids) < 2 || all.hasMore {
+			t.Fatalf("%s: %v (has_more %v); want at least two objects, all of them", list.path, all.ids, all.hasMore)
+		}
+		newest, second, oldest := all.ids[0], all.ids[1], all.ids[len(all.ids)-1]
+		absent := list.prefix + strings.Repeat("A", wire.IDRandomLength)
+		for _, tc := range []struct {
+			name string
+			q    []string
+			want page // when param is ""
+			// param and code of the 400 refusal, if any.
+			param, code string
+		}{
+			{name: "default", want: page{ids: all.ids[:min(len(all.ids), wire.ListLimitDefault)], hasMore: len(all.ids) > wire.ListLimitDefault}},
+			{name: "limit empty is the default", q: []string{wire.ParamLimit, ""}, want: page{ids: all.ids[:min(len(all.ids), wire.ListLimitDefault)], hasMore: len(all.ids) > wire.ListLimitDefault}},
+			{name: "limit 1", q: []string{wire.ParamLimit, "1"}, want: page{ids: []string{newest}, hasMore: true}},
+			{name: "limit 100", q: []string{wire.ParamLimit, "100"}, want: all},
+			{name: "starting_after", q: []string{wire.ParamLimit, "1", wire.ParamStartingAfter, newest}, want: page{ids: []string{second}, hasMore: len(all.ids) > 2}},
+			{name: "starting_after the oldest", q: []string{wire.ParamStartingAfter, oldest}, want: page{}},
+			{name: "ending_before", q: []string{wire.ParamLimit, "1", wire.ParamEndingBefore, second}, want: page{ids: []string{newest}}},
+			{name: "ending_before the newest", q: []string{wire.ParamEndingBefore, newest}, want: page{}},
+
+			{name: "limit 0", q: []string{wire.ParamLimit, "0"}, param: wire.ParamLimit, code: wire.ErrorCodeParameterInvalid},
+			{name: "limit 101", q: []string{wire.ParamLimit, "101"}, param: wire.ParamLimit, code: wire.ErrorCodeParameterInvalid},
+			{name: "limit -1", q: []string{wire.ParamLimit, "-1"}, param: wire.ParamLimit, code: wire.ErrorCodeParameterInvalid},
+			{name: "limit leading zero", q: []string{wire.ParamLimit, "05"}, param: wire.ParamLimit, code: wire.ErrorCodeParameterInvalid},
+			{name: "limit plus sign", q: []string{wire.ParamLimit, "+5"}, param: wire.ParamLimit, code: wire.ErrorCodeParameterInvalid},
+			{name: "limit leading blank", q: []string{wire.ParamLimit, " 5"}, param: wire.ParamLimit, code: wire.ErrorCodeParameterInvalid},
+			{name: "limit trailing blank", q: []string{wire.ParamLimit, "5 "}, param: wire.ParamLimit, code: wire.ErrorCodeParameterInvalid},
+			{name: "limit exponent", q: []string{wire.ParamLimit, "1e1"}, param: wire.ParamLimit, code: wire.ErrorCodeParameterInvalid},
+			{name: "limit fraction", q: []string{wire.ParamLimit, "5.0"}, param: wire.ParamLimit, code: wire.ErrorCodeParameterInvalid},
+			{name: "limit word", q: []string{wire.ParamLimit, "ten"}, param: wire.ParamLimit, code: wire.ErrorCodeParameterInvalid},
+			{name: "limit huge", q: []string{wire.ParamLimit, "99999999999999999999"}, param: wire.ParamLimit, code: wire.ErrorCodeParameterInvalid},
+			{name: "both cursors", q: []string{wire.ParamStartingAfter, newest, wire.ParamEndingBefore, oldest}, param: wire.ParamEndingBefore, code: wire.ErrorCodeParameterInvalid},
+			{name: "starting_after absent", q: []string{wire.ParamStartingAfter, absent}, param: wire.ParamStartingAfter, code: wire.ErrorCodeResourceMissing},
+			{name: "ending_before malformed", q: []string{wire.ParamEndingBefore, "nope"}, param: wire.ParamEndingBefore, code: wire.ErrorCodeResourceMissing},
+			{name: "unknown parameter", q: []string{"page", "2"}, param: "page", code: wire.ErrorCodeParameterUnknown},
+		} {
+			t.Run(list.path+"/"+tc.name, func(t *testing.T) {
+				e := *e
+				e.t = t
+				if tc.param == "" {
+					got := get(&e, list.path, tc.q...)
+					if !slices.Equal(got.ids, tc.want.ids) || got.hasMore != tc.want.hasMore {
+						t.Errorf("got %v has_more %v; want %v has_more %v", got.ids, got.hasMore, tc.want.ids, tc.want.hasMore)
+					}
+					return
+				}
+				eb := e.get(list.path, vals(tc.q...)).fails(400, wire.ErrorTypeInvalidRequest, tc.code, tc.param)
+				if tc.param == wire.ParamLimit && !strings.Contains(eb.Error.Message, limitMessage) {
+					t.Errorf("message %q does not give the range (%s)", eb.Error.Message, limitMessage)
+				}
+			})
+		}
+	}
+}
