@@ -172,17 +172,9 @@ func (c *call) listRequests() response {
 	lines := c.a.reqlog.newestFirst(func(e *loggedRequest) bool {
 		return lo == 0 || (e.status >= lo && e.status < lo+100)
 	})
-	b := make([]byte, 0, 64+200*len(lines))
-	b = append(b, `{"object":"list","data":[`...)
-	for i := range lines {
-		if i > 0 {
-			b = append(b, ',')
-		}
-		b = appendLoggedRequest(b, &lines[i])
-	}
-	b = append(b, `],"has_more":false,"url":`...)
-	b = appendString(b, wire.PathSandboxRequests)
-	return ok(append(b, '}'))
+	return ok(appendList(nil, wire.PathSandboxRequests, lines, false, func(b []byte, e loggedRequest) []byte {
+		return appendLoggedRequest(b, &e)
+	}))
 }
 
 func appendLoggedRequest(b []byte, e *loggedRequest) []byte {
