@@ -13,8 +13,8 @@ import (
 	"github.com/paymentsdev/terraform-provider-payments/api/apitest"
 )
 
-// TestLoad shows that api/openapi.yaml is a valid OpenAPI 3.1 document.
-func TestLoad(t *testing.T) {
+// TestLoad_Valid31 shows that api/openapi.yaml is a valid OpenAPI 3.1 document.
+func TestLoad_Valid31(t *testing.T) {
 	doc, err := apitest.Load()
 	if err != nil {
 		t.Fatal(err)
@@ -50,9 +50,9 @@ func TestLoadData_Broken(t *testing.T) {
 	}
 }
 
-// TestDocumentConventions pins what holds for every operation: the
+// TestDocument_Conventions pins what holds for every operation: the
 // answers every request can get, the headers, the tags, the markers.
-func TestDocumentConventions(t *testing.T) {
+func TestDocument_Conventions(t *testing.T) {
 	doc, err := apitest.Load()
 	if err != nil {
 		t.Fatal(err)

@@ -146,9 +146,9 @@ func decode[T any](t *testing.T, b []byte) T {
 	return v
 }
 
-// TestPersistenceSurvivesKill: every answered write is on disk, even when
+// TestProgram_PersistenceSurvivesKill: every answered write is on disk, even when
 // the process is killed with SIGKILL right after.
-func TestPersistenceSurvivesKill(t *testing.T) {
+func TestProgram_PersistenceSurvivesKill(t *testing.T) {
 	data := filepath.Join(t.TempDir(), "state.db")
 	key := wire.SecretKeySandboxPrefix + "persist0001"
 	p := start(t, "-addr", "127.0.0.1:0", "-data", data)
@@ -187,9 +187,9 @@ func TestPersistenceSurvivesKill(t *testing.T) {
 	}
 }
 
-// TestSignalsStopCleanly: SIGTERM and SIGINT end the process with status
+// TestProgram_SignalsStopCleanly: SIGTERM and SIGINT end the process with status
 // 0, and the logs, even at debug level, never hold a key.
-func TestSignalsStopCleanly(t *testing.T) {
+func TestProgram_SignalsStopCleanly(t *testing.T) {
 	for _, sig := range []syscall.Signal{syscall.SIGTERM, syscall.SIGINT} {
 		t.Run(sig.String(), func(t *testing.T) {
 			key := wire.SecretKeySandboxPrefix + "signalkey99"
@@ -222,7 +222,7 @@ func TestSignalsStopCleanly(t *testing.T) {
 	}
 }
 
-func TestHelpDocumentsEveryFlag(t *testing.T) {
+func TestRun_HelpDocumentsEveryFlag(t *testing.T) {
 	var out, errOut bytes.Buffer
 	if code := run([]string{"-h"}, &out, &errOut); code != 0 {
 		t.Errorf("-h exits %d", code)
@@ -237,9 +237,9 @@ func TestHelpDocumentsEveryFlag(t *testing.T) {
 	}
 }
 
-// TestBadArguments: a mistake gets exit 2 and one line naming what is
+// TestRun_BadArguments: a mistake gets exit 2 and one line naming what is
 // wrong and pointing at -h, never the whole usage, never the key.
-func TestBadArguments(t *testing.T) {
+func TestRun_BadArguments(t *testing.T) {
 	for _, tc := range []struct {
 		args  []string
 		names string
@@ -276,7 +276,7 @@ func TestBadArguments(t *testing.T) {
 	}
 }
 
-func TestDisplayAddr(t *testing.T) {
+func TestDisplayAddr_Loopback(t *testing.T) {
 	for _, tc := range []struct {
 		addr net.Addr
 		want string
@@ -293,10 +293,10 @@ func TestDisplayAddr(t *testing.T) {
 	}
 }
 
-// TestDamagedDataFile: payments-sandbox on a truncated or partly
+// TestProgram_DamagedDataFile: payments-sandbox on a truncated or partly
 // overwritten data file exits 1 with one line naming the file and what to
 // do; it never panics, prints a stack or starts serving.
-func TestDamagedDataFile(t *testing.T) {
+func TestProgram_DamagedDataFile(t *testing.T) {
 	bin := binary(t)
 	seed := filepath.Join(t.TempDir(), "seed.db")
 	p := start(t, "-addr", "127.0.0.1:0", "-data", seed)

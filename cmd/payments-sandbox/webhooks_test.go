@@ -6,7 +6,7 @@ import (
 	"testing"
 )
 
-func TestWebhookFlags(t *testing.T) {
+func TestRun_WebhookFlags(t *testing.T) {
 	var out, errOut bytes.Buffer
 	if code := run([]string{"-h"}, &out, &errOut); code != 0 {
 		t.Fatalf("-h exits %d", code)

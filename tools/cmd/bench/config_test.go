@@ -10,7 +10,7 @@ import (
 	"github.com/paymentsdev/terraform-provider-payments/tools/internal/floor"
 )
 
-func TestGenerateConfig(t *testing.T) {
+func TestGenerateConfig_Providers(t *testing.T) {
 	for _, tc := range []struct {
 		name string
 		spec providerSpec
@@ -49,9 +49,9 @@ func TestGenerateConfig(t *testing.T) {
 	}
 }
 
-// TestGenerateConfigSameShape checks that the two providers' configurations
+// TestGenerateConfig_SameShape checks that the two providers' configurations
 // differ only in the provider's name and block, so their times compare.
-func TestGenerateConfigSameShape(t *testing.T) {
+func TestGenerateConfig_SameShape(t *testing.T) {
 	pay := generateConfig(providerSpec{Local: "payments", Source: "x/payments"}, 4)
 	flo := generateConfig(providerSpec{Local: "floor", Source: "x/floor"}, 4)
 	if got := strings.ReplaceAll(pay, "payments", "floor"); got != flo {
@@ -59,9 +59,9 @@ func TestGenerateConfigSameShape(t *testing.T) {
 	}
 }
 
-// TestCLIConfig checks that the CLI configuration serves both providers
+// TestCLIConfig_BothProviders checks that the CLI configuration serves both providers
 // from -bin under the addresses they are served at.
-func TestCLIConfig(t *testing.T) {
+func TestCLIConfig_BothProviders(t *testing.T) {
 	got := tfcli.CLIConfig(paymentsSpec("/abs/bin").override(), floorSpec("/abs/bin").override())
 	for _, want := range []string{
 		`"registry.terraform.io/paymentsdev/payments" = "/abs/bin"`,

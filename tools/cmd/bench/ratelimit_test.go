@@ -8,7 +8,7 @@ import (
 	"testing"
 )
 
-func TestRateLimitRun(t *testing.T) {
+func TestRateLimitRun_UsefulAndBound(t *testing.T) {
 	t.Parallel()
 	// The baseline before the rate gate, at 10/s: 310 requests, 150 refused, 15.9 s.
 	r := rateLimitRun{N: 80, Limit: 10, Seconds: 15.9, Total: 310, Refused: 150}
@@ -41,7 +41,7 @@ func TestRateLimitRun(t *testing.T) {
 	}
 }
 
-func TestRateLimitMedians(t *testing.T) {
+func TestRateLimitMedians_PerMode(t *testing.T) {
 	t.Parallel()
 	runs := []rateLimitRun{
 		{Limit: 10, Seconds: 18, Total: 170, Refused: 10},
@@ -71,7 +71,7 @@ func TestRateLimitMedians(t *testing.T) {
 	}
 }
 
-func TestWriteRateLimitPlot(t *testing.T) {
+func TestWriteRateLimitPlot_PNG(t *testing.T) {
 	t.Parallel()
 	path := filepath.Join(t.TempDir(), "ratelimit.png")
 	rows := []rateLimitRun{

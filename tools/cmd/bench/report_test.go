@@ -26,7 +26,7 @@ func fakeSamples() []sample {
 		sample{N: 10, Op: opApply, Provider: paymentsLocal, LatencyMS: 50, Seconds: 3.5, Delta: &statsDelta{Total: 20}})
 }
 
-func TestAggregate(t *testing.T) {
+func TestAggregate_PerOperation(t *testing.T) {
 	rows := aggregate(fakeSamples(), []int{10, 20})
 	if len(rows) != len(operations) {
 		t.Fatalf("got %d rows, want one per operation at N=10 and none at N=20 (no samples)", len(rows))
@@ -50,7 +50,7 @@ func TestAggregate(t *testing.T) {
 	}
 }
 
-func TestLatencyRows(t *testing.T) {
+func TestLatencyRows_Bound(t *testing.T) {
 	rows := latencyRows(fakeSamples(), 10, []int64{20, 50}, 10)
 	if len(rows) != 1 {
 		t.Fatalf("got %d rows, want 1 (no samples at 20 ms)", len(rows))
@@ -62,7 +62,7 @@ func TestLatencyRows(t *testing.T) {
 	}
 }
 
-func TestChecks(t *testing.T) {
+func TestChecks_Thresholds(t *testing.T) {
 	rows := []row{
 		{N: 500, Op: opApply, Ratio: 1.1, Requests: 1, Connections: 12},
 		{N: 500, Op: opPlan, Ratio: 1.3, Requests: 1.5},
@@ -94,7 +94,7 @@ func TestChecks(t *testing.T) {
 	}
 }
 
-func TestWriteOutputs(t *testing.T) {
+func TestWriteOutputs_Files(t *testing.T) {
 	dir := t.TempDir()
 	samples := fakeSamples()
 	rows := aggregate(samples, []int{10})

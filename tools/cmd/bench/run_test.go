@@ -9,7 +9,7 @@ import (
 	"github.com/paymentsdev/terraform-provider-payments/internal/tfcli"
 )
 
-func TestTerraformArgs(t *testing.T) {
+func TestTerraformArgs_PerOperation(t *testing.T) {
 	tf := &tfcli.Runner{Parallelism: 10}
 	for op, want := range map[string]string{
 		opApply:   "apply -auto-approve -input=false -no-color -parallelism=10",
@@ -22,7 +22,7 @@ func TestTerraformArgs(t *testing.T) {
 	}
 }
 
-func TestParseFlags(t *testing.T) {
+func TestParseFlags_Lists(t *testing.T) {
 	for _, tc := range []struct {
 		args        []string
 		ns, repeats []int
@@ -53,7 +53,7 @@ func TestParseFlags(t *testing.T) {
 	}
 }
 
-func TestProcStatCPU(t *testing.T) {
+func TestProcStatCPU_Fields(t *testing.T) {
 	for _, tc := range []struct {
 		stat string
 		want time.Duration

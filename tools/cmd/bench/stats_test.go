@@ -13,7 +13,7 @@ func stats(total, conns int64, routes map[string]int64) *wire.Stats {
 	return &wire.Stats{Requests: wire.StatsRequests{Total: total, ByRoute: routes}, Connections: conns}
 }
 
-func TestDiffStats(t *testing.T) {
+func TestDiffStats_Deltas(t *testing.T) {
 	for _, tc := range []struct {
 		name          string
 		before, after *wire.Stats
@@ -48,7 +48,7 @@ func TestDiffStats(t *testing.T) {
 	}
 }
 
-func TestPerResource(t *testing.T) {
+func TestPerResource_ByRoute(t *testing.T) {
 	got := perResource(map[string]int64{"POST /v1/customers": 100, "GET /v1/customers/:id": 50}, 200)
 	want := map[string]float64{"POST /v1/customers": 0.5, "GET /v1/customers/:id": 0.25}
 	if !maps.Equal(got, want) {
@@ -56,7 +56,7 @@ func TestPerResource(t *testing.T) {
 	}
 }
 
-func TestMedian(t *testing.T) {
+func TestMedian_Values(t *testing.T) {
 	for _, tc := range []struct {
 		xs   []float64
 		want float64
@@ -72,7 +72,7 @@ func TestMedian(t *testing.T) {
 	}
 }
 
-func TestLatencyBound(t *testing.T) {
+func TestLatencyBound_Formula(t *testing.T) {
 	for _, tc := range []struct {
 		floor       float64
 		requests    int64

@@ -10,7 +10,7 @@ import (
 	"github.com/paymentsdev/terraform-provider-payments/internal/wire"
 )
 
-func TestSelectMixes(t *testing.T) {
+func TestSelectMixes_Only(t *testing.T) {
 	for _, tc := range []struct {
 		only string
 		want []string
@@ -38,7 +38,7 @@ func TestSelectMixes(t *testing.T) {
 	}
 }
 
-func TestFaultsString(t *testing.T) {
+func TestFaultsString_EveryMix(t *testing.T) {
 	for _, m := range mixes {
 		got := faultsString(m)
 		want := map[string]string{
@@ -51,7 +51,7 @@ func TestFaultsString(t *testing.T) {
 	}
 }
 
-func TestConfigHCL(t *testing.T) {
+func TestConfigHCL_Settings(t *testing.T) {
 	got := configHCL(config{n: 7, maxRetries: 15}, "http://127.0.0.1:1", "errors-20%")
 	for _, want := range []string{
 		`source = "paymentsdev/payments"`, `base_url    = "http://127.0.0.1:1"`, "max_retries = 15",
@@ -66,7 +66,7 @@ func TestConfigHCL(t *testing.T) {
 	}
 }
 
-func TestPlanSummary(t *testing.T) {
+func TestPlanSummary_LineOrTail(t *testing.T) {
 	if got := planSummary("x\n  Plan: 0 to add, 2 to change, 0 to destroy.\ny\n"); got != "Plan: 0 to add, 2 to change, 0 to destroy." {
 		t.Errorf("got %q", got)
 	}
@@ -75,7 +75,7 @@ func TestPlanSummary(t *testing.T) {
 	}
 }
 
-func TestPrintTable(t *testing.T) {
+func TestPrintTable_Markdown(t *testing.T) {
 	good := &result{Mix: mixes[0], Resources: 40, ApplyRuns: 1, Requests: 123, Customers: 20, Sources: 20, PlanEmpty: true, Duration: 9 * time.Second}
 	bad := &result{Mix: mixes[5], Resources: 40, ApplyRuns: 3, Orphans: 1, PlanEmpty: true, InterruptAt: 7, InterruptState: 14,
 		InterruptOrphans: 1, ApplyErr: "Error: Boom", Injected: wire.StatsFaults{Errors: 5, Drops: 2, RateLimited: 3}}
@@ -100,7 +100,7 @@ func TestPrintTable(t *testing.T) {
 	}
 }
 
-func TestCountKeys(t *testing.T) {
+func TestCountKeys_EveryOccurrence(t *testing.T) {
 	log := []byte("a sk_sandbox_one b sk_sandbox_one c sk_sandbox_two")
 	if got := countKeys(log, []string{"sk_sandbox_one", "sk_sandbox_two", "sk_sandbox_three"}); got != 3 {
 		t.Errorf("got %d, want 3", got)

@@ -6,7 +6,7 @@ import (
 	"testing"
 )
 
-func TestRoot(t *testing.T) {
+func TestRoot_RepositoryRoot(t *testing.T) {
 	// The tests run in tools/internal/build: the root is three levels up,
 	// past tools/go.mod, which declares another module.
 	want, err := filepath.Abs("../../..")
@@ -24,7 +24,7 @@ func TestRoot(t *testing.T) {
 	}
 }
 
-func TestDeclares(t *testing.T) {
+func TestDeclares_ModuleLine(t *testing.T) {
 	dir := t.TempDir()
 	for _, tc := range []struct {
 		gomod string

@@ -5,7 +5,7 @@ import (
 	"time"
 )
 
-func TestPacerReserve(t *testing.T) {
+func TestPacer_Reserve(t *testing.T) {
 	t0 := time.Date(2026, 11, 25, 0, 0, 0, 0, time.UTC)
 	ms := func(n int) time.Time { return t0.Add(time.Duration(n) * time.Millisecond) }
 	tests := []struct {
@@ -60,7 +60,7 @@ func repeat(t time.Time, n int) []time.Time {
 	return out
 }
 
-func TestNewPacerFromEnv(t *testing.T) {
+func TestNewPacerFromEnv_Values(t *testing.T) {
 	for _, tt := range []struct {
 		value string
 		want  int // 0 for no pacer

@@ -17,7 +17,7 @@ import (
 
 const secret = "whsec_GuideSecretGuideSecretGuideSecr"
 
-func TestVerify_acceptsWhatTheSandboxSigns(t *testing.T) {
+func TestVerify_AcceptsWhatTheSandboxSigns(t *testing.T) {
 	body := []byte(`{"id":"evt_1","object":"event","type":"payment.approved"}`)
 	now := time.Now()
 	for _, tc := range []struct {
