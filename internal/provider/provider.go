@@ -10,6 +10,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework-validators/int64validator"
 	"github.com/hashicorp/terraform-plugin-framework/action"
 	"github.com/hashicorp/terraform-plugin-framework/datasource"
+	"github.com/hashicorp/terraform-plugin-framework/function"
 	"github.com/hashicorp/terraform-plugin-framework/list"
 	"github.com/hashicorp/terraform-plugin-framework/path"
 	"github.com/hashicorp/terraform-plugin-framework/provider"
@@ -268,6 +269,7 @@ func (p *paymentsProvider) userAgent(terraformVersion string) string {
 var (
 	_ provider.ProviderWithActions       = (*paymentsProvider)(nil)
 	_ provider.ProviderWithListResources = (*paymentsProvider)(nil)
+	_ provider.ProviderWithFunctions     = (*paymentsProvider)(nil)
 
 	_ resource.ResourceWithConfigure   = (*customerResource)(nil)
 	_ resource.ResourceWithIdentity    = (*customerResource)(nil)
@@ -322,6 +324,13 @@ func (p *paymentsProvider) ListResources(_ context.Context) []func() list.ListRe
 	return []func() list.ListResource{
 		NewCustomerListResource,
 		NewCustomerSourceListResource,
+	}
+}
+
+func (p *paymentsProvider) Functions(_ context.Context) []func() function.Function {
+	return []func() function.Function{
+		NewMinorUnitsFunction,
+		NewFormatAmountFunction,
 	}
 }
 
