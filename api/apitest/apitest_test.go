@@ -3,6 +3,7 @@ package apitest_test
 import (
 	"bytes"
 	"net/http"
+	"regexp"
 	"slices"
 	"strings"
 	"testing"
@@ -124,5 +125,23 @@ func TestDocument_Conventions(t *testing.T) {
 	// a deliberate change of this count too.
 	if len(ids) != 31 {
 		t.Errorf("%d operations; the document has had 31", len(ids))
+	}
+}
+
+// TestDocument_Markers keeps the document to its two markers of a
+// decision, described at its top: x-assumed ("[assumed]") and
+// x-own-decision ("[own decision]"), each extension beside its tag.
+func TestDocument_Markers(t *testing.T) {
+	known := map[string]bool{"x-assumed": true, "x-own-decision": true}
+	for _, m := range regexp.MustCompile(`(?m)(?:^\s*|[{,]\s*)(x-[A-Za-z0-9-]+):`).FindAllSubmatch(api.OpenAPI, -1) {
+		if !known[string(m[1])] {
+			t.Errorf("extension %s: the document marks decisions with x-assumed or x-own-decision only", m[1])
+		}
+	}
+	for _, tag := range []string{"assumed", "own decision"} {
+		text, ext := bytes.Count(api.OpenAPI, []byte("["+tag+"]")), bytes.Count(api.OpenAPI, []byte("x-"+strings.ReplaceAll(tag, " ", "-")+": true"))
+		if text == 0 || ext == 0 {
+			t.Errorf("[%s]: %d in descriptions, %d extensions; want both", tag, text, ext)
+		}
 	}
 }
