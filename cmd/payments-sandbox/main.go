@@ -14,6 +14,7 @@ import (
 	"net/http"
 	"os"
 	"os/signal"
+	"runtime/debug"
 	"strconv"
 	"strings"
 	"syscall"
@@ -55,6 +56,22 @@ func (h *hostList) Set(v string) error {
 	return nil
 }
 
+// byteSize is a flag holding a size such as 64MiB (sandbox.ParseBytes).
+type byteSize int64
+
+func (b *byteSize) String() string {
+	if b == nil || *b == 0 {
+		return "0"
+	}
+	return strings.ReplaceAll(sandbox.FormatBytes(int64(*b)), " ", "")
+}
+
+func (b *byteSize) Set(v string) error {
+	n, err := sandbox.ParseBytes(v)
+	*b = byteSize(n)
+	return err
+}
+
 func main() {
 	os.Exit(run(os.Args[1:], os.Stdout, os.Stderr))
 }
@@ -71,6 +88,12 @@ func run(args []string, stdout, stderr io.Writer) int {
 	var allow hostList
 	fs.Var(&allow, "webhook-allow", "also deliver webhooks to these `hosts` (names, IP addresses or CIDR networks, comma-separated, repeatable); by default only loopback addresses")
 	attempts := fs.Int("webhook-attempts", sandbox.DefaultWebhookAttempts, "make at most this many `attempts` to deliver each event to each endpoint (retries after 1s, 2s, 4s...)")
+	maxAccounts := fs.Int("max-accounts", sandbox.DefaultMaxAccounts, "keep at most `n` accounts made on first use (keys not named by -key); a request from a new key past it gets 403 sandbox_limit_exceeded until an account is removed by -account-idle; 0 removes the limit")
+	maxAccountBytes := byteSize(sandbox.DefaultMaxAccountBytes)
+	fs.Var(&maxAccountBytes, "max-account-bytes", "let one account keep at most this many bytes of memory (`size`, such as 64MiB, 500MB or 1048576): its customers, payments, webhook endpoints, events and idempotency records, counted as the sandbox holds them. A write (POST) to an account at the limit first drops the account's oldest events, then gets 403 account_limit_exceeded; reads, deletes and POST /_sandbox/reset still work, and other accounts are untouched. 0 removes the limit")
+	maxTotalBytes := byteSize(sandbox.DefaultMaxTotalBytes)
+	fs.Var(&maxTotalBytes, "max-total-bytes", "let all accounts together keep at most this many bytes (`size`, counted as for -max-account-bytes); past it every account's writes get 403 sandbox_limit_exceeded, reads and deletes still work. Unless GOMEMLIMIT is set, the Go runtime's soft memory limit is set to 1.5 times this, so that garbage is collected before the process outgrows it. With the defaults a flood of keys and large requests keeps the process under 512 MiB resident. 0 removes the limit")
+	accountIdle := fs.Duration("account-idle", sandbox.DefaultAccountIdle, "remove an account made on first use, in memory and in the -data file, once no request has used it for this `duration` (such as 720h or 30m; counted from the start for accounts read from -data) and no webhook delivery of it is pending; its key gets a new, empty account on its next request. Accounts named by -key are never removed. 0 keeps accounts forever")
 	level := fs.String("log-level", "info", "log `level` on stderr: debug (one line per request), info, warn or error")
 	fs.Usage = func() {
 		fmt.Fprintf(stderr, `Usage: payments-sandbox [flags]
@@ -85,6 +108,14 @@ names more.
 
 Authenticate with HTTP Basic: a sandbox secret key (%s...) as the user
 name and an empty password. Each key is its own isolated account.
+
+What it keeps is bounded, so that one sandbox can serve a whole CI fleet
+for weeks: -max-accounts accounts made on first use, -max-account-bytes per
+account, -max-total-bytes over all of them, and accounts unused for
+-account-idle are removed. Refusals are 403 with code
+account_limit_exceeded (this account is full: delete objects or POST
+/_sandbox/reset) or sandbox_limit_exceeded (the sandbox is full, or has no
+room for a new key's account); the message names the flag.
 
 Once listening, it prints one line to standard output:
 
@@ -139,7 +170,21 @@ Examples:
 		fmt.Fprintf(stderr, "payments-sandbox: -webhook-attempts %d is out of range; use 1 to 20\n", *attempts)
 		return 2
 	}
-	opts := sandbox.Options{Keys: keys, Logger: logger, Webhooks: sandbox.WebhookOptions{Allow: allow, Attempts: *attempts}}
+	if *maxAccounts < 0 || maxAccountBytes < 0 || maxTotalBytes < 0 || *accountIdle < 0 {
+		fmt.Fprintf(stderr, "payments-sandbox: -max-accounts, -max-account-bytes, -max-total-bytes and -account-idle cannot be negative; use 0 to remove a limit (see -h)\n")
+		return 2
+	}
+	limits := sandbox.Limits{
+		MaxAccounts: *maxAccounts, MaxAccountBytes: int64(maxAccountBytes),
+		MaxTotalBytes: int64(maxTotalBytes), AccountIdle: *accountIdle,
+	}
+	if limits.MaxTotalBytes > 0 && os.Getenv("GOMEMLIMIT") == "" {
+		// The bytes counted are live data; with the default GOGC the heap
+		// may grow to twice that before a collection. The soft limit makes
+		// the collector run earlier instead.
+		debug.SetMemoryLimit(limits.MaxTotalBytes + limits.MaxTotalBytes/2)
+	}
+	opts := sandbox.Options{Keys: keys, Logger: logger, Limits: limits, Webhooks: sandbox.WebhookOptions{Allow: allow, Attempts: *attempts}}
 	if *data != "" {
 		st, err := sandbox.OpenStore(*data)
 		if err != nil {
@@ -178,7 +223,9 @@ Examples:
 	go func() { errc <- hs.Serve(ln) }()
 
 	fmt.Fprintf(stdout, "payments-sandbox listening on http://%s\n", displayAddr(ln.Addr()))
-	logger.Info("serving", "addr", ln.Addr().String(), "data", *data, "keys", len(keys))
+	logger.Info("serving", "addr", ln.Addr().String(), "data", *data, "keys", len(keys),
+		"max_accounts", limits.MaxAccounts, "max_account_bytes", maxAccountBytes.String(),
+		"max_total_bytes", maxTotalBytes.String(), "account_idle", limits.AccountIdle.String())
 
 	select {
 	case err := <-errc:

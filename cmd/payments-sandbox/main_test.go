@@ -227,7 +227,9 @@ func TestRun_HelpDocumentsEveryFlag(t *testing.T) {
 	if code := run([]string{"-h"}, &out, &errOut); code != 0 {
 		t.Errorf("-h exits %d", code)
 	}
-	for _, want := range []string{"-addr", "-data", "-key", "-log-level", "127.0.0.1:12111", "listening on", "SIGTERM"} {
+	for _, want := range []string{"-addr", "-data", "-key", "-log-level", "127.0.0.1:12111", "listening on", "SIGTERM",
+		"-max-accounts", "(default 1000)", "-max-account-bytes", "(default 64MiB)", "-max-total-bytes", "(default 256MiB)",
+		"-account-idle", "(default 720h0m0s)", "account_limit_exceeded", "sandbox_limit_exceeded", "GOMEMLIMIT"} {
 		if !strings.Contains(errOut.String(), want) {
 			t.Errorf("-h output lacks %q:\n%s", want, errOut.String())
 		}
@@ -251,6 +253,14 @@ func TestRun_BadArguments(t *testing.T) {
 		{[]string{"-nope"}, "-nope"},
 		{[]string{"-addr"}, "-addr"},
 		{[]string{"-data"}, "-data"},
+		{[]string{"-max-account-bytes", "64M"}, "-max-account-bytes"},
+		{[]string{"-max-account-bytes", "-1"}, "such as 64MiB"},
+		{[]string{"-max-total-bytes", "lots"}, "-max-total-bytes"},
+		{[]string{"-max-total-bytes", "1.5GiB"}, "such as 64MiB"},
+		{[]string{"-max-accounts", "-1"}, "-max-accounts"},
+		{[]string{"-max-accounts", "many"}, "-max-accounts"},
+		{[]string{"-account-idle", "soon"}, "-account-idle"},
+		{[]string{"-account-idle", "-1h"}, "-account-idle"},
 	} {
 		var out, errOut bytes.Buffer
 		if code := run(tc.args, &out, &errOut); code != 2 {

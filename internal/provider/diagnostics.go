@@ -91,6 +91,10 @@ func apiErrorHint(kind string, err error) string {
 	case e.HTTPStatus == http.StatusUnauthorized:
 		return "The service did not accept the secret key. Check secret_key (or " + EnvSecretKey +
 			") and that base_url points at the environment the key belongs to."
+	case e.Code == wire.ErrorCodeAccountLimitExceeded || e.Code == wire.ErrorCodeSandboxLimitExceeded:
+		return "The payments-sandbox keeps no more for this account, or for all its accounts: its operator bounds it " +
+			"with the flag the message names. Delete objects this account no longer needs (or empty it with POST " +
+			"/_sandbox/reset), or ask for a higher limit; retrying alone does not help."
 	case e.HTTPStatus == http.StatusForbidden:
 		return "The key is not allowed to do this. Check secret_key (or " + EnvSecretKey + ") and base_url."
 	case e.HTTPStatus == http.StatusTooManyRequests:

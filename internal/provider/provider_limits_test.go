@@ -20,6 +20,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-testing/terraform"
 
 	"github.com/paymentsdev/terraform-provider-payments/internal/client"
+	"github.com/paymentsdev/terraform-provider-payments/internal/wire"
 )
 
 // deadAddress returns a loopback address where nothing listens.
@@ -305,6 +306,9 @@ func TestErrorDiagnostic_Names(t *testing.T) {
 			[]string{"The data source timed out", "did not finish within its timeout", "data source's timeouts block"}, "resource"},
 		{"resource deadline", apiErrorDiagnostic("Error Reading Customer", "customer cus_x", deadline),
 			[]string{"The resource timed out", "resource's timeouts block"}, "data source"},
+		{"sandbox full", apiErrorDiagnostic("Error Creating Customer", "customer", &client.Error{HTTPStatus: 403,
+			Type: wire.ErrorTypeInvalidRequest, Code: wire.ErrorCodeAccountLimitExceeded, Message: "This account keeps 64 MiB (-max-account-bytes 64 MiB)"}),
+			[]string{"-max-account-bytes", "/_sandbox/reset", "retrying alone does not help"}, "The key is not allowed"},
 		{"unreachable", apiErrorDiagnostic("Error Reading Customer", "customer cus_x", unreachable),
 			[]string{"cannot connect to the payments API at http://127.0.0.1:9", "Nothing answered at http://127.0.0.1:9",
 				"is running", "base_url", EnvBaseURL}, ""},

@@ -49,7 +49,7 @@ func (s *Server) authenticate(r *http.Request) (*account, *apiError) {
 				"Invalid API key: this sandbox admits only the keys it was started with (-key).")
 		}
 	}
-	return s.accountFor(key), nil
+	return s.accountFor(key)
 }
 
 func authError(code, msg string) *apiError {

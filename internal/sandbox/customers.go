@@ -171,6 +171,7 @@ func (c *call) deleteCustomer() response {
 	c.a.unindexCustomer(cu)
 	delete(c.a.byCustomer, cu.id)
 	c.a.sources -= len(cu.sources)
+	c.a.charge(-cu.counted)
 	c.deleteCustomerRecord(cu.id)
 	b := deletedJSON(wire.CustomerIDPrefix, cu.id, "customer")
 	c.emit(wire.EventCustomerDeleted, b)

@@ -21,7 +21,8 @@ type event struct {
 	typ     string
 	created int64
 	// body is the event as sent and as answered: the JSON object.
-	body []byte
+	body    []byte
+	counted int64 // bytes charged to the account, see bounds.go
 }
 
 // emit records an event of type typ about obj (the object's JSON right
@@ -36,6 +37,7 @@ func (c *call) emit(typ string, obj []byte) {
 		ev.id = newRID()
 	}
 	ev.body = eventJSON(ev, obj)
+	c.a.recount(&ev.counted, ev.memBytes())
 	wh.events[ev.id] = ev
 	wh.eventOrder = append(wh.eventOrder, ev)
 	c.putEvent(ev)
@@ -53,13 +55,18 @@ func (c *call) emitPayment(p *payment, body []byte) {
 }
 
 // pruneEvents forgets events past the retention or the count bound.
-func (c *call) pruneEvents() {
+func (c *call) pruneEvents() { c.pruneEventsWhile(func() bool { return false }) }
+
+// pruneEventsWhile is pruneEvents that also forgets the oldest events while
+// over reports true: the room a write needs under Limits (bounds.go).
+func (c *call) pruneEventsWhile(over func() bool) {
 	wh := &c.a.wh
 	cutoff := c.now.Add(-wire.EventRetention).Unix()
 	n := 0
-	for n < len(wh.eventOrder) && (wh.eventOrder[n].created < cutoff || len(wh.eventOrder)-n > maxEvents) {
+	for n < len(wh.eventOrder) && (wh.eventOrder[n].created < cutoff || len(wh.eventOrder)-n > maxEvents || over()) {
 		ev := wh.eventOrder[n]
 		delete(wh.events, ev.id)
+		c.a.charge(-ev.counted)
 		c.deleteEventRecord(ev.id)
 		n++
 	}

@@ -1,6 +1,9 @@
 package sandbox
 
-import "time"
+import (
+	"crypto/sha256"
+	"time"
+)
 
 // SetAfterReserve lets the external tests hold a request inside the window
 // between reserving its Idempotency-Key and acting, where a concurrent
@@ -12,3 +15,42 @@ func SetAfterReserve(s *Server, f func()) { s.afterReserve = f }
 func WebhookSettings(s *Server) (attempts int, retryBase, timeout time.Duration) {
 	return s.hooks.attempts, s.hooks.base, s.hooks.timeout
 }
+
+// AccountBytes is the running count of the bytes the account of key keeps,
+// and what a count from scratch of its records gives; -1, -1 when the key
+// has no account.
+func AccountBytes(s *Server, key string) (running, recounted int64) {
+	s.mu.RLock()
+	a := s.accounts[sha256.Sum256([]byte(key))]
+	s.mu.RUnlock()
+	if a == nil {
+		return -1, -1
+	}
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	recounted = accountBytes
+	for _, cu := range a.customers {
+		recounted += cu.memBytes()
+	}
+	for _, p := range a.payments {
+		recounted += p.memBytes()
+	}
+	for _, rec := range a.idem {
+		if rec.done {
+			recounted += rec.memBytes()
+		}
+	}
+	for _, ep := range a.wh.endpoints {
+		recounted += ep.memBytes()
+	}
+	for _, ev := range a.wh.events {
+		recounted += ev.memBytes()
+	}
+	return a.bytes, recounted
+}
+
+// TotalBytes is the running count of the bytes all accounts keep.
+func TotalBytes(s *Server) int64 { return s.total.Load() }
+
+// SweepIdle removes the idle accounts now, as the sweeper does each tick.
+func SweepIdle(s *Server) { s.sweepIdle() }

@@ -16,6 +16,7 @@ type idemRecord struct {
 	done    bool
 	status  int
 	body    []byte
+	counted int64 // bytes charged to the account, see bounds.go
 }
 
 func (rec *idemRecord) expired(now time.Time) bool {
@@ -31,6 +32,8 @@ func (a *account) idemBegin(key string, fp [32]byte, now time.Time) (*idemRecord
 	rec := a.idem[key]
 	if rec != nil && rec.done && rec.expired(now) {
 		delete(a.idem, key)
+		a.charge(-rec.counted)
+		rec.body = nil // the expiry queue holds rec until its sweep
 		rec = nil
 	}
 	switch {
@@ -76,6 +79,7 @@ func (c *call) idemFinish(rec *idemRecord, resp response) {
 		return
 	}
 	rec.done, rec.status, rec.body = true, resp.status, resp.body
+	a.recount(&rec.counted, rec.memBytes())
 	c.putIdem(rec)
 	for len(a.idemQueue) > 0 {
 		old := a.idemQueue[0]
@@ -89,6 +93,7 @@ func (c *call) idemFinish(rec *idemRecord, resp response) {
 		a.idemQueue = a.idemQueue[1:]
 		if a.idem[old.key] == old {
 			delete(a.idem, old.key)
+			a.charge(-old.counted)
 			c.deleteIdem(old.key)
 		}
 	}

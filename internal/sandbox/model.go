@@ -57,6 +57,7 @@ type customer struct {
 	// removing the default is the last of them.
 	sources       []*source
 	defaultSource *source
+	counted       int64 // bytes charged to the account, see bounds.go
 }
 
 func (c *customer) source(r rid) (int, *source) {
@@ -93,6 +94,7 @@ type payment struct {
 	customer         rid // zero when none
 	description      string
 	meta             metadata
+	counted          int64 // bytes charged to the account, see bounds.go
 }
 
 // account is the state of one secret key. Its objects are guarded by mu;
@@ -116,6 +118,15 @@ type account struct {
 	customerOrder []*customer
 	customerSeq   uint64
 
+	// bytes is what the account keeps (see bounds.go), under mu; total is
+	// the server's sum over every account, which charge keeps in step.
+	bytes int64
+	total *atomic.Int64
+	// lastUsed (unix nanoseconds) and inflight let idle accounts be
+	// removed, never one a request is using.
+	lastUsed atomic.Int64
+	inflight atomic.Int32
+
 	requests atomic.Int64
 	byRoute  []atomic.Int64 // indexed like routes
 
@@ -133,15 +144,18 @@ type account struct {
 	limiter  limiter
 }
 
-func newAccount(hash [32]byte) *account {
-	return &account{
+func newAccount(hash [32]byte, total *atomic.Int64) *account {
+	a := &account{
 		hash:       hash,
+		total:      total,
 		customers:  make(map[rid]*customer),
 		payments:   make(map[rid]*payment),
 		byCustomer: make(map[rid][]*payment),
 		idem:       make(map[string]*idemRecord),
 		byRoute:    make([]atomic.Int64, len(routes)),
 	}
+	a.charge(accountBytes)
+	return a
 }
 
 // addPayment indexes a new payment; its seq is above every other.
@@ -168,4 +182,5 @@ func (a *account) clear() {
 	a.idemQueue = nil
 	a.sources = 0
 	a.wh.clear()
+	a.charge(accountBytes - a.bytes)
 }

@@ -29,6 +29,7 @@ func (s *Server) serve(w http.ResponseWriter, r *http.Request, rt *route) {
 		s.write(w, r, rt.name, start, aerr.response())
 		return
 	}
+	defer a.inflight.Add(-1)
 	if lw := s.logRequest(w, r, a, start); lw != nil {
 		w = lw
 		defer lw.done()
@@ -115,7 +116,9 @@ func (s *Server) act(r *http.Request, rt *route, a *account, f form, early *inpu
 		defer a.mu.RUnlock()
 	}
 	var resp response
-	if early != nil {
+	if e := c.canGrowIf(rt.grows); e != nil {
+		resp = e.response()
+	} else if early != nil {
 		resp = early.err.response()
 	} else {
 		resp = rt.fn(c)
@@ -196,6 +199,7 @@ func (s *Server) serveUnknown(w http.ResponseWriter, r *http.Request) {
 		s.write(w, r, "unknown", start, aerr.response())
 		return
 	}
+	defer a.inflight.Add(-1)
 	if lw := s.logRequest(w, r, a, start); lw != nil {
 		w = lw
 		defer lw.done()
@@ -230,22 +234,46 @@ func (s *Server) write(w http.ResponseWriter, r *http.Request, route string, sta
 	}
 }
 
-// accountFor returns the account of a key, made on first use.
-func (s *Server) accountFor(key string) *account {
+// accountFor returns the account of a key, made on first use unless the
+// sandbox has Limits.MaxAccounts of them. The caller holds it in use
+// (inflight) until it calls a.inflight.Add(-1).
+func (s *Server) accountFor(key string) (*account, *apiError) {
 	hash := sha256.Sum256([]byte(key))
+	now := s.now().UnixNano()
 	s.mu.RLock()
 	a := s.accounts[hash]
+	if a != nil {
+		// Under the lock, so that sweepIdle sees the account in use.
+		a.inflight.Add(1)
+	}
 	s.mu.RUnlock()
 	if a != nil {
-		return a
+		a.lastUsed.Store(now)
+		return a, nil
 	}
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	if a = s.accounts[hash]; a == nil {
-		a = newAccount(hash)
+	for {
+		s.mu.Lock()
+		if a = s.accounts[hash]; a != nil {
+			break
+		}
+		if done := s.dropping[hash]; done != nil {
+			// Removed as idle: its old records must leave the disk first.
+			s.mu.Unlock()
+			<-done
+			continue
+		}
+		if s.keys == nil && s.limits.MaxAccounts > 0 && len(s.accounts) >= s.limits.MaxAccounts {
+			s.mu.Unlock()
+			return nil, s.accountsFull()
+		}
+		a = newAccount(hash, &s.total)
 		s.accounts[hash] = a
+		break
 	}
-	return a
+	a.inflight.Add(1)
+	s.mu.Unlock()
+	a.lastUsed.Store(now)
+	return a, nil
 }
 
 // sleep waits d or until the client goes away.

@@ -62,6 +62,13 @@
 //   - POST /v1/payments/{id} changes description and metadata only, in
 //     any status (declined and refunded payments included); an empty
 //     description clears it.
+//   - Limits (bounds.go): what accounts keep is counted as it changes.
+//     A write (any POST but /_sandbox/reset and /_sandbox/faults) to a
+//     full account or sandbox drops the account's oldest events, then is
+//     refused with 403 account_limit_exceeded or sandbox_limit_exceeded,
+//     not stored under its Idempotency-Key; a key that would need an
+//     account past Limits.MaxAccounts is refused every request. Idle
+//     accounts made on first use are removed, never those of Options.Keys.
 //   - A data file that is truncated, overwritten or foreign is refused at
 //     open (read-only, checked whole with bbolt's tx.Check), with one
 //     error naming it and what to do; nothing of it is served.
@@ -97,6 +104,9 @@ type Options struct {
 	Now func() time.Time
 	// Webhooks configure event delivery (see delivery.go).
 	Webhooks WebhookOptions
+	// Limits bound the accounts and the bytes the server keeps (see
+	// bounds.go); the zero value bounds nothing.
+	Limits Limits
 }
 
 // Server is the sandbox's http.Handler. It is safe for concurrent use.
@@ -110,6 +120,15 @@ type Server struct {
 
 	mu       sync.RWMutex
 	accounts map[[32]byte]*account
+	// dropping holds the idle accounts whose records are being deleted
+	// from the store; their keys wait for it before making a new account.
+	dropping map[[32]byte]chan struct{}
+
+	limits Limits
+	// total is the bytes all accounts keep (bounds.go).
+	total     atomic.Int64
+	sweepStop chan struct{}
+	sweepDone chan struct{}
 
 	connections atomic.Int64
 	// storeErr is set once a write to the store fails. From then on the
@@ -132,6 +151,8 @@ func New(opts Options) (*Server, error) {
 		now:      opts.Now,
 		store:    opts.Store,
 		accounts: make(map[[32]byte]*account),
+		dropping: make(map[[32]byte]chan struct{}),
+		limits:   opts.Limits,
 		mux:      http.NewServeMux(),
 	}
 	if s.log == nil {
@@ -161,6 +182,7 @@ func New(opts Options) (*Server, error) {
 		}
 	}
 	s.hooks.start()
+	s.startSweeper()
 	for i := range routes {
 		rt := &routes[i]
 		s.mux.HandleFunc(rt.pattern, func(w http.ResponseWriter, r *http.Request) { s.serve(w, r, rt) })
@@ -186,6 +208,7 @@ func (s *Server) ConnState(_ net.Conn, state http.ConnState) {
 // Close closes the store, if any. The server must not serve afterwards.
 func (s *Server) Close() error {
 	s.closeOnce.Do(func() {
+		s.stopSweeper()
 		s.hooks.stop()
 		if s.store != nil {
 			s.closeErr = s.store.Close()
@@ -224,6 +247,7 @@ type route struct {
 	idx     int    // index in routes, for per-route counters
 	v1      bool   // counted in stats, subject to faults
 	write   bool   // takes the account's write lock
+	grows   bool   // may add records: refused at a byte limit (bounds.go)
 	fn      func(*call) response
 }
 
@@ -239,6 +263,7 @@ func init() {
 			pattern: pattern, name: name, fn: fn,
 			v1:    strings.HasPrefix(path, wire.APIVersionPrefix+"/"),
 			write: method != http.MethodGet,
+			grows: method == http.MethodPost && path != wire.PathSandboxReset && path != wire.PathSandboxFaults,
 		}
 	}
 	const get, post, del = http.MethodGet, http.MethodPost, http.MethodDelete

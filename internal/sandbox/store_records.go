@@ -97,6 +97,7 @@ func (c *call) marshal(v any) []byte {
 }
 
 func (c *call) putCustomer(cu *customer) {
+	c.a.recount(&cu.counted, cu.memBytes())
 	if c.s.store == nil {
 		return
 	}
@@ -118,6 +119,7 @@ func (c *call) deleteCustomerRecord(id rid) {
 }
 
 func (c *call) putPayment(p *payment) {
+	c.a.recount(&p.counted, p.memBytes())
 	if c.s.store == nil {
 		return
 	}
@@ -175,7 +177,7 @@ func (s *Server) loadStore() error {
 func (s *Server) buildAccounts(stored map[[32]byte]*storedAccount) error {
 	now := s.now()
 	for hash, sa := range stored {
-		a := newAccount(hash)
+		a := newAccount(hash, &s.total)
 		a.seq = sa.seq
 		for _, raw := range sa.customers {
 			var rec customerRecord
@@ -245,6 +247,7 @@ func (s *Server) buildAccounts(stored map[[32]byte]*storedAccount) error {
 			}
 			return 0
 		})
+		a.countLoaded(now)
 		s.accounts[hash] = a
 	}
 	return nil

@@ -25,6 +25,7 @@ type webhookEndpoint struct {
 	disabled    bool
 	meta        metadata
 	secret      string
+	counted     int64 // bytes charged to the account, see bounds.go
 }
 
 // wants reports whether the endpoint is sent events of type typ.
@@ -328,6 +329,7 @@ func (c *call) deleteWebhookEndpoint() response {
 			c.deleteDeliveryRecord(key)
 		}
 	}
+	c.a.charge(-ep.counted)
 	c.deleteWebhookEndpointRecord(ep.id)
 	return ok(deletedJSON(wire.WebhookEndpointIDPrefix, ep.id, "webhook_endpoint"))
 }

@@ -64,6 +64,7 @@ type (
 )
 
 func (c *call) putWebhookEndpoint(ep *webhookEndpoint) {
+	c.a.recount(&ep.counted, ep.memBytes())
 	if c.s.store == nil {
 		return
 	}

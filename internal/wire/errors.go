@@ -31,6 +31,13 @@ const (
 	ErrorCodeRateLimited            = "rate_limited"
 	ErrorCodeRequestTooLarge        = "request_too_large"
 	ErrorCodeServerError            = "server_error"
+	// ErrorCodeAccountLimitExceeded (403) refuses a write to an account
+	// that keeps the most bytes the sandbox allows one account.
+	ErrorCodeAccountLimitExceeded = "account_limit_exceeded"
+	// ErrorCodeSandboxLimitExceeded (403) refuses a write when the whole
+	// sandbox keeps the most bytes it allows, and every request of a key
+	// that would need a new account when it has the most accounts.
+	ErrorCodeSandboxLimitExceeded = "sandbox_limit_exceeded"
 )
 
 // ErrorBody is the JSON body of every error answer. [assumed]

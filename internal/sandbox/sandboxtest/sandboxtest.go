@@ -44,6 +44,9 @@ func WithKeys(keys ...string) Option { return func(o *sandbox.Options) { o.Keys 
 // WithLogger sends the sandbox's logs to l.
 func WithLogger(l *slog.Logger) Option { return func(o *sandbox.Options) { o.Logger = l } }
 
+// WithLimits bounds the accounts and bytes the sandbox keeps.
+func WithLimits(l sandbox.Limits) Option { return func(o *sandbox.Options) { o.Limits = l } }
+
 // WithClock makes now the sandbox's clock for timestamps and idempotency expiry.
 func WithClock(now func() time.Time) Option { return func(o *sandbox.Options) { o.Now = now } }
 

@@ -1,0 +1,347 @@
+package sandbox
+
+import (
+	"fmt"
+	"net/http"
+	"reflect"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/paymentsdev/terraform-provider-payments/internal/wire"
+)
+
+// Limits bound what a server keeps, so that one sandbox shared by many
+// clients for weeks cannot be made to hold unbounded memory (or data file).
+// A zero field bounds nothing; payments-sandbox starts with DefaultLimits.
+//
+// Bytes are an estimate of the heap each record holds: its struct, its
+// strings, the stored JSON of events and idempotency answers, and its share
+// of the indexes. Each account keeps a running count, changed by every
+// insert, update, delete and expiry. A write that finds its account, or
+// the whole sandbox, at a byte limit first drops the account's oldest
+// events (a log, already bounded by count and age), and is refused only if
+// that is not enough, with 403 account_limit_exceeded or
+// sandbox_limit_exceeded; reads, deletes and POST /_sandbox/reset always
+// run. The write that crosses a limit runs: a limit is exceeded by at most
+// one request's records per client writing at that moment.
+type Limits struct {
+	// MaxAccounts bounds the accounts made on first use (keys not named by
+	// Options.Keys). A key past it gets 403 sandbox_limit_exceeded.
+	MaxAccounts int
+	// MaxAccountBytes bounds the bytes one account keeps.
+	MaxAccountBytes int64
+	// MaxTotalBytes bounds the bytes all accounts keep together.
+	MaxTotalBytes int64
+	// AccountIdle removes an account made on first use, in memory and in
+	// the store, once no request has used it for this long (counted from
+	// the start for accounts loaded from the store) and it has no webhook
+	// delivery pending. Accounts of Options.Keys are never removed.
+	AccountIdle time.Duration
+}
+
+// The limits of payments-sandbox unless its flags say otherwise. A
+// developer's laptop never meets them; a flood of keys and large requests
+// keeps the process under 512 MiB resident.
+const (
+	DefaultMaxAccounts     = 1000
+	DefaultMaxAccountBytes = 64 << 20
+	DefaultMaxTotalBytes   = 256 << 20
+	DefaultAccountIdle     = 30 * 24 * time.Hour
+)
+
+// DefaultLimits are the limits of payments-sandbox's defaults.
+var DefaultLimits = Limits{
+	MaxAccounts:     DefaultMaxAccounts,
+	MaxAccountBytes: DefaultMaxAccountBytes,
+	MaxTotalBytes:   DefaultMaxTotalBytes,
+	AccountIdle:     DefaultAccountIdle,
+}
+
+// Size estimates. A heap allocation costs its bytes plus allocOverhead for
+// the size-class rounding; a map entry costs its key and value with the
+// empty slots a map keeps around them; an entry of a growing slice costs a
+// pointer and half as much again of spare capacity.
+const (
+	allocOverhead = 16
+	ptrBytes      = 8
+	orderSlot     = ptrBytes * 3 / 2
+	ridMapEntry   = (wire.IDRandomLength + ptrBytes + 1) * 8 / 5
+)
+
+var (
+	customerBytes = int64(reflect.TypeFor[customer]().Size()) + allocOverhead
+	sourceBytes   = int64(reflect.TypeFor[source]().Size()) + allocOverhead
+	paymentBytes  = int64(reflect.TypeFor[payment]().Size()) + allocOverhead
+	idemBytes     = int64(reflect.TypeFor[idemRecord]().Size()) + allocOverhead
+	endpointBytes = int64(reflect.TypeFor[webhookEndpoint]().Size()) + allocOverhead
+	eventBytes    = int64(reflect.TypeFor[event]().Size()) + allocOverhead
+	kvBytes       = int64(reflect.TypeFor[kv]().Size())
+	// accountBytes is an account with no objects: its struct, per-route
+	// counters and empty maps, and its entry in the server's map.
+	accountBytes = int64(reflect.TypeFor[account]().Size()) + allocOverhead +
+		int64(len(routes))*8 + 4*(48+allocOverhead) + (32+ptrBytes+1)*8/5
+)
+
+func strBytes(s string) int64 {
+	if s == "" {
+		return 0
+	}
+	return int64(len(s)) + allocOverhead
+}
+
+func metaBytes(m metadata) int64 {
+	if len(m) == 0 {
+		return 0
+	}
+	n := int64(cap(m))*kvBytes + allocOverhead
+	for _, e := range m {
+		n += strBytes(e.k) + strBytes(e.v)
+	}
+	return n
+}
+
+func (cu *customer) memBytes() int64 {
+	n := customerBytes + ridMapEntry + orderSlot +
+		strBytes(cu.email) + strBytes(cu.name) + strBytes(cu.phone) + metaBytes(cu.meta)
+	if len(cu.sources) > 0 {
+		n += int64(cap(cu.sources))*ptrBytes + allocOverhead + int64(len(cu.sources))*sourceBytes
+	}
+	return n
+}
+
+func (p *payment) memBytes() int64 {
+	n := paymentBytes + ridMapEntry + orderSlot + strBytes(p.authCode) + strBytes(p.description) + metaBytes(p.meta)
+	if !p.customer.isZero() {
+		n += orderSlot // byCustomer
+	}
+	return n
+}
+
+func (rec *idemRecord) memBytes() int64 {
+	// The map entry: a string key, a pointer, and the map's spare slots.
+	return idemBytes + orderSlot + (16+ptrBytes+1)*8/5 + strBytes(rec.key) + int64(cap(rec.body)) + allocOverhead
+}
+
+func (ep *webhookEndpoint) memBytes() int64 {
+	n := endpointBytes + ridMapEntry + orderSlot + strBytes(ep.url) + strBytes(ep.description) +
+		strBytes(ep.secret) + metaBytes(ep.meta) + int64(cap(ep.events))*16 + allocOverhead
+	for _, e := range ep.events {
+		n += strBytes(e)
+	}
+	return n
+}
+
+func (ev *event) memBytes() int64 {
+	return eventBytes + ridMapEntry + orderSlot + int64(cap(ev.body)) + allocOverhead
+}
+
+// charge adds delta bytes to the account and the server's total. The
+// account is write-locked.
+func (a *account) charge(delta int64) {
+	a.bytes += delta
+	a.total.Add(delta)
+}
+
+// recount charges the change from what a record was counted at (*counted)
+// to its size now, and remembers the new size.
+func (a *account) recount(counted *int64, now int64) {
+	a.charge(now - *counted)
+	*counted = now
+}
+
+// canGrow is the check before a write that may add records: nil, or the
+// refusal of a full account or sandbox. The account is write-locked.
+func (c *call) canGrow() *apiError {
+	lim := &c.s.limits
+	full := func() bool {
+		return (lim.MaxAccountBytes > 0 && c.a.bytes >= lim.MaxAccountBytes) ||
+			(lim.MaxTotalBytes > 0 && c.s.total.Load() >= lim.MaxTotalBytes)
+	}
+	if !full() {
+		return nil
+	}
+	// Events are a log: the oldest make room before a write is refused.
+	c.pruneEventsWhile(full)
+	switch {
+	case lim.MaxAccountBytes > 0 && c.a.bytes >= lim.MaxAccountBytes:
+		return &apiError{
+			status: http.StatusForbidden, typ: wire.ErrorTypeInvalidRequest, code: wire.ErrorCodeAccountLimitExceeded,
+			message: fmt.Sprintf("This account keeps %s of customers, payments, webhook endpoints and idempotency records, "+
+				"the most this sandbox allows one account (-max-account-bytes %s); delete objects, or POST %s to empty the account. "+
+				"Reads and deletes still work.", FormatBytes(c.a.bytes), FormatBytes(lim.MaxAccountBytes), wire.PathSandboxReset),
+		}
+	case lim.MaxTotalBytes > 0 && c.s.total.Load() >= lim.MaxTotalBytes:
+		return &apiError{
+			status: http.StatusForbidden, typ: wire.ErrorTypeInvalidRequest, code: wire.ErrorCodeSandboxLimitExceeded,
+			message: fmt.Sprintf("This sandbox keeps %s over all its accounts, the most it allows (-max-total-bytes %s); "+
+				"delete objects or POST %s, or ask its operator for a higher -max-total-bytes. Reads and deletes still work.",
+				FormatBytes(c.s.total.Load()), FormatBytes(lim.MaxTotalBytes), wire.PathSandboxReset),
+		}
+	}
+	return nil
+}
+
+// accountsFull is the refusal of a key that would need a new account when
+// the sandbox has -max-accounts of them.
+func (s *Server) accountsFull() *apiError {
+	idle := "never removed (-account-idle 0)"
+	if s.limits.AccountIdle > 0 {
+		idle = "removed after -account-idle " + s.limits.AccountIdle.String() + " unused"
+	}
+	return &apiError{
+		status: http.StatusForbidden, typ: wire.ErrorTypeInvalidRequest, code: wire.ErrorCodeSandboxLimitExceeded,
+		message: fmt.Sprintf("This sandbox already has %d accounts made on first use, the most it allows (-max-accounts %d); "+
+			"idle accounts are %s. Use a key that already has an account, or ask its operator for a higher -max-accounts.",
+			s.limits.MaxAccounts, s.limits.MaxAccounts, idle),
+	}
+}
+
+// sweepIdle removes the accounts made on first use that no request has
+// used for Limits.AccountIdle, in memory and in the store. An account in
+// use (a request in flight, its lock held, a delivery pending) stays.
+func (s *Server) sweepIdle() {
+	if s.limits.AccountIdle <= 0 || s.keys != nil {
+		return
+	}
+	cutoff := s.now().Add(-s.limits.AccountIdle).UnixNano()
+	var gone []*account
+	done := make(chan struct{})
+	s.mu.Lock()
+	for hash, a := range s.accounts {
+		if a.lastUsed.Load() > cutoff || a.inflight.Load() > 0 || !a.mu.TryLock() {
+			continue
+		}
+		if len(a.wh.pending) == 0 {
+			delete(s.accounts, hash)
+			a.charge(-a.bytes)
+			// A request that finds this account in the map no longer can:
+			// the disk is emptied before the key may make a new one.
+			s.dropping[hash] = done
+			gone = append(gone, a)
+		}
+		a.mu.Unlock()
+	}
+	s.mu.Unlock()
+	if len(gone) == 0 {
+		return
+	}
+	if s.store != nil {
+		for _, a := range gone {
+			s.commitBackground(a, []op{{kind: opDropAccount}})
+		}
+	}
+	s.mu.Lock()
+	for _, a := range gone {
+		delete(s.dropping, a.hash)
+	}
+	s.mu.Unlock()
+	close(done)
+	s.log.Info("removed idle accounts", "accounts", len(gone), "idle", s.limits.AccountIdle.String())
+}
+
+// sweepEvery is how often idle accounts are looked for: often enough that
+// an account outlives its idle time by little, rarely enough to cost nothing.
+func sweepEvery(idle time.Duration) time.Duration {
+	return min(max(idle/10, time.Second), time.Minute)
+}
+
+func (s *Server) startSweeper() {
+	if s.limits.AccountIdle <= 0 || s.keys != nil {
+		return
+	}
+	s.sweepStop = make(chan struct{})
+	s.sweepDone = make(chan struct{})
+	go func() {
+		defer close(s.sweepDone)
+		t := time.NewTicker(sweepEvery(s.limits.AccountIdle))
+		defer t.Stop()
+		for {
+			select {
+			case <-t.C:
+				s.sweepIdle()
+			case <-s.sweepStop:
+				return
+			}
+		}
+	}()
+}
+
+func (s *Server) stopSweeper() {
+	if s.sweepStop != nil {
+		close(s.sweepStop)
+		<-s.sweepDone
+	}
+}
+
+// byteUnits are the suffixes ParseBytes accepts, longest first.
+var byteUnits = []struct {
+	suffix string
+	mult   int64
+}{
+	{"KiB", 1 << 10}, {"MiB", 1 << 20}, {"GiB", 1 << 30}, {"TiB", 1 << 40},
+	{"KB", 1e3}, {"MB", 1e6}, {"GB", 1e9}, {"TB", 1e12},
+	{"B", 1},
+}
+
+// ParseBytes reads a size: a whole number of bytes, optionally followed by
+// B, KiB, MiB, GiB or TiB (powers of 1024) or KB, MB, GB or TB (powers of
+// 1000), as in 64MiB. Units ignore case; a space before them is allowed.
+func ParseBytes(v string) (int64, error) {
+	num, mult := strings.TrimSpace(v), int64(1)
+	for _, u := range byteUnits {
+		if len(num) > len(u.suffix) && strings.EqualFold(num[len(num)-len(u.suffix):], u.suffix) {
+			num, mult = strings.TrimSpace(num[:len(num)-len(u.suffix)]), u.mult
+			break
+		}
+	}
+	n, err := strconv.ParseInt(num, 10, 64)
+	if err != nil || n < 0 || strings.HasPrefix(num, "+") || (n > 0 && mult > (1<<63-1)/n) {
+		return 0, fmt.Errorf("%q is not a size; use a whole number of bytes, optionally with a unit KiB, MiB, GiB (powers of 1024) or KB, MB, GB (powers of 1000), such as 64MiB", v)
+	}
+	return n * mult, nil
+}
+
+// FormatBytes writes a size with the largest power-of-1024 unit that keeps
+// it at least 1, as in 64 MiB or 1.5 GiB.
+func FormatBytes(n int64) string {
+	units := []string{"bytes", "KiB", "MiB", "GiB", "TiB"}
+	f, i := float64(n), 0
+	for f >= 1024 && i < len(units)-1 {
+		f /= 1024
+		i++
+	}
+	if i == 0 {
+		return strconv.FormatInt(n, 10) + " bytes"
+	}
+	s := strconv.FormatFloat(f, 'f', 1, 64)
+	return strings.TrimSuffix(s, ".0") + " " + units[i]
+}
+
+// canGrowIf is canGrow for a route that may add records, nil otherwise.
+func (c *call) canGrowIf(grows bool) *apiError {
+	if !grows {
+		return nil
+	}
+	return c.canGrow()
+}
+
+// countLoaded counts the records of an account rebuilt from the store.
+func (a *account) countLoaded(now time.Time) {
+	for _, cu := range a.customers {
+		a.recount(&cu.counted, cu.memBytes())
+	}
+	for _, p := range a.payments {
+		a.recount(&p.counted, p.memBytes())
+	}
+	for _, rec := range a.idem {
+		a.recount(&rec.counted, rec.memBytes())
+	}
+	for _, ep := range a.wh.endpoints {
+		a.recount(&ep.counted, ep.memBytes())
+	}
+	for _, ev := range a.wh.events {
+		a.recount(&ev.counted, ev.memBytes())
+	}
+	a.lastUsed.Store(now.UnixNano())
+}

@@ -1,0 +1,368 @@
+package sandbox_test
+
+import (
+	"encoding/json"
+	"fmt"
+	"math/rand/v2"
+	"net/http"
+	"net/url"
+	"path/filepath"
+	"runtime"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/paymentsdev/terraform-provider-payments/internal/sandbox"
+	"github.com/paymentsdev/terraform-provider-payments/internal/sandbox/sandboxtest"
+	"github.com/paymentsdev/terraform-provider-payments/internal/wire"
+)
+
+// bigMeta is metadata of n keys with values of size characters.
+func bigMeta(n, size int) url.Values {
+	v := url.Values{}
+	for i := range n {
+		v.Set(fmt.Sprintf("metadata[k%02d]", i), strings.Repeat(string(rune('a'+i%26)), size))
+	}
+	return v
+}
+
+// fillAccount creates customers with large metadata until a write is
+// refused, and returns the refusal and how many were made.
+func fillAccount(t *testing.T, e *env, opts ...req) (*result, int) {
+	t.Helper()
+	for i := range 10_000 {
+		r := e.post("/v1/customers", bigMeta(10, 400), opts...)
+		if r.status != http.StatusOK {
+			return r, i
+		}
+	}
+	t.Fatal("10,000 customers and no refusal")
+	return nil, 0
+}
+
+func TestLimits_AccountBytes(t *testing.T) {
+	const limit = 256 << 10
+	sb := sandboxtest.Start(t, sandboxtest.WithLimits(sandbox.Limits{MaxAccountBytes: limit}))
+	e := envOn(t, sb, sandboxtest.NewKey(t))
+	var first wire.Customer
+	e.post("/v1/customers", bigMeta(10, 400)).ok(&first)
+	refused, made := fillAccount(t, e)
+	eb := refused.fails(http.StatusForbidden, wire.ErrorTypeInvalidRequest, wire.ErrorCodeAccountLimitExceeded, "")
+	for _, want := range []string{"-max-account-bytes 256 KiB", wire.PathSandboxReset} {
+		if !strings.Contains(eb.Error.Message, want) {
+			t.Errorf("message %q does not name %q", eb.Error.Message, want)
+		}
+	}
+	running, recounted := sandbox.AccountBytes(sb.Server, e.key)
+	t.Logf("%d customers made; the account keeps %d bytes (recount %d)", made+1, running, recounted)
+	if running != recounted {
+		t.Errorf("running count %d, recount %d", running, recounted)
+	}
+	// The write that crosses the limit runs; nothing after it.
+	if running < limit || running > limit+64<<10 {
+		t.Errorf("the account keeps %d bytes; want the limit %d plus at most one request's records", running, limit)
+	}
+
+	// Refused are writes of every kind, idempotent ones included, and the
+	// refusal is not stored under the key.
+	e.post("/v1/payments", pay("100", "USD", sandbox.TokenVisa)).fails(http.StatusForbidden, wire.ErrorTypeInvalidRequest, wire.ErrorCodeAccountLimitExceeded, "")
+	e.post("/v1/customers", vals("name", "Jo"), idemKey("k1")).fails(http.StatusForbidden, wire.ErrorTypeInvalidRequest, wire.ErrorCodeAccountLimitExceeded, "")
+	// Reads, deletes, the stats and the other accounts go on.
+	e.get("/v1/customers/"+first.ID, nil).ok(nil)
+	e.get("/v1/customers", nil).ok(nil)
+	e.stats()
+	other := e.other()
+	other.customer(vals("name", "Other"))
+	e.del("/v1/customers/" + first.ID).ok(nil)
+	// A reset empties the account; the refused idempotent request runs.
+	e.post("/_sandbox/reset", nil).ok(nil)
+	if running, _ := sandbox.AccountBytes(sb.Server, e.key); running > 4<<10 {
+		t.Errorf("after a reset the account keeps %d bytes", running)
+	}
+	if r := e.post("/v1/customers", vals("name", "Jo"), idemKey("k1")).ok(nil); r.header.Get(wire.HeaderIdempotentReplayed) != "" {
+		t.Error("the refused request was replayed, not run")
+	}
+}
+
+// Events are a log: a write at the limit drops the oldest, and is refused
+// only when the objects themselves fill the account.
+func TestLimits_EventsMakeRoom(t *testing.T) {
+	const limit = 128 << 10
+	sb := sandboxtest.Start(t, sandboxtest.WithLimits(sandbox.Limits{MaxAccountBytes: limit}))
+	e := envOn(t, sb, sandboxtest.NewKey(t))
+	for i := range 150 { // about 2 MB of events without the limit
+		var cu wire.Customer
+		e.post("/v1/customers", bigMeta(10, 400)).ok(&cu)
+		e.del("/v1/customers/" + cu.ID).ok(nil)
+		if running, recounted := sandbox.AccountBytes(sb.Server, e.key); running != recounted || running > limit+64<<10 {
+			t.Fatalf("after %d creates and deletes the account keeps %d bytes (recount %d); limit %d", i+1, running, recounted, limit)
+		}
+	}
+	var list struct {
+		Data []any `json:"data"`
+	}
+	if err := json.Unmarshal(e.get("/v1/events", vals("limit", "100")).ok(nil).body, &list); err != nil {
+		t.Fatal(err)
+	}
+	if len(list.Data) == 0 || len(list.Data) == 100 {
+		t.Errorf("%d events kept; want the newest few that fit", len(list.Data))
+	}
+}
+
+func TestLimits_TotalBytes(t *testing.T) {
+	const limit = 256 << 10
+	sb := sandboxtest.Start(t, sandboxtest.WithLimits(sandbox.Limits{MaxTotalBytes: limit}))
+	a := envOn(t, sb, sandboxtest.NewKey(t))
+	b := a.other()
+	var bc wire.Customer
+	b.post("/v1/customers", vals("name", "B")).ok(&bc)
+	refused, _ := fillAccount(t, a)
+	eb := refused.fails(http.StatusForbidden, wire.ErrorTypeInvalidRequest, wire.ErrorCodeSandboxLimitExceeded, "")
+	if !strings.Contains(eb.Error.Message, "-max-total-bytes 256 KiB") {
+		t.Errorf("message %q does not name -max-total-bytes", eb.Error.Message)
+	}
+	if total := sandbox.TotalBytes(sb.Server); total < limit || total > limit+64<<10 {
+		t.Errorf("the sandbox keeps %d bytes; want the limit %d plus at most one request's records", total, limit)
+	}
+	b.post("/v1/customers", vals("name", "B2")).fails(http.StatusForbidden, wire.ErrorTypeInvalidRequest, wire.ErrorCodeSandboxLimitExceeded, "")
+	b.get("/v1/customers/"+bc.ID, nil).ok(nil)
+	b.del("/v1/customers/" + bc.ID).ok(nil)
+	a.post("/_sandbox/reset", nil).ok(nil)
+	b.post("/v1/customers", vals("name", "B3")).ok(nil)
+}
+
+func TestLimits_MaxAccounts(t *testing.T) {
+	sb := sandboxtest.Start(t, sandboxtest.WithLimits(sandbox.Limits{MaxAccounts: 2}))
+	a := envOn(t, sb, sandboxtest.NewKey(t))
+	b := a.other()
+	a.stats()
+	b.customer(vals("name", "B"))
+	c := a.other()
+	for _, r := range []*result{c.get("/v1/customers", nil), c.post("/v1/customers", vals("name", "C")), c.post("/_sandbox/reset", nil)} {
+		eb := r.fails(http.StatusForbidden, wire.ErrorTypeInvalidRequest, wire.ErrorCodeSandboxLimitExceeded, "")
+		if !strings.Contains(eb.Error.Message, "-max-accounts 2") {
+			t.Errorf("message %q does not name -max-accounts", eb.Error.Message)
+		}
+	}
+	// Existing accounts go on.
+	a.customer(vals("name", "A"))
+
+	// Keys named at start are not made on first use: no account limit.
+	keys := []string{sandboxtest.NewKey(t), sandboxtest.NewKey(t), sandboxtest.NewKey(t)}
+	named := sandboxtest.Start(t, sandboxtest.WithKeys(keys...), sandboxtest.WithLimits(sandbox.Limits{MaxAccounts: 1}))
+	for _, k := range keys {
+		envOn(t, named, k).customer(vals("name", "N"))
+	}
+}
+
+func TestLimits_AccountIdle(t *testing.T) {
+	clock := &fakeClock{t: time.Date(2030, 1, 1, 0, 0, 0, 0, time.UTC)}
+	path := filepath.Join(t.TempDir(), "sandbox.db")
+	st, err := sandbox.OpenStore(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	limits := sandbox.Limits{MaxAccounts: 2, AccountIdle: time.Hour}
+	sb := sandboxtest.Start(t, sandboxtest.WithStore(st), sandboxtest.WithClock(clock.now), sandboxtest.WithLimits(limits))
+	idle := envOn(t, sb, sandboxtest.NewKey(t))
+	busy := idle.other()
+	gone := idle.customer(vals("name", "Idle"))
+	kept := busy.customer(vals("name", "Busy"))
+	before := sandbox.TotalBytes(sb.Server)
+
+	clock.add(40 * time.Minute)
+	busy.stats()
+	sandbox.SweepIdle(sb.Server)
+	idle.get("/v1/customers/"+gone.ID, nil).ok(nil) // not idle long enough yet
+
+	clock.add(61 * time.Minute)
+	busy.stats()
+	sandbox.SweepIdle(sb.Server)
+	if running, _ := sandbox.AccountBytes(sb.Server, idle.key); running != -1 {
+		t.Fatalf("the idle account is still there, keeping %d bytes", running)
+	}
+	if after := sandbox.TotalBytes(sb.Server); after >= before {
+		t.Errorf("the sandbox keeps %d bytes after removing an account, %d before", after, before)
+	}
+	// Its slot is free: a third key gets an account, and the idle key a
+	// new, empty one once there is room again.
+	third := busy.other()
+	third.stats()
+	idle.get("/v1/customers", nil).fails(http.StatusForbidden, wire.ErrorTypeInvalidRequest, wire.ErrorCodeSandboxLimitExceeded, "")
+	busy.get("/v1/customers/"+kept.ID, nil).ok(nil)
+
+	// On disk too: after a restart, the idle account's customer is gone.
+	if err := sb.Close(); err != nil {
+		t.Fatal(err)
+	}
+	st, err = sandbox.OpenStore(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	sb2 := sandboxtest.Start(t, sandboxtest.WithStore(st))
+	envOn(t, sb2, idle.key).get("/v1/customers/"+gone.ID, nil).fails(http.StatusNotFound, wire.ErrorTypeInvalidRequest, wire.ErrorCodeResourceMissing, "")
+	envOn(t, sb2, busy.key).get("/v1/customers/"+kept.ID, nil).ok(nil)
+}
+
+func TestLimits_AccountIdle_NamedKeysStay(t *testing.T) {
+	clock := &fakeClock{t: time.Date(2030, 1, 1, 0, 0, 0, 0, time.UTC)}
+	key := sandboxtest.NewKey(t)
+	sb := sandboxtest.Start(t, sandboxtest.WithKeys(key), sandboxtest.WithClock(clock.now),
+		sandboxtest.WithLimits(sandbox.Limits{AccountIdle: time.Minute}))
+	e := envOn(t, sb, key)
+	cu := e.customer(vals("name", "Named"))
+	clock.add(time.Hour)
+	sandbox.SweepIdle(sb.Server)
+	e.get("/v1/customers/"+cu.ID, nil).ok(nil)
+}
+
+// The running count follows every kind of change, and equals a count from
+// scratch of what the account keeps.
+func TestAccountBytes_RunningEqualsRecount(t *testing.T) {
+	seed := rand.Uint64()
+	t.Logf("seed %d", seed)
+	rng := rand.New(rand.NewPCG(seed, seed))
+	clock := &fakeClock{t: time.Date(2030, 1, 1, 0, 0, 0, 0, time.UTC)}
+	sb := sandboxtest.Start(t, sandboxtest.WithClock(clock.now))
+	e := envOn(t, sb, sandboxtest.NewKey(t))
+	var customers, payments, endpoints []string
+	pick := func(ids []string) string { return ids[rng.IntN(len(ids))] }
+	text := func() string { return strings.Repeat("x", rng.IntN(300)) }
+	for i := range 400 {
+		var opts []req
+		if rng.IntN(2) == 0 {
+			opts = append(opts, idemKey(fmt.Sprintf("k%d", rng.IntN(50))))
+		}
+		switch op := rng.IntN(12); {
+		case op < 3 || len(customers) == 0:
+			var cu wire.Customer
+			if r := e.post("/v1/customers", vals("name", text(), "metadata[a]", text(), "source", sandbox.TokenVisa), opts...); r.status == 200 {
+				r.ok(&cu)
+				customers = append(customers, cu.ID)
+			}
+		case op == 3:
+			e.post("/v1/customers/"+pick(customers), vals("email", "a@example.com", "metadata[b]", text(), "metadata[a]", ""), opts...)
+		case op == 4:
+			e.del("/v1/customers/" + pick(customers))
+		case op == 5:
+			e.post("/v1/customers/"+pick(customers)+"/sources", vals("source", sandbox.TokenAmex), opts...)
+		case op == 6:
+			var p wire.Payment
+			if r := e.post("/v1/payments", pay("100", "USD", sandbox.TokenVisa, "description", text(), "capture", "false"), opts...); r.status == 200 {
+				r.ok(&p)
+				payments = append(payments, p.ID)
+			}
+		case op == 7 && len(payments) > 0:
+			id := pick(payments)
+			e.post("/v1/payments/"+id, vals("description", text(), "metadata[m]", text()), opts...)
+			e.post("/v1/payments/"+id+"/capture", nil, opts...)
+		case op == 8:
+			var ep struct {
+				ID string `json:"id"`
+			}
+			if r := e.post("/v1/webhook_endpoints", vals("url", "http://127.0.0.1:9/h", "enabled_events[]", "customer.created", "description", text())); r.status == 200 {
+				if err := json.Unmarshal(r.body, &ep); err != nil {
+					t.Fatal(err)
+				}
+				endpoints = append(endpoints, ep.ID)
+			}
+		case op == 9 && len(endpoints) > 0:
+			id := pick(endpoints)
+			e.post("/v1/webhook_endpoints/"+id, vals("description", text(), "disabled", "true"))
+			if rng.IntN(2) == 0 {
+				e.del("/v1/webhook_endpoints/" + id)
+			}
+		case op == 10:
+			clock.add(time.Duration(rng.IntN(5)) * time.Hour) // idempotency records expire
+		case op == 11 && rng.IntN(10) == 0:
+			e.post("/_sandbox/reset", nil)
+			customers, payments, endpoints = nil, nil, nil
+		}
+		if running, recounted := sandbox.AccountBytes(sb.Server, e.key); running != recounted {
+			t.Fatalf("after step %d the running count is %d, a recount %d", i, running, recounted)
+		}
+	}
+	running, _ := sandbox.AccountBytes(sb.Server, e.key)
+	if total := sandbox.TotalBytes(sb.Server); total != running {
+		t.Errorf("the total is %d, the only account's count %d", total, running)
+	}
+}
+
+// The count is a faithful estimate of the heap the records hold: within
+// a third of what the runtime measures for many large customers.
+func TestAccountBytes_Faithful(t *testing.T) {
+	sb := sandboxtest.Start(t)
+	e := envOn(t, sb, sandboxtest.NewKey(t))
+	e.stats()
+	heap := func() int64 {
+		var ms runtime.MemStats
+		runtime.GC()
+		runtime.GC()
+		runtime.ReadMemStats(&ms)
+		return int64(ms.HeapAlloc) //nolint:gosec // far below 2^63
+	}
+	counted0, _ := sandbox.AccountBytes(sb.Server, e.key)
+	heap0 := heap()
+	for i := range 300 {
+		f := bigMeta(20, 300)
+		f.Set("name", "Customer "+fmt.Sprint(i))
+		f.Set("source", sandbox.TokenVisa)
+		e.post("/v1/customers", f, idemKey(fmt.Sprintf("create-%d", i))).ok(nil)
+		e.post("/v1/payments", pay("100", "USD", sandbox.TokenVisa, "description", strings.Repeat("d", 200))).ok(nil)
+	}
+	heap1 := heap()
+	counted1, _ := sandbox.AccountBytes(sb.Server, e.key)
+	counted, measured := counted1-counted0, heap1-heap0
+	t.Logf("counted %d bytes, the heap grew %d (%.2f)", counted, measured, float64(counted)/float64(measured))
+	if float64(counted) < 0.67*float64(measured) || float64(counted) > 1.33*float64(measured) {
+		t.Errorf("counted %d bytes for a heap growth of %d: not within a third", counted, measured)
+	}
+}
+
+func TestParseBytes(t *testing.T) {
+	for _, tc := range []struct {
+		in   string
+		want int64
+		bad  bool
+	}{
+		{in: "0", want: 0},
+		{in: "1048576", want: 1 << 20},
+		{in: "64MiB", want: 64 << 20},
+		{in: "64 MiB", want: 64 << 20},
+		{in: "64mib", want: 64 << 20},
+		{in: "16KiB", want: 16 << 10},
+		{in: "2GiB", want: 2 << 30},
+		{in: "500MB", want: 500_000_000},
+		{in: "10KB", want: 10_000},
+		{in: "1GB", want: 1_000_000_000},
+		{in: "100B", want: 100},
+		{in: "", bad: true},
+		{in: "MiB", bad: true},
+		{in: "-1MiB", bad: true},
+		{in: "+5", bad: true},
+		{in: "1.5GiB", bad: true},
+		{in: "64M", bad: true},
+		{in: "64 mebibytes", bad: true},
+		{in: "99999999999TiB", bad: true},
+	} {
+		got, err := sandbox.ParseBytes(tc.in)
+		switch {
+		case tc.bad && err == nil:
+			t.Errorf("ParseBytes(%q) = %d, want an error", tc.in, got)
+		case tc.bad && !strings.Contains(err.Error(), "such as 64MiB"):
+			t.Errorf("ParseBytes(%q): error %q gives no example", tc.in, err)
+		case !tc.bad && (err != nil || got != tc.want):
+			t.Errorf("ParseBytes(%q) = %d, %v; want %d", tc.in, got, err, tc.want)
+		}
+	}
+}
+
+func TestFormatBytes(t *testing.T) {
+	for in, want := range map[int64]string{
+		0: "0 bytes", 1023: "1023 bytes", 1024: "1 KiB", 64 << 20: "64 MiB", 3 << 29: "1.5 GiB", 256<<20 + 1: "256 MiB",
+	} {
+		if got := sandbox.FormatBytes(in); got != want {
+			t.Errorf("FormatBytes(%d) = %q, want %q", in, got, want)
+		}
+	}
+}
