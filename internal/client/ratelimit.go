@@ -14,88 +14,29 @@ import (
 	"github.com/paymentsdev/terraform-provider-payments/internal/wire"
 )
 
-// The shared rate gate: every request of one Client passes it before each
-// attempt, so that the client behaves as one good citizen towards a
-// rate-limited service instead of as many goroutines that each learn of the
-// limit on their own and come back together.
-//
-// What it does, modelled on the AWS SDKs' adaptive retry mode:
-//   - A 429 with Retry-After pauses every request of the client until then;
-//     each waiter adds its own small jitter, and the pacing behind the
-//     pause lets them through at the learned rate, not as one burst.
-//   - The 429 also sets the rate the client sends at: the service's limit
-//     is estimated as the answers it accepted in the second before the
-//     refusal (the ceiling), counting too the answers of requests sent in
-//     that second that come back after it (a refusal is answered at once,
-//     an accepted request takes its time: counted only up to the refusal,
-//     a burst at a run's start looks like a limit of one or two), and
-//     sending resumes at rateDecrease of it
-//     (multiplicative decrease). The rate then rises along a cubic curve
-//     that levels off just below the ceiling (ratePlateau) about
-//     rateRegainSeconds later and only then probes above it, slowly at
-//     first (CUBIC, as TCP and the AWS SDKs use). The next 429 starts over.
-//   - Refusals of requests sent before the last decrease belong to the same
-//     event and lower the rate no further.
-//   - Config.MaxRequestsPerSecond caps the rate from the first request.
-//
-// Pacing at a rate r with a limit R (the cap, or the ceiling) keeps at most
-// R requests in any window of R/r seconds: the rule of the services it is
-// for ("at most R requests in any one second"), with any margin below R
-// taken on the window's length (see pace). A request holds its place in the
-// window from when it leaves until one window after its answer came back.
-// The answer bounds from above when the request reached the service, so
-// however late a request arrives (a new connection, a busy machine that
-// schedules the sending goroutine late), the next one to take its place
-// arrives a whole window after it: the service never counts more than R in
-// one of its seconds, with no margin for jitter to guess. Counting from the
-// send time instead, as first built, needed a 5% margin and still drew a
-// 429 whenever a request was delayed by more than it; each cost a pause.
-// A token bucket of burst 1 (golang.org/x/time/rate) spaces requests evenly
-// instead, which cannot use the empty window a run starts with and loses
-// for good every late wake-up: measured through Terraform at 25/s it sent
-// 20.6 requests a second.
-//
-// Until the first 429, and without a cap, the gate costs one mutex per
-// attempt and sends at once.
 const (
-	// rateDecrease is the share of the ceiling sending resumes at after a
-	// 429. The ceiling is a count of what the service accepted in one
-	// second, and the pacing already holds each place until a window after
-	// its answer, so the margin only has to absorb a service whose second
-	// is not quite ours (a token bucket refilling at exactly the limit); a
-	// ceiling counted too high is mended by the next 429. 0.9 (with a
-	// plateau of 0.97) cost a run of 160 requests at 25/s about 0.2 s more,
-	// with as many refusals, in TestRateGate_SimulatedApply and through
-	// Terraform.
-	rateDecrease = 0.95
-	// ratePlateau is the share of the ceiling the rate levels off at: a
-	// little below what the service was seen to accept, which is only an
-	// estimate of its limit (answers that came late or early move it).
-	ratePlateau = 0.98
-	// rateRegainSeconds is how long after a 429 the rate reaches the plateau.
+	// rateDecrease and ratePlateau are the shares of the learned ceiling
+	// the rate resumes at after a 429, and levels off at rateRegainSeconds
+	// later, before it probes above (a cubic curve, as CUBIC).
+	rateDecrease      = 0.95
+	ratePlateau       = 0.98
 	rateRegainSeconds = 8.0
-	// rateCubic scales the cubic curve so that it runs from rateDecrease to
-	// ratePlateau in rateRegainSeconds.
-	rateCubic = (ratePlateau - rateDecrease) / (rateRegainSeconds * rateRegainSeconds * rateRegainSeconds)
-	// rateCubicFloor is the ceiling below which the curve's shape no longer
-	// shrinks with it, so that a client whose first answer was a 429 (its
-	// ceiling near nothing) regains a useful rate within tens of seconds.
+	rateCubic         = (ratePlateau - rateDecrease) / (rateRegainSeconds * rateRegainSeconds * rateRegainSeconds)
+	// rateCubicFloor keeps the curve's shape from shrinking with a tiny
+	// ceiling, so that a client whose first answer was a 429 recovers in
+	// tens of seconds.
 	rateCubicFloor = 10.0
 	// minRate is the lowest rate the client slows to, in requests per second.
 	minRate = 0.5
-	// maxSharedPause bounds the pause one Retry-After imposes on every request.
+	// maxSharedPause bounds the pause one Retry-After imposes on everyone.
 	maxSharedPause = time.Minute
-	// maxPaceWindow bounds the requests the pacing remembers; above
-	// that many a second, it paces at that many per proportionally
-	// shorter window.
+	// maxPaceWindow bounds the places the pacing keeps.
 	maxPaceWindow = 10_000
 	// inFlightPoll is how soon a waiter asks again when the window is full
 	// of requests still waiting for their answers.
 	inFlightPoll = 5 * time.Millisecond
 	// maxPauseJitter bounds each waiter's jitter after a pause.
 	maxPauseJitter = 250 * time.Millisecond
-	// maxAcceptedWindow bounds the memory of the accepted-rate measurement.
-	maxAcceptedWindow = 100_000
 )
 
 // clock is the time source of the gate and the breaker; tests replace it.
@@ -121,7 +62,12 @@ func (realClock) Sleep(ctx context.Context, d time.Duration) error {
 	}
 }
 
-// rateGate is the shared pause and the learned rate of one Client.
+// rateGate is the shared pause and pacing of one Client: every attempt
+// passes it, so that parallel operations meet a rate-limited service as one
+// client, not as many that each learn of the limit and come back together.
+// A 429 pauses everyone for its Retry-After and sets a rate learned from
+// what the service accepted; Config.MaxRequestsPerSecond paces from the
+// start. ARCHITECTURE.md ("The rate gate") says why it is built this way.
 type rateGate struct {
 	clock clock
 	// jitter returns a random duration in [0, d].
@@ -142,10 +88,9 @@ type rateGate struct {
 	pauseJitter time.Duration
 	lastRefusal *Error
 
-	// accepted[acceptedHead:] holds the times of the answers of the last
-	// second that were not refusals, oldest first.
-	accepted     []time.Time
-	acceptedHead int
+	// accepted holds the times of the last second's answers that were not
+	// refusals, oldest first.
+	accepted []time.Time
 
 	// learned is set by the first 429; ceiling is the accepted rate then
 	// measured, decreasedAt when the rate was last lowered, and curveStart
@@ -175,7 +120,7 @@ type slot struct {
 // newRateGate returns a gate that sends at most maxPerSecond requests in
 // any one second, or without limit until a 429 when maxPerSecond is 0.
 func newRateGate(clk clock, maxPerSecond float64) *rateGate {
-	g := &rateGate{
+	return &rateGate{
 		clock: clk,
 		cap:   maxPerSecond,
 		jitter: func(d time.Duration) time.Duration {
@@ -185,7 +130,6 @@ func newRateGate(clk clock, maxPerSecond float64) *rateGate {
 			return mrand.N(d + 1)
 		},
 	}
-	return g
 }
 
 // wait blocks until a request may be sent, or returns an error when ctx
@@ -269,14 +213,11 @@ func (g *rateGate) pruneBusy(now time.Time) {
 	g.busy = slices.DeleteFunc(g.busy, func(s *slot) bool { return s.done && !s.until.After(now) })
 }
 
-// pace is the pacing's rule at now: at most n requests in any window; n
-// is 0 when nothing limits the rate. n is the service's limit as far as it
-// is known (the configured maximum, else the learned ceiling), whole, and
-// the window n/r seconds for the rate r to pace at, so that the margin
-// below the limit is taken on the window's length. The window is never
-// shorter than a second, or two windows' worth could fall into one second
-// of the service: a rate probing above the ceiling goes at floor(r) a
-// second.
+// pace is the pacing's rule at now: at most n requests in any window (n is
+// 0 when nothing limits the rate). n is the limit as far as it is known
+// (the cap, else the learned ceiling) and the window n/r seconds for the
+// rate r, never under a second, so a margin below the limit lengthens the
+// window instead of shrinking n.
 func (g *rateGate) pace(now time.Time) (int, time.Duration) {
 	var limit, r float64
 	switch {
@@ -340,7 +281,7 @@ func (g *rateGate) observe(ctx context.Context, sentAt, now time.Time, status in
 		return
 	}
 	g.prune(now)
-	g.eventAccepted = float64(len(g.accepted) - g.acceptedHead)
+	g.eventAccepted = float64(len(g.accepted))
 	g.eventFloor = 0
 	if g.learned {
 		// One event at most halves the rate: right after a pause the last
@@ -377,25 +318,17 @@ func (g *rateGate) setCeiling(ceiling float64) {
 // accept records an accepted answer at now.
 func (g *rateGate) accept(now time.Time) {
 	g.prune(now)
-	if len(g.accepted)-g.acceptedHead >= maxAcceptedWindow {
-		return
-	}
 	g.accepted = append(g.accepted, now)
 }
 
-// prune forgets the accepted answers older than a second. It runs on
-// every answer, so it moves the head and compacts only when half the
-// slice is dead: amortised O(1), whatever the rate.
+// prune forgets the accepted answers older than a second.
 func (g *rateGate) prune(now time.Time) {
 	cut := now.Add(-time.Second)
-	for g.acceptedHead < len(g.accepted) && !g.accepted[g.acceptedHead].After(cut) {
-		g.acceptedHead++
+	i := 0
+	for i < len(g.accepted) && !g.accepted[i].After(cut) {
+		i++
 	}
-	if g.acceptedHead > 0 && g.acceptedHead >= len(g.accepted)/2 {
-		n := copy(g.accepted, g.accepted[g.acceptedHead:])
-		g.accepted = g.accepted[:n]
-		g.acceptedHead = 0
-	}
+	g.accepted = g.accepted[i:]
 }
 
 // parseRetryAfter reads a Retry-After header: whole seconds or an HTTP date.
