@@ -165,7 +165,7 @@ type AttemptTimeoutError struct {
 }
 
 func (e *AttemptTimeoutError) Error() string {
-	return "timed out: the service sent no complete answer within " + shortDuration(e.Timeout)
+	return "timed out: the service sent no complete answer within " + FormatDuration(e.Timeout)
 }
 
 // IsAttemptTimeout reports whether err is an attempt that timed out.
@@ -174,8 +174,9 @@ func IsAttemptTimeout(err error) bool {
 	return errors.As(err, &te)
 }
 
-// shortDuration formats d without zero units: 2s, 1m, 1m30s.
-func shortDuration(d time.Duration) string {
+// FormatDuration formats d without zero units (2s, 1m, 1m30s, 2h) for
+// messages and docs: the provider's and the client's read alike.
+func FormatDuration(d time.Duration) string {
 	s := d.String()
 	if strings.HasSuffix(s, "m0s") {
 		s = strings.TrimSuffix(s, "0s")

@@ -24,7 +24,7 @@ const dataSourceReadTimeoutDefault = 5 * time.Minute
 func dataSourceTimeoutsBlock(ctx context.Context) schema.Block {
 	block := timeouts.BlockWithOpts(ctx, timeouts.Opts{
 		ReadDescription: fmt.Sprintf("How long the read may take, retries included, as a Go duration such as `30s` or `2m`. Defaults to `%s`.",
-			durationString(dataSourceReadTimeoutDefault)),
+			client.FormatDuration(dataSourceReadTimeoutDefault)),
 	})
 	// The library sets no description on the block itself; the schema
 	// description test catches a library change that defeats this.
@@ -33,18 +33,6 @@ func dataSourceTimeoutsBlock(ctx context.Context) schema.Block {
 		return b
 	}
 	return block
-}
-
-// durationString formats d without zero units: 5m, not 5m0s.
-func durationString(d time.Duration) string {
-	s := d.String()
-	if strings.HasSuffix(s, "m0s") {
-		s = strings.TrimSuffix(s, "0s")
-	}
-	if strings.HasSuffix(s, "h0m") {
-		s = strings.TrimSuffix(s, "0m")
-	}
-	return s
 }
 
 // dataSourceModel is a data source's model, with its timeouts block.

@@ -62,7 +62,7 @@ func apiErrorHint(kind string, err error) string {
 		return fmt.Sprintf("The %s timed out: the service accepted the connection but sent no complete answer within "+
 			"%s = %q, on the last of its attempts. Check that the service at %s is healthy, or raise %s in the "+
 			"provider configuration; the %s's timeouts block bounds all the attempts together.",
-			kind, attrRequestTimeout, durationString(te.Timeout), attrBaseURL, attrRequestTimeout, kind)
+			kind, attrRequestTimeout, client.FormatDuration(te.Timeout), attrBaseURL, attrRequestTimeout, kind)
 	}
 	var we *client.RateLimitWaitError
 	if errors.As(err, &we) {

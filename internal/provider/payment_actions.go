@@ -100,7 +100,7 @@ type paymentActionModel struct {
 func (a *paymentAction) Schema(_ context.Context, _ action.SchemaRequest, resp *action.SchemaResponse) {
 	resp.Schema = schema.Schema{
 		MarkdownDescription: a.kind.desc + fmt.Sprintf(" With a live key, the provider needs `%s = true`. "+
-			"An invocation may take up to %s, retries included.", attrAllowLivePayments, durationString(paymentActionTimeout)),
+			"An invocation may take up to %s, retries included.", attrAllowLivePayments, client.FormatDuration(paymentActionTimeout)),
 		Attributes: map[string]schema.Attribute{
 			"payment": schema.StringAttribute{
 				MarkdownDescription: fmt.Sprintf("The identifier of the payment to %s: %s.", a.kind.verb, paymentIDShape),

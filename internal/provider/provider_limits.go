@@ -51,7 +51,7 @@ func requestTimeoutAttribute() schema.Attribute {
 			"Go duration such as `30s` or `2m`. An attempt that runs out of time is retried like a network error (a "+
 			"create keeps its idempotency key, so a retry never makes a second object), within `max_retries` and "+
 			"the operation's own `timeouts`. Falls back to the `%s` environment variable; defaults to `%s`.",
-			EnvRequestTimeout, durationString(client.DefaultRequestTimeout)),
+			EnvRequestTimeout, client.FormatDuration(client.DefaultRequestTimeout)),
 		Optional:   true,
 		Validators: []validator.String{positiveDurationValidator},
 	}
@@ -95,7 +95,7 @@ func requestLimits(maxRPS types.Float64, timeout types.String, diags *diag.Diagn
 				diags.AddAttributeError(path.Root(attrRequestTimeout), "Invalid Payments Request Timeout",
 					fmt.Sprintf("The %s environment variable is %q, which is not a positive Go duration. Set it to "+
 						"one such as 30s or 2m, or unset it to use the default of %s.",
-						EnvRequestTimeout, s, durationString(client.DefaultRequestTimeout)))
+						EnvRequestTimeout, s, client.FormatDuration(client.DefaultRequestTimeout)))
 			}
 			d = v
 		}

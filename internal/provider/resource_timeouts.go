@@ -29,7 +29,7 @@ func sameTimeouts(d time.Duration) resourceTimeouts {
 func (d resourceTimeouts) block(ctx context.Context, resourceName string) schema.Block {
 	desc := func(op string, def time.Duration) string {
 		return fmt.Sprintf("How long %s may take, retries included, as a Go duration such as `30s` or `2m`. Defaults to `%s`.",
-			op, durationString(def))
+			op, client.FormatDuration(def))
 	}
 	block := timeouts.Block(ctx, timeouts.Opts{
 		Create: true, Read: true, Update: true, Delete: true,
