@@ -169,9 +169,15 @@ func (r *customerResource) Update(ctx context.Context, req resource.UpdateReques
 	}
 
 	id := state.ID.ValueString()
-	cus, err := updateOrGet(changed,
-		func() (*client.Customer, error) { return r.client.UpdateCustomer(ctx, id, params) },
-		func() (*client.Customer, error) { return r.client.GetCustomer(ctx, id) })
+	var cus *client.Customer
+	var err error
+	if changed {
+		cus, err = r.client.UpdateCustomer(ctx, id, params)
+	} else {
+		// Only Terraform-side settings changed (timeouts, metadata null
+		// versus {}): read, so that every attribute is still refreshed.
+		cus, err = r.client.GetCustomer(ctx, id)
+	}
 	if isGone(err) {
 		resp.Diagnostics.Append(goneDiagnostic("Error Updating Customer", "Customer "+id, err))
 		return

@@ -118,14 +118,3 @@ func (d resourceTimeouts) beginUpdate(ctx context.Context, c *client.Client, req
 	}
 	return ctx, cancel, true
 }
-
-// updateOrGet sends the update when the plan changes something the service
-// keeps, and otherwise only reads the object: when only Terraform-side
-// settings changed (timeouts, metadata null versus {}), the answer still
-// refreshes every attribute.
-func updateOrGet[T any](changed bool, update, get func() (T, error)) (T, error) {
-	if changed {
-		return update()
-	}
-	return get()
-}

@@ -181,11 +181,15 @@ func (r *webhookEndpointResource) Update(ctx context.Context, req resource.Updat
 	}
 
 	id := state.ID.ValueString()
-	// Unchanged when only secret_version (rolled below) or Terraform-side
-	// settings changed.
-	ep, err := updateOrGet(changed,
-		func() (*client.WebhookEndpoint, error) { return r.client.UpdateWebhookEndpoint(ctx, id, params) },
-		func() (*client.WebhookEndpoint, error) { return r.client.GetWebhookEndpoint(ctx, id) })
+	var ep *client.WebhookEndpoint
+	var err error
+	if changed {
+		ep, err = r.client.UpdateWebhookEndpoint(ctx, id, params)
+	} else {
+		// Only secret_version (rolled below) or Terraform-side settings
+		// changed: read, so that every attribute is still refreshed.
+		ep, err = r.client.GetWebhookEndpoint(ctx, id)
+	}
 	if err != nil {
 		resp.Diagnostics.Append(webhookEndpointErrorDiagnostics("Error Updating Webhook Endpoint", "webhook endpoint "+id, err)...)
 		return
