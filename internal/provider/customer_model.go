@@ -7,7 +7,6 @@ import (
 	dtimeouts "github.com/hashicorp/terraform-plugin-framework-timeouts/datasource/timeouts"
 	"github.com/hashicorp/terraform-plugin-framework-timetypes/timetypes"
 	"github.com/hashicorp/terraform-plugin-framework-validators/stringvalidator"
-	"github.com/hashicorp/terraform-plugin-framework/attr"
 	dschema "github.com/hashicorp/terraform-plugin-framework/datasource/schema"
 	"github.com/hashicorp/terraform-plugin-framework/diag"
 	rschema "github.com/hashicorp/terraform-plugin-framework/resource/schema"
@@ -62,12 +61,8 @@ func (m *customerModel) fromAPI(c *client.Customer) diag.Diagnostics {
 	m.Livemode = types.BoolValue(c.Livemode)
 	m.CreatedAt, d = rfc3339Value("created_at", c.CreatedAt)
 	diags.Append(d...)
-	if len(c.Metadata) == 0 && !m.Metadata.IsNull() && !m.Metadata.IsUnknown() && len(m.Metadata.Elements()) == 0 {
-		m.Metadata = types.MapValueMust(types.StringType, map[string]attr.Value{})
-	} else {
-		m.Metadata, d = stringMapValue(c.Metadata)
-		diags.Append(d...)
-	}
+	m.Metadata, d = metadataValue(c.Metadata, m.Metadata)
+	diags.Append(d...)
 	return diags
 }
 

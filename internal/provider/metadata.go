@@ -5,6 +5,7 @@ import (
 
 	"github.com/hashicorp/terraform-plugin-framework-validators/mapvalidator"
 	"github.com/hashicorp/terraform-plugin-framework-validators/stringvalidator"
+	"github.com/hashicorp/terraform-plugin-framework/attr"
 	"github.com/hashicorp/terraform-plugin-framework/diag"
 	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
 	"github.com/hashicorp/terraform-plugin-framework/types"
@@ -26,6 +27,17 @@ func metadataValidators() []validator.Map {
 			stringvalidator.UTF8LengthAtMost(wire.MetadataValueMaxLength),
 		),
 	}
+}
+
+// metadataValue is the one mapping of an object's metadata from the API:
+// its keys, or null when it has none, except that an empty map the model
+// already holds (configured {}, where the service keeps no difference
+// from none) stays {}, so that neither spelling shows a diff.
+func metadataValue(api map[string]string, prior types.Map) (types.Map, diag.Diagnostics) {
+	if len(api) == 0 && !prior.IsNull() && !prior.IsUnknown() && len(prior.Elements()) == 0 {
+		return types.MapValueMust(types.StringType, map[string]attr.Value{}), nil
+	}
+	return stringMapValue(api)
 }
 
 // metadataChanges is the metadata an update sends to take an object's

@@ -87,7 +87,9 @@ func newPaymentModel(p *client.Payment) (paymentModel, diag.Diagnostics) {
 	var diags, d diag.Diagnostics
 	m.CreatedAt, d = rfc3339Value("created_at", p.CreatedAt)
 	diags.Append(d...)
-	m.Metadata, d = stringMapValue(p.Metadata)
+	// No prior value: empty metadata is null here; the resource's fromAPI
+	// maps it again with its own.
+	m.Metadata, d = metadataValue(p.Metadata, types.MapNull(types.StringType))
 	diags.Append(d...)
 	return m, diags
 }

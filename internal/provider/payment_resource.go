@@ -9,7 +9,6 @@ import (
 
 	"github.com/hashicorp/terraform-plugin-framework-timeouts/resource/timeouts"
 	"github.com/hashicorp/terraform-plugin-framework-timetypes/timetypes"
-	"github.com/hashicorp/terraform-plugin-framework/attr"
 	"github.com/hashicorp/terraform-plugin-framework/diag"
 	"github.com/hashicorp/terraform-plugin-framework/path"
 	"github.com/hashicorp/terraform-plugin-framework/resource"
@@ -343,11 +342,11 @@ func (r *paymentResource) ImportState(ctx context.Context, req resource.ImportSt
 // metadata keeps the configuration's spelling ({} or null).
 func (m *paymentResourceModel) fromAPI(p *client.Payment) diag.Diagnostics {
 	pm, diags := newPaymentModel(p)
-	keepEmptyMetadata := len(p.Metadata) == 0 && !(m.Metadata.IsNull() || m.Metadata.IsUnknown()) && len(m.Metadata.Elements()) == 0
+	prior := m.Metadata
 	m.paymentFields = pm.paymentFields
-	if keepEmptyMetadata {
-		m.Metadata = types.MapValueMust(types.StringType, map[string]attr.Value{})
-	}
+	var d diag.Diagnostics
+	m.Metadata, d = metadataValue(p.Metadata, prior)
+	diags.Append(d...)
 	if m.AmountRefunded.IsNull() {
 		m.AmountRefunded = types.Int64Value(0)
 	}

@@ -69,12 +69,8 @@ func (m *webhookEndpointResourceModel) fromAPI(ep *client.WebhookEndpoint) diag.
 	diags.Append(d...)
 	m.Description = nullableString(ep.Description)
 	m.Disabled = types.BoolValue(ep.Disabled)
-	if len(ep.Metadata) == 0 && !(m.Metadata.IsNull() || m.Metadata.IsUnknown()) && len(m.Metadata.Elements()) == 0 {
-		m.Metadata = types.MapValueMust(types.StringType, map[string]attr.Value{})
-	} else {
-		m.Metadata, d = stringMapValue(ep.Metadata)
-		diags.Append(d...)
-	}
+	m.Metadata, d = metadataValue(ep.Metadata, m.Metadata)
+	diags.Append(d...)
 	if ep.Secret != "" {
 		m.Secret = types.StringValue(ep.Secret)
 	}
