@@ -146,8 +146,8 @@ func decode[T any](t *testing.T, b []byte) T {
 	return v
 }
 
-// TestProgram_PersistenceSurvivesKill: every answered write is on disk, even when
-// the process is killed with SIGKILL right after.
+// TestProgram_PersistenceSurvivesKill: every answered write is on disk,
+// even when the process is killed with SIGKILL right after.
 func TestProgram_PersistenceSurvivesKill(t *testing.T) {
 	data := filepath.Join(t.TempDir(), "state.db")
 	key := wire.SecretKeySandboxPrefix + "persist0001"
@@ -187,8 +187,8 @@ func TestProgram_PersistenceSurvivesKill(t *testing.T) {
 	}
 }
 
-// TestProgram_SignalsStopCleanly: SIGTERM and SIGINT end the process with status
-// 0, and the logs, even at debug level, never hold a key.
+// TestProgram_SignalsStopCleanly: SIGTERM and SIGINT end the process with
+// status 0, and the logs, even at debug level, never hold a key.
 func TestProgram_SignalsStopCleanly(t *testing.T) {
 	for _, sig := range []syscall.Signal{syscall.SIGTERM, syscall.SIGINT} {
 		t.Run(sig.String(), func(t *testing.T) {

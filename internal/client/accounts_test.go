@@ -11,9 +11,9 @@ import (
 	"github.com/paymentsdev/terraform-provider-payments/internal/wire"
 )
 
-// TestClient_AccountIsolation: another account gets 404 (never 403) for every verb
-// on an account's objects, sees none of them in lists, cannot name them in
-// parameters, and changes nothing.
+// TestClient_AccountIsolation: another account gets 404 (never 403) for
+// every verb on an account's objects, sees none of them in lists, cannot
+// name them in parameters, and changes nothing.
 func TestClient_AccountIsolation(t *testing.T) {
 	t.Parallel()
 	ctx := context.Background()

@@ -9,9 +9,9 @@ import (
 	"github.com/paymentsdev/terraform-provider-payments/internal/wire"
 )
 
-// TestParseBaseURL_ProblemsAndFixes: the one base URL check, shared by client.New and the
-// provider's validator, says what is wrong and what to do, never echoing
-// credentials.
+// TestParseBaseURL_ProblemsAndFixes: the one base URL check, shared by
+// client.New and the provider's validator, says what is wrong and what to
+// do, never echoing credentials.
 func TestParseBaseURL_ProblemsAndFixes(t *testing.T) {
 	t.Parallel()
 	for _, tc := range []struct {

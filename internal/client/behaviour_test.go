@@ -21,8 +21,9 @@ import (
 	"github.com/paymentsdev/terraform-provider-payments/internal/wire"
 )
 
-// TestClient_IdempotencyKeyPerCall: one Idempotency-Key per logical POST, reused
-// across its retries, different between calls, absent on GET and DELETE.
+// TestClient_IdempotencyKeyPerCall: one Idempotency-Key per logical POST,
+// reused across its retries, different between calls, absent on GET and
+// DELETE.
 func TestClient_IdempotencyKeyPerCall(t *testing.T) {
 	t.Parallel()
 	ctx := context.Background()
@@ -62,8 +63,8 @@ func TestClient_IdempotencyKeyPerCall(t *testing.T) {
 	}
 }
 
-// TestClient_RequestHeaders: User-Agent, Basic auth with an empty password, form
-// content type.
+// TestClient_RequestHeaders: User-Agent, Basic auth with an empty password,
+// form content type.
 func TestClient_RequestHeaders(t *testing.T) {
 	t.Parallel()
 	ctx := context.Background()
@@ -97,8 +98,8 @@ func TestClient_RequestHeaders(t *testing.T) {
 	}
 }
 
-// TestClient_RetryAfter: a 429's Retry-After is what Backoff waits, and the client
-// waits it before succeeding.
+// TestClient_RetryAfter: a 429's Retry-After is what Backoff waits, and the
+// client waits it before succeeding.
 func TestClient_RetryAfter(t *testing.T) {
 	t.Parallel()
 	ctx := context.Background()
@@ -138,8 +139,9 @@ func TestClient_RetryAfter(t *testing.T) {
 	}
 }
 
-// TestBackoff_JitterCapAndRetryAfter: exponential from min, capped at max, equal jitter (between
-// half and all of the step), and Retry-After when the answer has one.
+// TestBackoff_JitterCapAndRetryAfter: exponential from min, capped at max,
+// equal jitter (between half and all of the step), and Retry-After when the
+// answer has one.
 func TestBackoff_JitterCapAndRetryAfter(t *testing.T) {
 	t.Parallel()
 	const lo, hi = 100 * time.Millisecond, 2 * time.Second
@@ -183,8 +185,8 @@ func TestBackoff_JitterCapAndRetryAfter(t *testing.T) {
 	}
 }
 
-// TestClient_ContextCancellation: retries stop when the context ends, and a POST
-// whose context ended before anything was sent sends nothing.
+// TestClient_ContextCancellation: retries stop when the context ends, and a
+// POST whose context ended before anything was sent sends nothing.
 func TestClient_ContextCancellation(t *testing.T) {
 	t.Parallel()
 	t.Run("cancelled between attempts", func(t *testing.T) {
@@ -303,8 +305,8 @@ func TestClient_ContextCancellation(t *testing.T) {
 	})
 }
 
-// TestClient_SecretNeverLeaks runs the failure paths with a Log callback and checks
-// that neither the log fields nor the errors hold the key.
+// TestClient_SecretNeverLeaks runs the failure paths with a Log callback
+// and checks that neither the log fields nor the errors hold the key.
 func TestClient_SecretNeverLeaks(t *testing.T) {
 	t.Parallel()
 	ctx := context.Background()
@@ -376,8 +378,8 @@ func TestClient_SecretNeverLeaks(t *testing.T) {
 	}
 }
 
-// TestNew_RefusesUnsafeBaseURLs: New refuses base URLs it cannot use safely, without
-// echoing credentials.
+// TestNew_RefusesUnsafeBaseURLs: New refuses base URLs it cannot use
+// safely, without echoing credentials.
 func TestNew_RefusesUnsafeBaseURLs(t *testing.T) {
 	t.Parallel()
 	key := wire.SecretKeySandboxPrefix + "abcdefgh12345678"
@@ -444,7 +446,8 @@ func fakeAPI(t *testing.T, handler http.HandlerFunc) string {
 	return srv.URL
 }
 
-// TestClient_LivemodeMismatch: an answer in the other mode than the key's is refused.
+// TestClient_LivemodeMismatch: an answer in the other mode than the key's
+// is refused.
 func TestClient_LivemodeMismatch(t *testing.T) {
 	t.Parallel()
 	ctx := context.Background()
@@ -642,8 +645,9 @@ func TestClient_OddIDs(t *testing.T) {
 	}
 }
 
-// TestClassifyKey_AgreesWithSandbox: the sandbox admits exactly the keys ClassifyKey calls
-// sandbox secret keys, and refuses the others with the contract's errors.
+// TestClassifyKey_AgreesWithSandbox: the sandbox admits exactly the keys
+// ClassifyKey calls sandbox secret keys, and refuses the others with the
+// contract's errors.
 func TestClassifyKey_AgreesWithSandbox(t *testing.T) {
 	t.Parallel()
 	sb := newEnv(t).sb
@@ -691,8 +695,8 @@ func TestClassifyKey_AgreesWithSandbox(t *testing.T) {
 	}
 }
 
-// TestClient_BodyLimitBoundary: 64 KiB exactly is read (and here refused for its
-// content), one byte more is 413 before any other check.
+// TestClient_BodyLimitBoundary: 64 KiB exactly is read (and here refused
+// for its content), one byte more is 413 before any other check.
 func TestClient_BodyLimitBoundary(t *testing.T) {
 	t.Parallel()
 	e := newEnv(t)
@@ -707,8 +711,8 @@ func TestClient_BodyLimitBoundary(t *testing.T) {
 	}
 }
 
-// TestClient_UnknownRoutes: paths and methods outside the contract are errors in
-// the contract's shape, with a Request-Id.
+// TestClient_UnknownRoutes: paths and methods outside the contract are
+// errors in the contract's shape, with a Request-Id.
 func TestClient_UnknownRoutes(t *testing.T) {
 	t.Parallel()
 	e := newEnv(t)

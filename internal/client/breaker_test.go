@@ -40,11 +40,11 @@ func TestIsConnectFailure_Kinds(t *testing.T) {
 	}
 }
 
-// TestBreaker_OpensAndRecovers: it opens after BreakerThreshold connection failures in a
-// row that span breakerMinStreak, not before; while open it refuses at
-// once, naming the address and the last failure; after breakerCooldown it
-// lets attempts through, one more failure opens it again, and an answer
-// closes it and starts the count over.
+// TestBreaker_OpensAndRecovers: it opens after BreakerThreshold connection
+// failures in a row that span breakerMinStreak, not before; while open it
+// refuses at once, naming the address and the last failure; after
+// breakerCooldown it lets attempts through, one more failure opens it
+// again, and an answer closes it and starts the count over.
 func TestBreaker_OpensAndRecovers(t *testing.T) {
 	t.Parallel()
 	const base = "http://127.0.0.1:9"

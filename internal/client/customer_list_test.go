@@ -14,9 +14,9 @@ import (
 	"github.com/paymentsdev/terraform-provider-payments/internal/wire"
 )
 
-// TestAllCustomers_EveryWay creates more customers than the largest page holds and
-// lists them every way: all once, newest first, filtered by e-mail address
-// ignoring case, from a cursor, and stopping early.
+// TestAllCustomers_EveryWay creates more customers than the largest page
+// holds and lists them every way: all once, newest first, filtered by
+// e-mail address ignoring case, from a cursor, and stopping early.
 func TestAllCustomers_EveryWay(t *testing.T) {
 	t.Parallel()
 	ctx := context.Background()

@@ -370,9 +370,9 @@ func TestListParams_Limit(t *testing.T) {
 	}
 }
 
-// TestClient_MetadataKeys: a metadata key the bracket syntax can carry round-trips
-// exactly; one it cannot (brackets, empty) is refused with a 400 naming
-// metadata, never stored under another key.
+// TestClient_MetadataKeys: a metadata key the bracket syntax can carry
+// round-trips exactly; one it cannot (brackets, empty) is refused with a
+// 400 naming metadata, never stored under another key.
 func TestClient_MetadataKeys(t *testing.T) {
 	t.Parallel()
 	e := newEnv(t)

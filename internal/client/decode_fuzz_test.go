@@ -83,7 +83,8 @@ func decodedMessage(body []byte, eb *wire.ErrorBody) string {
 	return eb.Error.Message
 }
 
-// TestDefaultErrorType_ByStatus: the type inferred from the status when the body has none.
+// TestDefaultErrorType_ByStatus: the type inferred from the status when the
+// body has none.
 func TestDefaultErrorType_ByStatus(t *testing.T) {
 	for status, want := range map[int]string{
 		400: wire.ErrorTypeInvalidRequest, 404: wire.ErrorTypeInvalidRequest, 413: wire.ErrorTypeInvalidRequest,

@@ -17,8 +17,9 @@ import (
 	"github.com/paymentsdev/terraform-provider-payments/internal/wire"
 )
 
-// TestClient_ErrorRows drives the client into every error row of the contract against
-// the sandbox and checks the decoded *client.Error. checkAPIError also
+// TestClient_ErrorRows drives the client into every error answer of
+// api/openapi.yaml against the sandbox and checks the decoded
+// *client.Error. checkAPIError also
 // asserts, for every case, that the secret key appears nowhere in the error.
 func TestClient_ErrorRows(t *testing.T) {
 	t.Parallel()

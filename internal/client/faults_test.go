@@ -11,10 +11,10 @@ import (
 	"github.com/paymentsdev/terraform-provider-payments/internal/wire"
 )
 
-// TestClient_FaultsExactlyOnce: with 20% injected errors and 10% dropped answers,
-// 200 concurrent creates make exactly 200 objects; every call either
-// succeeds or fails only after all its attempts, and no call makes more
-// than MaxRetries+1 attempts.
+// TestClient_FaultsExactlyOnce: with 20% injected errors and 10% dropped
+// answers, 200 concurrent creates make exactly 200 objects; every call
+// either succeeds or fails only after all its attempts, and no call makes
+// more than MaxRetries+1 attempts.
 func TestClient_FaultsExactlyOnce(t *testing.T) {
 	t.Parallel()
 	const (

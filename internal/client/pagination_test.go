@@ -11,9 +11,9 @@ import (
 	"github.com/paymentsdev/terraform-provider-payments/internal/wire"
 )
 
-// TestListPayments_Pagination creates 250 payments (more than two pages of the largest
-// size) and walks them every way the contract allows: each exactly once,
-// newest first by creation order.
+// TestListPayments_Pagination creates 250 payments (more than two pages of
+// the largest size) and walks them every way the contract allows: each
+// exactly once, newest first by creation order.
 func TestListPayments_Pagination(t *testing.T) {
 	t.Parallel()
 	ctx := context.Background()

@@ -49,8 +49,8 @@ func TestUpdatePayment_Form(t *testing.T) {
 	}
 }
 
-// TestUpdatePayment_AgainstSandbox changes description and metadata through the client
-// against the sandbox; everything else of the payment stays.
+// TestUpdatePayment_AgainstSandbox changes description and metadata through
+// the client against the sandbox; everything else of the payment stays.
 func TestUpdatePayment_AgainstSandbox(t *testing.T) {
 	t.Parallel()
 	ctx := context.Background()

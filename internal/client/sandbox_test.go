@@ -16,8 +16,8 @@ import (
 	"github.com/paymentsdev/terraform-provider-payments/internal/wire"
 )
 
-// TestSandboxControls_PerAccount: reset, stats and faults act on the calling account
-// only, as api/openapi.yaml's sandbox controls say.
+// TestSandboxControls_PerAccount: reset, stats and faults act on the
+// calling account only, as api/openapi.yaml's sandbox controls say.
 func TestSandboxControls_PerAccount(t *testing.T) {
 	t.Parallel()
 	ctx := context.Background()

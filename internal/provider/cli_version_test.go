@@ -234,9 +234,10 @@ func TestSkipOpenTofu_ByCLI(t *testing.T) {
 	}
 }
 
-// TestAccProvider_CLISameAsPluginTesting proves that the CLI the tests identify (for
-// skipOpenTofu, for dev_overrides, and for the tests that run it through
-// tfCLI) is the one terraform-plugin-testing runs: both report one version.
+// TestAccProvider_CLISameAsPluginTesting proves that the CLI the tests
+// identify (for skipOpenTofu, for dev_overrides, and for the tests that run
+// it through tfCLI) is the one terraform-plugin-testing runs: both report
+// one version.
 func TestAccProvider_CLISameAsPluginTesting(t *testing.T) {
 	id := testCLI(t)
 	resource.ParallelTest(t, resource.TestCase{

@@ -35,8 +35,9 @@ const interruptLatency = 1500 * time.Millisecond
 // context ended after it was sent.
 const recoveryMessage = "recovering its outcome with the same idempotency key"
 
-// TestAccProvider_Interrupt_CreateCancelledInFlight calls Create of each resource
-// with a context cancelled while the create request is at the service.
+// TestAccProvider_Interrupt_CreateCancelledInFlight calls Create of each
+// resource with a context cancelled while the create request is at the
+// service.
 func TestAccProvider_Interrupt_CreateCancelledInFlight(t *testing.T) {
 	if os.Getenv("TF_ACC") == "" {
 		t.Skip("acceptance test: set TF_ACC=1")
@@ -297,11 +298,11 @@ func (e *interruptEnv) checkRecovered() {
 	e.t.Errorf("the client never recovered an interrupted POST; the interrupt came too late to test it. Log: %q", e.logs)
 }
 
-// TestAccProvider_Interrupt_SIGINT sends SIGINT to `terraform apply` (the Ctrl-C a
-// user types) while creates are at the service, then compares Terraform's
-// state with the service: every object made is in state, none orphaned.
-// A second apply then converges, the plan is empty, and destroy leaves
-// nothing.
+// TestAccProvider_Interrupt_SIGINT sends SIGINT to `terraform apply` (the
+// Ctrl-C a user types) while creates are at the service, then compares
+// Terraform's state with the service: every object made is in state, none
+// orphaned. A second apply then converges, the plan is empty, and destroy
+// leaves nothing.
 func TestAccProvider_Interrupt_SIGINT(t *testing.T) {
 	if os.Getenv("TF_ACC") == "" {
 		t.Skip("acceptance test: set TF_ACC=1")

@@ -73,10 +73,10 @@ func checkOwnerIntact(owner *testAccAccount, objs isolationOwnerObjects, custome
 	}
 }
 
-// TestAccProvider_Isolation_ReadImportAttach tries, with the other account's key,
-// to read the owner's customer and payment with every data source, to
-// import the owner's customer and card, and to attach a card to the
-// owner's customer.
+// TestAccProvider_Isolation_ReadImportAttach tries, with the other
+// account's key, to read the owner's customer and payment with every data
+// source, to import the owner's customer and card, and to attach a card to
+// the owner's customer.
 func TestAccProvider_Isolation_ReadImportAttach(t *testing.T) {
 	owner, objs := newIsolationOwner(t)
 	other := newTestAccAccount(t)
@@ -228,8 +228,8 @@ func TestAccProvider_Isolation_SwitchKey(t *testing.T) {
 	})
 }
 
-// TestAccProvider_Isolation_DestroyWithOtherKey destroys, under the other key, a
-// state made under the owner's: nothing of the owner's is deleted.
+// TestAccProvider_Isolation_DestroyWithOtherKey destroys, under the other
+// key, a state made under the owner's: nothing of the owner's is deleted.
 func TestAccProvider_Isolation_DestroyWithOtherKey(t *testing.T) {
 	owner, objs := newIsolationOwner(t)
 	other := newTestAccAccount(t)

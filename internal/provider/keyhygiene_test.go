@@ -33,8 +33,8 @@ const (
 	keyFromLiteral keyHygieneMode = "literal"
 )
 
-// TestAccProvider_KeyHygiene runs a full scenario through the Terraform CLI with
-// TF_LOG=TRACE (create, read with every data source, plan, saved plan,
+// TestAccProvider_KeyHygiene runs a full scenario through the Terraform CLI
+// with TF_LOG=TRACE (create, read with every data source, plan, saved plan,
 // failing imports, API errors, a mistyped key, destroy) and checks that the
 // secret key, its random part and its HTTP Basic form appear in none of:
 // Terraform's and the provider's logs, the output of any command (errors

@@ -68,8 +68,8 @@ func TestAuth_AllowList(t *testing.T) {
 	}
 }
 
-// TestAuth_AccountIsolation: another account gets 404 for every verb on an object,
-// never 403, and 400 resource_missing when a parameter names it.
+// TestAuth_AccountIsolation: another account gets 404 for every verb on an
+// object, never 403, and 400 resource_missing when a parameter names it.
 func TestAuth_AccountIsolation(t *testing.T) {
 	t.Parallel()
 	a := newEnv(t)

@@ -13,7 +13,7 @@ import (
 )
 
 // TestStats_Faults checks the stats' counts of injected faults, an addition
-// to the contract's stats: each kind counts the faults of its account only,
+// of ours to the stats: each kind counts the faults of its account only,
 // a drop counts each request that acted and got no answer, and a reset
 // keeps the counts.
 func TestStats_Faults(t *testing.T) {
@@ -102,9 +102,9 @@ func TestStats_Faults(t *testing.T) {
 	}
 }
 
-// TestFaults_InjectedErrorAdvice: an injected 500/503 tells a POST to retry with
-// the same Idempotency-Key, and any other method simply to retry: a GET has
-// no key to keep.
+// TestFaults_InjectedErrorAdvice: an injected 500/503 tells a POST to retry
+// with the same Idempotency-Key, and any other method simply to retry: a
+// GET has no key to keep.
 func TestFaults_InjectedErrorAdvice(t *testing.T) {
 	t.Parallel()
 	e := newEnv(t)

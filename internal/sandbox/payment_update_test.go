@@ -14,9 +14,10 @@ import (
 	"github.com/paymentsdev/terraform-provider-payments/internal/wire"
 )
 
-// TestUpdatePayment_DescriptionAndMetadata covers POST /v1/payments/{id}: description and
-// metadata change with the customers' rules, nothing else of the payment
-// moves, and every other parameter is refused before the path is read.
+// TestUpdatePayment_DescriptionAndMetadata covers POST /v1/payments/{id}:
+// description and metadata change with the customers' rules, nothing else
+// of the payment moves, and every other parameter is refused before the
+// path is read.
 func TestUpdatePayment_DescriptionAndMetadata(t *testing.T) {
 	t.Parallel()
 	e := newEnv(t)

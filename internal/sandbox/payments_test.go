@@ -185,9 +185,9 @@ func (e *env) state(status string) *wire.Payment {
 	return nil
 }
 
-// TestPaymentTransitions_EveryAction tries every action from every status: it succeeds
-// exactly when sandbox.PaymentTransitions allows the move, and is refused
-// with payment_unexpected_state otherwise.
+// TestPaymentTransitions_EveryAction tries every action from every status:
+// it succeeds exactly when sandbox.PaymentTransitions allows the move, and
+// is refused with payment_unexpected_state otherwise.
 func TestPaymentTransitions_EveryAction(t *testing.T) {
 	t.Parallel()
 	e := newEnv(t)

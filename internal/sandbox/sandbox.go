@@ -10,8 +10,9 @@
 // State lives in memory, one account per secret key, each behind its own
 // lock; with Options.Store it is also written to disk before any answer.
 //
-// Where the contract leaves a choice open, the sandbox decides as follows
-// (the tests pin each one; the API assumptions guide lists them for users):
+// Where the payment APIs this one resembles leave a choice open, the
+// sandbox decides as follows (marked [own decision] in api/openapi.yaml;
+// the tests pin each one; the API assumptions guide lists them for users):
 //
 //   - Request pipeline: authentication (401/403), then the account's
 //     faults (/v1 only: rate limit 429, latency, error_rate 500/503), then

@@ -145,7 +145,7 @@ func TestWebhooks_DefaultsAsDocumented(t *testing.T) {
 		t.Errorf("defaults: %d attempts, first retry after %s, %s per attempt; want 5, 1s, 10s", attempts, base, timeout)
 	}
 	if wire.DeliveryTimeout != 10*time.Second {
-		t.Errorf("wire.DeliveryTimeout = %s, want the contract's 10s", wire.DeliveryTimeout)
+		t.Errorf("wire.DeliveryTimeout = %s, want the documented 10s", wire.DeliveryTimeout)
 	}
 }
 

@@ -226,8 +226,8 @@ func TestCommand_Interrupt(t *testing.T) {
 	}
 }
 
-// TestCommand_CancelInterrupts checks that the end of the context reaches the CLI
-// as SIGINT, which it handles, rather than as SIGKILL.
+// TestCommand_CancelInterrupts checks that the end of the context reaches
+// the CLI as SIGINT, which it handles, rather than as SIGKILL.
 func TestCommand_CancelInterrupts(t *testing.T) {
 	ctx, cancel := context.WithCancel(context.Background())
 	c, err := runner(t, "0").Start(ctx, "wait")

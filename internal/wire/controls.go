@@ -16,7 +16,8 @@ type Stats struct {
 	Requests    StatsRequests `json:"requests"`
 	Connections int64         `json:"connections"`
 	// Faults counts the faults injected into the account's /v1 requests.
-	// An addition to the contract's stats; zero from a sandbox without it.
+	// An addition of ours to the stats [own decision]; zero from a sandbox
+	// without it.
 	Faults StatsFaults `json:"faults"`
 }
 

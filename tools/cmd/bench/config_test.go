@@ -59,8 +59,8 @@ func TestGenerateConfig_SameShape(t *testing.T) {
 	}
 }
 
-// TestCLIConfig_BothProviders checks that the CLI configuration serves both providers
-// from -bin under the addresses they are served at.
+// TestCLIConfig_BothProviders checks that the CLI configuration serves both
+// providers from -bin under the addresses they are served at.
 func TestCLIConfig_BothProviders(t *testing.T) {
 	got := tfcli.CLIConfig(paymentsSpec("/abs/bin").override(), floorSpec("/abs/bin").override())
 	for _, want := range []string{
