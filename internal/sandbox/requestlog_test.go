@@ -21,10 +21,10 @@ func (e *env) requests(q url.Values) []*wire.LoggedRequest {
 	return l.Data
 }
 
-// TestRequestLog_recordsEachRequest: every request of the account, newest
+// TestRequestLog_RecordsEachRequest: every request of the account, newest
 // first, with its status, error code, idempotency key and replay flag, and
 // never the key nor a body.
-func TestRequestLog_recordsEachRequest(t *testing.T) {
+func TestRequestLog_RecordsEachRequest(t *testing.T) {
 	t.Parallel()
 	e := newEnv(t)
 	e.post(wire.PathCustomers, vals("email", "jo@example.com", "source", "tok_visa"), idemKey("k-1")).ok(nil)
@@ -72,7 +72,7 @@ func TestRequestLog_recordsEachRequest(t *testing.T) {
 	}
 }
 
-func TestRequestLog_statusClass(t *testing.T) {
+func TestRequestLog_StatusClass(t *testing.T) {
 	t.Parallel()
 	e := newEnv(t)
 	e.customer(nil)
@@ -94,8 +94,8 @@ func TestRequestLog_statusClass(t *testing.T) {
 	}
 }
 
-// TestRequestLog_keepsTheLatest: the log is bounded; the oldest go first.
-func TestRequestLog_keepsTheLatest(t *testing.T) {
+// TestRequestLog_KeepsTheLatest: the log is bounded; the oldest go first.
+func TestRequestLog_KeepsTheLatest(t *testing.T) {
 	t.Parallel()
 	srv, err := sandbox.New(sandbox.Options{})
 	if err != nil {
@@ -127,9 +127,9 @@ func TestRequestLog_keepsTheLatest(t *testing.T) {
 	}
 }
 
-// TestRequestLog_internalNotLogged: the in-process handler the dashboard
+// TestRequestLog_InternalNotLogged: the in-process handler the dashboard
 // uses reads the account without adding to its log or its stats.
-func TestRequestLog_internalNotLogged(t *testing.T) {
+func TestRequestLog_InternalNotLogged(t *testing.T) {
 	t.Parallel()
 	srv, err := sandbox.New(sandbox.Options{})
 	if err != nil {
@@ -159,9 +159,9 @@ func TestRequestLog_internalNotLogged(t *testing.T) {
 	}
 }
 
-// TestResend_deliversAgain: a resend makes a new delivery, counted from
+// TestResend_DeliversAgain: a resend makes a new delivery, counted from
 // attempt 1, to the named endpoint or to every subscribed one.
-func TestResend_deliversAgain(t *testing.T) {
+func TestResend_DeliversAgain(t *testing.T) {
 	t.Parallel()
 	e := newHookEnv(t, sandbox.Options{Webhooks: fastHooks})
 	rc := newReceiver(t)
@@ -204,8 +204,8 @@ func TestResend_deliversAgain(t *testing.T) {
 	e.post(wire.ExpandPath(wire.PathSandboxEventResend, url.PathEscape, evs[0].ID), nil).fails(http.StatusBadRequest, wire.ErrorTypeInvalidRequest, wire.ErrorCodeParameterMissing, wire.ParamEndpoint)
 }
 
-// TestDeliveries_nextRetry: a failed attempt says when the next is due.
-func TestDeliveries_nextRetry(t *testing.T) {
+// TestDeliveries_NextRetry: a failed attempt says when the next is due.
+func TestDeliveries_NextRetry(t *testing.T) {
 	t.Parallel()
 	e := newHookEnv(t, sandbox.Options{Webhooks: sandbox.WebhookOptions{Attempts: 2, RetryBase: 50 * 1e6, Timeout: 2e9}})
 	rc := newReceiver(t)
