@@ -16,7 +16,8 @@ func TestArchitecture_Doors(t *testing.T) {
 		denied []string
 	}{
 		{"./internal/wire", []string{mod + "internal/client", mod + "internal/sandbox", mod + "internal/provider", "github.com/hashicorp/terraform-plugin"}},
-		{"./internal/sandbox", []string{mod + "internal/client", mod + "internal/provider", "github.com/hashicorp/terraform-plugin"}},
+		{"./internal/sandbox", []string{mod + "internal/client", mod + "internal/provider", mod + "internal/sandbox/dashboard", "github.com/hashicorp/terraform-plugin"}},
+		{"./internal/sandbox/dashboard", []string{mod + "internal/client", mod + "internal/provider", "github.com/hashicorp/terraform-plugin"}},
 		{"./internal/client", []string{mod + "internal/sandbox", mod + "internal/provider", "github.com/hashicorp/terraform-plugin"}},
 		{"./internal/provider", []string{mod + "internal/sandbox", mod + "internal/tfcli", mod + "api"}},
 		{".", []string{mod + "internal/sandbox", mod + "internal/tfcli", mod + "api", "github.com/getkin/kin-openapi"}},

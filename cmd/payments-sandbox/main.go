@@ -21,6 +21,7 @@ import (
 	"time"
 
 	"github.com/paymentsdev/terraform-provider-payments/internal/sandbox"
+	"github.com/paymentsdev/terraform-provider-payments/internal/sandbox/dashboard"
 	"github.com/paymentsdev/terraform-provider-payments/internal/wire"
 )
 
@@ -117,9 +118,13 @@ account_limit_exceeded (this account is full: delete objects or POST
 /_sandbox/reset) or sandbox_limit_exceeded (the sandbox is full, or has no
 room for a new key's account); the message names the flag.
 
-Once listening, it prints one line to standard output:
+It serves a dashboard of an account at its root URL: sign in there with
+the account's secret key (the guide "The sandbox dashboard").
+
+Once listening, it prints two lines to standard output:
 
     payments-sandbox listening on http://HOST:PORT
+    dashboard at http://HOST:PORT/
 
 SIGINT or SIGTERM stops it cleanly, finishing requests in flight.
 
@@ -209,8 +214,20 @@ Examples:
 		logger.Error("cannot listen", "addr", *addr, "error", err)
 		return 1
 	}
+	// The API and its controls go to the sandbox; every other path to the
+	// dashboard, which passes what it does not serve back to the sandbox
+	// (an unknown path keeps the API's 404 unrecognized_url).
+	dash, err := dashboard.New(dashboard.Options{API: srv.Internal(), Fallback: srv, Logger: logger})
+	if err != nil {
+		fmt.Fprintf(stderr, "payments-sandbox: %v\n", err)
+		return 1
+	}
+	mux := http.NewServeMux()
+	mux.Handle(wire.APIVersionPrefix+"/", srv)
+	mux.Handle(wire.PathSandbox+"/", srv)
+	mux.Handle("/", dash)
 	hs := &http.Server{
-		Handler:           srv,
+		Handler:           mux,
 		ConnState:         srv.ConnState,
 		ReadHeaderTimeout: 10 * time.Second,
 		IdleTimeout:       2 * time.Minute,
@@ -223,6 +240,7 @@ Examples:
 	go func() { errc <- hs.Serve(ln) }()
 
 	fmt.Fprintf(stdout, "payments-sandbox listening on http://%s\n", displayAddr(ln.Addr()))
+	fmt.Fprintf(stdout, "dashboard at http://%s/\n", displayAddr(ln.Addr()))
 	logger.Info("serving", "addr", ln.Addr().String(), "data", *data, "keys", len(keys),
 		"max_accounts", limits.MaxAccounts, "max_account_bytes", maxAccountBytes.String(),
 		"max_total_bytes", maxTotalBytes.String(), "account_idle", limits.AccountIdle.String())

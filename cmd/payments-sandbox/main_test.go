@@ -94,18 +94,23 @@ func start(t *testing.T, args ...string) *proc {
 	go func() {
 		br := bufio.NewReader(stdout)
 		line, _ := br.ReadString('\n')
-		lines <- line
+		dash, _ := br.ReadString('\n')
+		lines <- line + dash
 		more, _ := io.ReadAll(br)
 		rest <- more
 		p.done <- cmd.Wait()
 	}()
 	select {
 	case line := <-lines:
-		m := listeningLine.FindStringSubmatch(line)
+		first, second, _ := strings.Cut(line, "\n")
+		m := listeningLine.FindStringSubmatch(first + "\n")
 		if m == nil {
-			t.Fatalf("first stdout line %q does not match %v; stderr:\n%s", line, listeningLine, p.stderr)
+			t.Fatalf("first stdout line %q does not match %v; stderr:\n%s", first, listeningLine, p.stderr)
 		}
 		p.url = m[1]
+		if want := "dashboard at " + p.url + "/\n"; second != want {
+			t.Fatalf("second stdout line %q, want %q", second, want)
+		}
 	case <-time.After(30 * time.Second):
 		t.Fatalf("no listening line within 30s; stderr:\n%s", p.stderr)
 	}
@@ -113,7 +118,7 @@ func start(t *testing.T, args ...string) *proc {
 		select {
 		case more := <-rest:
 			if len(more) > 0 {
-				t.Errorf("stdout has more than the listening line: %q", more)
+				t.Errorf("stdout has more than the listening and dashboard lines: %q", more)
 			}
 		default:
 		}
@@ -381,5 +386,27 @@ func TestProgram_DamagedDataFile(t *testing.T) {
 				t.Errorf("stdout %q: it started serving", out.String())
 			}
 		})
+	}
+}
+
+// TestDashboardAtRoot: the program serves the dashboard's sign-in form at
+// its root URL, and unknown API paths keep the API's 404.
+func TestDashboardAtRoot(t *testing.T) {
+	p := start(t, "-addr", "127.0.0.1:0")
+	resp, err := http.Get(p.url + "/")
+	if err != nil {
+		t.Fatal(err)
+	}
+	body, _ := io.ReadAll(resp.Body)
+	resp.Body.Close()
+	if resp.StatusCode != http.StatusOK || !strings.Contains(string(body), `<label for="key">Secret key</label>`) ||
+		resp.Header.Get("Content-Security-Policy") == "" {
+		t.Errorf("GET /: %d %s", resp.StatusCode, body)
+	}
+	key := sandboxtest.NewKey(t)
+	for _, path := range []string{"/v1/nope", "/_sandbox/nope"} {
+		if status, b, _ := p.call(t, key, http.MethodGet, path, nil, ""); status != http.StatusNotFound || !strings.Contains(string(b), wire.ErrorCodeUnrecognizedURL) {
+			t.Errorf("%s: %d %s", path, status, b)
+		}
 	}
 }

@@ -1,0 +1,121 @@
+package dashboard
+
+import (
+	"crypto/rand"
+	"encoding/base64"
+	"net/http"
+	"sync"
+	"time"
+)
+
+// cookieName is the session cookie. It holds only the session's id.
+const cookieName = "payments_dashboard_session"
+
+// sessionIDBytes is the session id's randomness: 256 bits.
+const sessionIDBytes = 32
+
+// session is one signed-in browser. key never leaves the server.
+type session struct {
+	id      string
+	key     string
+	account string // a label for the page: a digest of the key, never the key
+	seen    time.Time
+	// flash is the message of the last action, shown once by the next page.
+	flash      string
+	flashError bool
+}
+
+// sessions maps session ids to sessions, in memory only: a restart signs
+// everyone out.
+type sessions struct {
+	mu   sync.Mutex
+	m    map[string]*session
+	idle time.Duration
+	now  func() time.Time
+}
+
+func newSessions(idle time.Duration, now func() time.Time) *sessions {
+	return &sessions{m: make(map[string]*session), idle: idle, now: now}
+}
+
+// start makes a session for key, and forgets the sessions gone idle.
+func (s *sessions) start(key, account string) *session {
+	b := make([]byte, sessionIDBytes)
+	_, _ = rand.Read(b) // never fails (crypto/rand)
+	ss := &session{id: base64.RawURLEncoding.EncodeToString(b), key: key, account: account}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	now := s.now()
+	for id, o := range s.m {
+		if now.Sub(o.seen) > s.idle {
+			delete(s.m, id)
+		}
+	}
+	ss.seen = now
+	s.m[ss.id] = ss
+	return ss
+}
+
+// get returns the live session of id, marking it used, or nil.
+func (s *sessions) get(id string) *session {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	ss := s.m[id]
+	if ss == nil {
+		return nil
+	}
+	now := s.now()
+	if now.Sub(ss.seen) > s.idle {
+		delete(s.m, id)
+		return nil
+	}
+	ss.seen = now
+	return ss
+}
+
+func (s *sessions) end(id string) {
+	s.mu.Lock()
+	delete(s.m, id)
+	s.mu.Unlock()
+}
+
+// setFlash keeps the message the next page shows.
+func (s *sessions) setFlash(ss *session, msg string, isError bool) {
+	s.mu.Lock()
+	ss.flash, ss.flashError = msg, isError
+	s.mu.Unlock()
+}
+
+// takeFlash returns the message and forgets it.
+func (s *sessions) takeFlash(ss *session) (string, bool) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	msg, isErr := ss.flash, ss.flashError
+	ss.flash, ss.flashError = "", false
+	return msg, isErr
+}
+
+// setCookie sends the session's cookie: the id only, HttpOnly, SameSite
+// Strict, Secure when the page came over https, for the idle time.
+func (s *sessions) setCookie(w http.ResponseWriter, r *http.Request, ss *session) {
+	http.SetCookie(w, &http.Cookie{
+		Name: cookieName, Value: ss.id, Path: "/", MaxAge: int(s.idle / time.Second),
+		HttpOnly: true, SameSite: http.SameSiteStrictMode, Secure: r.TLS != nil,
+	})
+}
+
+func clearCookie(w http.ResponseWriter, r *http.Request) {
+	http.SetCookie(w, &http.Cookie{
+		Name: cookieName, Value: "", Path: "/", MaxAge: -1,
+		HttpOnly: true, SameSite: http.SameSiteStrictMode, Secure: r.TLS != nil,
+	})
+}
+
+// current returns the request's live session, or nil.
+func (s *sessions) current(r *http.Request) *session {
+	c, err := r.Cookie(cookieName)
+	if err != nil || c.Value == "" {
+		return nil
+	}
+	return s.get(c.Value)
+}
