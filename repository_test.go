@@ -9,6 +9,17 @@ import (
 	"testing"
 )
 
+// trackedFiles lists the files git tracks, or skips the test outside a
+// checkout.
+func trackedFiles(t *testing.T, patterns ...string) []string {
+	t.Helper()
+	out, err := exec.Command("git", append([]string{"ls-files", "-z", "--"}, patterns...)...).Output()
+	if err != nil {
+		t.Skipf("git ls-files: %v (not a git checkout)", err)
+	}
+	return strings.Split(strings.TrimRight(string(out), "\x00"), "\x00")
+}
+
 // standAloneRefs matches what a file of a repository that stands alone
 // never says: names of planning documents kept outside it, paths out of
 // it, and references to the project's issues by number. Each piece is
@@ -30,11 +41,7 @@ var standAloneRefs = regexp.MustCompile(strings.Join([]string{
 // decided is written where a reader finds it (api/openapi.yaml, the API
 // assumptions guide, ARCHITECTURE.md).
 func TestRepository_StandsAlone(t *testing.T) {
-	out, err := exec.Command("git", "ls-files", "-z").Output()
-	if err != nil {
-		t.Skipf("git ls-files: %v (not a git checkout)", err)
-	}
-	files := strings.Split(strings.TrimRight(string(out), "\x00"), "\x00")
+	files := trackedFiles(t)
 	if len(files) < 50 {
 		t.Fatalf("git ls-files listed %d files; want the whole repository", len(files))
 	}
@@ -82,6 +89,71 @@ func TestRepository_StandsAlonePattern(t *testing.T) {
 	} {
 		if got := standAloneRefs.MatchString(tc.line); got != tc.want {
 			t.Errorf("match %q = %v, want %v", tc.line, got, tc.want)
+		}
+	}
+}
+
+var (
+	testFunc = regexp.MustCompile(`(?m)^func (Test\w*)\(`)
+	// testName is Test<Unit>_<Case>, each part capitalised; TestAcc
+	// names are TestAcc<Type>_<Scenario> by the same rule.
+	testName = regexp.MustCompile(`^Test[A-Z][A-Za-z0-9]*(_[A-Z0-9][A-Za-z0-9]*)+$`)
+	// runsTerraform is a test body that runs Terraform: through
+	// terraform-plugin-testing, or behind the acceptance pre-check or the
+	// provider's CLI helper.
+	runsTerraform = regexp.MustCompile(`\bresource\.(Test|ParallelTest)\(|\btestAccPreCheck\(|\btestCLI\(`)
+)
+
+// TestRepository_TestNames keeps one naming scheme for tests (see
+// ARCHITECTURE.md, "How we work"): Test<Unit>_<Case> for unit tests and
+// TestAcc<Type>_<Scenario> for those that run Terraform, so that
+// `-run '^TestAcc'` selects exactly the acceptance tests.
+func TestRepository_TestNames(t *testing.T) {
+	files := trackedFiles(t, "*_test.go")
+	if len(files) < 20 {
+		t.Fatalf("git ls-files listed %d test files; want the whole repository", len(files))
+	}
+	for _, f := range files {
+		data, err := os.ReadFile(f)
+		if err != nil {
+			if os.IsNotExist(err) {
+				continue
+			}
+			t.Fatal(err)
+		}
+		src := string(data)
+		for _, loc := range testFunc.FindAllStringSubmatchIndex(src, -1) {
+			name := src[loc[2]:loc[3]]
+			if name == "TestMain" {
+				continue
+			}
+			if !testName.MatchString(name) {
+				t.Errorf("%s: %s: name tests Test<Unit>_<Case> (unit tests) or TestAcc<Type>_<Scenario> (acceptance tests), each part capitalised", f, name)
+			}
+			body, _, _ := strings.Cut(src[loc[1]:], "\n}\n")
+			if runsTerraform.MatchString(body) && !strings.HasPrefix(name, "TestAcc") {
+				t.Errorf("%s: %s runs Terraform: name it TestAcc<Type>_<Scenario> so that ^TestAcc selects it", f, name)
+			}
+		}
+	}
+}
+
+// TestRepository_TestNamePattern shows which names the scheme admits.
+func TestRepository_TestNamePattern(t *testing.T) {
+	for name, want := range map[string]bool{
+		"TestClassifyKey_LiveKeys":            true,
+		"TestAccCustomer_CreateImportUpdate":  true,
+		"TestAccProvider_Faults_ServerErrors": true,
+		"TestPaymentDataSource_Read_NotFound": true,
+		"TestRunner_JSON":                     true,
+		"TestClassifyKey":                     false,
+		"TestWebhooks_allowList":              false,
+		"Test_snake_case":                     false,
+		"TestAccCustomer":                     false,
+		"TestCustomer_":                       false,
+	} {
+		if got := testName.MatchString(name); got != want {
+			t.Errorf("%s: admitted %v, want %v", name, got, want)
 		}
 	}
 }

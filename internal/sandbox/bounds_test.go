@@ -319,7 +319,7 @@ func TestAccountBytes_Faithful(t *testing.T) {
 	}
 }
 
-func TestParseBytes(t *testing.T) {
+func TestParseBytes_UnitsAndErrors(t *testing.T) {
 	for _, tc := range []struct {
 		in   string
 		want int64
@@ -357,7 +357,7 @@ func TestParseBytes(t *testing.T) {
 	}
 }
 
-func TestFormatBytes(t *testing.T) {
+func TestFormatBytes_Units(t *testing.T) {
 	for in, want := range map[int64]string{
 		0: "0 bytes", 1023: "1023 bytes", 1024: "1 KiB", 64 << 20: "64 MiB", 3 << 29: "1.5 GiB", 256<<20 + 1: "256 MiB",
 	} {
