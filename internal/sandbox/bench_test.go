@@ -90,6 +90,7 @@ func BenchmarkCreateCustomer(b *testing.B) {
 	bb := newBencher(b)
 	r, rd := bb.request(http.MethodPost, "/v1/customers", customerBody)
 	b.ReportAllocs()
+	defer sandbox.ReportCPU(b)()
 	for b.Loop() {
 		bb.serve(r, rd, customerBody)
 	}
@@ -155,6 +156,7 @@ func BenchmarkCreatePayment(b *testing.B) {
 	body := "amount=1000&currency=USD&source=tok_visa&description=order&metadata%5Border%5D=1"
 	r, rd := bb.request(http.MethodPost, "/v1/payments", body)
 	b.ReportAllocs()
+	defer sandbox.ReportCPU(b)()
 	for b.Loop() {
 		bb.serve(r, rd, body)
 	}

@@ -9,8 +9,15 @@ import (
 
 // The sandbox writes its JSON by hand: objects are small and fixed in
 // shape, and appending to one buffer avoids reflection and intermediate
-// structs on every answer. Tests decode every answer into the structs of
-// internal/client/types.go, which keeps the two in step.
+// structs on every answer. It pays: measured with
+//
+//	go test -run x -bench 'BenchmarkEncode|BenchmarkCreate(Customer|Payment)$' -count 6 ./internal/sandbox/
+//
+// (CPU time per operation, 2 shared cores), encoding/json takes about
+// 2.7 µs more per customer and 2.2 µs more per payment, a create's
+// answer costing about 24 % and 17 % more than its 11.7 and 12.7 µs.
+// TestJSONW_MatchesEncodingJSON holds its output to encoding/json's, byte
+// for byte; tests also decode every answer into the types of the wire.
 
 const hexDigits = "0123456789abcdef"
 
