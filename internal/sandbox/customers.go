@@ -288,11 +288,8 @@ func (c *call) customerJSON(cu *customer) []byte {
 		b = appendString(b, s.card.last4)
 		b = append(b, '}')
 	}
-	b = append(b, `]},"metadata":`...)
-	b = cu.meta.appendJSON(b)
-	b = append(b, `,"created_at":`...)
-	b = appendTime(b, cu.created)
-	return append(b, `,"livemode":false}`...)
+	b = append(b, "]}"...)
+	return appendMetadataTail(b, cu.meta, cu.created)
 }
 
 func sourceJSON(b []byte, cu *customer, s *source) []byte {

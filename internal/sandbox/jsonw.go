@@ -114,6 +114,16 @@ func (m metadata) index(k string) (int, bool) {
 	})
 }
 
+// appendMetadataTail ends each object that carries metadata (customers,
+// payments, webhook endpoints) alike: metadata, created_at, livemode.
+func appendMetadataTail(b []byte, m metadata, created int64) []byte {
+	b = append(b, `,"metadata":`...)
+	b = m.appendJSON(b)
+	b = append(b, `,"created_at":`...)
+	b = appendTime(b, created)
+	return append(b, `,"livemode":false}`...)
+}
+
 func (m metadata) appendJSON(b []byte) []byte {
 	b = append(b, '{')
 	for i, e := range m {

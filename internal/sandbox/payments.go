@@ -328,9 +328,5 @@ func paymentJSON(b []byte, p *payment) []byte {
 	}
 	b = append(b, `,"description":`...)
 	b = appendOptString(b, p.description)
-	b = append(b, `,"metadata":`...)
-	b = p.meta.appendJSON(b)
-	b = append(b, `,"created_at":`...)
-	b = appendTime(b, p.created)
-	return append(b, `,"livemode":false}`...)
+	return appendMetadataTail(b, p.meta, p.created)
 }

@@ -389,9 +389,5 @@ func webhookEndpointJSON(b []byte, ep *webhookEndpoint, withSecret bool) []byte 
 		b = append(b, `,"secret":`...)
 		b = appendString(b, ep.secret)
 	}
-	b = append(b, `,"metadata":`...)
-	b = ep.meta.appendJSON(b)
-	b = append(b, `,"created_at":`...)
-	b = appendTime(b, ep.created)
-	return append(b, `,"livemode":false}`...)
+	return appendMetadataTail(b, ep.meta, ep.created)
 }
