@@ -95,6 +95,7 @@ func run(args []string, stdout, stderr io.Writer) int {
 	maxTotalBytes := byteSize(sandbox.DefaultMaxTotalBytes)
 	fs.Var(&maxTotalBytes, "max-total-bytes", "let all accounts together keep at most this many bytes (`size`, counted as for -max-account-bytes); past it every account's writes get 403 sandbox_limit_exceeded, reads and deletes still work. Unless GOMEMLIMIT is set, the Go runtime's soft memory limit is set to 1.5 times this, so that garbage is collected before the process outgrows it. With the defaults a flood of keys and large requests keeps the process under 512 MiB resident. 0 removes the limit")
 	accountIdle := fs.Duration("account-idle", sandbox.DefaultAccountIdle, "remove an account made on first use, in memory and in the -data file, once no request has used it for this `duration` (such as 720h or 30m; counted from the start for accounts read from -data) and no webhook delivery of it is pending; its key gets a new, empty account on its next request. Accounts named by -key are never removed. 0 keeps accounts forever")
+	concurrency := fs.Int("webhook-concurrency", sandbox.DefaultWebhookConcurrency, "make at most this many webhook delivery `attempts` at once, all accounts and endpoints together; more wait their turn, in each endpoint's order (one endpoint has at most 4 in flight)")
 	level := fs.String("log-level", "info", "log `level` on stderr: debug (one line per request), info, warn or error")
 	fs.Usage = func() {
 		fmt.Fprintf(stderr, `Usage: payments-sandbox [flags]
@@ -189,7 +190,11 @@ Examples:
 		// the collector run earlier instead.
 		debug.SetMemoryLimit(limits.MaxTotalBytes + limits.MaxTotalBytes/2)
 	}
-	opts := sandbox.Options{Keys: keys, Logger: logger, Limits: limits, Webhooks: sandbox.WebhookOptions{Allow: allow, Attempts: *attempts}}
+	if *concurrency < 1 || *concurrency > 10_000 {
+		fmt.Fprintf(stderr, "payments-sandbox: -webhook-concurrency %d is out of range; use 1 to 10000\n", *concurrency)
+		return 2
+	}
+	opts := sandbox.Options{Keys: keys, Logger: logger, Limits: limits, Webhooks: sandbox.WebhookOptions{Allow: allow, Attempts: *attempts, Concurrency: *concurrency}}
 	if *data != "" {
 		st, err := sandbox.OpenStore(*data)
 		if err != nil {

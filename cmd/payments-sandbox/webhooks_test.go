@@ -11,7 +11,7 @@ func TestRun_WebhookFlags(t *testing.T) {
 	if code := run([]string{"-h"}, &out, &errOut); code != 0 {
 		t.Fatalf("-h exits %d", code)
 	}
-	for _, want := range []string{"-webhook-allow", "-webhook-attempts", "(default 5)", "loopback"} {
+	for _, want := range []string{"-webhook-allow", "-webhook-attempts", "(default 5)", "loopback", "-webhook-concurrency", "(default 64)"} {
 		if !strings.Contains(errOut.String(), want) {
 			t.Errorf("-h output lacks %q:\n%s", want, errOut.String())
 		}
@@ -21,6 +21,13 @@ func TestRun_WebhookFlags(t *testing.T) {
 		errOut.Reset()
 		if code := run([]string{"-webhook-attempts", n}, &out, &errOut); code != 2 {
 			t.Errorf("-webhook-attempts %s: exit %d, want 2 (%s)", n, code, errOut.String())
+		}
+	}
+	for _, n := range []string{"0", "10001", "x"} {
+		out.Reset()
+		errOut.Reset()
+		if code := run([]string{"-webhook-concurrency", n}, &out, &errOut); code != 2 {
+			t.Errorf("-webhook-concurrency %s: exit %d, want 2 (%s)", n, code, errOut.String())
 		}
 	}
 	out.Reset()

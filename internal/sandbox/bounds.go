@@ -212,7 +212,7 @@ func (s *Server) sweepIdle() {
 		if a.lastUsed.Load() > cutoff || a.inflight.Load() > 0 || !a.mu.TryLock() {
 			continue
 		}
-		if len(a.wh.pending) == 0 {
+		if a.wh.book.idle() {
 			delete(s.accounts, hash)
 			a.charge(-a.bytes)
 			// A request that finds this account in the map no longer can:

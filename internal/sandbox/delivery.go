@@ -22,7 +22,11 @@ import (
 // attempts in a heap; each endpoint has its own lane of at most
 // laneWorkers concurrent attempts, so a slow or dead receiver holds up
 // only its own lane, and requests never wait for a delivery: they only
-// push onto the heap.
+// push onto the heap. Every attempt also takes one of Concurrency slots,
+// shared by all accounts, so that a storm of deliveries cannot open
+// connections without bound. Attempts are recorded in the account's
+// deliveryBook, under its own lock, and written to the store by one
+// flusher in batches: the account's lock is never held for a delivery.
 
 // WebhookOptions configure webhook delivery. The zero value is the
 // payments-sandbox program's defaults.
@@ -39,13 +43,18 @@ type WebhookOptions struct {
 	// Timeout bounds one attempt, answer included; 0 is
 	// wire.DeliveryTimeout. Tests shorten it.
 	Timeout time.Duration
+	// Concurrency is the most attempts in flight at once, all accounts
+	// and endpoints together (-webhook-concurrency); more wait their turn
+	// in their endpoint's order. 0 is DefaultWebhookConcurrency.
+	Concurrency int
 }
 
 // Delivery defaults of the sandbox program. A real service retries over
 // about three days; the sandbox retries quickly, for tests.
 const (
-	DefaultWebhookAttempts  = 5
-	DefaultWebhookRetryBase = time.Second
+	DefaultWebhookAttempts    = 5
+	DefaultWebhookRetryBase   = time.Second
+	DefaultWebhookConcurrency = 64
 )
 
 const (
@@ -57,11 +66,15 @@ const (
 	// maxReceiverAnswer is how much of an answer is read (and ignored).
 	maxReceiverAnswer = 64 << 10
 	deliveryUserAgent = "payments-sandbox-webhooks/1"
+	// flushInterval is how often the flusher writes the attempts recorded
+	// since its last write: one commit for many attempts, so that a storm
+	// of deliveries does not queue other accounts' writes behind its own.
+	flushInterval = 100 * time.Millisecond
 )
 
 // delivery is one event still to be delivered to one endpoint. Its fields
-// are guarded by the account's mu; the pointer in webhookState.pending is
-// its identity: a delivery no longer there is cancelled.
+// are guarded by its account's deliveryBook; the pointer in the book's
+// pending is its identity: a delivery no longer there is cancelled.
 type delivery struct {
 	a        *account
 	key      string
@@ -88,12 +101,100 @@ type deliveryAttempt struct {
 	retryMS  int64         // when the next attempt is due, unix ms; 0 when none
 }
 
-// addDelivery schedules the first attempt of an event to an endpoint.
+// addDelivery schedules the first attempt of an event to an endpoint. The
+// attempt waits for the account's lock, so the request's store write of
+// the delivery lands before the attempt's.
 func (c *call) addDelivery(ev, ep rid) {
 	d := &delivery{a: c.a, key: deliveryKey(ev, ep), event: ev, endpoint: ep, due: time.Now()}
-	c.a.wh.pending[d.key] = d
 	c.putDelivery(d)
+	bk := &c.a.wh.book
+	bk.mu.Lock()
+	bk.ensure()
+	bk.pending[d.key] = d
+	bk.mu.Unlock()
 	c.s.hooks.schedule(d, d.due)
+}
+
+// deliveryBook is an account's pending deliveries and delivery log. It
+// has its own lock, taken after the account's when both are: the
+// deliverer records attempts under it alone, so that creates never wait
+// for a delivery's bookkeeping, let alone its store write.
+type deliveryBook struct {
+	mu sync.Mutex
+	// pending are the deliveries still to be attempted, by deliveryKey.
+	pending map[string]*delivery
+	// attempts is the delivery log, oldest first, at most maxDeliveryLog.
+	// Entries never change, and trimming makes a new slice, so a reader
+	// may range over the slice it took under mu after releasing it.
+	attempts []*deliveryAttempt
+	// seq orders the attempts; it only grows, across resets too.
+	seq uint64
+	// ops are the store writes of attempts not yet flushed; dirty is set
+	// while the account is in the deliverer's flush list.
+	ops   []op
+	dirty bool
+	// flushing is held while the book's ops are being written, so that
+	// a request that must write after them (deleting an endpoint,
+	// resetting) can wait for them.
+	flushing sync.Mutex
+}
+
+func (bk *deliveryBook) ensure() {
+	if bk.pending == nil {
+		bk.pending = make(map[string]*delivery)
+	}
+}
+
+// takeOps waits for a flush in progress and returns the ops not yet
+// written, with mu held: the caller cancels deliveries before unlocking,
+// so that no write of theirs can follow its own.
+func (bk *deliveryBook) takeOps() []op {
+	bk.flushing.Lock()
+	bk.mu.Lock()
+	bk.flushing.Unlock()
+	ops := bk.ops
+	bk.ops = nil
+	return ops
+}
+
+// cancelEndpoint stops the deliveries to an endpoint being deleted; the
+// attempts recorded but not yet flushed are written by the request first.
+func (c *call) cancelEndpoint(ep rid) {
+	bk := &c.a.wh.book
+	c.ops = append(c.ops, bk.takeOps()...)
+	for key, d := range bk.pending {
+		if d.endpoint == ep {
+			delete(bk.pending, key)
+			c.deleteDeliveryRecord(key)
+		}
+	}
+	bk.mu.Unlock()
+}
+
+// idle reports whether no delivery of the account is pending nor being
+// written, for an account about to be dropped whole, whose queued writes
+// it then discards. It never waits: the caller holds the server's lock.
+func (bk *deliveryBook) idle() bool {
+	if !bk.flushing.TryLock() {
+		return false
+	}
+	defer bk.flushing.Unlock()
+	bk.mu.Lock()
+	defer bk.mu.Unlock()
+	if len(bk.pending) > 0 {
+		return false
+	}
+	bk.ops = nil
+	return true
+}
+
+// reset forgets the deliveries and the log but not seq (POST
+// /_sandbox/reset, which drops every record of the account).
+func (bk *deliveryBook) reset() {
+	bk.takeOps()
+	bk.pending = nil
+	bk.attempts = nil
+	bk.mu.Unlock()
 }
 
 type laneKey struct {
@@ -146,6 +247,13 @@ type deliverer struct {
 	due   dueHeap
 	lanes map[laneKey]*lane
 	wake  chan struct{}
+	// slots bound the attempts in flight, all lanes together.
+	slots chan struct{}
+
+	// flushMu guards dirty, the accounts whose books have ops to write.
+	flushMu  sync.Mutex
+	dirty    []*account
+	flushNow chan struct{}
 }
 
 func newDeliverer(s *Server, o WebhookOptions) (*deliverer, error) {
@@ -153,11 +261,16 @@ func newDeliverer(s *Server, o WebhookOptions) (*deliverer, error) {
 	if err != nil {
 		return nil, fmt.Errorf("sandbox: %w", err)
 	}
+	if o.Concurrency <= 0 {
+		o.Concurrency = DefaultWebhookConcurrency
+	}
 	d := &deliverer{
 		s: s, allow: allow,
 		attempts: o.Attempts, base: o.RetryBase, timeout: o.Timeout,
-		lanes: make(map[laneKey]*lane),
-		wake:  make(chan struct{}, 1),
+		lanes:    make(map[laneKey]*lane),
+		wake:     make(chan struct{}, 1),
+		slots:    make(chan struct{}, o.Concurrency),
+		flushNow: make(chan struct{}, 1),
 	}
 	if d.attempts <= 0 {
 		d.attempts = DefaultWebhookAttempts
@@ -176,7 +289,7 @@ func newDeliverer(s *Server, o WebhookOptions) (*deliverer, error) {
 			DialContext: func(ctx context.Context, network, addr string) (net.Conn, error) {
 				return d.dial(ctx, dialer, network, addr)
 			},
-			MaxIdleConnsPerHost: laneWorkers,
+			MaxIdleConnsPerHost: o.Concurrency,
 			IdleConnTimeout:     30 * time.Second,
 			TLSHandshakeTimeout: d.timeout,
 		},
@@ -220,7 +333,7 @@ func (d *deliverer) start() {
 	now := time.Now()
 	d.mu.Lock()
 	for _, a := range d.s.accounts {
-		for _, dl := range a.wh.pending {
+		for _, dl := range a.wh.book.pending {
 			// A restart resumes pending deliveries at once: whoever
 			// restarts the sandbox is waiting for them.
 			dl.due = now
@@ -228,16 +341,76 @@ func (d *deliverer) start() {
 		}
 	}
 	d.mu.Unlock()
-	d.wg.Add(1)
+	d.wg.Add(2)
 	go d.run()
+	go d.flusher()
 }
 
-// stop ends the scheduler and every attempt in flight, and waits for
-// them. An attempt cut short is not recorded: it is made again after a
-// restart, as its delivery is still pending in the store.
+// stop ends the scheduler and every attempt in flight, waits for them,
+// and writes what they recorded. An attempt cut short is not recorded: it
+// is made again after a restart, as its delivery is still pending in the
+// store.
 func (d *deliverer) stop() {
 	d.cancel()
 	d.wg.Wait()
+	d.flush()
+}
+
+// queue adds an attempt's store writes to its account's book, whose mu
+// the caller holds, for the flusher.
+func (d *deliverer) queue(a *account, ops []op) {
+	bk := &a.wh.book
+	if len(ops) == 0 {
+		return
+	}
+	bk.ops = append(bk.ops, ops...)
+	if bk.dirty {
+		return
+	}
+	bk.dirty = true
+	d.flushMu.Lock()
+	d.dirty = append(d.dirty, a)
+	d.flushMu.Unlock()
+	select {
+	case d.flushNow <- struct{}{}:
+	default:
+	}
+}
+
+// flusher writes the queued attempts at most every flushInterval.
+func (d *deliverer) flusher() {
+	defer d.wg.Done()
+	for {
+		select {
+		case <-d.ctx.Done():
+			return
+		case <-d.flushNow:
+		}
+		d.flush()
+		select {
+		case <-d.ctx.Done():
+			return
+		case <-time.After(flushInterval):
+		}
+	}
+}
+
+// flush writes every account's queued attempts, one commit per account.
+func (d *deliverer) flush() {
+	d.flushMu.Lock()
+	dirty := d.dirty
+	d.dirty = nil
+	d.flushMu.Unlock()
+	for _, a := range dirty {
+		bk := &a.wh.book
+		bk.flushing.Lock()
+		bk.mu.Lock()
+		ops := bk.ops
+		bk.ops, bk.dirty = nil, false
+		bk.mu.Unlock()
+		d.s.commitBackground(a, ops)
+		bk.flushing.Unlock()
+	}
 }
 
 // schedule queues an attempt of dl at due.
@@ -296,9 +469,18 @@ func (d *deliverer) dispatchLocked(dl *delivery) {
 	}
 }
 
+// work makes the attempts of one lane. It takes a slot before it takes
+// the lane's next delivery, so that waiting for a slot never reorders a
+// lane: the first to get a slot sends the oldest.
 func (d *deliverer) work(key laneKey, l *lane) {
 	defer d.wg.Done()
 	for {
+		slot := false
+		select {
+		case d.slots <- struct{}{}:
+			slot = true
+		case <-d.ctx.Done():
+		}
 		d.mu.Lock()
 		if len(l.queue) == 0 || d.ctx.Err() != nil {
 			l.running--
@@ -306,6 +488,9 @@ func (d *deliverer) work(key laneKey, l *lane) {
 				delete(d.lanes, key)
 			}
 			d.mu.Unlock()
+			if slot {
+				<-d.slots
+			}
 			return
 		}
 		dl := l.queue[0]
@@ -313,30 +498,37 @@ func (d *deliverer) work(key laneKey, l *lane) {
 		l.queue = l.queue[1:]
 		d.mu.Unlock()
 		d.attempt(dl)
+		<-d.slots
 	}
 }
 
-// attempt makes one attempt of dl and records it.
+// attempt makes one attempt of dl and records it. It reads the endpoint
+// and the event under the account's read lock, for as long as copying
+// three fields takes; it records the result under the book's lock only.
 func (d *deliverer) attempt(dl *delivery) {
 	a := dl.a
-	a.mu.Lock()
-	wh := &a.wh
-	if wh.pending[dl.key] != dl {
-		a.mu.Unlock()
+	bk := &a.wh.book
+	a.mu.RLock()
+	bk.mu.Lock()
+	if bk.pending[dl.key] != dl {
+		bk.mu.Unlock()
+		a.mu.RUnlock()
 		return // delivered, given up, its endpoint deleted, or reset
 	}
-	ep, ev := wh.endpoints[dl.endpoint], wh.events[dl.event]
+	ep, ev := a.wh.endpoints[dl.endpoint], a.wh.events[dl.event]
 	if ep == nil || ev == nil || ep.disabled {
 		// Disabled since: the contract sends nothing to a disabled endpoint.
 		c := &call{s: d.s, a: a}
-		delete(wh.pending, dl.key)
+		delete(bk.pending, dl.key)
 		c.deleteDeliveryRecord(dl.key)
-		d.s.commitBackground(a, c.ops)
-		a.mu.Unlock()
+		d.queue(a, c.ops)
+		bk.mu.Unlock()
+		a.mu.RUnlock()
 		return
 	}
 	target, secret, body := ep.url, ep.secret, ev.body
-	a.mu.Unlock()
+	bk.mu.Unlock()
+	a.mu.RUnlock()
 
 	at := d.s.now()
 	sent := time.Now()
@@ -346,40 +538,40 @@ func (d *deliverer) attempt(dl *delivery) {
 		return // shutting down: left pending, made again after a restart
 	}
 
-	a.mu.Lock()
-	if wh.pending[dl.key] != dl {
-		a.mu.Unlock()
+	bk.mu.Lock()
+	if bk.pending[dl.key] != dl {
+		bk.mu.Unlock()
 		return
 	}
 	c := &call{s: d.s, a: a}
 	dl.attempts++
-	wh.seq++
+	bk.seq++
 	retry := errText != "" && dl.attempts < d.attempts
 	rec := &deliveryAttempt{
-		seq: wh.seq, event: dl.event, endpoint: dl.endpoint, attempt: dl.attempts,
+		seq: bk.seq, event: dl.event, endpoint: dl.endpoint, attempt: dl.attempts,
 		status: status, err: errText, at: at.Unix(), duration: took,
 	}
 	if retry {
 		dl.due = time.Now().Add(d.backoff(dl.attempts))
 		rec.retryMS = d.s.now().Add(time.Until(dl.due)).UnixMilli()
 	}
-	wh.attempts = append(wh.attempts, rec)
+	bk.attempts = append(bk.attempts, rec)
 	c.putDeliveryAttempt(rec)
-	if n := len(wh.attempts) - maxDeliveryLog; n > 0 {
-		for _, old := range wh.attempts[:n] {
+	if n := len(bk.attempts) - maxDeliveryLog; n > 0 {
+		for _, old := range bk.attempts[:n] {
 			c.deleteDeliveryAttemptRecord(old.seq)
 		}
-		wh.attempts = append(wh.attempts[:0:0], wh.attempts[n:]...)
+		bk.attempts = append(bk.attempts[:0:0], bk.attempts[n:]...)
 	}
 	if retry {
 		c.putDelivery(dl)
 	} else {
-		delete(wh.pending, dl.key)
+		delete(bk.pending, dl.key)
 		c.deleteDeliveryRecord(dl.key)
 	}
-	d.s.commitBackground(a, c.ops)
+	d.queue(a, c.ops)
 	due := dl.due
-	a.mu.Unlock()
+	bk.mu.Unlock()
 	if retry {
 		d.schedule(dl, due)
 	}
@@ -456,8 +648,12 @@ func (c *call) listDeliveries() response {
 			return invalid(wire.ParamEndpoint, "endpoint %q is not a webhook endpoint id (%s…).", clip(epID), wire.WebhookEndpointIDPrefix).response()
 		}
 	}
+	bk := &c.a.wh.book
+	bk.mu.Lock()
+	list := bk.attempts
+	bk.mu.Unlock()
 	var page []*deliveryAttempt // newest first
-	for _, at := range slices.Backward(c.a.wh.attempts) {
+	for _, at := range slices.Backward(list) {
 		if (evID == "" || at.event == evR) && (epID == "" || at.endpoint == epR) {
 			page = append(page, at)
 		}

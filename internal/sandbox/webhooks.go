@@ -49,11 +49,10 @@ type webhookState struct {
 	endpointOrder []*webhookEndpoint // by seq, oldest first
 	events        map[rid]*event
 	eventOrder    []*event // by seq, oldest first
-	// pending are the deliveries still to be attempted, by deliveryKey.
-	pending map[string]*delivery
-	// attempts is the delivery log, oldest first, at most maxDeliveryLog.
-	attempts []*deliveryAttempt
-	// seq orders endpoints, events and attempts; it only grows.
+	// book is the pending deliveries and the delivery log, under a lock
+	// of their own (see delivery.go).
+	book deliveryBook
+	// seq orders endpoints and events; it only grows.
 	seq uint64
 }
 
@@ -61,15 +60,15 @@ func (w *webhookState) ensure() {
 	if w.endpoints == nil {
 		w.endpoints = make(map[rid]*webhookEndpoint)
 		w.events = make(map[rid]*event)
-		w.pending = make(map[string]*delivery)
 	}
 }
 
-// clear forgets everything but seq (POST /_sandbox/reset). Deliveries
-// already scheduled find themselves gone from pending and stop.
+// clear forgets everything but the sequences (POST /_sandbox/reset).
+// Deliveries already scheduled find themselves gone from pending and stop.
 func (w *webhookState) clear() {
-	seq := w.seq
-	*w = webhookState{seq: seq}
+	w.endpoints, w.endpointOrder = nil, nil
+	w.events, w.eventOrder = nil, nil
+	w.book.reset()
 }
 
 func newWebhookSecret() string {
@@ -323,12 +322,7 @@ func (c *call) deleteWebhookEndpoint() response {
 	delete(wh.endpoints, ep.id)
 	wh.endpointOrder = slices.DeleteFunc(wh.endpointOrder, func(x *webhookEndpoint) bool { return x == ep })
 	// Its deliveries stop: a scheduled attempt finds itself gone.
-	for key, d := range wh.pending {
-		if d.endpoint == ep.id {
-			delete(wh.pending, key)
-			c.deleteDeliveryRecord(key)
-		}
-	}
+	c.cancelEndpoint(ep.id)
 	c.a.charge(-ep.counted)
 	c.deleteWebhookEndpointRecord(ep.id)
 	return ok(deletedJSON(wire.WebhookEndpointIDPrefix, ep.id, "webhook_endpoint"))

@@ -132,6 +132,11 @@ func (a *account) loadWebhooks(recs map[string][][]byte) error {
 	}
 	wh := &a.wh
 	wh.ensure()
+	// Loading runs before the server serves: nothing else holds the lock.
+	bk := &wh.book
+	bk.mu.Lock()
+	defer bk.mu.Unlock()
+	bk.ensure()
 	bad := func(kind string, err error) error {
 		return fmt.Errorf("reading a %s record from the data file: %w", kind, err)
 	}
@@ -177,7 +182,7 @@ func (a *account) loadWebhooks(recs map[string][][]byte) error {
 			return fmt.Errorf("data file: delivery of %q to %q is malformed", rec.Event, rec.Endpoint)
 		}
 		d := &delivery{a: a, key: deliveryKey(ev, ep), event: ev, endpoint: ep, attempts: rec.Attempts, due: time.UnixMilli(rec.DueMS)}
-		wh.pending[d.key] = d
+		bk.pending[d.key] = d
 	}
 	for _, raw := range recs[bucketDeliveryLog] {
 		var rec deliveryAttemptRecord
@@ -189,11 +194,11 @@ func (a *account) loadWebhooks(recs map[string][][]byte) error {
 		if !ok1 || !ok2 {
 			return fmt.Errorf("data file: delivery attempt %s is malformed", strconv.FormatUint(rec.Seq, 10))
 		}
-		wh.attempts = append(wh.attempts, &deliveryAttempt{
+		bk.attempts = append(bk.attempts, &deliveryAttempt{
 			seq: rec.Seq, event: ev, endpoint: ep, attempt: rec.Attempt, status: rec.Status, err: rec.Error, at: rec.At,
 			duration: time.Duration(rec.DurationUS) * time.Microsecond, retryMS: rec.RetryMS,
 		})
-		wh.seq = max(wh.seq, rec.Seq)
+		bk.seq = max(bk.seq, rec.Seq)
 	}
 	bySeq := func(x, y uint64) int {
 		switch {
@@ -206,6 +211,6 @@ func (a *account) loadWebhooks(recs map[string][][]byte) error {
 	}
 	slices.SortFunc(wh.endpointOrder, func(x, y *webhookEndpoint) int { return bySeq(x.seq, y.seq) })
 	slices.SortFunc(wh.eventOrder, func(x, y *event) int { return bySeq(x.seq, y.seq) })
-	slices.SortFunc(wh.attempts, func(x, y *deliveryAttempt) int { return bySeq(x.seq, y.seq) })
+	slices.SortFunc(bk.attempts, func(x, y *deliveryAttempt) int { return bySeq(x.seq, y.seq) })
 	return nil
 }

@@ -714,3 +714,177 @@ func TestWebhooks_SurvivesRestart(t *testing.T) {
 		t.Errorf("endpoints after the restart, newest first: %+v", l.Data)
 	}
 }
+
+// inFlight counts a receiver's requests in progress and the most at once.
+type inFlight struct {
+	now, most atomic.Int32
+}
+
+func (f *inFlight) enter() int32 {
+	n := f.now.Add(1)
+	for {
+		m := f.most.Load()
+		if n <= m || f.most.CompareAndSwap(m, n) {
+			return n
+		}
+	}
+}
+
+func (f *inFlight) leave() { f.now.Add(-1) }
+
+// TestWebhooks_ConcurrencyCap: attempts in flight never exceed
+// Concurrency, all endpoints together, though each endpoint's lane alone
+// would run more; the rest wait and are delivered.
+func TestWebhooks_ConcurrencyCap(t *testing.T) {
+	t.Parallel()
+	const limit, endpoints, events = 3, 6, 8
+	opts := fastHooks
+	opts.Concurrency = limit
+	e := newHookEnv(t, sandbox.Options{Webhooks: opts})
+	rc := newReceiver(t)
+	var flight inFlight
+	full := make(chan struct{})
+	var once sync.Once
+	rc.handle = func(w http.ResponseWriter, _ *http.Request, _ hit) {
+		defer flight.leave()
+		if flight.enter() >= limit {
+			once.Do(func() { close(full) })
+		}
+		// Hold every attempt until the cap was reached once, and a little
+		// longer, so that attempts past the cap would overlap these.
+		select {
+		case <-full:
+		case <-time.After(15 * time.Second):
+		}
+		time.Sleep(20 * time.Millisecond)
+		w.WriteHeader(http.StatusOK)
+	}
+	for i := range endpoints {
+		e.endpoint(fmt.Sprintf("%s/%d", rc.URL, i), "*")
+	}
+	for i := range events {
+		e.customer(vals("name", fmt.Sprint("c", i)))
+	}
+	ds := e.waitDeliveries(nil, endpoints*events)
+	for _, d := range ds {
+		if d.Status != http.StatusOK {
+			t.Errorf("attempt %+v failed", d)
+		}
+	}
+	if most := flight.most.Load(); most != limit {
+		t.Errorf("at most %d attempts were in flight at once, want %d (the cap, reached)", most, limit)
+	}
+}
+
+// TestWebhooks_OrderPerEndpointUnderCap: with one slot for everything,
+// each endpoint still gets its events in the order they happened.
+func TestWebhooks_OrderPerEndpointUnderCap(t *testing.T) {
+	t.Parallel()
+	const endpoints, events = 3, 12
+	opts := fastHooks
+	opts.Concurrency = 1
+	e := newHookEnv(t, sandbox.Options{Webhooks: opts})
+	rc := newReceiver(t)
+	var flight inFlight
+	rc.handle = func(w http.ResponseWriter, _ *http.Request, _ hit) {
+		defer flight.leave()
+		flight.enter()
+		time.Sleep(time.Millisecond) // room for a second attempt to overlap
+		w.WriteHeader(http.StatusOK)
+	}
+	for i := range endpoints {
+		e.endpoint(fmt.Sprintf("%s/%d", rc.URL, i), wire.EventCustomerCreated)
+	}
+	for i := range events {
+		e.customer(vals("name", fmt.Sprintf("c%02d", i)))
+	}
+	got := make(map[string][]string)
+	for range endpoints * events {
+		h := rc.next(t)
+		var c client.Customer
+		if err := json.Unmarshal(h.event(t).Data.Object, &c); err != nil {
+			t.Fatal(err)
+		}
+		got[h.path] = append(got[h.path], c.Name)
+	}
+	for path, names := range got {
+		if !slices.IsSorted(names) || len(names) != events {
+			t.Errorf("endpoint %s got %v, want c00…c%02d in order", path, names, events-1)
+		}
+	}
+	if most := flight.most.Load(); most != 1 {
+		t.Errorf("%d attempts in flight at once under a cap of 1", most)
+	}
+}
+
+// TestWebhooks_ResetAndDeleteReachTheStore: attempts are written to the
+// data file in batches, outside the account's lock; a reset or an
+// endpoint's deletion still leaves nothing of what it removed behind
+// after a restart, however the batches fell.
+func TestWebhooks_ResetAndDeleteReachTheStore(t *testing.T) {
+	t.Parallel()
+	path := filepath.Join(t.TempDir(), "sandbox.db")
+	key := sandboxtest.NewKey(t)
+	rc := newReceiver(t)
+	rc.status.Store(http.StatusServiceUnavailable)
+	start := func() (*env, func()) {
+		st, err := sandbox.OpenStore(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		srv, err := sandbox.New(sandbox.Options{Store: st, Webhooks: sandbox.WebhookOptions{
+			Attempts: 20, RetryBase: time.Millisecond, Timeout: 2 * time.Second}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		hs := httptest.NewServer(srv)
+		return &env{t: t, url: hs.URL, key: key, hc: hs.Client()}, func() {
+			hs.Close()
+			if err := srv.Close(); err != nil {
+				t.Error(err)
+			}
+			// Closed, it sends nothing more: forget what it sent.
+			for len(rc.hits) > 0 {
+				<-rc.hits
+			}
+		}
+	}
+
+	e, stop := start()
+	gone := e.endpoint(rc.URL+"/gone", "*")
+	e.endpoint(rc.URL+"/kept", "*")
+	for range 5 {
+		e.customer(nil)
+	}
+	e.waitDeliveries(vals(wire.ParamEndpoint, gone.ID), 10)
+	e.del(wire.PathWebhookEndpoints + "/" + gone.ID).ok(nil)
+	logged := len(e.deliveries(nil))
+	stop()
+
+	e, stop = start()
+	if n := len(e.deliveries(nil)); n < logged {
+		t.Errorf("after the restart the log has %d attempts, %d before", n, logged)
+	}
+	// Retries resume for the kept endpoint only.
+	for range 10 {
+		if h := rc.next(t); h.path != "/kept" {
+			t.Errorf("after the restart a delivery went to %s", h.path)
+		}
+	}
+	e.post("/_sandbox/reset", nil).ok(nil)
+	stop()
+
+	e, stop = start()
+	defer stop()
+	if ds := e.deliveries(nil); len(ds) != 0 {
+		t.Errorf("after a reset and a restart the log has %d attempts, first %+v", len(ds), ds[0])
+	}
+	// A delivery left pending by the reset would be attempted at once on
+	// start, before this one.
+	rc.status.Store(http.StatusOK)
+	e.endpoint(rc.URL+"/new", "*")
+	e.customer(nil)
+	if h := rc.next(t); h.path != "/new" {
+		t.Errorf("after a reset and a restart a delivery went to %s", h.path)
+	}
+}
