@@ -12,6 +12,7 @@ import (
 	"log/slog"
 	"net"
 	"net/http"
+	"net/netip"
 	"os"
 	"os/signal"
 	"runtime/debug"
@@ -87,7 +88,7 @@ func run(args []string, stdout, stderr io.Writer) int {
 	var keys keyList
 	fs.Var(&keys, "key", "admit only this sandbox secret `key` (repeat for several); without -key every well-formed "+wire.SecretKeySandboxPrefix+" key is its own account, made on first use")
 	var allow hostList
-	fs.Var(&allow, "webhook-allow", "also deliver webhooks to these `hosts` (names, IP addresses or CIDR networks, comma-separated, repeatable); by default only loopback addresses")
+	fs.Var(&allow, "webhook-allow", "also deliver webhooks to these `hosts`, comma-separated, repeatable: host names (trusted whatever they resolve to), IP addresses, either with :port to allow that port only (hooks.internal:8443, 127.0.0.1:4242, [::1]:4242), or CIDR networks (10.0.0.0/8); see Webhook targets above")
 	attempts := fs.Int("webhook-attempts", sandbox.DefaultWebhookAttempts, "make at most this many `attempts` to deliver each event to each endpoint (retries after 1s, 2s, 4s...)")
 	maxAccounts := fs.Int("max-accounts", sandbox.DefaultMaxAccounts, "keep at most `n` accounts made on first use (keys not named by -key); a request from a new key past it gets 403 sandbox_limit_exceeded until an account is removed by -account-idle; 0 removes the limit")
 	maxAccountBytes := byteSize(sandbox.DefaultMaxAccountBytes)
@@ -105,8 +106,24 @@ endpoint of the contract under /v1, plus the sandbox controls under
 /_sandbox/ (complete, dispute, reset, stats, faults, deliveries, requests,
 resend), for tests, demos and work without network access. It delivers
 webhook events itself, signed, to the endpoints created under
-/v1/webhook_endpoints: only to loopback addresses unless -webhook-allow
-names more.
+/v1/webhook_endpoints.
+
+Webhook targets: every address is checked after name resolution, when
+an endpoint is created or updated (400, param url) and again when an
+attempt connects (recorded as failed, "target address not allowed: ...",
+without connecting). Redirects are never followed.
+  - never the sandbox's own listening address (any address of the host
+    on its port, when -addr is a wildcard such as 0.0.0.0);
+  - loopback (localhost, 127.0.0.0/8, ::1) while -addr is a loopback
+    address; when it listens beyond loopback (-addr 0.0.0.0:PORT, say),
+    others share it, and loopback is called only where -webhook-allow
+    names the host or host:port, never through a network;
+  - link-local and cloud metadata addresses (169.254.0.0/16, fe80::/10,
+    fd00:ec2::254) and unspecified ones (0.0.0.0, ::) only where
+    -webhook-allow names them exactly, never through a network;
+  - anything else only where -webhook-allow allows it.
+At most -webhook-concurrency attempts are in flight at once; more wait
+their turn, each endpoint's in the order of its events.
 
 Authenticate with HTTP Basic: a sandbox secret key (%s...) as the user
 name and an empty password. Each key is its own isolated account.
@@ -136,6 +153,7 @@ Flags:
 Examples:
   payments-sandbox
   payments-sandbox -addr 127.0.0.1:0 -data sandbox.db
+  payments-sandbox -addr 0.0.0.0:12111 -webhook-allow 127.0.0.1:4242,hooks.internal
   curl -u %sexample123: -d email=jo@example.com http://127.0.0.1:12111/v1/customers
 `, wire.SecretKeySandboxPrefix)
 	}
@@ -194,7 +212,18 @@ Examples:
 		fmt.Fprintf(stderr, "payments-sandbox: -webhook-concurrency %d is out of range; use 1 to 10000\n", *concurrency)
 		return 2
 	}
+	// Listening first tells the sandbox its own address, where it never
+	// delivers webhooks, and whether others can reach it.
+	ln, err := net.Listen("tcp", *addr)
+	if err != nil {
+		logger.Error("cannot listen", "addr", *addr, "error", err)
+		return 1
+	}
+	defer ln.Close()
 	opts := sandbox.Options{Keys: keys, Logger: logger, Limits: limits, Webhooks: sandbox.WebhookOptions{Allow: allow, Attempts: *attempts, Concurrency: *concurrency}}
+	if tcp, ok := ln.Addr().(*net.TCPAddr); ok {
+		opts.Webhooks.Listen = []netip.AddrPort{tcp.AddrPort()}
+	}
 	if *data != "" {
 		st, err := sandbox.OpenStore(*data)
 		if err != nil {
@@ -214,11 +243,6 @@ Examples:
 	}
 	defer srv.Close()
 
-	ln, err := net.Listen("tcp", *addr)
-	if err != nil {
-		logger.Error("cannot listen", "addr", *addr, "error", err)
-		return 1
-	}
 	// The API and its controls go to the sandbox; every other path to the
 	// dashboard, which passes what it does not serve back to the sandbox
 	// (an unknown path keeps the API's 404 unrecognized_url).

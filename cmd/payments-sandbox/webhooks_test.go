@@ -11,7 +11,8 @@ func TestRun_WebhookFlags(t *testing.T) {
 	if code := run([]string{"-h"}, &out, &errOut); code != 0 {
 		t.Fatalf("-h exits %d", code)
 	}
-	for _, want := range []string{"-webhook-allow", "-webhook-attempts", "(default 5)", "loopback", "-webhook-concurrency", "(default 64)"} {
+	for _, want := range []string{"-webhook-allow", "-webhook-attempts", "(default 5)", "loopback", "-webhook-concurrency", "(default 64)",
+		"own listening address", "169.254.0.0/16", "fd00:ec2::254", "host:port", "target address not allowed"} {
 		if !strings.Contains(errOut.String(), want) {
 			t.Errorf("-h output lacks %q:\n%s", want, errOut.String())
 		}

@@ -2,6 +2,7 @@ package sandbox
 
 import (
 	"bytes"
+	"cmp"
 	"container/heap"
 	"context"
 	"errors"
@@ -9,8 +10,10 @@ import (
 	"io"
 	"net"
 	"net/http"
+	"net/netip"
 	"net/url"
 	"slices"
+	"strconv"
 	"sync"
 	"time"
 
@@ -32,8 +35,15 @@ import (
 // payments-sandbox program's defaults.
 type WebhookOptions struct {
 	// Allow names the hosts (by name), addresses and CIDR networks the
-	// sandbox may deliver to besides loopback (-webhook-allow).
+	// sandbox may deliver to besides loopback (-webhook-allow); a name or
+	// an address may carry a :port, and then allows that port only.
 	Allow []string
+	// Listen are the addresses the sandbox listens on, known once it
+	// listens (payments-sandbox sets them after net.Listen). Deliveries
+	// never go there, and a listener beyond loopback makes loopback a
+	// target only when Allow names it. Empty: a loopback listener of
+	// unknown port.
+	Listen []netip.AddrPort
 	// Attempts is the most attempts per event and endpoint; 0 is
 	// DefaultWebhookAttempts.
 	Attempts int
@@ -242,6 +252,8 @@ type deliverer struct {
 	ctx    context.Context
 	cancel context.CancelFunc
 	wg     sync.WaitGroup
+	// lookup resolves a host name; tests replace it.
+	lookup func(ctx context.Context, host string) ([]netip.Addr, error)
 
 	mu    sync.Mutex
 	due   dueHeap
@@ -257,7 +269,7 @@ type deliverer struct {
 }
 
 func newDeliverer(s *Server, o WebhookOptions) (*deliverer, error) {
-	allow, err := newAllowPolicy(o.Allow)
+	allow, err := newAllowPolicy(o.Allow, o.Listen)
 	if err != nil {
 		return nil, fmt.Errorf("sandbox: %w", err)
 	}
@@ -271,6 +283,9 @@ func newDeliverer(s *Server, o WebhookOptions) (*deliverer, error) {
 		wake:     make(chan struct{}, 1),
 		slots:    make(chan struct{}, o.Concurrency),
 		flushNow: make(chan struct{}, 1),
+		lookup: func(ctx context.Context, host string) ([]netip.Addr, error) {
+			return net.DefaultResolver.LookupNetIP(ctx, "ip", host)
+		},
 	}
 	if d.attempts <= 0 {
 		d.attempts = DefaultWebhookAttempts
@@ -300,32 +315,42 @@ func newDeliverer(s *Server, o WebhookOptions) (*deliverer, error) {
 	return d, nil
 }
 
-// dial connects only to allowed addresses, checked after name resolution,
-// so that a name cannot be made to resolve into a private network.
+// dial connects only to allowed addresses, checked after name resolution
+// and dialled as checked, so that no name can be made to resolve into the
+// sandbox itself, a metadata service or a network it may not call. An
+// address refused is never connected to: its refusal says nothing of
+// what listens there.
 func (d *deliverer) dial(ctx context.Context, dialer *net.Dialer, network, addr string) (net.Conn, error) {
-	host, port, err := net.SplitHostPort(addr)
+	host, ps, err := net.SplitHostPort(addr)
 	if err != nil {
 		return nil, err
 	}
-	if d.allow.nameAllowed(host) {
-		return dialer.DialContext(ctx, network, addr)
-	}
-	ips, err := net.DefaultResolver.LookupNetIP(ctx, "ip", host)
+	port, err := strconv.ParseUint(ps, 10, 16)
 	if err != nil {
+		return nil, fmt.Errorf("port %q is not a port", ps)
+	}
+	var ips []netip.Addr
+	if ip, err := netip.ParseAddr(host); err == nil {
+		ips = []netip.Addr{ip}
+	} else if ips, err = d.lookup(ctx, host); err != nil {
 		return nil, err
 	}
-	lastErr := fmt.Errorf("%s resolves to %v: not a loopback address, and not allowed by -webhook-allow", host, ips)
+	var refused, lastErr error
 	for _, ip := range ips {
-		if !d.allow.addrAllowed(ip) {
+		if r := d.allow.check(host, ip, uint16(port)); r != nil {
+			refused = cmp.Or(refused, error(r))
 			continue
 		}
-		conn, err := dialer.DialContext(ctx, network, net.JoinHostPort(ip.String(), port))
+		conn, err := dialer.DialContext(ctx, network, netip.AddrPortFrom(ip.Unmap(), uint16(port)).String())
 		if err == nil {
 			return conn, nil
 		}
 		lastErr = err
 	}
-	return nil, lastErr
+	if lastErr == nil && refused == nil {
+		return nil, fmt.Errorf("%s resolves to no address", host)
+	}
+	return nil, cmp.Or(lastErr, refused)
 }
 
 // start runs the scheduler, with the deliveries loaded from the store.
@@ -602,9 +627,12 @@ func (d *deliverer) post(target, secret string, body []byte, at time.Time) (stat
 			status = resp.StatusCode
 		}
 	}
+	var refused *refusal
 	switch {
 	case errors.Is(ctx.Err(), context.DeadlineExceeded):
 		return status, fmt.Sprintf("no complete answer within %s", d.timeout)
+	case errors.As(err, &refused):
+		return 0, refused.Error()
 	case err != nil:
 		var ue *url.Error
 		if errors.As(err, &ue) {

@@ -1,7 +1,9 @@
 package sandbox
 
 import (
+	"context"
 	"crypto/sha256"
+	"net/netip"
 	"time"
 )
 
@@ -54,3 +56,24 @@ func TotalBytes(s *Server) int64 { return s.total.Load() }
 
 // SweepIdle removes the idle accounts now, as the sweeper does each tick.
 func SweepIdle(s *Server) { s.sweepIdle() }
+
+// WebhookTargetCheck is the address check of deliveries under opts: nil
+// when the sandbox may connect to ip:port for a URL naming host, else the
+// error the attempt records.
+func WebhookTargetCheck(opts WebhookOptions) (func(host string, ip netip.Addr, port uint16) error, error) {
+	p, err := newAllowPolicy(opts.Allow, opts.Listen)
+	if err != nil {
+		return nil, err
+	}
+	return func(host string, ip netip.Addr, port uint16) error {
+		if r := p.check(host, ip, port); r != nil {
+			return r
+		}
+		return nil
+	}, nil
+}
+
+// SetWebhookResolver makes lookup resolve the host names of webhook URLs.
+func SetWebhookResolver(s *Server, lookup func(host string) []netip.Addr) {
+	s.hooks.lookup = func(_ context.Context, host string) ([]netip.Addr, error) { return lookup(host), nil }
+}

@@ -2,9 +2,11 @@ package sandbox
 
 import (
 	"fmt"
+	"net"
 	"net/netip"
 	"net/url"
 	"slices"
+	"strconv"
 	"strings"
 	"unicode/utf8"
 
@@ -78,72 +80,198 @@ func newWebhookSecret() string {
 	return string(b)
 }
 
-// allowPolicy is where the sandbox may deliver: loopback always, plus the
-// hosts and networks of Options.Webhooks.Allow (-webhook-allow).
+// allowPolicy is where the sandbox may deliver (-webhook-allow and the
+// listening addresses); the API assumptions guide states the rules for
+// users. Every check is of an address, after name resolution, and one
+// function makes it, at endpoint creation and again at each connection.
 type allowPolicy struct {
-	hosts map[string]bool // lower case names and IP literals, allowed by name
-	nets  []netip.Prefix
+	rules []allowRule
+	// self are the listening addresses; local, when one of them is a
+	// wildcard, are the host's own addresses, which it also listens on.
+	self  []netip.AddrPort
+	local map[netip.Addr]bool
+	// shared is set when the sandbox listens beyond loopback: others
+	// reach it, so loopback is no longer theirs to call.
+	shared bool
 }
 
-func newAllowPolicy(entries []string) (*allowPolicy, error) {
-	p := &allowPolicy{hosts: make(map[string]bool)}
+// allowRule is one -webhook-allow entry: a host name, an address or a
+// network, the first two with an optional port (0: any).
+type allowRule struct {
+	name string // lower case, without a trailing dot
+	addr netip.Addr
+	net  netip.Prefix
+	port uint16
+}
+
+// metadataV6 is the cloud metadata service's IPv6 address (AWS); its IPv4
+// address, 169.254.169.254, is link-local.
+var metadataV6 = netip.MustParseAddr("fd00:ec2::254")
+
+func newAllowPolicy(entries []string, listen []netip.AddrPort) (*allowPolicy, error) {
+	p := &allowPolicy{}
 	for _, e := range entries {
 		e = strings.TrimSpace(e)
 		if e == "" {
 			continue
 		}
-		if strings.Contains(e, "/") {
-			pfx, err := netip.ParsePrefix(e)
+		r, err := parseAllowRule(e)
+		if err != nil {
+			return nil, err
+		}
+		p.rules = append(p.rules, r)
+	}
+	for _, ap := range listen {
+		ap = netip.AddrPortFrom(ap.Addr().Unmap(), ap.Port())
+		p.self = append(p.self, ap)
+		if !ap.Addr().IsLoopback() {
+			p.shared = true
+		}
+		if ap.Addr().IsUnspecified() && p.local == nil {
+			p.local = make(map[netip.Addr]bool)
+			addrs, err := net.InterfaceAddrs()
 			if err != nil {
-				return nil, fmt.Errorf("webhook allow entry %q is not a CIDR network such as 10.0.0.0/8: %w", e, err)
+				return nil, fmt.Errorf("listing the host's addresses, which a wildcard listener listens on: %w", err)
 			}
-			p.nets = append(p.nets, pfx.Masked())
-			continue
+			for _, a := range addrs {
+				if n, ok := a.(*net.IPNet); ok {
+					if ip, ok := netip.AddrFromSlice(n.IP); ok {
+						p.local[ip.Unmap()] = true
+					}
+				}
+			}
 		}
-		if ip, err := netip.ParseAddr(strings.Trim(e, "[]")); err == nil {
-			p.nets = append(p.nets, netip.PrefixFrom(ip.Unmap(), ip.Unmap().BitLen()))
-			continue
-		}
-		if strings.ContainsAny(e, " :@?#") {
-			return nil, fmt.Errorf("webhook allow entry %q is neither a host name, an IP address nor a CIDR network", e)
-		}
-		p.hosts[strings.ToLower(strings.TrimSuffix(e, "."))] = true
 	}
 	return p, nil
 }
 
-// addrAllowed reports whether an address may be called.
-func (p *allowPolicy) addrAllowed(ip netip.Addr) bool {
-	ip = ip.Unmap()
-	if ip.IsLoopback() {
-		return true
+func parseAllowRule(e string) (allowRule, error) {
+	if strings.Contains(e, "/") {
+		pfx, err := netip.ParsePrefix(e)
+		if err != nil {
+			return allowRule{}, fmt.Errorf("webhook allow entry %q is not a CIDR network such as 10.0.0.0/8: %w", e, err)
+		}
+		return allowRule{net: pfx.Masked()}, nil
 	}
-	for _, n := range p.nets {
-		if n.Contains(ip) {
+	if ip, err := netip.ParseAddr(strings.Trim(e, "[]")); err == nil {
+		return allowRule{addr: ip.Unmap()}, nil
+	}
+	host, port := e, uint16(0)
+	if h, ps, err := net.SplitHostPort(e); err == nil {
+		n, err := strconv.ParseUint(ps, 10, 16)
+		if err != nil || n == 0 {
+			return allowRule{}, fmt.Errorf("webhook allow entry %q has port %q; use a port from 1 to 65535", e, ps)
+		}
+		host, port = h, uint16(n)
+		if ip, err := netip.ParseAddr(host); err == nil {
+			return allowRule{addr: ip.Unmap(), port: port}, nil
+		}
+	}
+	if host == "" || strings.ContainsAny(host, " :@?#[]") {
+		return allowRule{}, fmt.Errorf("webhook allow entry %q is neither a host name, an IP address, either with :port, nor a CIDR network", e)
+	}
+	return allowRule{name: hostKey(host), port: port}, nil
+}
+
+func hostKey(host string) string { return strings.ToLower(strings.TrimSuffix(host, ".")) }
+
+// named reports whether an entry names host (a name, as in the URL) on
+// port: such a host is trusted whatever it resolves to.
+func (p *allowPolicy) named(host string, port uint16) bool {
+	h := hostKey(host)
+	for _, r := range p.rules {
+		if r.name != "" && r.name == h && (r.port == 0 || r.port == port) {
 			return true
 		}
 	}
 	return false
 }
 
-// nameAllowed reports whether a host named in a URL was allowed by name,
-// which trusts whatever it resolves to.
-func (p *allowPolicy) nameAllowed(host string) bool {
-	return p.hosts[strings.ToLower(strings.TrimSuffix(host, "."))]
+// refusal is a target the policy refuses; its text is the whole error an
+// attempt records, and tells nothing the policy did not decide itself.
+type refusal struct {
+	host string // as in the URL
+	ap   netip.AddrPort
+	why  string
 }
 
-// hostAllowed is the check at create and update: the host must be allowed
-// by name, be an allowed address, or be localhost (which must then
-// resolve to loopback when delivered to; the dialer checks).
-func (p *allowPolicy) hostAllowed(host string) bool {
-	if p.nameAllowed(host) {
-		return true
+func (r *refusal) Error() string {
+	if r.host == r.ap.Addr().String() {
+		return fmt.Sprintf("target address not allowed: %s is %s", r.ap, r.why)
 	}
+	return fmt.Sprintf("target address not allowed: %s resolves to %s, %s", r.host, r.ap, r.why)
+}
+
+// check decides whether the sandbox may connect to ip:port for a URL
+// naming host: never its own listening address; a host named by an entry
+// (with its port, if the entry has one), or an address an entry is;
+// never an unspecified, link-local or metadata address otherwise;
+// loopback unless the sandbox listens beyond it; an allowed network.
+func (p *allowPolicy) check(host string, ip netip.Addr, port uint16) *refusal {
+	ip = ip.WithZone("").Unmap()
+	ap := netip.AddrPortFrom(ip, port)
+	if p.isSelf(ap) {
+		return &refusal{host, ap, "the sandbox's own listening address"}
+	}
+	if p.named(host, port) {
+		return nil
+	}
+	for _, r := range p.rules {
+		if r.addr.IsValid() && r.addr == ip && (r.port == 0 || r.port == port) {
+			return nil
+		}
+	}
+	switch {
+	case ip.IsUnspecified() || ip.IsLinkLocalUnicast() || ip.IsLinkLocalMulticast() || ip == metadataV6:
+		return &refusal{host, ap, "an unspecified, link-local or cloud metadata address, called only when -webhook-allow names it exactly"}
+	case ip.IsLoopback() && p.shared:
+		return &refusal{host, ap, "a loopback address, which a sandbox listening beyond loopback calls only when -webhook-allow names it (host or host:port)"}
+	case ip.IsLoopback():
+		return nil
+	}
+	for _, r := range p.rules {
+		if r.net.IsValid() && r.net.Contains(ip) {
+			return nil
+		}
+	}
+	return &refusal{host, ap, "not a loopback address, and -webhook-allow does not allow it"}
+}
+
+// isSelf reports whether ap reaches one of the sandbox's listeners.
+func (p *allowPolicy) isSelf(ap netip.AddrPort) bool {
+	for _, s := range p.self {
+		if s.Port() != ap.Port() {
+			continue
+		}
+		if s.Addr() == ap.Addr() {
+			return true
+		}
+		if s.Addr().IsUnspecified() && (ap.Addr().IsLoopback() || ap.Addr().IsUnspecified() || p.local[ap.Addr()]) {
+			return true
+		}
+	}
+	return false
+}
+
+// checkURLHost is the check at create and update, for the URL's host and
+// port. An address is checked as at delivery; a name must be named by an
+// entry or be localhost (checked as its loopback addresses); other names
+// are refused, as they would be called only on loopback anyway.
+func (p *allowPolicy) checkURLHost(host string, port uint16) (refused *refusal, known bool) {
 	if ip, err := netip.ParseAddr(host); err == nil {
-		return p.addrAllowed(ip)
+		return p.check(host, ip, port), true
 	}
-	h := strings.ToLower(strings.TrimSuffix(host, "."))
-	return h == "localhost" || strings.HasSuffix(h, ".localhost")
+	h := hostKey(host)
+	localhost := h == "localhost" || strings.HasSuffix(h, ".localhost")
+	if localhost {
+		for _, ip := range []netip.Addr{netip.IPv6Loopback(), netip.AddrFrom4([4]byte{127, 0, 0, 1})} {
+			if r := p.check(host, ip, port); r != nil {
+				return r, true
+			}
+		}
+		return nil, true
+	}
+	return nil, p.named(host, port)
 }
 
 // checkWebhookURL validates an endpoint's url.
@@ -161,12 +289,36 @@ func (c *call) checkWebhookURL(v string) *apiError {
 	if u.Fragment != "" || strings.Contains(v, "#") {
 		return invalid(wire.ParamURL, "url %q has a fragment (#...), which is never sent to a server; remove it.", clip(v))
 	}
-	if !c.s.hooks.allow.hostAllowed(u.Hostname()) {
+	port := urlPort(u)
+	if port == 0 {
+		return invalid(wire.ParamURL, "url %q has port %q; use a port from 1 to 65535, or none.", clip(v), clip(u.Port()))
+	}
+	refused, known := c.s.hooks.allow.checkURLHost(u.Hostname(), port)
+	if refused != nil {
+		return invalid(wire.ParamURL, "url %q: %v.", clip(v), refused)
+	}
+	if !known {
 		return invalid(wire.ParamURL, "url %q names host %s, which this sandbox does not call: it delivers only to loopback "+
 			"addresses (localhost, 127.0.0.1, ::1) unless started with -webhook-allow naming the host or its network.",
 			clip(v), clip(u.Hostname()))
 	}
 	return nil
+}
+
+// urlPort is the port a URL is called on; 0 when it is not a valid one.
+func urlPort(u *url.URL) uint16 {
+	ps := u.Port()
+	if ps == "" {
+		if u.Scheme == "https" {
+			return 443
+		}
+		return 80
+	}
+	n, err := strconv.ParseUint(ps, 10, 16)
+	if err != nil {
+		return 0
+	}
+	return uint16(n)
 }
 
 // enabledEvents reads and validates enabled_events[].

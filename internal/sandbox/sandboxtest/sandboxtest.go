@@ -5,7 +5,9 @@ package sandboxtest
 import (
 	"crypto/rand"
 	"log/slog"
+	"net"
 	"net/http/httptest"
+	"slices"
 	"sync"
 	"testing"
 	"time"
@@ -71,14 +73,26 @@ func start(opts ...Option) (*Sandbox, error) {
 	for _, f := range opts {
 		f(&o)
 	}
+	// Listening first tells the sandbox its address, where it never
+	// delivers webhooks.
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		return nil, err
+	}
+	if tcp, ok := ln.Addr().(*net.TCPAddr); ok {
+		o.Webhooks.Listen = append(slices.Clip(o.Webhooks.Listen), tcp.AddrPort())
+	}
 	srv, err := sandbox.New(o)
 	if err != nil {
+		_ = ln.Close()
 		if o.Store != nil {
 			_ = o.Store.Close()
 		}
 		return nil, err
 	}
 	hs := httptest.NewUnstartedServer(srv)
+	_ = hs.Listener.Close()
+	hs.Listener = ln
 	// httptest chains its own hook after ours, so both see every state.
 	hs.Config.ConnState = srv.ConnState
 	hs.Start()
