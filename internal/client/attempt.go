@@ -46,6 +46,11 @@ func (c *Client) wrapTransport(hc *http.Client, cfg Config) *http.Client {
 	gate := newRateGate(realClock{}, cfg.MaxRequestsPerSecond)
 	gate.log = c.log
 	w := *hc
+	// Never follow a redirect, whatever client the caller gave: a
+	// followed redirect would send the key (same host) or the request
+	// (any host) where base_url does not point. call turns the 3xx into an
+	// *Error that says so.
+	w.CheckRedirect = func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }
 	w.Transport = &attemptTransport{
 		next:    next,
 		clock:   realClock{},

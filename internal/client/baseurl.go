@@ -2,9 +2,11 @@ package client
 
 import (
 	"fmt"
-	"github.com/paymentsdev/terraform-provider-payments/internal/wire"
+	"net"
 	"net/url"
 	"strings"
+
+	"github.com/paymentsdev/terraform-provider-payments/internal/wire"
 )
 
 // BaseURLError says what is wrong with a base URL and how to fix it. It
@@ -60,4 +62,28 @@ func ParseBaseURL(raw string) (*url.URL, error) {
 		}
 	}
 	return u, nil
+}
+
+// checkKeyTransport refuses to send a live key in clear text: over http it
+// can be read on every hop to the service. A loopback host never leaves
+// the machine, so a local sandbox or proxy may use http with any key.
+func checkKeyTransport(base *url.URL, key string) error {
+	if base.Scheme != "http" || wire.ClassifyKey(key) != wire.KeySecretLive || isLoopbackHost(base.Hostname()) {
+		return nil
+	}
+	return &BaseURLError{
+		Problem: fmt.Sprintf("The base URL is plain http and the secret key is a live key (%s…), which must not travel unencrypted.",
+			wire.SecretKeyLivePrefix),
+		Fix: "Use an https base URL, or a loopback host (127.0.0.1, ::1 or localhost) for a service on this machine.",
+	}
+}
+
+// isLoopbackHost reports whether host is localhost or a loopback address
+// (127.0.0.0/8, ::1).
+func isLoopbackHost(host string) bool {
+	if strings.EqualFold(host, "localhost") {
+		return true
+	}
+	ip := net.ParseIP(host)
+	return ip != nil && ip.IsLoopback()
 }

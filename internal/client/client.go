@@ -95,6 +95,9 @@ func New(cfg Config) (*Client, error) {
 	if cfg.SecretKey == "" {
 		return nil, errors.New("secret key is empty")
 	}
+	if err := checkKeyTransport(base, cfg.SecretKey); err != nil {
+		return nil, err
+	}
 	if cfg.MaxRequestsPerSecond < 0 || math.IsNaN(cfg.MaxRequestsPerSecond) {
 		return nil, errors.New("max requests per second must be positive, or 0 for no limit")
 	}
@@ -273,6 +276,9 @@ func (c *Client) call(ctx context.Context, method, path string, query, form url.
 	}
 	if status != http.StatusOK {
 		e := decodeError(status, header, raw)
+		if status >= 300 && status < 400 {
+			e.Message = redirectMessage(method, u, status, header.Get("Location"))
+		}
 		if status == http.StatusNotFound && e.Code != wire.ErrorCodeResourceMissing {
 			e.Message = misroutedMessage(method, u, e)
 		}

@@ -176,3 +176,25 @@ func excerpt(body []byte) string {
 }
 
 func utf8RuneStart(b byte) bool { return b&0xC0 != 0x80 }
+
+// redirectMessage explains a 3xx answer to a request for u. The client
+// follows no redirect, so that the key and the request go only to the base
+// URL; the message names where the service pointed (made absolute, without
+// user info or query), for the user to decide whether to change base_url.
+func redirectMessage(method string, u url.URL, status int, location string) string {
+	u.RawQuery, u.ForceQuery, u.Fragment, u.User = "", false, "", nil
+	where := "without a Location"
+	if location != "" {
+		where = "to an unparsable Location"
+		if loc, err := u.Parse(location); err == nil {
+			loc.User, loc.Fragment, loc.RawFragment = nil, "", ""
+			if loc.RawQuery != "" || loc.ForceQuery {
+				loc.RawQuery, loc.ForceQuery = "…", false
+			}
+			where = "to " + loc.String()
+		}
+	}
+	return fmt.Sprintf("%s %s answered %d %s, redirecting %s; the provider follows no redirect, so that the "+
+		"secret key is sent only to base_url: if the service has moved, set base_url to its new address",
+		method, u.String(), status, http.StatusText(status), where)
+}

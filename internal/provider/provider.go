@@ -103,7 +103,8 @@ func (p *paymentsProvider) Schema(_ context.Context, _ provider.SchemaRequest, r
 			attrBaseURL: schema.StringAttribute{
 				MarkdownDescription: fmt.Sprintf("The service's base URL, without the `%s` path prefix, for example "+
 					"`http://127.0.0.1:12111` for a local sandbox. Falls back to the `%s` environment variable; "+
-					"one of the two must be set.", wire.APIVersionPrefix, EnvBaseURL),
+					"one of the two must be set. A live key needs `https://` unless the host is loopback, and the "+
+					"provider follows no redirect: the key is sent only here.", wire.APIVersionPrefix, EnvBaseURL),
 				Optional:   true,
 				Validators: []validator.String{baseURLValidator{}},
 			},
@@ -226,9 +227,10 @@ func (p *paymentsProvider) Configure(ctx context.Context, req provider.Configure
 	})
 	if err != nil {
 		// The key was checked above, so what is left is the URL, checked by
-		// client.ParseBaseURL as the validator does for the configuration;
-		// here it may come from the environment. The error never holds the
-		// key nor the URL's credentials.
+		// client.ParseBaseURL as the validator does for the configuration
+		// (here it may come from the environment), and refused for a live
+		// key over plain http. The error never holds the key nor the URL's
+		// credentials.
 		from := "base_url in the provider configuration"
 		if config.BaseURL.IsNull() {
 			from = "the " + EnvBaseURL + " environment variable"

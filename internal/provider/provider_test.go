@@ -274,6 +274,28 @@ provider "payments" {
 	})
 }
 
+// TestAccProvider_LiveKeyOverPlainHTTP: a live key with an http base_url
+// that is not loopback is refused at plan time, naming base_url and the
+// fix, before anything is sent.
+func TestAccProvider_LiveKeyOverPlainHTTP(t *testing.T) {
+	resource.ParallelTest(t, resource.TestCase{
+		PreCheck:                 func() { testAccPreCheck(t) },
+		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+		Steps: []resource.TestStep{{
+			Config: fmt.Sprintf(`
+provider "payments" {
+  base_url       = "http://api.example.com"
+  secret_key     = %q
+  allow_livemode = true
+}
+`, wire.SecretKeyLivePrefix+"abcdefgh1234") + testAccCustomerOnlyConfig,
+			PlanOnly: true,
+			ExpectError: expectErrorRe("Invalid Payments Base URL", "base_url", "plain http", "live key",
+				"Use an https base URL, or a loopback host"),
+		}},
+	})
+}
+
 func TestAccProvider_MissingSettings(t *testing.T) {
 	acct := newTestAccAccount(t)
 	resource.ParallelTest(t, resource.TestCase{
