@@ -1,6 +1,7 @@
 package sandbox
 
 import (
+	"errors"
 	"fmt"
 	"net/http"
 
@@ -43,13 +44,35 @@ func (s *Server) authenticate(r *http.Request) (*account, *apiError) {
 		return nil, authError(wire.ErrorCodeInvalidAPIKey,
 			"The HTTP Basic password must be empty. Send your secret key as the user name only.")
 	}
-	if s.keys != nil {
-		if _, ok := s.keys[key]; !ok {
+	if keys := s.keys.Load(); keys != nil {
+		if _, ok := (*keys)[key]; !ok {
 			return nil, authError(wire.ErrorCodeInvalidAPIKey,
-				"Invalid API key: this sandbox admits only the keys it was started with (-key).")
+				"Invalid API key: this sandbox admits only the keys it is configured with (-key, -key-file or PAYMENTS_SANDBOX_KEYS).")
 		}
 	}
 	return s.accountFor(key)
+}
+
+// SetKeys replaces the set of admitted secret keys, at once for every
+// request that authenticates afterwards: an added key is admitted, a
+// removed one refused (its account and data stay, unreachable). It is safe
+// to call while serving. An empty set is refused rather than read as
+// "admit every key": a server with keys must never fall open because a
+// key file was emptied. A key is never part of the error.
+func (s *Server) SetKeys(keys []string) error {
+	if len(keys) == 0 {
+		return errors.New("sandbox: an empty key set would admit every key; give at least one key")
+	}
+	set := make(map[string]struct{}, len(keys))
+	for i, k := range keys {
+		if wire.ClassifyKey(k) != wire.KeySecretSandbox {
+			return fmt.Errorf("sandbox: key number %d is not a sandbox secret key; use %s followed by at least %d letters, digits or underscores",
+				i+1, wire.SecretKeySandboxPrefix, wire.MinKeySecretLength)
+		}
+		set[k] = struct{}{}
+	}
+	s.keys.Store(&set)
+	return nil
 }
 
 func authError(code, msg string) *apiError {

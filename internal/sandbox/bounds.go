@@ -201,7 +201,7 @@ func (s *Server) accountsFull() *apiError {
 // used for Limits.AccountIdle, in memory and in the store. An account in
 // use (a request in flight, its lock held, a delivery pending) stays.
 func (s *Server) sweepIdle() {
-	if s.limits.AccountIdle <= 0 || s.keys != nil {
+	if s.limits.AccountIdle <= 0 || s.keys.Load() != nil {
 		return
 	}
 	cutoff := s.now().Add(-s.limits.AccountIdle).UnixNano()
@@ -247,7 +247,7 @@ func sweepEvery(idle time.Duration) time.Duration {
 }
 
 func (s *Server) startSweeper() {
-	if s.limits.AccountIdle <= 0 || s.keys != nil {
+	if s.limits.AccountIdle <= 0 || s.keys.Load() != nil {
 		return
 	}
 	s.sweepStop = make(chan struct{})

@@ -262,7 +262,7 @@ func (s *Server) accountFor(key string) (*account, *apiError) {
 			<-done
 			continue
 		}
-		if s.keys == nil && s.limits.MaxAccounts > 0 && len(s.accounts) >= s.limits.MaxAccounts {
+		if s.keys.Load() == nil && s.limits.MaxAccounts > 0 && len(s.accounts) >= s.limits.MaxAccounts {
 			s.mu.Unlock()
 			return nil, s.accountsFull()
 		}

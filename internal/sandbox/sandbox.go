@@ -76,7 +76,6 @@
 package sandbox
 
 import (
-	"fmt"
 	"log/slog"
 	"net"
 	"net/http"
@@ -114,7 +113,7 @@ type Options struct {
 type Server struct {
 	log   *slog.Logger
 	now   func() time.Time
-	keys  map[string]struct{}
+	keys  atomic.Pointer[map[string]struct{}] // nil admits every key; see SetKeys
 	store Store
 	mux   *http.ServeMux
 	hooks *deliverer
@@ -163,14 +162,8 @@ func New(opts Options) (*Server, error) {
 		s.now = time.Now
 	}
 	if len(opts.Keys) > 0 {
-		s.keys = make(map[string]struct{}, len(opts.Keys))
-		for i, k := range opts.Keys {
-			if wire.ClassifyKey(k) != wire.KeySecretSandbox {
-				// The key itself is never part of an error: errors end up in logs.
-				return nil, fmt.Errorf("sandbox: key number %d is not a sandbox secret key; use %s followed by at least %d letters, digits or underscores",
-					i+1, wire.SecretKeySandboxPrefix, wire.MinKeySecretLength)
-			}
-			s.keys[k] = struct{}{}
+		if err := s.SetKeys(opts.Keys); err != nil {
+			return nil, err
 		}
 	}
 	var err error
