@@ -86,7 +86,7 @@ func run(args []string, stdout, stderr io.Writer) int {
 	addr := fs.String("addr", "127.0.0.1:12111", "listen on this `host:port`; port 0 picks a free port (see the listening line)")
 	data := fs.String("data", "", "keep the state in this bbolt `file` across restarts (created if missing); every write reaches the file before it is answered; empty keeps state in memory only")
 	var keys keyList
-	fs.Var(&keys, "key", "admit only this sandbox secret `key` (repeat for several); without -key every well-formed "+wire.SecretKeySandboxPrefix+" key is its own account, made on first use")
+	fs.Var(&keys, "key", "admit only this sandbox secret `key` (repeat for several; see also -key-file and "+envKeys+"); without keys every well-formed "+wire.SecretKeySandboxPrefix+" key is its own account, made on first use")
 	var allow hostList
 	fs.Var(&allow, "webhook-allow", "also deliver webhooks to these `hosts`, comma-separated, repeatable: host names (trusted whatever they resolve to), IP addresses, either with :port to allow that port only (hooks.internal:8443, 127.0.0.1:4242, [::1]:4242), or CIDR networks (10.0.0.0/8); see Webhook targets above")
 	attempts := fs.Int("webhook-attempts", sandbox.DefaultWebhookAttempts, "make at most this many `attempts` to deliver each event to each endpoint (retries after 1s, 2s, 4s...)")
@@ -98,6 +98,7 @@ func run(args []string, stdout, stderr io.Writer) int {
 	accountIdle := fs.Duration("account-idle", sandbox.DefaultAccountIdle, "remove an account made on first use, in memory and in the -data file, once no request has used it for this `duration` (such as 720h or 30m; counted from the start for accounts read from -data) and no webhook delivery of it is pending; its key gets a new, empty account on its next request. Accounts named by -key are never removed. 0 keeps accounts forever")
 	concurrency := fs.Int("webhook-concurrency", sandbox.DefaultWebhookConcurrency, "make at most this many webhook delivery `attempts` at once, all accounts and endpoints together; more wait their turn, in each endpoint's order (one endpoint has at most 4 in flight)")
 	level := fs.String("log-level", "info", "log `level` on stderr: debug (one line per request), info, warn or error")
+	svc := addServiceFlags(fs)
 	fs.Usage = func() {
 		fmt.Fprintf(stderr, `Usage: payments-sandbox [flags]
 
@@ -146,14 +147,20 @@ Once listening, it prints two lines to standard output:
 
 SIGINT or SIGTERM stops it cleanly, finishing requests in flight.
 
+To share one sandbox, admit only your team's keys: -key, -key-file
+(re-read on SIGHUP) or %[2]s (comma-separated). Without keys
+it refuses to listen beyond loopback unless -open is given. No key is
+ever printed or logged.
+
 Flags:
-`, wire.SecretKeySandboxPrefix)
+`, wire.SecretKeySandboxPrefix, envKeys)
 		fs.PrintDefaults()
 		fmt.Fprintf(stderr, `
 Examples:
   payments-sandbox
   payments-sandbox -addr 127.0.0.1:0 -data sandbox.db
-  payments-sandbox -addr 0.0.0.0:12111 -webhook-allow 127.0.0.1:4242,hooks.internal
+  payments-sandbox -addr :12111 -key-file /etc/payments-sandbox/keys -data /var/lib/payments-sandbox/sandbox.db
+  payments-sandbox -addr 0.0.0.0:12111 -key-file keys.txt -webhook-allow 127.0.0.1:4242,hooks.internal
   curl -u %sexample123: -d email=jo@example.com http://127.0.0.1:12111/v1/customers
 `, wire.SecretKeySandboxPrefix)
 	}
@@ -183,12 +190,21 @@ Examples:
 			return 2
 		}
 	}
+	if err := svc.check(); err != nil {
+		fmt.Fprintf(stderr, "payments-sandbox: %v; see payments-sandbox -h\n", err)
+		return 2
+	}
+	allKeys, err := svc.gatherKeys(keys, os.Getenv)
+	if err != nil {
+		fmt.Fprintf(stderr, "payments-sandbox: %v; see payments-sandbox -h\n", err)
+		return 2
+	}
 	var lvl slog.Level
 	if err := lvl.UnmarshalText([]byte(*level)); err != nil {
 		fmt.Fprintf(stderr, "payments-sandbox: -log-level %q is not a level; use debug, info, warn or error (see -h)\n", *level)
 		return 2
 	}
-	logger := slog.New(slog.NewTextHandler(stderr, &slog.HandlerOptions{Level: lvl}))
+	logger := slog.New(svc.logHandler(stderr, &slog.HandlerOptions{Level: lvl}))
 
 	if *attempts < 1 || *attempts > 20 {
 		fmt.Fprintf(stderr, "payments-sandbox: -webhook-attempts %d is out of range; use 1 to 20\n", *attempts)
@@ -220,7 +236,11 @@ Examples:
 		return 1
 	}
 	defer ln.Close()
-	opts := sandbox.Options{Keys: keys, Logger: logger, Limits: limits, Webhooks: sandbox.WebhookOptions{Allow: allow, Attempts: *attempts, Concurrency: *concurrency}}
+	if err := svc.checkExposure(*addr, ln.Addr(), len(allKeys)); err != nil {
+		fmt.Fprintf(stderr, "payments-sandbox: %v; see payments-sandbox -h\n", err)
+		return 2
+	}
+	opts := sandbox.Options{Keys: allKeys, Logger: logger, Limits: limits, Webhooks: sandbox.WebhookOptions{Allow: allow, Attempts: *attempts, Concurrency: *concurrency}}
 	if tcp, ok := ln.Addr().(*net.TCPAddr); ok {
 		opts.Webhooks.Listen = []netip.AddrPort{tcp.AddrPort()}
 	}
@@ -255,22 +275,18 @@ Examples:
 	mux.Handle(wire.APIVersionPrefix+"/", srv)
 	mux.Handle(wire.PathSandbox+"/", srv)
 	mux.Handle("/", dash)
-	hs := &http.Server{
-		Handler:           mux,
-		ConnState:         srv.ConnState,
-		ReadHeaderTimeout: 10 * time.Second,
-		IdleTimeout:       2 * time.Minute,
-		ErrorLog:          slog.NewLogLogger(logger.Handler(), slog.LevelWarn),
-	}
+	ln = limitListener(ln, svc.maxConnections, func() {})
+	hs := newHTTPServer(svc, mux, srv, logger)
 
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
+	svc.reloadKeysOnHUP(ctx, srv, keys, logger)
 	errc := make(chan error, 1)
 	go func() { errc <- hs.Serve(ln) }()
 
 	fmt.Fprintf(stdout, "payments-sandbox listening on http://%s\n", displayAddr(ln.Addr()))
 	fmt.Fprintf(stdout, "dashboard at http://%s/\n", displayAddr(ln.Addr()))
-	logger.Info("serving", "addr", ln.Addr().String(), "data", *data, "keys", len(keys),
+	logger.Info("serving", "addr", ln.Addr().String(), "data", *data, "keys", len(allKeys),
 		"max_accounts", limits.MaxAccounts, "max_account_bytes", maxAccountBytes.String(),
 		"max_total_bytes", maxTotalBytes.String(), "account_idle", limits.AccountIdle.String())
 
