@@ -53,8 +53,10 @@
 //   - Cleared optional fields are null in answers, not "".
 //   - Webhooks (webhooks.go, events.go, delivery.go): events are recorded
 //     in the request that makes the change, and delivered after it, by a
-//     scheduler with one lane per endpoint; the decisions are listed in
-//     the API assumptions guide, section "Webhooks and events".
+//     scheduler with one lane per endpoint under a global cap, only to
+//     addresses the allow policy accepts; the decisions are listed in the
+//     API assumptions guide, section "Webhooks and events", the design in
+//     ARCHITECTURE.md, "Webhook delivery".
 //   - The request log (requestlog.go) keeps each account's last
 //     wire.RequestLogSize requests in memory, without keys or bodies;
 //     requests made through Server.Internal (the dashboard's) are neither
