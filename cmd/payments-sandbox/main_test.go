@@ -398,8 +398,8 @@ func TestProgram_DamagedDataFile(t *testing.T) {
 	}
 }
 
-// TestProgram_DashboardAtRoot: the program serves the dashboard's sign-in form at
-// its root URL, and unknown API paths keep the API's 404.
+// TestProgram_DashboardAtRoot: the program serves the dashboard's sign-in
+// form at its root URL, and unknown API paths keep the API's 404.
 func TestProgram_DashboardAtRoot(t *testing.T) {
 	p := start(t, "-addr", "127.0.0.1:0")
 	resp, err := http.Get(p.url + "/")

@@ -22,9 +22,10 @@ import (
 	"github.com/paymentsdev/terraform-provider-payments/internal/wire"
 )
 
-// TestIsLoopback: what -addr listens on, as the listener reports it
-// (localhost is 127.0.0.1 by then; an empty host is the unspecified one).
-func TestIsLoopback(t *testing.T) {
+// TestIsLoopback_ListenerAddrs: what -addr listens on, as the listener
+// reports it (localhost is 127.0.0.1 by then; an empty host is the
+// unspecified one).
+func TestIsLoopback_ListenerAddrs(t *testing.T) {
 	for _, tc := range []struct {
 		addr string
 		want bool
@@ -48,7 +49,7 @@ func TestIsLoopback(t *testing.T) {
 	}
 }
 
-func TestCheckExposure(t *testing.T) {
+func TestCheckExposure_Addresses(t *testing.T) {
 	for _, tc := range []struct {
 		addr    string
 		keys    int
@@ -84,9 +85,9 @@ func TestCheckExposure(t *testing.T) {
 	}
 }
 
-// TestGatherKeys: keys come from -key, the environment and the key file;
-// every error names where the bad key is and never the key.
-func TestGatherKeys(t *testing.T) {
+// TestGatherKeys_Sources: keys come from -key, the environment and the key
+// file; every error names where the bad key is and never the key.
+func TestGatherKeys_Sources(t *testing.T) {
 	a, b, c := wire.SecretKeySandboxPrefix+"alpha0001", wire.SecretKeySandboxPrefix+"bravo0002", wire.SecretKeySandboxPrefix+"charlie003"
 	const bad = "sk_live_secretsecret9"
 	for _, tc := range []struct {
@@ -146,9 +147,9 @@ func TestGatherKeys(t *testing.T) {
 
 func ptr[T any](v T) *T { return &v }
 
-// TestBadServiceSettings: each mistake exits 2 with one line naming the
+// TestRun_BadServiceSettings: each mistake exits 2 with one line naming the
 // flag or variable and the fix, never a key.
-func TestBadServiceSettings(t *testing.T) {
+func TestRun_BadServiceSettings(t *testing.T) {
 	keyFile := filepath.Join(t.TempDir(), "keys")
 	if err := os.WriteFile(keyFile, []byte("# ok\nsk_live_secretsecret9\n"), 0o600); err != nil {
 		t.Fatal(err)
@@ -191,9 +192,9 @@ func TestBadServiceSettings(t *testing.T) {
 	}
 }
 
-// TestServiceHelp: -h documents each flag of a shared sandbox with its
+// TestRun_ServiceHelp: -h documents each flag of a shared sandbox with its
 // default, and prints no key, not even one given in the environment.
-func TestServiceHelp(t *testing.T) {
+func TestRun_ServiceHelp(t *testing.T) {
 	t.Setenv(envKeys, wire.SecretKeySandboxPrefix+"helpsecret01")
 	var out, errOut bytes.Buffer
 	if code := run([]string{"-h", "-key", wire.SecretKeySandboxPrefix + "helpsecret02"}, &out, &errOut); code != 0 {
@@ -213,9 +214,9 @@ func TestServiceHelp(t *testing.T) {
 	}
 }
 
-// TestLimitListener: beyond the cap, Accept waits (and counts the wait)
-// until a connection closes; nothing is refused.
-func TestLimitListener(t *testing.T) {
+// TestLimitListener_WaitsAtCap: beyond the cap, Accept waits (and counts
+// the wait) until a connection closes; nothing is refused.
+func TestLimitListener_WaitsAtCap(t *testing.T) {
 	inner, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
 		t.Fatal(err)
@@ -254,11 +255,11 @@ func TestLimitListener(t *testing.T) {
 	defer third.Close()
 }
 
-// TestSlowClients: 200 connections trickling their headers or their body
-// a byte a second neither keep a normal request from being answered
+// TestProgram_SlowClients: 200 connections trickling their headers or their
+// body a byte a second neither keep a normal request from being answered
 // within 100 ms, nor stay open past their timeout (and a margin). It runs
 // the program itself, so the http.Server is exactly the one it serves.
-func TestSlowClients(t *testing.T) {
+func TestProgram_SlowClients(t *testing.T) {
 	const timeout, margin, slow = 2 * time.Second, 3 * time.Second, 200
 	key := wire.SecretKeySandboxPrefix + "slowclients1"
 	p := start(t, "-addr", "127.0.0.1:0", "-key", key, "-read-header-timeout", timeout.String(), "-body-timeout", timeout.String())
@@ -346,9 +347,9 @@ func basic(key string) string {
 	return strings.TrimPrefix(r.Header.Get("Authorization"), "Basic ")
 }
 
-// TestBodyTimeoutSparesSlowAnswers: an answer slower than -body-timeout
+// TestProgram_BodyTimeoutSparesSlowAnswers: an answer slower than -body-timeout
 // (a latency fault, slept before the body is read) still comes, whole.
-func TestBodyTimeoutSparesSlowAnswers(t *testing.T) {
+func TestProgram_BodyTimeoutSparesSlowAnswers(t *testing.T) {
 	key := wire.SecretKeySandboxPrefix + "slowanswer01"
 	p := start(t, "-addr", "127.0.0.1:0", "-body-timeout", "500ms")
 	if st, b, _ := p.call(t, key, http.MethodPost, wire.PathSandboxFaults, url.Values{wire.ParamLatencyMS: {"1500"}}, ""); st != 200 {
@@ -369,9 +370,10 @@ func TestBodyTimeoutSparesSlowAnswers(t *testing.T) {
 	}
 }
 
-// TestExposureFlags: beyond loopback the program serves with keys or with
+// TestProgram_ExposureFlags: beyond loopback the program serves with keys
+// or with
 // -open, and names the listener's loopback address.
-func TestExposureFlags(t *testing.T) {
+func TestProgram_ExposureFlags(t *testing.T) {
 	key := wire.SecretKeySandboxPrefix + "exposure0001"
 	for _, tc := range []struct {
 		name string
@@ -391,10 +393,11 @@ func TestExposureFlags(t *testing.T) {
 	}
 }
 
-// TestKeyFileReload: SIGHUP re-reads -key-file: added keys are admitted,
-// removed ones refused; a bad file keeps the keys in use and the log
-// names its line, never a key. Keys from the environment stay throughout.
-func TestKeyFileReload(t *testing.T) {
+// TestProgram_KeyFileReload: SIGHUP re-reads -key-file: added keys are
+// admitted, removed ones refused; a bad file keeps the keys in use and the
+// log names its line, never a key. Keys from the environment stay
+// throughout.
+func TestProgram_KeyFileReload(t *testing.T) {
 	k := func(s string) string { return wire.SecretKeySandboxPrefix + "reload" + s }
 	a, b, envKey := k("alpha1"), k("bravo2"), k("envkey")
 	file := filepath.Join(t.TempDir(), "keys")
@@ -460,9 +463,9 @@ func TestKeyFileReload(t *testing.T) {
 	}
 }
 
-// TestJSONLogs: -log-format json writes one JSON object a line, request
+// TestProgram_JSONLogs: -log-format json writes one JSON object a line, request
 // lines included, and never a key.
-func TestJSONLogs(t *testing.T) {
+func TestProgram_JSONLogs(t *testing.T) {
 	key := wire.SecretKeySandboxPrefix + "jsonlogs0001"
 	p := start(t, "-addr", "127.0.0.1:0", "-log-format", "json", "-log-level", "debug", "-key", key)
 	if st, b, _ := p.call(t, key, http.MethodPost, wire.PathCustomers, url.Values{"name": {"j"}}, ""); st != 200 {
