@@ -97,6 +97,7 @@ func run(args []string, stdout, stderr io.Writer) int {
 	fs.Var(&maxTotalBytes, "max-total-bytes", "let all accounts together keep at most this many bytes (`size`, counted as for -max-account-bytes); past it every account's writes get 403 sandbox_limit_exceeded, reads and deletes still work. Unless GOMEMLIMIT is set, the Go runtime's soft memory limit is set to 1.5 times this, so that garbage is collected before the process outgrows it. With the defaults a flood of keys and large requests keeps the process under 512 MiB resident. 0 removes the limit")
 	accountIdle := fs.Duration("account-idle", sandbox.DefaultAccountIdle, "remove an account made on first use, in memory and in the -data file, once no request has used it for this `duration` (such as 720h or 30m; counted from the start for accounts read from -data) and no webhook delivery of it is pending; its key gets a new, empty account on its next request. Accounts named by -key are never removed. 0 keeps accounts forever")
 	concurrency := fs.Int("webhook-concurrency", sandbox.DefaultWebhookConcurrency, "make at most this many webhook delivery `attempts` at once, all accounts and endpoints together; more wait their turn, in each endpoint's order (one endpoint has at most 4 in flight)")
+	faultSeed := fs.Int64("fault-seed", 0, "start every account's injected faults (error_rate, drop_rate of POST /_sandbox/faults) from this `seed`, 1 to 9007199254740991, so that a run meets the same faults again; 0 picks a random seed per account. GET /_sandbox/faults shows the seed in use")
 	level := fs.String("log-level", "info", "log `level` on stderr: debug (one line per request), info, warn or error")
 	svc := addServiceFlags(fs)
 	fs.Usage = func() {
@@ -240,7 +241,12 @@ Examples:
 		fmt.Fprintf(stderr, "payments-sandbox: %v; see payments-sandbox -h\n", err)
 		return 2
 	}
-	opts := sandbox.Options{Keys: allKeys, Logger: logger, Limits: limits, Webhooks: sandbox.WebhookOptions{Allow: allow, Attempts: *attempts, Concurrency: *concurrency}}
+	if *faultSeed < 0 || *faultSeed > wire.FaultSeedMax {
+		fmt.Fprintf(stderr, "payments-sandbox: -fault-seed %d is out of range; use 1 to %d, or 0 for a random seed (see -h)\n", *faultSeed, int64(wire.FaultSeedMax))
+		return 2
+	}
+	opts := sandbox.Options{Keys: allKeys, Logger: logger, Limits: limits, FaultSeed: *faultSeed,
+		Webhooks: sandbox.WebhookOptions{Allow: allow, Attempts: *attempts, Concurrency: *concurrency}}
 	if tcp, ok := ln.Addr().(*net.TCPAddr); ok {
 		opts.Webhooks.Listen = []netip.AddrPort{tcp.AddrPort()}
 	}

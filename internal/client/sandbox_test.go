@@ -56,15 +56,15 @@ func TestSandboxControls_PerAccount(t *testing.T) {
 	}
 
 	// Faults: each call changes only the settings it names.
-	setFaults(t, e.c, sandboxclient.FaultsParams{RateLimit: new(int64(1000))})
-	if f, err := sandboxclient.New(e.c).Faults(ctx); err != nil || *f != (wire.Faults{Object: "faults", LatencyMS: 1, RateLimit: 1000}) {
+	setFaults(t, e.c, sandboxclient.FaultsParams{RateLimit: new(int64(1000)), Seed: new(int64(7))})
+	if f, err := sandboxclient.New(e.c).Faults(ctx); err != nil || *f != (wire.Faults{Object: "faults", LatencyMS: 1, RateLimit: 1000, Seed: 7}) {
 		t.Errorf("faults after two partial updates = %+v, %v", f, err)
 	}
-	for _, bad := range []sandboxclient.FaultsParams{{ErrorRate: new(1.5)}, {DropRate: new(-0.1)}, {LatencyMS: new(int64(-1))}, {RateLimit: new(int64(-1))}} {
+	for _, bad := range []sandboxclient.FaultsParams{{ErrorRate: new(1.5)}, {DropRate: new(-0.1)}, {LatencyMS: new(int64(-1))}, {RateLimit: new(int64(-1))}, {Seed: new(int64(-1))}} {
 		_, err := sandboxclient.New(e.c).SetFaults(ctx, bad)
 		checkAPIError(t, err, e.key, wantErr{status: 400, typ: wire.ErrorTypeInvalidRequest})
 	}
-	if f, _ := sandboxclient.New(other).Faults(ctx); f == nil || *f != (wire.Faults{Object: "faults"}) {
+	if f, _ := sandboxclient.New(other).Faults(ctx); f == nil || *f != (wire.Faults{Object: "faults", Seed: f.Seed}) || f.Seed == 7 {
 		t.Errorf("another account's faults = %+v, want untouched", f)
 	}
 

@@ -4,6 +4,8 @@ import (
 	"bytes"
 	"fmt"
 	"net/http"
+	"net/url"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -11,6 +13,7 @@ import (
 	"time"
 
 	"github.com/paymentsdev/terraform-provider-payments/internal/sandbox"
+	"github.com/paymentsdev/terraform-provider-payments/internal/sandbox/sandboxtest"
 	"github.com/paymentsdev/terraform-provider-payments/internal/wire"
 )
 
@@ -19,13 +22,17 @@ func TestFaults_Settings(t *testing.T) {
 	e := newEnv(t)
 	var f wire.Faults
 	e.get("/_sandbox/faults", nil).ok(&f)
-	if f != (wire.Faults{Object: "faults"}) {
+	seed := f.Seed
+	if seed < 1 || seed > wire.FaultSeedMax {
+		t.Errorf("a new account's seed %d is not one from 1 to %d", seed, int64(wire.FaultSeedMax))
+	}
+	if f != (wire.Faults{Object: "faults", Seed: seed}) {
 		t.Errorf("default faults = %+v", f)
 	}
 	// Each POST changes the named settings only.
 	e.post("/_sandbox/faults", vals("latency_ms", "5")).ok(&f)
 	e.post("/_sandbox/faults", vals("drop_rate", "0.25", "rate_limit", "1000")).ok(&f)
-	want := wire.Faults{Object: "faults", DropRate: 0.25, LatencyMS: 5, RateLimit: 1000}
+	want := wire.Faults{Object: "faults", DropRate: 0.25, LatencyMS: 5, RateLimit: 1000, Seed: seed}
 	if f != want {
 		t.Errorf("faults = %+v, want %+v", f, want)
 	}
@@ -37,6 +44,7 @@ func TestFaults_Settings(t *testing.T) {
 		{"error_rate", "1.5"}, {"error_rate", "-0.1"}, {"error_rate", "NaN"}, {"error_rate", "half"},
 		{"drop_rate", "2"}, {"latency_ms", "-1"}, {"latency_ms", "1.5"}, {"latency_ms", "600001"},
 		{"rate_limit", "-1"}, {"rate_limit", "x"}, {"rate_limit", "100000000"},
+		{"seed", "-1"}, {"seed", "x"}, {"seed", "9007199254740992"}, {"seed", "1.5"},
 	} {
 		e.post("/_sandbox/faults", vals(tc.name, tc.value)).fails(400, wire.ErrorTypeInvalidRequest, wire.ErrorCodeParameterInvalid, tc.name)
 	}
@@ -45,11 +53,61 @@ func TestFaults_Settings(t *testing.T) {
 	if f != want {
 		t.Errorf("refused settings changed the faults: %+v", f)
 	}
+	// A seed is kept as sent; 0 or empty picks a random one.
+	want.Seed = wire.FaultSeedMax
+	if e.post("/_sandbox/faults", vals("seed", "9007199254740991")).ok(&f); f != want {
+		t.Errorf("after seed=%d: %+v", int64(wire.FaultSeedMax), f)
+	}
+	for _, v := range []string{"0", ""} {
+		if e.post("/_sandbox/faults", vals("seed", v)).ok(&f); f.Seed < 1 || f.Seed > wire.FaultSeedMax {
+			t.Errorf("seed=%q gave seed %d", v, f.Seed)
+		}
+	}
 	// Faults belong to one account.
 	var o wire.Faults
 	e.other().get("/_sandbox/faults", nil).ok(&o)
-	if o != (wire.Faults{Object: "faults"}) {
+	if o.Seed == f.Seed || o != (wire.Faults{Object: "faults", Seed: o.Seed}) {
 		t.Errorf("another account sees %+v", o)
+	}
+}
+
+// TestFaults_SeedReplays: the same seed and the same requests meet the
+// same faults, whether the seed is posted or the server's.
+func TestFaults_SeedReplays(t *testing.T) {
+	t.Parallel()
+	seed := testSeed(t)
+	run := func(e *env, f url.Values) []int {
+		e.t.Helper()
+		e.post("/_sandbox/faults", f).ok(nil) // not e.faults, which would add a seed
+		var statuses []int
+		for range 60 {
+			statuses = append(statuses, e.get("/v1/payments", nil).status)
+		}
+		return statuses
+	}
+	rates := func(more ...string) url.Values { return vals(append([]string{"error_rate", "0.5"}, more...)...) }
+	e := newEnv(t)
+	first := run(e, rates("seed", strconv.FormatInt(seed, 10)))
+	if !slices.Contains(first, 200) || !slices.Contains(first, 500) || !slices.Contains(first, 503) {
+		t.Fatalf("error_rate 0.5 gave %v; want 200, 500 and 503 among them", first)
+	}
+	if again := run(e, rates("seed", strconv.FormatInt(seed, 10))); !slices.Equal(again, first) {
+		t.Errorf("the same seed posted again:\n got %v\nwant %v", again, first)
+	}
+	// A server started with the seed gives each account the same faults.
+	sb := sandboxtest.Start(t, sandboxtest.WithFaultSeed(seed))
+	for range 2 {
+		e := envOn(t, sb, sandboxtest.NewKey(t))
+		var f wire.Faults
+		if e.get("/_sandbox/faults", nil).ok(&f); f.Seed != seed {
+			t.Errorf("an account of a server seeded %d has seed %d", seed, f.Seed)
+		}
+		if got := run(e, rates()); !slices.Equal(got, first) {
+			t.Errorf("an account of a server seeded %d:\n got %v\nwant %v", seed, got, first)
+		}
+	}
+	if _, err := sandbox.New(sandbox.Options{FaultSeed: wire.FaultSeedMax + 1}); err == nil {
+		t.Error("New took a fault seed past wire.FaultSeedMax")
 	}
 }
 

@@ -24,6 +24,33 @@ type faultSettings struct {
 	dropRate  float64
 	latencyMS int64
 	rateLimit int64
+	// seed started rand, the account's source of fault decisions; rand
+	// is nil until the account first needs it.
+	seed int64
+	rand *rand.Rand
+}
+
+// faultStream is the PCG stream of every account's fault decisions; the
+// seed alone tells one run from another.
+const faultStream = 0x5eed_fa17
+
+// reseed restarts the fault decisions from seed, or from a random seed
+// when seed is 0. The caller holds the account's faultsMu.
+func (f *faultSettings) reseed(seed int64) {
+	if seed == 0 {
+		seed = 1 + rand.Int64N(wire.FaultSeedMax)
+	}
+	f.seed = seed
+	f.rand = rand.New(rand.NewPCG(uint64(seed), faultStream)) //nolint:gosec // seed is positive
+}
+
+// faultsLocked are the account's fault settings, its decisions seeded
+// from the server's seed on first use. The caller holds a.faultsMu.
+func (s *Server) faultsLocked(a *account) *faultSettings {
+	if a.faults.rand == nil {
+		a.faults.reseed(s.faultSeed)
+	}
+	return &a.faults
 }
 
 // limiter admits at most n requests in any one second: it remembers when
@@ -55,13 +82,25 @@ func (l *limiter) allow(now time.Time, n int64) (bool, time.Duration) {
 // and whether to drop the connection once the request has acted.
 func (s *Server) injectFaults(ctx context.Context, a *account, method string) (*apiError, bool) {
 	a.faultsMu.Lock()
-	f := a.faults
+	f := s.faultsLocked(a)
+	errorRate, dropRate, latencyMS, rateLimit := f.errorRate, f.dropRate, f.latencyMS, f.rateLimit
 	var limited bool
 	var wait time.Duration
-	if f.rateLimit > 0 {
+	if rateLimit > 0 {
 		var admitted bool
-		admitted, wait = a.limiter.allow(time.Now(), f.rateLimit)
+		admitted, wait = a.limiter.allow(time.Now(), rateLimit)
 		limited = !admitted
+	}
+	// Every draw happens here, under the lock and in the order of the
+	// requests, so that a seed replays the same faults.
+	var fail, drop bool
+	status := http.StatusInternalServerError
+	if !limited {
+		fail = errorRate > 0 && f.rand.Float64() < errorRate
+		if fail && f.rand.IntN(2) == 0 {
+			status = http.StatusServiceUnavailable
+		}
+		drop = !fail && dropRate > 0 && f.rand.Float64() < dropRate
 	}
 	a.faultsMu.Unlock()
 
@@ -70,18 +109,14 @@ func (s *Server) injectFaults(ctx context.Context, a *account, method string) (*
 		secs := max(1, int(math.Ceil(wait.Seconds())))
 		return &apiError{
 			status: http.StatusTooManyRequests, typ: wire.ErrorTypeRateLimit, code: wire.ErrorCodeRateLimited,
-			message:    "Too many requests: this account is limited to " + strconv.FormatInt(f.rateLimit, 10) + " per second. Retry after the Retry-After header's seconds.",
+			message:    "Too many requests: this account is limited to " + strconv.FormatInt(rateLimit, 10) + " per second. Retry after the Retry-After header's seconds.",
 			retryAfter: secs,
 		}, false
 	}
-	if f.latencyMS > 0 {
-		sleep(ctx, time.Duration(f.latencyMS)*time.Millisecond)
+	if latencyMS > 0 {
+		sleep(ctx, time.Duration(latencyMS)*time.Millisecond)
 	}
-	if f.errorRate > 0 && rand.Float64() < f.errorRate {
-		status := http.StatusInternalServerError
-		if rand.IntN(2) == 0 {
-			status = http.StatusServiceUnavailable
-		}
+	if fail {
 		a.faultErrors.Add(1)
 		// Only a POST carries an Idempotency-Key; a GET or DELETE is
 		// simply retried.
@@ -91,7 +126,7 @@ func (s *Server) injectFaults(ctx context.Context, a *account, method string) (*
 		}
 		return serverError(status, "Injected fault (error_rate): the request did nothing. %s", advice), false
 	}
-	return nil, f.dropRate > 0 && rand.Float64() < f.dropRate
+	return nil, drop
 }
 
 func (c *call) getFaults() response {
@@ -99,19 +134,19 @@ func (c *call) getFaults() response {
 		return e.response()
 	}
 	c.a.faultsMu.Lock()
-	f := c.a.faults
-	c.a.faultsMu.Unlock()
-	return ok(f.appendJSON(nil))
+	defer c.a.faultsMu.Unlock()
+	return ok(c.s.faultsLocked(c.a).appendJSON(nil))
 }
 
 // setFaults changes the named settings and leaves the others.
 func (c *call) setFaults() response {
-	if e := c.f.check(wire.ParamErrorRate, wire.ParamDropRate, wire.ParamLatencyMS, wire.ParamRateLimit); e != nil {
+	if e := c.f.check(wire.ParamErrorRate, wire.ParamDropRate, wire.ParamLatencyMS, wire.ParamRateLimit, wire.ParamSeed); e != nil {
 		return e.response()
 	}
 	c.a.faultsMu.Lock()
 	defer c.a.faultsMu.Unlock()
-	f := c.a.faults
+	f := *c.s.faultsLocked(c.a)
+	seed := int64(-1) // -1: keep the decisions going
 	rate := func(name string, dst *float64) *apiError {
 		v, ok := c.f.get(name)
 		if !ok {
@@ -149,6 +184,7 @@ func (c *call) setFaults() response {
 		rate(wire.ParamDropRate, &f.dropRate),
 		count(wire.ParamLatencyMS, maxLatencyMS, &f.latencyMS),
 		count(wire.ParamRateLimit, maxRateLimit, &f.rateLimit),
+		seedParam(c.f, &seed),
 	} {
 		if e != nil {
 			return e.response()
@@ -157,11 +193,33 @@ func (c *call) setFaults() response {
 	if f.rateLimit != c.a.faults.rateLimit {
 		c.a.limiter = limiter{}
 	}
+	if seed >= 0 {
+		f.reseed(seed)
+	}
 	c.a.faults = f
 	return ok(f.appendJSON(nil))
 }
 
-func (f faultSettings) appendJSON(b []byte) []byte {
+// seedParam reads seed: 1 to wire.FaultSeedMax restarts the decisions
+// from it, 0 or empty from a random seed; absent leaves dst.
+func seedParam(f form, dst *int64) *apiError {
+	v, ok := f.get(wire.ParamSeed)
+	if !ok {
+		return nil
+	}
+	if v == "" {
+		*dst = 0
+		return nil
+	}
+	n, err := strconv.ParseInt(v, 10, 64)
+	if err != nil || n < 0 || n > wire.FaultSeedMax {
+		return invalid(wire.ParamSeed, "seed %q is not valid; use a whole number from 1 to %d to replay a run, or 0 for a random seed.", clip(v), int64(wire.FaultSeedMax))
+	}
+	*dst = n
+	return nil
+}
+
+func (f *faultSettings) appendJSON(b []byte) []byte {
 	b = append(b, `{"object":"faults","error_rate":`...)
 	b = appendFloat(b, f.errorRate)
 	b = append(b, `,"drop_rate":`...)
@@ -170,5 +228,7 @@ func (f faultSettings) appendJSON(b []byte) []byte {
 	b = appendInt(b, f.latencyMS)
 	b = append(b, `,"rate_limit":`...)
 	b = appendInt(b, f.rateLimit)
+	b = append(b, `,"seed":`...)
+	b = appendInt(b, f.seed)
 	return append(b, '}')
 }

@@ -48,7 +48,8 @@ func TestStats_Faults(t *testing.T) {
 		t.Fatalf("a new account's fault counts are %+v, want zero", got)
 	}
 
-	set(c, sandboxclient.FaultsParams{ErrorRate: &one})
+	seed := testSeed(t)
+	set(c, sandboxclient.FaultsParams{ErrorRate: &one, Seed: &seed})
 	for range 3 {
 		if _, err := c.GetPayment(ctx, "pay_"+"000000000000000000000000"); err == nil {
 			t.Fatal("error_rate 1 answered a request")

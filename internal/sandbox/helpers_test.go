@@ -3,9 +3,13 @@ package sandbox_test
 import (
 	"bytes"
 	"encoding/json"
+	"flag"
+	"math/rand/v2"
 	"net/http"
 	"net/url"
 	"regexp"
+	"strconv"
+	"sync"
 	"testing"
 
 	"github.com/paymentsdev/terraform-provider-payments/internal/sandbox/sandboxtest"
@@ -168,8 +172,42 @@ func (e *env) stats() *wire.Stats {
 	return &s
 }
 
+// seedFlag is how a test that draws random numbers is replayed: each one
+// takes its seed from testSeed, which logs it, and
+//
+//	go test -run 'TestX$' ./internal/sandbox/ -seed=N
+//
+// runs it again with the same draws (the sandbox's injected faults
+// included, through POST /_sandbox/faults seed).
+var seedFlag = flag.Int64("seed", 0, "replay the random draws of the tests run from this seed, 1 to 2^53-1 (0: a random seed per test, logged)")
+
+// testSeed is the seed of a test's random draws: -seed, or a random one,
+// the same for every call in one test.
+func testSeed(t testing.TB) int64 {
+	t.Helper()
+	seed := *seedFlag
+	if seed == 0 {
+		seed = 1 + rand.Int64N(wire.FaultSeedMax)
+	}
+	if s, loaded := testSeeds.LoadOrStore(t, seed); loaded {
+		return s.(int64)
+	}
+	t.Cleanup(func() { testSeeds.Delete(t) })
+	t.Logf("seed %d (replay with -seed=%d)", seed, seed)
+	return seed
+}
+
+// testSeeds holds each running test's seed, by its testing.TB.
+var testSeeds sync.Map
+
+// faults changes the account's fault settings. Settings that make the
+// sandbox draw (error_rate, drop_rate) get a seed from testSeed unless f
+// names one, so that the faults a test meets can be replayed.
 func (e *env) faults(f url.Values) *wire.Faults {
 	e.t.Helper()
+	if (f.Has(wire.ParamErrorRate) || f.Has(wire.ParamDropRate)) && !f.Has(wire.ParamSeed) {
+		f.Set(wire.ParamSeed, strconv.FormatInt(testSeed(e.t), 10))
+	}
 	var fs wire.Faults
 	e.post("/_sandbox/faults", f).ok(&fs)
 	return &fs

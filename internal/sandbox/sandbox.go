@@ -50,6 +50,9 @@
 //   - Fault settings are validated all at once (a refused POST changes
 //     nothing): rates 0 to 1, latency_ms 0 to 60000, rate_limit 0 to
 //     100000. An empty value sets 0. They are kept in memory only.
+//   - Fault decisions come from a PCG source per account, seeded by
+//     Options.FaultSeed (-fault-seed) or at random, reseeded by POST
+//     /_sandbox/faults seed=N and shown by GET: a seed replays a run.
 //   - Cleared optional fields are null in answers, not "".
 //   - Webhooks (webhooks.go, events.go, delivery.go): events are recorded
 //     in the request that makes the change, and delivered after it, by a
@@ -78,6 +81,7 @@
 package sandbox
 
 import (
+	"fmt"
 	"log/slog"
 	"net"
 	"net/http"
@@ -109,6 +113,10 @@ type Options struct {
 	// Limits bound the accounts and the bytes the server keeps (see
 	// bounds.go); the zero value bounds nothing.
 	Limits Limits
+	// FaultSeed starts every account's fault decisions (error_rate and
+	// drop_rate), from 1 to wire.FaultSeedMax; 0 gives each account a
+	// random seed. GET /_sandbox/faults tells the seed in use.
+	FaultSeed int64
 }
 
 // Server is the sandbox's http.Handler. It is safe for concurrent use.
@@ -126,7 +134,8 @@ type Server struct {
 	// from the store; their keys wait for it before making a new account.
 	dropping map[[32]byte]chan struct{}
 
-	limits Limits
+	limits    Limits
+	faultSeed int64
 	// total is the bytes all accounts keep (bounds.go).
 	total     atomic.Int64
 	sweepStop chan struct{}
@@ -149,13 +158,17 @@ type Server struct {
 // New returns a Server ready to serve, with the state of opts.Store loaded.
 func New(opts Options) (*Server, error) {
 	s := &Server{
-		log:      opts.Logger,
-		now:      opts.Now,
-		store:    opts.Store,
-		accounts: make(map[[32]byte]*account),
-		dropping: make(map[[32]byte]chan struct{}),
-		limits:   opts.Limits,
-		mux:      http.NewServeMux(),
+		log:       opts.Logger,
+		now:       opts.Now,
+		store:     opts.Store,
+		accounts:  make(map[[32]byte]*account),
+		dropping:  make(map[[32]byte]chan struct{}),
+		limits:    opts.Limits,
+		faultSeed: opts.FaultSeed,
+		mux:       http.NewServeMux(),
+	}
+	if s.faultSeed < 0 || s.faultSeed > wire.FaultSeedMax {
+		return nil, fmt.Errorf("sandbox: fault seed %d is out of range; use 1 to %d, or 0 for a random seed", s.faultSeed, int64(wire.FaultSeedMax))
 	}
 	if s.log == nil {
 		s.log = slog.New(slog.DiscardHandler)

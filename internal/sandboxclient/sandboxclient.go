@@ -28,6 +28,9 @@ type FaultsParams struct {
 	DropRate  *float64
 	LatencyMS *int64
 	RateLimit *int64
+	// Seed restarts the fault decisions from a seed (1 to
+	// wire.FaultSeedMax), or from a random one when 0.
+	Seed *int64
 }
 
 // CompletePayment finishes a pending payment with outcome approved,
@@ -78,6 +81,9 @@ func (s *Client) SetFaults(ctx context.Context, p FaultsParams) (*wire.Faults, e
 	}
 	if p.RateLimit != nil {
 		v.Set(wire.ParamRateLimit, strconv.FormatInt(*p.RateLimit, 10))
+	}
+	if p.Seed != nil {
+		v.Set(wire.ParamSeed, strconv.FormatInt(*p.Seed, 10))
 	}
 	var out wire.Faults
 	return &out, s.c.Call(ctx, http.MethodPost, wire.PathSandboxFaults, nil, v, &out)

@@ -43,7 +43,15 @@ type Faults struct {
 	DropRate  float64 `json:"drop_rate"`
 	LatencyMS int64   `json:"latency_ms"`
 	RateLimit int64   `json:"rate_limit"`
+	// Seed starts the account's fault decisions: the same seed and the
+	// same requests in the same order meet the same faults.
+	Seed int64 `json:"seed"`
 }
+
+// FaultSeedMax is the largest fault seed, the largest integer every JSON
+// client reads exactly (2^53 - 1). Seeds are 1 to FaultSeedMax; 0 asks
+// for a random one.
+const FaultSeedMax = 1<<53 - 1
 
 // The request log and the resend control of payments-sandbox. [assumed]
 const (

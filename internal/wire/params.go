@@ -28,6 +28,7 @@ const (
 	ParamDropRate  = "drop_rate"
 	ParamLatencyMS = "latency_ms"
 	ParamRateLimit = "rate_limit"
+	ParamSeed      = "seed"
 )
 
 // MetadataParam is the form name of one metadata key: metadata[key]. [spec]

@@ -52,6 +52,9 @@ func WithLimits(l sandbox.Limits) Option { return func(o *sandbox.Options) { o.L
 // WithClock makes now the sandbox's clock for timestamps and idempotency expiry.
 func WithClock(now func() time.Time) Option { return func(o *sandbox.Options) { o.Now = now } }
 
+// WithFaultSeed starts every account's fault decisions from seed.
+func WithFaultSeed(seed int64) Option { return func(o *sandbox.Options) { o.FaultSeed = seed } }
+
 // Start runs an in-process sandbox on a random loopback port, wired for
 // connection counting, and closes it when the test ends.
 func Start(tb testing.TB, opts ...Option) *Sandbox {
