@@ -141,6 +141,17 @@ func badInputCases() []badInputCase {
 			expect: []string{"metadata", "must not contain square brackets"}},
 		{name: "customer/metadata key empty", config: aCustomer(`  metadata = { "" = "x" }`),
 			expect: []string{"metadata", fmt.Sprintf("between 1 and %d", wire.MetadataKeyMaxLength)}},
+		{name: "customer/name with a control character", config: aCustomer(`  name = "Jo\u0001"`),
+			expect: []string{"name", "must not contain control characters other than tab and newline"}},
+		{name: "customer/metadata key with a control character", config: aCustomer(`  metadata = { "a\u007fb" = "x" }`),
+			expect: []string{"metadata", "must not contain control characters other than tab and newline"}},
+		{name: "payment/description too long", config: fmt.Sprintf(`resource "payments_payment" "bad" {
+  amount      = 100
+  currency    = "USD"
+  source      = %q
+  description = %q
+}`, sandbox.TokenVisa, strings.Repeat("d", wire.PaymentDescriptionMaxLength+1)),
+			expect: []string{"description", fmt.Sprintf("between 1 and %d", wire.PaymentDescriptionMaxLength)}},
 
 		// payments_customer_source.
 		{name: "source/customer malformed", config: aSource("cus_123", sandbox.TokenVisa),

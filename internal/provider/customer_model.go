@@ -178,10 +178,13 @@ func customerResourceAttributes() map[string]rschema.Attribute {
 			},
 		},
 		"name": rschema.StringAttribute{
-			MarkdownDescription: fmt.Sprintf("%s From 1 to %d characters; omit it rather than set it to an empty string.",
-				d.Name, wire.NameMaxLength),
-			Optional:   true,
-			Validators: []validator.String{stringvalidator.UTF8LengthBetween(1, wire.NameMaxLength)},
+			MarkdownDescription: fmt.Sprintf("%s From 1 to %d characters, without control characters other than tab "+
+				"and newline; omit it rather than set it to an empty string.", d.Name, wire.NameMaxLength),
+			Optional: true,
+			Validators: []validator.String{
+				stringvalidator.UTF8LengthBetween(1, wire.NameMaxLength),
+				stringvalidator.RegexMatches(noControlRegexp, noControlMessage),
+			},
 		},
 		"phone": rschema.StringAttribute{
 			MarkdownDescription: fmt.Sprintf("%s A plus sign and %d to %d digits, with no spaces or dashes.",
@@ -194,7 +197,7 @@ func customerResourceAttributes() map[string]rschema.Attribute {
 			},
 		},
 		"metadata": rschema.MapAttribute{
-			MarkdownDescription: fmt.Sprintf("%s At most %d keys, each of 1 to %d characters without square brackets, "+
+			MarkdownDescription: fmt.Sprintf("%s At most %d keys, each of 1 to %d characters without square brackets or control characters, "+
 				"with a value of 1 to %d characters, and at most %d KiB for the whole customer once form-encoded "+
 				"(the service's request limit), checked at plan time. "+
 				"A value may not be empty, because the service deletes a key set to an empty string. "+

@@ -30,7 +30,13 @@ var (
 	// metadataKeyRegexp keeps square brackets out of keys, because the
 	// form encoding metadata[key]=value could not carry them unambiguously.
 	metadataKeyRegexp = regexp.MustCompile(`^[^\[\]]+$`)
+	// noControlRegexp refuses the control characters the service refuses
+	// in names and metadata keys: all but tab and newline.
+	noControlRegexp = regexp.MustCompile(wire.NoRefusedControlPattern)
 )
+
+// noControlMessage is what a value with a refused control character is told.
+const noControlMessage = "must not contain control characters other than tab and newline"
 
 // NewCustomerResource returns the payments_customer resource.
 func NewCustomerResource() resource.Resource {

@@ -21,6 +21,7 @@ func metadataValidators() []validator.Map {
 		mapvalidator.KeysAre(
 			stringvalidator.UTF8LengthBetween(1, wire.MetadataKeyMaxLength),
 			stringvalidator.RegexMatches(metadataKeyRegexp, "must not contain square brackets"),
+			stringvalidator.RegexMatches(noControlRegexp, noControlMessage),
 		),
 		mapvalidator.ValueStringsAre(
 			notEmptyMetadataValueValidator{},

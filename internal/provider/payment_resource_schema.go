@@ -61,13 +61,14 @@ func (r *paymentResource) Schema(ctx context.Context, _ resource.SchemaRequest, 
 				Validators: []validator.String{stringvalidator.LengthAtLeast(1), paymentSourceValidator},
 			},
 			"description": schema.StringAttribute{
-				MarkdownDescription: "Free text about the payment, at least 1 character. Changes in place; removing it clears it at the service.",
-				Optional:            true,
-				Validators:          []validator.String{stringvalidator.LengthAtLeast(1)},
+				MarkdownDescription: fmt.Sprintf("Free text about the payment, from 1 to %d characters. Changes in place; "+
+					"removing it clears it at the service.", wire.PaymentDescriptionMaxLength),
+				Optional:   true,
+				Validators: []validator.String{stringvalidator.UTF8LengthBetween(1, wire.PaymentDescriptionMaxLength)},
 			},
 			"metadata": schema.MapAttribute{
 				MarkdownDescription: fmt.Sprintf("Your own key-value pairs about the payment: at most %d keys, "+
-					"each of 1 to %d characters without square brackets, with a value of 1 to %d characters. "+
+					"each of 1 to %d characters without square brackets or control characters, with a value of 1 to %d characters. "+
 					"Changes in place; keys removed from the configuration, or added outside of Terraform, are deleted at the service.",
 					wire.MetadataMaxKeys, wire.MetadataKeyMaxLength, wire.MetadataValueMaxLength),
 				ElementType: types.StringType,

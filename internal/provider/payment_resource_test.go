@@ -1015,7 +1015,7 @@ func TestAccPayment_BadInput(t *testing.T) {
 		{"malformed src", `customer = "` + cus + `"
   source = "src_x"`, []string{"Invalid Payment Source", "src_ followed by 24"}},
 		{"malformed customer", `customer = "cus_1"`, []string{"customer", "must be a customer id"}},
-		{"empty description", `description = ""`, []string{"description", "at least 1"}},
+		{"empty description", `description = ""`, []string{"description", fmt.Sprintf("between 1 and %d", wire.PaymentDescriptionMaxLength)}},
 		{"empty metadata value", `metadata = { a = "" }`, []string{"Empty Metadata Value"}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {

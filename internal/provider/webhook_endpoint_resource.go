@@ -84,7 +84,7 @@ func (r *webhookEndpointResource) Schema(ctx context.Context, _ resource.SchemaR
 			},
 			"metadata": schema.MapAttribute{
 				MarkdownDescription: fmt.Sprintf("Your own key-value pairs about the endpoint: at most %d keys, "+
-					"each of 1 to %d characters without square brackets, with a value of 1 to %d characters. "+
+					"each of 1 to %d characters without square brackets or control characters, with a value of 1 to %d characters. "+
 					"Keys added outside of Terraform are shown as a change and removed.",
 					wire.MetadataMaxKeys, wire.MetadataKeyMaxLength, wire.MetadataValueMaxLength),
 				ElementType: types.StringType,

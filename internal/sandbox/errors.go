@@ -45,7 +45,7 @@ func (e *apiError) response() response {
 func invalid(param, format string, args ...any) *apiError {
 	return &apiError{
 		status: http.StatusBadRequest, typ: wire.ErrorTypeInvalidRequest,
-		code: wire.ErrorCodeParameterInvalid, param: param, message: fmt.Sprintf(format, args...),
+		code: wire.ErrorCodeParameterInvalid, param: clip(param), message: fmt.Sprintf(format, args...),
 	}
 }
 
@@ -58,7 +58,7 @@ func missingParam(param, format string, args ...any) *apiError {
 
 // unknownParam is a 400 parameter_unknown.
 func unknownParam(param string) *apiError {
-	e := invalid(param, "Received unknown parameter: %s. Remove it; api/openapi.yaml lists the parameters of this endpoint.", param)
+	e := invalid(param, "Received unknown parameter: %s. Remove it; api/openapi.yaml lists the parameters of this endpoint.", clip(param))
 	e.code = wire.ErrorCodeParameterUnknown
 	return e
 }
@@ -76,7 +76,7 @@ func missingRef(param, format string, args ...any) *apiError {
 func notFound(kind, id string) *apiError {
 	return &apiError{
 		status: http.StatusNotFound, typ: wire.ErrorTypeInvalidRequest,
-		code: wire.ErrorCodeResourceMissing, message: fmt.Sprintf("No such %s: '%s'", kind, id),
+		code: wire.ErrorCodeResourceMissing, message: fmt.Sprintf("No such %s: '%s'", kind, clip(id)),
 	}
 }
 

@@ -6,6 +6,8 @@ import (
 	"slices"
 	"strings"
 	"unicode/utf8"
+
+	"github.com/paymentsdev/terraform-provider-payments/internal/wire"
 )
 
 // param is one decoded form field. A bracketed name such as metadata[plan]
@@ -48,7 +50,7 @@ func parseForm(dst form, raw string) (form, *apiError) {
 			return dst, invalid("", "A form field name is not valid UTF-8; send UTF-8 text.")
 		}
 		if !utf8.ValidString(value) {
-			return dst, invalid(name, "The value of %s is not valid UTF-8; send UTF-8 text.", name)
+			return dst, invalid(name, "The value of %s is not valid UTF-8; send UTF-8 text.", clip(name))
 		}
 		p := param{name: name, value: value}
 		if base, ok := strings.CutSuffix(name, "[]"); ok && base != "" && !strings.ContainsAny(base, "[]") {
@@ -56,11 +58,11 @@ func parseForm(dst form, raw string) (form, *apiError) {
 		} else if i := strings.IndexByte(name, '['); i >= 0 {
 			sub, ok := strings.CutSuffix(name[i+1:], "]")
 			if !ok || i == 0 || sub == "" || strings.ContainsAny(sub, "[]") {
-				return dst, invalid(name, "The field name %s is malformed; use one key in brackets, as in metadata[plan]=gold.", name)
+				return dst, invalid(name, "The field name %s is malformed; use one key in brackets, as in metadata[plan]=gold.", clip(name))
 			}
 			p.base, p.sub, p.bracketed = name[:i], sub, true
 		} else if strings.IndexByte(name, ']') >= 0 {
-			return dst, invalid(name, "The field name %s is malformed; use one key in brackets, as in metadata[plan]=gold.", name)
+			return dst, invalid(name, "The field name %s is malformed; use one key in brackets, as in metadata[plan]=gold.", clip(name))
 		}
 		dst = append(dst, p)
 	}
@@ -69,16 +71,25 @@ func parseForm(dst form, raw string) (form, *apiError) {
 	slices.SortStableFunc(dst, func(a, b param) int { return strings.Compare(a.name, b.name) })
 	for i := 1; i < len(dst); i++ {
 		if dst[i].name == dst[i-1].name && !dst[i].array {
-			return dst, invalid(dst[i].name, "The parameter %s is given more than once; send it once.", dst[i].name)
+			return dst, invalid(dst[i].name, "The parameter %s is given more than once; send it once.", clip(dst[i].name))
 		}
 	}
 	return dst, nil
 }
 
-// clip bounds text from a request quoted back in an error message.
-func clip(s string) string {
-	if len(s) > 64 {
-		return s[:64] + "..."
+// clip bounds text from a request quoted back in an error message or its
+// param: at most wire.ErrorEchoMaxLength characters, then "…". It cuts
+// between characters, so that the message stays valid UTF-8.
+func clip(s string) string { return clipTo(s, wire.ErrorEchoMaxLength) }
+
+// clipTo is s cut to at most n characters, then "…".
+func clipTo(s string, n int) string {
+	seen := 0
+	for i := range s {
+		if seen == n {
+			return s[:i] + "…"
+		}
+		seen++
 	}
 	return s
 }
@@ -109,7 +120,7 @@ next:
 		}
 		if p.array {
 			// An array where none is taken: as malformed as before arrays.
-			return invalid(p.name, "The field name %s is malformed; use one key in brackets, as in metadata[plan]=gold.", p.name)
+			return invalid(p.name, "The field name %s is malformed; use one key in brackets, as in metadata[plan]=gold.", clip(p.name))
 		}
 		return unknownParam(p.name)
 	}

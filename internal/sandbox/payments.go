@@ -40,6 +40,9 @@ func (c *call) createPayment() response {
 		}
 	}
 	description, _ := c.f.get(wire.ParamDescription)
+	if e := checkDescription(description); e != nil {
+		return e.response()
+	}
 	description = strings.Clone(description) // not a view into the body
 	meta, e := applyMetadata(nil, c.f)
 	if e != nil {
@@ -171,6 +174,9 @@ func (c *call) updatePayment() response {
 		return e.response()
 	}
 	if v, ok := c.f.get(wire.ParamDescription); ok {
+		if e := checkDescription(v); e != nil {
+			return e.response()
+		}
 		// An empty description clears it; clone, v points into the body.
 		p.description = strings.Clone(v)
 	}

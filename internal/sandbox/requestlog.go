@@ -21,6 +21,10 @@ import (
 // reading the log is not logged either, so that polling it leaves it as
 // it was.
 
+// maxLoggedPath bounds a logged path, in characters: the longest route's
+// path is under 100, and a 1 MB bogus one must not be kept a thousand times.
+const maxLoggedPath = 256
+
 type loggedRequest struct {
 	id       string
 	at       time.Time
@@ -121,7 +125,7 @@ func (w *loggingWriter) Write(b []byte) (int, error) {
 func (w *loggingWriter) done() {
 	e := loggedRequest{
 		id: w.Header().Get(wire.HeaderRequestID), at: w.at, method: w.r.Method,
-		path: redactKeys(w.r.URL.Path), status: w.status, duration: time.Since(w.start),
+		path: clipTo(redactKeys(w.r.URL.Path), maxLoggedPath), status: w.status, duration: time.Since(w.start),
 		idemKey:  w.r.Header.Get(wire.HeaderIdempotencyKey),
 		replayed: w.Header().Get(wire.HeaderIdempotentReplayed) == "true",
 	}

@@ -40,6 +40,33 @@ func checkName(v string) *apiError {
 	if n := utf8.RuneCountInString(v); n > wire.NameMaxLength {
 		return invalid(wire.ParamName, "name is %d characters long; use at most %d.", n, wire.NameMaxLength)
 	}
+	if e := refuseControl(wire.ParamName, "name", v); e != nil {
+		return e
+	}
+	return nil
+}
+
+// refusedControl finds the control characters names and metadata keys
+// may not hold (wire.RefusedControlClass).
+var refusedControl = regexp.MustCompile(`[` + wire.RefusedControlClass + `]`)
+
+// refuseControl is a 400 naming param when v holds a refused control
+// character, or nil; what names the text in the message.
+func refuseControl(param, what, v string) *apiError {
+	loc := refusedControl.FindStringIndex(v)
+	if loc == nil {
+		return nil
+	}
+	r, _ := utf8.DecodeRuneInString(v[loc[0]:])
+	return invalid(param, "%s holds the control character U+%04X at character %d; only tab and newline are allowed. Remove it.",
+		what, r, utf8.RuneCountInString(v[:loc[0]])+1)
+}
+
+// checkDescription bounds a payment's description; empty clears it.
+func checkDescription(v string) *apiError {
+	if n := utf8.RuneCountInString(v); n > wire.PaymentDescriptionMaxLength {
+		return invalid(wire.ParamDescription, "description is %d characters long; use at most %d.", n, wire.PaymentDescriptionMaxLength)
+	}
 	return nil
 }
 
@@ -65,6 +92,11 @@ func applyMetadata(cur metadata, f form) (metadata, *apiError) {
 		}
 		if n := utf8.RuneCountInString(p.sub); n > wire.MetadataKeyMaxLength {
 			return nil, invalid(p.name, "The metadata key %q is %d characters long; use at most %d.", clip(p.sub), n, wire.MetadataKeyMaxLength)
+		}
+		// The param spells the key's control characters as escapes, so
+		// that it can be printed; the message quotes it the same way.
+		if e := refuseControl(wire.ParamMetadata+"["+escaped(p.sub)+"]", fmt.Sprintf("The metadata key %q", p.sub), p.sub); e != nil {
+			return nil, e
 		}
 		if n := utf8.RuneCountInString(p.value); n > wire.MetadataValueMaxLength {
 			return nil, invalid(p.name, "The value of %s is %d characters long; use at most %d.", p.name, n, wire.MetadataValueMaxLength)
@@ -118,4 +150,11 @@ func currency(v string) (string, *apiError) {
 // canMove reports whether PaymentTransitions allows from -> to.
 func canMove(from, to string) bool {
 	return slices.Contains(PaymentTransitions[from], to)
+}
+
+// escaped is s as Go would quote it, without the quotes: control
+// characters become \x01, \u0085 and the like.
+func escaped(s string) string {
+	q := strconv.Quote(s)
+	return q[1 : len(q)-1]
 }

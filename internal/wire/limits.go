@@ -24,7 +24,23 @@ const (
 	PhoneMinDigits      = 8
 	PhoneMaxDigits      = 15
 	MaxRequestBodyBytes = 64 << 10
+	// PaymentDescriptionMaxLength bounds a payment's description, in characters.
+	PaymentDescriptionMaxLength = 1000
 )
+
+// RefusedControlClass is the regular-expression class (Go and ECMAScript
+// alike) of the control characters that names and metadata keys may not
+// contain: every Unicode control character but tab and newline. [assumed]
+const RefusedControlClass = `\x00-\x08\x0B-\x1F\x7F-\x9F`
+
+// NoRefusedControlPattern matches text without a refused control character.
+const NoRefusedControlPattern = `^[^` + RefusedControlClass + `]*$`
+
+// ErrorEchoMaxLength is how many characters of a value the request sent
+// (an id, a key, a token, a field name) an error message or its param
+// quotes at most, followed by "…", so that a 10 KB bogus id is never sent
+// back whole. [assumed]
+const ErrorEchoMaxLength = 64
 
 // Payment amount bounds, in the currency's minor unit. [assumed]
 const (

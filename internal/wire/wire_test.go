@@ -2,8 +2,10 @@ package wire_test
 
 import (
 	"net/url"
+	"regexp"
 	"strings"
 	"testing"
+	"unicode"
 
 	"github.com/paymentsdev/terraform-provider-payments/internal/wire"
 )
@@ -100,5 +102,22 @@ func TestCurrencyDecimals_CoversCurrencies(t *testing.T) {
 	}
 	if len(wire.CurrencyDecimals) != len(wire.Currencies) {
 		t.Errorf("CurrencyDecimals has %d entries, Currencies %d", len(wire.CurrencyDecimals), len(wire.Currencies))
+	}
+}
+
+// TestRefusedControlClass_IsControlButTabAndNewline: the class refuses
+// exactly Unicode's control characters other than tab and newline.
+func TestRefusedControlClass_IsControlButTabAndNewline(t *testing.T) {
+	in := regexp.MustCompile(`[` + wire.RefusedControlClass + `]`)
+	clean := regexp.MustCompile(wire.NoRefusedControlPattern)
+	for r := rune(0); r <= unicode.MaxRune; r++ {
+		if r >= 0xD800 && r <= 0xDFFF {
+			continue // surrogates are not text
+		}
+		want := unicode.IsControl(r) && r != '\t' && r != '\n'
+		s := "a" + string(r) + "b"
+		if in.MatchString(s) != want || clean.MatchString(s) == want {
+			t.Errorf("U+%04X: refused %v, want %v", r, in.MatchString(s), want)
+		}
 	}
 }
