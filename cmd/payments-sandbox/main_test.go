@@ -16,6 +16,7 @@ import (
 	"path/filepath"
 	"regexp"
 	"strings"
+	"sync"
 	"syscall"
 	"testing"
 	"time"
@@ -161,11 +162,44 @@ func decode[T any](t *testing.T, b []byte) T {
 }
 
 // TestProgram_PersistenceSurvivesKill: every answered write is on disk,
-// even when the process is killed with SIGKILL right after.
+// even when the process is killed with SIGKILL in the middle of concurrent
+// writes from several accounts, whose commits share transactions.
 func TestProgram_PersistenceSurvivesKill(t *testing.T) {
 	data := filepath.Join(t.TempDir(), "state.db")
 	key := wire.SecretKeySandboxPrefix + "persist0001"
 	p := start(t, "-addr", "127.0.0.1:0", "-data", data)
+
+	// Writers on accounts of their own keep creating payments until the
+	// kill; each one answered 200 is recorded as acknowledged.
+	type ack struct{ key, id, idem string }
+	const writers = 6
+	acks := make(chan ack, 100000)
+	var wg sync.WaitGroup
+	for w := range writers {
+		wkey := fmt.Sprintf("%swriter%04d", wire.SecretKeySandboxPrefix, w)
+		wg.Go(func() {
+			for i := 0; ; i++ {
+				idem := fmt.Sprintf("w%d-%d", w, i)
+				resp, err := sandboxtest.Do(nil, p.url, sandboxtest.Request{
+					Method: http.MethodPost, Path: "/v1/payments", Key: wkey, IdempotencyKey: idem,
+					Form: url.Values{"amount": {"100"}, "currency": {"USD"}, "source": {sandbox.TokenVisa}},
+				})
+				if err != nil {
+					return // killed: this one was never answered
+				}
+				if resp.Status != 200 {
+					t.Errorf("writer %d: %d %s", w, resp.Status, resp.Body)
+					return
+				}
+				var pay wire.Payment
+				if err := json.Unmarshal(resp.Body, &pay); err != nil {
+					t.Errorf("writer %d: %v", w, err)
+					return
+				}
+				acks <- ack{wkey, pay.ID, idem}
+			}
+		})
+	}
 
 	st, b, _ := p.call(t, key, "POST", "/v1/customers", url.Values{"email": {"jo@example.com"}, "source": {sandbox.TokenVisa}}, "")
 	if st != 200 {
@@ -182,10 +216,20 @@ func TestProgram_PersistenceSurvivesKill(t *testing.T) {
 	}
 	_, wantList, _ := p.call(t, key, "GET", "/v1/payments", nil, "")
 
+	// Kill once the writers are well under way, while they still write.
+	deadline := time.Now().Add(30 * time.Second)
+	for len(acks) < 20*writers {
+		if time.Now().After(deadline) {
+			t.Fatalf("only %d writes acknowledged in 30s", len(acks))
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
 	if err := p.cmd.Process.Signal(syscall.SIGKILL); err != nil {
 		t.Fatal(err)
 	}
 	<-p.done
+	wg.Wait()
+	close(acks)
 
 	p = start(t, "-addr", "127.0.0.1:0", "-data", data)
 	st, b, _ = p.call(t, key, "GET", "/v1/customers/"+cu.ID, nil, "")
@@ -199,6 +243,18 @@ func TestProgram_PersistenceSurvivesKill(t *testing.T) {
 	if got := decode[wire.Payment](t, b); st != 200 || got.ID != payments[0].ID || h.Get(wire.HeaderIdempotentReplayed) != "true" {
 		t.Errorf("idempotent retry after kill -9: %d %s", st, b)
 	}
+	n := 0
+	for a := range acks {
+		n++
+		if st, b, _ := p.call(t, a.key, "GET", "/v1/payments/"+a.id, nil, ""); st != 200 {
+			t.Errorf("acknowledged payment %s lost to kill -9: %d %s", a.id, st, b)
+		}
+		st, b, h := p.call(t, a.key, "POST", "/v1/payments", url.Values{"amount": {"100"}, "currency": {"USD"}, "source": {sandbox.TokenVisa}}, a.idem)
+		if got := decode[wire.Payment](t, b); st != 200 || got.ID != a.id || h.Get(wire.HeaderIdempotentReplayed) != "true" {
+			t.Errorf("retry of acknowledged %s after kill -9: %d %s", a.idem, st, b)
+		}
+	}
+	t.Logf("%d concurrent writes acknowledged before kill -9, all present after", n)
 }
 
 // TestProgram_SignalsStopCleanly: SIGTERM and SIGINT end the process with

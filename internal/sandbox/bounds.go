@@ -206,6 +206,7 @@ func (s *Server) sweepIdle() {
 	}
 	cutoff := s.now().Add(-s.limits.AccountIdle).UnixNano()
 	var gone []*account
+	var goneBytes []int64
 	done := make(chan struct{})
 	s.mu.Lock()
 	for hash, a := range s.accounts {
@@ -214,6 +215,7 @@ func (s *Server) sweepIdle() {
 		}
 		if a.wh.book.idle() {
 			delete(s.accounts, hash)
+			goneBytes = append(goneBytes, a.bytes)
 			a.charge(-a.bytes)
 			// A request that finds this account in the map no longer can:
 			// the disk is emptied before the key may make a new one.
@@ -227,8 +229,15 @@ func (s *Server) sweepIdle() {
 		return
 	}
 	if s.store != nil {
-		for _, a := range gone {
-			s.commitBackground(a, []op{{kind: opDropAccount}})
+		for i, a := range gone {
+			if !s.commitBackground(a, []op{{kind: opDropAccount}}) {
+				// The file keeps it (a full disk): so does memory, and a
+				// later sweep tries again.
+				s.mu.Lock()
+				s.accounts[a.hash] = a
+				a.charge(goneBytes[i])
+				s.mu.Unlock()
+			}
 		}
 	}
 	s.mu.Lock()

@@ -69,7 +69,7 @@ func (c *call) reset() response {
 	if e := c.f.check(); e != nil {
 		return e.response()
 	}
-	c.a.clear()
+	c.a.clear(c)
 	c.dropAccount()
 	c.putSeq()
 	return ok([]byte(`{"object":"reset","deleted":true}`))

@@ -120,8 +120,17 @@ func (c *call) addDelivery(ev, ep rid) {
 	bk := &c.a.wh.book
 	bk.mu.Lock()
 	bk.ensure()
+	prev := bk.pending[d.key]
 	bk.pending[d.key] = d
 	bk.mu.Unlock()
+	c.undoBook(func(bk *deliveryBook) {
+		if bk.pending[d.key] == d {
+			delete(bk.pending, d.key)
+			if prev != nil {
+				bk.pending[d.key] = prev
+			}
+		}
+	})
 	c.s.hooks.schedule(d, d.due)
 }
 
@@ -171,14 +180,24 @@ func (bk *deliveryBook) takeOps() []op {
 // attempts recorded but not yet flushed are written by the request first.
 func (c *call) cancelEndpoint(ep rid) {
 	bk := &c.a.wh.book
-	c.ops = append(c.ops, bk.takeOps()...)
+	taken := bk.takeOps()
+	c.ops = append(c.ops, taken...)
+	var cancelled []*delivery
 	for key, d := range bk.pending {
 		if d.endpoint == ep {
 			delete(bk.pending, key)
+			cancelled = append(cancelled, d)
 			c.deleteDeliveryRecord(key)
 		}
 	}
 	bk.mu.Unlock()
+	c.undoBook(func(bk *deliveryBook) {
+		bk.ensure()
+		for _, d := range cancelled {
+			bk.pending[d.key] = d
+		}
+		c.s.hooks.requeue(c.a, taken)
+	})
 }
 
 // idle reports whether no delivery of the account is pending nor being
@@ -199,12 +218,18 @@ func (bk *deliveryBook) idle() bool {
 }
 
 // reset forgets the deliveries and the log but not seq (POST
-// /_sandbox/reset, which drops every record of the account).
-func (bk *deliveryBook) reset() {
-	bk.takeOps()
+// /_sandbox/reset, which drops every record of the account). It returns
+// how to take that back, should the reset's write fail.
+func (bk *deliveryBook) reset(hooks *deliverer, a *account) func(*deliveryBook) {
+	ops := bk.takeOps()
+	pending, attempts := bk.pending, bk.attempts
 	bk.pending = nil
 	bk.attempts = nil
 	bk.mu.Unlock()
+	return func(bk *deliveryBook) {
+		bk.pending, bk.attempts = pending, attempts
+		hooks.requeue(a, ops)
+	}
 }
 
 type laneKey struct {
@@ -389,6 +414,24 @@ func (d *deliverer) queue(a *account, ops []op) {
 		return
 	}
 	bk.ops = append(bk.ops, ops...)
+	d.markDirty(a)
+}
+
+// requeue puts ops that could not be written back in front of the book's,
+// for the flusher to try again; the caller holds the book's mu.
+func (d *deliverer) requeue(a *account, ops []op) {
+	bk := &a.wh.book
+	if len(ops) == 0 {
+		return
+	}
+	bk.ops = append(slices.Clip(ops), bk.ops...)
+	d.markDirty(a)
+}
+
+// markDirty puts the account in the flush list; the caller holds its
+// book's mu.
+func (d *deliverer) markDirty(a *account) {
+	bk := &a.wh.book
 	if bk.dirty {
 		return
 	}
@@ -433,7 +476,13 @@ func (d *deliverer) flush() {
 		ops := bk.ops
 		bk.ops, bk.dirty = nil, false
 		bk.mu.Unlock()
-		d.s.commitBackground(a, ops)
+		if !d.s.commitBackground(a, ops) {
+			// Kept for the next flush: the book is ahead of the file
+			// anyway, and a full disk may take them later.
+			bk.mu.Lock()
+			d.requeue(a, ops)
+			bk.mu.Unlock()
+		}
 		bk.flushing.Unlock()
 	}
 }
@@ -645,16 +694,23 @@ func (d *deliverer) post(target, secret string, body []byte, at time.Time) (stat
 	return status, ""
 }
 
-// commitBackground writes changes made outside a request. A failure puts
-// the server in the same refusing state as a failed request write.
-func (s *Server) commitBackground(a *account, ops []op) {
-	if len(ops) == 0 || s.storeErr.Load() != nil {
-		return
+// commitBackground writes changes made outside a request (delivery
+// records, an idle account's removal), and reports whether they were
+// written; on failure the caller keeps them to try again.
+func (s *Server) commitBackground(a *account, ops []op) bool {
+	if len(ops) == 0 {
+		return true
 	}
 	if err := s.store.commit(a.hash, ops); err != nil {
-		s.storeErr.CompareAndSwap(nil, &err)
-		s.log.Error("writing the data file failed; refusing every request from now on", "error", err)
+		if !s.backgroundFailing.Swap(true) {
+			s.log.Error("writing the data file failed; delivery records are kept in memory and written once it takes writes again", "error", err)
+		}
+		return false
 	}
+	if s.backgroundFailing.Swap(false) {
+		s.log.Info("the data file takes writes again")
+	}
+	return true
 }
 
 func (c *call) listDeliveries() response {
@@ -711,4 +767,13 @@ func (c *call) listDeliveries() response {
 		}
 		return append(b, '}')
 	}))
+}
+
+// undoBook records how to take back a change to the delivery book, should
+// the request's write fail (see account.restore). Without a store there
+// is no write to fail.
+func (c *call) undoBook(f func(*deliveryBook)) {
+	if c.s.store != nil {
+		c.undo = append(c.undo, f)
+	}
 }

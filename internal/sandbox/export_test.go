@@ -3,7 +3,9 @@ package sandbox
 import (
 	"context"
 	"crypto/sha256"
+	"errors"
 	"net/netip"
+	"sync/atomic"
 	"time"
 )
 
@@ -76,4 +78,32 @@ func WebhookTargetCheck(opts WebhookOptions) (func(host string, ip netip.Addr, p
 // SetWebhookResolver makes lookup resolve the host names of webhook URLs.
 func SetWebhookResolver(s *Server, lookup func(host string) []netip.Addr) {
 	s.hooks.lookup = func(_ context.Context, host string) ([]netip.Addr, error) { return lookup(host), nil }
+}
+
+// FaultyStore wraps a store so that a test can make its writes fail, as a
+// full disk would, and mend them again.
+type FaultyStore struct {
+	Store
+	// Fail makes every commit, and the health check, fail while set.
+	Fail atomic.Bool
+	// Failed counts the commits failed.
+	Failed atomic.Int64
+}
+
+// errInjected is the failure FaultyStore injects.
+var errInjected = errors.New("injected write failure")
+
+func (f *FaultyStore) commit(account [32]byte, ops []op) error {
+	if f.Fail.Load() {
+		f.Failed.Add(1)
+		return errInjected
+	}
+	return f.Store.commit(account, ops)
+}
+
+func (f *FaultyStore) check() error {
+	if f.Fail.Load() {
+		return errInjected
+	}
+	return f.Store.check()
 }

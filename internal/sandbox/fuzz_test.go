@@ -2,7 +2,6 @@ package sandbox
 
 import (
 	"encoding/json"
-	"errors"
 	"net/http"
 	"net/http/httptest"
 	"net/url"
@@ -131,39 +130,4 @@ func FuzzServe(f *testing.F) {
 			}
 		}
 	})
-}
-
-// failingStore fails every commit, as a full disk would.
-type failingStore struct{}
-
-func (failingStore) Close() error                               { return nil }
-func (failingStore) load() (map[[32]byte]*storedAccount, error) { return nil, nil }
-func (failingStore) commit([32]byte, []op) error                { return errors.New("disk full") }
-
-// TestStore_FailureStopsServing: once a write is lost the server refuses
-// every request rather than answer from state the disk does not have.
-func TestStore_FailureStopsServing(t *testing.T) {
-	srv, err := New(Options{Store: failingStore{}})
-	if err != nil {
-		t.Fatal(err)
-	}
-	do := func(method, path, body string) *httptest.ResponseRecorder {
-		r := httptest.NewRequest(method, path, strings.NewReader(body))
-		r.Header.Set("Content-Type", "application/x-www-form-urlencoded")
-		r.Header.Set(wire.HeaderIdempotencyKey, "k")
-		r.SetBasicAuth(wire.SecretKeySandboxPrefix+"storefail", "")
-		w := httptest.NewRecorder()
-		srv.ServeHTTP(w, r)
-		return w
-	}
-	// Reads write nothing and still work until a write fails.
-	if w := do(http.MethodGet, "/v1/payments", ""); w.Code != 200 {
-		t.Fatalf("read before failure: %d", w.Code)
-	}
-	if w := do(http.MethodPost, "/v1/customers", "name=x"); w.Code != 500 || !strings.Contains(w.Body.String(), "disk full") {
-		t.Fatalf("failed write answered %d %s", w.Code, w.Body)
-	}
-	if w := do(http.MethodGet, "/v1/payments", ""); w.Code != 500 {
-		t.Errorf("after a failed write: %d, want 500", w.Code)
-	}
 }

@@ -1,6 +1,7 @@
 package sandbox
 
 import (
+	"slices"
 	"sync"
 	"sync/atomic"
 )
@@ -172,7 +173,7 @@ func (a *account) addPayment(p *payment) {
 // clear drops every object and idempotency record (POST /_sandbox/reset).
 // The sequence goes on, so cursors taken before a reset never match a
 // payment made after it.
-func (a *account) clear() {
+func (a *account) clear(c *call) {
 	clear(a.customers)
 	a.customerOrder = nil
 	clear(a.payments)
@@ -181,6 +182,48 @@ func (a *account) clear() {
 	a.order = nil
 	a.idemQueue = nil
 	a.sources = 0
-	a.wh.clear()
+	a.wh.clear(c)
 	a.charge(accountBytes - a.bytes)
+}
+
+// restore replaces a's objects with from's, a copy of the same account
+// just read from the store (after a failed commit, see Server.rollback).
+// Counters and fault settings stay, and so do the Idempotency-Key
+// reservations of requests still running, which finish or free their keys
+// themselves. The delivery book stays too: it is ahead of the file by
+// design (see delivery.go), so the failed request's changes to it are
+// taken back by undo instead. Sequence numbers only grow, so that an id or
+// cursor of the failed request never comes back as another object's.
+func (a *account) restore(from *account, undo []func(*deliveryBook)) {
+	for key, rec := range a.idem {
+		if !rec.done && from.idem[key] == nil {
+			from.idem[key] = rec
+			from.idemQueue = append(from.idemQueue, rec)
+		}
+	}
+	slices.SortFunc(from.idemQueue, func(x, y *idemRecord) int {
+		switch {
+		case x.created < y.created:
+			return -1
+		case x.created > y.created:
+			return 1
+		}
+		return 0
+	})
+	a.customers, a.customerOrder = from.customers, from.customerOrder
+	a.payments, a.order, a.byCustomer = from.payments, from.order, from.byCustomer
+	a.sources = from.sources
+	a.idem, a.idemQueue = from.idem, from.idemQueue
+	a.seq = max(a.seq, from.seq)
+	a.customerSeq = max(a.customerSeq, from.customerSeq)
+	a.wh.endpoints, a.wh.endpointOrder = from.wh.endpoints, from.wh.endpointOrder
+	a.wh.events, a.wh.eventOrder = from.wh.events, from.wh.eventOrder
+	a.wh.seq = max(a.wh.seq, from.wh.seq)
+	a.charge(from.bytes - a.bytes)
+	bk := &a.wh.book
+	bk.mu.Lock()
+	for i := len(undo) - 1; i >= 0; i-- {
+		undo[i](bk)
+	}
+	bk.mu.Unlock()
 }

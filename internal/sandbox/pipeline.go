@@ -34,9 +34,10 @@ func (s *Server) serve(w http.ResponseWriter, r *http.Request, rt *route) {
 		w = lw
 		defer lw.done()
 	}
-	if err := s.storeErr.Load(); err != nil {
-		s.write(w, r, rt.name, start, serverError(http.StatusInternalServerError,
-			"The sandbox's data file could not be written (%v); restart the sandbox.", *err).response())
+	if s.storeErr.Load() != nil {
+		e := storageUnavailable(nil)
+		e.message = "The sandbox could neither write its data file nor read it back, so it no longer answers; restart it (its log has the details)."
+		s.write(w, r, rt.name, start, e.response())
 		return
 	}
 
@@ -127,14 +128,11 @@ func (s *Server) act(r *http.Request, rt *route, a *account, f form, early *inpu
 		c.idemFinish(rec, resp)
 	}
 	if len(c.ops) > 0 {
+		// The account stays locked until the write is on disk: no other
+		// request of it sees a change that may yet be rolled back. Other
+		// accounts' writes share the transaction (see boltStore.commit).
 		if err := s.store.commit(a.hash, c.ops); err != nil {
-			s.storeErr.CompareAndSwap(nil, &err)
-			s.log.Error("writing the data file failed; refusing every request from now on", "error", err)
-			if rec != nil {
-				a.idemAbort(rec)
-			}
-			return serverError(http.StatusInternalServerError,
-				"The sandbox's data file could not be written (%v); restart the sandbox.", err).response()
+			return s.storeFailed(c, err).response()
 		}
 	}
 	return resp

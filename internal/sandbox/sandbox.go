@@ -78,9 +78,19 @@
 //   - A data file that is truncated, overwritten or foreign is refused at
 //     open (read-only, checked whole with bbolt's tx.Check), with one
 //     error naming it and what to do; nothing of it is served.
+//   - A write the data file refuses (full or read-only disk, I/O error) is
+//     503 storage_unavailable, its message naming the cause but not the
+//     path; the account is read back from the file, so the request changed
+//     nothing, in memory either. Reads go on; writes work again as soon as
+//     the disk takes them (store_records.go, storeFailed).
+//   - Concurrent writes share bbolt transactions and their syncs (group
+//     commit, store.go); each is answered once it is on disk. A request
+//     holds its account's lock until then, so requests of one account are
+//     written one after another, and those of many accounts together.
 package sandbox
 
 import (
+	"errors"
 	"fmt"
 	"log/slog"
 	"net"
@@ -142,12 +152,16 @@ type Server struct {
 	sweepDone chan struct{}
 
 	connections atomic.Int64
-	// storeErr is set once a write to the store fails. From then on the
-	// server refuses requests: memory and disk disagree, and answering
-	// would break the promise that no answered write is lost.
-	storeErr  atomic.Pointer[error]
-	closeOnce sync.Once
-	closeErr  error
+	// storeErr is set when a write to the store failed and reading the
+	// account back failed too. From then on the server refuses requests:
+	// memory and disk may disagree. A failed write alone only fails its
+	// request (see storeFailed).
+	storeErr atomic.Pointer[error]
+	// backgroundFailing is set while writes made outside requests fail,
+	// so that their failure is logged once, not at every retry.
+	backgroundFailing atomic.Bool
+	closeOnce         sync.Once
+	closeErr          error
 
 	// afterReserve, when set (by tests), runs between reserving an
 	// Idempotency-Key and acting on the request, the window in which a
@@ -226,6 +240,24 @@ func (s *Server) Close() error {
 	return s.closeErr
 }
 
+// StoreHealthy reports whether the data file answers; nil without one. It
+// reads the file and, when the last write failed, tries an empty write, so
+// that a full or read-only disk reports an error until it takes writes
+// again. The error names the cause, never the file's path: it is meant for
+// a health endpoint.
+func (s *Server) StoreHealthy() error {
+	if s.store == nil {
+		return nil
+	}
+	if s.storeErr.Load() != nil {
+		return errors.New("the sandbox could neither write its data file nor read it back; restart it")
+	}
+	if err := s.store.check(); err != nil {
+		return fmt.Errorf("the data file does not take writes (%s)", storageCause(err))
+	}
+	return nil
+}
+
 // response is an answer, built under the account lock and written after.
 type response struct {
 	status     int
@@ -247,6 +279,10 @@ type call struct {
 	// ops are the store writes of the request, committed before it is
 	// answered; nil without a store.
 	ops []op
+	// undo takes back the request's changes to the delivery book, which
+	// reading the account back from the store does not restore (see
+	// account.restore); run when the commit fails.
+	undo []func(*deliveryBook)
 }
 
 // route is one endpoint.

@@ -9,6 +9,8 @@ import (
 	"runtime/debug"
 	"slices"
 	"strings"
+	"sync"
+	"sync/atomic"
 	"time"
 
 	bolt "go.etcd.io/bbolt"
@@ -23,9 +25,16 @@ type Store interface {
 
 	// load returns every account's records.
 	load() (map[[32]byte]*storedAccount, error)
-	// commit writes one request's changes to one account, durably, in one
-	// transaction: all of them or none.
+	// loadAccount returns one account's records, nil when it has none: the
+	// state to go back to when a commit of the account failed.
+	loadAccount(account [32]byte) (*storedAccount, error)
+	// commit writes one request's changes to one account, durably: all of
+	// them or none. It returns once they are on disk; concurrent commits
+	// may share a transaction and its sync.
 	commit(account [32]byte, ops []op) error
+	// check reports whether the store answers: it reads, and, when the
+	// last write failed, tries an empty write.
+	check() error
 }
 
 // storedAccount is one account's records as the store holds them.
@@ -67,7 +76,29 @@ var (
 type boltStore struct {
 	db   *bolt.DB
 	path string
+
+	// The group commit: requests queue their changes and wait; one
+	// goroutine writes everything queued in one transaction, syncs once
+	// and answers them all. See commit.
+	mu     sync.Mutex
+	queue  []*pendingCommit
+	closed bool
+	wake   chan struct{} // capacity 1: "the queue may hold something"
+	done   chan struct{} // closed when the committer has returned
+	// failing is set while the last transaction failed (a full or
+	// read-only disk); check then tries a write to see it mended.
+	failing atomic.Bool
 }
+
+// pendingCommit is one caller's changes, waiting for the committer.
+type pendingCommit struct {
+	account [32]byte
+	ops     []op
+	result  chan error // capacity 1
+}
+
+// errStoreClosed answers a commit that comes after Close.
+var errStoreClosed = errors.New("the data file is closed")
 
 // OpenStore opens, or creates, the data file at path. Every write is
 // synced to disk before the request is answered, so no answered write is
@@ -100,17 +131,18 @@ func OpenStore(path string) (Store, error) {
 	// changes something: a file refused later, at load, stays as it was.
 	var initialised bool
 	_ = db.View(func(tx *bolt.Tx) error { initialised = tx.Bucket(bucketAccounts) != nil; return nil })
-	if initialised {
-		return &boltStore{db: db, path: path}, nil
+	if !initialised {
+		if err := db.Update(func(tx *bolt.Tx) error {
+			_, err := tx.CreateBucketIfNotExists(bucketAccounts)
+			return err
+		}); err != nil {
+			db.Close()
+			return nil, fmt.Errorf("initialising data file %s: %w", path, err)
+		}
 	}
-	if err := db.Update(func(tx *bolt.Tx) error {
-		_, err := tx.CreateBucketIfNotExists(bucketAccounts)
-		return err
-	}); err != nil {
-		db.Close()
-		return nil, fmt.Errorf("initialising data file %s: %w", path, err)
-	}
-	return &boltStore{db: db, path: path}, nil
+	st := &boltStore{db: db, path: path, wake: make(chan struct{}, 1), done: make(chan struct{})}
+	go st.committer()
+	return st, nil
 }
 
 // checkFile opens an existing data file read-only and checks it whole.
@@ -186,40 +218,142 @@ func guard(f func() error) (err error) {
 	return f()
 }
 
-func (st *boltStore) Close() error { return st.db.Close() }
+// Close writes what is queued, stops the committer and closes the file.
+func (st *boltStore) Close() error {
+	st.mu.Lock()
+	already := st.closed
+	st.closed = true
+	st.mu.Unlock()
+	if !already {
+		close(st.wake)
+	}
+	<-st.done
+	return st.db.Close()
+}
 
+// commit queues ops and waits until the committer has written them.
+//
+// A bbolt transaction costs two syncs whatever it holds, so writing each
+// request in its own would cap the sandbox at the disk's sync rate however
+// many clients it has. Here, while one transaction is syncing, the
+// requests that arrive meanwhile queue up, and the next transaction takes
+// them all: the syncs are shared, no request waits for a timer, and a lone
+// client pays what it did before. Each caller still returns only once its
+// changes are on disk.
 func (st *boltStore) commit(account [32]byte, ops []op) error {
-	name := []byte(hex.EncodeToString(account[:]))
-	return st.db.Update(func(tx *bolt.Tx) error {
-		root := tx.Bucket(bucketAccounts)
-		for _, o := range ops {
-			if o.kind == opDropAccount {
-				if err := root.DeleteBucket(name); err != nil && !errors.Is(err, berrors.ErrBucketNotFound) {
-					return err
-				}
-				continue
-			}
-			acct, err := root.CreateBucketIfNotExists(name)
-			if err != nil {
-				return err
-			}
-			b := acct
-			if o.bucket != "" {
-				if b, err = acct.CreateBucketIfNotExists([]byte(o.bucket)); err != nil {
-					return err
-				}
-			}
-			if o.kind == opDelete {
-				err = b.Delete([]byte(o.key))
-			} else {
-				err = b.Put([]byte(o.key), o.val)
-			}
-			if err != nil {
+	p := &pendingCommit{account: account, ops: ops, result: make(chan error, 1)}
+	st.mu.Lock()
+	if st.closed {
+		st.mu.Unlock()
+		return errStoreClosed
+	}
+	st.queue = append(st.queue, p)
+	select {
+	case st.wake <- struct{}{}:
+	default: // already signalled
+	}
+	st.mu.Unlock()
+	return <-p.result
+}
+
+// committer writes the queue, batch after batch, until Close.
+func (st *boltStore) committer() {
+	defer close(st.done)
+	for range st.wake {
+		st.mu.Lock()
+		batch := st.queue
+		st.queue = nil
+		st.mu.Unlock()
+		if len(batch) > 0 {
+			st.write(batch)
+		}
+	}
+	// Closed: nothing can queue any more; write what did.
+	st.mu.Lock()
+	batch := st.queue
+	st.queue = nil
+	st.mu.Unlock()
+	if len(batch) > 0 {
+		st.write(batch)
+	}
+}
+
+// write commits a batch in one transaction. When that fails, each commit
+// is tried in a transaction of its own, so that one caller's bad change
+// fails only that caller; on a full disk they all fail.
+func (st *boltStore) write(batch []*pendingCommit) {
+	err := st.db.Update(func(tx *bolt.Tx) error {
+		for _, p := range batch {
+			if err := applyOps(tx, p.account, p.ops); err != nil {
 				return err
 			}
 		}
 		return nil
 	})
+	if err == nil || len(batch) == 1 {
+		st.failing.Store(err != nil)
+		for _, p := range batch {
+			p.result <- err
+		}
+		return
+	}
+	failed := false
+	for _, p := range batch {
+		err := st.db.Update(func(tx *bolt.Tx) error { return applyOps(tx, p.account, p.ops) })
+		failed = failed || err != nil
+		p.result <- err
+	}
+	st.failing.Store(failed)
+}
+
+// applyOps makes one caller's changes to one account inside tx.
+func applyOps(tx *bolt.Tx, account [32]byte, ops []op) error {
+	name := []byte(hex.EncodeToString(account[:]))
+	root := tx.Bucket(bucketAccounts)
+	for _, o := range ops {
+		if o.kind == opDropAccount {
+			if err := root.DeleteBucket(name); err != nil && !errors.Is(err, berrors.ErrBucketNotFound) {
+				return err
+			}
+			continue
+		}
+		acct, err := root.CreateBucketIfNotExists(name)
+		if err != nil {
+			return err
+		}
+		b := acct
+		if o.bucket != "" {
+			if b, err = acct.CreateBucketIfNotExists([]byte(o.bucket)); err != nil {
+				return err
+			}
+		}
+		if o.kind == opDelete {
+			err = b.Delete([]byte(o.key))
+		} else {
+			err = b.Put([]byte(o.key), o.val)
+		}
+		if err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func (st *boltStore) check() error {
+	err := guard(func() error {
+		return st.db.View(func(tx *bolt.Tx) error {
+			if tx.Bucket(bucketAccounts) == nil {
+				return errors.New("it holds no sandbox data")
+			}
+			return nil
+		})
+	})
+	if err != nil || !st.failing.Load() {
+		return err
+	}
+	// An empty transaction still allocates and syncs: it succeeds once the
+	// disk takes writes again.
+	return st.commit([32]byte{}, nil)
 }
 
 func (st *boltStore) load() (map[[32]byte]*storedAccount, error) {
@@ -231,6 +365,22 @@ func (st *boltStore) load() (map[[32]byte]*storedAccount, error) {
 	return out, nil
 }
 
+func (st *boltStore) loadAccount(account [32]byte) (*storedAccount, error) {
+	var sa *storedAccount
+	err := guard(func() error {
+		return st.db.View(func(tx *bolt.Tx) error {
+			if acct := tx.Bucket(bucketAccounts).Bucket([]byte(hex.EncodeToString(account[:]))); acct != nil {
+				sa = readAccount(acct)
+			}
+			return nil
+		})
+	})
+	if err != nil {
+		return nil, damaged(st.path, err)
+	}
+	return sa, nil
+}
+
 func (st *boltStore) loadTx(out map[[32]byte]*storedAccount) func(*bolt.Tx) error {
 	return func(tx *bolt.Tx) error {
 		return tx.Bucket(bucketAccounts).ForEachBucket(func(name []byte) error {
@@ -238,29 +388,33 @@ func (st *boltStore) loadTx(out map[[32]byte]*storedAccount) func(*bolt.Tx) erro
 			if n, err := hex.Decode(hash[:], name); err != nil || n != len(hash) {
 				return fmt.Errorf("account bucket %q is not a hex SHA-256", name)
 			}
-			acct := tx.Bucket(bucketAccounts).Bucket(name)
-			sa := &storedAccount{idem: make(map[string][]byte)}
-			if v := acct.Get([]byte(keySeq)); len(v) == 8 {
-				sa.seq = binary.BigEndian.Uint64(v)
-			}
-			// bbolt's bytes are only valid inside the transaction: copy.
-			if b := acct.Bucket([]byte(bucketCustomers)); b != nil {
-				_ = b.ForEach(func(_, v []byte) error { sa.customers = append(sa.customers, slices.Clone(v)); return nil })
-			}
-			if b := acct.Bucket([]byte(bucketPayments)); b != nil {
-				_ = b.ForEach(func(_, v []byte) error { sa.payments = append(sa.payments, slices.Clone(v)); return nil })
-			}
-			if b := acct.Bucket([]byte(bucketIdem)); b != nil {
-				_ = b.ForEach(func(k, v []byte) error { sa.idem[string(k)] = slices.Clone(v); return nil })
-			}
-			sa.webhooks = make(map[string][][]byte)
-			for _, name := range webhookBuckets {
-				if b := acct.Bucket([]byte(name)); b != nil {
-					_ = b.ForEach(func(_, v []byte) error { sa.webhooks[name] = append(sa.webhooks[name], slices.Clone(v)); return nil })
-				}
-			}
-			out[hash] = sa
+			out[hash] = readAccount(tx.Bucket(bucketAccounts).Bucket(name))
 			return nil
 		})
 	}
+}
+
+// readAccount copies an account's records out of its bucket.
+func readAccount(acct *bolt.Bucket) *storedAccount {
+	sa := &storedAccount{idem: make(map[string][]byte)}
+	if v := acct.Get([]byte(keySeq)); len(v) == 8 {
+		sa.seq = binary.BigEndian.Uint64(v)
+	}
+	// bbolt's bytes are only valid inside the transaction: copy.
+	if b := acct.Bucket([]byte(bucketCustomers)); b != nil {
+		_ = b.ForEach(func(_, v []byte) error { sa.customers = append(sa.customers, slices.Clone(v)); return nil })
+	}
+	if b := acct.Bucket([]byte(bucketPayments)); b != nil {
+		_ = b.ForEach(func(_, v []byte) error { sa.payments = append(sa.payments, slices.Clone(v)); return nil })
+	}
+	if b := acct.Bucket([]byte(bucketIdem)); b != nil {
+		_ = b.ForEach(func(k, v []byte) error { sa.idem[string(k)] = slices.Clone(v); return nil })
+	}
+	sa.webhooks = make(map[string][][]byte)
+	for _, name := range webhookBuckets {
+		if b := acct.Bucket([]byte(name)); b != nil {
+			_ = b.ForEach(func(_, v []byte) error { sa.webhooks[name] = append(sa.webhooks[name], slices.Clone(v)); return nil })
+		}
+	}
+	return sa
 }

@@ -3,8 +3,13 @@ package sandbox
 import (
 	"encoding/binary"
 	"encoding/json"
+	"errors"
 	"fmt"
+	"net/http"
 	"slices"
+	"sync/atomic"
+	"syscall"
+	"time"
 
 	"github.com/paymentsdev/terraform-provider-payments/internal/wire"
 )
@@ -172,85 +177,150 @@ func (s *Server) loadStore() error {
 	return nil
 }
 
+// rollback puts the account back to what the store holds, after a commit
+// of c's changes failed: memory then has nothing the disk lacks, and the
+// next write starts from what is durable. The account is write-locked.
+func (s *Server) rollback(c *call) error {
+	a := c.a
+	sa, err := s.store.loadAccount(a.hash)
+	if err != nil {
+		return err
+	}
+	// Counted apart: restore charges the server's total the difference.
+	var scratch atomic.Int64
+	fresh := newAccount(a.hash, &scratch)
+	if sa != nil {
+		if fresh, err = s.buildAccount(a.hash, sa, s.now(), &scratch); err != nil {
+			return err
+		}
+	}
+	a.restore(fresh, c.undo)
+	return nil
+}
+
+// storeFailed answers a request whose changes could not be written. Its
+// account goes back to the disk's state, so the request changed nothing
+// and a retry runs it again. Only when that read fails too is the server
+// left refusing every request until a restart: memory may then hold what
+// the disk does not. The account is write-locked.
+func (s *Server) storeFailed(c *call, err error) *apiError {
+	s.log.Error("writing the data file failed; the request changed nothing and is answered 503", "error", err)
+	if rerr := s.rollback(c); rerr != nil {
+		s.storeErr.CompareAndSwap(nil, &rerr)
+		s.log.Error("reading the data file back after a failed write failed too; refusing every request until a restart", "error", rerr)
+	}
+	return storageUnavailable(err)
+}
+
+// storageUnavailable is the 503 of a write the disk refused. Its message
+// names the cause (no space left on device, read-only file system…) but
+// never the file's path: answers reach clients, the path is the
+// operator's business and is in the log.
+func storageUnavailable(err error) *apiError {
+	return &apiError{
+		status: http.StatusServiceUnavailable, typ: wire.ErrorTypeAPI, code: wire.ErrorCodeStorageUnavailable,
+		message: fmt.Sprintf("The sandbox could not write its data file (%s), so this request changed nothing. Retry it, with the same Idempotency-Key, once the disk takes writes again.", storageCause(err)),
+	}
+}
+
+// storageCause is the system's word for a store error (no space left on
+// device…), which names no path.
+func storageCause(err error) string {
+	var errno syscall.Errno
+	if errors.As(err, &errno) {
+		return errno.Error()
+	}
+	return "see the sandbox's log"
+}
+
 // buildAccounts turns the stored records into accounts; a record that does
 // not decode fails it whole, so that no half-read state is ever served.
 func (s *Server) buildAccounts(stored map[[32]byte]*storedAccount) error {
 	now := s.now()
 	for hash, sa := range stored {
-		a := newAccount(hash, &s.total)
-		a.seq = sa.seq
-		for _, raw := range sa.customers {
-			var rec customerRecord
-			if err := json.Unmarshal(raw, &rec); err != nil {
-				return fmt.Errorf("reading a customer record from the data file: %w", err)
-			}
-			cu, err := customerFromRecord(rec)
-			if err != nil {
-				return err
-			}
-			a.customers[cu.id] = cu
-			a.sources += len(cu.sources)
-		}
-		if err := s.orderCustomers(a); err != nil {
+		a, err := s.buildAccount(hash, sa, now, &s.total)
+		if err != nil {
 			return err
 		}
-		ps := make([]*payment, 0, len(sa.payments))
-		for _, raw := range sa.payments {
-			var rec paymentRecord
-			if err := json.Unmarshal(raw, &rec); err != nil {
-				return fmt.Errorf("reading a payment record from the data file: %w", err)
-			}
-			p, err := paymentFromRecord(rec)
-			if err != nil {
-				return err
-			}
-			ps = append(ps, p)
-			a.seq = max(a.seq, p.seq)
-		}
-		slices.SortFunc(ps, func(x, y *payment) int {
-			switch {
-			case x.seq < y.seq:
-				return -1
-			case x.seq > y.seq:
-				return 1
-			}
-			return 0
-		})
-		for _, p := range ps {
-			a.addPayment(p)
-		}
-		if err := a.loadWebhooks(sa.webhooks); err != nil {
-			return err
-		}
-		for key, raw := range sa.idem {
-			var st idemStored
-			if err := json.Unmarshal(raw, &st); err != nil {
-				return fmt.Errorf("reading an idempotency record from the data file: %w", err)
-			}
-			if len(st.FP) != 32 {
-				return fmt.Errorf("data file: idempotency record %q has a %d-byte fingerprint, want 32", key, len(st.FP))
-			}
-			rec := &idemRecord{key: key, created: st.Created, done: true, status: st.Status, body: st.Body}
-			copy(rec.fp[:], st.FP)
-			if rec.expired(now) {
-				continue // deleted from the file by a later sweep or overwrite
-			}
-			a.idem[key] = rec
-			a.idemQueue = append(a.idemQueue, rec)
-		}
-		slices.SortFunc(a.idemQueue, func(x, y *idemRecord) int {
-			switch {
-			case x.created < y.created:
-				return -1
-			case x.created > y.created:
-				return 1
-			}
-			return 0
-		})
-		a.countLoaded(now)
 		s.accounts[hash] = a
 	}
 	return nil
+}
+
+// buildAccount turns one account's stored records into an account.
+func (s *Server) buildAccount(hash [32]byte, sa *storedAccount, now time.Time, total *atomic.Int64) (*account, error) {
+	a := newAccount(hash, total)
+	a.seq = sa.seq
+	for _, raw := range sa.customers {
+		var rec customerRecord
+		if err := json.Unmarshal(raw, &rec); err != nil {
+			return nil, fmt.Errorf("reading a customer record from the data file: %w", err)
+		}
+		cu, err := customerFromRecord(rec)
+		if err != nil {
+			return nil, err
+		}
+		a.customers[cu.id] = cu
+		a.sources += len(cu.sources)
+	}
+	if err := s.orderCustomers(a); err != nil {
+		return nil, err
+	}
+	ps := make([]*payment, 0, len(sa.payments))
+	for _, raw := range sa.payments {
+		var rec paymentRecord
+		if err := json.Unmarshal(raw, &rec); err != nil {
+			return nil, fmt.Errorf("reading a payment record from the data file: %w", err)
+		}
+		p, err := paymentFromRecord(rec)
+		if err != nil {
+			return nil, err
+		}
+		ps = append(ps, p)
+		a.seq = max(a.seq, p.seq)
+	}
+	slices.SortFunc(ps, func(x, y *payment) int {
+		switch {
+		case x.seq < y.seq:
+			return -1
+		case x.seq > y.seq:
+			return 1
+		}
+		return 0
+	})
+	for _, p := range ps {
+		a.addPayment(p)
+	}
+	if err := a.loadWebhooks(sa.webhooks); err != nil {
+		return nil, err
+	}
+	for key, raw := range sa.idem {
+		var st idemStored
+		if err := json.Unmarshal(raw, &st); err != nil {
+			return nil, fmt.Errorf("reading an idempotency record from the data file: %w", err)
+		}
+		if len(st.FP) != 32 {
+			return nil, fmt.Errorf("data file: idempotency record %q has a %d-byte fingerprint, want 32", key, len(st.FP))
+		}
+		rec := &idemRecord{key: key, created: st.Created, done: true, status: st.Status, body: st.Body}
+		copy(rec.fp[:], st.FP)
+		if rec.expired(now) {
+			continue // deleted from the file by a later sweep or overwrite
+		}
+		a.idem[key] = rec
+		a.idemQueue = append(a.idemQueue, rec)
+	}
+	slices.SortFunc(a.idemQueue, func(x, y *idemRecord) int {
+		switch {
+		case x.created < y.created:
+			return -1
+		case x.created > y.created:
+			return 1
+		}
+		return 0
+	})
+	a.countLoaded(now)
+	return a, nil
 }
 
 func customerFromRecord(rec customerRecord) (*customer, error) {

@@ -67,10 +67,10 @@ func (w *webhookState) ensure() {
 
 // clear forgets everything but the sequences (POST /_sandbox/reset).
 // Deliveries already scheduled find themselves gone from pending and stop.
-func (w *webhookState) clear() {
+func (w *webhookState) clear(c *call) {
 	w.endpoints, w.endpointOrder = nil, nil
 	w.events, w.eventOrder = nil, nil
-	w.book.reset()
+	c.undoBook(w.book.reset(c.s.hooks, c.a))
 }
 
 func newWebhookSecret() string {

@@ -38,6 +38,9 @@ const (
 	// sandbox keeps the most bytes it allows, and every request of a key
 	// that would need a new account when it has the most accounts.
 	ErrorCodeSandboxLimitExceeded = "sandbox_limit_exceeded"
+	// ErrorCodeStorageUnavailable is a 503: the sandbox could not write its
+	// data file, so the request changed nothing.
+	ErrorCodeStorageUnavailable = "storage_unavailable"
 )
 
 // ErrorBody is the JSON body of every error answer. [assumed]
