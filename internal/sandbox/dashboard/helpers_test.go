@@ -94,13 +94,13 @@ func (s *site) browser() *browser {
 	}}}
 }
 
-type page struct {
+type answer struct {
 	status int
 	header http.Header
 	body   string
 }
 
-func (b *browser) do(method, path string, form url.Values, header ...string) page {
+func (b *browser) do(method, path string, form url.Values, header ...string) answer {
 	b.s.t.Helper()
 	var body io.Reader
 	if form != nil {
@@ -125,16 +125,16 @@ func (b *browser) do(method, path string, form url.Values, header ...string) pag
 	if _, err := io.Copy(&buf, resp.Body); err != nil {
 		b.s.t.Fatal(err)
 	}
-	return page{status: resp.StatusCode, header: resp.Header, body: buf.String()}
+	return answer{status: resp.StatusCode, header: resp.Header, body: buf.String()}
 }
 
-func (b *browser) get(path string) page {
+func (b *browser) get(path string) answer {
 	b.s.t.Helper()
 	return b.do(http.MethodGet, path, nil)
 }
 
 // post posts a form as a same-origin page of the dashboard would.
-func (b *browser) post(path string, form url.Values) page {
+func (b *browser) post(path string, form url.Values) answer {
 	b.s.t.Helper()
 	return b.do(http.MethodPost, path, form, "Origin", b.s.url, "Sec-Fetch-Site", "same-origin")
 }
@@ -149,7 +149,7 @@ func (b *browser) signIn(key string) {
 }
 
 // follow gets the page a redirect points at.
-func (b *browser) follow(p page) page {
+func (b *browser) follow(p answer) answer {
 	b.s.t.Helper()
 	if p.status != http.StatusSeeOther {
 		b.s.t.Fatalf("status %d, want a 303: %s", p.status, p.body)

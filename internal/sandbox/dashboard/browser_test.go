@@ -1,0 +1,466 @@
+package dashboard_test
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"net/url"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/chromedp/cdproto/page"
+	"github.com/chromedp/chromedp"
+
+	"github.com/paymentsdev/terraform-provider-payments/internal/sandbox"
+	"github.com/paymentsdev/terraform-provider-payments/internal/sandbox/sandboxtest"
+	"github.com/paymentsdev/terraform-provider-payments/internal/wire"
+)
+
+// The browser tests drive Debian's headless Chromium with chromedp. They
+// fail when Chromium is missing, so that CI never passes without them;
+// PAYMENTS_SKIP_BROWSER_TESTS=1 skips them, loudly, on a machine without
+// it. PAYMENTS_CHROMIUM names another binary.
+
+const defaultChromium = "/usr/bin/chromium"
+
+// skipBrowserEnv is the one way to skip the browser tests.
+const skipBrowserEnv = "PAYMENTS_SKIP_BROWSER_TESTS"
+
+func chromiumPath(t *testing.T) string {
+	t.Helper()
+	path := os.Getenv("PAYMENTS_CHROMIUM")
+	if path == "" {
+		path = defaultChromium
+	}
+	if _, err := os.Stat(path); err != nil {
+		if os.Getenv(skipBrowserEnv) == "1" {
+			t.Skipf("SKIPPED: Chromium is not at %s and %s=1 says to skip the browser tests", path, skipBrowserEnv)
+		}
+		t.Fatalf("Chromium is not at %s (%v): install it (apt-get install chromium), name it with PAYMENTS_CHROMIUM, or set %s=1 to skip the browser tests", path, err, skipBrowserEnv)
+	}
+	return path
+}
+
+// newBrowser starts a headless Chromium with a fresh profile, for the
+// test's life, and returns its first tab.
+func newBrowser(t *testing.T) context.Context {
+	t.Helper()
+	alloc, cancelAlloc := chromedp.NewExecAllocator(context.Background(),
+		chromedp.ExecPath(chromiumPath(t)),
+		chromedp.Headless,
+		chromedp.NoSandbox,
+		chromedp.DisableGPU,
+		chromedp.NoFirstRun,
+		chromedp.Flag("disable-quic", true),
+		chromedp.Flag("disable-background-networking", true),
+		chromedp.Flag("disable-component-update", true),
+		chromedp.Flag("disable-sync", true),
+		chromedp.UserDataDir(t.TempDir()),
+		chromedp.WindowSize(1280, 900),
+	)
+	ctx, cancel := chromedp.NewContext(alloc)
+	t.Cleanup(func() {
+		cancel()
+		cancelAlloc()
+	})
+	if err := chromedp.Do(ctx); err != nil { // starts the browser, with no timeout
+		t.Fatalf("starting Chromium: %v", err)
+	}
+	return ctx
+}
+
+// tab is one browser tab: its own cookies when made by newTab.
+type tab struct {
+	t   *testing.T
+	ctx context.Context
+	// alerts counts the dialogs the pages opened (alert, confirm…).
+	mu     sync.Mutex
+	alerts []string
+}
+
+// watch is run in every page before its scripts: it records what a page
+// would alert and every Content-Security-Policy violation.
+const watch = `window.__alerts = []; window.__csp = [];
+window.alert = function (m) { window.__alerts.push(String(m)); };
+document.addEventListener('securitypolicyviolation', function (e) { window.__csp.push(e.violatedDirective + ' ' + e.blockedURI); });`
+
+func openTab(t *testing.T, ctx context.Context) *tab {
+	t.Helper()
+	tb := &tab{t: t, ctx: ctx}
+	dialogs := chromedp.Events(ctx, page.JavascriptDialogOpening)
+	go func() {
+		for ev, err := range dialogs {
+			if err != nil {
+				return
+			}
+			tb.mu.Lock()
+			tb.alerts = append(tb.alerts, ev.Message)
+			tb.mu.Unlock()
+			_, _ = chromedp.Call(ctx, page.HandleJavaScriptDialog, page.HandleJavaScriptDialogParams{Accept: true})
+		}
+	}()
+	if _, err := chromedp.Call(ctx, page.AddScriptToEvaluateOnNewDocument, page.AddScriptToEvaluateOnNewDocumentParams{Source: watch}); err != nil {
+		t.Fatal(err)
+	}
+	return tb
+}
+
+// newTab is a tab in a browser context of its own: another person.
+func newTab(t *testing.T, browser context.Context) *tab {
+	t.Helper()
+	ctx, cancel := chromedp.NewContext(browser, chromedp.WithNewBrowserContext())
+	t.Cleanup(cancel)
+	if err := chromedp.Do(ctx); err != nil {
+		t.Fatal(err)
+	}
+	return openTab(t, ctx)
+}
+
+// timeout bounds each step; the machine may be loaded.
+const timeout = 60 * time.Second
+
+func (b *tab) do(what string, actions ...chromedp.Action[chromedp.Void]) {
+	b.t.Helper()
+	ctx, cancel := context.WithTimeout(b.ctx, timeout)
+	defer cancel()
+	if err := chromedp.Do(ctx, actions...); err != nil {
+		b.t.Fatalf("%s: %v", what, err)
+	}
+}
+
+// clickAndLoad clicks and waits for the page it leads to.
+func (b *tab) clickAndLoad(what, css string) {
+	b.t.Helper()
+	ctx, cancel := context.WithTimeout(b.ctx, timeout)
+	defer cancel()
+	if _, err := chromedp.Run(ctx, chromedp.WaitEvent(page.LoadEventFired, nil, chromedp.Click(chromedp.CSS(css)))); err != nil {
+		b.t.Fatalf("%s: %v", what, err)
+	}
+}
+
+func (b *tab) open(path string) {
+	b.t.Helper()
+	b.do("opening "+path, chromedp.Navigate(path))
+}
+
+func eval[T any](b *tab, js string) T {
+	b.t.Helper()
+	ctx, cancel := context.WithTimeout(b.ctx, timeout)
+	defer cancel()
+	v, err := chromedp.Run(ctx, chromedp.Evaluate[T](js))
+	if err != nil {
+		b.t.Fatalf("evaluating %s: %v", js, err)
+	}
+	return v
+}
+
+// waitFor waits until the expression is true in the current page, across
+// navigations, or fails the test at the deadline with what the page says.
+func (b *tab) waitFor(what, js string) {
+	b.t.Helper()
+	deadline := time.Now().Add(timeout)
+	for {
+		ctx, cancel := context.WithTimeout(b.ctx, 5*time.Second)
+		ok, err := chromedp.Run(ctx, chromedp.Evaluate[bool]("!!("+js+")"))
+		cancel()
+		if err == nil && ok {
+			return
+		}
+		if time.Now().After(deadline) {
+			text, _ := chromedp.Run(b.ctx, chromedp.Evaluate[string](`location.href + "\n" + (document.body ? document.body.innerText : "")`))
+			b.t.Fatalf("%s: not so within %s (last error %v); the page:\n%s", what, timeout, err, text)
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+}
+
+// clean checks that nothing alerted and nothing broke the page's CSP.
+func (b *tab) clean(where string) {
+	b.t.Helper()
+	if n := eval[int](b, `window.__alerts.length + document.querySelectorAll("img").length`); n != 0 {
+		b.t.Errorf("%s: %d alerts or img elements", where, n)
+	}
+	if v := eval[[]string](b, `window.__csp`); len(v) != 0 {
+		b.t.Errorf("%s: Content-Security-Policy violations %v", where, v)
+	}
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	if len(b.alerts) != 0 {
+		b.t.Errorf("%s: dialogs opened: %q", where, b.alerts)
+	}
+}
+
+func (b *tab) signIn(site, key string) {
+	b.t.Helper()
+	b.open(site + "/")
+	b.do("typing the key", chromedp.WaitVisible(chromedp.ID("key")), chromedp.SendKeys(chromedp.ID("key"), key))
+	b.clickAndLoad("signing in", `form.signin button[type="submit"]`)
+	b.waitFor("the customers page after signing in", `location.pathname === "/customers" && document.querySelector("h1").textContent === "Customers"`)
+}
+
+// receiver is a webhook endpoint in the test.
+type receiver struct {
+	*httptest.Server
+	hits chan string
+}
+
+func newReceiver(t *testing.T) *receiver {
+	rc := &receiver{hits: make(chan string, 100)}
+	rc.Server = httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		b, _ := io.ReadAll(r.Body)
+		rc.hits <- string(b)
+	}))
+	t.Cleanup(rc.Close)
+	return rc
+}
+
+// waitHit waits for a delivery whose body holds want.
+func (rc *receiver) waitHit(t *testing.T, want string) {
+	t.Helper()
+	deadline := time.After(timeout)
+	for {
+		select {
+		case h := <-rc.hits:
+			if strings.Contains(h, want) {
+				return
+			}
+		case <-deadline:
+			t.Fatalf("no delivery of %s within %s", want, timeout)
+		}
+	}
+}
+
+func (rc *receiver) drain() {
+	for len(rc.hits) > 0 {
+		<-rc.hits
+	}
+}
+
+// TestBrowser_Dashboard drives the dashboard in Chromium as a person
+// would: sign in, watch objects made through the API appear, complete a
+// 3-D Secure payment, resend an event to a receiver, meet a hostile name,
+// fail to reach another account, be refused a cross-site POST, sign out.
+func TestBrowser_Dashboard(t *testing.T) {
+	s := newSite(t, siteOptions{})
+	alice, mallory := sandboxtest.NewKey(t), sandboxtest.NewKey(t)
+	rc := newReceiver(t)
+	var ep wire.WebhookEndpoint
+	s.api(alice, http.MethodPost, wire.PathWebhookEndpoints, url.Values{"url": {rc.URL}, "enabled_events[]": {"*"}}, &ep)
+	var c wire.Customer
+	s.api(alice, http.MethodPost, wire.PathCustomers, url.Values{"email": {"alice@example.com"}, "name": {hostile}, "source": {"tok_visa"}}, &c)
+	var pending wire.Payment
+	s.api(alice, http.MethodPost, wire.PathPayments, url.Values{"amount": {"1200"}, "currency": {"JPY"}, "source": {"tok_3ds"}}, &pending)
+
+	browser := newBrowser(t)
+	b := newTab(t, browser)
+	b.signIn(s.url, alice)
+	b.waitFor("alice's customer listed", `document.body.innerText.includes("alice@example.com")`)
+	if !eval[bool](b, `document.body.innerText.includes(`+"`"+hostile+"`"+`)`) {
+		t.Error("the hostile name is not shown as text")
+	}
+	b.clean("customers")
+
+	// Live: a customer made through the API appears without a reload.
+	b.do("marking the page", chromedp.Evaluate[chromedp.Void](`window.__sameDocument = true`))
+	s.api(alice, http.MethodPost, wire.PathCustomers, url.Values{"email": {"live@example.com"}}, nil)
+	b.waitFor("the new customer appearing", `document.body.innerText.includes("live@example.com")`)
+	if !eval[bool](b, `window.__sameDocument === true`) {
+		t.Error("the page was reloaded to show the new customer")
+	}
+
+	b.open(s.url + "/customers/" + c.ID)
+	b.waitFor("the customer page", `document.querySelector("h1").textContent.includes("`+c.ID+`")`)
+	b.clean("customer")
+
+	// 3-D Secure: the pending payment completes and its status changes.
+	b.open(s.url + "/payments/" + pending.ID)
+	b.waitFor("the pending payment", `document.getElementById("payment-status").textContent === "pending" && document.body.innerText.includes("¥1,200")`)
+	b.do("choosing the outcome", chromedp.SetValue(chromedp.ID("outcome"), "approved"))
+	b.clickAndLoad("completing 3-D Secure", `form[action$="/complete"] button`)
+	b.waitFor("the payment approved", `document.getElementById("payment-status").textContent === "approved" && document.querySelector(".flash").textContent.includes("is now approved")`)
+	b.clean("payment")
+
+	// Resend: the event reaches the receiver again, and its page shows the
+	// new attempt.
+	var evs wire.EventList
+	s.api(alice, http.MethodGet, wire.PathEvents, url.Values{"type": {wire.EventPaymentPending}}, &evs)
+	ev := evs.Data[0]
+	b.open(s.url + "/events/" + ev.ID)
+	b.waitFor("the first delivery listed", `document.querySelectorAll("#live tbody tr td.num").length >= 1`)
+	rc.drain()
+	b.do("choosing the endpoint", chromedp.SetValue(chromedp.ID("endpoint"), ep.ID))
+	b.clickAndLoad("resending", `form[action$="/resend"] button`)
+	b.waitFor("the resend's message", `document.querySelector(".flash").textContent.includes("resent")`)
+	rc.waitHit(t, ev.ID)
+	b.waitFor("the second attempt listed", `document.querySelectorAll("#live tbody tr").length >= 2`)
+	b.clean("event")
+
+	for _, path := range []string{"/payments", "/events", "/webhooks", "/requests"} {
+		b.open(s.url + path)
+		b.waitFor(path, `document.querySelector("h1") && document.querySelector("nav[aria-label=Main]")`)
+		b.clean(path)
+	}
+
+	// Another account sees none of alice's objects, by any URL.
+	m := newTab(t, browser)
+	m.signIn(s.url, mallory)
+	for _, path := range []string{"/customers/" + c.ID, "/payments/" + pending.ID, "/events/" + ev.ID} {
+		m.open(s.url + path)
+		m.waitFor(path+" not found", `document.querySelector("h1").textContent === "Not found"`)
+	}
+	m.open(s.url + "/customers")
+	m.waitFor("mallory's customers", `document.querySelector("h1").textContent === "Customers"`)
+	if eval[bool](m, `document.body.innerText.includes("alice@example.com")`) {
+		t.Error("mallory sees alice's customer")
+	}
+
+	// A form on another site that posts to the dashboard is refused.
+	evil := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) {
+		w.Header().Set("Content-Type", "text/html")
+		fmt.Fprintf(w, `<!doctype html><form id="f" method="post" action="%s/reset"><input type="hidden" name="confirm" value="yes"></form><script>document.getElementById("f").submit()</script>`, s.url)
+	}))
+	defer evil.Close()
+	u, _ := url.Parse(evil.URL)
+	b.open("http://localhost:" + u.Port() + "/")
+	b.waitFor("the cross-site POST refused", `location.href.startsWith("`+s.url+`") && document.body.innerText.includes("403 Forbidden")`)
+	var still wire.Payment
+	s.api(alice, http.MethodGet, "/v1/payments/"+pending.ID, nil, &still) // fails the test if reset went through
+
+	// Signing out ends the session: the pages ask to sign in again.
+	b.open(s.url + "/customers")
+	b.clickAndLoad("signing out", `form[action="/sign-out"] button`)
+	b.waitFor("the sign-in form", `location.pathname === "/" && document.getElementById("key")`)
+	b.open(s.url + "/payments")
+	b.waitFor("the sign-in form again", `document.getElementById("key") && document.querySelector("h1").textContent === "Sign in"`)
+}
+
+// TestBrowser_Screenshots writes the guide's screenshots, when asked (make
+// screenshots sets PAYMENTS_SCREENSHOTS_DIR): the main pages at 1440 and
+// 375 pixels wide, PNG, of an account seeded with a little of everything.
+func TestBrowser_Screenshots(t *testing.T) {
+	dir := os.Getenv("PAYMENTS_SCREENSHOTS_DIR")
+	if dir == "" {
+		t.Skip("writes screenshots only when PAYMENTS_SCREENSHOTS_DIR names a folder (make screenshots)")
+	}
+	// The times shown start at a fixed moment, so that the pictures do not
+	// date; they run at the real pace from there.
+	base, started := time.Date(2026, 11, 25, 9, 30, 0, 0, time.UTC), time.Now()
+	clock := func() time.Time { return base.Add(time.Since(started)) }
+	s := newSite(t, siteOptions{sandbox: sandbox.Options{Now: clock, Webhooks: sandbox.WebhookOptions{Attempts: 3, RetryBase: 50 * time.Millisecond, Timeout: 2 * time.Second}}})
+	key := sandboxtest.NewKey(t)
+	ok := newReceiver(t)
+	down := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) { w.WriteHeader(http.StatusServiceUnavailable) }))
+	defer down.Close()
+	s.api(key, http.MethodPost, wire.PathWebhookEndpoints, url.Values{"url": {ok.URL + "/webhooks"}, "enabled_events[]": {"*"}, "description": {"Order service"}}, nil)
+	s.api(key, http.MethodPost, wire.PathWebhookEndpoints, url.Values{"url": {down.URL + "/hooks"}, "enabled_events[]": {wire.EventPaymentApproved, wire.EventPaymentDisputed}}, nil)
+	people := []struct{ email, name, tok string }{
+		{"ada@example.com", "Ada Lovelace", "tok_visa"},
+		{"grace@example.com", "Grace Hopper", "tok_mastercard"},
+		{"alan@example.com", "Alan Turing", "tok_amex"},
+		{"katherine@example.com", "Katherine Johnson", "tok_visa"},
+	}
+	var ids []string
+	for _, p := range people {
+		var c wire.Customer
+		s.api(key, http.MethodPost, wire.PathCustomers, url.Values{"email": {p.email}, "name": {p.name}, "source": {p.tok}, "metadata[plan]": {"pro"}}, &c)
+		ids = append(ids, c.ID)
+	}
+	var pay wire.Payment
+	for i, p := range []url.Values{
+		{"amount": {"1999"}, "currency": {"USD"}, "customer": {ids[0]}, "description": {"Pro plan, November"}},
+		{"amount": {"1200"}, "currency": {"JPY"}, "source": {"tok_3ds"}, "description": {"Tea set"}},
+		{"amount": {"4550"}, "currency": {"EUR"}, "customer": {ids[1]}, "capture": {"false"}},
+		{"amount": {"250000"}, "currency": {"GBP"}, "customer": {ids[2]}, "description": {"Annual licence"}},
+		{"amount": {"899"}, "currency": {"BRL"}, "source": {"tok_dispute"}},
+	} {
+		var got wire.Payment
+		s.api(key, http.MethodPost, wire.PathPayments, p, &got)
+		if i == 1 {
+			pay = got
+		}
+		if i == 3 {
+			s.api(key, http.MethodPost, "/v1/payments/"+got.ID+"/refund", url.Values{"amount": {"50000"}}, nil)
+		}
+		if i == 4 {
+			s.api(key, http.MethodPost, "/_sandbox/payments/"+got.ID+"/dispute", nil, nil)
+		}
+	}
+	// A few requests that fail, for the request log.
+	_, _ = sandboxtest.Do(http.DefaultClient, s.url, sandboxtest.Request{Method: http.MethodGet, Path: "/v1/customers/cus_missing", Key: key})
+	_, _ = sandboxtest.Do(http.DefaultClient, s.url, sandboxtest.Request{Method: http.MethodPost, Path: wire.PathPayments, Key: key, Form: url.Values{"amount": {"100"}, "currency": {"USD"}, "source": {"tok_declined"}}, IdempotencyKey: "order-1042"})
+	_, _ = sandboxtest.Do(http.DefaultClient, s.url, sandboxtest.Request{Method: http.MethodPost, Path: wire.PathPayments, Key: key, Form: url.Values{"amount": {"100"}, "currency": {"USD"}, "source": {"tok_declined"}}, IdempotencyKey: "order-1042"})
+	var evs wire.EventList
+	s.api(key, http.MethodGet, wire.PathEvents, url.Values{"type": {wire.EventPaymentApproved}}, &evs)
+	// Wait for the failing endpoint's retries to finish, so that the
+	// pages show them.
+	deadline := time.Now().Add(timeout)
+	for {
+		var dl struct {
+			Data []struct {
+				NextRetryAt *string `json:"next_retry_at"`
+			}
+		}
+		s.api(key, http.MethodGet, wire.PathSandboxDeliveries, nil, &dl)
+		done := 0
+		for _, d := range dl.Data {
+			if d.NextRetryAt == nil {
+				done++
+			}
+		}
+		if len(dl.Data) > 0 && dl.Data[0].NextRetryAt == nil && done >= 12 {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("deliveries still retrying after %s", timeout)
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+
+	b := newTab(t, newBrowser(t))
+	b.signIn(s.url, key)
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	pages := []struct{ name, path string }{
+		{"customers", "/customers"},
+		{"customer", "/customers/" + ids[0]},
+		{"payments", "/payments"},
+		{"payment", "/payments/" + pay.ID},
+		{"events", "/events"},
+		{"event", "/events/" + evs.Data[0].ID},
+		{"webhooks", "/webhooks"},
+		{"requests", "/requests"},
+	}
+	for _, width := range []int64{1440, 375} {
+		height := int64(900)
+		if width < 600 {
+			height = 812
+		}
+		b.do("sizing the window", chromedp.EmulateViewport(width, height))
+		for _, p := range pages {
+			b.open(s.url + p.path)
+			b.waitFor(p.name, `document.querySelector("h1")`)
+			b.clean(p.name)
+			ctx, cancel := context.WithTimeout(b.ctx, timeout)
+			png, err := chromedp.Run(ctx, chromedp.CaptureScreenshot())
+			cancel()
+			if err != nil {
+				t.Fatal(err)
+			}
+			if width < 600 && eval[bool](b, `document.documentElement.scrollWidth > window.innerWidth`) {
+				t.Errorf("%s is wider than %d pixels", p.name, width)
+			}
+			file := filepath.Join(dir, fmt.Sprintf("dashboard-%s-%d.png", p.name, width))
+			if err := os.WriteFile(file, png, 0o644); err != nil {
+				t.Fatal(err)
+			}
+			t.Logf("wrote %s", file)
+		}
+	}
+}
