@@ -6,11 +6,15 @@
 # through a CLI configuration with dev_overrides (so no `terraform init` and
 # no registry), applies examples/quickstart, makes payments in the sandbox,
 # applies again so the data sources read them, prints the outputs, proves a
-# second plan is empty, destroys, and stops the sandbox. Whatever happens,
-# the sandbox it started is stopped on exit.
+# second plan is empty, destroys, and stops the sandbox. It prints the
+# sandbox's dashboard URL, where the run can be watched. Unless KEEP_DEMO=1,
+# the sandbox it started is stopped on exit, whatever happens.
 #
 # Needs only Go and the Terraform CLI. Environment knobs:
-#   KEEP_DEMO=1   keep the scratch folder (.demo/run.*) even on success
+#   KEEP_DEMO=1   on success, leave the sandbox running (its dashboard shows
+#                 the demo's payments, events and requests; the script says
+#                 how to sign in and how to stop it) and keep the scratch
+#                 folder (.demo/run.*)
 set -euo pipefail
 
 cd "$(dirname "$0")/.."
@@ -35,11 +39,19 @@ go -C tools build -trimpath -o "$root/bin/demo-seed" ./cmd/demo-seed
 mkdir -p .demo
 scratch=$(mktemp -d "$root/.demo/run.XXXXXX")
 sandbox_pid=""
+dashboard_url=""
+key=""
 ok=0
 
 cleanup() {
 	local status=$?
 	trap - EXIT INT TERM
+	if [[ "$ok" == 1 && "${KEEP_DEMO:-}" == 1 && -n "$sandbox_pid" ]] && kill -0 "$sandbox_pid" 2>/dev/null; then
+		say "KEEP_DEMO=1: the sandbox keeps running (pid $sandbox_pid)"
+		echo "Look around: open $dashboard_url and sign in with the secret key $key"
+		echo "Stop it with: kill $sandbox_pid"
+		sandbox_pid=""
+	fi
 	if [[ -n "$sandbox_pid" ]] && kill -0 "$sandbox_pid" 2>/dev/null; then
 		kill -TERM "$sandbox_pid" 2>/dev/null || true
 		for _ in $(seq 1 50); do
@@ -75,7 +87,17 @@ for _ in $(seq 1 300); do
 	sleep 0.1
 done
 [[ -n "$base_url" ]] || { cat "$scratch/sandbox.log" >&2; die "the sandbox did not print its address within 30 seconds"; }
+for _ in $(seq 1 50); do
+	line=$(grep -m1 '^dashboard at http://' "$scratch/sandbox.log" 2>/dev/null || true)
+	if [[ -n "$line" ]]; then
+		dashboard_url=${line#dashboard at }
+		break
+	fi
+	sleep 0.1
+done
+[[ -n "$dashboard_url" ]] || { cat "$scratch/sandbox.log" >&2; die "the sandbox did not print its dashboard line"; }
 echo "sandbox: $base_url (pid $sandbox_pid)"
+echo "dashboard: $dashboard_url (sign in with the demo's key; KEEP_DEMO=1 keeps it running afterwards)"
 
 # Any well-formed sandbox key is its own, empty account: a fresh one per run.
 key="sk_sandbox_demo$(od -An -N12 -tx1 /dev/urandom | tr -d ' \n')"
@@ -141,4 +163,8 @@ tf destroy -auto-approve
 bin/demo-seed destroyed
 
 ok=1
-say "Demo finished: everything it created is destroyed, and the sandbox stops now"
+if [[ "${KEEP_DEMO:-}" == 1 ]]; then
+	say "Demo finished: everything Terraform created is destroyed (the payments and events stay in the sandbox)"
+else
+	say "Demo finished: everything it created is destroyed, and the sandbox stops now"
+fi
