@@ -151,16 +151,21 @@ func reason(err *openapi3.SchemaError) string { return err.Reason }
 
 var reasonOnly = openapi3.SetSchemaErrorMessageCustomizer(reason)
 
-// authenticate accepts what the document's security scheme describes: HTTP
-// Basic with a secret key as user name and an empty password. A request
-// without it is one the document refuses, so it must get a 4xx.
+// authenticate accepts what the document's security schemes describe: HTTP
+// Basic with a secret key (secretKey) or a publishable key
+// (publishableKey) as user name and an empty password. A request without
+// it is one the document refuses, so it must get a 4xx.
 func authenticate(_ context.Context, in *openapi3filter.AuthenticationInput) error {
 	user, password, ok := in.RequestValidationInput.Request.BasicAuth()
+	prefix := "sk_"
+	if in.SecuritySchemeName == "publishableKey" {
+		prefix = "pk_"
+	}
 	switch {
 	case !ok:
 		return errors.New("no HTTP Basic credentials")
-	case !strings.HasPrefix(user, "sk_"):
-		return errors.New("the Basic user name is not a secret key (sk_...)")
+	case !strings.HasPrefix(user, prefix):
+		return fmt.Errorf("the Basic user name is not a %s... key (scheme %s)", prefix, in.SecuritySchemeName)
 	case password != "":
 		return errors.New("the Basic password is not empty")
 	}

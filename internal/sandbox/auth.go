@@ -4,13 +4,16 @@ import (
 	"errors"
 	"fmt"
 	"net/http"
+	"strings"
 
 	"github.com/paymentsdev/terraform-provider-payments/internal/wire"
 )
 
-// authenticate returns the account of the request's secret key. Messages
-// never quote the key: error bodies end up in client logs.
-func (s *Server) authenticate(r *http.Request) (*account, *apiError) {
+// authenticate returns the account of the request's secret key, or of its
+// publishable key where publicOK (POST /v1/tokens): pk_sandbox_<rest>
+// belongs to the account of sk_sandbox_<rest>. Messages never quote the
+// key: error bodies end up in client logs.
+func (s *Server) authenticate(r *http.Request, publicOK bool) (*account, *apiError) {
 	if r.Header.Get("Authorization") == "" {
 		return nil, authError(wire.ErrorCodeMissingAPIKey,
 			"No API key provided. Send your secret key as the HTTP Basic user name with an empty password.")
@@ -24,18 +27,21 @@ func (s *Server) authenticate(r *http.Request) (*account, *apiError) {
 		return nil, authError(wire.ErrorCodeMissingAPIKey,
 			"No API key provided: the Basic user name is empty. Send your secret key as the user name with an empty password.")
 	}
-	switch wire.ClassifyKey(key) {
-	case wire.KeyPublicSandbox, wire.KeyPublicLive:
+	switch kind := wire.ClassifyKey(key); {
+	case (kind == wire.KeyPublicSandbox || kind == wire.KeyPublicLive) && !publicOK:
 		return nil, &apiError{
 			status: http.StatusForbidden, typ: wire.ErrorTypePermission, code: wire.ErrorCodeSecretKeyRequired,
-			message: "A public key cannot call this endpoint. Use your secret key (" + wire.SecretKeySandboxPrefix + "...).",
+			message: "A publishable key can only create card tokens (POST " + wire.PathTokens + "). Use your secret key (" + wire.SecretKeySandboxPrefix + "...) for this endpoint.",
 		}
-	case wire.KeySecretLive:
+	case kind == wire.KeyPublicSandbox:
+		// The secret key of the same account: admitted or refused as it is.
+		key = wire.SecretKeySandboxPrefix + strings.TrimPrefix(key, wire.PublicKeySandboxPrefix)
+	case kind == wire.KeySecretLive, kind == wire.KeyPublicLive:
 		return nil, &apiError{
 			status: http.StatusForbidden, typ: wire.ErrorTypePermission, code: wire.ErrorCodeLiveKeyOnSandbox,
 			message: "A live key cannot be used on the sandbox. Use a sandbox secret key (" + wire.SecretKeySandboxPrefix + "...), or point base_url at the live service.",
 		}
-	case wire.KeyMalformed:
+	case kind == wire.KeyMalformed:
 		return nil, authError(wire.ErrorCodeInvalidAPIKey, fmt.Sprintf(
 			"Invalid API key. A sandbox secret key is %s followed by at least %d letters, digits or underscores.",
 			wire.SecretKeySandboxPrefix, wire.MinKeySecretLength))

@@ -352,5 +352,8 @@ func (a *account) countLoaded(now time.Time) {
 	for _, ev := range a.wh.events {
 		a.recount(&ev.counted, ev.memBytes())
 	}
+	for _, t := range a.tokens {
+		a.recount(&t.counted, tokenBytes)
+	}
 	a.lastUsed.Store(now.UnixNano())
 }

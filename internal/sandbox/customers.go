@@ -38,19 +38,8 @@ func (c *call) setCustomerFields(dst *customer) *apiError {
 	return nil
 }
 
-// token returns the card of a test token named by param.
-func token(param, v string) (*card, *apiError) {
-	cd := cardByToken(v)
-	if cd == nil {
-		e := invalid(param, "%s %q is not a valid token; use a sandbox test token such as %s.", param, clip(v), TokenVisa)
-		e.code = wire.ErrorCodeTokenInvalid
-		return nil, e
-	}
-	return cd, nil
-}
-
 func (c *call) newSource(cd *card) *source {
-	return &source{id: newRID(), card: cd, expYear: int32(c.now.UTC().Year() + expYearsAhead)}
+	return &source{id: newRID(), card: cd, expMonth: expMonth, expYear: int32(c.now.UTC().Year() + expYearsAhead)}
 }
 
 // attach adds src to cu, the default if cu has none.
@@ -86,9 +75,9 @@ func (c *call) createCustomer() response {
 		return e.response()
 	}
 	cu.meta = meta
-	var cd *card
+	var src *source
 	if v, ok := c.f.get(wire.ParamSource); ok && v != "" {
-		if cd, e = token(wire.ParamSource, v); e != nil {
+		if src, e = c.tokenSource(wire.ParamSource, v); e != nil {
 			return e.response()
 		}
 	}
@@ -98,13 +87,13 @@ func (c *call) createCustomer() response {
 	}
 	c.a.customers[cu.id] = cu
 	c.a.indexCustomer(cu)
-	if cd != nil {
-		c.attach(cu, c.newSource(cd))
+	if src != nil {
+		c.attach(cu, src)
 	}
 	c.putCustomer(cu)
 	b := c.customerJSON(cu)
 	c.emit(wire.EventCustomerCreated, b)
-	if cd != nil {
+	if src != nil {
 		c.emit(wire.EventCustomerSourceCreated, sourceJSON(nil, cu, cu.sources[0]))
 	}
 	return ok(b)
@@ -190,11 +179,10 @@ func (c *call) addSource() response {
 	if v == "" {
 		return missingParam(wire.ParamSource, "source is required: send a sandbox test token such as %s.", TokenVisa).response()
 	}
-	cd, e := token(wire.ParamSource, v)
+	src, e := c.tokenSource(wire.ParamSource, v)
 	if e != nil {
 		return e.response()
 	}
-	src := c.newSource(cd)
 	hadDefault := cu.defaultSource != nil
 	c.attach(cu, src)
 	c.putCustomer(cu)
@@ -302,7 +290,7 @@ func sourceJSON(b []byte, cu *customer, s *source) []byte {
 	b = append(b, `,"last4":`...)
 	b = appendString(b, s.card.last4)
 	b = append(b, `,"exp_month":`...)
-	b = appendInt(b, expMonth)
+	b = appendInt(b, int64(s.expMonth))
 	b = append(b, `,"exp_year":`...)
 	b = appendInt(b, int64(s.expYear))
 	return append(b, `,"livemode":false}`...)

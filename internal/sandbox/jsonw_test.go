@@ -90,7 +90,7 @@ func paymentJSONStd(p *payment) []byte {
 	o := paymentOut{
 		ID: p.id.format(wire.PaymentIDPrefix), Object: "payment", Amount: p.amount, AmountRefunded: p.refunded,
 		Currency: p.currency, Status: p.status, Captured: p.captured, AuthorizationCode: optStr(p.authCode),
-		Source:      wire.PaymentSource{ID: p.sourceID.format(wire.SourceIDPrefix), Brand: p.card.brand, Last4: p.card.last4, ExpMonth: expMonth, ExpYear: int64(p.expYear)},
+		Source:      wire.PaymentSource{ID: p.sourceID.format(wire.SourceIDPrefix), Brand: p.card.brand, Last4: p.card.last4, ExpMonth: int64(p.expMonth), ExpYear: int64(p.expYear)},
 		Description: optStr(p.description), Metadata: metaMap(p.meta), CreatedAt: rfc3339(p.created),
 	}
 	if !p.customer.isZero() {
@@ -115,7 +115,7 @@ func jsonwFixtures() ([]*customer, []*payment) {
 			slices.SortFunc(cu.meta, func(a, b kv) int { return strings.Compare(a.k, b.k) })
 		}
 		for j := range i % 3 {
-			cu.sources = append(cu.sources, &source{id: newRID(), card: cards[j], expYear: 2030})
+			cu.sources = append(cu.sources, &source{id: newRID(), card: cards[j], expMonth: expMonth, expYear: 2030})
 		}
 		if len(cu.sources) > 0 {
 			cu.defaultSource = cu.sources[len(cu.sources)-1]
@@ -123,7 +123,7 @@ func jsonwFixtures() ([]*customer, []*payment) {
 		cus = append(cus, cu)
 		p := &payment{id: newRID(), created: cu.created, amount: int64(i) * 1000, refunded: int64(i), currency: "USD",
 			status: wire.PaymentStatuses[i%len(wire.PaymentStatuses)], captured: i%2 == 0, authCode: s,
-			sourceID: newRID(), card: cards[i%len(cards)], expYear: 2029, description: s, meta: cu.meta}
+			sourceID: newRID(), card: cards[i%len(cards)], expMonth: 7, expYear: 2029, description: s, meta: cu.meta}
 		if i%2 == 1 {
 			p.customer = cu.id
 		}

@@ -41,8 +41,9 @@ func cardByToken(tok string) *card {
 	return nil
 }
 
-// expMonth is the expiry month of every test card; the year is the year
-// the card was stored or charged plus expYearsAhead.
+// expMonth is the expiry month of every test token's card; the year is the
+// year the card was stored or charged plus expYearsAhead. A minted token's
+// card keeps the expiry it was tokenized with.
 const (
 	expMonth      = 12
 	expYearsAhead = 3
@@ -71,9 +72,9 @@ func (c *customer) source(r rid) (int, *source) {
 }
 
 type source struct {
-	id      rid
-	card    *card
-	expYear int32
+	id                rid
+	card              *card
+	expMonth, expYear int32
 }
 
 type payment struct {
@@ -91,6 +92,7 @@ type payment struct {
 	authCode         string
 	sourceID         rid
 	card             *card
+	expMonth         int32
 	expYear          int32
 	customer         rid // zero when none
 	description      string
@@ -137,6 +139,9 @@ type account struct {
 	faultDrops       atomic.Int64
 	faultRateLimited atomic.Int64
 
+	// tokens are the card tokens minted by POST /v1/tokens (tokens.go).
+	tokens map[rid]*cardToken
+
 	// reqlog is the request log (requestlog.go).
 	reqlog requestLog
 
@@ -179,6 +184,7 @@ func (a *account) clear(c *call) {
 	clear(a.payments)
 	clear(a.byCustomer)
 	clear(a.idem)
+	clear(a.tokens)
 	a.order = nil
 	a.idemQueue = nil
 	a.sources = 0

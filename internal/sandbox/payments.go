@@ -78,15 +78,14 @@ func (c *call) createPayment() response {
 			return missingRef(wire.ParamSource, "source %q is not attached to customer %s; send one of its sources, or a token.",
 				clip(v), cu.id.format(wire.CustomerIDPrefix)).response()
 		}
-		p.sourceID, p.card, p.expYear = src.id, src.card, src.expYear
+		p.setSource(src)
 	case v != "":
-		cd, e := token(wire.ParamSource, v)
+		// A charged token becomes a one-off source of its own.
+		src, e := c.tokenSource(wire.ParamSource, v)
 		if e != nil {
 			return e.response()
 		}
-		// A charged token becomes a one-off source of its own.
-		src := c.newSource(cd)
-		p.sourceID, p.card, p.expYear = src.id, src.card, src.expYear
+		p.setSource(src)
 	case cu != nil:
 		src := cu.defaultSource
 		if src == nil {
@@ -95,7 +94,7 @@ func (c *call) createPayment() response {
 			e.code = wire.ErrorCodeMissingSource
 			return e.response()
 		}
-		p.sourceID, p.card, p.expYear = src.id, src.card, src.expYear
+		p.setSource(src)
 	default:
 		return missingParam(wire.ParamSource, "Send source (a token such as %s), customer (a customer with a default source), or both.", TokenVisa).response()
 	}
@@ -133,6 +132,11 @@ func (c *call) createPayment() response {
 		}).response()
 	}
 	return ok(body)
+}
+
+// setSource records the card a payment is charged to.
+func (p *payment) setSource(src *source) {
+	p.sourceID, p.card, p.expMonth, p.expYear = src.id, src.card, src.expMonth, src.expYear
 }
 
 // pathPayment is the payment named by the path's {id}, or a 404.
@@ -323,7 +327,7 @@ func paymentJSON(b []byte, p *payment) []byte {
 	b = append(b, `,"last4":`...)
 	b = appendString(b, p.card.last4)
 	b = append(b, `,"exp_month":`...)
-	b = appendInt(b, expMonth)
+	b = appendInt(b, int64(p.expMonth))
 	b = append(b, `,"exp_year":`...)
 	b = appendInt(b, int64(p.expYear))
 	b = append(b, `},"customer":`...)

@@ -24,7 +24,7 @@ var errClientGone = errors.New("reading the request body failed")
 // write, and only then the answer.
 func (s *Server) serve(w http.ResponseWriter, r *http.Request, rt *route) {
 	start := time.Now()
-	a, aerr := s.authenticate(r)
+	a, aerr := s.authenticate(r, rt.public)
 	if aerr != nil {
 		s.write(w, r, rt.name, start, aerr.response())
 		return
@@ -192,7 +192,7 @@ func (s *Server) readInput(r *http.Request) (form, *inputError, error) {
 // authentication, so that no route is discoverable without a key.
 func (s *Server) serveUnknown(w http.ResponseWriter, r *http.Request) {
 	start := time.Now()
-	a, aerr := s.authenticate(r)
+	a, aerr := s.authenticate(r, false)
 	if aerr != nil {
 		s.write(w, r, "unknown", start, aerr.response())
 		return

@@ -292,6 +292,7 @@ type route struct {
 	idx     int    // index in routes, for per-route counters
 	v1      bool   // counted in stats, subject to faults
 	write   bool   // takes the account's write lock
+	public  bool   // a publishable key may call it (POST /v1/tokens only)
 	grows   bool   // may add records: refused at a byte limit (bounds.go)
 	fn      func(*call) response
 }
@@ -311,6 +312,7 @@ func init() {
 			grows: method == http.MethodPost && path != wire.PathSandboxReset && path != wire.PathSandboxFaults,
 		}
 	}
+	publicRoute := func(rt route) route { rt.public = true; return rt }
 	const get, post, del = http.MethodGet, http.MethodPost, http.MethodDelete
 	routes = []route{
 		def(post, wire.PathCustomers, (*call).createCustomer),
@@ -321,6 +323,7 @@ func init() {
 		def(post, wire.PathCustomerSources, (*call).addSource),
 		def(get, wire.PathCustomerSource, (*call).retrieveSource),
 		def(del, wire.PathCustomerSource, (*call).removeSource),
+		publicRoute(def(post, wire.PathTokens, (*call).createToken)),
 		def(post, wire.PathPayments, (*call).createPayment),
 		def(get, wire.PathPayments, (*call).listPayments),
 		def(get, wire.PathPayment, (*call).retrievePayment),

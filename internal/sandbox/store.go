@@ -44,6 +44,7 @@ type storedAccount struct {
 	idem      map[string][]byte
 	seq       uint64
 	webhooks  map[string][][]byte // by bucket name, see webhookBuckets
+	tokens    [][]byte
 }
 
 type opKind uint8
@@ -70,6 +71,7 @@ var (
 	bucketCustomers = "customers"
 	bucketPayments  = "payments"
 	bucketIdem      = "idem"
+	bucketTokens    = "tokens"
 	keySeq          = "seq"
 )
 
@@ -409,6 +411,9 @@ func readAccount(acct *bolt.Bucket) *storedAccount {
 	}
 	if b := acct.Bucket([]byte(bucketIdem)); b != nil {
 		_ = b.ForEach(func(k, v []byte) error { sa.idem[string(k)] = slices.Clone(v); return nil })
+	}
+	if b := acct.Bucket([]byte(bucketTokens)); b != nil {
+		_ = b.ForEach(func(_, v []byte) error { sa.tokens = append(sa.tokens, slices.Clone(v)); return nil })
 	}
 	sa.webhooks = make(map[string][][]byte)
 	for _, name := range webhookBuckets {

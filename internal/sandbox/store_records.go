@@ -32,6 +32,20 @@ type (
 		ID      string `json:"id"`
 		Token   string `json:"token"`
 		ExpYear int32  `json:"exp_year"`
+		// A minted token's card: its own last 4 and expiry month. Empty
+		// and 0 for a test token's card (and in older files).
+		Last4    string `json:"last4,omitempty"`
+		ExpMonth int32  `json:"exp_month,omitempty"`
+	}
+	tokenRecord struct {
+		ID          string `json:"id"`
+		Token       string `json:"token"` // the test token whose behaviour the card has
+		Last4       string `json:"last4"`
+		ExpMonth    int32  `json:"exp_month"`
+		ExpYear     int32  `json:"exp_year"`
+		Fingerprint string `json:"fingerprint"`
+		Used        bool   `json:"used,omitempty"`
+		Created     int64  `json:"created"`
 	}
 	paymentRecord struct {
 		ID               string      `json:"id"`
@@ -47,6 +61,8 @@ type (
 		SourceID         string      `json:"source_id"`
 		Token            string      `json:"token"`
 		ExpYear          int32       `json:"exp_year"`
+		Last4            string      `json:"last4,omitempty"`
+		ExpMonth         int32       `json:"exp_month,omitempty"`
 		Customer         string      `json:"customer,omitempty"`
 		Description      string      `json:"description,omitempty"`
 		Meta             [][2]string `json:"meta,omitempty"`
@@ -111,7 +127,9 @@ func (c *call) putCustomer(cu *customer) {
 		Email: cu.email, Name: cu.name, Phone: cu.phone, Meta: metaRecord(cu.meta),
 	}
 	for _, s := range cu.sources {
-		rec.Sources = append(rec.Sources, sourceRecord{ID: s.id.format(wire.SourceIDPrefix), Token: s.card.token, ExpYear: s.expYear})
+		sr := sourceRecord{ID: s.id.format(wire.SourceIDPrefix), Token: s.card.token, ExpYear: s.expYear}
+		sr.Last4, sr.ExpMonth = cardRecord(s.card, s.expMonth)
+		rec.Sources = append(rec.Sources, sr)
 	}
 	if cu.defaultSource != nil {
 		rec.Default = cu.defaultSource.id.format(wire.SourceIDPrefix)
@@ -135,10 +153,48 @@ func (c *call) putPayment(p *payment) {
 		SourceID: p.sourceID.format(wire.SourceIDPrefix), Token: p.card.token, ExpYear: p.expYear,
 		Description: p.description, Meta: metaRecord(p.meta),
 	}
+	rec.Last4, rec.ExpMonth = cardRecord(p.card, p.expMonth)
 	if !p.customer.isZero() {
 		rec.Customer = p.customer.format(wire.CustomerIDPrefix)
 	}
 	c.addOp(op{kind: opPut, bucket: bucketPayments, key: rec.ID, val: c.marshal(rec)})
+}
+
+func (c *call) putToken(t *cardToken) {
+	c.a.recount(&t.counted, tokenBytes)
+	if c.s.store == nil {
+		return
+	}
+	rec := tokenRecord{
+		ID: t.id.format(wire.TokenIDPrefix), Token: t.card.token, Last4: t.card.last4,
+		ExpMonth: t.expMonth, ExpYear: t.expYear, Fingerprint: t.fingerprint, Used: t.used, Created: t.created,
+	}
+	c.addOp(op{kind: opPut, bucket: bucketTokens, key: rec.ID, val: c.marshal(rec)})
+}
+
+// cardRecord is what a record keeps of a card beyond its test token: the
+// last 4 and expiry month of a minted token's card, none for a test token.
+func cardRecord(cd *card, month int32) (string, int32) {
+	if base := cardByToken(cd.token); base != nil && base.last4 == cd.last4 && month == expMonth {
+		return "", 0
+	}
+	return cd.last4, month
+}
+
+// cardFromRecord is the card a record names: its test token's, with a
+// minted token's own last 4 when the record has one.
+func cardFromRecord(token, last4 string, month int32) (*card, int32) {
+	cd := cardByToken(token)
+	if cd == nil {
+		return nil, 0
+	}
+	if month == 0 {
+		month = expMonth
+	}
+	if last4 != "" && last4 != cd.last4 {
+		cd = &card{token: cd.token, brand: cd.brand, last4: last4, behaviour: cd.behaviour}
+	}
+	return cd, month
 }
 
 func (c *call) putSeq() {
@@ -294,6 +350,22 @@ func (s *Server) buildAccount(hash [32]byte, sa *storedAccount, now time.Time, t
 	if err := a.loadWebhooks(sa.webhooks); err != nil {
 		return nil, err
 	}
+	for _, raw := range sa.tokens {
+		var rec tokenRecord
+		if err := json.Unmarshal(raw, &rec); err != nil {
+			return nil, fmt.Errorf("reading a token record from the data file: %w", err)
+		}
+		id, ok := parseRID(rec.ID, wire.TokenIDPrefix)
+		cd, month := cardFromRecord(rec.Token, rec.Last4, rec.ExpMonth)
+		if !ok || cd == nil {
+			return nil, fmt.Errorf("data file: token %q is malformed", rec.ID)
+		}
+		if a.tokens == nil {
+			a.tokens = make(map[rid]*cardToken)
+		}
+		a.tokens[id] = &cardToken{id: id, card: cd, expMonth: month, expYear: rec.ExpYear,
+			fingerprint: rec.Fingerprint, used: rec.Used, created: rec.Created}
+	}
 	for key, raw := range sa.idem {
 		var st idemStored
 		if err := json.Unmarshal(raw, &st); err != nil {
@@ -331,11 +403,11 @@ func customerFromRecord(rec customerRecord) (*customer, error) {
 	cu := &customer{id: id, seq: rec.Seq, created: rec.Created, email: rec.Email, name: rec.Name, phone: rec.Phone, meta: metaFromRecord(rec.Meta)}
 	for _, sr := range rec.Sources {
 		sid, ok := parseRID(sr.ID, wire.SourceIDPrefix)
-		cd := cardByToken(sr.Token)
+		cd, month := cardFromRecord(sr.Token, sr.Last4, sr.ExpMonth)
 		if !ok || cd == nil {
 			return nil, fmt.Errorf("data file: source %q of customer %s is malformed", sr.ID, rec.ID)
 		}
-		src := &source{id: sid, card: cd, expYear: sr.ExpYear}
+		src := &source{id: sid, card: cd, expMonth: month, expYear: sr.ExpYear}
 		cu.sources = append(cu.sources, src)
 		if sr.ID == rec.Default {
 			cu.defaultSource = src
@@ -347,7 +419,7 @@ func customerFromRecord(rec customerRecord) (*customer, error) {
 func paymentFromRecord(rec paymentRecord) (*payment, error) {
 	id, ok1 := parseRID(rec.ID, wire.PaymentIDPrefix)
 	sid, ok2 := parseRID(rec.SourceID, wire.SourceIDPrefix)
-	cd := cardByToken(rec.Token)
+	cd, month := cardFromRecord(rec.Token, rec.Last4, rec.ExpMonth)
 	cur, cerr := currency(rec.Currency)
 	if !ok1 || !ok2 || cd == nil || cerr != nil || !slices.Contains(wire.PaymentStatuses, rec.Status) {
 		return nil, fmt.Errorf("data file: payment %q is malformed", rec.ID)
@@ -355,7 +427,7 @@ func paymentFromRecord(rec paymentRecord) (*payment, error) {
 	p := &payment{
 		id: id, seq: rec.Seq, created: rec.Created, amount: rec.Amount, refunded: rec.Refunded,
 		currency: cur, captured: rec.Captured, captureRequested: rec.CaptureRequested,
-		authCode: rec.AuthCode, sourceID: sid, card: cd, expYear: rec.ExpYear,
+		authCode: rec.AuthCode, sourceID: sid, card: cd, expMonth: month, expYear: rec.ExpYear,
 		description: rec.Description, meta: metaFromRecord(rec.Meta),
 	}
 	// Interned like a fresh payment's, so that statuses compare as constants.

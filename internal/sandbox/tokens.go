@@ -1,0 +1,221 @@
+package sandbox
+
+import (
+	"crypto/hmac"
+	"crypto/sha256"
+	"encoding/base64"
+	"net/http"
+	"strconv"
+	"time"
+
+	"github.com/paymentsdev/terraform-provider-payments/internal/wire"
+)
+
+// cardToken is a token minted by POST /v1/tokens. It keeps what the API
+// shows of the card, never its number or CVC.
+type cardToken struct {
+	id                rid
+	card              *card // brand, last 4 and the test card's behaviour
+	expMonth, expYear int32
+	fingerprint       string
+	used              bool
+	created           int64
+	counted           int64 // bytes charged to the account, see bounds.go
+}
+
+// tokenBytes is what a minted token keeps, for the account's bound.
+const tokenBytes = 256
+
+// TestCardNumbers maps each card number the sandbox tokenizes to the test
+// token whose behaviour its card has. Any other number is refused: the
+// sandbox never takes a real card. [assumed]
+var TestCardNumbers = map[string]string{
+	"4242424242424242": TokenVisa,
+	"5555555555554444": TokenMastercard,
+	"378282246310005":  TokenAmex,
+	"4000000000000002": TokenDeclined,
+	"4000000000003220": Token3DS,
+	"4000000000000259": TokenDispute,
+}
+
+// createToken is POST /v1/tokens: the card's details in, a single-use
+// token out. Each detail is checked in the order a form shows them, and
+// an error names the parameter; no error quotes the number or the CVC.
+func (c *call) createToken() response {
+	if e := c.f.check(wire.ParamCardNumber, wire.ParamCardExpMonth, wire.ParamCardExpYear, wire.ParamCardCVC); e != nil {
+		return e.response()
+	}
+	for _, p := range []string{wire.ParamCardNumber, wire.ParamCardExpMonth, wire.ParamCardExpYear, wire.ParamCardCVC} {
+		if v, _ := c.f.get(p); v == "" {
+			return missingParam(p, "%s is required.", p).response()
+		}
+	}
+	number, _ := c.f.get(wire.ParamCardNumber)
+	base, e := testCard(number)
+	if e != nil {
+		return e.response()
+	}
+	month, year, e := c.cardExpiry()
+	if e != nil {
+		return e.response()
+	}
+	cvc, _ := c.f.get(wire.ParamCardCVC)
+	want := wire.CardCVCDigits
+	if base.brand == "amex" {
+		want = wire.CardCVCDigitsAmex
+	}
+	if len(cvc) != want || !allDigits(cvc) {
+		return cardError(wire.ParamCardCVC, wire.ErrorCodeInvalidCVC,
+			"card[cvc] must be %d digits for a %s card.", want, base.brand).response()
+	}
+	if e := c.canGrow(); e != nil {
+		return e.response()
+	}
+	t := &cardToken{
+		id:       newRID(),
+		card:     &card{token: base.token, brand: base.brand, last4: number[len(number)-4:], behaviour: base.behaviour},
+		expMonth: month, expYear: year,
+		fingerprint: c.fingerprint(number),
+		created:     c.unix,
+	}
+	if c.a.tokens == nil {
+		c.a.tokens = make(map[rid]*cardToken)
+	}
+	for c.a.tokens[t.id] != nil {
+		t.id = newRID()
+	}
+	c.a.tokens[t.id] = t
+	c.putToken(t)
+	return ok(tokenJSON(nil, t))
+}
+
+// testCard checks a card number and returns the test card it is.
+func testCard(number string) (*card, *apiError) {
+	if !allDigits(number) || len(number) < wire.CardNumberMinDigits || len(number) > wire.CardNumberMaxDigits {
+		return nil, cardError(wire.ParamCardNumber, wire.ErrorCodeInvalidNumber,
+			"card[number] must be %d to %d digits, without spaces or dashes.", wire.CardNumberMinDigits, wire.CardNumberMaxDigits)
+	}
+	if !luhn(number) {
+		return nil, cardError(wire.ParamCardNumber, wire.ErrorCodeIncorrectNumber,
+			"card[number] fails the Luhn check: a digit is mistyped.")
+	}
+	tok, ok := TestCardNumbers[number]
+	if !ok {
+		return nil, cardError(wire.ParamCardNumber, wire.ErrorCodeInvalidNumber,
+			"card[number] is not a sandbox test card, and the sandbox never takes a real one. Use 4242424242424242 (Visa), 5555555555554444 (Mastercard), 378282246310005 (American Express), 4000000000000002 (declined), 4000000000003220 (3-D Secure) or 4000000000000259 (disputed).")
+	}
+	return cardByToken(tok), nil
+}
+
+// cardExpiry reads card[exp_month] and card[exp_year]: a month 1 to 12
+// and a four-digit year, the end of that month not yet past.
+func (c *call) cardExpiry() (month, year int32, e *apiError) {
+	mv, _ := c.f.get(wire.ParamCardExpMonth)
+	m, err := strconv.Atoi(mv)
+	if err != nil || !allDigits(mv) || m < 1 || m > 12 {
+		return 0, 0, cardError(wire.ParamCardExpMonth, wire.ErrorCodeInvalidExpiryMonth,
+			"card[exp_month] must be a month from 1 to 12.")
+	}
+	yv, _ := c.f.get(wire.ParamCardExpYear)
+	y, err := strconv.Atoi(yv)
+	now := c.now.UTC()
+	if err != nil || len(yv) != 4 || !allDigits(yv) || y > now.Year()+50 {
+		return 0, 0, cardError(wire.ParamCardExpYear, wire.ErrorCodeInvalidExpiryYear,
+			"card[exp_year] must be a four-digit year, such as %d.", now.Year()+3)
+	}
+	// A card is valid to the end of its expiry month.
+	if !now.Before(time.Date(y, time.Month(m)+1, 1, 0, 0, 0, 0, time.UTC)) {
+		return 0, 0, cardError(wire.ParamCardExpYear, wire.ErrorCodeExpiredCard,
+			"The card expired at the end of %02d/%d; use an expiry month that has not passed.", m, y)
+	}
+	return int32(m), int32(y), nil
+}
+
+// fingerprint identifies a card number within the account, the same for
+// every token of the same card, without being the number: an HMAC keyed
+// by the account, so that two accounts' fingerprints of one card differ.
+func (c *call) fingerprint(number string) string {
+	h := hmac.New(sha256.New, c.a.hash[:])
+	h.Write([]byte(number))
+	return base64.RawURLEncoding.EncodeToString(h.Sum(nil))[:16]
+}
+
+// tokenSource returns a new source made from the token v named by param:
+// a test token (tok_visa, …), reusable, or a minted token, which it uses
+// up. The caller must not fail after it: the token is then spent.
+func (c *call) tokenSource(param, v string) (*source, *apiError) {
+	if cd := cardByToken(v); cd != nil {
+		return c.newSource(cd), nil
+	}
+	var t *cardToken
+	if r, ok := parseRID(v, wire.TokenIDPrefix); ok {
+		t = c.a.tokens[r]
+	}
+	if t == nil {
+		e := invalid(param, "%s %q is not a valid token; mint one with POST %s or use a sandbox test token such as %s.",
+			param, clip(v), wire.PathTokens, TokenVisa)
+		e.code = wire.ErrorCodeTokenInvalid
+		return nil, e
+	}
+	if t.used {
+		e := invalid(param, "token %s was already used: a minted token attaches or charges one card once. Mint a new token with POST %s.",
+			clip(v), wire.PathTokens)
+		e.code = wire.ErrorCodeTokenAlreadyUsed
+		return nil, e
+	}
+	t.used = true
+	c.putToken(t)
+	return &source{id: newRID(), card: t.card, expMonth: t.expMonth, expYear: t.expYear}, nil
+}
+
+func tokenJSON(b []byte, t *cardToken) []byte {
+	b = append(b, `{"id":`...)
+	b = appendID(b, wire.TokenIDPrefix, t.id)
+	b = append(b, `,"object":"token","card":{"brand":`...)
+	b = appendString(b, t.card.brand)
+	b = append(b, `,"last4":`...)
+	b = appendString(b, t.card.last4)
+	b = append(b, `,"exp_month":`...)
+	b = appendInt(b, int64(t.expMonth))
+	b = append(b, `,"exp_year":`...)
+	b = appendInt(b, int64(t.expYear))
+	b = append(b, `,"fingerprint":`...)
+	b = appendString(b, t.fingerprint)
+	b = append(b, `},"livemode":false,"used":`...)
+	b = strconv.AppendBool(b, t.used)
+	b = append(b, `,"created_at":`...)
+	b = appendTime(b, t.created)
+	return append(b, '}')
+}
+
+// cardError is a 402 card_error about one of the card's details.
+func cardError(param, code, format string, args ...any) *apiError {
+	e := invalid(param, format, args...)
+	e.status, e.typ, e.code = http.StatusPaymentRequired, wire.ErrorTypeCard, code
+	return e
+}
+
+func luhn(number string) bool {
+	sum := 0
+	double := false
+	for i := len(number) - 1; i >= 0; i-- {
+		d := int(number[i] - '0')
+		if double {
+			if d *= 2; d > 9 {
+				d -= 9
+			}
+		}
+		sum += d
+		double = !double
+	}
+	return sum%10 == 0
+}
+
+func allDigits(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if s[i] < '0' || s[i] > '9' {
+			return false
+		}
+	}
+	return s != ""
+}
