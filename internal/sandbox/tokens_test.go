@@ -1,7 +1,9 @@
 package sandbox_test
 
 import (
+	"bytes"
 	"net/http"
+	"path/filepath"
 	"strconv"
 	"strings"
 	"testing"
@@ -209,4 +211,34 @@ func TestTokens_PublishableKeyFollowsKeys(t *testing.T) {
 	e.publishable().mint(card()).ok(nil)
 	other := e.other().publishable()
 	other.mint(card()).fails(http.StatusUnauthorized, wire.ErrorTypeAuthentication, wire.ErrorCodeInvalidAPIKey, "")
+}
+
+// Tokens, used or not, and the cards made from them outlive a restart.
+func TestTokens_KeptInDataFile(t *testing.T) {
+	t.Parallel()
+	path := filepath.Join(t.TempDir(), "sandbox.db")
+	key := sandboxtest.NewKey(t)
+	e, stop := openEnv(t, path, key)
+	var used, fresh wire.Token
+	e.mint(card(wire.ParamCardNumber, "378282246310005", wire.ParamCardCVC, "1234", wire.ParamCardExpMonth, "4")).ok(&used)
+	e.mint(card()).ok(&fresh)
+	cu := e.customer(vals("email", "jo@example.com", "source", used.ID))
+	p := e.payment(pay("100", "USD", "", "customer", cu.ID))
+	wantCustomer := e.get("/v1/customers/"+cu.ID, nil).ok(nil).body
+	wantPayment := e.get("/v1/payments/"+p.ID, nil).ok(nil).body
+	stop()
+
+	e, stop = openEnv(t, path, key)
+	defer stop()
+	if got := e.get("/v1/customers/"+cu.ID, nil).ok(nil).body; !bytes.Equal(got, wantCustomer) {
+		t.Errorf("customer after restart:\n%s\nwant\n%s", got, wantCustomer)
+	}
+	if got := e.get("/v1/payments/"+p.ID, nil).ok(nil).body; !bytes.Equal(got, wantPayment) {
+		t.Errorf("payment after restart:\n%s\nwant\n%s", got, wantPayment)
+	}
+	e.post("/v1/payments", pay("100", "USD", used.ID)).
+		fails(http.StatusBadRequest, wire.ErrorTypeInvalidRequest, wire.ErrorCodeTokenAlreadyUsed, "source")
+	if q := e.payment(pay("100", "USD", fresh.ID)); q.Source.Last4 != "4242" || q.Source.ExpMonth != 7 {
+		t.Errorf("payment from a token minted before the restart: %+v", q.Source)
+	}
 }
