@@ -209,3 +209,29 @@ func TestWebhookTarget_Delivery(t *testing.T) {
 		t.Errorf("the sandbox accepted %d connections during the deliveries", after.Connections-before.Connections)
 	}
 }
+
+// TestWebhookTarget_RedirectNotFollowed: a receiver's redirect, to any
+// address, is a failed attempt and is never followed.
+func TestWebhookTarget_RedirectNotFollowed(t *testing.T) {
+	t.Parallel()
+	opts := fastHooks
+	opts.Attempts = 1
+	e := newHookEnv(t, sandbox.Options{Webhooks: opts})
+	target := newReceiver(t)
+	rc := newReceiver(t)
+	rc.handle = func(w http.ResponseWriter, r *http.Request, _ hit) {
+		http.Redirect(w, r, target.URL+"/moved", http.StatusTemporaryRedirect)
+	}
+	e.endpoint(rc.URL+"/h", "*")
+	e.customer(nil)
+	rc.next(t)
+	ds := e.waitDeliveries(nil, 1)
+	if d := ds[0]; d.Status != http.StatusTemporaryRedirect || !strings.Contains(d.Error, "HTTP 307") {
+		t.Errorf("a redirect was recorded as %+v", d)
+	}
+	select {
+	case h := <-target.hits:
+		t.Errorf("the redirect was followed to %s", h.path)
+	default:
+	}
+}
