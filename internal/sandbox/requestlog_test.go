@@ -217,3 +217,30 @@ func TestDeliveries_NextRetry(t *testing.T) {
 		t.Errorf("attempts: %+v %+v", ds[1], ds[0])
 	}
 }
+
+// TestRequestLog_DroppedAnswer: a request whose connection a fault closed
+// after it acted is logged with status 0: it got no answer.
+func TestRequestLog_DroppedAnswer(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t)
+	e.faults(vals("drop_rate", "1"))
+	hc := &http.Client{Transport: &http.Transport{DisableKeepAlives: true}}
+	r, _ := http.NewRequest(http.MethodPost, e.url+wire.PathCustomers, strings.NewReader("name=Dropped"))
+	r.Header.Set("Content-Type", "application/x-www-form-urlencoded")
+	r.Header.Set(wire.HeaderIdempotencyKey, "drop-1")
+	r.SetBasicAuth(e.key, "")
+	if resp, err := hc.Do(r); err == nil {
+		resp.Body.Close()
+		t.Fatalf("drop_rate 1 answered %d", resp.StatusCode)
+	}
+	e.faults(vals("drop_rate", "0"))
+	var dropped *wire.LoggedRequest
+	for _, l := range e.requests(nil) {
+		if l.Method == http.MethodPost && l.Path == wire.PathCustomers {
+			dropped = l
+		}
+	}
+	if dropped == nil || dropped.Status != 0 || dropped.IdempotencyKey != "drop-1" {
+		t.Errorf("the dropped request is logged as %+v, want status 0 with its key", dropped)
+	}
+}

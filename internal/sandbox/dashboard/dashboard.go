@@ -15,8 +15,10 @@
 //     started with -key admits only those keys here too). The key stays
 //     on the server, in memory, behind a random session id of 256 bits:
 //     the cookie holds only that id (HttpOnly, SameSite=Strict, Secure
-//     over https). A session unused for IdleTimeout (DefaultIdleTimeout)
-//     ends; signing out ends it at once.
+//     over https, a proxy's X-Forwarded-Proto included). A session unused
+//     for IdleTimeout (DefaultIdleTimeout) ends; signing out ends it at
+//     once; at most maxSessions are kept, the least recently used going
+//     first.
 //   - Every action is a POST form that redirects back with a message
 //     (post/redirect/get); cross-origin POSTs are refused with 403 by
 //     http.CrossOriginProtection. Every page works without JavaScript;

@@ -57,6 +57,11 @@ func TestDashboard_SignIn(t *testing.T) {
 	if strings.Contains(p.header.Get("Set-Cookie"), key) {
 		t.Error("the cookie holds the key")
 	}
+	// Behind a proxy that terminates TLS, the cookie is Secure.
+	https := s.browser().do(http.MethodPost, "/sign-in", url.Values{"key": {key}}, "X-Forwarded-Proto", "https")
+	if cs := (&http.Response{Header: https.header}).Cookies(); len(cs) != 1 || !cs[0].Secure {
+		t.Errorf("cookie over https: %v", cs)
+	}
 	if again := b.get("/"); again.status != http.StatusSeeOther || again.header.Get("Location") != "/customers" {
 		t.Errorf("GET / signed in: %d to %q", again.status, again.header.Get("Location"))
 	}

@@ -4,6 +4,7 @@ import (
 	"crypto/rand"
 	"encoding/base64"
 	"net/http"
+	"strings"
 	"sync"
 	"time"
 )
@@ -13,6 +14,10 @@ const cookieName = "payments_dashboard_session"
 
 // sessionIDBytes is the session id's randomness: 256 bits.
 const sessionIDBytes = 32
+
+// maxSessions bounds the sessions kept at once; past it, a sign-in ends
+// the session used least recently, so that sign-ins cannot fill memory.
+const maxSessions = 10_000
 
 // session is one signed-in browser. key never leaves the server.
 type session struct {
@@ -32,10 +37,11 @@ type sessions struct {
 	m    map[string]*session
 	idle time.Duration
 	now  func() time.Time
+	max  int // maxSessions; tests lower it
 }
 
 func newSessions(idle time.Duration, now func() time.Time) *sessions {
-	return &sessions{m: make(map[string]*session), idle: idle, now: now}
+	return &sessions{m: make(map[string]*session), idle: idle, now: now, max: maxSessions}
 }
 
 // start makes a session for key, and forgets the sessions gone idle.
@@ -50,6 +56,15 @@ func (s *sessions) start(key, account string) *session {
 		if now.Sub(o.seen) > s.idle {
 			delete(s.m, id)
 		}
+	}
+	if len(s.m) >= s.max {
+		var oldest *session
+		for _, o := range s.m {
+			if oldest == nil || o.seen.Before(oldest.seen) {
+				oldest = o
+			}
+		}
+		delete(s.m, oldest.id)
 	}
 	ss.seen = now
 	s.m[ss.id] = ss
@@ -100,15 +115,22 @@ func (s *sessions) takeFlash(ss *session) (string, bool) {
 func (s *sessions) setCookie(w http.ResponseWriter, r *http.Request, ss *session) {
 	http.SetCookie(w, &http.Cookie{
 		Name: cookieName, Value: ss.id, Path: "/", MaxAge: int(s.idle / time.Second),
-		HttpOnly: true, SameSite: http.SameSiteStrictMode, Secure: r.TLS != nil,
+		HttpOnly: true, SameSite: http.SameSiteStrictMode, Secure: overHTTPS(r),
 	})
 }
 
 func clearCookie(w http.ResponseWriter, r *http.Request) {
 	http.SetCookie(w, &http.Cookie{
 		Name: cookieName, Value: "", Path: "/", MaxAge: -1,
-		HttpOnly: true, SameSite: http.SameSiteStrictMode, Secure: r.TLS != nil,
+		HttpOnly: true, SameSite: http.SameSiteStrictMode, Secure: overHTTPS(r),
 	})
+}
+
+// overHTTPS reports whether the browser reached the page over https: on
+// this server's TLS, or through a proxy that says so. A false claim only
+// keeps the cookie from being sent over plain http.
+func overHTTPS(r *http.Request) bool {
+	return r.TLS != nil || strings.EqualFold(r.Header.Get("X-Forwarded-Proto"), "https")
 }
 
 // current returns the request's live session, or nil.
