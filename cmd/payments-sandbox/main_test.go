@@ -23,7 +23,6 @@ import (
 
 	"github.com/paymentsdev/terraform-provider-payments/internal/sandbox"
 	"github.com/paymentsdev/terraform-provider-payments/internal/sandbox/sandboxtest"
-	"github.com/paymentsdev/terraform-provider-payments/internal/syncbuf"
 	"github.com/paymentsdev/terraform-provider-payments/internal/wire"
 )
 
@@ -67,7 +66,7 @@ var listeningLine = regexp.MustCompile(`^payments-sandbox listening on (http://1
 type proc struct {
 	cmd    *exec.Cmd
 	url    string
-	stderr *syncbuf.Buffer
+	stderr logFile
 	done   chan error
 }
 
@@ -88,8 +87,13 @@ func startEnv(t *testing.T, env []string, args ...string) *proc {
 	if err != nil {
 		t.Fatal(err)
 	}
-	p := &proc{cmd: cmd, stderr: &syncbuf.Buffer{}, done: make(chan error, 1)}
-	cmd.Stderr = p.stderr
+	stderr, err := os.CreateTemp(t.TempDir(), "stderr")
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { stderr.Close() })
+	p := &proc{cmd: cmd, stderr: logFile{stderr}, done: make(chan error, 1)}
+	cmd.Stderr = stderr
 	if err := cmd.Start(); err != nil {
 		t.Fatal(err)
 	}
@@ -134,6 +138,16 @@ func startEnv(t *testing.T, env []string, args ...string) *proc {
 		}
 	})
 	return p
+}
+
+// logFile is the file a program's standard error goes to: the program
+// writes it directly, so the test may read it at any time.
+type logFile struct{ *os.File }
+
+// String is what the program has written so far.
+func (f logFile) String() string {
+	b, _ := os.ReadFile(f.Name())
+	return string(b)
 }
 
 func (p *proc) call(t *testing.T, key, method, path string, form url.Values, idemKey string) (int, []byte, http.Header) {

@@ -14,7 +14,6 @@ import (
 	"time"
 
 	"github.com/paymentsdev/terraform-provider-payments/internal/sandbox/sandboxtest"
-	"github.com/paymentsdev/terraform-provider-payments/internal/syncbuf"
 	"github.com/paymentsdev/terraform-provider-payments/internal/tfcli"
 )
 
@@ -56,7 +55,7 @@ type tfCLI struct {
 	r   tfcli.Runner
 	dir string
 
-	output syncbuf.Buffer // every command and its output, for leak checks
+	output strings.Builder // every command and its output, for leak checks
 }
 
 // newTFCLI prepares a working directory. The environment is the test's,
@@ -165,12 +164,18 @@ func (c *tfCLI) state() []tfcli.Resource {
 }
 
 // startLoggingSandbox runs an in-process sandbox of its own whose logs, at
-// debug level, go to the returned buffer.
-func startLoggingSandbox(t *testing.T) (url string, logs *syncbuf.Buffer) {
+// debug level, go to a file; logs returns what it holds so far. (The
+// server logs from its handlers' goroutines; os.File writes are safe from
+// them while the test reads the file.)
+func startLoggingSandbox(t *testing.T) (url string, logs func() string) {
 	t.Helper()
-	logs = &syncbuf.Buffer{}
-	sb := sandboxtest.Start(t, sandboxtest.WithLogger(slog.New(slog.NewTextHandler(logs, &slog.HandlerOptions{Level: slog.LevelDebug}))))
-	return sb.URL, logs
+	f, err := os.CreateTemp(t.TempDir(), "sandbox-log")
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { f.Close() })
+	sb := sandboxtest.Start(t, sandboxtest.WithLogger(slog.New(slog.NewTextHandler(f, &slog.HandlerOptions{Level: slog.LevelDebug}))))
+	return sb.URL, func() string { return readFileIfExists(t, f.Name()) }
 }
 
 func writeFile(t *testing.T, path, content string) {

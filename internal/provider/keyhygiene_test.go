@@ -243,7 +243,7 @@ data "payments_payments" "all" {}
 			t.Errorf("the TF_LOG file does not hold the provider's %q entries; the leak check would prove nothing", want)
 		}
 	}
-	if sandboxLogs.String() == "" {
+	if sandboxLogs() == "" {
 		t.Errorf("the sandbox logged nothing; the leak check of its logs would prove nothing")
 	}
 
@@ -258,7 +258,7 @@ data "payments_payments" "all" {}
 	places := map[string]string{
 		"TF_LOG file (Terraform and provider logs)": tfLog,
 		"command output and errors":                 tf.output.String() + bad.output.String() + bad2.output.String(),
-		"sandbox logs":                              sandboxLogs.String(),
+		"sandbox logs":                              sandboxLogs(),
 		"saved plan (terraform show -json)":         planJSON,
 	}
 	for _, dir := range []*tfCLI{tf, bad, bad2} {

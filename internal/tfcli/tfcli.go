@@ -5,7 +5,7 @@
 // caller's Terraform and provider settings, with every command's output
 // captured. The benchmark, the soak and the provider's CLI tests share it.
 //
-// It uses the standard library (and syncbuf) only, so anything may import it.
+// It uses the standard library only, so anything may import it.
 package tfcli
 
 import (
@@ -20,9 +20,8 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
-
-	"github.com/paymentsdev/terraform-provider-payments/internal/syncbuf"
 )
 
 // Override serves one provider from a local directory.
@@ -159,7 +158,7 @@ func (e *ExitError) Error() string {
 type Command struct {
 	r     *Runner
 	cmd   *exec.Cmd
-	out   *syncbuf.Buffer
+	out   *lockedBuffer
 	start time.Time
 	args  []string
 }
@@ -169,7 +168,7 @@ type Command struct {
 func (r *Runner) Start(ctx context.Context, args ...string) (*Command, error) {
 	cmd := exec.CommandContext(ctx, r.Bin, args...)
 	cmd.Dir, cmd.Env = r.Dir, r.Env
-	out := &syncbuf.Buffer{}
+	out := &lockedBuffer{}
 	var w io.Writer = out
 	if r.Output != nil {
 		w = io.MultiWriter(out, r.Output)
@@ -370,4 +369,23 @@ func FirstError(out string) string {
 func Tail(out string, n int) string {
 	lines := strings.Split(strings.TrimRight(out, "\n"), "\n")
 	return strings.Join(lines[max(0, len(lines)-n):], "\n")
+}
+
+// lockedBuffer is the output of a running command: exec writes it from its
+// copying goroutine while Output may read it.
+type lockedBuffer struct {
+	mu  sync.Mutex
+	buf bytes.Buffer
+}
+
+func (b *lockedBuffer) Write(p []byte) (int, error) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.buf.Write(p)
+}
+
+func (b *lockedBuffer) String() string {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.buf.String()
 }

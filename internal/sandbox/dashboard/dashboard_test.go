@@ -79,7 +79,7 @@ func TestDashboard_SignIn(t *testing.T) {
 			}
 		}
 	}
-	if strings.Contains(s.logs.String(), key) {
+	if strings.Contains(s.logText(), key) {
 		t.Error("the logs hold the key")
 	}
 }

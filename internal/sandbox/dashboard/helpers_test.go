@@ -9,6 +9,7 @@ import (
 	"net/http/cookiejar"
 	"net/http/httptest"
 	"net/url"
+	"os"
 	"strings"
 	"testing"
 	"time"
@@ -16,16 +17,26 @@ import (
 	"github.com/paymentsdev/terraform-provider-payments/internal/sandbox"
 	"github.com/paymentsdev/terraform-provider-payments/internal/sandbox/dashboard"
 	"github.com/paymentsdev/terraform-provider-payments/internal/sandbox/sandboxtest"
-	"github.com/paymentsdev/terraform-provider-payments/internal/syncbuf"
 	"github.com/paymentsdev/terraform-provider-payments/internal/wire"
 )
 
 // site is a sandbox with its dashboard, composed as payments-sandbox
 // composes them, on a test server.
 type site struct {
-	t    testing.TB
-	url  string
-	logs *syncbuf.Buffer
+	t   testing.TB
+	url string
+	// logs is the file the sandbox and the dashboard log to; os.File
+	// writes are safe from the handlers' goroutines while the test reads.
+	logs string
+}
+
+// logText is what has been logged so far.
+func (s *site) logText() string {
+	b, err := os.ReadFile(s.logs)
+	if err != nil {
+		s.t.Fatal(err)
+	}
+	return string(b)
 }
 
 type siteOptions struct {
@@ -36,7 +47,11 @@ type siteOptions struct {
 
 func newSite(t testing.TB, o siteOptions) *site {
 	t.Helper()
-	logs := &syncbuf.Buffer{}
+	logs, err := os.CreateTemp(t.TempDir(), "log")
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { logs.Close() })
 	logger := slog.New(slog.NewTextHandler(logs, &slog.HandlerOptions{Level: slog.LevelDebug}))
 	o.sandbox.Logger = logger
 	if o.sandbox.Webhooks.RetryBase == 0 {
@@ -60,7 +75,7 @@ func newSite(t testing.TB, o siteOptions) *site {
 		ts.Close()
 		srv.Close()
 	})
-	return &site{t: t, url: ts.URL, logs: logs}
+	return &site{t: t, url: ts.URL, logs: logs.Name()}
 }
 
 // api calls the API with key and decodes a 200 answer into out.

@@ -1,6 +1,7 @@
 package sandboxtest_test
 
 import (
+	"bytes"
 	"context"
 	"net/http"
 	"os"
@@ -11,7 +12,6 @@ import (
 	"time"
 
 	"github.com/paymentsdev/terraform-provider-payments/internal/sandbox/sandboxtest"
-	"github.com/paymentsdev/terraform-provider-payments/internal/syncbuf"
 )
 
 // fakeSandbox writes a shell script standing in for payments-sandbox.
@@ -31,7 +31,8 @@ echo "starting"
 echo "payments-sandbox listening on http://127.0.0.1:4242"
 while :; do sleep 0.05; done
 `)
-	var log syncbuf.Buffer
+	// Read only after Stop, when StartProcess has written all the output.
+	var log bytes.Buffer
 	p, err := sandboxtest.StartProcess(context.Background(), bin, sandboxtest.ProcessOptions{Args: []string{"-data", "x.db"}, Log: &log})
 	if err != nil {
 		t.Fatal(err)
@@ -93,7 +94,7 @@ func TestStartProcess_Real(t *testing.T) {
 	if out, err := exec.Command("go", "build", "-o", bin, "github.com/paymentsdev/terraform-provider-payments/cmd/payments-sandbox").CombinedOutput(); err != nil {
 		t.Fatalf("go build: %v\n%s", err, out)
 	}
-	var log syncbuf.Buffer
+	var log bytes.Buffer // read only after Stop, as above
 	p, err := sandboxtest.StartProcess(context.Background(), bin, sandboxtest.ProcessOptions{Args: []string{"-log-level", "debug"}, Log: &log})
 	if err != nil {
 		t.Fatal(err)
