@@ -218,7 +218,9 @@ func TestFaults_RateLimit(t *testing.T) {
 	}
 	// Controls are not limited.
 	e.get("/_sandbox/stats", nil).ok(nil)
-	// After a second the window has room again.
+	// After a second the window has room again. The sleep makes the
+	// second pass: every admitted request is then over a second old, on
+	// the same real clock the limiter reads.
 	time.Sleep(time.Second)
 	e.get("/v1/payments", nil).ok(nil)
 	e.faults(vals("rate_limit", "0"))

@@ -107,3 +107,18 @@ func (f *FaultyStore) check() error {
 	}
 	return f.Store.check()
 }
+
+// PendingDeliveries is how many deliveries of the account of key are still
+// to be attempted; an attempt already under way whose delivery is no
+// longer pending records nothing.
+func PendingDeliveries(s *Server, key string) int {
+	s.mu.RLock()
+	a := s.accounts[sha256.Sum256([]byte(key))]
+	s.mu.RUnlock()
+	if a == nil {
+		return 0
+	}
+	a.wh.book.mu.Lock()
+	defer a.wh.book.mu.Unlock()
+	return len(a.wh.book.pending)
+}

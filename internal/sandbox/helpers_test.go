@@ -11,7 +11,9 @@ import (
 	"strconv"
 	"sync"
 	"testing"
+	"time"
 
+	"github.com/paymentsdev/terraform-provider-payments/internal/sandbox"
 	"github.com/paymentsdev/terraform-provider-payments/internal/sandbox/sandboxtest"
 	"github.com/paymentsdev/terraform-provider-payments/internal/wire"
 )
@@ -33,6 +35,7 @@ type env struct {
 	url string
 	key string
 	hc  *http.Client
+	srv *sandbox.Server
 }
 
 // newEnv starts a sandbox of its own, with opts, and a fresh account on it.
@@ -43,12 +46,12 @@ func newEnv(t testing.TB, opts ...sandboxtest.Option) *env {
 
 // envOn is the account of key on a running sandbox.
 func envOn(t testing.TB, sb *sandboxtest.Sandbox, key string) *env {
-	return &env{t: t, url: sb.URL, key: key, hc: sb.HTTP.Client()}
+	return &env{t: t, url: sb.URL, key: key, hc: sb.HTTP.Client(), srv: sb.Server}
 }
 
 // other is another account on the same sandbox.
 func (e *env) other() *env {
-	return &env{t: e.t, url: e.url, key: sandboxtest.NewKey(e.t), hc: e.hc}
+	return &env{t: e.t, url: e.url, key: sandboxtest.NewKey(e.t), hc: e.hc, srv: e.srv}
 }
 
 type result struct {
@@ -211,6 +214,20 @@ func (e *env) faults(f url.Values) *wire.Faults {
 	var fs wire.Faults
 	e.post("/_sandbox/faults", f).ok(&fs)
 	return &fs
+}
+
+// waitFor polls cond until it holds, and fails the test when it still
+// does not after within. Tests wait on the condition they assert, never
+// sleep and then assert.
+func waitFor(t testing.TB, within time.Duration, what string, cond func() bool) {
+	t.Helper()
+	deadline := time.Now().Add(within)
+	for !cond() {
+		if time.Now().After(deadline) {
+			t.Fatalf("still not %s after %v", what, within)
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
 }
 
 // vals builds url.Values from name, value pairs.

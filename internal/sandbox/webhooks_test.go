@@ -30,8 +30,7 @@ var fastHooks = sandbox.WebhookOptions{RetryBase: 20 * time.Millisecond, Timeout
 // newHookEnv starts a sandbox with opts and returns an account on it.
 func newHookEnv(t *testing.T, opts sandbox.Options) *env {
 	t.Helper()
-	sb := sandboxtest.Start(t, sandboxtest.WithOptions(opts))
-	return &env{t: t, url: sb.URL, key: sandboxtest.NewKey(t), hc: sb.HTTP.Client()}
+	return envOn(t, sandboxtest.Start(t, sandboxtest.WithOptions(opts)), sandboxtest.NewKey(t))
 }
 
 // hit is one request a receiver got.
@@ -113,17 +112,12 @@ func (e *env) deliveries(q url.Values) []*sandboxclient.Delivery {
 // waitDeliveries polls until at least n attempts matching q are recorded.
 func (e *env) waitDeliveries(q url.Values, n int) []*sandboxclient.Delivery {
 	e.t.Helper()
-	deadline := time.Now().Add(15 * time.Second)
-	for {
-		ds := e.deliveries(q)
-		if len(ds) >= n {
-			return ds
-		}
-		if time.Now().After(deadline) {
-			e.t.Fatalf("%d delivery attempts recorded for %v after 15s, want %d", len(ds), q, n)
-		}
-		time.Sleep(10 * time.Millisecond)
-	}
+	var ds []*sandboxclient.Delivery
+	waitFor(e.t, 15*time.Second, fmt.Sprintf("%d delivery attempts recorded for %v", n, q), func() bool {
+		ds = e.deliveries(q)
+		return len(ds) >= n
+	})
+	return ds
 }
 
 func (e *env) events(q url.Values) []*client.Event {
@@ -498,7 +492,12 @@ func TestWebhooks_RetryThenDelivered(t *testing.T) {
 	if ds[0].Attempt != 3 || ds[0].Status != 204 || ds[0].Error != "" || ds[1].Status != 503 {
 		t.Errorf("attempts: %+v %+v", ds[0], ds[1])
 	}
-	time.Sleep(5 * fastHooks.RetryBase) // a fourth attempt would be due by now
+	// Delivered: nothing of it is left to attempt, so no fourth attempt
+	// can come (the attempt that delivered took it off in the same step
+	// that recorded it).
+	if n := sandbox.PendingDeliveries(e.srv, e.key); n != 0 {
+		t.Errorf("%d deliveries still pending after the event was delivered", n)
+	}
 	if got := len(e.deliveries(nil)); got != 3 {
 		t.Errorf("%d attempts after delivery, want 3", got)
 	}
@@ -593,9 +592,13 @@ func TestWebhooks_DeletedEndpointStopsRetrying(t *testing.T) {
 	e.customer(nil)
 	rc.next(t)
 	e.del(wire.PathWebhookEndpoints + "/" + ep.ID).ok(nil)
-	time.Sleep(400 * time.Millisecond) // past the next two retries
+	// Nothing is left to attempt, and an attempt under way when the
+	// endpoint went records nothing: the log is final at once.
+	if n := sandbox.PendingDeliveries(e.srv, e.key); n != 0 {
+		t.Errorf("%d deliveries still pending after the endpoint was deleted", n)
+	}
 	if n := len(e.deliveries(nil)); n > 2 {
-		t.Errorf("%d attempts after the endpoint was deleted", n)
+		t.Errorf("%d attempts recorded by the time the endpoint was deleted; want at most the one received and a retry", n)
 	}
 }
 
