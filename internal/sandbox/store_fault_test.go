@@ -293,13 +293,7 @@ func TestStore_DeliveryWriteFailure(t *testing.T) {
 	if ev := rc.next(t).event(t); !strings.Contains(string(ev.Data.Object), cu.ID) {
 		t.Errorf("delivered %s, want the customer's event", ev.Data.Object)
 	}
-	deadline := time.Now().Add(15 * time.Second)
-	for faulty.Failed.Load() == 0 {
-		if time.Now().After(deadline) {
-			t.Fatal("the delivery's record was never written, nor failed to be, within 15s")
-		}
-		time.Sleep(10 * time.Millisecond)
-	}
+	waitFor(t, 15*time.Second, "a failed write of the delivery's record", func() bool { return faulty.Failed.Load() > 0 })
 	if ds := e.deliveries(nil); len(ds) != 1 || ds[0].Status != http.StatusOK {
 		t.Errorf("delivery log while its write fails: %+v, want the attempt", ds)
 	}
