@@ -5,6 +5,7 @@ import (
 
 	"github.com/hashicorp/terraform-plugin-framework/action"
 	"github.com/hashicorp/terraform-plugin-framework/datasource"
+	"github.com/hashicorp/terraform-plugin-framework/ephemeral"
 	"github.com/hashicorp/terraform-plugin-framework/resource"
 )
 
@@ -65,5 +66,21 @@ func (b *actionBase) Metadata(_ context.Context, req action.MetadataRequest, res
 }
 
 func (b *actionBase) Configure(_ context.Context, req action.ConfigureRequest, resp *action.ConfigureResponse) {
+	b.configure(req.ProviderData, &resp.Diagnostics)
+}
+
+// ephemeralBase is embedded by every ephemeral resource.
+type ephemeralBase struct {
+	// name is the type name after the provider's: "card_token" for
+	// payments_card_token.
+	name string
+	providerData
+}
+
+func (b *ephemeralBase) Metadata(_ context.Context, req ephemeral.MetadataRequest, resp *ephemeral.MetadataResponse) {
+	resp.TypeName = req.ProviderTypeName + "_" + b.name
+}
+
+func (b *ephemeralBase) Configure(_ context.Context, req ephemeral.ConfigureRequest, resp *ephemeral.ConfigureResponse) {
 	b.configure(req.ProviderData, &resp.Diagnostics)
 }

@@ -13,10 +13,13 @@ import (
 // attribute's description.
 type customerSourceResourceModel struct {
 	paymentSourceModel
-	Customer types.String   `tfsdk:"customer"`
-	Token    types.String   `tfsdk:"token"`
-	Default  types.Bool     `tfsdk:"default"`
-	Timeouts timeouts.Value `tfsdk:"timeouts"`
+	Customer types.String `tfsdk:"customer"`
+	Token    types.String `tfsdk:"token"`
+	TokenWO  types.String `tfsdk:"token_wo"` // write-only: null but in Create's config
+	// TokenWOVersion versions TokenWO: the only change of it Terraform sees.
+	TokenWOVersion types.Int64    `tfsdk:"token_wo_version"`
+	Default        types.Bool     `tfsdk:"default"`
+	Timeouts       timeouts.Value `tfsdk:"timeouts"`
 }
 
 func (m *customerSourceResourceModel) timeoutsValue() timeouts.Value { return m.Timeouts }

@@ -10,6 +10,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/resource"
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema"
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema/booldefault"
+	"github.com/hashicorp/terraform-plugin-framework/resource/schema/int64planmodifier"
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema/planmodifier"
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema/stringplanmodifier"
 	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
@@ -53,13 +54,35 @@ func (r *customerSourceResource) Schema(ctx context.Context, _ resource.SchemaRe
 					"The service never returns it, so the state keeps the configured value; after an import it is "+
 					"null until the next apply stores the configured value, in place. Changing it otherwise replaces "+
 					"the method.", "tok_visa"),
-				Required: true,
+				Optional: true,
 				PlanModifiers: []planmodifier.String{stringplanmodifier.RequiresReplaceIf(
 					tokenRequiresReplace,
 					"Changing the token replaces the method, except right after an import, when the token is not known.",
 					"Changing the token replaces the method, except right after an import, when the token is not known.",
 				)},
 				Validators: []validator.String{stringvalidator.LengthAtLeast(1)},
+			},
+			"token_wo": schema.StringAttribute{
+				MarkdownDescription: "Write-only: the token to store, as `token`, but never kept in the state or the plan; for a " +
+					"single-use token such as the `id` of an ephemeral `payments_card_token`. Set exactly one of `token` and " +
+					"`token_wo`, and `token_wo_version` with `token_wo`. " + writeOnlyVersions,
+				Optional:   true,
+				WriteOnly:  true,
+				Sensitive:  true,
+				Validators: []validator.String{stringvalidator.LengthAtLeast(1)},
+			},
+			"token_wo_version": schema.Int64Attribute{
+				MarkdownDescription: "The version of `token_wo`, required with it. Terraform cannot see a write-only value " +
+					"change, so changing the version is how to store a new card: it replaces the method (right after an " +
+					"import, when no version is known, it is stored in place).",
+				Optional: true,
+				PlanModifiers: []planmodifier.Int64{int64planmodifier.RequiresReplaceIf(
+					func(_ context.Context, req planmodifier.Int64Request, resp *int64planmodifier.RequiresReplaceIfFuncResponse) {
+						resp.RequiresReplace = !req.StateValue.IsNull()
+					},
+					"Changing the version replaces the method, except right after an import.",
+					"Changing the version replaces the method, except right after an import.",
+				)},
 			},
 			"default": schema.BoolAttribute{
 				MarkdownDescription: "Whether the provider makes this method the customer's default and keeps it so. " +
@@ -83,6 +106,33 @@ func (r *customerSourceResource) Schema(ctx context.Context, _ resource.SchemaRe
 		Blocks: map[string]schema.Block{
 			"timeouts": customerSourceTimeouts.block(ctx, "payment method"),
 		},
+	}
+}
+
+// ValidateConfig refuses, at plan time, a card given twice or not at all,
+// and a write-only token without its version.
+func (r *customerSourceResource) ValidateConfig(ctx context.Context, req resource.ValidateConfigRequest, resp *resource.ValidateConfigResponse) {
+	var cfg customerSourceResourceModel
+	resp.Diagnostics.Append(req.Config.Get(ctx, &cfg)...)
+	if resp.Diagnostics.HasError() {
+		return
+	}
+	switch {
+	case cfg.Token.IsNull() && cfg.TokenWO.IsNull():
+		resp.Diagnostics.AddAttributeError(path.Root("token"), "Missing Token",
+			"Set token (a payment-method token such as tok_visa, kept in the state) or token_wo with token_wo_version "+
+				"(write-only, kept nowhere: for a single-use token such as the id of an ephemeral payments_card_token).")
+	case !cfg.Token.IsNull() && !cfg.TokenWO.IsNull():
+		resp.Diagnostics.AddAttributeError(path.Root("token_wo"), "Conflicting Tokens",
+			"Set token or token_wo, not both. token_wo (with token_wo_version) keeps a single-use token out of the "+
+				"state and plan; token is kept in the state.")
+	case !cfg.TokenWO.IsNull() && cfg.TokenWOVersion.IsNull():
+		resp.Diagnostics.AddAttributeError(path.Root("token_wo_version"), "Missing Write-Only Version",
+			"token_wo is write-only, so Terraform cannot see it change: set token_wo_version (for example 1) beside it, "+
+				"and change the version to store a new card.")
+	case cfg.TokenWO.IsNull() && !cfg.TokenWOVersion.IsNull():
+		resp.Diagnostics.AddAttributeError(path.Root("token_wo_version"), "Version Without Write-Only Token",
+			"token_wo_version versions token_wo; set token_wo too, or remove token_wo_version.")
 	}
 }
 
@@ -124,15 +174,25 @@ func (r *customerSourceResource) Create(ctx context.Context, req resource.Create
 	defer cancel()
 
 	customerID := plan.Customer.ValueString()
-	src, err := r.client.AddSource(ctx, customerID, plan.Token.ValueString())
+	token := plan.Token
+	if token.IsNull() {
+		// A write-only value is in the configuration only, never the plan.
+		resp.Diagnostics.Append(req.Config.GetAttribute(ctx, path.Root("token_wo"), &token)...)
+	}
+	src, err := r.client.AddSource(ctx, customerID, token.ValueString())
 	if err != nil {
 		d := apiErrorDiagnostic("Error Creating Customer Source", "a new source on customer "+customerID, err)
 		// Point at the attribute at fault: the service names its form
 		// parameter (source), not the attribute (token).
 		switch e, _ := client.AsError(err); {
 		case e != nil && e.Code == wire.ErrorCodeTokenInvalid:
-			resp.Diagnostics.AddAttributeError(path.Root("token"), d.Summary(),
-				"The service refused the token. Set token to a payment-method token it accepts.\n\n"+d.Detail())
+			attr := "token"
+			if plan.Token.IsNull() {
+				attr = "token_wo"
+			}
+			resp.Diagnostics.AddAttributeError(path.Root(attr), d.Summary(),
+				"The service refused the token. Set "+attr+" to a payment-method token it accepts (a minted token is "+
+					"single-use: a new one needs a new token_wo_version).\n\n"+d.Detail())
 		case client.IsNotFound(err):
 			resp.Diagnostics.AddAttributeError(path.Root("customer"), d.Summary(),
 				fmt.Sprintf("No customer with id %q exists for the account of the configured key. Set customer to the id "+

@@ -183,6 +183,8 @@ func paymentAttributes(id schema.StringAttribute) map[string]schema.Attribute {
 type paymentResourceModel struct {
 	paymentFields
 	Source          types.String    `tfsdk:"source"`
+	SourceWO        types.String    `tfsdk:"source_wo"` // write-only: null but in Create's config
+	SourceWOVersion types.Int64     `tfsdk:"source_wo_version"`
 	Capture         types.Bool      `tfsdk:"capture"`
 	RefundOnDestroy types.Bool      `tfsdk:"refund_on_destroy"`
 	Brand           types.String    `tfsdk:"brand"`

@@ -23,11 +23,25 @@ func (r *paymentResource) ValidateConfig(ctx context.Context, req resource.Valid
 	if resp.Diagnostics.HasError() {
 		return
 	}
-	if cfg.Customer.IsNull() && cfg.Source.IsNull() {
+	if cfg.Customer.IsNull() && cfg.Source.IsNull() && cfg.SourceWO.IsNull() {
 		resp.Diagnostics.AddAttributeError(path.Root(attrPaymentSource), "Missing Payment Source",
 			fmt.Sprintf("A payment needs something to charge. Set customer (a customer id: the customer's default "+
 				"payment method is charged), source (a payment-method token such as %s), or both (a token or one of "+
 				"the customer's %s… ids, charged for that customer).", "tok_visa", wire.SourceIDPrefix))
+	}
+	if !cfg.Source.IsNull() && !cfg.SourceWO.IsNull() {
+		resp.Diagnostics.AddAttributeError(path.Root(attrPaymentSourceWO), "Conflicting Payment Sources",
+			"Set source or source_wo, not both. source_wo (with source_wo_version) keeps a single-use token out of "+
+				"the state and plan, for example the id of an ephemeral payments_card_token; source is kept in the state.")
+	}
+	if !cfg.SourceWO.IsNull() && cfg.SourceWOVersion.IsNull() {
+		resp.Diagnostics.AddAttributeError(path.Root(attrPaymentSourceWOVer), "Missing Write-Only Version",
+			"source_wo is write-only, so Terraform cannot see it change: set source_wo_version (for example 1) "+
+				"beside it, and change the version to charge a new source (a new payment).")
+	}
+	if !cfg.SourceWOVersion.IsNull() && cfg.SourceWO.IsNull() {
+		resp.Diagnostics.AddAttributeError(path.Root(attrPaymentSourceWOVer), "Version Without Write-Only Source",
+			"source_wo_version versions source_wo; set source_wo too, or remove source_wo_version.")
 	}
 	if !cfg.Source.IsUnknown() && strings.HasPrefix(cfg.Source.ValueString(), wire.SourceIDPrefix) && cfg.Customer.IsNull() {
 		resp.Diagnostics.AddAttributeError(path.Root(attrPaymentSource), "Stored Source Without Customer",
@@ -158,8 +172,9 @@ func paymentReplacements(state, plan *paymentResourceModel) []string {
 		{attrPaymentCurrency, state.Currency, plan.Currency},
 		{attrPaymentCustomer, state.Customer, plan.Customer},
 		{attrPaymentSource, state.Source, plan.Source},
+		{attrPaymentSourceWOVer, state.SourceWOVersion, plan.SourceWOVersion},
 	} {
-		if f.name == attrPaymentSource && f.state.IsNull() {
+		if (f.name == attrPaymentSource || f.name == attrPaymentSourceWOVer) && f.state.IsNull() && !f.plan.IsNull() {
 			continue
 		}
 		if !f.state.Equal(f.plan) {
@@ -190,6 +205,8 @@ func replacementDetail(id string, changed []string, state, plan *paymentResource
 			from, to = state.Currency, plan.Currency
 		case attrPaymentCustomer:
 			from, to = state.Customer, plan.Customer
+		case attrPaymentSourceWOVer:
+			from, to = state.SourceWOVersion, plan.SourceWOVersion
 		default:
 			from, to = state.Source, plan.Source
 		}

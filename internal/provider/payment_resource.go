@@ -30,6 +30,8 @@ const (
 	attrPaymentCurrency       = "currency"
 	attrPaymentCustomer       = "customer"
 	attrPaymentSource         = "source"
+	attrPaymentSourceWO       = "source_wo"
+	attrPaymentSourceWOVer    = "source_wo_version"
 	attrPaymentCapture        = "capture"
 	attrPaymentAmountRefunded = "amount_refunded"
 )
@@ -57,11 +59,16 @@ func (r *paymentResource) Create(ctx context.Context, req resource.CreateRequest
 	defer cancel()
 
 	capture := plan.Capture.ValueBool()
+	source := plan.Source
+	if source.IsNull() {
+		// A write-only value is in the configuration only, never the plan.
+		resp.Diagnostics.Append(req.Config.GetAttribute(ctx, path.Root(attrPaymentSourceWO), &source)...)
+	}
 	params := &client.PaymentParams{
 		Amount:      plan.Amount.ValueInt64(),
 		Currency:    plan.Currency.ValueString(),
 		Customer:    plan.Customer.ValueString(),
-		Source:      plan.Source.ValueString(),
+		Source:      source.ValueString(),
 		Description: plan.Description.ValueString(),
 		Capture:     &capture,
 	}

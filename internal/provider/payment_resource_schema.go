@@ -60,6 +60,20 @@ func (r *paymentResource) Schema(ctx context.Context, _ resource.SchemaRequest, 
 				Optional:   true,
 				Validators: []validator.String{stringvalidator.LengthAtLeast(1), paymentSourceValidator},
 			},
+			attrPaymentSourceWO: schema.StringAttribute{
+				MarkdownDescription: "Write-only: what to charge, as `source`, but never kept in the state or the plan; for a " +
+					"single-use token such as the `id` of an ephemeral `payments_card_token`. Set `source` or `source_wo`, not " +
+					"both, and `source_wo_version` with it. " + writeOnlyVersions,
+				Optional:   true,
+				WriteOnly:  true,
+				Sensitive:  true,
+				Validators: []validator.String{stringvalidator.LengthAtLeast(1), paymentSourceValidator},
+			},
+			attrPaymentSourceWOVer: schema.Int64Attribute{
+				MarkdownDescription: "The version of `source_wo`, required with it. Terraform cannot see a write-only value " +
+					"change, so changing the version is how to charge a new source: it replaces the payment (a new charge).",
+				Optional: true,
+			},
 			"description": schema.StringAttribute{
 				MarkdownDescription: fmt.Sprintf("Free text about the payment, from 1 to %d characters. Changes in place; "+
 					"removing it clears it at the service.", wire.PaymentDescriptionMaxLength),

@@ -10,6 +10,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework-validators/int64validator"
 	"github.com/hashicorp/terraform-plugin-framework/action"
 	"github.com/hashicorp/terraform-plugin-framework/datasource"
+	"github.com/hashicorp/terraform-plugin-framework/ephemeral"
 	"github.com/hashicorp/terraform-plugin-framework/function"
 	"github.com/hashicorp/terraform-plugin-framework/list"
 	"github.com/hashicorp/terraform-plugin-framework/path"
@@ -269,19 +270,24 @@ func (p *paymentsProvider) userAgent(terraformVersion string) string {
 // method (Configure, ImportState, ModifyPlan, …) only when the type has it,
 // so a misspelt one would otherwise never run, silently.
 var (
-	_ provider.ProviderWithActions       = (*paymentsProvider)(nil)
-	_ provider.ProviderWithListResources = (*paymentsProvider)(nil)
-	_ provider.ProviderWithFunctions     = (*paymentsProvider)(nil)
+	_ provider.ProviderWithActions            = (*paymentsProvider)(nil)
+	_ provider.ProviderWithListResources      = (*paymentsProvider)(nil)
+	_ provider.ProviderWithFunctions          = (*paymentsProvider)(nil)
+	_ provider.ProviderWithEphemeralResources = (*paymentsProvider)(nil)
+
+	_ ephemeral.EphemeralResourceWithConfigure      = (*cardTokenEphemeralResource)(nil)
+	_ ephemeral.EphemeralResourceWithValidateConfig = (*cardTokenEphemeralResource)(nil)
 
 	_ resource.ResourceWithConfigure   = (*customerResource)(nil)
 	_ resource.ResourceWithIdentity    = (*customerResource)(nil)
 	_ resource.ResourceWithImportState = (*customerResource)(nil)
 	_ resource.ResourceWithModifyPlan  = (*customerResource)(nil)
 
-	_ resource.ResourceWithConfigure   = (*customerSourceResource)(nil)
-	_ resource.ResourceWithIdentity    = (*customerSourceResource)(nil)
-	_ resource.ResourceWithImportState = (*customerSourceResource)(nil)
-	_ resource.ResourceWithModifyPlan  = (*customerSourceResource)(nil)
+	_ resource.ResourceWithConfigure      = (*customerSourceResource)(nil)
+	_ resource.ResourceWithIdentity       = (*customerSourceResource)(nil)
+	_ resource.ResourceWithImportState    = (*customerSourceResource)(nil)
+	_ resource.ResourceWithValidateConfig = (*customerSourceResource)(nil)
+	_ resource.ResourceWithModifyPlan     = (*customerSourceResource)(nil)
 
 	_ resource.ResourceWithConfigure      = (*paymentResource)(nil)
 	_ resource.ResourceWithImportState    = (*paymentResource)(nil)
@@ -326,6 +332,12 @@ func (p *paymentsProvider) ListResources(_ context.Context) []func() list.ListRe
 	return []func() list.ListResource{
 		NewCustomerListResource,
 		NewCustomerSourceListResource,
+	}
+}
+
+func (p *paymentsProvider) EphemeralResources(_ context.Context) []func() ephemeral.EphemeralResource {
+	return []func() ephemeral.EphemeralResource{
+		NewCardTokenEphemeralResource,
 	}
 }
 
