@@ -17,7 +17,8 @@ import (
 //
 // Bytes are an estimate of the heap each record holds: its struct, its
 // strings, the stored JSON of events and idempotency answers, and its share
-// of the indexes. Each account keeps a running count, changed by every
+// of the indexes; the request log's lines count too, and the log stops
+// growing (new lines replace the oldest) once the total is reached. Each account keeps a running count, changed by every
 // insert, update, delete and expiry. A write that finds its account, or
 // the whole sandbox, at a byte limit first drops the account's oldest
 // events (a log, already bounded by count and age), and is refused only if
@@ -143,6 +144,10 @@ func (a *account) charge(delta int64) {
 	a.total.Add(delta)
 }
 
+// kept is what the account keeps, objects and request log. The account is
+// locked.
+func (a *account) kept() int64 { return a.bytes + a.reqlog.size() }
+
 // recount charges the change from what a record was counted at (*counted)
 // to its size now, and remembers the new size.
 func (a *account) recount(counted *int64, now int64) {
@@ -155,7 +160,7 @@ func (a *account) recount(counted *int64, now int64) {
 func (c *call) canGrow() *apiError {
 	lim := &c.s.limits
 	full := func() bool {
-		return (lim.MaxAccountBytes > 0 && c.a.bytes >= lim.MaxAccountBytes) ||
+		return (lim.MaxAccountBytes > 0 && c.a.kept() >= lim.MaxAccountBytes) ||
 			(lim.MaxTotalBytes > 0 && c.s.total.Load() >= lim.MaxTotalBytes)
 	}
 	if !full() {
@@ -164,12 +169,12 @@ func (c *call) canGrow() *apiError {
 	// Events are a log: the oldest make room before a write is refused.
 	c.pruneEventsWhile(full)
 	switch {
-	case lim.MaxAccountBytes > 0 && c.a.bytes >= lim.MaxAccountBytes:
+	case lim.MaxAccountBytes > 0 && c.a.kept() >= lim.MaxAccountBytes:
 		return &apiError{
 			status: http.StatusForbidden, typ: wire.ErrorTypeInvalidRequest, code: wire.ErrorCodeAccountLimitExceeded,
-			message: fmt.Sprintf("This account keeps %s of customers, payments, webhook endpoints and idempotency records, "+
+			message: fmt.Sprintf("This account keeps %s of customers, payments, webhook endpoints, idempotency records and logged requests, "+
 				"the most this sandbox allows one account (-max-account-bytes %s); delete objects, or POST %s to empty the account. "+
-				"Reads and deletes still work.", FormatBytes(c.a.bytes), FormatBytes(lim.MaxAccountBytes), wire.PathSandboxReset),
+				"Reads and deletes still work.", FormatBytes(c.a.kept()), FormatBytes(lim.MaxAccountBytes), wire.PathSandboxReset),
 		}
 	case lim.MaxTotalBytes > 0 && c.s.total.Load() >= lim.MaxTotalBytes:
 		return &apiError{
@@ -215,8 +220,9 @@ func (s *Server) sweepIdle() {
 		}
 		if a.wh.book.idle() {
 			delete(s.accounts, hash)
-			goneBytes = append(goneBytes, a.bytes)
-			a.charge(-a.bytes)
+			// Only the total: the account's own counts go with it.
+			goneBytes = append(goneBytes, a.kept())
+			s.total.Add(-a.kept())
 			// A request that finds this account in the map no longer can:
 			// the disk is emptied before the key may make a new one.
 			s.dropping[hash] = done
@@ -235,7 +241,7 @@ func (s *Server) sweepIdle() {
 				// later sweep tries again.
 				s.mu.Lock()
 				s.accounts[a.hash] = a
-				a.charge(goneBytes[i])
+				s.total.Add(goneBytes[i])
 				s.mu.Unlock()
 			}
 		}

@@ -76,7 +76,8 @@ func TestLimits_AccountBytes(t *testing.T) {
 	e.del("/v1/customers/" + first.ID).ok(nil)
 	// A reset empties the account; the refused idempotent request runs.
 	e.post("/_sandbox/reset", nil).ok(nil)
-	if running, _ := sandbox.AccountBytes(sb.Server, e.key); running > 4<<10 {
+	// What stays is the request log (a few hundred bytes a line).
+	if running, _ := sandbox.AccountBytes(sb.Server, e.key); running > 32<<10 {
 		t.Errorf("after a reset the account keeps %d bytes", running)
 	}
 	if r := e.post("/v1/customers", vals("name", "Jo"), idemKey("k1")).ok(nil); r.header.Get(wire.HeaderIdempotentReplayed) != "" {
@@ -281,9 +282,19 @@ func TestAccountBytes_RunningEqualsRecount(t *testing.T) {
 			t.Fatalf("after step %d the running count is %d, a recount %d", i, running, recounted)
 		}
 	}
-	running, _ := sandbox.AccountBytes(sb.Server, e.key)
-	if total := sandbox.TotalBytes(sb.Server); total != running {
-		t.Errorf("the total is %d, the only account's count %d", total, running)
+	// The last request is logged just after its answer: wait for the
+	// log to settle before comparing.
+	deadline := time.Now().Add(5 * time.Second)
+	for {
+		running, _ := sandbox.AccountBytes(sb.Server, e.key)
+		total := sandbox.TotalBytes(sb.Server)
+		if total == running {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("the total is %d, the only account's count %d", total, running)
+		}
+		time.Sleep(time.Millisecond)
 	}
 }
 
@@ -363,5 +374,61 @@ func TestFormatBytes_Units(t *testing.T) {
 		if got := sandbox.FormatBytes(in); got != want {
 			t.Errorf("FormatBytes(%d) = %q, want %q", in, got, want)
 		}
+	}
+}
+
+// Reads are never refused, so the request log stops growing at the total
+// limit: each new line then replaces the oldest.
+func TestLimits_RequestLogStopsAtTotal(t *testing.T) {
+	const limit = 128 << 10
+	sb := sandboxtest.Start(t, sandboxtest.WithLimits(sandbox.Limits{MaxTotalBytes: limit}))
+	e := envOn(t, sb, sandboxtest.NewKey(t))
+	idem := strings.Repeat("i", wire.IdempotencyKeyMaxLength)
+	for range 2 * wire.RequestLogSize {
+		e.do(http.MethodGet, "/v1/customers", nil, idemKey(idem))
+	}
+	// Wait for the last request's line, logged after its answer.
+	deadline := time.Now().Add(5 * time.Second)
+	for {
+		running, recounted := sandbox.AccountBytes(sb.Server, e.key)
+		if running == recounted && running == sandbox.TotalBytes(sb.Server) {
+			if running > limit+4<<10 {
+				t.Errorf("the account keeps %d bytes; want the limit %d and at most a line more", running, limit)
+			}
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("running count %d, recount %d, total %d", running, recounted, sandbox.TotalBytes(sb.Server))
+		}
+		time.Sleep(time.Millisecond)
+	}
+	lines := sandbox.RequestLogLines(sb.Server, e.key)
+	if lines == 0 || lines >= wire.RequestLogSize {
+		t.Errorf("the log keeps %d lines; want fewer than %d, the ones that fit", lines, wire.RequestLogSize)
+	}
+	// The newest request is there, first.
+	e.post("/v1/customers", vals("name", "Newest")).fails(http.StatusForbidden, wire.ErrorTypeInvalidRequest, wire.ErrorCodeSandboxLimitExceeded, "")
+	var got struct {
+		Data []struct {
+			Method string `json:"method"`
+			Path   string `json:"path"`
+			Status int    `json:"status"`
+		} `json:"data"`
+	}
+	deadline = time.Now().Add(5 * time.Second)
+	for {
+		if err := json.Unmarshal(e.get(wire.PathSandboxRequests, nil).ok(nil).body, &got); err != nil {
+			t.Fatal(err)
+		}
+		if len(got.Data) > 0 && got.Data[0].Method == http.MethodPost {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("the newest line is %+v, want the refused POST", got.Data[:min(1, len(got.Data))])
+		}
+		time.Sleep(time.Millisecond)
+	}
+	if got.Data[0].Status != http.StatusForbidden || got.Data[1].Method != http.MethodGet {
+		t.Errorf("the newest lines are %+v", got.Data[:2])
 	}
 }

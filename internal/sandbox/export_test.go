@@ -50,7 +50,22 @@ func AccountBytes(s *Server, key string) (running, recounted int64) {
 	for _, ev := range a.wh.events {
 		recounted += ev.memBytes()
 	}
-	return a.bytes, recounted
+	a.reqlog.mu.Lock()
+	defer a.reqlog.mu.Unlock()
+	for i := range a.reqlog.buf {
+		recounted += a.reqlog.buf[i].heapBytes()
+	}
+	return a.bytes + a.reqlog.bytes, recounted
+}
+
+// RequestLogLines is how many lines the request log of key's account keeps.
+func RequestLogLines(s *Server, key string) int {
+	s.mu.RLock()
+	a := s.accounts[sha256.Sum256([]byte(key))]
+	s.mu.RUnlock()
+	a.reqlog.mu.Lock()
+	defer a.reqlog.mu.Unlock()
+	return len(a.reqlog.buf)
 }
 
 // TotalBytes is the running count of the bytes all accounts keep.

@@ -4,9 +4,12 @@ import (
 	"context"
 	"encoding/json"
 	"net/http"
+	"reflect"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/paymentsdev/terraform-provider-payments/internal/wire"
@@ -43,17 +46,54 @@ type requestLog struct {
 	mu   sync.Mutex
 	buf  []loggedRequest
 	next int // where the next line goes once buf is full
+	// bytes is what the lines hold (bounds.go), part of the account's.
+	bytes int64
 }
 
-func (l *requestLog) add(e loggedRequest) {
+func (l *requestLog) size() int64 {
 	l.mu.Lock()
 	defer l.mu.Unlock()
-	if len(l.buf) < wire.RequestLogSize {
-		l.buf = append(l.buf, e)
-		return
+	return l.bytes
+}
+
+// lineBytes is a line's slot in the ring; heapBytes adds its strings.
+var lineBytes = int64(reflect.TypeFor[loggedRequest]().Size())
+
+func (e *loggedRequest) heapBytes() int64 {
+	return lineBytes + strBytes(e.id) + strBytes(e.method) + strBytes(e.path) + strBytes(e.idemKey) + strBytes(e.code)
+}
+
+// add logs e, counting its bytes in the log's and the server's total.
+// Without room (the sandbox at -max-total-bytes, see bounds.go) the ring
+// stops growing and e replaces the oldest line instead: reads are never
+// refused, so the log must not grow past the limit.
+func (l *requestLog) add(e loggedRequest, room bool, total *atomic.Int64) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	delta := l.put(e, room)
+	l.bytes += delta
+	total.Add(delta)
+}
+
+// put places e in the ring and returns how many bytes the log grew by.
+func (l *requestLog) put(e loggedRequest, room bool) int64 {
+	if len(l.buf) == 0 || (room && len(l.buf) < wire.RequestLogSize) {
+		// After the newest line: at the end, or just before the oldest
+		// once the ring has turned without room, so that the order
+		// newestFirst reads stays.
+		if l.next == 0 {
+			l.buf = append(l.buf, e)
+		} else {
+			l.buf = slices.Insert(l.buf, l.next, e)
+			l.next++
+		}
+		return e.heapBytes()
 	}
-	l.buf[l.next] = e
+	old := &l.buf[l.next]
+	delta := e.heapBytes() - old.heapBytes()
+	*old = e
 	l.next = (l.next + 1) % len(l.buf)
+	return delta
 }
 
 // newestFirst returns the lines that keep accepts, newest first.
@@ -91,12 +131,14 @@ func isInternal(r *http.Request) bool {
 // loggingWriter records what the pipeline answers, for the request log.
 type loggingWriter struct {
 	http.ResponseWriter
-	a       *account
-	r       *http.Request
-	start   time.Time
-	at      time.Time
-	status  int
-	errBody []byte
+	a *account
+	r *http.Request
+	// maxTotal is Limits.MaxTotalBytes: the log grows only below it.
+	maxTotal int64
+	start    time.Time
+	at       time.Time
+	status   int
+	errBody  []byte
 }
 
 // logRequest returns w wrapped so that the answer is logged for account a
@@ -105,7 +147,7 @@ func (s *Server) logRequest(w http.ResponseWriter, r *http.Request, a *account, 
 	if isInternal(r) || (r.Method == http.MethodGet && r.URL.Path == wire.PathSandboxRequests) {
 		return nil
 	}
-	return &loggingWriter{ResponseWriter: w, a: a, r: r, start: start, at: s.now()}
+	return &loggingWriter{ResponseWriter: w, a: a, r: r, maxTotal: s.limits.MaxTotalBytes, start: start, at: s.now()}
 }
 
 func (w *loggingWriter) WriteHeader(code int) {
@@ -124,8 +166,10 @@ func (w *loggingWriter) Write(b []byte) (int, error) {
 // drop the connection.
 func (w *loggingWriter) done() {
 	e := loggedRequest{
-		id: w.Header().Get(wire.HeaderRequestID), at: w.at, method: w.r.Method,
-		path: clipTo(redactKeys(w.r.URL.Path), maxLoggedPath), status: w.status, duration: time.Since(w.start),
+		// Clones: the request's strings share memory with its whole
+		// request line and headers, which a line must not keep alive.
+		id: w.Header().Get(wire.HeaderRequestID), at: w.at, method: strings.Clone(w.r.Method),
+		path: strings.Clone(clipTo(redactKeys(w.r.URL.Path), maxLoggedPath)), status: w.status, duration: time.Since(w.start),
 		idemKey:  w.r.Header.Get(wire.HeaderIdempotencyKey),
 		replayed: w.Header().Get(wire.HeaderIdempotentReplayed) == "true",
 	}
@@ -135,13 +179,14 @@ func (w *loggingWriter) done() {
 	if len(e.idemKey) > wire.IdempotencyKeyMaxLength {
 		e.idemKey = e.idemKey[:wire.IdempotencyKeyMaxLength]
 	}
+	e.idemKey = strings.Clone(e.idemKey)
 	if len(w.errBody) > 0 {
 		var eb wire.ErrorBody
 		if json.Unmarshal(w.errBody, &eb) == nil && eb.Error != nil {
 			e.code = eb.Error.Code
 		}
 	}
-	w.a.reqlog.add(e)
+	w.a.reqlog.add(e, w.maxTotal == 0 || w.a.total.Load() < w.maxTotal, w.a.total)
 }
 
 const redacted = "[redacted key]"
