@@ -43,18 +43,25 @@ func formatMoney(amount int64, currency string) string {
 	if ok {
 		b.WriteString(sym)
 	}
-	for i, c := range whole {
-		if i > 0 && (len(whole)-i)%3 == 0 {
-			b.WriteByte(',')
-		}
-		b.WriteRune(c)
-	}
+	b.WriteString(groupDigits(whole))
 	if decimals > 0 {
 		b.WriteByte('.')
 		b.WriteString(frac)
 	}
 	if !ok {
 		b.WriteString(" " + code)
+	}
+	return b.String()
+}
+
+// groupDigits puts a comma between each group of three digits: 1,000.
+func groupDigits(digits string) string {
+	var b strings.Builder
+	for i, c := range digits {
+		if i > 0 && (len(digits)-i)%3 == 0 {
+			b.WriteByte(',')
+		}
+		b.WriteRune(c)
 	}
 	return b.String()
 }
@@ -116,6 +123,7 @@ func statusClass(status int) string {
 
 var funcs = template.FuncMap{
 	"money":       formatMoney,
+	"count":       func(n int) string { return groupDigits(strconv.Itoa(n)) },
 	"when":        formatTime,
 	"millis":      formatMillis,
 	"badge":       badgeClass,
