@@ -132,17 +132,10 @@ func TestListCustomers_OrderAndEmailFilter(t *testing.T) {
 		q           []string
 		code, param string
 	}{
-		{[]string{"limit", "0"}, wire.ErrorCodeParameterInvalid, "limit"},
-		{[]string{"limit", "101"}, wire.ErrorCodeParameterInvalid, "limit"},
-		{[]string{"limit", "ten"}, wire.ErrorCodeParameterInvalid, "limit"},
 		{[]string{"email", "ada"}, wire.ErrorCodeParameterInvalid, "email"},
 		{[]string{"email", "ada lovelace@example.com"}, wire.ErrorCodeParameterInvalid, "email"},
 		{[]string{"email", strings.Repeat("a", wire.EmailMaxLength) + "@example.com"}, wire.ErrorCodeParameterInvalid, "email"},
-		{[]string{"starting_after", "cus_AAAAAAAAAAAAAAAAAAAAAAAA"}, wire.ErrorCodeResourceMissing, "starting_after"},
 		{[]string{"starting_after", gone.ID}, wire.ErrorCodeResourceMissing, "starting_after"},
-		{[]string{"starting_after", "pay_AAAAAAAAAAAAAAAAAAAAAAAA"}, wire.ErrorCodeResourceMissing, "starting_after"},
-		{[]string{"ending_before", "nope"}, wire.ErrorCodeResourceMissing, "ending_before"},
-		{[]string{"starting_after", ids[0], "ending_before", ids[1]}, wire.ErrorCodeParameterInvalid, "ending_before"},
 		{[]string{"name", "Ada"}, wire.ErrorCodeParameterUnknown, "name"},
 		{[]string{"created[gte]", "2030-01-01T00:00:00Z"}, wire.ErrorCodeParameterUnknown, "created[gte]"},
 	} {

@@ -61,6 +61,12 @@ func TestList_Paging(t *testing.T) {
 		}
 		newest, second, oldest := all.ids[0], all.ids[1], all.ids[len(all.ids)-1]
 		absent := list.prefix + strings.Repeat("A", wire.IDRandomLength)
+		// An object of the account, but of another list.
+		other := wire.PathCustomers
+		if list.path == wire.PathCustomers {
+			other = wire.PathPayments
+		}
+		otherKind := get(e, other, wire.ParamLimit, "1").ids[0]
 		for _, tc := range []struct {
 			name string
 			q    []string
@@ -90,6 +96,7 @@ func TestList_Paging(t *testing.T) {
 			{name: "limit huge", q: []string{wire.ParamLimit, "99999999999999999999"}, param: wire.ParamLimit, code: wire.ErrorCodeParameterInvalid},
 			{name: "both cursors", q: []string{wire.ParamStartingAfter, newest, wire.ParamEndingBefore, oldest}, param: wire.ParamEndingBefore, code: wire.ErrorCodeParameterInvalid},
 			{name: "starting_after absent", q: []string{wire.ParamStartingAfter, absent}, param: wire.ParamStartingAfter, code: wire.ErrorCodeResourceMissing},
+			{name: "starting_after of another list", q: []string{wire.ParamStartingAfter, otherKind}, param: wire.ParamStartingAfter, code: wire.ErrorCodeResourceMissing},
 			{name: "ending_before malformed", q: []string{wire.ParamEndingBefore, "nope"}, param: wire.ParamEndingBefore, code: wire.ErrorCodeResourceMissing},
 			{name: "unknown parameter", q: []string{"page", "2"}, param: "page", code: wire.ErrorCodeParameterUnknown},
 		} {

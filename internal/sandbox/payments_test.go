@@ -430,19 +430,12 @@ func TestListPayments_OrderAndFilters(t *testing.T) {
 		q           []string
 		code, param string
 	}{
-		{[]string{"limit", "0"}, wire.ErrorCodeParameterInvalid, "limit"},
-		{[]string{"limit", "101"}, wire.ErrorCodeParameterInvalid, "limit"},
-		{[]string{"limit", "ten"}, wire.ErrorCodeParameterInvalid, "limit"},
 		{[]string{"status", "paid"}, wire.ErrorCodeParameterInvalid, "status"},
 		{[]string{"created[gte]", "yesterday"}, wire.ErrorCodeParameterInvalid, "created[gte]"},
 		{[]string{"created[lte]", "2030-01-01"}, wire.ErrorCodeParameterInvalid, "created[lte]"},
 		{[]string{"created[gt]", "2030-01-01T00:00:00Z"}, wire.ErrorCodeParameterUnknown, "created[gt]"},
 		{[]string{"created", "2030-01-01T00:00:00Z"}, wire.ErrorCodeParameterUnknown, "created"},
-		{[]string{"starting_after", "pay_AAAAAAAAAAAAAAAAAAAAAAAA"}, wire.ErrorCodeResourceMissing, "starting_after"},
-		{[]string{"ending_before", "nope"}, wire.ErrorCodeResourceMissing, "ending_before"},
-		{[]string{"starting_after", ids[0], "ending_before", ids[1]}, wire.ErrorCodeParameterInvalid, "ending_before"},
 		{[]string{"customer", "cus_AAAAAAAAAAAAAAAAAAAAAAAA"}, wire.ErrorCodeResourceMissing, "customer"},
-		{[]string{"page", "2"}, wire.ErrorCodeParameterUnknown, "page"},
 	} {
 		e.get("/v1/payments", vals(tc.q...)).fails(400, wire.ErrorTypeInvalidRequest, tc.code, tc.param)
 	}
