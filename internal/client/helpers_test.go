@@ -293,8 +293,13 @@ func stats(tb testing.TB, c *client.Client) *wire.Stats {
 	return s
 }
 
+// setFaults sets the account's faults; injected at a rate, they are
+// seeded from testSeed, so that the test can be replayed.
 func setFaults(tb testing.TB, c *client.Client, p sandboxclient.FaultsParams) {
 	tb.Helper()
+	if p.Seed == nil && (p.ErrorRate != nil || p.DropRate != nil) {
+		p.Seed = new(testSeed(tb))
+	}
 	if _, err := sandboxclient.New(c).SetFaults(context.Background(), p); err != nil {
 		tb.Fatalf("SandboxSetFaults: %v", err)
 	}

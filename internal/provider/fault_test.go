@@ -48,6 +48,7 @@ func TestAccProvider_Faults_Combined(t *testing.T) {
 
 func testAccFaults(t *testing.T, faults sandboxclient.FaultsParams) {
 	acct := newTestAccAccount(t)
+	faults.Seed = new(testSeed(t))
 	ctx := context.Background()
 	setFaults := func() {
 		if _, err := sandboxclient.New(acct.Client).SetFaults(ctx, faults); err != nil {

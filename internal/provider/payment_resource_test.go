@@ -908,7 +908,7 @@ resource "payments_payment" "test" {
 func TestAccPayment_Faults(t *testing.T) {
 	acct := newTestAccAccount(t)
 	const n = 5
-	faults := sandboxclient.FaultsParams{ErrorRate: new(0.25), DropRate: new(0.25)}
+	faults := sandboxclient.FaultsParams{ErrorRate: new(0.25), DropRate: new(0.25), Seed: new(testSeed(t))}
 	config := func(desc string) string {
 		return fmt.Sprintf(`
 provider "payments" {
