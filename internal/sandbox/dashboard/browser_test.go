@@ -189,6 +189,11 @@ func (b *tab) clean(where string) {
 	if v := eval[[]string](b, `window.__csp`); len(v) != 0 {
 		b.t.Errorf("%s: Content-Security-Policy violations %v", where, v)
 	}
+	// Usable: every control labelled, every button named, every table
+	// with headers, nothing taken out of the keyboard's reach.
+	if bad := eval[[]string](b, usable); len(bad) != 0 {
+		b.t.Errorf("%s: %v", where, bad)
+	}
 	b.mu.Lock()
 	defer b.mu.Unlock()
 	if len(b.alerts) != 0 {
@@ -196,10 +201,28 @@ func (b *tab) clean(where string) {
 	}
 }
 
+// usable lists what a page lacks for a keyboard or a screen reader.
+const usable = `(function () {
+  var bad = [];
+  document.querySelectorAll('input:not([type=hidden]), select, textarea').forEach(function (e) {
+    if (e.labels.length === 0 && !e.getAttribute('aria-label')) { bad.push('control without a label: ' + (e.name || e.id)); }
+  });
+  document.querySelectorAll('button, a').forEach(function (e) {
+    if (e.textContent.trim() === '' && !e.getAttribute('aria-label')) { bad.push('nameless ' + e.tagName); }
+    if (e.getAttribute('tabindex') === '-1') { bad.push('out of keyboard reach: ' + e.textContent.trim()); }
+  });
+  document.querySelectorAll('table').forEach(function (t) {
+    if (!t.querySelector('thead th')) { bad.push('table without headers'); }
+  });
+  return bad;
+}())`
+
 func (b *tab) signIn(site, key string) {
 	b.t.Helper()
 	b.open(site + "/")
-	b.do("typing the key", chromedp.WaitVisible(chromedp.ID("key")), chromedp.SendKeys(chromedp.ID("key"), key))
+	b.do("waiting for the form", chromedp.WaitVisible(chromedp.ID("key")))
+	b.clean("the sign-in form")
+	b.do("typing the key", chromedp.SendKeys(chromedp.ID("key"), key))
 	b.clickAndLoad("signing in", `form.signin button[type="submit"]`)
 	b.waitFor("the customers page after signing in", `location.pathname === "/customers" && document.querySelector("h1").textContent === "Customers"`)
 }
@@ -301,10 +324,18 @@ func TestBrowser_Dashboard(t *testing.T) {
 	b.waitFor("the second attempt listed", `document.querySelectorAll("#live tbody tr").length >= 2`)
 	b.clean("event")
 
-	for _, path := range []string{"/payments", "/events", "/webhooks", "/requests"} {
-		b.open(s.url + path)
-		b.waitFor(path, `document.querySelector("h1") && document.querySelector("nav[aria-label=Main]")`)
-		b.clean(path)
+	// Readable on a phone and on a wide screen: no page is wider than the
+	// window (tables scroll inside their own box).
+	for _, width := range []int64{375, 1440} {
+		b.do("sizing the window", chromedp.EmulateViewport(width, 900))
+		for _, path := range []string{"/customers", "/customers/" + c.ID, "/payments", "/payments/" + pending.ID, "/events", "/events/" + ev.ID, "/webhooks", "/requests", "/reset"} {
+			b.open(s.url + path)
+			b.waitFor(path, `document.querySelector("h1") && document.querySelector("nav[aria-label=Main]")`)
+			b.clean(path)
+			if eval[bool](b, `document.documentElement.scrollWidth > window.innerWidth`) {
+				t.Errorf("%s is wider than a %d-pixel window", path, width)
+			}
+		}
 	}
 
 	// Another account sees none of alice's objects, by any URL.
