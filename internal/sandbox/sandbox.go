@@ -83,6 +83,10 @@
 //     path; the account is read back from the file, so the request changed
 //     nothing, in memory either. Reads go on; writes work again as soon as
 //     the disk takes them (store_records.go, storeFailed).
+//   - The data file records its format (store.go, dataFormat). A file of
+//     an older format is copied to <file>.v<N>.bak, then upgraded in
+//     place, and the log says so; one of a newer format is refused at open
+//     with both versions, rather than misread.
 //   - Concurrent writes share bbolt transactions and their syncs (group
 //     commit, store.go); each is answered once it is on disk. A request
 //     holds its account's lock until then, so requests of one account are
@@ -200,6 +204,9 @@ func New(opts Options) (*Server, error) {
 		return nil, err
 	}
 	if s.store != nil {
+		for _, note := range s.store.openNotes() {
+			s.log.Info(note)
+		}
 		if err := s.loadStore(); err != nil {
 			return nil, err
 		}

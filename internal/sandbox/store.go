@@ -5,9 +5,12 @@ import (
 	"encoding/hex"
 	"errors"
 	"fmt"
+	"io"
 	"os"
+	"path/filepath"
 	"runtime/debug"
 	"slices"
+	"strconv"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -35,6 +38,9 @@ type Store interface {
 	// check reports whether the store answers: it reads, and, when the
 	// last write failed, tries an empty write.
 	check() error
+	// openNotes are what opening the store did that its operator should
+	// know, such as upgrading the file; New logs them.
+	openNotes() []string
 }
 
 // storedAccount is one account's records as the store holds them.
@@ -65,8 +71,11 @@ type op struct {
 }
 
 // Bucket layout: accounts/<hex SHA-256 of the key>/{customers,payments,idem}
-// plus the key "seq". The secret key itself is never written.
+// plus the key "seq". The secret key itself is never written. The bucket
+// meta holds the key "format": the layout's version, in decimal.
 var (
+	bucketMeta      = []byte("meta")
+	keyFormat       = []byte("format")
 	bucketAccounts  = []byte("accounts")
 	bucketCustomers = "customers"
 	bucketPayments  = "payments"
@@ -75,9 +84,21 @@ var (
 	keySeq          = "seq"
 )
 
+// dataFormat is the version of the data file's layout this build writes.
+// It reads every older one, upgrading the file in place at open after
+// copying it beside itself; it refuses a newer one, written by a later
+// payments-sandbox, rather than misread it. Format 1 is a file without
+// the format key (payments-sandbox before the key existed); format 2 adds
+// the key. A change to the layout or to the records' meaning takes the
+// next number and an upgrade step in upgradeFormat.
+const dataFormat = 2
+
 type boltStore struct {
 	db   *bolt.DB
 	path string
+	// notes are what opening the file did that its operator should know
+	// (an upgrade, and where the copy of the old file is); New logs them.
+	notes []string
 
 	// The group commit: requests queue their changes and wait; one
 	// goroutine writes everything queued in one transaction, syncs once
@@ -129,27 +150,133 @@ func OpenStore(path string) (Store, error) {
 	if err != nil {
 		return nil, fmt.Errorf("opening data file %s: %w", path, err)
 	}
-	// A file that has its layout is not written to until a request
-	// changes something: a file refused later, at load, stays as it was.
+	st := &boltStore{db: db, path: path, wake: make(chan struct{}, 1), done: make(chan struct{})}
+	// A file that has its layout, in this format, is not written to until
+	// a request changes something: a file refused later, at load, stays as
+	// it was.
 	var initialised bool
-	_ = db.View(func(tx *bolt.Tx) error { initialised = tx.Bucket(bucketAccounts) != nil; return nil })
-	if !initialised {
-		if err := db.Update(func(tx *bolt.Tx) error {
-			_, err := tx.CreateBucketIfNotExists(bucketAccounts)
-			return err
-		}); err != nil {
+	var format int
+	err = db.View(func(tx *bolt.Tx) (err error) {
+		initialised = tx.Bucket(bucketAccounts) != nil
+		format, err = fileFormat(tx)
+		return err
+	})
+	switch {
+	case err != nil:
+		db.Close()
+		return nil, damaged(path, err)
+	case format > dataFormat:
+		db.Close()
+		return nil, newerFormat(path, format)
+	case !initialised:
+		err = db.Update(func(tx *bolt.Tx) error {
+			if _, err := tx.CreateBucketIfNotExists(bucketAccounts); err != nil {
+				return err
+			}
+			return putFormat(tx)
+		})
+		if err != nil {
 			db.Close()
 			return nil, fmt.Errorf("initialising data file %s: %w", path, err)
 		}
+	case format < dataFormat:
+		if err := st.upgradeFormat(format); err != nil {
+			db.Close()
+			return nil, err
+		}
 	}
-	st := &boltStore{db: db, path: path, wake: make(chan struct{}, 1), done: make(chan struct{})}
 	go st.committer()
 	return st, nil
 }
 
+// fileFormat reads the file's format: 1 when it has no format key.
+func fileFormat(tx *bolt.Tx) (int, error) {
+	meta := tx.Bucket(bucketMeta)
+	if meta == nil {
+		return 1, nil
+	}
+	v := meta.Get(keyFormat)
+	if v == nil {
+		return 1, nil
+	}
+	n, err := strconv.Atoi(string(v))
+	if err != nil || n < 1 {
+		return 0, fmt.Errorf("its format %q is not a version number", v)
+	}
+	return n, nil
+}
+
+func putFormat(tx *bolt.Tx) error {
+	meta, err := tx.CreateBucketIfNotExists(bucketMeta)
+	if err != nil {
+		return err
+	}
+	return meta.Put(keyFormat, []byte(strconv.Itoa(dataFormat)))
+}
+
+// newerFormat is the refusal of a file written by a later payments-sandbox.
+func newerFormat(path string, format int) error {
+	return fmt.Errorf("data file %s is format %d; this payments-sandbox reads format %d and older: upgrade payments-sandbox", path, format, dataFormat)
+}
+
+// upgradeFormat brings a file of an older format to dataFormat, after
+// copying it to <file>.v<format>.bak beside it: a payments-sandbox of
+// that format can still open the copy. The file is locked (bolt.Open), so
+// nothing writes to it while it is copied.
+func (st *boltStore) upgradeFormat(from int) error {
+	backup := fmt.Sprintf("%s.v%d.bak", st.path, from)
+	if err := copyFile(st.path, backup); err != nil {
+		return fmt.Errorf("upgrading data file %s from format %d: copying it to %s first: %w", st.path, from, backup, err)
+	}
+	// Format 1 to 2 adds the format key only; a later format adds its
+	// steps here, each taking the file one version on.
+	if err := st.db.Update(putFormat); err != nil {
+		return fmt.Errorf("upgrading data file %s from format %d to %d: %w; the file is unchanged, and %s is a copy of it", st.path, from, dataFormat, err, backup)
+	}
+	st.notes = append(st.notes, fmt.Sprintf("upgraded data file %s from format %d to %d; the file as it was is kept at %s, which a payments-sandbox of format %d opens", st.path, from, dataFormat, backup, from))
+	return nil
+}
+
+// copyFile copies src to dst durably: a temporary file beside dst, synced,
+// then renamed over it, and the directory synced.
+func copyFile(src, dst string) error {
+	in, err := os.Open(src)
+	if err != nil {
+		return err
+	}
+	defer in.Close()
+	tmp := dst + ".tmp"
+	out, err := os.OpenFile(tmp, os.O_WRONLY|os.O_CREATE|os.O_TRUNC, 0o600)
+	if err != nil {
+		return err
+	}
+	_, err = io.Copy(out, in)
+	if err == nil {
+		err = out.Sync()
+	}
+	if cerr := out.Close(); err == nil {
+		err = cerr
+	}
+	if err == nil {
+		err = os.Rename(tmp, dst)
+	}
+	if err != nil {
+		os.Remove(tmp)
+		return err
+	}
+	if dir, err := os.Open(filepath.Dir(dst)); err == nil {
+		defer dir.Close()
+		return dir.Sync()
+	}
+	return nil
+}
+
+func (st *boltStore) openNotes() []string { return st.notes }
+
 // checkFile opens an existing data file read-only and checks it whole.
 func checkFile(path string) error {
 	var db *bolt.DB
+	var format int
 	err := guard(func() (err error) {
 		db, err = bolt.Open(path, 0o600, &bolt.Options{Timeout: 2 * time.Second, ReadOnly: true})
 		return err
@@ -185,7 +312,8 @@ func checkFile(path string) error {
 			if tx.Bucket(bucketAccounts) == nil {
 				return errors.New("it holds no sandbox data")
 			}
-			return nil
+			format, err = fileFormat(tx)
+			return err
 		})
 	})
 	if cerr := guard(db.Close); err == nil && cerr != nil {
@@ -193,6 +321,9 @@ func checkFile(path string) error {
 	}
 	if err != nil {
 		return damaged(path, err)
+	}
+	if format > dataFormat {
+		return newerFormat(path, format)
 	}
 	return nil
 }

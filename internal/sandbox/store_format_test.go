@@ -1,0 +1,196 @@
+package sandbox_test
+
+import (
+	"bytes"
+	"log/slog"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	bolt "go.etcd.io/bbolt"
+
+	"github.com/paymentsdev/terraform-provider-payments/internal/sandbox"
+	"github.com/paymentsdev/terraform-provider-payments/internal/sandbox/sandboxtest"
+	"github.com/paymentsdev/terraform-provider-payments/internal/wire"
+)
+
+// testdata/format1.db was written by payments-sandbox before data files
+// had a format key (format 1), with these two keys, at fixtureTime: each
+// account has customers with cards, payments in several statuses, two
+// webhook endpoints (one disabled), their events and delivery log, and
+// answers stored under Idempotency-Keys.
+var (
+	fixtureKeys = []string{"sk_sandbox_fixtureaccount1", "sk_sandbox_fixtureaccount2"}
+	fixtureTime = time.Date(2026, 11, 25, 12, 0, 0, 0, time.UTC)
+)
+
+// lockedBuffer is a log the sandbox's goroutines may write while the test
+// reads it.
+type lockedBuffer struct {
+	mu  sync.Mutex
+	buf bytes.Buffer
+}
+
+func (b *lockedBuffer) Write(p []byte) (int, error) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.buf.Write(p)
+}
+
+func (b *lockedBuffer) String() string {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.buf.String()
+}
+
+// fileFormat reads the format key of a closed data file; "" when it has none.
+func fileFormat(t *testing.T, path string) string {
+	t.Helper()
+	db, err := bolt.Open(path, 0o600, &bolt.Options{ReadOnly: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	var v string
+	_ = db.View(func(tx *bolt.Tx) error {
+		if b := tx.Bucket([]byte("meta")); b != nil {
+			v = string(b.Get([]byte("format")))
+		}
+		return nil
+	})
+	return v
+}
+
+// TestStore_UpgradesFormat1: a data file of the format before the format
+// key is copied to <file>.v1.bak, which the log names, and upgraded in
+// place; everything in it is served as before, and a second open neither
+// upgrades nor copies again.
+func TestStore_UpgradesFormat1(t *testing.T) {
+	t.Parallel()
+	fixture, err := os.ReadFile(filepath.Join("testdata", "format1.db"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	path := filepath.Join(t.TempDir(), "sandbox.db")
+	if err := os.WriteFile(path, fixture, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	clock := func() time.Time { return fixtureTime.Add(30 * time.Minute) }
+	open := func(logs *lockedBuffer) *sandboxtest.Sandbox {
+		st, err := sandbox.OpenStore(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return sandboxtest.Start(t, sandboxtest.WithStore(st), sandboxtest.WithClock(clock),
+			sandboxtest.WithLogger(slog.New(slog.NewTextHandler(logs, nil))))
+	}
+
+	logs := &lockedBuffer{}
+	sb := open(logs)
+	backup := path + ".v1.bak"
+	if got, err := os.ReadFile(backup); err != nil || !bytes.Equal(got, fixture) {
+		t.Fatalf("the backup %s is not the format 1 file: %v", backup, err)
+	}
+	if !strings.Contains(logs.String(), "from format 1 to 2") || !strings.Contains(logs.String(), backup) {
+		t.Errorf("the log does not say the file was upgraded and where its copy is:\n%s", logs)
+	}
+	want := make(map[string][]byte)
+	for _, key := range fixtureKeys {
+		e := envOn(t, sb, key)
+		var customers wire.List[wire.Customer]
+		e.get("/v1/customers", vals("limit", "100")).ok(&customers)
+		var payments wire.PaymentList
+		e.get("/v1/payments", vals("limit", "100")).ok(&payments)
+		var endpoints wire.WebhookEndpointList
+		e.get(wire.PathWebhookEndpoints, vals("limit", "100")).ok(&endpoints)
+		events := e.events(vals("limit", "100"))
+		deliveries := e.deliveries(nil)
+		withCard := 0
+		for _, c := range customers.Data {
+			if c.DefaultSource != "" {
+				withCard++
+				e.get("/v1/customers/"+c.ID+"/sources/"+c.DefaultSource, nil).ok(nil)
+			}
+		}
+		if len(customers.Data) != 3 || withCard != 1 || len(payments.Data) != 5 || len(endpoints.Data) != 2 || len(events) < 5 || len(deliveries) < len(events) {
+			t.Errorf("%s after the upgrade: %d customers (%d with a card), %d payments, %d endpoints, %d events, %d deliveries",
+				key, len(customers.Data), withCard, len(payments.Data), len(endpoints.Data), len(events), len(deliveries))
+		}
+		r := e.post("/v1/payments", pay("700", "USD", sandbox.TokenVisa), idemKey("fixture-pay-1")).ok(nil)
+		if r.header.Get(wire.HeaderIdempotentReplayed) != "true" {
+			t.Errorf("%s: the stored answer of fixture-pay-1 was not replayed: %s", key, r.body)
+		}
+		if r := e.post("/v1/payments", pay("1", "USD", sandbox.TokenDeclined), idemKey("fixture-declined")); r.status != 402 || r.header.Get(wire.HeaderIdempotentReplayed) != "true" {
+			t.Errorf("%s: the stored 402 was not replayed: %d %s", key, r.status, r.body)
+		}
+		want[key] = accountState(e, customers.Data[0].ID)
+	}
+	if err := sb.Close(); err != nil {
+		t.Fatal(err)
+	}
+	if got := fileFormat(t, path); got != "2" {
+		t.Errorf("format after the upgrade: %q, want 2", got)
+	}
+
+	if err := os.Remove(backup); err != nil {
+		t.Fatal(err)
+	}
+	logs = &lockedBuffer{}
+	sb = open(logs)
+	defer sb.Close()
+	if _, err := os.Stat(backup); !os.IsNotExist(err) {
+		t.Errorf("a format 2 file was copied again: %v", err)
+	}
+	if strings.Contains(logs.String(), "upgraded") {
+		t.Errorf("a format 2 file was upgraded again:\n%s", logs)
+	}
+	for _, key := range fixtureKeys {
+		e := envOn(t, sb, key)
+		var customers wire.List[wire.Customer]
+		e.get("/v1/customers", vals("limit", "100")).ok(&customers)
+		if got := accountState(e, customers.Data[0].ID); !bytes.Equal(got, want[key]) {
+			t.Errorf("%s after reopening the upgraded file:\n%s\nwant\n%s", key, got, want[key])
+		}
+	}
+}
+
+// TestStore_RefusesNewerFormat: a file from a later payments-sandbox is
+// refused at open with both versions and the fix, and left as it was.
+func TestStore_RefusesNewerFormat(t *testing.T) {
+	t.Parallel()
+	path := filepath.Join(t.TempDir(), "sandbox.db")
+	st, err := sandbox.OpenStore(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := st.Close(); err != nil {
+		t.Fatal(err)
+	}
+	if got := fileFormat(t, path); got != "2" {
+		t.Fatalf("a new file's format: %q, want 2", got)
+	}
+	db, err := bolt.Open(path, 0o600, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := db.Update(func(tx *bolt.Tx) error { return tx.Bucket([]byte("meta")).Put([]byte("format"), []byte("3")) }); err != nil {
+		t.Fatal(err)
+	}
+	db.Close()
+	before, _ := os.ReadFile(path)
+
+	_, err = sandbox.OpenStore(path)
+	want := "data file " + path + " is format 3; this payments-sandbox reads format 2 and older: upgrade payments-sandbox"
+	if err == nil || err.Error() != want {
+		t.Errorf("opening a format 3 file: %v\nwant: %s", err, want)
+	}
+	if after, _ := os.ReadFile(path); !bytes.Equal(before, after) {
+		t.Error("the refused file was changed")
+	}
+	if _, err := os.Stat(path + ".v3.bak"); !os.IsNotExist(err) {
+		t.Errorf("a refused file was copied: %v", err)
+	}
+}
