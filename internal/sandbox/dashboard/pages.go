@@ -157,7 +157,8 @@ func (d *Dashboard) signedIn(h func(http.ResponseWriter, *http.Request, *session
 			d.render(w, r, nil, http.StatusUnauthorized, "signin.html", d.signinView("Sign in to see this page: there is no session, or it ended.", true))
 			return
 		}
-		if r.Method == http.MethodGet && r.Header.Get(liveHeader) == "" {
+		if r.Method == http.MethodGet {
+			// A page left open keeps its session, and its cookie, alive.
 			d.sessions.setCookie(w, r, ss)
 		}
 		h(w, r, ss)
