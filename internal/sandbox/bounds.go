@@ -261,8 +261,10 @@ func sweepEvery(idle time.Duration) time.Duration {
 	return min(max(idle/10, time.Second), time.Minute)
 }
 
+// startSweeper runs sweepIdle every sweepEvery. It runs under -key too:
+// the key set may be replaced while serving, and sweepIdle looks each time.
 func (s *Server) startSweeper() {
-	if s.limits.AccountIdle <= 0 || s.keys.Load() != nil {
+	if s.limits.AccountIdle <= 0 {
 		return
 	}
 	s.sweepStop = make(chan struct{})
