@@ -62,8 +62,9 @@ func TestDocument_Conventions(t *testing.T) {
 	for path, item := range doc.Paths.Map() {
 		v1 := strings.HasPrefix(path, "/v1/")
 		sandbox := strings.HasPrefix(path, "/_sandbox/")
-		if !v1 && !sandbox {
-			t.Errorf("%s: every path begins with /v1/ or /_sandbox/", path)
+		operational := path == "/healthz" || path == "/metrics"
+		if !v1 && !sandbox && !operational {
+			t.Errorf("%s: every path begins with /v1/ or /_sandbox/, or is /healthz or /metrics", path)
 		}
 		for method, op := range item.Operations() {
 			where := method + " " + path
@@ -71,6 +72,13 @@ func TestDocument_Conventions(t *testing.T) {
 				t.Errorf("%s: operationId %q missing or repeated", where, op.OperationID)
 			}
 			ids[op.OperationID] = true
+			if operational {
+				// For the operator, outside the API: no key, none of its answers.
+				if op.Security == nil || len(*op.Security) != 0 || !slices.Contains(op.Tags, "operations") || op.Extensions["x-assumed"] != true {
+					t.Errorf("%s: an operational endpoint has security: [], tag operations and x-assumed", where)
+				}
+				continue
+			}
 			if got := slices.Contains(op.Tags, "sandbox"); got != sandbox {
 				t.Errorf("%s: tag sandbox is %v, want %v (the sandbox controls, and only they)", where, got, sandbox)
 			}
@@ -121,10 +129,11 @@ func TestDocument_Conventions(t *testing.T) {
 		}
 	}
 	// 8 customer and source operations, 6 payment, 1 token, 6 webhook
-	// endpoint, 2 event and 9 sandbox controls: an operation added or lost
-	// must be a deliberate change of this count too.
-	if len(ids) != 32 {
-		t.Errorf("%d operations; the document has had 32", len(ids))
+	// endpoint, 2 event, 9 sandbox controls and 2 operational endpoints:
+	// an operation added or lost must be a deliberate change of this
+	// count too.
+	if len(ids) != 34 {
+		t.Errorf("%d operations; the document has had 34", len(ids))
 	}
 }
 

@@ -280,8 +280,10 @@ Examples:
 	mux := http.NewServeMux()
 	mux.Handle(wire.APIVersionPrefix+"/", srv)
 	mux.Handle(wire.PathSandbox+"/", srv)
+	mux.Handle(wire.PathHealth, srv)
+	mux.Handle(wire.PathMetrics, srv)
 	mux.Handle("/", dash)
-	ln = limitListener(ln, svc.maxConnections, func() {})
+	ln = limitListener(ln, svc.maxConnections, srv.CountConnectionWait)
 	hs := newHTTPServer(svc, mux, srv, logger)
 
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)

@@ -494,3 +494,33 @@ func TestProgram_JSONLogs(t *testing.T) {
 		t.Errorf("the logs hold the key:\n%s", p.stderr)
 	}
 }
+
+// TestOperationalEndpoints: /healthz and /metrics answer without a key on
+// a sandbox that admits only its keys, beside the dashboard and the API.
+func TestOperationalEndpoints(t *testing.T) {
+	key := wire.SecretKeySandboxPrefix + "operational1"
+	p := start(t, "-addr", "127.0.0.1:0", "-key", key)
+	if st, b, _ := p.call(t, key, http.MethodGet, wire.PathCustomers, nil, ""); st != 200 {
+		t.Fatalf("%d %s", st, b)
+	}
+	for _, tc := range []struct {
+		path string
+		want string
+	}{
+		{wire.PathHealth, `{"status":"ok"}`},
+		{wire.PathMetrics, `payments_sandbox_requests_total{route="GET /v1/customers",status="200"} 1`},
+	} {
+		resp, err := http.Get(p.url + tc.path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		b, _ := io.ReadAll(resp.Body)
+		resp.Body.Close()
+		if resp.StatusCode != 200 || !strings.Contains(string(b), tc.want) {
+			t.Errorf("GET %s without a key: %d, body lacks %q:\n%.300s", tc.path, resp.StatusCode, tc.want, b)
+		}
+		if strings.Contains(string(b), "operational1") {
+			t.Errorf("GET %s shows the key", tc.path)
+		}
+	}
+}

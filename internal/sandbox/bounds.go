@@ -170,6 +170,7 @@ func (c *call) canGrow() *apiError {
 	c.pruneEventsWhile(full)
 	switch {
 	case lim.MaxAccountBytes > 0 && c.a.kept() >= lim.MaxAccountBytes:
+		c.s.metrics.refused(limitAccountBytes)
 		return &apiError{
 			status: http.StatusForbidden, typ: wire.ErrorTypeInvalidRequest, code: wire.ErrorCodeAccountLimitExceeded,
 			message: fmt.Sprintf("This account keeps %s of customers, payments, webhook endpoints, idempotency records and logged requests, "+
@@ -177,6 +178,7 @@ func (c *call) canGrow() *apiError {
 				"Reads and deletes still work.", FormatBytes(c.a.kept()), FormatBytes(lim.MaxAccountBytes), wire.PathSandboxReset),
 		}
 	case lim.MaxTotalBytes > 0 && c.s.total.Load() >= lim.MaxTotalBytes:
+		c.s.metrics.refused(limitTotalBytes)
 		return &apiError{
 			status: http.StatusForbidden, typ: wire.ErrorTypeInvalidRequest, code: wire.ErrorCodeSandboxLimitExceeded,
 			message: fmt.Sprintf("This sandbox keeps %s over all its accounts, the most it allows (-max-total-bytes %s); "+
@@ -190,6 +192,7 @@ func (c *call) canGrow() *apiError {
 // accountsFull is the refusal of a key that would need a new account when
 // the sandbox has -max-accounts of them.
 func (s *Server) accountsFull() *apiError {
+	s.metrics.refused(limitAccounts)
 	idle := "never removed (-account-idle 0)"
 	if s.limits.AccountIdle > 0 {
 		idle = "removed after -account-idle " + s.limits.AccountIdle.String() + " unused"

@@ -611,6 +611,7 @@ func (d *deliverer) attempt(dl *delivery) {
 	if d.ctx.Err() != nil {
 		return // shutting down: left pending, made again after a restart
 	}
+	d.s.metrics.delivered(status, errText)
 
 	bk.mu.Lock()
 	if bk.pending[dl.key] != dl {

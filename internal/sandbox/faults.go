@@ -106,6 +106,7 @@ func (s *Server) injectFaults(ctx context.Context, a *account, method string) (*
 
 	if limited {
 		a.faultRateLimited.Add(1)
+		s.metrics.refused(limitRateLimit)
 		secs := max(1, int(math.Ceil(wait.Seconds())))
 		return &apiError{
 			status: http.StatusTooManyRequests, typ: wire.ErrorTypeRateLimit, code: wire.ErrorCodeRateLimited,

@@ -160,6 +160,7 @@ func (s *Server) readInput(r *http.Request) (form, *inputError, error) {
 			tooLarge = len(body) > wire.MaxRequestBodyBytes
 		}
 		if tooLarge {
+			s.metrics.refused(limitBodyBytes)
 			return nil, &inputError{
 				err: &apiError{
 					status: http.StatusRequestEntityTooLarge, typ: wire.ErrorTypeInvalidRequest,
@@ -222,6 +223,7 @@ func (s *Server) write(w http.ResponseWriter, r *http.Request, route string, sta
 	}
 	w.WriteHeader(resp.status)
 	_, _ = w.Write(resp.body)
+	s.metrics.observe(route, resp.status, time.Since(start))
 	if s.log.Enabled(r.Context(), slog.LevelDebug) {
 		// Paths hold object ids only; keys travel in the Authorization
 		// header, which is never logged.

@@ -75,6 +75,10 @@
 //     not stored under its Idempotency-Key; a key that would need an
 //     account past Limits.MaxAccounts is refused every request. Idle
 //     accounts made on first use are removed, never those of Options.Keys.
+//   - GET /healthz and GET /metrics (metrics.go) need no key and are
+//     counted nowhere in /_sandbox/stats: they are for the operator. The
+//     metrics sit on a registry per Server; their labels are route names,
+//     statuses, outcomes and limits, never an account, key or id.
 //   - A data file that is truncated, overwritten or foreign is refused at
 //     open (read-only, checked whole with bbolt's tx.Check), with one
 //     error naming it and what to do; nothing of it is served.
@@ -141,6 +145,8 @@ type Server struct {
 	store Store
 	mux   *http.ServeMux
 	hooks *deliverer
+	// metrics are the server's Prometheus metrics (metrics.go).
+	metrics *metrics
 
 	mu       sync.RWMutex
 	accounts map[[32]byte]*account
@@ -211,12 +217,14 @@ func New(opts Options) (*Server, error) {
 			return nil, err
 		}
 	}
+	s.metrics = newMetrics(s)
 	s.hooks.start()
 	s.startSweeper()
 	for i := range routes {
 		rt := &routes[i]
 		s.mux.HandleFunc(rt.pattern, func(w http.ResponseWriter, r *http.Request) { s.serve(w, r, rt) })
 	}
+	s.handleOperational()
 	s.mux.HandleFunc("/", s.serveUnknown)
 	return s, nil
 }

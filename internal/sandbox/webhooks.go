@@ -294,6 +294,9 @@ func (c *call) checkWebhookURL(v string) *apiError {
 		return invalid(wire.ParamURL, "url %q has port %q; use a port from 1 to 65535, or none.", clip(v), clip(u.Port()))
 	}
 	refused, known := c.s.hooks.allow.checkURLHost(u.Hostname(), port)
+	if refused != nil || !known {
+		c.s.metrics.refused(limitWebhookTarget)
+	}
 	if refused != nil {
 		return invalid(wire.ParamURL, "url %q: %v.", clip(v), refused)
 	}

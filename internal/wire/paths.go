@@ -31,6 +31,13 @@ const (
 	PathSandboxFaults          = PathSandbox + "/faults"
 )
 
+// Operational paths of the sandbox, for whoever runs it: served without a
+// key, outside the API. [assumed]
+const (
+	PathHealth  = "/healthz"
+	PathMetrics = "/metrics"
+)
+
 // ExpandPath fills the {name} segments of a path template with ids, in
 // order, each passed through escape (which must make it one path segment).
 // It panics when the counts differ: that is a programming error.
