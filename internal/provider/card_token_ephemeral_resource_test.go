@@ -8,6 +8,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/hashicorp/terraform-plugin-testing/config"
 	"github.com/hashicorp/terraform-plugin-testing/helper/resource"
 	"github.com/hashicorp/terraform-plugin-testing/knownvalue"
 	"github.com/hashicorp/terraform-plugin-testing/plancheck"
@@ -21,23 +22,30 @@ import (
 // minted token, and the test card numbers and CVCs the tests tokenize.
 var secretsPattern = regexp.MustCompile(`tok_[A-Za-z0-9]{24}|5555555555554444|378282246310005|4242424242424242|"(?:321|4321)"`)
 
-// cardTokenConfig tokenizes a card ephemerally and stores it on a
-// customer (token_wo) and charges another (source_wo), at version.
+// cardTokenConfig tokenizes two cards ephemerally, their details from
+// ephemeral variables as users are told to pass them, stores one on a
+// customer (token_wo) and charges the other (source_wo), at version.
 func cardTokenConfig(acct *testAccAccount, version int) string {
 	year := time.Now().Year() + 2
 	return acct.ProviderConfig() + fmt.Sprintf(`
+variable "cards" {
+  type      = map(object({ number = string, cvc = string }))
+  sensitive = true
+  ephemeral = true
+}
+
 ephemeral "payments_card_token" "stored" {
-  number    = "5555555555554444"
+  number    = var.cards.stored.number
   exp_month = 3
   exp_year  = %[1]d
-  cvc       = "321"
+  cvc       = var.cards.stored.cvc
 }
 
 ephemeral "payments_card_token" "charged" {
-  number    = "378282246310005"
+  number    = var.cards.charged.number
   exp_month = 11
   exp_year  = %[1]d
-  cvc       = "4321"
+  cvc       = var.cards.charged.cvc
 }
 
 resource "payments_customer" "test" {
@@ -59,6 +67,14 @@ resource "payments_payment" "test" {
   refund_on_destroy = true
 }
 `, year, version)
+}
+
+// cardTokenVariables are the cards cardTokenConfig tokenizes.
+var cardTokenVariables = config.Variables{
+	"cards": config.MapVariable(map[string]config.Variable{
+		"stored":  config.ObjectVariable(map[string]config.Variable{"number": config.StringVariable("5555555555554444"), "cvc": config.StringVariable("321")}),
+		"charged": config.ObjectVariable(map[string]config.Variable{"number": config.StringVariable("378282246310005"), "cvc": config.StringVariable("4321")}),
+	}),
 }
 
 // noSecretsInPlan fails when the plan, as JSON, holds a token or a card.
@@ -98,7 +114,8 @@ func TestAccCardToken_WriteOnlyArguments(t *testing.T) {
 			acct.testAccCheckSourcesDestroyed, acct.testAccCheckPaymentsKept),
 		Steps: []resource.TestStep{
 			{
-				Config: cardTokenConfig(acct, 1),
+				Config:          cardTokenConfig(acct, 1),
+				ConfigVariables: cardTokenVariables,
 				ConfigPlanChecks: resource.ConfigPlanChecks{
 					PreApply:             noSecrets,
 					PostApplyPostRefresh: append([]plancheck.PlanCheck{plancheck.ExpectEmptyPlan()}, noSecrets...),
@@ -119,6 +136,7 @@ func TestAccCardToken_WriteOnlyArguments(t *testing.T) {
 				Check: noSecretsInState,
 			},
 			{
+				ConfigVariables:         cardTokenVariables,
 				ResourceName:            testAccSourceAddr,
 				ImportState:             true,
 				ImportStateIdFunc:       testAccSourceImportID(testAccSourceAddr),
@@ -127,7 +145,8 @@ func TestAccCardToken_WriteOnlyArguments(t *testing.T) {
 			},
 			{
 				// A new version is a new card and a new charge: both replaced.
-				Config: cardTokenConfig(acct, 2),
+				Config:          cardTokenConfig(acct, 2),
+				ConfigVariables: cardTokenVariables,
 				ConfigPlanChecks: resource.ConfigPlanChecks{
 					PreApply: append([]plancheck.PlanCheck{
 						plancheck.ExpectResourceAction(testAccSourceAddr, plancheck.ResourceActionDestroyBeforeCreate),

@@ -4,7 +4,7 @@
 mock_provider "payments" {
   mock_resource "payments_customer" {
     defaults = {
-      id = "cus_mock0000000000000000000000"
+      id = "cus_mock00000000000000000000"
     }
   }
 }
