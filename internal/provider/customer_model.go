@@ -128,16 +128,11 @@ func customerUpdateParams(ctx context.Context, plan, state *customerModel) (para
 		changed = true
 	}
 
-	delta, d := metadataChanges(ctx, plan.Metadata, state.Metadata)
-	diags.Append(d...)
+	params.Metadata = metadataChanges(ctx, plan.Metadata, state.Metadata, &diags)
 	if diags.HasError() {
 		return nil, false, diags
 	}
-	if len(delta) > 0 {
-		params.Metadata = delta
-		changed = true
-	}
-	return params, changed, diags
+	return params, changed || params.Metadata != nil, diags
 }
 
 // customerDescriptions say what each attribute is, once for the resource

@@ -44,14 +44,14 @@ func metadataValue(api map[string]string, prior types.Map) (types.Map, diag.Diag
 // metadataChanges is the metadata an update sends to take an object's
 // metadata from state to plan: keys added or changed with their new value,
 // each key removed with an empty value (which deletes it at the service).
-// It is empty when the two agree.
-func metadataChanges(ctx context.Context, plan, state types.Map) (map[string]string, diag.Diagnostics) {
+// It is nil when the two agree, so that nothing is sent; problems reading
+// them go to diags.
+func metadataChanges(ctx context.Context, plan, state types.Map, diags *diag.Diagnostics) map[string]string {
 	var want, have map[string]string
-	var diags diag.Diagnostics
 	diags.Append(plan.ElementsAs(ctx, &want, false)...)
 	diags.Append(state.ElementsAs(ctx, &have, false)...)
 	if diags.HasError() {
-		return nil, diags
+		return nil
 	}
 	delta := map[string]string{}
 	for k, v := range want {
@@ -64,5 +64,8 @@ func metadataChanges(ctx context.Context, plan, state types.Map) (map[string]str
 			delta[k] = ""
 		}
 	}
-	return delta, diags
+	if len(delta) == 0 {
+		return nil
+	}
+	return delta
 }

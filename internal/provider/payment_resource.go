@@ -261,16 +261,11 @@ func paymentUpdateParams(ctx context.Context, plan, state *paymentResourceModel)
 		changed = true
 	}
 	var diags diag.Diagnostics
-	delta, d := metadataChanges(ctx, plan.Metadata, state.Metadata)
-	diags.Append(d...)
+	params.Metadata = metadataChanges(ctx, plan.Metadata, state.Metadata, &diags)
 	if diags.HasError() {
 		return nil, false, diags
 	}
-	if len(delta) > 0 {
-		params.Metadata = delta
-		changed = true
-	}
-	return params, changed, diags
+	return params, changed || params.Metadata != nil, diags
 }
 
 func (r *paymentResource) Delete(ctx context.Context, req resource.DeleteRequest, resp *resource.DeleteResponse) {

@@ -102,16 +102,11 @@ func webhookEndpointUpdateParams(ctx context.Context, plan, state *webhookEndpoi
 		params.Disabled = &v
 		changed = true
 	}
-	delta, d := metadataChanges(ctx, plan.Metadata, state.Metadata)
-	diags.Append(d...)
+	params.Metadata = metadataChanges(ctx, plan.Metadata, state.Metadata, &diags)
 	if diags.HasError() {
 		return nil, false, diags
 	}
-	if len(delta) > 0 {
-		params.Metadata = delta
-		changed = true
-	}
-	return params, changed, diags
+	return params, changed || params.Metadata != nil, diags
 }
 
 // secretRollWanted reports whether going from state to plan rolls the
