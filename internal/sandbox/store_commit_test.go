@@ -118,3 +118,40 @@ func TestBoltStoreCommit_Concurrent(t *testing.T) {
 		}
 	}
 }
+
+// BenchmarkBoltStoreCommit_Batch writes batches of one customer in each
+// of n accounts, as n clients' concurrent creates are written: the
+// store's own ceiling, without HTTP, for `-data`'s throughput on the disk
+// the test's temporary directory is on. commits/s is the figure to read.
+func BenchmarkBoltStoreCommit_Batch(b *testing.B) {
+	for _, n := range []int{1, 8, 32} {
+		b.Run(fmt.Sprintf("accounts=%d", n), func(b *testing.B) {
+			st, err := OpenStore(filepath.Join(b.TempDir(), "s.db"))
+			if err != nil {
+				b.Fatal(err)
+			}
+			defer st.Close()
+			bs, ok := st.(*boltStore)
+			if !ok {
+				b.Fatalf("OpenStore returned a %T", st)
+			}
+			val := make([]byte, 300)
+			seq := 0
+			for b.Loop() {
+				batch := make([]*pendingCommit, n)
+				for i := range batch {
+					seq++
+					batch[i] = &pendingCommit{account: testAccount(i), result: make(chan error, 1),
+						ops: []op{{kind: opPut, bucket: bucketCustomers, key: fmt.Sprintf("cus_%08d", seq), val: val}}}
+				}
+				bs.write(batch)
+				for _, p := range batch {
+					if err := <-p.result; err != nil {
+						b.Fatal(err)
+					}
+				}
+			}
+			b.ReportMetric(float64(b.N*n)/b.Elapsed().Seconds(), "commits/s")
+		})
+	}
+}
