@@ -1,10 +1,24 @@
-# A card tokenized for this run only: the number, the CVC and the token are
-# never written to the state or the plan.
-ephemeral "payments_card_token" "visa" {
-  number    = "4242424242424242" # a sandbox test card
-  exp_month = 12
-  exp_year  = 2030
-  cvc       = "123"
+# The card's details come from an ephemeral variable (TF_VAR_card, or a
+# secret store), so that they are in neither the state, the plan, nor the
+# configuration's text.
+variable "card" {
+  type = object({
+    number    = string
+    exp_month = number
+    exp_year  = number
+    cvc       = string
+  })
+  sensitive = true
+  ephemeral = true
+}
+
+# A card tokenized for this run only: the token is never written to the
+# state or the plan either.
+ephemeral "payments_card_token" "this" {
+  number    = var.card.number # in the sandbox, a test card such as 4242424242424242
+  exp_month = var.card.exp_month
+  exp_year  = var.card.exp_year
+  cvc       = var.card.cvc
 }
 
 resource "payments_customer" "ada" {
@@ -12,8 +26,8 @@ resource "payments_customer" "ada" {
 }
 
 # token_wo is write-only: bump token_wo_version to store a new card.
-resource "payments_customer_source" "ada_visa" {
+resource "payments_customer_source" "ada_card" {
   customer         = payments_customer.ada.id
-  token_wo         = ephemeral.payments_card_token.visa.id
+  token_wo         = ephemeral.payments_card_token.this.id
   token_wo_version = 1
 }
