@@ -312,3 +312,45 @@ func TestStore_DeliveryWriteFailure(t *testing.T) {
 	default:
 	}
 }
+
+// TestStore_FailedWriteKeepsDeliveries: a refused delete of an endpoint,
+// or a refused reset, leaves the pending deliveries pending: they go on
+// being retried.
+func TestStore_FailedWriteKeepsDeliveries(t *testing.T) {
+	t.Parallel()
+	for _, tc := range []struct {
+		name  string
+		write func(e *env, ep string) *result
+	}{
+		{"delete endpoint", func(e *env, ep string) *result { return e.del(wire.PathWebhookEndpoints + "/" + ep) }},
+		{"reset", func(e *env, _ string) *result { return e.post(wire.PathSandboxReset, nil) }},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			dir := t.TempDir()
+			st, err := sandbox.OpenStore(filepath.Join(dir, "sandbox.db"))
+			if err != nil {
+				t.Fatal(err)
+			}
+			faulty := &sandbox.FaultyStore{Store: st}
+			sb := sandboxtest.Start(t, sandboxtest.WithOptions(sandbox.Options{Webhooks: sandbox.WebhookOptions{Attempts: 20, RetryBase: 20 * time.Millisecond}}),
+				sandboxtest.WithStore(faulty))
+			e := envOn(t, sb, sandboxtest.NewKey(t))
+			rc := newReceiver(t)
+			rc.status.Store(http.StatusInternalServerError) // every attempt fails: the delivery stays pending
+			ep := e.endpoint(rc.URL+"/hook", wire.EventTypeAll)
+			e.customer(vals("name", "x"))
+			rc.next(t)
+
+			faulty.Fail.Store(true)
+			refusedWrite(t, tc.write(e, ep.ID), dir)
+			faulty.Fail.Store(false)
+			// Retries go on after the refused write, up to their limit.
+			for len(rc.hits) > 0 {
+				<-rc.hits
+			}
+			rc.next(t)
+			e.get(wire.PathWebhookEndpoints+"/"+ep.ID, nil).ok(nil)
+		})
+	}
+}
