@@ -151,7 +151,8 @@ SIGINT or SIGTERM stops it cleanly, finishing requests in flight.
 To share one sandbox, admit only your team's keys: -key, -key-file
 (re-read on SIGHUP) or %[2]s (comma-separated). Without keys
 it refuses to listen beyond loopback unless -open is given. No key is
-ever printed or logged.
+ever printed or logged. GET /healthz and GET /metrics (Prometheus) answer
+without a key; the guide "Running a shared sandbox" has the rest.
 
 Flags:
 `, wire.SecretKeySandboxPrefix, envKeys)

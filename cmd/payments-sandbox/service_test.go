@@ -12,6 +12,7 @@ import (
 	"net/url"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"sync"
 	"syscall"
@@ -521,6 +522,29 @@ func TestOperationalEndpoints(t *testing.T) {
 		}
 		if strings.Contains(string(b), "operational1") {
 			t.Errorf("GET %s shows the key", tc.path)
+		}
+	}
+}
+
+// TestSharedSandboxGuide_EveryFlag: the guide "Running a shared sandbox"
+// names every flag -h lists, so a flag added later is documented there.
+func TestSharedSandboxGuide_EveryFlag(t *testing.T) {
+	guide, err := os.ReadFile(filepath.Join("..", "..", "templates", "guides", "running-a-shared-sandbox.md.tmpl"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out, errOut bytes.Buffer
+	if code := run([]string{"-h"}, &out, &errOut); code != 0 {
+		t.Fatalf("-h exits %d", code)
+	}
+	flagLine := regexp.MustCompile(`(?m)^  (-[a-z-]+)\b`)
+	flags := flagLine.FindAllStringSubmatch(errOut.String(), -1)
+	if len(flags) < 20 {
+		t.Fatalf("found %d flags in -h, want every one:\n%s", len(flags), errOut.String())
+	}
+	for _, f := range flags {
+		if !strings.Contains(string(guide), "`"+f[1]+"`") {
+			t.Errorf("the guide does not name %s", f[1])
 		}
 	}
 }
