@@ -496,9 +496,9 @@ func TestProgram_JSONLogs(t *testing.T) {
 	}
 }
 
-// TestOperationalEndpoints: /healthz and /metrics answer without a key on
+// TestProgram_OperationalEndpoints: /healthz and /metrics answer without a key on
 // a sandbox that admits only its keys, beside the dashboard and the API.
-func TestOperationalEndpoints(t *testing.T) {
+func TestProgram_OperationalEndpoints(t *testing.T) {
 	key := wire.SecretKeySandboxPrefix + "operational1"
 	p := start(t, "-addr", "127.0.0.1:0", "-key", key)
 	if st, b, _ := p.call(t, key, http.MethodGet, wire.PathCustomers, nil, ""); st != 200 {
