@@ -28,16 +28,16 @@ output "grace_default_card" {
 }
 
 output "grace_payments" {
-  description = "Grace's payments: id, status, amount in minor units, currency."
-  value       = [for p in data.payments_payments.grace.payments : "${p.id} ${p.status} ${p.amount} ${p.currency}"]
+  description = "Grace's payments: id, status, amount."
+  value       = [for p in data.payments_payments.grace.payments : "${p.id} ${p.status} ${provider::payments::format_amount(p.amount, p.currency)}"]
 }
 
 output "approved_total_by_currency" {
-  description = "The sum of the approved payments, per currency, in minor units."
+  description = "The sum of the approved payments, per currency."
   value = {
     for currency, amounts in {
       for p in data.payments_payments.approved.payments : p.currency => p.amount...
-    } : currency => sum(amounts)
+    } : currency => provider::payments::format_amount(sum(amounts), currency)
   }
 }
 
@@ -51,8 +51,7 @@ output "latest_approved_payment" {
   value = one([
     for p in data.payments_payment.latest_approved : {
       id          = p.id
-      amount      = p.amount
-      currency    = p.currency
+      amount      = provider::payments::format_amount(p.amount, p.currency)
       description = p.description
       card        = p.source == null ? null : "${p.source.brand} ending ${p.source.last4}"
       captured    = p.captured
@@ -61,7 +60,7 @@ output "latest_approved_payment" {
 }
 
 output "payments" {
-  description = "The payments Terraform made: id, status, amount in minor units, currency, amount refunded."
+  description = "The payments Terraform made: id, status, amount, amount refunded, card."
   value = {
     for name, p in {
       ada_first_month  = payments_payment.ada_first_month
@@ -70,7 +69,7 @@ output "payments" {
       grace_addon      = payments_payment.grace_addon
       grace_deposit    = payments_payment.grace_deposit
       alan_trial       = payments_payment.alan_trial
-    } : name => "${p.id} ${p.status} ${p.amount} ${p.currency}, ${p.amount_refunded} refunded, ${p.brand} ending ${p.last4}"
+    } : name => "${p.id} ${p.status} ${provider::payments::format_amount(p.amount, p.currency)}, ${provider::payments::format_amount(p.amount_refunded, p.currency)} refunded, ${p.brand} ending ${p.last4}"
   }
 }
 
