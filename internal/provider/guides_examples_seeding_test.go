@@ -3,8 +3,11 @@ package provider
 import (
 	"encoding/json"
 	"io"
+	"maps"
 	"net/http"
 	"net/http/httptest"
+	"path/filepath"
+	"slices"
 	"strings"
 	"sync/atomic"
 	"testing"
@@ -17,9 +20,11 @@ import (
 )
 
 // testGuideSeeding applies the seeding guide's history: each row is one
-// payment in the status its row asks for, a second plan charges nothing,
-// and destroy refunds what is left. The guide's actions file needs
-// Terraform 1.14 and is covered by the action tests.
+// payment in the status and amount its row asks for, a second plan charges
+// nothing, and destroy refunds what is left. Its cards are tokenized by
+// payments_card_token and handed to write-only arguments, so neither the
+// state nor the plan may hold a token or a card number. The guide's actions
+// file needs Terraform 1.14 and is covered by the action tests.
 func testGuideSeeding(t *testing.T, acct *testAccAccount, tf *tfCLI) {
 	tf.writeFiles(map[string]string{
 		"provider.tf": cliRequiredProviders + acct.ProviderConfig(),
@@ -28,15 +33,15 @@ func testGuideSeeding(t *testing.T, acct *testAccAccount, tf *tfCLI) {
 	tf.mustRun("apply", "-auto-approve", "-no-color")
 	ids, _ := tf.outputs()["payment_ids"].(map[string]any)
 	want := map[string]string{
-		"ada-2026-01": "approved", "ada-2026-02": "refunded",
-		"grace-deposit": "authorized", "grace-3ds": "pending",
+		"ada-2026-01": "25.00 USD approved", "ada-2026-02": "25.00 USD refunded", "ada-2026-03": "3000 JPY approved",
+		"grace-deposit": "200.00 EUR authorized", "grace-3ds": "15.00 EUR pending",
 	}
 	if len(ids) != len(want) {
 		t.Fatalf("output payment_ids = %v, want %d payments", ids, len(want))
 	}
 	for k, status := range want {
 		if v, _ := ids[k].(string); !strings.HasSuffix(v, " "+status) {
-			t.Errorf("payment %s = %q, want status %s", k, v, status)
+			t.Errorf("payment %s = %q, want amount and status %q", k, v, status)
 		}
 	}
 	stats := func() *wire.Stats {
@@ -48,6 +53,35 @@ func testGuideSeeding(t *testing.T, acct *testAccAccount, tf *tfCLI) {
 	}
 	if out := tf.mustRun("plan", "-no-color"); !strings.Contains(out, "No changes.") {
 		t.Errorf("the second plan is not empty:\n%s", out)
+	}
+	// The rows charged the stored cards (Visa for Ada, Mastercard for
+	// Grace), and the 3-D Secure row its own card.
+	wantLast4 := map[string]string{"January": "4242", "February": "4242", "March, in yen": "4242", "Deposit": "4444", "Add-on": "3220"}
+	for p, err := range acct.Client.AllPayments(t.Context(), nil) {
+		if err != nil {
+			t.Fatal(err)
+		}
+		if p.Source == nil || p.Source.Last4 != wantLast4[p.Description] {
+			t.Errorf("payment %s (%s) charged %+v, want the card ending %s", p.ID, p.Description, p.Source, wantLast4[p.Description])
+		}
+	}
+	tf.mustRun("plan", "-out=tfplan", "-no-color")
+	var state, plan json.RawMessage
+	tf.json(&state, "show", "-json")
+	tf.json(&plan, "show", "-json", "tfplan")
+	if len(tf.state()) == 0 {
+		t.Fatal("terraform show -json holds no resources; the check for card data would prove nothing")
+	}
+	places := map[string]string{
+		"state (terraform show -json)":      string(state),
+		"saved plan (terraform show -json)": string(plan),
+		"terraform.tfstate":                 readFileIfExists(t, filepath.Join(tf.dir, "terraform.tfstate")),
+	}
+	assertNoCardData(t, places, slices.Collect(maps.Keys(sandbox.TestCardNumbers)), nil)
+	for place, content := range places {
+		if strings.Contains(content, wire.TokenIDPrefix) {
+			t.Errorf("%s holds a token id (%s…)", place, wire.TokenIDPrefix)
+		}
 	}
 	tf.mustRun("destroy", "-auto-approve", "-no-color")
 	if s := stats(); s.Payments != int64(len(want)) {

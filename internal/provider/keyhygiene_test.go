@@ -6,6 +6,8 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"regexp"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -293,6 +295,37 @@ func assertNoKey(t *testing.T, key string, places map[string]string) {
 				}
 				t.Errorf("%s holds %s %d time(s); first occurrence, key replaced by <KEY>:\n%s", place, formName, n, snippet)
 			}
+		}
+	}
+}
+
+// mintedTokenRegexp matches a token minted by POST /v1/tokens; the
+// sandbox's reusable test tokens (tok_visa) are shorter.
+var mintedTokenRegexp = regexp.MustCompile(regexp.QuoteMeta(wire.TokenIDPrefix) + "[A-Za-z0-9]{" + strconv.Itoa(wire.IDRandomLength) + "}")
+
+// assertNoCardData fails the test for each place that holds one of the
+// card numbers, one of the CVCs (as a number of its own, not inside a
+// longer run of digits) or a minted token id. It never prints a number.
+func assertNoCardData(t *testing.T, places map[string]string, numbers, cvcs []string) {
+	t.Helper()
+	var cvcRes []*regexp.Regexp
+	for _, cvc := range cvcs {
+		cvcRes = append(cvcRes, regexp.MustCompile(`(^|[^0-9])`+regexp.QuoteMeta(cvc)+`([^0-9]|$)`))
+	}
+	for place, content := range places {
+		for _, n := range numbers {
+			if strings.Contains(content, n) {
+				t.Errorf("%s holds the card number ending %s", place, last4Of(n))
+			}
+		}
+		for i, re := range cvcRes {
+			if loc := re.FindStringIndex(content); loc != nil {
+				t.Errorf("%s holds CVC number %d of the test; around it: %q", place, i+1,
+					strings.ReplaceAll(content[max(0, loc[0]-80):min(len(content), loc[1]+40)], cvcs[i], "<CVC>"))
+			}
+		}
+		if m := mintedTokenRegexp.FindString(content); m != "" {
+			t.Errorf("%s holds the minted token %s", place, m)
 		}
 	}
 }

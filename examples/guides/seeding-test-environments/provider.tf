@@ -1,5 +1,6 @@
 terraform {
-  # Actions need Terraform 1.14; the rest works from 1.5.
+  # Actions need Terraform 1.14. Without actions.tf, the rest needs 1.11 (or
+  # OpenTofu 1.11): ephemeral card tokens and write-only arguments.
   required_version = ">= 1.14.0"
 
   required_providers {
