@@ -1,7 +1,7 @@
 package provider
 
 import (
-	"github.com/paymentsdev/terraform-provider-payments/internal/sandbox"
+	"fmt"
 	"maps"
 	"os"
 	"path/filepath"
@@ -13,6 +13,7 @@ import (
 	tfjson "github.com/hashicorp/terraform-json"
 
 	"github.com/paymentsdev/terraform-provider-payments/internal/client"
+	"github.com/paymentsdev/terraform-provider-payments/internal/sandbox"
 )
 
 // TestAccProvider_Guides_Examples applies every example of the guides
@@ -32,6 +33,7 @@ func TestAccProvider_Guides_Examples(t *testing.T) {
 		"importing-customers":       testGuideImportingCustomers,
 		"keys-and-livemode":         testGuideKeysAndLivemode,
 		"rate-limits":               testGuideRateLimits,
+		"sandbox-dashboard":         testGuideSandboxDashboard,
 		"seeding-test-environments": testGuideSeeding,
 		"testing-webhooks":          testGuideTestingWebhooks,
 	}
@@ -117,7 +119,7 @@ func testGuideImportingCustomers(t *testing.T, acct *testAccAccount, tf *tfCLI) 
 	// Step 2: Terraform writes the configuration; the plan stops at the
 	// sources' missing token, as the guide says.
 	out, code := tf.run("plan", "-no-color", "-generate-config-out=generated.tf")
-	if code == 0 || !strings.Contains(oneLine(out), "Missing Configuration for Required Attribute") {
+	if code == 0 || !strings.Contains(oneLine(out), "Missing Token") {
 		t.Errorf("the plan writing the configuration did not stop at the missing token (exit %d):\n%s", code, out)
 	}
 	generated := oneLine(readFileIfExists(t, filepath.Join(tf.dir, "generated.tf")))
@@ -245,4 +247,27 @@ func testGuideKeysAndLivemode(t *testing.T, acct *testAccAccount, tf *tfCLI) {
 		t.Error("the state holds the secret key passed in the ephemeral variable")
 	}
 	tf.mustRun("destroy", "-auto-approve", "-no-color", "-var", "payments_secret_key="+acct.Key)
+}
+
+// testGuideSandboxDashboard applies the dashboard guide's example with the
+// key and address from the environment, as the guide says: the yen payment
+// is approved and the 3-D Secure one waits, pending.
+func testGuideSandboxDashboard(t *testing.T, acct *testAccAccount, tf *tfCLI) {
+	tf.writeFiles(map[string]string{
+		"versions.tf": cliRequiredProviders,
+		"main.tf":     guideExample(t, "sandbox-dashboard", "main.tf"),
+	})
+	env := []string{EnvSecretKey + "=" + acct.Key, EnvBaseURL + "=" + acct.URL}
+	tf.mustRunEnv(env, "apply", "-auto-approve", "-no-color")
+	want := map[string]string{"payments_payment.tea_set": "approved 1200 JPY", "payments_payment.gift": "pending 1999 USD"}
+	got := map[string]string{}
+	for _, r := range tf.state() {
+		if _, ok := want[r.Address]; ok {
+			got[r.Address] = fmt.Sprintf("%s %v %s", r.Attr("status"), r.Values["amount"], r.Attr("currency"))
+		}
+	}
+	if !reflect.DeepEqual(got, want) {
+		t.Errorf("payments after apply: %v, want %v", got, want)
+	}
+	tf.mustRunEnv(env, "destroy", "-auto-approve", "-no-color")
 }

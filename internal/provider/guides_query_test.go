@@ -81,7 +81,7 @@ func TestAccProvider_Guides_ImportingCustomersQuery(t *testing.T) {
 	if n := strings.Count(generated, "identity = {"); n != 4 {
 		t.Errorf("generated.tf has %d import blocks by identity, want 4:\n%s", n, generated)
 	}
-	if out, code := tf.run("plan", "-no-color"); code == 0 || !strings.Contains(oneLine(out), "Missing Configuration for Required Attribute") {
+	if out, code := tf.run("plan", "-no-color"); code == 0 || !strings.Contains(oneLine(out), "Missing Token") {
 		t.Errorf("the plan did not stop at the cards' missing token (exit %d):\n%s", code, out)
 	}
 	tokens := []string{sandbox.TokenVisa, sandbox.TokenMastercard}
