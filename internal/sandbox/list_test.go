@@ -49,6 +49,7 @@ func TestList_Paging(t *testing.T) {
 	}
 	limitMessage := fmt.Sprintf("from %d to %d", wire.ListLimitMin, wire.ListLimitMax)
 
+	// Every list the API serves; a new one adds itself here.
 	for _, list := range []struct{ path, prefix string }{
 		{wire.PathCustomers, wire.CustomerIDPrefix},
 		{wire.PathPayments, wire.PaymentIDPrefix},
