@@ -264,11 +264,10 @@ func isLoopback(a net.Addr) bool {
 
 // reloadKeysOnHUP re-reads the key file on each SIGHUP until ctx ends. A
 // file that fails keeps the keys in use and logs why (a line number,
-// never a key).
+// never a key). Without a key file SIGHUP is logged and ignored: a
+// service manager's reload must never stop the sandbox, as SIGHUP's
+// default action would.
 func (sf *serviceFlags) reloadKeysOnHUP(ctx context.Context, srv *sandbox.Server, flagKeys []string, logger *slog.Logger) {
-	if sf.keyFile == "" {
-		return
-	}
 	hup := make(chan os.Signal, 1)
 	signal.Notify(hup, syscall.SIGHUP)
 	go func() {
@@ -278,6 +277,10 @@ func (sf *serviceFlags) reloadKeysOnHUP(ctx context.Context, srv *sandbox.Server
 			case <-ctx.Done():
 				return
 			case <-hup:
+				if sf.keyFile == "" {
+					logger.Warn("SIGHUP ignored: there is no -key-file to re-read")
+					continue
+				}
 				sf.reloadKeys(srv, flagKeys, os.Getenv, logger)
 			}
 		}

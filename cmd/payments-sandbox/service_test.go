@@ -504,6 +504,26 @@ func TestProgram_KeyFileReload(t *testing.T) {
 	}
 }
 
+// TestProgram_HUPWithoutKeyFile: SIGHUP without -key-file is logged and
+// ignored; the sandbox goes on serving.
+func TestProgram_HUPWithoutKeyFile(t *testing.T) {
+	key := wire.SecretKeySandboxPrefix + "hupnofile01"
+	p := start(t, "-addr", "127.0.0.1:0", "-key", key)
+	if err := p.cmd.Process.Signal(syscall.SIGHUP); err != nil {
+		t.Fatal(err)
+	}
+	deadline := time.Now().Add(10 * time.Second)
+	for !strings.Contains(p.stderr.String(), "SIGHUP ignored") {
+		if time.Now().After(deadline) {
+			t.Fatalf("no \"SIGHUP ignored\" logged within 10s:\n%s", p.stderr)
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+	if st, b, _ := p.call(t, key, http.MethodGet, wire.PathCustomers, nil, ""); st != 200 {
+		t.Errorf("after SIGHUP: %d %s", st, b)
+	}
+}
+
 // TestProgram_JSONLogs: -log-format json writes one JSON object a line, request
 // lines included, and never a key.
 func TestProgram_JSONLogs(t *testing.T) {
