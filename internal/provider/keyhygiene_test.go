@@ -3,7 +3,9 @@ package provider
 import (
 	"context"
 	"encoding/base64"
+	"encoding/json"
 	"fmt"
+	"maps"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -37,10 +39,12 @@ const (
 
 // TestAccProvider_KeyHygiene runs a full scenario through the Terraform CLI
 // with TF_LOG=TRACE (create, read with every data source, plan, saved plan,
+// a card tokenized by payments_card_token and stored through token_wo,
 // failing imports, API errors, a mistyped key, destroy) and checks that the
 // secret key, its random part and its HTTP Basic form appear in none of:
 // Terraform's and the provider's logs, the output of any command (errors
-// included), state files, the saved plan's JSON, and the sandbox's logs.
+// included), state files, the saved plans' JSON, and the sandbox's logs;
+// nor, in the same places, the card's number, its CVC or the minted token.
 func TestAccProvider_KeyHygiene(t *testing.T) {
 	if os.Getenv("TF_ACC") == "" {
 		t.Skip("acceptance test: set TF_ACC=1")
@@ -175,6 +179,57 @@ output "payment" {
 		}
 	}
 
+	// A card tokenized by payments_card_token, stored through token_wo: its
+	// number and CVC must reach the service and go nowhere else. An
+	// American Express number, whose 4-digit CVC is checked in the logs as
+	// a number of its own. The card is in a local, as the guides write it:
+	// OpenTofu (1.12) copies a literal written in the ephemeral block into
+	// the configuration of a saved plan's JSON, as both CLIs do with a
+	// literal secret_key (see keyFromLiteral).
+	card := tf.subdir("card")
+	const cardNumber, cardCVC = "378282246310005", "8391"
+	card.writeConfig(providerBlock(key) + fmt.Sprintf(`
+locals {
+  amex = { number = %[1]q, cvc = %[2]q }
+}
+
+ephemeral "payments_card_token" "amex" {
+  number    = local.amex.number
+  cvc       = local.amex.cvc
+  exp_month = 12
+  exp_year  = 2030
+}
+
+resource "payments_customer" "c" {
+  email = "card-hygiene@example.com"
+}
+
+resource "payments_customer_source" "amex" {
+  customer         = payments_customer.c.id
+  token_wo         = ephemeral.payments_card_token.amex.id
+  token_wo_version = 1
+}
+
+output "card" {
+  value = "${payments_customer_source.amex.brand} ${payments_customer_source.amex.last4}"
+}
+`, cardNumber, cardCVC))
+	card.mustRun("apply", "-auto-approve", "-no-color")
+	if got := card.outputs()["card"]; got != "amex 0005" {
+		t.Fatalf("output card = %v, want the tokenized card (amex 0005)", got)
+	}
+	card.mustRun("plan", "-out=tfplan", "-no-color")
+	// Read with json, whose output is not recorded: with the key written
+	// as a literal, the plan's configuration holds it (see keyFromLiteral).
+	var cardPlan, cardStateJSON json.RawMessage
+	card.json(&cardPlan, "show", "-json", "tfplan")
+	card.json(&cardStateJSON, "show", "-json")
+	cardPlanJSON, cardState := string(cardPlan), string(cardStateJSON)
+	if !strings.Contains(cardPlanJSON, `"format_version"`) || !strings.Contains(cardState, "payments_customer_source.amex") {
+		t.Fatalf("terraform show -json did not print the card's plan and state:\n%s\n%s", cardPlanJSON, cardState)
+	}
+	card.mustRun("destroy", "-auto-approve", "-no-color")
+
 	// Errors: imports of malformed and missing objects, a missing object
 	// read by a data source, a token the service refuses.
 	bad := tf.subdir("errors")
@@ -240,7 +295,7 @@ data "payments_payments" "all" {}
 	// Sanity: the logs are the provider's, at debug level, so the checks
 	// below look at what the provider logged, not at an empty file.
 	tfLog := readFileIfExists(t, logPath)
-	for _, want := range []string{"payments API request", "payments API response", "Configured the payments API client"} {
+	for _, want := range []string{"payments API request", "payments API response", "Configured the payments API client", wire.PathTokens} {
 		if !strings.Contains(tfLog, want) {
 			t.Errorf("the TF_LOG file does not hold the provider's %q entries; the leak check would prove nothing", want)
 		}
@@ -259,16 +314,23 @@ data "payments_payments" "all" {}
 
 	places := map[string]string{
 		"TF_LOG file (Terraform and provider logs)": tfLog,
-		"command output and errors":                 tf.output.String() + bad.output.String() + bad2.output.String(),
+		"command output and errors":                 tf.output.String() + card.output.String() + bad.output.String() + bad2.output.String(),
 		"sandbox logs":                              sandboxLogs(),
 		"saved plan (terraform show -json)":         planJSON,
+		"card's state (terraform show -json)":       cardState,
 	}
-	for _, dir := range []*tfCLI{tf, bad, bad2} {
+	for _, dir := range []*tfCLI{tf, card, bad, bad2} {
 		for _, f := range []string{"terraform.tfstate", "terraform.tfstate.backup"} {
 			places[filepath.Join(filepath.Base(dir.dir), f)] = readFileIfExists(t, filepath.Join(dir.dir, f))
 		}
 	}
+	cardPlaces := maps.Clone(places)
+	cardPlaces["card's saved plan (terraform show -json)"] = cardPlanJSON
+	if mode != keyFromLiteral {
+		places["card's saved plan (terraform show -json)"] = cardPlanJSON
+	}
 	assertNoKey(t, key, places)
+	assertNoCardData(t, cardPlaces, []string{cardNumber}, []string{cardCVC})
 }
 
 // assertNoKey fails the test for each place that holds the key, its random
