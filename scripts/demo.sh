@@ -48,7 +48,10 @@ cleanup() {
 	trap - EXIT INT TERM
 	if [[ "$ok" == 1 && "${KEEP_DEMO:-}" == 1 && -n "$sandbox_pid" ]] && kill -0 "$sandbox_pid" 2>/dev/null; then
 		say "KEEP_DEMO=1: the sandbox keeps running (pid $sandbox_pid)"
-		echo "Look around: open $dashboard_url and sign in with the secret key $key"
+		# The key goes to a file only the user can read, never to the
+		# terminal, whose output ends up in CI logs.
+		(umask 077 && printf '%s\n' "$key" >"$scratch/secret-key")
+		echo "Look around: open $dashboard_url and sign in with the secret key in $scratch/secret-key"
 		echo "Stop it with: kill $sandbox_pid"
 		sandbox_pid=""
 	fi
