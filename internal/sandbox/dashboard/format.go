@@ -19,22 +19,16 @@ var currencySymbols = map[string]string{
 
 // formatMoney writes an amount in a currency's minor unit as people read
 // it: 1999 USD is $19.99, 1200 JPY is ¥1,200, each currency with its own
-// number of decimals (wire.CurrencyDecimals).
+// number of decimals (wire.FormatAmount), the whole part grouped by
+// thousands.
 func formatMoney(amount int64, currency string) string {
 	code := strings.ToUpper(currency)
-	decimals, known := wire.CurrencyDecimals[code]
-	if !known {
-		decimals = 2
+	if _, known := wire.CurrencyDecimals[code]; !known {
+		// Not an accepted currency: the minor units as they are.
+		return strconv.FormatInt(amount, 10) + " " + code
 	}
-	neg := amount < 0
-	if neg {
-		amount = -amount
-	}
-	digits := strconv.FormatInt(amount, 10)
-	for len(digits) <= decimals {
-		digits = "0" + digits
-	}
-	whole, frac := digits[:len(digits)-decimals], digits[len(digits)-decimals:]
+	num, neg := strings.CutPrefix(wire.FormatAmount(amount, code), "-")
+	whole, frac, hasFrac := strings.Cut(num, ".")
 	var b strings.Builder
 	if neg {
 		b.WriteByte('-')
@@ -44,7 +38,7 @@ func formatMoney(amount int64, currency string) string {
 		b.WriteString(sym)
 	}
 	b.WriteString(groupDigits(whole))
-	if decimals > 0 {
+	if hasFrac {
 		b.WriteByte('.')
 		b.WriteString(frac)
 	}

@@ -17,7 +17,7 @@ func TestFormatMoney_MinorUnits(t *testing.T) {
 		{99999999, "JPY", "¥99,999,999"},
 		{100000, "BRL", "R$1,000.00"},
 		{1999, "usd", "$19.99"},
-		{1999, "CHF", "19.99 CHF"},
+		{1999, "CHF", "1999 CHF"}, // not accepted: its decimals are unknown, so minor units as they are
 		{-250, "USD", "-$2.50"},
 	} {
 		if got := formatMoney(tc.amount, tc.currency); got != tc.want {
