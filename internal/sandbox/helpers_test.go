@@ -4,12 +4,10 @@ import (
 	"bytes"
 	"encoding/json"
 	"flag"
-	"math/rand/v2"
 	"net/http"
 	"net/url"
 	"regexp"
 	"strconv"
-	"sync"
 	"testing"
 	"time"
 
@@ -188,20 +186,8 @@ var seedFlag = flag.Int64("seed", 0, "replay the random draws of the tests run f
 // the same for every call in one test.
 func testSeed(t testing.TB) int64 {
 	t.Helper()
-	seed := *seedFlag
-	if seed == 0 {
-		seed = 1 + rand.Int64N(wire.FaultSeedMax)
-	}
-	if s, loaded := testSeeds.LoadOrStore(t, seed); loaded {
-		return s.(int64)
-	}
-	t.Cleanup(func() { testSeeds.Delete(t) })
-	t.Logf("seed %d (replay with -seed=%d)", seed, seed)
-	return seed
+	return sandboxtest.Seed(t, *seedFlag)
 }
-
-// testSeeds holds each running test's seed, by its testing.TB.
-var testSeeds sync.Map
 
 // faults changes the account's fault settings. Settings that make the
 // sandbox draw (error_rate, drop_rate) get a seed from testSeed unless f
