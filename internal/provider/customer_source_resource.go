@@ -112,8 +112,12 @@ func (r *customerSourceResource) Schema(ctx context.Context, _ resource.SchemaRe
 // ValidateConfig refuses, at plan time, a card given twice or not at all,
 // and a write-only token without its version.
 func (r *customerSourceResource) ValidateConfig(ctx context.Context, req resource.ValidateConfigRequest, resp *resource.ValidateConfigResponse) {
+	// The three attributes alone: reading the whole model reflects over
+	// every field, on every plan of every card.
 	var cfg customerSourceResourceModel
-	resp.Diagnostics.Append(req.Config.Get(ctx, &cfg)...)
+	resp.Diagnostics.Append(req.Config.GetAttribute(ctx, path.Root("token"), &cfg.Token)...)
+	resp.Diagnostics.Append(req.Config.GetAttribute(ctx, path.Root("token_wo"), &cfg.TokenWO)...)
+	resp.Diagnostics.Append(req.Config.GetAttribute(ctx, path.Root("token_wo_version"), &cfg.TokenWOVersion)...)
 	if resp.Diagnostics.HasError() {
 		return
 	}
