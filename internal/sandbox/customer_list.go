@@ -1,6 +1,7 @@
 package sandbox
 
 import (
+	"cmp"
 	"fmt"
 	"slices"
 	"strings"
@@ -24,20 +25,10 @@ func (a *account) indexCustomer(cu *customer) {
 // unindexCustomer takes a deleted customer out of the creation order.
 func (a *account) unindexCustomer(cu *customer) {
 	if i, found := slices.BinarySearchFunc(a.customerOrder, cu.seq, func(x *customer, s uint64) int {
-		return cmpSeq(x.seq, s)
+		return cmp.Compare(x.seq, s)
 	}); found {
 		a.customerOrder = slices.Delete(a.customerOrder, i, i+1)
 	}
-}
-
-func cmpSeq(x, y uint64) int {
-	switch {
-	case x < y:
-		return -1
-	case x > y:
-		return 1
-	}
-	return 0
 }
 
 // orderCustomers builds the creation order of the customers loaded from the
@@ -54,10 +45,10 @@ func (s *Server) orderCustomers(a *account) error {
 		a.customerSeq = max(a.customerSeq, cu.seq)
 	}
 	slices.SortFunc(order, func(x, y *customer) int {
-		if c := cmpSeq(x.seq, y.seq); c != 0 {
+		if c := cmp.Compare(x.seq, y.seq); c != 0 {
 			return c
 		}
-		if c := cmpSeq(uint64(x.created), uint64(y.created)); c != 0 { //nolint:gosec // timestamps are after 1970
+		if c := cmp.Compare(x.created, y.created); c != 0 {
 			return c
 		}
 		return strings.Compare(string(x.id[:]), string(y.id[:]))

@@ -1,6 +1,7 @@
 package sandbox
 
 import (
+	"cmp"
 	"slices"
 
 	"github.com/paymentsdev/terraform-provider-payments/internal/wire"
@@ -108,7 +109,7 @@ func (l *listOf[T]) page(p listParams, all []T, match func(T) bool) ([]T, bool, 
 	}
 	// after is the position of the first object with a seq above s.
 	after := func(s uint64) int {
-		i, _ := slices.BinarySearchFunc(all, s+1, func(x T, s uint64) int { return cmpSeq(l.seq(x), s) })
+		i, _ := slices.BinarySearchFunc(all, s+1, func(x T, s uint64) int { return cmp.Compare(l.seq(x), s) })
 		return i
 	}
 	limit := p.limit

@@ -1,6 +1,7 @@
 package sandbox
 
 import (
+	"cmp"
 	"slices"
 	"sync"
 	"sync/atomic"
@@ -207,15 +208,7 @@ func (a *account) restore(from *account, undo []func(*deliveryBook)) {
 			from.idemQueue = append(from.idemQueue, rec)
 		}
 	}
-	slices.SortFunc(from.idemQueue, func(x, y *idemRecord) int {
-		switch {
-		case x.created < y.created:
-			return -1
-		case x.created > y.created:
-			return 1
-		}
-		return 0
-	})
+	slices.SortFunc(from.idemQueue, func(x, y *idemRecord) int { return cmp.Compare(x.created, y.created) })
 	a.customers, a.customerOrder = from.customers, from.customerOrder
 	a.payments, a.order, a.byCustomer = from.payments, from.order, from.byCustomer
 	a.sources = from.sources

@@ -1,6 +1,7 @@
 package sandbox
 
 import (
+	"cmp"
 	"encoding/binary"
 	"encoding/json"
 	"errors"
@@ -91,15 +92,7 @@ func metaFromRecord(r [][2]string) metadata {
 	for i, e := range r {
 		m[i] = kv{e[0], e[1]}
 	}
-	slices.SortFunc(m, func(a, b kv) int {
-		switch {
-		case a.k < b.k:
-			return -1
-		case a.k > b.k:
-			return 1
-		}
-		return 0
-	})
+	slices.SortFunc(m, func(a, b kv) int { return cmp.Compare(a.k, b.k) })
 	return m
 }
 
@@ -335,15 +328,7 @@ func (s *Server) buildAccount(hash [32]byte, sa *storedAccount, now time.Time, t
 		ps = append(ps, p)
 		a.seq = max(a.seq, p.seq)
 	}
-	slices.SortFunc(ps, func(x, y *payment) int {
-		switch {
-		case x.seq < y.seq:
-			return -1
-		case x.seq > y.seq:
-			return 1
-		}
-		return 0
-	})
+	slices.SortFunc(ps, func(x, y *payment) int { return cmp.Compare(x.seq, y.seq) })
 	for _, p := range ps {
 		a.addPayment(p)
 	}
@@ -382,15 +367,7 @@ func (s *Server) buildAccount(hash [32]byte, sa *storedAccount, now time.Time, t
 		a.idem[key] = rec
 		a.idemQueue = append(a.idemQueue, rec)
 	}
-	slices.SortFunc(a.idemQueue, func(x, y *idemRecord) int {
-		switch {
-		case x.created < y.created:
-			return -1
-		case x.created > y.created:
-			return 1
-		}
-		return 0
-	})
+	slices.SortFunc(a.idemQueue, func(x, y *idemRecord) int { return cmp.Compare(x.created, y.created) })
 	a.countLoaded(now)
 	return a, nil
 }

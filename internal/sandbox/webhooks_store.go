@@ -1,6 +1,7 @@
 package sandbox
 
 import (
+	"cmp"
 	"encoding/json"
 	"fmt"
 	"slices"
@@ -200,17 +201,8 @@ func (a *account) loadWebhooks(recs map[string][][]byte) error {
 		})
 		bk.seq = max(bk.seq, rec.Seq)
 	}
-	bySeq := func(x, y uint64) int {
-		switch {
-		case x < y:
-			return -1
-		case x > y:
-			return 1
-		}
-		return 0
-	}
-	slices.SortFunc(wh.endpointOrder, func(x, y *webhookEndpoint) int { return bySeq(x.seq, y.seq) })
-	slices.SortFunc(wh.eventOrder, func(x, y *event) int { return bySeq(x.seq, y.seq) })
-	slices.SortFunc(bk.attempts, func(x, y *deliveryAttempt) int { return bySeq(x.seq, y.seq) })
+	slices.SortFunc(wh.endpointOrder, func(x, y *webhookEndpoint) int { return cmp.Compare(x.seq, y.seq) })
+	slices.SortFunc(wh.eventOrder, func(x, y *event) int { return cmp.Compare(x.seq, y.seq) })
+	slices.SortFunc(bk.attempts, func(x, y *deliveryAttempt) int { return cmp.Compare(x.seq, y.seq) })
 	return nil
 }
