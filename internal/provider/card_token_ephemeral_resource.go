@@ -153,20 +153,12 @@ func checkCardNumber(v string) string {
 		return fmt.Sprintf("The card number has %d characters; a card number has %d to %d digits, without spaces or dashes.",
 			len(v), wire.CardNumberMinDigits, wire.CardNumberMaxDigits)
 	}
-	sum, double := 0, false
-	for i := len(v) - 1; i >= 0; i-- {
+	for i := range len(v) {
 		if v[i] < '0' || v[i] > '9' {
 			return "The card number may hold digits only, without spaces or dashes."
 		}
-		d := int(v[i] - '0')
-		if double {
-			if d *= 2; d > 9 {
-				d -= 9
-			}
-		}
-		sum, double = sum+d, !double
 	}
-	if sum%10 != 0 {
+	if !wire.LuhnValid(v) {
 		return "The card number fails the Luhn check: a digit is mistyped."
 	}
 	return ""

@@ -95,7 +95,7 @@ func testCard(number string) (*card, *apiError) {
 		return nil, cardError(wire.ParamCardNumber, wire.ErrorCodeInvalidNumber,
 			"card[number] must be %d to %d digits, without spaces or dashes.", wire.CardNumberMinDigits, wire.CardNumberMaxDigits)
 	}
-	if !luhn(number) {
+	if !wire.LuhnValid(number) {
 		return nil, cardError(wire.ParamCardNumber, wire.ErrorCodeIncorrectNumber,
 			"card[number] fails the Luhn check: a digit is mistyped.")
 	}
@@ -193,22 +193,6 @@ func cardError(param, code, format string, args ...any) *apiError {
 	e := invalid(param, format, args...)
 	e.status, e.typ, e.code = http.StatusPaymentRequired, wire.ErrorTypeCard, code
 	return e
-}
-
-func luhn(number string) bool {
-	sum := 0
-	double := false
-	for i := len(number) - 1; i >= 0; i-- {
-		d := int(number[i] - '0')
-		if double {
-			if d *= 2; d > 9 {
-				d -= 9
-			}
-		}
-		sum += d
-		double = !double
-	}
-	return sum%10 == 0
 }
 
 func allDigits(s string) bool {

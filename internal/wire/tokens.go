@@ -59,3 +59,19 @@ type TokenCard struct {
 	ExpYear     int64  `json:"exp_year"`
 	Fingerprint string `json:"fingerprint"`
 }
+
+// LuhnValid tells whether number, all digits, passes the Luhn check that
+// every card number's last digit makes.
+func LuhnValid(number string) bool {
+	sum, double := 0, false
+	for i := len(number) - 1; i >= 0; i-- {
+		d := int(number[i] - '0')
+		if double {
+			if d *= 2; d > 9 {
+				d -= 9
+			}
+		}
+		sum, double = sum+d, !double
+	}
+	return sum%10 == 0
+}

@@ -121,3 +121,14 @@ func TestRefusedControlClass_IsControlButTabAndNewline(t *testing.T) {
 		}
 	}
 }
+
+func TestLuhnValid_Cases(t *testing.T) {
+	for number, want := range map[string]bool{
+		"4242424242424242": true, "378282246310005": true, "5555555555554444": true,
+		"4242424242424241": false, "4000000000000001": false, "79927398713": true, "79927398710": false,
+	} {
+		if got := wire.LuhnValid(number); got != want {
+			t.Errorf("LuhnValid(%s) = %v, want %v", number, got, want)
+		}
+	}
+}
