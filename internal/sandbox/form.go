@@ -80,19 +80,7 @@ func parseForm(dst form, raw string) (form, *apiError) {
 // clip bounds text from a request quoted back in an error message or its
 // param: at most wire.ErrorEchoMaxLength characters, then "…". It cuts
 // between characters, so that the message stays valid UTF-8.
-func clip(s string) string { return clipTo(s, wire.ErrorEchoMaxLength) }
-
-// clipTo is s cut to at most n characters, then "…".
-func clipTo(s string, n int) string {
-	seen := 0
-	for i := range s {
-		if seen == n {
-			return s[:i] + "…"
-		}
-		seen++
-	}
-	return s
-}
+func clip(s string) string { return wire.Clip(s, wire.ErrorEchoMaxLength) }
 
 // get returns the value of the field named name.
 func (f form) get(name string) (string, bool) {

@@ -169,7 +169,7 @@ func (w *loggingWriter) done() {
 		// Clones: the request's strings share memory with its whole
 		// request line and headers, which a line must not keep alive.
 		id: w.Header().Get(wire.HeaderRequestID), at: w.at, method: strings.Clone(w.r.Method),
-		path: strings.Clone(clipTo(redactKeys(w.r.URL.Path), maxLoggedPath)), status: w.status, duration: time.Since(w.start),
+		path: strings.Clone(wire.Clip(redactKeys(w.r.URL.Path), maxLoggedPath)), status: w.status, duration: time.Since(w.start),
 		idemKey:  w.r.Header.Get(wire.HeaderIdempotencyKey),
 		replayed: w.Header().Get(wire.HeaderIdempotentReplayed) == "true",
 	}

@@ -22,7 +22,7 @@ func ParseAmount(amount, currency string) (int64, error) {
 	whole, frac, hasPoint := strings.Cut(amount, ".")
 	if !allDigits(whole) || (hasPoint && !allDigits(frac)) {
 		return 0, fmt.Errorf("amount %q is not a decimal number: write digits with an optional decimal point, such as %q, without a sign, spaces or thousands separators",
-			clipText(amount), example(decimals))
+			Clip(amount, ErrorEchoMaxLength), example(decimals))
 	}
 	if len(frac) > decimals {
 		return 0, fmt.Errorf("amount %q has %d decimals, but %s has %s: write at most %s, such as %q",
@@ -31,7 +31,7 @@ func ParseAmount(amount, currency string) (int64, error) {
 	digits := whole + frac + strings.Repeat("0", decimals-len(frac))
 	n, err := strconv.ParseInt(digits, 10, 64)
 	if err != nil {
-		return 0, fmt.Errorf("amount %q is too large: at most %s %s", clipText(amount), FormatAmount(math.MaxInt64, currency), currency)
+		return 0, fmt.Errorf("amount %q is too large: at most %s %s", Clip(amount, ErrorEchoMaxLength), FormatAmount(math.MaxInt64, currency), currency)
 	}
 	return n, nil
 }
@@ -75,7 +75,7 @@ func currencyDecimals(c string) (int, error) {
 	if slices.Contains(Currencies, strings.ToUpper(c)) {
 		return 0, fmt.Errorf("currency %q must be written in upper case: %q", c, strings.ToUpper(c))
 	}
-	return 0, fmt.Errorf("currency %q is not accepted; use one of %s", clipText(c), strings.Join(Currencies, ", "))
+	return 0, fmt.Errorf("currency %q is not accepted; use one of %s", Clip(c, ErrorEchoMaxLength), strings.Join(Currencies, ", "))
 }
 
 func decimalsText(d int) string {
@@ -109,14 +109,4 @@ func allDigits(s string) bool {
 		}
 	}
 	return true
-}
-
-// clipText keeps an echoed argument short, so a pasted blob does not fill
-// the error.
-func clipText(s string) string {
-	const limit = 40
-	if len(s) <= limit {
-		return s
-	}
-	return s[:limit] + "…"
 }

@@ -42,6 +42,19 @@ const NoRefusedControlPattern = `^[^` + RefusedControlClass + `]*$`
 // back whole. [assumed]
 const ErrorEchoMaxLength = 64
 
+// Clip is s cut to at most n characters, then "…": between characters,
+// so that the text stays valid UTF-8.
+func Clip(s string, n int) string {
+	seen := 0
+	for i := range s {
+		if seen == n {
+			return s[:i] + "…"
+		}
+		seen++
+	}
+	return s
+}
+
 // Payment amount bounds, in the currency's minor unit. [assumed]
 const (
 	PaymentAmountMin = 1

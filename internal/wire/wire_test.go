@@ -132,3 +132,21 @@ func TestLuhnValid_Cases(t *testing.T) {
 		}
 	}
 }
+
+func TestClip_Cases(t *testing.T) {
+	for _, tc := range []struct {
+		s    string
+		n    int
+		want string
+	}{
+		{"short", 8, "short"},
+		{"exactly8", 8, "exactly8"},
+		{"ninechars", 8, "ninechar…"},
+		{"漢字漢字漢字", 4, "漢字漢字…"}, // characters, not bytes: never half a rune
+		{"", 3, ""},
+	} {
+		if got := wire.Clip(tc.s, tc.n); got != tc.want {
+			t.Errorf("Clip(%q, %d) = %q, want %q", tc.s, tc.n, got, tc.want)
+		}
+	}
+}
