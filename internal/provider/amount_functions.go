@@ -30,6 +30,20 @@ func currenciesText() string {
 const functionVersions = " Provider functions need Terraform 1.8 or later, or OpenTofu 1.7 or later; " +
 	"on an older CLI, write the amount in minor units yourself."
 
+// currencyParameter is the second argument of both functions.
+var currencyParameter = function.StringParameter{
+	Name:                "currency",
+	MarkdownDescription: "The ISO 4217 currency code in upper case: one of " + quotedList(wire.Currencies) + ".",
+}
+
+// currencyError is the error on the currency argument, or nil.
+func currencyError(currency string) *function.FuncError {
+	if err := wire.CheckCurrency(currency); err != nil {
+		return function.NewArgumentFuncError(1, "Invalid currency: "+err.Error()+".")
+	}
+	return nil
+}
+
 // NewMinorUnitsFunction returns provider::payments::minor_units.
 func NewMinorUnitsFunction() function.Function { return &minorUnitsFunction{} }
 
@@ -56,10 +70,7 @@ func (f *minorUnitsFunction) Definition(_ context.Context, _ function.Definition
 					"spaces or thousands separators. A string, not a number, so that no decimal is lost to " +
 					"floating point on the way.",
 			},
-			function.StringParameter{
-				Name:                "currency",
-				MarkdownDescription: "The ISO 4217 currency code in upper case: one of " + quotedList(wire.Currencies) + ".",
-			},
+			currencyParameter,
 		},
 		Return: function.Int64Return{},
 	}
@@ -71,8 +82,7 @@ func (f *minorUnitsFunction) Run(ctx context.Context, req function.RunRequest, r
 	if resp.Error != nil {
 		return
 	}
-	if err := wire.CheckCurrency(currency); err != nil {
-		resp.Error = function.NewArgumentFuncError(1, "Invalid currency: "+err.Error()+".")
+	if resp.Error = currencyError(currency); resp.Error != nil {
 		return
 	}
 	n, err := wire.ParseAmount(amount, currency)
@@ -106,10 +116,7 @@ func (f *formatAmountFunction) Definition(_ context.Context, _ function.Definiti
 				Name:                "minor_units",
 				MarkdownDescription: "The amount in the currency's minor units, such as `1999` for 19.99 USD.",
 			},
-			function.StringParameter{
-				Name:                "currency",
-				MarkdownDescription: "The ISO 4217 currency code in upper case: one of " + quotedList(wire.Currencies) + ".",
-			},
+			currencyParameter,
 		},
 		Return: function.StringReturn{},
 	}
@@ -122,8 +129,7 @@ func (f *formatAmountFunction) Run(ctx context.Context, req function.RunRequest,
 	if resp.Error != nil {
 		return
 	}
-	if err := wire.CheckCurrency(currency); err != nil {
-		resp.Error = function.NewArgumentFuncError(1, "Invalid currency: "+err.Error()+".")
+	if resp.Error = currencyError(currency); resp.Error != nil {
 		return
 	}
 	resp.Error = function.ConcatFuncErrors(resp.Result.Set(ctx, wire.FormatAmount(n, currency)+" "+currency))
