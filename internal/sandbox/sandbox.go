@@ -91,10 +91,12 @@
 //     an older format is copied to <file>.v<N>.bak, then upgraded in
 //     place, and the log says so; one of a newer format is refused at open
 //     with both versions, rather than misread.
-//   - Concurrent writes share bbolt transactions and their syncs (group
-//     commit, store.go); each is answered once it is on disk. A request
-//     holds its account's lock until then, so requests of one account are
-//     written one after another, and those of many accounts together.
+//   - A write is answered once it is on disk in the write-ahead log beside
+//     the data file (store_wal.go); concurrent writes share a record of it
+//     and its sync (group commit, store.go). A request holds its account's
+//     lock until then, so requests of one account are written one after
+//     another, and those of many accounts together. A checkpointer applies
+//     the log to the data file in the background.
 package sandbox
 
 import (

@@ -1,6 +1,7 @@
 package sandbox
 
 import (
+	"crypto/rand"
 	"encoding/binary"
 	"encoding/hex"
 	"errors"
@@ -33,7 +34,7 @@ type Store interface {
 	loadAccount(account [32]byte) (*storedAccount, error)
 	// commit writes one request's changes to one account, durably: all of
 	// them or none. It returns once they are on disk; concurrent commits
-	// may share a transaction and its sync.
+	// may share a record of the write-ahead log and its sync.
 	commit(account [32]byte, ops []op) error
 	// check reports whether the store answers: it reads, and, when the
 	// last write failed, tries an empty write.
@@ -72,7 +73,9 @@ type op struct {
 
 // Bucket layout: accounts/<hex SHA-256 of the key>/{customers,payments,idem}
 // plus the key "seq". The secret key itself is never written. The bucket
-// meta holds the key "format": the layout's version, in decimal.
+// meta holds the key "format": the layout's version, in decimal. The
+// meta bucket also holds "id", the file's own random id, and "wal", how
+// far the write-ahead log beside the file is applied (see store_wal.go).
 var (
 	bucketMeta      = []byte("meta")
 	keyFormat       = []byte("format")
@@ -89,9 +92,10 @@ var (
 // copying it beside itself; it refuses a newer one, written by a later
 // payments-sandbox, rather than misread it. Format 1 is a file without
 // the format key (payments-sandbox before the key existed); format 2 adds
-// the key. A change to the layout or to the records' meaning takes the
-// next number and an upgrade step in upgradeFormat.
-const dataFormat = 2
+// the key; format 3 adds the write-ahead log, whose records a format 2
+// reader would not see. A change to the layout or to the records' meaning takes
+// the next number and an upgrade step in upgradeFormat.
+const dataFormat = 3
 
 type boltStore struct {
 	db   *bolt.DB
@@ -100,20 +104,45 @@ type boltStore struct {
 	// (an upgrade, and where the copy of the old file is); New logs them.
 	notes []string
 
-	// The group commit: requests queue their changes and wait; one
-	// goroutine writes everything queued in one transaction, syncs once
-	// and answers them all. See commit.
-	mu     sync.Mutex
-	queue  []*pendingCommit
-	closed bool
-	wake   chan struct{} // capacity 1: "the queue may hold something"
-	done   chan struct{} // closed when the committer has returned
-	// failing is set while the last transaction failed (a full or
-	// read-only disk); check then tries a write to see it mended.
+	// The group commit: requests queue their changes; one of them, the
+	// leader, appends everything queued to the log as one record, syncs
+	// once and answers them all. See commit.
+	mu      sync.Mutex
+	queue   []*pendingCommit
+	writing bool       // a leader is writing; the queue waits for it
+	idle    *sync.Cond // signalled when writing ends
+	closed  bool
+	// committed is closed by Close once the last leader is done; done is
+	// closed when the checkpointer has then applied the log and returned.
+	committed chan struct{}
+	done      chan struct{}
+	// failing is set while the last write failed (a full or read-only
+	// disk); check then tries a write to see it mended.
 	failing atomic.Bool
+
+	// The log, written by the leader alone (see store_wal.go).
+	wal *wal
+	// walMu guards the records not yet applied, in order, and the
+	// checkpoints' outcome; checkpointed is signalled after each.
+	walMu        sync.Mutex
+	unapplied    []walRecord
+	walBytes     int64 // the unapplied records' size
+	ckptErr      error // the last checkpoint's error
+	ckptGen      int   // checkpoints done, failed or not
+	checkpointed *sync.Cond
+	ckptWake     chan struct{} // capacity 1: "check whether to checkpoint"
+	// ckptBytes and ckptAge are when to checkpoint: walCheckpointBytes
+	// and walCheckpointAge but in tests.
+	ckptBytes int64
+	ckptAge   time.Duration
+	// ckptMu is held by a checkpoint from reading the records to applying
+	// them to the file, and by the readers of the file: they then see the
+	// file and the records not yet in it, never a record twice or not at
+	// all.
+	ckptMu sync.Mutex
 }
 
-// pendingCommit is one caller's changes, waiting for the committer.
+// pendingCommit is one caller's changes, waiting for a leader.
 type pendingCommit struct {
 	account [32]byte
 	ops     []op
@@ -134,6 +163,16 @@ var errStoreClosed = errors.New("the data file is closed")
 // the sandbox never crashes on it, never writes to it and never serves
 // half of it.
 func OpenStore(path string) (Store, error) {
+	st, err := openStore(path, walCheckpointBytes, walCheckpointAge)
+	if err != nil {
+		return nil, err // not a nil *boltStore in a non-nil Store
+	}
+	return st, nil
+}
+
+// openStore is OpenStore with the checkpoints' thresholds: tests that
+// checkpoint themselves make them unreachable.
+func openStore(path string, ckptBytes int64, ckptAge time.Duration) (*boltStore, error) {
 	if info, err := os.Stat(path); err == nil && info.Size() > 0 {
 		if err := checkFile(path); err != nil {
 			return nil, err
@@ -150,7 +189,8 @@ func OpenStore(path string) (Store, error) {
 	if err != nil {
 		return nil, fmt.Errorf("opening data file %s: %w", path, err)
 	}
-	st := &boltStore{db: db, path: path, wake: make(chan struct{}, 1), done: make(chan struct{})}
+	st := &boltStore{db: db, path: path, ckptBytes: ckptBytes, ckptAge: ckptAge, committed: make(chan struct{}), done: make(chan struct{})}
+	st.idle = sync.NewCond(&st.mu)
 	// A file that has its layout, in this format, is not written to until
 	// a request changes something: a file refused later, at load, stays as
 	// it was.
@@ -185,7 +225,28 @@ func OpenStore(path string) (Store, error) {
 			return nil, err
 		}
 	}
-	go st.committer()
+	var id, applied uint64
+	var next int64
+	if err := db.View(func(tx *bolt.Tx) error {
+		id = binary.BigEndian.Uint64(tx.Bucket(bucketMeta).Get(keyID))
+		applied, next = walState(tx)
+		return nil
+	}); err != nil {
+		db.Close()
+		return nil, damaged(path, err)
+	}
+	w, recs, err := openWAL(path+walSuffix, id, applied, next)
+	if err != nil {
+		db.Close()
+		return nil, fmt.Errorf("opening the write-ahead log of data file %s: %w", path, err)
+	}
+	st.wal, st.unapplied = w, recs
+	for _, r := range recs {
+		st.walBytes += r.end - r.start
+	}
+	st.checkpointed = sync.NewCond(&st.walMu)
+	st.ckptWake = make(chan struct{}, 1)
+	go st.checkpointer()
 	return st, nil
 }
 
@@ -206,10 +267,20 @@ func fileFormat(tx *bolt.Tx) (int, error) {
 	return n, nil
 }
 
+// putFormat writes the format key, and the file's id when it has none.
 func putFormat(tx *bolt.Tx) error {
 	meta, err := tx.CreateBucketIfNotExists(bucketMeta)
 	if err != nil {
 		return err
+	}
+	if len(meta.Get(keyID)) != 8 {
+		var id [8]byte
+		if _, err := rand.Read(id[:]); err != nil {
+			return err
+		}
+		if err := meta.Put(keyID, id[:]); err != nil {
+			return err
+		}
 	}
 	return meta.Put(keyFormat, []byte(strconv.Itoa(dataFormat)))
 }
@@ -228,8 +299,9 @@ func (st *boltStore) upgradeFormat(from int) error {
 	if err := copyFile(st.path, backup); err != nil {
 		return fmt.Errorf("upgrading data file %s from format %d: copying it to %s first: %w", st.path, from, backup, err)
 	}
-	// Format 1 to 2 adds the format key only; a later format adds its
-	// steps here, each taking the file one version on.
+	// Format 1 to 2 adds the format key, 2 to 3 the file's id for its
+	// write-ahead log: both are putFormat's. A later format adds its steps here, each taking
+	// the file one version on.
 	if err := st.db.Update(putFormat); err != nil {
 		return fmt.Errorf("upgrading data file %s from format %d to %d: %w; the file is unchanged, and %s is a copy of it", st.path, from, dataFormat, err, backup)
 	}
@@ -351,29 +423,52 @@ func guard(f func() error) (err error) {
 	return f()
 }
 
-// Close writes what is queued, stops the committer and closes the file.
+// Close waits for the commits under way, applies the log to the data
+// file, stops the checkpointer, and closes the files. The log is removed
+// when everything in it is applied: a stopped sandbox's data file then
+// holds every account alone.
 func (st *boltStore) Close() error {
 	st.mu.Lock()
 	already := st.closed
 	st.closed = true
-	st.mu.Unlock()
-	if !already {
-		close(st.wake)
+	for st.writing {
+		st.idle.Wait()
 	}
+	st.mu.Unlock()
+	if already {
+		<-st.done
+		return nil
+	}
+	close(st.committed)
 	<-st.done
-	return st.db.Close()
+	st.walMu.Lock()
+	applied := len(st.unapplied) == 0
+	st.walMu.Unlock()
+	err := st.wal.f.Close()
+	if applied && err == nil {
+		if err = os.Remove(st.wal.path); err == nil {
+			err = syncDir(st.wal.path)
+		}
+	}
+	return errors.Join(err, st.db.Close())
 }
 
-// commit queues ops and waits until the committer has written them.
+// errLead tells a queued commit that it leads the next batch.
+var errLead = errors.New("lead the next batch")
+
+// commit writes ops to the log and returns once they are on disk.
 //
-// A bbolt transaction costs two syncs whatever it holds, so writing each
-// request in its own would cap the sandbox at the disk's sync rate however
-// many clients it has. Here, while one transaction is syncing, the
-// requests that arrive meanwhile queue up, and the next transaction takes
-// them all: the syncs are shared, no request waits for a timer, and a lone
-// client pays what it did before. Each caller still returns only once its
-// changes are on disk.
+// Writing each request in a transaction of its own would cap the sandbox
+// at the disk's sync rate however many clients it has. Here the requests
+// that arrive while a batch is being written and synced queue up, and the
+// first of them then leads the next batch: it appends them all to the log
+// as one record, syncs once, and answers the others. The syncs are
+// shared, no request waits for a timer, and a lone client pays one sync
+// and no hand-over to another goroutine.
 func (st *boltStore) commit(account [32]byte, ops []op) error {
+	if err := checkOps(ops); err != nil {
+		return err
+	}
 	p := &pendingCommit{account: account, ops: ops, result: make(chan error, 1)}
 	st.mu.Lock()
 	if st.closed {
@@ -381,95 +476,173 @@ func (st *boltStore) commit(account [32]byte, ops []op) error {
 		return errStoreClosed
 	}
 	st.queue = append(st.queue, p)
-	select {
-	case st.wake <- struct{}{}:
-	default: // already signalled
-	}
-	st.mu.Unlock()
-	return <-p.result
-}
-
-// committer writes the queue, batch after batch, until Close.
-func (st *boltStore) committer() {
-	defer close(st.done)
-	for range st.wake {
-		st.mu.Lock()
-		batch := st.queue
-		st.queue = nil
+	if st.writing {
 		st.mu.Unlock()
-		if len(batch) > 0 {
-			st.write(batch)
+		if err := <-p.result; !errors.Is(err, errLead) {
+			return err
 		}
+		st.mu.Lock()
 	}
-	// Closed: nothing can queue any more; write what did.
-	st.mu.Lock()
+	st.writing = true
 	batch := st.queue
 	st.queue = nil
 	st.mu.Unlock()
-	if len(batch) > 0 {
-		st.write(batch)
+
+	err := st.append(batch)
+	st.failing.Store(err != nil)
+	for _, q := range batch {
+		if q != p {
+			q.result <- err
+		}
 	}
+
+	st.mu.Lock()
+	if len(st.queue) > 0 {
+		st.queue[0].result <- errLead
+	} else {
+		st.writing = false
+		st.idle.Broadcast()
+	}
+	st.mu.Unlock()
+	return err
 }
 
-// write commits a batch in one transaction. When that fails, each commit
-// is tried in a transaction of its own, so that one caller's bad change
-// fails only that caller; on a full disk they all fail.
-func (st *boltStore) write(batch []*pendingCommit) {
-	err := st.db.Update(func(tx *bolt.Tx) error {
-		for _, p := range batch {
-			if err := applyOps(tx, p.account, p.ops); err != nil {
-				return err
-			}
-		}
-		return nil
-	})
-	if err == nil || len(batch) == 1 {
-		st.failing.Store(err != nil)
-		for _, p := range batch {
-			p.result <- err
-		}
-		return
+// append writes a batch to the log as one record and syncs it.
+func (st *boltStore) append(batch []*pendingCommit) error {
+	w := st.wal
+	b := w.encode(batch)
+	off, err := st.reserve(int64(len(b)))
+	if err != nil {
+		return err
 	}
-	failed := false
-	for _, p := range batch {
-		err := st.db.Update(func(tx *bolt.Tx) error { return applyOps(tx, p.account, p.ops) })
-		failed = failed || err != nil
-		p.result <- err
+	if err := w.write(b, off); err != nil {
+		return err
 	}
-	st.failing.Store(failed)
-}
-
-// applyOps makes one caller's changes to one account inside tx.
-func applyOps(tx *bolt.Tx, account [32]byte, ops []op) error {
-	name := []byte(hex.EncodeToString(account[:]))
-	root := tx.Bucket(bucketAccounts)
-	for _, o := range ops {
-		if o.kind == opDropAccount {
-			if err := root.DeleteBucket(name); err != nil && !errors.Is(err, berrors.ErrBucketNotFound) {
-				return err
-			}
-			continue
-		}
-		acct, err := root.CreateBucketIfNotExists(name)
-		if err != nil {
-			return err
-		}
-		b := acct
-		if o.bucket != "" {
-			if b, err = acct.CreateBucketIfNotExists([]byte(o.bucket)); err != nil {
-				return err
-			}
-		}
-		if o.kind == opDelete {
-			err = b.Delete([]byte(o.key))
-		} else {
-			err = b.Put([]byte(o.key), o.val)
-		}
-		if err != nil {
-			return err
-		}
+	rec := walRecord{seq: w.seq + 1, start: off, end: off + int64(len(b)), payload: b[walHeaderSize:], written: time.Now()}
+	w.seq, w.tail = rec.seq, rec.end
+	st.walMu.Lock()
+	st.unapplied = append(st.unapplied, rec)
+	st.walBytes += rec.end - rec.start
+	due := st.walBytes >= st.ckptBytes
+	st.walMu.Unlock()
+	if due {
+		st.wakeCheckpointer()
 	}
 	return nil
+}
+
+func (st *boltStore) wakeCheckpointer() {
+	select {
+	case st.ckptWake <- struct{}{}:
+	default: // already signalled
+	}
+}
+
+// reserve finds where in the log a record of n bytes goes: after the last
+// record, or at the log's start when the records from there on are
+// applied. Without room it grows the log, or, at its largest, waits for a
+// checkpoint to free some; it fails when that checkpoint fails.
+func (st *boltStore) reserve(n int64) (int64, error) {
+	w := st.wal
+	var growErr error
+	for {
+		st.walMu.Lock()
+		empty := len(st.unapplied) == 0
+		head := w.tail
+		if !empty {
+			head = st.unapplied[0].start
+		}
+		gen := st.ckptGen
+		st.walMu.Unlock()
+		// The records not yet applied are [head, tail), or, once the log
+		// has wrapped, [head, size) and [0, tail).
+		tail := w.tail
+		wrapped := !empty && tail <= head
+		switch {
+		case empty && tail+n <= w.size, !empty && !wrapped && tail+n <= w.size, wrapped && tail+n <= head:
+			return tail, nil
+		case empty && n <= w.size, !empty && !wrapped && n <= head:
+			return 0, nil
+		}
+		if !wrapped && growErr == nil {
+			size := max(2*w.size, tail+n)
+			if size <= walMaxSize || tail+n > walMaxSize/2 {
+				if growErr = w.grow(size); growErr == nil {
+					return tail, nil
+				}
+			}
+		}
+		if empty {
+			// Nothing to apply: a checkpoint cannot make room.
+			return 0, growErr
+		}
+		st.walMu.Lock()
+		st.wakeCheckpointer()
+		for st.ckptGen == gen {
+			st.checkpointed.Wait()
+		}
+		err := st.ckptErr
+		st.walMu.Unlock()
+		if err != nil {
+			return 0, err
+		}
+	}
+}
+
+// checkpointer applies the log to the data file when it holds
+// ckptBytes, when its oldest record is ckptAge old, and
+// when a leader waits for room; after Close's last commit it applies what
+// is left and closes done.
+func (st *boltStore) checkpointer() {
+	defer close(st.done)
+	tick := time.NewTicker(min(st.ckptAge/4, time.Second))
+	defer tick.Stop()
+	wanted := false
+	for {
+		select {
+		case <-st.committed:
+			st.checkpoint()
+			return
+		case <-st.ckptWake:
+			wanted = true
+		case <-tick.C:
+		}
+		st.walMu.Lock()
+		due := wanted || st.walBytes >= st.ckptBytes ||
+			len(st.unapplied) > 0 && time.Since(st.unapplied[0].written) >= st.ckptAge
+		st.walMu.Unlock()
+		if due {
+			st.checkpoint()
+		}
+		wanted = false
+	}
+}
+
+// checkpoint applies the records not yet applied to the data file, in one
+// transaction. When that fails (a full disk), the log keeps them, on
+// disk, and a later checkpoint tries again.
+func (st *boltStore) checkpoint() {
+	st.ckptMu.Lock()
+	defer st.ckptMu.Unlock()
+	st.walMu.Lock()
+	recs := st.unapplied
+	st.walMu.Unlock()
+	var err error
+	if len(recs) > 0 {
+		err = st.db.Update(func(tx *bolt.Tx) error { return checkpoint(tx, recs) })
+	}
+	st.walMu.Lock()
+	if err == nil && len(recs) > 0 {
+		// A new slice: the applied records' payloads are garbage now.
+		st.unapplied = slices.Clone(st.unapplied[len(recs):])
+		for _, r := range recs {
+			st.walBytes -= r.end - r.start
+		}
+	}
+	st.ckptErr = err
+	st.ckptGen++
+	st.checkpointed.Broadcast()
+	st.walMu.Unlock()
 }
 
 func (st *boltStore) check() error {
@@ -484,26 +657,52 @@ func (st *boltStore) check() error {
 	if err != nil || !st.failing.Load() {
 		return err
 	}
-	// An empty transaction still allocates and syncs: it succeeds once the
+	// An empty commit still writes a record of the log and syncs it, and
+	// waits for a checkpoint when the log is full: it succeeds once the
 	// disk takes writes again.
 	return st.commit([32]byte{}, nil)
 }
 
+// load reads every account: the data file's records with the log's
+// records not yet applied replayed over them.
 func (st *boltStore) load() (map[[32]byte]*storedAccount, error) {
-	out := make(map[[32]byte]*storedAccount)
-	err := guard(func() error { return st.db.View(st.loadTx(out)) })
+	st.ckptMu.Lock()
+	defer st.ckptMu.Unlock()
+	accounts := make(map[[32]byte]records)
+	err := guard(func() error {
+		return st.db.View(func(tx *bolt.Tx) error {
+			root := tx.Bucket(bucketAccounts)
+			return root.ForEachBucket(func(name []byte) error {
+				var hash [32]byte
+				if n, err := hex.Decode(hash[:], name); err != nil || n != len(hash) {
+					return fmt.Errorf("account bucket %q is not a hex SHA-256", name)
+				}
+				accounts[hash] = readRecords(root.Bucket(name))
+				return nil
+			})
+		})
+	})
 	if err != nil {
 		return nil, damaged(st.path, err)
+	}
+	if err := replay(accounts, st.unappliedRecords(), nil); err != nil {
+		return nil, damaged(st.path, err)
+	}
+	out := make(map[[32]byte]*storedAccount, len(accounts))
+	for hash, r := range accounts {
+		out[hash] = r.stored()
 	}
 	return out, nil
 }
 
 func (st *boltStore) loadAccount(account [32]byte) (*storedAccount, error) {
-	var sa *storedAccount
+	st.ckptMu.Lock()
+	defer st.ckptMu.Unlock()
+	accounts := make(map[[32]byte]records, 1)
 	err := guard(func() error {
 		return st.db.View(func(tx *bolt.Tx) error {
 			if acct := tx.Bucket(bucketAccounts).Bucket([]byte(hex.EncodeToString(account[:]))); acct != nil {
-				sa = readAccount(acct)
+				accounts[account] = readRecords(acct)
 			}
 			return nil
 		})
@@ -511,46 +710,17 @@ func (st *boltStore) loadAccount(account [32]byte) (*storedAccount, error) {
 	if err != nil {
 		return nil, damaged(st.path, err)
 	}
-	return sa, nil
+	if err := replay(accounts, st.unappliedRecords(), &account); err != nil {
+		return nil, damaged(st.path, err)
+	}
+	if r := accounts[account]; r != nil {
+		return r.stored(), nil
+	}
+	return nil, nil
 }
 
-func (st *boltStore) loadTx(out map[[32]byte]*storedAccount) func(*bolt.Tx) error {
-	return func(tx *bolt.Tx) error {
-		return tx.Bucket(bucketAccounts).ForEachBucket(func(name []byte) error {
-			var hash [32]byte
-			if n, err := hex.Decode(hash[:], name); err != nil || n != len(hash) {
-				return fmt.Errorf("account bucket %q is not a hex SHA-256", name)
-			}
-			out[hash] = readAccount(tx.Bucket(bucketAccounts).Bucket(name))
-			return nil
-		})
-	}
-}
-
-// readAccount copies an account's records out of its bucket.
-func readAccount(acct *bolt.Bucket) *storedAccount {
-	sa := &storedAccount{idem: make(map[string][]byte)}
-	if v := acct.Get([]byte(keySeq)); len(v) == 8 {
-		sa.seq = binary.BigEndian.Uint64(v)
-	}
-	// bbolt's bytes are only valid inside the transaction: copy.
-	if b := acct.Bucket([]byte(bucketCustomers)); b != nil {
-		_ = b.ForEach(func(_, v []byte) error { sa.customers = append(sa.customers, slices.Clone(v)); return nil })
-	}
-	if b := acct.Bucket([]byte(bucketPayments)); b != nil {
-		_ = b.ForEach(func(_, v []byte) error { sa.payments = append(sa.payments, slices.Clone(v)); return nil })
-	}
-	if b := acct.Bucket([]byte(bucketIdem)); b != nil {
-		_ = b.ForEach(func(k, v []byte) error { sa.idem[string(k)] = slices.Clone(v); return nil })
-	}
-	if b := acct.Bucket([]byte(bucketTokens)); b != nil {
-		_ = b.ForEach(func(_, v []byte) error { sa.tokens = append(sa.tokens, slices.Clone(v)); return nil })
-	}
-	sa.webhooks = make(map[string][][]byte)
-	for _, name := range webhookBuckets {
-		if b := acct.Bucket([]byte(name)); b != nil {
-			_ = b.ForEach(func(_, v []byte) error { sa.webhooks[name] = append(sa.webhooks[name], slices.Clone(v)); return nil })
-		}
-	}
-	return sa
+func (st *boltStore) unappliedRecords() []walRecord {
+	st.walMu.Lock()
+	defer st.walMu.Unlock()
+	return st.unapplied
 }

@@ -2,9 +2,11 @@ package sandbox_test
 
 import (
 	"bytes"
+	"fmt"
 	"log/slog"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"sync"
 	"testing"
@@ -21,11 +23,16 @@ import (
 // had a format key (format 1), with these two keys, at fixtureTime: each
 // account has customers with cards, payments in several statuses, two
 // webhook endpoints (one disabled), their events and delivery log, and
-// answers stored under Idempotency-Keys.
+// answers stored under Idempotency-Keys. testdata/format2.db is the same
+// file upgraded by the payments-sandbox of format 2, before the
+// write-ahead log.
 var (
 	fixtureKeys = []string{"sk_sandbox_fixtureaccount1", "sk_sandbox_fixtureaccount2"}
 	fixtureTime = time.Date(2026, 11, 25, 12, 0, 0, 0, time.UTC)
 )
+
+// current is the format this payments-sandbox writes.
+const current = 3
 
 // lockedBuffer is a log the sandbox's goroutines may write while the test
 // reads it.
@@ -64,13 +71,22 @@ func fileFormat(t *testing.T, path string) string {
 	return v
 }
 
-// TestStore_UpgradesFormat1: a data file of the format before the format
-// key is copied to <file>.v1.bak, which the log names, and upgraded in
-// place; everything in it is served as before, and a second open neither
-// upgrades nor copies again.
-func TestStore_UpgradesFormat1(t *testing.T) {
+// TestStore_UpgradesFormat: a data file of an older format is copied to
+// <file>.v<format>.bak, which the log names, and upgraded in place;
+// everything in it is served as before, and a second open neither upgrades
+// nor copies again.
+func TestStore_UpgradesFormat(t *testing.T) {
 	t.Parallel()
-	fixture, err := os.ReadFile(filepath.Join("testdata", "format1.db"))
+	for _, from := range []int{1, 2} {
+		t.Run(fmt.Sprintf("format%d", from), func(t *testing.T) {
+			t.Parallel()
+			testUpgrade(t, from)
+		})
+	}
+}
+
+func testUpgrade(t *testing.T, from int) {
+	fixture, err := os.ReadFile(filepath.Join("testdata", fmt.Sprintf("format%d.db", from)))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -90,11 +106,11 @@ func TestStore_UpgradesFormat1(t *testing.T) {
 
 	logs := &lockedBuffer{}
 	sb := open(logs)
-	backup := path + ".v1.bak"
+	backup := fmt.Sprintf("%s.v%d.bak", path, from)
 	if got, err := os.ReadFile(backup); err != nil || !bytes.Equal(got, fixture) {
-		t.Fatalf("the backup %s is not the format 1 file: %v", backup, err)
+		t.Fatalf("the backup %s is not the format %d file: %v", backup, from, err)
 	}
-	if !strings.Contains(logs.String(), "from format 1 to 2") || !strings.Contains(logs.String(), backup) {
+	if !strings.Contains(logs.String(), fmt.Sprintf("from format %d to %d", from, current)) || !strings.Contains(logs.String(), backup) {
 		t.Errorf("the log does not say the file was upgraded and where its copy is:\n%s", logs)
 	}
 	want := make(map[string][]byte)
@@ -131,8 +147,8 @@ func TestStore_UpgradesFormat1(t *testing.T) {
 	if err := sb.Close(); err != nil {
 		t.Fatal(err)
 	}
-	if got := fileFormat(t, path); got != "2" {
-		t.Errorf("format after the upgrade: %q, want 2", got)
+	if got := fileFormat(t, path); got != strconv.Itoa(current) {
+		t.Errorf("format after the upgrade: %q, want %d", got, current)
 	}
 
 	if err := os.Remove(backup); err != nil {
@@ -142,10 +158,10 @@ func TestStore_UpgradesFormat1(t *testing.T) {
 	sb = open(logs)
 	defer sb.Close()
 	if _, err := os.Stat(backup); !os.IsNotExist(err) {
-		t.Errorf("a format 2 file was copied again: %v", err)
+		t.Errorf("an upgraded file was copied again: %v", err)
 	}
 	if strings.Contains(logs.String(), "upgraded") {
-		t.Errorf("a format 2 file was upgraded again:\n%s", logs)
+		t.Errorf("an upgraded file was upgraded again:\n%s", logs)
 	}
 	for _, key := range fixtureKeys {
 		e := envOn(t, sb, key)
@@ -169,23 +185,25 @@ func TestStore_RefusesNewerFormat(t *testing.T) {
 	if err := st.Close(); err != nil {
 		t.Fatal(err)
 	}
-	if got := fileFormat(t, path); got != "2" {
-		t.Fatalf("a new file's format: %q, want 2", got)
+	if got := fileFormat(t, path); got != strconv.Itoa(current) {
+		t.Fatalf("a new file's format: %q, want %d", got, current)
 	}
 	db, err := bolt.Open(path, 0o600, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := db.Update(func(tx *bolt.Tx) error { return tx.Bucket([]byte("meta")).Put([]byte("format"), []byte("3")) }); err != nil {
+	if err := db.Update(func(tx *bolt.Tx) error {
+		return tx.Bucket([]byte("meta")).Put([]byte("format"), []byte(strconv.Itoa(current+1)))
+	}); err != nil {
 		t.Fatal(err)
 	}
 	db.Close()
 	before, _ := os.ReadFile(path)
 
 	_, err = sandbox.OpenStore(path)
-	want := "data file " + path + " is format 3; this payments-sandbox reads format 2 and older: upgrade payments-sandbox"
+	want := fmt.Sprintf("data file %s is format %d; this payments-sandbox reads format %d and older: upgrade payments-sandbox", path, current+1, current)
 	if err == nil || err.Error() != want {
-		t.Errorf("opening a format 3 file: %v\nwant: %s", err, want)
+		t.Errorf("opening a newer file: %v\nwant: %s", err, want)
 	}
 	if after, _ := os.ReadFile(path); !bytes.Equal(before, after) {
 		t.Error("the refused file was changed")

@@ -1,0 +1,8 @@
+//go:build !linux
+
+package sandbox
+
+import "os"
+
+// datasync flushes f to disk; systems without fdatasync sync it whole.
+func datasync(f *os.File) error { return f.Sync() }

@@ -1,0 +1,241 @@
+package sandbox
+
+import (
+	"bytes"
+	"fmt"
+	"os"
+	"path/filepath"
+	"slices"
+	"testing"
+	"time"
+)
+
+// crashCopy copies a running store's data file and log to dir, as a
+// crash or a power cut would leave them at this moment: no checkpoint
+// runs meanwhile, and every commit returned is in the log.
+func crashCopy(t *testing.T, st Store, dir string) string {
+	t.Helper()
+	bs := st.(*boltStore)
+	bs.ckptMu.Lock()
+	defer bs.ckptMu.Unlock()
+	to := filepath.Join(dir, "copy.db")
+	for _, suffix := range []string{"", walSuffix} {
+		raw, err := os.ReadFile(bs.path + suffix)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(to+suffix, raw, 0o600); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return to
+}
+
+// customerIDs is the sorted ids of an account's customers in a store.
+func customerIDs(t *testing.T, st Store, account [32]byte) []string {
+	t.Helper()
+	sa, err := st.loadAccount(account)
+	if err != nil {
+		t.Fatal(err)
+	}
+	all, err := st.load()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if (sa == nil) != (all[account] == nil) || sa != nil && len(sa.customers) != len(all[account].customers) {
+		t.Fatalf("loadAccount and load disagree: %+v and %+v", sa, all[account])
+	}
+	var ids []string
+	if sa != nil {
+		for _, c := range sa.customers {
+			ids = append(ids, string(c))
+		}
+	}
+	return ids
+}
+
+func customerOp(id string, size int) op {
+	return op{kind: opPut, bucket: bucketCustomers, key: id, val: append([]byte(id), bytes.Repeat([]byte{'.'}, size)...)}
+}
+
+// TestStoreLog_CrashReplays: after a crash, the data file and its log
+// hold every commit that returned, applied or not; a record cut short by
+// the crash (never acknowledged) is ignored; and the reopened store goes
+// on writing after it.
+func TestStoreLog_CrashReplays(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	st, err := OpenStore(filepath.Join(dir, "s.db"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer st.Close()
+	acct := testAccount(1)
+	var want [][]byte
+	for i := range 30 {
+		o := customerOp(fmt.Sprintf("cus_%03d", i), 200)
+		if err := st.commit(acct, []op{o}); err != nil {
+			t.Fatal(err)
+		}
+		want = append(want, o.val)
+		if i == 9 {
+			st.(*boltStore).checkpoint() // the first ten are in the data file, the rest only in the log
+		}
+	}
+	crashed := crashCopy(t, st, t.TempDir())
+
+	// A record cut by the crash: the next one's header and half its batch.
+	cut := st.(*boltStore).wal.encode([]*pendingCommit{{account: acct, ops: []op{customerOp("cus_lost", 200)}}})
+	f, err := os.OpenFile(crashed+walSuffix, os.O_WRONLY, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := f.WriteAt(cut[:len(cut)/2], st.(*boltStore).wal.tail); err != nil {
+		t.Fatal(err)
+	}
+	f.Close()
+
+	re, err := OpenStore(crashed)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := customerIDs(t, re, acct)
+	if len(got) != len(want) {
+		t.Fatalf("after the crash: %d customers, want the %d committed", len(got), len(want))
+	}
+	for i := range got {
+		if got[i] != string(want[i]) {
+			t.Fatalf("customer %d after the crash: %.20q, want %.20q", i, got[i], want[i])
+		}
+	}
+	more := customerOp("cus_after", 10)
+	if err := re.commit(acct, []op{more}); err != nil {
+		t.Fatal(err)
+	}
+	if err := re.Close(); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := os.Stat(crashed + walSuffix); !os.IsNotExist(err) {
+		t.Errorf("the log is left after a clean close: %v", err)
+	}
+	if re, err = OpenStore(crashed); err != nil {
+		t.Fatal(err)
+	}
+	defer re.Close()
+	if got := customerIDs(t, re, acct); len(got) != len(want)+1 || !slices.Contains(got, string(more.val)) {
+		t.Errorf("after reopening: %d customers, want %d with cus_after", len(got), len(want)+1)
+	}
+}
+
+// TestStoreLog_Wraps: the log grows while its records are not applied;
+// records go on at its start once the records there are applied; a full
+// log that has wrapped waits for a checkpoint; and a crash at any point
+// replays the right records, across the wrap.
+func TestStoreLog_Wraps(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	// Checkpoints when the test says only.
+	bs, err := openStore(filepath.Join(dir, "s.db"), 1<<40, 1000*time.Hour)
+	if err != nil {
+		t.Fatal(err)
+	}
+	st := Store(bs)
+	defer st.Close()
+	acct := testAccount(2)
+	const size = 8 << 10 // 31 records fill the log's first size
+	wrapped, grown := false, false
+	var want []string
+	for i := range 400 {
+		o := customerOp(fmt.Sprintf("cus_%04d", i), size)
+		if err := st.commit(acct, []op{o}); err != nil {
+			t.Fatal(err)
+		}
+		want = append(want, string(o.val))
+		bs.walMu.Lock()
+		if last := bs.unapplied[len(bs.unapplied)-1]; i > 0 && last.start == 0 && len(bs.unapplied) > 1 {
+			wrapped = true // at the start, after records not yet applied
+		}
+		bs.walMu.Unlock()
+		switch {
+		case i == 59:
+			grown = bs.wal.size > walInitialSize // 60 records, 500 KB, and no checkpoint: it grew
+		case i >= 60 && i < 200 && i%20 == 19:
+			bs.checkpoint() // room at the start: the log wraps
+		}
+		// From 200 on only a leader waiting for room asks for checkpoints.
+		if i%37 == 36 {
+			re, err := OpenStore(crashCopy(t, st, t.TempDir()))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got := customerIDs(t, re, acct); !slices.Equal(got, want) {
+				t.Fatalf("a crash after %d records replays %d", len(want), len(got))
+			}
+			re.Close()
+		}
+	}
+	if !wrapped || !grown {
+		t.Errorf("the log wrapped: %v; it grew: %v (size %d)", wrapped, grown, bs.wal.size)
+	}
+}
+
+// TestStoreLog_IgnoresAnotherFilesLog: a log beside a data file that did
+// not write it (a data file replaced, a log copied from elsewhere) is not
+// replayed into it.
+func TestStoreLog_IgnoresAnotherFilesLog(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	st, err := OpenStore(filepath.Join(dir, "s.db"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer st.Close()
+	if err := st.commit(testAccount(3), []op{customerOp("cus_other", 10)}); err != nil {
+		t.Fatal(err)
+	}
+	other := crashCopy(t, st, t.TempDir())
+	fresh := filepath.Join(t.TempDir(), "fresh.db")
+	raw, err := os.ReadFile(other + walSuffix)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(fresh+walSuffix, raw, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	re, err := OpenStore(fresh)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer re.Close()
+	if got := customerIDs(t, re, testAccount(3)); len(got) != 0 {
+		t.Errorf("a new data file took another's log: %d customers", len(got))
+	}
+}
+
+// TestStoreLog_BigBatch: a batch bigger than the whole log grows it.
+func TestStoreLog_BigBatch(t *testing.T) {
+	t.Parallel()
+	path := filepath.Join(t.TempDir(), "s.db")
+	st, err := OpenStore(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var ops []op
+	for i := range 40 {
+		ops = append(ops, customerOp(fmt.Sprintf("cus_%02d", i), 16<<10))
+	}
+	if err := st.commit(testAccount(4), ops); err != nil {
+		t.Fatal(err)
+	}
+	re, err := OpenStore(crashCopy(t, st, t.TempDir()))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer re.Close()
+	if got := customerIDs(t, re, testAccount(4)); len(got) != 40 {
+		t.Errorf("after a crash: %d customers, want 40", len(got))
+	}
+	if err := st.Close(); err != nil {
+		t.Fatal(err)
+	}
+}
