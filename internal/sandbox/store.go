@@ -518,7 +518,7 @@ func (st *boltStore) append(batch []*pendingCommit) error {
 	if err := w.write(b, off); err != nil {
 		return err
 	}
-	rec := walRecord{seq: w.seq + 1, start: off, end: off + int64(len(b)), payload: b[walHeaderSize:], written: time.Now()}
+	rec := walRecord{seq: w.seq + 1, start: off, end: off + int64(len(b)), written: time.Now()}
 	w.seq, w.tail = rec.seq, rec.end
 	st.walMu.Lock()
 	st.unapplied = append(st.unapplied, rec)
@@ -629,11 +629,14 @@ func (st *boltStore) checkpoint() {
 	st.walMu.Unlock()
 	var err error
 	if len(recs) > 0 {
-		err = st.db.Update(func(tx *bolt.Tx) error { return checkpoint(tx, recs) })
+		var batch []*pendingCommit
+		if batch, err = st.wal.commits(recs); err == nil {
+			err = st.db.Update(func(tx *bolt.Tx) error { return checkpoint(tx, recs[len(recs)-1], batch) })
+		}
 	}
 	st.walMu.Lock()
 	if err == nil && len(recs) > 0 {
-		// A new slice: the applied records' payloads are garbage now.
+		// A new slice, not one growing from the front for ever.
 		st.unapplied = slices.Clone(st.unapplied[len(recs):])
 		for _, r := range recs {
 			st.walBytes -= r.end - r.start
@@ -685,9 +688,11 @@ func (st *boltStore) load() (map[[32]byte]*storedAccount, error) {
 	if err != nil {
 		return nil, damaged(st.path, err)
 	}
-	if err := replay(accounts, st.unappliedRecords(), nil); err != nil {
+	batch, err := st.wal.commits(st.unappliedRecords())
+	if err != nil {
 		return nil, damaged(st.path, err)
 	}
+	replay(accounts, batch, nil)
 	out := make(map[[32]byte]*storedAccount, len(accounts))
 	for hash, r := range accounts {
 		out[hash] = r.stored()
@@ -710,9 +715,11 @@ func (st *boltStore) loadAccount(account [32]byte) (*storedAccount, error) {
 	if err != nil {
 		return nil, damaged(st.path, err)
 	}
-	if err := replay(accounts, st.unappliedRecords(), &account); err != nil {
+	batch, err := st.wal.commits(st.unappliedRecords())
+	if err != nil {
 		return nil, damaged(st.path, err)
 	}
+	replay(accounts, batch, &account)
 	if r := accounts[account]; r != nil {
 		return r.stored(), nil
 	}
