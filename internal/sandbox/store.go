@@ -657,8 +657,25 @@ func (st *boltStore) check() error {
 			return nil
 		})
 	})
-	if err != nil || !st.failing.Load() {
+	if err != nil {
 		return err
+	}
+	// A failing checkpoint is a disk that takes no more writes, even while
+	// the log still has room for some: tried again, it says when it mends.
+	st.walMu.Lock()
+	failed := st.ckptErr != nil
+	st.walMu.Unlock()
+	if failed {
+		st.checkpoint()
+		st.walMu.Lock()
+		err = st.ckptErr
+		st.walMu.Unlock()
+		if err != nil {
+			return err
+		}
+	}
+	if !st.failing.Load() {
+		return nil
 	}
 	// An empty commit still writes a record of the log and syncs it, and
 	// waits for a checkpoint when the log is full: it succeeds once the

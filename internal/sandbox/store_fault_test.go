@@ -245,6 +245,9 @@ func TestStore_FullDisk(t *testing.T) {
 		e.get("/v1/customers/"+id, nil).ok(nil)
 	}
 
+	if err := sb.Server.StoreHealthy(); err == nil || !strings.Contains(err.Error(), "no space left on device") {
+		t.Errorf("StoreHealthy on a full disk: %v, want no space left on device", err)
+	}
 	if err := os.Remove(filler); err != nil {
 		t.Fatal(err)
 	}
