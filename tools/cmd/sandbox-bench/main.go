@@ -50,7 +50,7 @@ func main() {
 	flag.StringVar(&cfg.sandbox, "sandbox", "", "payments-sandbox binary to measure (default: built from the repository into a temporary directory)")
 	flag.StringVar(&cfg.baseline, "baseline", "", "a second payments-sandbox binary, measured the same way in the same run (an older build, say)")
 	flag.StringVar(&clients, "clients", "1,8,32", "comma-separated numbers of concurrent clients, each with its own key")
-	flag.DurationVar(&cfg.duration, "duration", 3*time.Second, "how long each measurement runs")
+	flag.DurationVar(&cfg.duration, "duration", 5*time.Second, "how long each measurement runs: long enough that -data's checkpoints, which apply its write-ahead log every 3 s or 16 MiB, fall inside it")
 	flag.IntVar(&cfg.rounds, "rounds", 3, "measurements per cell; the median is reported")
 	flag.StringVar(&cfg.dir, "dir", "", "directory for the data files and the sync test (default: a temporary directory)")
 	flag.BoolVar(&cfg.log, "log", false, "show the sandboxes' logs on standard error")
