@@ -123,6 +123,11 @@ type wal struct {
 	size int64  // the log's space: the file's size
 	seq  uint64 // the last record written
 	tail int64  // where the next record goes, unless it wraps to 0
+	// voids are where records lie whose write failed: their caller was
+	// told nothing changed, yet some of their bytes may be on disk. Their
+	// headers are zeroed with the next write, so that a replay never
+	// takes one for the record of the same sequence written after it.
+	voids []int64
 }
 
 // openWAL opens the log of the data file whose id and last checkpoint
@@ -195,8 +200,28 @@ func (w *wal) encode(batch []*pendingCommit) []byte {
 	return b
 }
 
-// write writes a record at off and syncs it.
+// write writes a record at off and syncs it, with the zeroed headers of
+// the records whose write failed before.
 func (w *wal) write(rec []byte, off int64) error {
+	err := w.writeSynced(rec, off)
+	if err != nil {
+		w.voids = append(w.voids, off)
+	} else {
+		w.voids = w.voids[:0]
+	}
+	return err
+}
+
+func (w *wal) writeSynced(rec []byte, off int64) error {
+	var zeros [walHeaderSize]byte
+	for _, v := range w.voids {
+		if v == off {
+			continue // rec overwrites it
+		}
+		if _, err := w.f.WriteAt(zeros[:], v); err != nil {
+			return err
+		}
+	}
 	if _, err := w.f.WriteAt(rec, off); err != nil {
 		return err
 	}
