@@ -23,11 +23,8 @@ func putCustomerOp(i int) op {
 // the commits beside it are written and applied.
 func TestBoltStoreCommit_BadCommitFailsAlone(t *testing.T) {
 	t.Parallel()
-	path := filepath.Join(t.TempDir(), "s.db")
-	st, err := OpenStore(path)
-	if err != nil {
-		t.Fatal(err)
-	}
+	var st Store = testStore(t, false)
+	path := st.(*boltStore).path
 	const bad = 5
 	errs := make([]error, 12)
 	var wg sync.WaitGroup
@@ -65,7 +62,8 @@ func TestBoltStoreCommit_BadCommitFailsAlone(t *testing.T) {
 	if err := st.Close(); err != nil {
 		t.Fatal(err)
 	}
-	if st, err = OpenStore(path); err != nil {
+	st, err := OpenStore(path)
+	if err != nil {
 		t.Fatal(err)
 	}
 	defer st.Close()
@@ -133,12 +131,9 @@ func TestBoltStoreCommit_Concurrent(t *testing.T) {
 // keys changed in a transaction is deleted in it too.
 func TestBoltStoreCheckpoint_ChangesThenDrop(t *testing.T) {
 	t.Parallel()
-	path := filepath.Join(t.TempDir(), "s.db")
-	st, err := OpenStore(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	bs := st.(*boltStore)
+	bs := testStore(t, true)
+	var st Store = bs
+	path := bs.path
 	seq := func(n byte) op { return op{kind: opPut, key: keySeq, val: []byte{0, 0, 0, 0, 0, 0, 0, n}} }
 	var ops []op
 	for i := range 20 {
@@ -169,7 +164,8 @@ func TestBoltStoreCheckpoint_ChangesThenDrop(t *testing.T) {
 	if err := checkFile(path); err != nil {
 		t.Fatal(err)
 	}
-	if st, err = OpenStore(path); err != nil {
+	st, err := OpenStore(path)
+	if err != nil {
 		t.Fatal(err)
 	}
 	defer st.Close()

@@ -17,35 +17,16 @@ import (
 	berrors "go.etcd.io/bbolt/errors"
 )
 
-// The write-ahead log.
-//
-// A bbolt transaction writes every page it changes and the pages above
-// them, and syncs twice: once for the pages, once for the meta page that
-// makes them current. Written straight into the accounts' buckets, a batch
-// of commits from 32 accounts changes a leaf or two in each account's
-// customers, events and own bucket: a hundred pages, half a megabyte and
-// two syncs for 32 records of a few hundred bytes. So a request waits
-// only for its batch to be appended to the log, the file <data>-wal beside
-// the data file: one write of the batch's bytes and one sync. The log's
-// space is written once, with zeros, before it is used, so an append
-// changes no file size and its sync flushes the data alone.
-//
-// The checkpointer applies the log to the data file later, in its own
-// goroutine, while new batches go on being appended: when the log holds
-// walCheckpointBytes, when its oldest record is walCheckpointAge old, and
-// at Close. One transaction applies every record not yet applied and
-// records, in the data file's meta bucket, the last record's sequence and
-// where the log goes on; each busy account's pages are then written once
-// for hundreds of its records. The log's space is reused, from its start
-// again, once the records in it are applied.
-//
-// A record is
+// The write-ahead log, FILE-wal beside the data file: a request waits for
+// its batch's record to be written there and synced once, and the
+// checkpointer applies the log to the bbolt file later (ARCHITECTURE.md,
+// "The data file", says why). A record is
 //
 //	length  uint32  of the payload
 //	crc     uint32  CRC-32C of what follows it
 //	file    uint64  the data file's own id (meta/id)
 //	seq     uint64  one more than the record before
-//	payload         a batch, see encodeBatch
+//	payload         a batch, see appendBatch
 //
 // Opening a data file replays the log from where the last checkpoint says
 // it goes on, and stops at the first record that is not whole, not of this

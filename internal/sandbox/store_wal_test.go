@@ -10,12 +10,27 @@ import (
 	"time"
 )
 
+// testStore opens a store on a new data file, closed when the test ends;
+// a manual one checkpoints only when the test says so.
+func testStore(t *testing.T, manual bool) *boltStore {
+	t.Helper()
+	ckptBytes, ckptAge := int64(walCheckpointBytes), walCheckpointAge
+	if manual {
+		ckptBytes, ckptAge = 1<<40, 1000*time.Hour
+	}
+	st, err := openStore(filepath.Join(t.TempDir(), "s.db"), ckptBytes, ckptAge)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { st.Close() })
+	return st
+}
+
 // crashCopy copies a running store's data file and log to dir, as a
 // crash or a power cut would leave them at this moment: no checkpoint
 // runs meanwhile, and every commit returned is in the log.
-func crashCopy(t *testing.T, st Store, dir string) string {
+func crashCopy(t *testing.T, bs *boltStore, dir string) string {
 	t.Helper()
-	bs := st.(*boltStore)
 	bs.ckptMu.Lock()
 	defer bs.ckptMu.Unlock()
 	to := filepath.Join(dir, "copy.db")
@@ -64,12 +79,7 @@ func customerOp(id string, size int) op {
 // on writing after it.
 func TestStoreLog_CrashReplays(t *testing.T) {
 	t.Parallel()
-	dir := t.TempDir()
-	st, err := OpenStore(filepath.Join(dir, "s.db"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer st.Close()
+	st := testStore(t, false)
 	acct := testAccount(1)
 	var want [][]byte
 	for i := range 30 {
@@ -79,18 +89,18 @@ func TestStoreLog_CrashReplays(t *testing.T) {
 		}
 		want = append(want, o.val)
 		if i == 9 {
-			st.(*boltStore).checkpoint() // the first ten are in the data file, the rest only in the log
+			st.checkpoint() // the first ten are in the data file, the rest only in the log
 		}
 	}
 	crashed := crashCopy(t, st, t.TempDir())
 
 	// A record cut by the crash: the next one's header and half its batch.
-	cut := st.(*boltStore).wal.encode([]*pendingCommit{{account: acct, ops: []op{customerOp("cus_lost", 200)}}})
+	cut := st.wal.encode([]*pendingCommit{{account: acct, ops: []op{customerOp("cus_lost", 200)}}})
 	f, err := os.OpenFile(crashed+walSuffix, os.O_WRONLY, 0)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := f.WriteAt(cut[:len(cut)/2], st.(*boltStore).wal.tail); err != nil {
+	if _, err := f.WriteAt(cut[:len(cut)/2], st.wal.tail); err != nil {
 		t.Fatal(err)
 	}
 	f.Close()
@@ -133,21 +143,14 @@ func TestStoreLog_CrashReplays(t *testing.T) {
 // replays the right records, across the wrap.
 func TestStoreLog_Wraps(t *testing.T) {
 	t.Parallel()
-	dir := t.TempDir()
-	// Checkpoints when the test says only.
-	bs, err := openStore(filepath.Join(dir, "s.db"), 1<<40, 1000*time.Hour)
-	if err != nil {
-		t.Fatal(err)
-	}
-	st := Store(bs)
-	defer st.Close()
+	bs := testStore(t, true)
 	acct := testAccount(2)
 	const size = 8 << 10 // 31 records fill the log's first size
 	wrapped, grown := false, false
 	var want []string
 	for i := range 400 {
 		o := customerOp(fmt.Sprintf("cus_%04d", i), size)
-		if err := st.commit(acct, []op{o}); err != nil {
+		if err := bs.commit(acct, []op{o}); err != nil {
 			t.Fatal(err)
 		}
 		want = append(want, string(o.val))
@@ -164,7 +167,7 @@ func TestStoreLog_Wraps(t *testing.T) {
 		}
 		// From 200 on only a leader waiting for room asks for checkpoints.
 		if i%37 == 36 {
-			re, err := OpenStore(crashCopy(t, st, t.TempDir()))
+			re, err := OpenStore(crashCopy(t, bs, t.TempDir()))
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -184,12 +187,7 @@ func TestStoreLog_Wraps(t *testing.T) {
 // replayed into it.
 func TestStoreLog_IgnoresAnotherFilesLog(t *testing.T) {
 	t.Parallel()
-	dir := t.TempDir()
-	st, err := OpenStore(filepath.Join(dir, "s.db"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer st.Close()
+	st := testStore(t, false)
 	if err := st.commit(testAccount(3), []op{customerOp("cus_other", 10)}); err != nil {
 		t.Fatal(err)
 	}
@@ -215,11 +213,7 @@ func TestStoreLog_IgnoresAnotherFilesLog(t *testing.T) {
 // TestStoreLog_BigBatch: a batch bigger than the whole log grows it.
 func TestStoreLog_BigBatch(t *testing.T) {
 	t.Parallel()
-	path := filepath.Join(t.TempDir(), "s.db")
-	st, err := OpenStore(path)
-	if err != nil {
-		t.Fatal(err)
-	}
+	st := testStore(t, false)
 	var ops []op
 	for i := range 40 {
 		ops = append(ops, customerOp(fmt.Sprintf("cus_%02d", i), 16<<10))
@@ -246,11 +240,7 @@ func TestStoreLog_BigBatch(t *testing.T) {
 // is the one a replay finds.
 func TestStoreLog_FailedWriteNeverReplayed(t *testing.T) {
 	t.Parallel()
-	bs, err := openStore(filepath.Join(t.TempDir(), "s.db"), 1<<40, 1000*time.Hour)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer bs.Close()
+	bs := testStore(t, true)
 	acct := testAccount(5)
 	var want []string
 	for i := range 24 {
