@@ -442,13 +442,16 @@ func (st *boltStore) Close() error {
 	close(st.committed)
 	<-st.done
 	st.walMu.Lock()
-	applied := len(st.unapplied) == 0
+	applied, ckptErr := len(st.unapplied) == 0, st.ckptErr
 	st.walMu.Unlock()
 	err := st.wal.f.Close()
 	if applied && err == nil {
 		if err = os.Remove(st.wal.path); err == nil {
 			err = syncDir(st.wal.path)
 		}
+	}
+	if !applied && ckptErr != nil {
+		err = errors.Join(err, fmt.Errorf("applying the write-ahead log to the data file: %w; its records are kept in %s and applied at the next start", ckptErr, st.wal.path))
 	}
 	return errors.Join(err, st.db.Close())
 }

@@ -4,8 +4,10 @@ import (
 	"bytes"
 	"fmt"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"slices"
+	"strings"
 	"testing"
 	"time"
 )
@@ -276,5 +278,69 @@ func TestStoreLog_FailedWriteNeverReplayed(t *testing.T) {
 	defer re.Close()
 	if got := customerIDs(t, re, acct); !slices.Equal(got, want) {
 		t.Errorf("after a crash: %d customers, want the %d acknowledged and not the failed one", len(got), len(want))
+	}
+}
+
+// TestStoreLog_CloseOnFullDisk: when the last checkpoint cannot be
+// written, Close says so and keeps the log, and the next start applies
+// it: nothing acknowledged is lost to a full disk at shutdown.
+func TestStoreLog_CloseOnFullDisk(t *testing.T) {
+	if os.Geteuid() != 0 {
+		t.Skip("mounting the tmpfs to fill needs root; run the test as root to cover a real full disk")
+	}
+	t.Parallel()
+	dir := t.TempDir()
+	if out, err := exec.Command("mount", "-t", "tmpfs", "-o", "size=2m", "tmpfs", dir).CombinedOutput(); err != nil {
+		t.Fatalf("mounting a tmpfs on %s: %v: %s", dir, err, out)
+	}
+	t.Cleanup(func() {
+		if out, err := exec.Command("umount", dir).CombinedOutput(); err != nil {
+			t.Errorf("unmounting %s: %v: %s", dir, err, out)
+		}
+	})
+	path := filepath.Join(dir, "s.db")
+	bs, err := openStore(path, 1<<40, 1000*time.Hour)
+	if err != nil {
+		t.Fatal(err)
+	}
+	acct := testAccount(6)
+	var want []string
+	for i := range 20 {
+		o := customerOp(fmt.Sprintf("cus_%02d", i), 8<<10)
+		if err := bs.commit(acct, []op{o}); err != nil {
+			t.Fatal(err)
+		}
+		want = append(want, string(o.val))
+	}
+	filler := filepath.Join(dir, "filler")
+	f, err := os.Create(filler)
+	if err != nil {
+		t.Fatal(err)
+	}
+	chunk := make([]byte, 4<<10)
+	for {
+		if _, err := f.Write(chunk); err != nil {
+			break // full
+		}
+	}
+	f.Close()
+
+	err = bs.Close()
+	if err == nil || !strings.Contains(err.Error(), "no space left on device") || !strings.Contains(err.Error(), path+walSuffix) {
+		t.Errorf("Close on a full disk: %v, want the cause and the log kept", err)
+	}
+	if _, err := os.Stat(path + walSuffix); err != nil {
+		t.Fatalf("the log is gone after a failed checkpoint: %v", err)
+	}
+	if err := os.Remove(filler); err != nil {
+		t.Fatal(err)
+	}
+	re, err := OpenStore(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer re.Close()
+	if got := customerIDs(t, re, acct); !slices.Equal(got, want) {
+		t.Errorf("after the restart: %d customers, want the %d acknowledged", len(got), len(want))
 	}
 }
