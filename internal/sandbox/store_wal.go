@@ -1,6 +1,7 @@
 package sandbox
 
 import (
+	"bytes"
 	"encoding/binary"
 	"encoding/hex"
 	"errors"
@@ -138,6 +139,10 @@ func openWAL(path string, id, applied uint64, next int64) (*wal, []walRecord, er
 		recs = append(recs, rec)
 		w.seq, w.tail = rec.seq, rec.end
 	}
+	if seq, off, ok := w.later(data); ok {
+		f.Close()
+		return nil, nil, fmt.Errorf("%s is damaged: record %d does not follow record %d, yet record %d, at byte %d, does; the records after %d cannot be replayed in order. Restore the data file and its log from a backup, or move %s away to start from the data file as of its last checkpoint", path, w.seq+1, w.seq, seq, off, w.seq, path)
+	}
 	if w.size < walInitialSize {
 		if err := w.grow(walInitialSize); err != nil {
 			f.Close()
@@ -153,21 +158,46 @@ func openWAL(path string, id, applied uint64, next int64) (*wal, []walRecord, er
 // read decodes the record at off if it is whole, this file's and the next
 // in sequence.
 func (w *wal) read(data []byte, off int64) (walRecord, bool) {
-	if off < 0 || off+walHeaderSize > int64(len(data)) {
+	seq, end, ok := w.whole(data, off)
+	if !ok || seq != w.seq+1 {
 		return walRecord{}, false
 	}
-	h := data[off : off+walHeaderSize]
-	n := int64(binary.LittleEndian.Uint32(h[0:]))
-	end := off + walHeaderSize + n
-	if end > int64(len(data)) ||
-		binary.LittleEndian.Uint64(h[8:]) != w.id ||
-		binary.LittleEndian.Uint64(h[16:]) != w.seq+1 ||
-		crc32.Checksum(data[off+8:end], crc32c) != binary.LittleEndian.Uint32(h[4:]) {
-		return walRecord{}, false
-	}
-	rec := walRecord{seq: w.seq + 1, start: off, end: end, written: time.Now()}
+	rec := walRecord{seq: seq, start: off, end: end, written: time.Now()}
 	err := decodeBatch(data[off+walHeaderSize:end], func([32]byte, []op) error { return nil })
 	return rec, err == nil
+}
+
+// whole reports whether a whole record of this file lies at off, and its
+// sequence and end.
+func (w *wal) whole(data []byte, off int64) (seq uint64, end int64, ok bool) {
+	if off < 0 || off+walHeaderSize > int64(len(data)) {
+		return 0, 0, false
+	}
+	h := data[off : off+walHeaderSize]
+	end = off + walHeaderSize + int64(binary.LittleEndian.Uint32(h[0:]))
+	if end > int64(len(data)) || binary.LittleEndian.Uint64(h[8:]) != w.id ||
+		crc32.Checksum(data[off+8:end], crc32c) != binary.LittleEndian.Uint32(h[4:]) {
+		return 0, 0, false
+	}
+	return binary.LittleEndian.Uint64(h[16:]), end, true
+}
+
+// later finds a whole record of this file beyond the last one replayed:
+// the log is then damaged in its middle, not merely cut by a crash, and
+// replaying it up to the damage would silently drop what follows.
+func (w *wal) later(data []byte) (seq uint64, off int64, ok bool) {
+	id := binary.LittleEndian.AppendUint64(nil, w.id)
+	for from := 0; ; {
+		i := bytes.Index(data[from:], id)
+		if i < 0 {
+			return 0, 0, false
+		}
+		off := int64(from+i) - 8
+		if seq, _, ok := w.whole(data, off); ok && seq > w.seq {
+			return seq, off, true
+		}
+		from += i + 1
+	}
 }
 
 // encode makes the record of a batch, the log's next.

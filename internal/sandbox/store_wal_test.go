@@ -344,3 +344,31 @@ func TestStoreLog_CloseOnFullDisk(t *testing.T) {
 		t.Errorf("after the restart: %d customers, want the %d acknowledged", len(got), len(want))
 	}
 }
+
+// TestStoreLog_DamagedInTheMiddle: a record damaged with whole records
+// after it is not a crash's cut: the data file is refused, naming the log,
+// rather than opened without what follows the damage.
+func TestStoreLog_DamagedInTheMiddle(t *testing.T) {
+	t.Parallel()
+	bs := testStore(t, true)
+	acct := testAccount(7)
+	for i := range 10 {
+		if err := bs.commit(acct, []op{customerOp(fmt.Sprintf("cus_%02d", i), 100)}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	path := crashCopy(t, bs, t.TempDir())
+	raw, err := os.ReadFile(path + walSuffix)
+	if err != nil {
+		t.Fatal(err)
+	}
+	fifth := bs.unapplied[4]
+	raw[fifth.start+walHeaderSize+40] ^= 0xff
+	if err := os.WriteFile(path+walSuffix, raw, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	_, err = OpenStore(path)
+	if err == nil || !strings.Contains(err.Error(), path+walSuffix+" is damaged: record 5 does not follow record 4, yet record 6") {
+		t.Errorf("opening a log damaged in its middle: %v", err)
+	}
+}
