@@ -89,29 +89,11 @@ func (s *Client) SetFaults(ctx context.Context, p FaultsParams) (*wire.Faults, e
 	return &out, s.c.Call(ctx, http.MethodPost, wire.PathSandboxFaults, nil, v, &out)
 }
 
-// Delivery is one delivery attempt, as the sandbox records it. Status is
-// the receiver's HTTP status, 0 when it did not answer; Error is "" when
-// the attempt delivered the event.
-type Delivery struct {
-	Event    string `json:"event"`
-	Endpoint string `json:"endpoint"`
-	Attempt  int    `json:"attempt"`
-	Status   int    `json:"status"`
-	Error    string `json:"error"`
-	At       string `json:"at"`
-	// DurationMS is from sending to the end of the answer; NextRetryAt is
-	// when the next attempt was scheduled, "" when none was.
-	DurationMS  float64 `json:"duration_ms"`
-	NextRetryAt string  `json:"next_retry_at"`
-}
+// Delivery is one delivery attempt, as the sandbox records it.
+type Delivery = wire.Delivery
 
 // DeliveryList is every delivery attempt of an account, newest first.
-type DeliveryList struct {
-	Object  string      `json:"object"`
-	Data    []*Delivery `json:"data"`
-	HasMore bool        `json:"has_more"`
-	URL     string      `json:"url"`
-}
+type DeliveryList = wire.List[wire.Delivery]
 
 // Deliveries lists the account's webhook delivery attempts, newest first,
 // optionally only those of one event or one endpoint ("" for all).

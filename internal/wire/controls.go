@@ -81,6 +81,22 @@ type LoggedRequest struct {
 	ErrorCode      string  `json:"error_code"`
 }
 
+// Delivery is one webhook delivery attempt, as GET /_sandbox/deliveries
+// lists it, newest first. Status is the receiver's HTTP status, 0 when it
+// did not answer; Error is "" when the attempt delivered the event.
+type Delivery struct {
+	Event    string `json:"event"`
+	Endpoint string `json:"endpoint"`
+	Attempt  int    `json:"attempt"`
+	Status   int    `json:"status"`
+	Error    string `json:"error"`
+	At       string `json:"at"`
+	// DurationMS is from sending to the end of the answer; NextRetryAt is
+	// when the next attempt was scheduled, "" when none was.
+	DurationMS  float64 `json:"duration_ms"`
+	NextRetryAt string  `json:"next_retry_at"`
+}
+
 // EventResend is the answer of the resend control: the endpoints a new
 // delivery of the event was scheduled to.
 type EventResend struct {

@@ -460,22 +460,10 @@ func (d *Dashboard) events(w http.ResponseWriter, r *http.Request, ss *session) 
 	}})
 }
 
-// delivery is one attempt of /_sandbox/deliveries.
-type delivery struct {
-	Event       string  `json:"event"`
-	Endpoint    string  `json:"endpoint"`
-	Attempt     int     `json:"attempt"`
-	Status      int     `json:"status"`
-	Error       string  `json:"error"`
-	At          string  `json:"at"`
-	DurationMS  float64 `json:"duration_ms"`
-	NextRetryAt string  `json:"next_retry_at"`
-}
-
 type eventData struct {
 	Row        eventRow
 	JSON       string
-	Deliveries []*delivery
+	Deliveries []*wire.Delivery
 	Endpoints  []*wire.WebhookEndpoint
 }
 
@@ -495,7 +483,7 @@ func (d *Dashboard) event(w http.ResponseWriter, r *http.Request, ss *session) {
 	if err := json.Indent(&pretty, raw, "", "  "); err != nil {
 		pretty.Write(raw)
 	}
-	var dl wire.List[delivery]
+	var dl wire.List[wire.Delivery]
 	if err := d.get(r.Context(), ss, wire.PathSandboxDeliveries, url.Values{wire.ParamEvent: {ev.ID}}, &dl); err != nil {
 		d.fail(w, r, ss, "events", err)
 		return
@@ -528,7 +516,7 @@ const deliveriesPerEndpoint = 50
 
 type endpointRow struct {
 	E          *wire.WebhookEndpoint
-	Deliveries []*delivery
+	Deliveries []*wire.Delivery
 	More       int
 }
 
@@ -540,7 +528,7 @@ func (d *Dashboard) webhooks(w http.ResponseWriter, r *http.Request, ss *session
 	}
 	rows := make([]endpointRow, 0, len(el.Data))
 	for _, ep := range el.Data {
-		var dl wire.List[delivery]
+		var dl wire.List[wire.Delivery]
 		if err := d.get(r.Context(), ss, wire.PathSandboxDeliveries, url.Values{wire.ParamEndpoint: {ep.ID}}, &dl); err != nil {
 			d.fail(w, r, ss, "webhooks", err)
 			return
