@@ -37,9 +37,8 @@ func TestFlood_DefaultLimitsBoundMemory(t *testing.T) {
 	// The defaults under test, not the environment's.
 	t.Setenv("GOMEMLIMIT", "")
 	t.Setenv("GOGC", "")
-	log := &bytes.Buffer{}
-	var logMu sync.Mutex
-	sb, err := sandboxtest.StartProcess(t.Context(), bin, sandboxtest.ProcessOptions{Log: lockedWriter{&logMu, log}})
+	log := &sandboxtest.Buffer{}
+	sb, err := sandboxtest.StartProcess(t.Context(), bin, sandboxtest.ProcessOptions{Log: log})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -84,21 +83,8 @@ func TestFlood_DefaultLimitsBoundMemory(t *testing.T) {
 		}
 	}
 	if peak >= floodMemoryBound {
-		logMu.Lock()
 		t.Errorf("peak resident size %d bytes, over the %d the defaults promise; log:\n%s", peak, floodMemoryBound, log)
-		logMu.Unlock()
 	}
-}
-
-type lockedWriter struct {
-	mu *sync.Mutex
-	w  io.Writer
-}
-
-func (l lockedWriter) Write(b []byte) (int, error) {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return l.w.Write(b)
 }
 
 // bigMetadata is 50 keys of 40 characters with values of 500: the most

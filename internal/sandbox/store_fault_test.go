@@ -8,7 +8,6 @@ import (
 	"net/http"
 	"net/url"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
 	"syscall"
@@ -165,19 +164,8 @@ func TestStore_WriteFailureChangesNothing(t *testing.T) {
 // the path, reads keep working, and once the filler is gone writes succeed
 // again on the same server; the reopened file has every acknowledged write.
 func TestStore_FullDisk(t *testing.T) {
-	if os.Geteuid() != 0 {
-		t.Skip("mounting the tmpfs to fill needs root; run the test as root to cover a real full disk")
-	}
 	t.Parallel()
-	dir := t.TempDir()
-	if out, err := exec.Command("mount", "-t", "tmpfs", "-o", "size=2m", "tmpfs", dir).CombinedOutput(); err != nil {
-		t.Fatalf("mounting a tmpfs on %s: %v: %s", dir, err, out)
-	}
-	t.Cleanup(func() {
-		if out, err := exec.Command("umount", dir).CombinedOutput(); err != nil {
-			t.Errorf("unmounting %s: %v: %s", dir, err, out)
-		}
-	})
+	dir := sandbox.SmallDisk(t)
 	path := filepath.Join(dir, "sandbox.db")
 	st, err := sandbox.OpenStore(path)
 	if err != nil {

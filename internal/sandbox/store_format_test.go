@@ -8,7 +8,6 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
@@ -33,25 +32,6 @@ var (
 
 // current is the format this payments-sandbox writes.
 const current = 3
-
-// lockedBuffer is a log the sandbox's goroutines may write while the test
-// reads it.
-type lockedBuffer struct {
-	mu  sync.Mutex
-	buf bytes.Buffer
-}
-
-func (b *lockedBuffer) Write(p []byte) (int, error) {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	return b.buf.Write(p)
-}
-
-func (b *lockedBuffer) String() string {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	return b.buf.String()
-}
 
 // fileFormat reads the format key of a closed data file; "" when it has none.
 func fileFormat(t *testing.T, path string) string {
@@ -95,7 +75,7 @@ func testUpgrade(t *testing.T, from int) {
 		t.Fatal(err)
 	}
 	clock := func() time.Time { return fixtureTime.Add(30 * time.Minute) }
-	open := func(logs *lockedBuffer) *sandboxtest.Sandbox {
+	open := func(logs *sandboxtest.Buffer) *sandboxtest.Sandbox {
 		st, err := sandbox.OpenStore(path)
 		if err != nil {
 			t.Fatal(err)
@@ -104,7 +84,7 @@ func testUpgrade(t *testing.T, from int) {
 			sandboxtest.WithLogger(slog.New(slog.NewTextHandler(logs, nil))))
 	}
 
-	logs := &lockedBuffer{}
+	logs := &sandboxtest.Buffer{}
 	sb := open(logs)
 	backup := fmt.Sprintf("%s.v%d.bak", path, from)
 	if got, err := os.ReadFile(backup); err != nil || !bytes.Equal(got, fixture) {
@@ -154,7 +134,7 @@ func testUpgrade(t *testing.T, from int) {
 	if err := os.Remove(backup); err != nil {
 		t.Fatal(err)
 	}
-	logs = &lockedBuffer{}
+	logs = &sandboxtest.Buffer{}
 	sb = open(logs)
 	defer sb.Close()
 	if _, err := os.Stat(backup); !os.IsNotExist(err) {

@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"fmt"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -285,19 +284,8 @@ func TestStoreLog_FailedWriteNeverReplayed(t *testing.T) {
 // written, Close says so and keeps the log, and the next start applies
 // it: nothing acknowledged is lost to a full disk at shutdown.
 func TestStoreLog_CloseOnFullDisk(t *testing.T) {
-	if os.Geteuid() != 0 {
-		t.Skip("mounting the tmpfs to fill needs root; run the test as root to cover a real full disk")
-	}
 	t.Parallel()
-	dir := t.TempDir()
-	if out, err := exec.Command("mount", "-t", "tmpfs", "-o", "size=2m", "tmpfs", dir).CombinedOutput(); err != nil {
-		t.Fatalf("mounting a tmpfs on %s: %v: %s", dir, err, out)
-	}
-	t.Cleanup(func() {
-		if out, err := exec.Command("umount", dir).CombinedOutput(); err != nil {
-			t.Errorf("unmounting %s: %v: %s", dir, err, out)
-		}
-	})
+	dir := SmallDisk(t)
 	path := filepath.Join(dir, "s.db")
 	bs, err := openStore(path, 1<<40, 1000*time.Hour)
 	if err != nil {
