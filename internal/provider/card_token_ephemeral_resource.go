@@ -153,10 +153,8 @@ func checkCardNumber(v string) string {
 		return fmt.Sprintf("The card number has %d characters; a card number has %d to %d digits, without spaces or dashes.",
 			len(v), wire.CardNumberMinDigits, wire.CardNumberMaxDigits)
 	}
-	for i := range len(v) {
-		if v[i] < '0' || v[i] > '9' {
-			return "The card number may hold digits only, without spaces or dashes."
-		}
+	if !wire.AllDigits(v) {
+		return "The card number may hold digits only, without spaces or dashes."
 	}
 	if !wire.LuhnValid(v) {
 		return "The card number fails the Luhn check: a digit is mistyped."

@@ -64,7 +64,7 @@ func (c *call) createToken() response {
 	if base.brand == "amex" {
 		want = wire.CardCVCDigitsAmex
 	}
-	if len(cvc) != want || !allDigits(cvc) {
+	if len(cvc) != want || !wire.AllDigits(cvc) {
 		return cardError(wire.ParamCardCVC, wire.ErrorCodeInvalidCVC,
 			"card[cvc] must be %d digits for a %s card.", want, base.brand).response()
 	}
@@ -91,7 +91,7 @@ func (c *call) createToken() response {
 
 // testCard checks a card number and returns the test card it is.
 func testCard(number string) (*card, *apiError) {
-	if !allDigits(number) || len(number) < wire.CardNumberMinDigits || len(number) > wire.CardNumberMaxDigits {
+	if !wire.AllDigits(number) || len(number) < wire.CardNumberMinDigits || len(number) > wire.CardNumberMaxDigits {
 		return nil, cardError(wire.ParamCardNumber, wire.ErrorCodeInvalidNumber,
 			"card[number] must be %d to %d digits, without spaces or dashes.", wire.CardNumberMinDigits, wire.CardNumberMaxDigits)
 	}
@@ -112,14 +112,14 @@ func testCard(number string) (*card, *apiError) {
 func (c *call) cardExpiry() (month, year int32, e *apiError) {
 	mv, _ := c.f.get(wire.ParamCardExpMonth)
 	m, err := strconv.Atoi(mv)
-	if err != nil || !allDigits(mv) || m < 1 || m > 12 {
+	if err != nil || !wire.AllDigits(mv) || m < 1 || m > 12 {
 		return 0, 0, cardError(wire.ParamCardExpMonth, wire.ErrorCodeInvalidExpiryMonth,
 			"card[exp_month] must be a month from 1 to 12.")
 	}
 	yv, _ := c.f.get(wire.ParamCardExpYear)
 	y, err := strconv.Atoi(yv)
 	now := c.now.UTC()
-	if err != nil || len(yv) != 4 || !allDigits(yv) || y > now.Year()+50 {
+	if err != nil || len(yv) != 4 || !wire.AllDigits(yv) || y > now.Year()+50 {
 		return 0, 0, cardError(wire.ParamCardExpYear, wire.ErrorCodeInvalidExpiryYear,
 			"card[exp_year] must be a four-digit year, such as %d.", now.Year()+3)
 	}
@@ -193,13 +193,4 @@ func cardError(param, code, format string, args ...any) *apiError {
 	e := invalid(param, format, args...)
 	e.status, e.typ, e.code = http.StatusPaymentRequired, wire.ErrorTypeCard, code
 	return e
-}
-
-func allDigits(s string) bool {
-	for i := 0; i < len(s); i++ {
-		if s[i] < '0' || s[i] > '9' {
-			return false
-		}
-	}
-	return s != ""
 }

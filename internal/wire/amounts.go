@@ -20,7 +20,7 @@ func ParseAmount(amount, currency string) (int64, error) {
 		return 0, err
 	}
 	whole, frac, hasPoint := strings.Cut(amount, ".")
-	if !allDigits(whole) || (hasPoint && !allDigits(frac)) {
+	if !AllDigits(whole) || (hasPoint && !AllDigits(frac)) {
 		return 0, fmt.Errorf("amount %q is not a decimal number: write digits with an optional decimal point, such as %q, without a sign, spaces or thousands separators",
 			Clip(amount, ErrorEchoMaxLength), example(decimals))
 	}
@@ -99,7 +99,9 @@ func example(decimals int) string {
 	return "19." + strings.Repeat("9", decimals)
 }
 
-func allDigits(s string) bool {
+// AllDigits tells whether s is one or more ASCII digits, nothing else: no
+// sign, space or separator.
+func AllDigits(s string) bool {
 	if s == "" {
 		return false
 	}
