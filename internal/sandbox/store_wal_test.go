@@ -222,6 +222,9 @@ func TestStoreLog_BigBatch(t *testing.T) {
 	if err := st.commit(testAccount(4), ops); err != nil {
 		t.Fatal(err)
 	}
+	if rec := st.unapplied[len(st.unapplied)-1]; rec.end > st.wal.size || st.wal.size <= walInitialSize {
+		t.Errorf("a record to byte %d in a log of %d bytes: the log did not grow to hold it", rec.end, st.wal.size)
+	}
 	re, err := OpenStore(crashCopy(t, st, t.TempDir()))
 	if err != nil {
 		t.Fatal(err)
