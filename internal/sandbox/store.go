@@ -228,7 +228,11 @@ func openStore(path string, ckptBytes int64, ckptAge time.Duration) (*boltStore,
 	var id, applied uint64
 	var next int64
 	if err := db.View(func(tx *bolt.Tx) error {
-		id = binary.BigEndian.Uint64(tx.Bucket(bucketMeta).Get(keyID))
+		v := tx.Bucket(bucketMeta).Get(keyID)
+		if len(v) != 8 {
+			return fmt.Errorf("its id is %d bytes long, not 8", len(v))
+		}
+		id = binary.BigEndian.Uint64(v)
 		applied, next = walState(tx)
 		return nil
 	}); err != nil {

@@ -9,6 +9,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	bolt "go.etcd.io/bbolt"
 )
 
 // testStore opens a store on a new data file, closed when the test ends;
@@ -361,5 +363,32 @@ func TestStoreLog_DamagedInTheMiddle(t *testing.T) {
 	_, err = OpenStore(path)
 	if err == nil || !strings.Contains(err.Error(), path+walSuffix+" is damaged: record 5 does not follow record 4, yet record 6") {
 		t.Errorf("opening a log damaged in its middle: %v", err)
+	}
+}
+
+// TestStoreLog_FileWithoutID: a data file of this format without its id
+// (damaged, or edited by hand) is refused with the damaged-file error,
+// not a crash: the log could not tell its records from another file's.
+func TestStoreLog_FileWithoutID(t *testing.T) {
+	t.Parallel()
+	path := filepath.Join(t.TempDir(), "s.db")
+	st, err := OpenStore(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := st.Close(); err != nil {
+		t.Fatal(err)
+	}
+	db, err := bolt.Open(path, 0o600, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := db.Update(func(tx *bolt.Tx) error { return tx.Bucket(bucketMeta).Delete(keyID) }); err != nil {
+		t.Fatal(err)
+	}
+	db.Close()
+	_, err = OpenStore(path)
+	if err == nil || !strings.Contains(err.Error(), "is damaged or is not a sandbox data file (its id is 0 bytes long, not 8)") {
+		t.Errorf("opening a file without its id: %v", err)
 	}
 }
