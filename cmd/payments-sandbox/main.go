@@ -100,8 +100,11 @@ func run(args []string, stdout, stderr io.Writer) int {
 	faultSeed := fs.Int64("fault-seed", 0, "start every account's injected faults (error_rate, drop_rate of POST /_sandbox/faults) from this `seed`, 1 to 9007199254740991, so that a run meets the same faults again; 0 picks a random seed per account. GET /_sandbox/faults shows the seed in use")
 	level := fs.String("log-level", "info", "log `level` on stderr: debug (one line per request), info, warn or error")
 	svc := addServiceFlags(fs)
-	fs.Usage = func() {
-		fmt.Fprintf(stderr, `Usage: payments-sandbox [flags]
+	// The usage goes to standard output: it is asked for (-h), and
+	// `payments-sandbox -h | less` must show it.
+	usage := func() {
+		fs.SetOutput(stdout)
+		fmt.Fprintf(stdout, `Usage: payments-sandbox [flags]
 
 payments-sandbox is a local stand-in for the payments API: it serves every
 endpoint of the contract under /v1, plus the sandbox controls under
@@ -157,7 +160,7 @@ without a key; the guide "Running a shared sandbox" has the rest.
 Flags:
 `, wire.SecretKeySandboxPrefix, envKeys)
 		fs.PrintDefaults()
-		fmt.Fprintf(stderr, `
+		fmt.Fprintf(stdout, `
 Examples:
   payments-sandbox
   payments-sandbox -addr 127.0.0.1:0 -data sandbox.db
@@ -168,7 +171,6 @@ Examples:
 	}
 	// A mistake gets one line naming it, not the whole usage: flag would
 	// print both, so it prints nothing and the usage is shown on -h only.
-	usage := fs.Usage
 	fs.Usage = func() {}
 	fs.SetOutput(io.Discard)
 	err := fs.Parse(args)
@@ -235,6 +237,9 @@ Examples:
 	ln, err := net.Listen("tcp", *addr)
 	if err != nil {
 		logger.Error("cannot listen", "addr", *addr, "error", err)
+		if errors.Is(err, syscall.EADDRINUSE) {
+			fmt.Fprintf(stderr, "payments-sandbox: %s is in use by another program; pick another port with -addr, or let the system pick a free one with -addr 127.0.0.1:0 (the listening line names it)\n", *addr)
+		}
 		return 1
 	}
 	defer ln.Close()

@@ -314,12 +314,32 @@ func TestRun_HelpDocumentsEveryFlag(t *testing.T) {
 	for _, want := range []string{"-addr", "-data", "-key", "-log-level", "127.0.0.1:12111", "listening on", "SIGTERM",
 		"-max-accounts", "(default 1000)", "-max-account-bytes", "(default 64MiB)", "-max-total-bytes", "(default 256MiB)",
 		"-account-idle", "(default 720h0m0s)", "account_limit_exceeded", "sandbox_limit_exceeded", "GOMEMLIMIT"} {
-		if !strings.Contains(errOut.String(), want) {
-			t.Errorf("-h output lacks %q:\n%s", want, errOut.String())
+		if !strings.Contains(out.String(), want) {
+			t.Errorf("-h output lacks %q:\n%s", want, out.String())
 		}
 	}
-	if out.Len() != 0 {
-		t.Errorf("-h wrote to stdout: %q", out.String())
+	// Asked for, the usage is the program's output: `-h | less` shows it.
+	if errOut.Len() != 0 {
+		t.Errorf("-h wrote to stderr: %q", errOut.String())
+	}
+}
+
+// TestRun_BusyPort: a port another program holds fails with exit 1 and a
+// line saying how to get a free one.
+func TestRun_BusyPort(t *testing.T) {
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ln.Close()
+	var out, errOut bytes.Buffer
+	if code := run([]string{"-addr", ln.Addr().String()}, &out, &errOut); code != 1 {
+		t.Errorf("a busy port exits %d, want 1", code)
+	}
+	for _, want := range []string{ln.Addr().String() + " is in use", "-addr 127.0.0.1:0"} {
+		if !strings.Contains(errOut.String(), want) {
+			t.Errorf("the error lacks %q:\n%s", want, errOut.String())
+		}
 	}
 }
 
