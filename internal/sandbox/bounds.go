@@ -264,33 +264,36 @@ func sweepEvery(idle time.Duration) time.Duration {
 	return min(max(idle/10, time.Second), time.Minute)
 }
 
-// startSweeper runs sweepIdle every sweepEvery. It runs under -key too:
-// the key set may be replaced while serving, and sweepIdle looks each time.
+// startSweeper runs sweepIdle every sweepEvery on the server's clock. It
+// runs under -key too: the key set may be replaced while serving, and
+// sweepIdle looks each time.
 func (s *Server) startSweeper() {
 	if s.limits.AccountIdle <= 0 {
 		return
 	}
-	s.sweepStop = make(chan struct{})
-	s.sweepDone = make(chan struct{})
-	go func() {
-		defer close(s.sweepDone)
-		t := time.NewTicker(sweepEvery(s.limits.AccountIdle))
-		defer t.Stop()
-		for {
-			select {
-			case <-t.C:
-				s.sweepIdle()
-			case <-s.sweepStop:
-				return
-			}
+	every := sweepEvery(s.limits.AccountIdle)
+	var sweep func()
+	sweep = func() {
+		s.sweepMu.Lock()
+		defer s.sweepMu.Unlock()
+		if s.sweepTimer == nil {
+			return // stopped
 		}
-	}()
+		s.sweepIdle()
+		s.sweepTimer = s.clock.AfterFunc(every, sweep)
+	}
+	s.sweepMu.Lock()
+	s.sweepTimer = s.clock.AfterFunc(every, sweep)
+	s.sweepMu.Unlock()
 }
 
+// stopSweeper stops the sweeps, waiting for one in progress.
 func (s *Server) stopSweeper() {
-	if s.sweepStop != nil {
-		close(s.sweepStop)
-		<-s.sweepDone
+	s.sweepMu.Lock()
+	defer s.sweepMu.Unlock()
+	if s.sweepTimer != nil {
+		s.sweepTimer.Stop()
+		s.sweepTimer = nil
 	}
 }
 

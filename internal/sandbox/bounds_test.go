@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/paymentsdev/terraform-provider-payments/internal/sandbox"
+	"github.com/paymentsdev/terraform-provider-payments/internal/sandbox/clock"
 	"github.com/paymentsdev/terraform-provider-payments/internal/sandbox/sandboxtest"
 	"github.com/paymentsdev/terraform-provider-payments/internal/wire"
 )
@@ -157,28 +158,42 @@ func TestLimits_MaxAccounts(t *testing.T) {
 }
 
 func TestLimits_AccountIdle(t *testing.T) {
-	clock := &fakeClock{t: time.Date(2030, 1, 1, 0, 0, 0, 0, time.UTC)}
+	clk := clock.NewFake(time.Date(2030, 1, 1, 0, 0, 0, 0, time.UTC))
 	path := filepath.Join(t.TempDir(), "sandbox.db")
 	st, err := sandbox.OpenStore(path)
 	if err != nil {
 		t.Fatal(err)
 	}
 	limits := sandbox.Limits{MaxAccounts: 2, AccountIdle: time.Hour}
-	sb := sandboxtest.Start(t, sandboxtest.WithStore(st), sandboxtest.WithClock(clock.now), sandboxtest.WithLimits(limits))
+	sb := sandboxtest.Start(t, sandboxtest.WithStore(st), sandboxtest.WithClock(clk), sandboxtest.WithLimits(limits))
 	idle := envOn(t, sb, sandboxtest.NewKey(t))
 	busy := idle.other()
 	gone := idle.customer(vals("name", "Idle"))
 	kept := busy.customer(vals("name", "Busy"))
 	before := sandbox.TotalBytes(sb.Server)
 
-	clock.add(40 * time.Minute)
-	busy.stats()
-	sandbox.SweepIdle(sb.Server)
+	// The sweeper runs on the sandbox's clock: each step moves it and
+	// waits for the sweep it makes, which arms the next one.
+	advance := func(d time.Duration) {
+		t.Helper()
+		armed := clk.Armed()
+		clk.Advance(d)
+		select {
+		case <-armed:
+		case <-time.After(10 * time.Second):
+			t.Fatalf("no sweep 10 s after moving the clock %v", d)
+		}
+	}
+	advance(40 * time.Minute)
 	idle.get("/v1/customers/"+gone.ID, nil).ok(nil) // not idle long enough yet
-
-	clock.add(61 * time.Minute)
 	busy.stats()
-	sandbox.SweepIdle(sb.Server)
+	advance(30 * time.Minute)
+	if running, _ := sandbox.AccountBytes(sb.Server, idle.key); running == -1 {
+		t.Fatal("an account idle for 30 minutes was removed; the limit is an hour")
+	}
+	busy.stats()
+	advance(31 * time.Minute) // the idle key unused for 61 minutes, the busy one 31
+	busy.stats()
 	if running, _ := sandbox.AccountBytes(sb.Server, idle.key); running != -1 {
 		t.Fatalf("the idle account is still there, keeping %d bytes", running)
 	}
@@ -206,13 +221,13 @@ func TestLimits_AccountIdle(t *testing.T) {
 }
 
 func TestLimits_AccountIdle_NamedKeysStay(t *testing.T) {
-	clock := &fakeClock{t: time.Date(2030, 1, 1, 0, 0, 0, 0, time.UTC)}
+	clk := clock.NewFake(time.Date(2030, 1, 1, 0, 0, 0, 0, time.UTC))
 	key := sandboxtest.NewKey(t)
-	sb := sandboxtest.Start(t, sandboxtest.WithKeys(key), sandboxtest.WithClock(clock.now),
+	sb := sandboxtest.Start(t, sandboxtest.WithKeys(key), sandboxtest.WithClock(clk),
 		sandboxtest.WithLimits(sandbox.Limits{AccountIdle: time.Minute}))
 	e := envOn(t, sb, key)
 	cu := e.customer(vals("name", "Named"))
-	clock.add(time.Hour)
+	clk.Advance(time.Hour)
 	sandbox.SweepIdle(sb.Server)
 	e.get("/v1/customers/"+cu.ID, nil).ok(nil)
 }
@@ -222,8 +237,8 @@ func TestLimits_AccountIdle_NamedKeysStay(t *testing.T) {
 func TestAccountBytes_RunningEqualsRecount(t *testing.T) {
 	seed := uint64(testSeed(t)) //nolint:gosec // seeds are positive
 	rng := rand.New(rand.NewPCG(seed, seed))
-	clock := &fakeClock{t: time.Date(2030, 1, 1, 0, 0, 0, 0, time.UTC)}
-	sb := sandboxtest.Start(t, sandboxtest.WithClock(clock.now))
+	clk := clock.NewFake(time.Date(2030, 1, 1, 0, 0, 0, 0, time.UTC))
+	sb := sandboxtest.Start(t, sandboxtest.WithClock(clk))
 	e := envOn(t, sb, sandboxtest.NewKey(t))
 	var customers, payments, endpoints []string
 	pick := func(ids []string) string { return ids[rng.IntN(len(ids))] }
@@ -273,7 +288,7 @@ func TestAccountBytes_RunningEqualsRecount(t *testing.T) {
 				e.del("/v1/webhook_endpoints/" + id)
 			}
 		case op == 10:
-			clock.add(time.Duration(rng.IntN(5)) * time.Hour) // idempotency records expire
+			clk.Advance(time.Duration(rng.IntN(5)) * time.Hour) // idempotency records expire
 		case op == 11 && rng.IntN(10) == 0:
 			e.post("/_sandbox/reset", nil)
 			customers, payments, endpoints = nil, nil, nil

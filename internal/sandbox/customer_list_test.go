@@ -35,7 +35,7 @@ func (e *env) customerPage(q ...string) ([]string, bool) {
 
 func TestListCustomers_OrderAndEmailFilter(t *testing.T) {
 	t.Parallel()
-	e, clock := listEnv(t)
+	e, clk := listEnv(t)
 	// 25 customers, three per second, so that many share a timestamp and
 	// only the creation order can sort them. Every fifth shares an address
 	// written in another case; one has none.
@@ -55,7 +55,7 @@ func TestListCustomers_OrderAndEmailFilter(t *testing.T) {
 			shared = append([]string{cu.ID}, shared...)
 		}
 		if i%3 == 2 {
-			clock.add(time.Second)
+			clk.Advance(time.Second)
 		}
 	}
 	// A deleted customer leaves the list and its cursor stops working.

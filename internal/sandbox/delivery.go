@@ -17,6 +17,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/paymentsdev/terraform-provider-payments/internal/sandbox/clock"
 	"github.com/paymentsdev/terraform-provider-payments/internal/wire"
 )
 
@@ -115,7 +116,7 @@ type deliveryAttempt struct {
 // attempt waits for the account's lock, so the request's store write of
 // the delivery lands before the attempt's.
 func (c *call) addDelivery(ev, ep rid) {
-	d := &delivery{a: c.a, key: deliveryKey(ev, ep), event: ev, endpoint: ep, due: time.Now()}
+	d := &delivery{a: c.a, key: deliveryKey(ev, ep), event: ev, endpoint: ep, due: c.now}
 	c.putDelivery(d)
 	bk := &c.a.wh.book
 	bk.mu.Lock()
@@ -380,7 +381,7 @@ func (d *deliverer) dial(ctx context.Context, dialer *net.Dialer, network, addr 
 
 // start runs the scheduler, with the deliveries loaded from the store.
 func (d *deliverer) start() {
-	now := time.Now()
+	now := d.s.now()
 	d.mu.Lock()
 	for _, a := range d.s.accounts {
 		for _, dl := range a.wh.book.pending {
@@ -494,36 +495,53 @@ func (d *deliverer) schedule(dl *delivery, due time.Time) {
 	first := d.due[0].d == dl
 	d.mu.Unlock()
 	if first {
-		select {
-		case d.wake <- struct{}{}:
-		default:
-		}
+		d.poke()
 	}
 }
 
+// run dispatches the attempts as they fall due on the server's clock: it
+// sleeps on a timer of that clock set for the earliest, or until schedule
+// wakes it for an earlier one.
 func (d *deliverer) run() {
 	defer d.wg.Done()
-	timer := time.NewTimer(time.Hour)
-	defer timer.Stop()
+	var timer clock.Timer
+	defer func() {
+		if timer != nil {
+			timer.Stop()
+		}
+	}()
 	for {
 		d.mu.Lock()
-		now := time.Now()
+		now := d.s.now()
 		for len(d.due) > 0 && !d.due[0].due.After(now) {
 			it, _ := heap.Pop(&d.due).(dueItem)
 			d.dispatchLocked(it.d)
 		}
-		wait := time.Hour
+		var next time.Time
 		if len(d.due) > 0 {
-			wait = d.due[0].due.Sub(now)
+			next = d.due[0].due
 		}
 		d.mu.Unlock()
-		timer.Reset(wait)
+		if timer != nil {
+			timer.Stop()
+			timer = nil
+		}
+		if !next.IsZero() {
+			timer = d.s.clock.AfterFunc(next.Sub(now), d.poke)
+		}
 		select {
 		case <-d.ctx.Done():
 			return
 		case <-d.wake:
-		case <-timer.C:
 		}
+	}
+}
+
+// poke wakes the scheduler.
+func (d *deliverer) poke() {
+	select {
+	case d.wake <- struct{}{}:
+	default:
 	}
 }
 
@@ -627,8 +645,8 @@ func (d *deliverer) attempt(dl *delivery) {
 		status: status, err: errText, at: at.Unix(), duration: took,
 	}
 	if retry {
-		dl.due = time.Now().Add(d.backoff(dl.attempts))
-		rec.retryMS = d.s.now().Add(time.Until(dl.due)).UnixMilli()
+		dl.due = d.s.now().Add(d.backoff(dl.attempts))
+		rec.retryMS = dl.due.UnixMilli()
 	}
 	bk.attempts = append(bk.attempts, rec)
 	c.putDeliveryAttempt(rec)

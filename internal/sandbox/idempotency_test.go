@@ -163,19 +163,19 @@ func TestIdempotency_NotStored(t *testing.T) {
 
 func TestIdempotency_Expiry(t *testing.T) {
 	t.Parallel()
-	e, clock := listEnv(t)
+	e, clk := listEnv(t)
 	r1 := e.post("/v1/customers", nil, idemKey("day")).ok(nil)
-	clock.add(sandbox.IdempotencyKeyRetention - time.Second)
+	clk.Advance(sandbox.IdempotencyKeyRetention - time.Second)
 	if r := e.post("/v1/customers", nil, idemKey("day")).ok(nil); !bytes.Equal(r.body, r1.body) {
 		t.Error("a key was forgotten before its retention")
 	}
-	clock.add(time.Second)
+	clk.Advance(time.Second)
 	if r := e.post("/v1/customers", nil, idemKey("day")).ok(nil); bytes.Equal(r.body, r1.body) {
 		t.Error("a key was replayed after its retention")
 	}
 	// A later write sweeps expired keys; the sweep must not lose live ones.
 	e.post("/v1/customers", nil, idemKey("fresh")).ok(nil)
-	clock.add(sandbox.IdempotencyKeyRetention / 2)
+	clk.Advance(sandbox.IdempotencyKeyRetention / 2)
 	e.post("/v1/customers", nil, idemKey("other")).ok(nil)
 	if r := e.post("/v1/customers", nil, idemKey("fresh")).ok(nil); r.header.Get(wire.HeaderIdempotentReplayed) != "true" {
 		t.Error("a live key was swept")

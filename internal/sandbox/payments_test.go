@@ -6,11 +6,11 @@ import (
 	"slices"
 	"strconv"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
 	"github.com/paymentsdev/terraform-provider-payments/internal/sandbox"
+	"github.com/paymentsdev/terraform-provider-payments/internal/sandbox/clock"
 	"github.com/paymentsdev/terraform-provider-payments/internal/sandbox/sandboxtest"
 	"github.com/paymentsdev/terraform-provider-payments/internal/wire"
 )
@@ -313,23 +313,14 @@ func TestSandboxControls_CompleteAndDispute(t *testing.T) {
 }
 
 // listEnv is a sandbox whose clock the test sets.
-func listEnv(t *testing.T) (*env, *fakeClock) {
-	clock := &fakeClock{t: time.Date(2030, 1, 1, 0, 0, 0, 0, time.UTC)}
-	return newEnv(t, sandboxtest.WithClock(clock.now)), clock
+func listEnv(t *testing.T) (*env, *clock.Fake) {
+	clk := clock.NewFake(time.Date(2030, 1, 1, 0, 0, 0, 0, time.UTC))
+	return newEnv(t, sandboxtest.WithClock(clk)), clk
 }
-
-type fakeClock struct {
-	mu sync.Mutex
-	t  time.Time
-}
-
-func (c *fakeClock) now() time.Time { c.mu.Lock(); defer c.mu.Unlock(); return c.t }
-
-func (c *fakeClock) add(d time.Duration) { c.mu.Lock(); c.t = c.t.Add(d); c.mu.Unlock() }
 
 func TestListPayments_OrderAndFilters(t *testing.T) {
 	t.Parallel()
-	e, clock := listEnv(t)
+	e, clk := listEnv(t)
 	cu := e.customer(vals("source", sandbox.TokenAmex))
 	// 25 payments: three per second, so that many share a timestamp and
 	// only the creation order can sort them.
@@ -344,7 +335,7 @@ func TestListPayments_OrderAndFilters(t *testing.T) {
 		}
 		ids = append(ids, e.payment(f).ID)
 		if i%3 == 2 {
-			clock.add(time.Second)
+			clk.Advance(time.Second)
 		}
 	}
 	newest := slices.Clone(ids)

@@ -110,6 +110,7 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/paymentsdev/terraform-provider-payments/internal/sandbox/clock"
 	"github.com/paymentsdev/terraform-provider-payments/internal/wire"
 )
 
@@ -125,9 +126,11 @@ type Options struct {
 	// Logger receives operational logs; nil discards them. Keys and the
 	// Authorization header are never logged.
 	Logger *slog.Logger
-	// Now is the clock for timestamps and idempotency expiry; nil is
-	// time.Now. Rate limits and latency always use the real clock.
-	Now func() time.Time
+	// Clock is the time of timestamps and of the work that waits:
+	// idempotency expiry, idle accounts, delivery retries; nil is the real
+	// clock. Rate limits, latency and request timeouts always use the real
+	// clock.
+	Clock clock.Clock
 	// Webhooks configure event delivery (see delivery.go).
 	Webhooks WebhookOptions
 	// Limits bound the accounts and the bytes the server keeps (see
@@ -142,7 +145,7 @@ type Options struct {
 // Server is the sandbox's http.Handler. It is safe for concurrent use.
 type Server struct {
 	log   *slog.Logger
-	now   func() time.Time
+	clock clock.Clock
 	keys  atomic.Pointer[map[string]struct{}] // nil admits every key; see SetKeys
 	store Store
 	mux   *http.ServeMux
@@ -159,9 +162,11 @@ type Server struct {
 	limits    Limits
 	faultSeed int64
 	// total is the bytes all accounts keep (bounds.go).
-	total     atomic.Int64
-	sweepStop chan struct{}
-	sweepDone chan struct{}
+	total atomic.Int64
+	// sweepTimer is the next sweep of idle accounts, nil once stopped;
+	// sweepMu is held for a sweep and for stopping them.
+	sweepMu    sync.Mutex
+	sweepTimer clock.Timer
 
 	connections atomic.Int64
 	// storeErr is set when a write to the store failed and reading the
@@ -185,7 +190,7 @@ type Server struct {
 func New(opts Options) (*Server, error) {
 	s := &Server{
 		log:       opts.Logger,
-		now:       opts.Now,
+		clock:     opts.Clock,
 		store:     opts.Store,
 		accounts:  make(map[[32]byte]*account),
 		dropping:  make(map[[32]byte]chan struct{}),
@@ -199,8 +204,8 @@ func New(opts Options) (*Server, error) {
 	if s.log == nil {
 		s.log = slog.New(slog.DiscardHandler)
 	}
-	if s.now == nil {
-		s.now = time.Now
+	if s.clock == nil {
+		s.clock = clock.Real()
 	}
 	if len(opts.Keys) > 0 {
 		if err := s.SetKeys(opts.Keys); err != nil {
@@ -230,6 +235,9 @@ func New(opts Options) (*Server, error) {
 	s.mux.HandleFunc("/", s.serveUnknown)
 	return s, nil
 }
+
+// now is the time on the server's clock.
+func (s *Server) now() time.Time { return s.clock.Now() }
 
 // ServeHTTP answers one request.
 func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {

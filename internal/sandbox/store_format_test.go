@@ -14,6 +14,7 @@ import (
 	bolt "go.etcd.io/bbolt"
 
 	"github.com/paymentsdev/terraform-provider-payments/internal/sandbox"
+	"github.com/paymentsdev/terraform-provider-payments/internal/sandbox/clock"
 	"github.com/paymentsdev/terraform-provider-payments/internal/sandbox/sandboxtest"
 	"github.com/paymentsdev/terraform-provider-payments/internal/wire"
 )
@@ -74,13 +75,13 @@ func testUpgrade(t *testing.T, from int) {
 	if err := os.WriteFile(path, fixture, 0o600); err != nil {
 		t.Fatal(err)
 	}
-	clock := func() time.Time { return fixtureTime.Add(30 * time.Minute) }
+	clk := clock.NewFake(fixtureTime.Add(30 * time.Minute))
 	open := func(logs *sandboxtest.Buffer) *sandboxtest.Sandbox {
 		st, err := sandbox.OpenStore(path)
 		if err != nil {
 			t.Fatal(err)
 		}
-		return sandboxtest.Start(t, sandboxtest.WithStore(st), sandboxtest.WithClock(clock),
+		return sandboxtest.Start(t, sandboxtest.WithStore(st), sandboxtest.WithClock(clk),
 			sandboxtest.WithLogger(slog.New(slog.NewTextHandler(logs, nil))))
 	}
 

@@ -20,6 +20,7 @@ import (
 
 	"github.com/paymentsdev/terraform-provider-payments/internal/client"
 	"github.com/paymentsdev/terraform-provider-payments/internal/sandbox"
+	"github.com/paymentsdev/terraform-provider-payments/internal/sandbox/clock"
 	"github.com/paymentsdev/terraform-provider-payments/internal/sandbox/sandboxtest"
 	"github.com/paymentsdev/terraform-provider-payments/internal/wire"
 )
@@ -433,44 +434,51 @@ func TestWebhooks_Filtering(t *testing.T) {
 	}
 }
 
+// The retries wait base, 2×base, 4×base… on the sandbox's clock: each is
+// scheduled exactly that far after the attempt before it, and is made only
+// once the clock, moved by hand, reaches it.
 func TestWebhooks_RetriesWithGrowingGaps(t *testing.T) {
 	t.Parallel()
 	const attempts = 4
-	base := 40 * time.Millisecond
-	e := newHookEnv(t, sandbox.Options{Webhooks: sandbox.WebhookOptions{Attempts: attempts, RetryBase: base, Timeout: 2 * time.Second}})
+	base := time.Minute // never passes on its own: the test moves the clock
+	clk := clock.NewFake(time.Date(2030, 1, 1, 0, 0, 0, 0, time.UTC))
+	e := newHookEnv(t, sandbox.Options{Clock: clk, Webhooks: sandbox.WebhookOptions{Attempts: attempts, RetryBase: base, Timeout: 2 * time.Second}})
 	rc := newReceiver(t)
 	rc.status.Store(http.StatusInternalServerError)
-	var mu sync.Mutex
-	var times []time.Time
-	rc.handle = func(w http.ResponseWriter, _ *http.Request, _ hit) {
-		mu.Lock()
-		times = append(times, time.Now())
-		mu.Unlock()
-		w.WriteHeader(http.StatusInternalServerError)
-	}
 	ep := e.endpoint(rc.URL, wire.EventCustomerCreated)
 	e.customer(nil)
 
-	ds := e.waitDeliveries(vals(wire.ParamEndpoint, ep.ID), attempts)
-	for i, d := range ds { // newest first
-		if d.Attempt != attempts-i || d.Status != 500 || !strings.Contains(d.Error, "500") {
-			t.Errorf("attempt record %d: %+v", i, d)
+	q := vals(wire.ParamEndpoint, ep.ID)
+	for n := 1; n <= attempts; n++ {
+		ds := e.waitDeliveries(q, n)
+		if len(ds) != n {
+			t.Fatalf("%d attempts recorded before the clock reached attempt %d's time", len(ds), n+1)
 		}
-	}
-	mu.Lock()
-	defer mu.Unlock()
-	if len(times) != attempts {
-		t.Fatalf("the receiver got %d attempts, want %d", len(times), attempts)
-	}
-	for i := 1; i < len(times); i++ {
-		gap, min := times[i].Sub(times[i-1]), base<<(i-1)
-		if gap < min {
-			t.Errorf("gap before attempt %d is %s, want at least %s", i+1, gap, min)
+		d := ds[0] // newest first
+		if d.Attempt != n || d.Status != 500 || !strings.Contains(d.Error, "500") {
+			t.Errorf("attempt record %d: %+v", n, d)
 		}
+		if at := clk.Now().UTC().Format(time.RFC3339); d.At != at {
+			t.Errorf("attempt %d made at %s, want %s: when the clock reached it", n, d.At, at)
+		}
+		if n == attempts {
+			if d.NextRetryAt != "" {
+				t.Errorf("the last attempt schedules another, at %s", d.NextRetryAt)
+			}
+			break
+		}
+		gap := base << (n - 1)
+		if want := clk.Now().Add(gap).UTC().Format(time.RFC3339); d.NextRetryAt != want {
+			t.Errorf("attempt %d schedules the next at %s, want %s (%s later)", n, d.NextRetryAt, want, gap)
+		}
+		clk.Advance(gap)
 	}
-	// No further attempt once the last has failed.
-	if n := len(e.deliveries(vals(wire.ParamEndpoint, ep.ID))); n != attempts {
-		t.Errorf("%d attempts recorded, want %d", n, attempts)
+	if got := len(rc.hits); got != attempts {
+		t.Errorf("the receiver got %d attempts, want %d", got, attempts)
+	}
+	// Nothing more is scheduled once the last has failed.
+	if n, _ := clk.Next(); clk.Timers() != 0 {
+		t.Errorf("%d timers wait on the clock after the last attempt, the next at %v", clk.Timers(), n)
 	}
 }
 

@@ -18,6 +18,7 @@ import (
 	"github.com/chromedp/chromedp"
 
 	"github.com/paymentsdev/terraform-provider-payments/internal/sandbox"
+	"github.com/paymentsdev/terraform-provider-payments/internal/sandbox/clock"
 	"github.com/paymentsdev/terraform-provider-payments/internal/sandbox/sandboxtest"
 	"github.com/paymentsdev/terraform-provider-payments/internal/wire"
 )
@@ -382,8 +383,7 @@ func TestBrowser_Screenshots(t *testing.T) {
 	// The times shown start at a fixed moment, so that the pictures do not
 	// date; they run at the real pace from there.
 	base, started := time.Date(2026, 11, 25, 9, 30, 0, 0, time.UTC), time.Now()
-	clock := func() time.Time { return base.Add(time.Since(started)) }
-	s := newSite(t, siteOptions{sandbox: sandbox.Options{Now: clock, Webhooks: sandbox.WebhookOptions{Attempts: 3, RetryBase: 50 * time.Millisecond, Timeout: 2 * time.Second}}})
+	s := newSite(t, siteOptions{sandbox: sandbox.Options{Clock: clock.Offset(base.Sub(started)), Webhooks: sandbox.WebhookOptions{Attempts: 3, RetryBase: 50 * time.Millisecond, Timeout: 2 * time.Second}}})
 	key := sandboxtest.NewKey(t)
 	ok := newReceiver(t)
 	down := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) { w.WriteHeader(http.StatusServiceUnavailable) }))

@@ -10,9 +10,9 @@ import (
 	"slices"
 	"sync"
 	"testing"
-	"time"
 
 	"github.com/paymentsdev/terraform-provider-payments/internal/sandbox"
+	"github.com/paymentsdev/terraform-provider-payments/internal/sandbox/clock"
 	"github.com/paymentsdev/terraform-provider-payments/internal/wire"
 )
 
@@ -49,8 +49,10 @@ func WithLogger(l *slog.Logger) Option { return func(o *sandbox.Options) { o.Log
 // WithLimits bounds the accounts and bytes the sandbox keeps.
 func WithLimits(l sandbox.Limits) Option { return func(o *sandbox.Options) { o.Limits = l } }
 
-// WithClock makes now the sandbox's clock for timestamps and idempotency expiry.
-func WithClock(now func() time.Time) Option { return func(o *sandbox.Options) { o.Now = now } }
+// WithClock makes c the sandbox's clock: timestamps, idempotency expiry,
+// idle accounts and delivery retries read it (clock.NewFake for a clock a
+// test moves by hand).
+func WithClock(c clock.Clock) Option { return func(o *sandbox.Options) { o.Clock = c } }
 
 // WithFaultSeed starts every account's fault decisions from seed.
 func WithFaultSeed(seed int64) Option { return func(o *sandbox.Options) { o.FaultSeed = seed } }
