@@ -81,6 +81,9 @@ func main() {
 // run is main without the process: it returns the exit status, so that
 // tests can drive it.
 func run(args []string, stdout, stderr io.Writer) int {
+	if len(args) > 0 && args[0] == healthcheckCommand {
+		return healthcheck(args[1:], stdout, stderr)
+	}
 	fs := flag.NewFlagSet("payments-sandbox", flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	addr := fs.String("addr", "127.0.0.1:12111", "listen on this `host:port`; port 0 picks a free port (see the listening line)")
@@ -260,7 +263,7 @@ Examples:
 		st, err := sandbox.OpenStore(*data)
 		if err != nil {
 			// One plain line: it names the file and what to do.
-			fmt.Fprintf(stderr, "payments-sandbox: %v\n", err)
+			fmt.Fprintf(stderr, "payments-sandbox: %v%s\n", err, accessHint(err))
 			return 1
 		}
 		opts.Store = st

@@ -222,7 +222,7 @@ func readKeyFile(path string) ([]string, error) {
 	b, err := os.ReadFile(path)
 	if err != nil {
 		// The *PathError names the file and the cause; it holds no content.
-		return nil, fmt.Errorf("-key-file: %w", err)
+		return nil, fmt.Errorf("-key-file: %w%s", err, accessHint(err))
 	}
 	var keys []string
 	for i, line := range bytes.Split(b, []byte("\n")) {
