@@ -23,6 +23,7 @@ import (
 
 	"github.com/paymentsdev/terraform-provider-payments/internal/sandbox"
 	"github.com/paymentsdev/terraform-provider-payments/internal/sandbox/dashboard"
+	"github.com/paymentsdev/terraform-provider-payments/internal/sandbox/storage"
 	"github.com/paymentsdev/terraform-provider-payments/internal/wire"
 )
 
@@ -260,7 +261,7 @@ Examples:
 		opts.Webhooks.Listen = []netip.AddrPort{tcp.AddrPort()}
 	}
 	if *data != "" {
-		st, err := sandbox.OpenStore(*data)
+		st, err := storage.Open(*data)
 		if err != nil {
 			// One plain line: it names the file and what to do.
 			fmt.Fprintf(stderr, "payments-sandbox: %v%s\n", err, accessHint(err))

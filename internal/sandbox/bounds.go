@@ -8,6 +8,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/paymentsdev/terraform-provider-payments/internal/sandbox/storage"
 	"github.com/paymentsdev/terraform-provider-payments/internal/wire"
 )
 
@@ -239,7 +240,7 @@ func (s *Server) sweepIdle() {
 	}
 	if s.store != nil {
 		for i, a := range gone {
-			if !s.commitBackground(a, []op{{kind: opDropAccount}}) {
+			if !s.commitBackground(a, []storage.Op{storage.DropAccount()}) {
 				// The file keeps it (a full disk): so does memory, and a
 				// later sweep tries again.
 				s.mu.Lock()

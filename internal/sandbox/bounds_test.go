@@ -15,6 +15,7 @@ import (
 	"github.com/paymentsdev/terraform-provider-payments/internal/sandbox"
 	"github.com/paymentsdev/terraform-provider-payments/internal/sandbox/clock"
 	"github.com/paymentsdev/terraform-provider-payments/internal/sandbox/sandboxtest"
+	"github.com/paymentsdev/terraform-provider-payments/internal/sandbox/storage"
 	"github.com/paymentsdev/terraform-provider-payments/internal/wire"
 )
 
@@ -160,7 +161,7 @@ func TestLimits_MaxAccounts(t *testing.T) {
 func TestLimits_AccountIdle(t *testing.T) {
 	clk := clock.NewFake(time.Date(2030, 1, 1, 0, 0, 0, 0, time.UTC))
 	path := filepath.Join(t.TempDir(), "sandbox.db")
-	st, err := sandbox.OpenStore(path)
+	st, err := storage.Open(path)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -211,7 +212,7 @@ func TestLimits_AccountIdle(t *testing.T) {
 	if err := sb.Close(); err != nil {
 		t.Fatal(err)
 	}
-	st, err = sandbox.OpenStore(path)
+	st, err = storage.Open(path)
 	if err != nil {
 		t.Fatal(err)
 	}

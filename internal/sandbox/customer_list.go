@@ -66,7 +66,7 @@ func (s *Server) orderCustomers(a *account) error {
 	if s.store == nil || len(c.ops) == 0 {
 		return nil
 	}
-	if err := s.store.commit(a.hash, c.ops); err != nil {
+	if err := s.store.Commit(a.hash, c.ops); err != nil {
 		return fmt.Errorf("numbering the customers of the data file in creation order: %w", err)
 	}
 	return nil

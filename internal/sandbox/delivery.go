@@ -18,6 +18,7 @@ import (
 	"time"
 
 	"github.com/paymentsdev/terraform-provider-payments/internal/sandbox/clock"
+	"github.com/paymentsdev/terraform-provider-payments/internal/sandbox/storage"
 	"github.com/paymentsdev/terraform-provider-payments/internal/wire"
 )
 
@@ -151,7 +152,7 @@ type deliveryBook struct {
 	seq uint64
 	// ops are the store writes of attempts not yet flushed; dirty is set
 	// while the account is in the deliverer's flush list.
-	ops   []op
+	ops   []storage.Op
 	dirty bool
 	// flushing is held while the book's ops are being written, so that
 	// a request that must write after them (deleting an endpoint,
@@ -168,7 +169,7 @@ func (bk *deliveryBook) ensure() {
 // takeOps waits for a flush in progress and returns the ops not yet
 // written, with mu held: the caller cancels deliveries before unlocking,
 // so that no write of theirs can follow its own.
-func (bk *deliveryBook) takeOps() []op {
+func (bk *deliveryBook) takeOps() []storage.Op {
 	bk.flushing.Lock()
 	bk.mu.Lock()
 	bk.flushing.Unlock()
@@ -409,7 +410,7 @@ func (d *deliverer) stop() {
 
 // queue adds an attempt's store writes to its account's book, whose mu
 // the caller holds, for the flusher.
-func (d *deliverer) queue(a *account, ops []op) {
+func (d *deliverer) queue(a *account, ops []storage.Op) {
 	bk := &a.wh.book
 	if len(ops) == 0 {
 		return
@@ -420,7 +421,7 @@ func (d *deliverer) queue(a *account, ops []op) {
 
 // requeue puts ops that could not be written back in front of the book's,
 // for the flusher to try again; the caller holds the book's mu.
-func (d *deliverer) requeue(a *account, ops []op) {
+func (d *deliverer) requeue(a *account, ops []storage.Op) {
 	bk := &a.wh.book
 	if len(ops) == 0 {
 		return
@@ -716,11 +717,11 @@ func (d *deliverer) post(target, secret string, body []byte, at time.Time) (stat
 // commitBackground writes changes made outside a request (delivery
 // records, an idle account's removal), and reports whether they were
 // written; on failure the caller keeps them to try again.
-func (s *Server) commitBackground(a *account, ops []op) bool {
+func (s *Server) commitBackground(a *account, ops []storage.Op) bool {
 	if len(ops) == 0 {
 		return true
 	}
-	if err := s.store.commit(a.hash, ops); err != nil {
+	if err := s.store.Commit(a.hash, ops); err != nil {
 		if !s.backgroundFailing.Swap(true) {
 			s.log.Error("writing the data file failed; delivery records are kept in memory and written once it takes writes again", "error", err)
 		}

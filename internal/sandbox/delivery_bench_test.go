@@ -14,6 +14,7 @@ import (
 
 	"github.com/paymentsdev/terraform-provider-payments/internal/sandbox"
 	"github.com/paymentsdev/terraform-provider-payments/internal/sandbox/sandboxtest"
+	"github.com/paymentsdev/terraform-provider-payments/internal/sandbox/storage"
 	"github.com/paymentsdev/terraform-provider-payments/internal/wire"
 )
 
@@ -55,7 +56,7 @@ func webhookStorm(b *testing.B, store bool) (quiet, storm []time.Duration) {
 	)
 	opts := sandbox.Options{Webhooks: sandbox.WebhookOptions{Attempts: 1}}
 	if store {
-		st, err := sandbox.OpenStore(filepath.Join(b.TempDir(), "sandbox.db"))
+		st, err := storage.Open(filepath.Join(b.TempDir(), "sandbox.db"))
 		if err != nil {
 			b.Fatal(err)
 		}

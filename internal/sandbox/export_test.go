@@ -5,32 +5,11 @@ import (
 	"crypto/sha256"
 	"errors"
 	"net/netip"
-	"os"
-	"os/exec"
 	"sync/atomic"
-	"testing"
 	"time"
-)
 
-// SmallDisk mounts a 2 MB tmpfs for the test, unmounted when it ends, so
-// that a test can fill a real file system; it skips the test, saying why,
-// when not run as root.
-func SmallDisk(t *testing.T) string {
-	t.Helper()
-	if os.Geteuid() != 0 {
-		t.Skip("mounting the tmpfs to fill needs root; run the test as root to cover a real full disk")
-	}
-	dir := t.TempDir()
-	if out, err := exec.Command("mount", "-t", "tmpfs", "-o", "size=2m", "tmpfs", dir).CombinedOutput(); err != nil {
-		t.Fatalf("mounting a tmpfs on %s: %v: %s", dir, err, out)
-	}
-	t.Cleanup(func() {
-		if out, err := exec.Command("umount", dir).CombinedOutput(); err != nil {
-			t.Errorf("unmounting %s: %v: %s", dir, err, out)
-		}
-	})
-	return dir
-}
+	"github.com/paymentsdev/terraform-provider-payments/internal/sandbox/storage"
+)
 
 // SetAfterReserve lets the external tests hold a request inside the window
 // between reserving its Idempotency-Key and acting, where a concurrent
@@ -121,7 +100,7 @@ func SetWebhookResolver(s *Server, lookup func(host string) []netip.Addr) {
 // FaultyStore wraps a store so that a test can make its writes fail, as a
 // full disk would, and mend them again.
 type FaultyStore struct {
-	Store
+	storage.Store
 	// Fail makes every commit, and the health check, fail while set.
 	Fail atomic.Bool
 	// Failed counts the commits failed.
@@ -131,19 +110,19 @@ type FaultyStore struct {
 // errInjected is the failure FaultyStore injects.
 var errInjected = errors.New("injected write failure")
 
-func (f *FaultyStore) commit(account [32]byte, ops []op) error {
+func (f *FaultyStore) Commit(account storage.AccountID, ops []storage.Op) error {
 	if f.Fail.Load() {
 		f.Failed.Add(1)
 		return errInjected
 	}
-	return f.Store.commit(account, ops)
+	return f.Store.Commit(account, ops)
 }
 
-func (f *FaultyStore) check() error {
+func (f *FaultyStore) Health() error {
 	if f.Fail.Load() {
 		return errInjected
 	}
-	return f.Store.check()
+	return f.Store.Health()
 }
 
 // PendingDeliveries is how many deliveries of the account of key are still

@@ -15,6 +15,7 @@ import (
 
 	"github.com/paymentsdev/terraform-provider-payments/internal/sandbox"
 	"github.com/paymentsdev/terraform-provider-payments/internal/sandbox/sandboxtest"
+	"github.com/paymentsdev/terraform-provider-payments/internal/sandbox/storage"
 	"github.com/paymentsdev/terraform-provider-payments/internal/wire"
 )
 
@@ -79,7 +80,7 @@ func TestHealth_Answers(t *testing.T) {
 			t.Parallel()
 			var opts []sandboxtest.Option
 			if tc.store {
-				st, err := sandbox.OpenStore(filepath.Join(t.TempDir(), "h.db"))
+				st, err := storage.Open(filepath.Join(t.TempDir(), "h.db"))
 				if err != nil {
 					t.Fatal(err)
 				}

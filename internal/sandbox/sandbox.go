@@ -87,13 +87,20 @@
 //     path; the account is read back from the file, so the request changed
 //     nothing, in memory either. Reads go on; writes work again as soon as
 //     the disk takes them (store_records.go, storeFailed).
-//   - The data file records its format (store.go, dataFormat). A file of
+//   - The storage engine is its own package, storage: it keeps records by
+//     account, bucket and key and knows nothing of what they mean;
+//     store_records.go maps the objects to its records and back. Without
+//     a data file Options.Store is nil: the accounts in memory are then
+//     the only copy, since a second one (storage.NewMemory) would double
+//     what the sandbox keeps, uncounted, for a rollback that a write that
+//     cannot fail never needs.
+//   - The data file records its format (storage, dataFormat). A file of
 //     an older format is copied to <file>.v<N>.bak, then upgraded in
 //     place, and the log says so; one of a newer format is refused at open
 //     with both versions, rather than misread.
 //   - A write is answered once it is on disk in the write-ahead log beside
-//     the data file (store_wal.go); concurrent writes share a record of it
-//     and its sync (group commit, store.go). A request holds its account's
+//     the data file; concurrent writes share a record of it and its sync
+//     (group commit, storage). A request holds its account's
 //     lock until then, so requests of one account are written one after
 //     another, and those of many accounts together. A checkpointer applies
 //     the log to the data file in the background.
@@ -111,6 +118,7 @@ import (
 	"time"
 
 	"github.com/paymentsdev/terraform-provider-payments/internal/sandbox/clock"
+	"github.com/paymentsdev/terraform-provider-payments/internal/sandbox/storage"
 	"github.com/paymentsdev/terraform-provider-payments/internal/wire"
 )
 
@@ -120,9 +128,10 @@ type Options struct {
 	// Keys, when non-empty, are the only secret keys admitted; any other
 	// key gets 401 invalid_api_key.
 	Keys []string
-	// Store keeps the state across restarts (see OpenStore); nil keeps it
-	// in memory only. The server owns it from New on and closes it in Close.
-	Store Store
+	// Store keeps the state across restarts (see storage.Open); nil keeps
+	// it in memory only. The server owns it from New on and closes it in
+	// Close.
+	Store storage.Store
 	// Logger receives operational logs; nil discards them. Keys and the
 	// Authorization header are never logged.
 	Logger *slog.Logger
@@ -147,7 +156,7 @@ type Server struct {
 	log   *slog.Logger
 	clock clock.Clock
 	keys  atomic.Pointer[map[string]struct{}] // nil admits every key; see SetKeys
-	store Store
+	store storage.Store
 	mux   *http.ServeMux
 	hooks *deliverer
 	// metrics are the server's Prometheus metrics (metrics.go).
@@ -217,7 +226,7 @@ func New(opts Options) (*Server, error) {
 		return nil, err
 	}
 	if s.store != nil {
-		for _, note := range s.store.openNotes() {
+		for _, note := range s.store.Notes() {
 			s.log.Info(note)
 		}
 		if err := s.loadStore(); err != nil {
@@ -277,7 +286,7 @@ func (s *Server) StoreHealthy() error {
 	if s.storeErr.Load() != nil {
 		return errors.New("the sandbox could neither write its data file nor read it back; restart it")
 	}
-	if err := s.store.check(); err != nil {
+	if err := s.store.Health(); err != nil {
 		return fmt.Errorf("the data file does not take writes (%s)", storageCause(err))
 	}
 	return nil
@@ -303,7 +312,7 @@ type call struct {
 	unix int64
 	// ops are the store writes of the request, committed before it is
 	// answered; nil without a store.
-	ops []op
+	ops []storage.Op
 	// undo takes back the request's changes to the delivery book, which
 	// reading the account back from the store does not restore (see
 	// account.restore); run when the commit fails.

@@ -16,6 +16,8 @@ import (
 
 	"github.com/paymentsdev/terraform-provider-payments/internal/sandbox"
 	"github.com/paymentsdev/terraform-provider-payments/internal/sandbox/sandboxtest"
+	"github.com/paymentsdev/terraform-provider-payments/internal/sandbox/storage"
+	"github.com/paymentsdev/terraform-provider-payments/internal/sandbox/storage/storagetest"
 	"github.com/paymentsdev/terraform-provider-payments/internal/wire"
 )
 
@@ -63,7 +65,7 @@ func TestStore_WriteFailureChangesNothing(t *testing.T) {
 	t.Parallel()
 	dir := t.TempDir()
 	path := filepath.Join(dir, "sandbox.db")
-	st, err := sandbox.OpenStore(path)
+	st, err := storage.Open(path)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -165,9 +167,9 @@ func TestStore_WriteFailureChangesNothing(t *testing.T) {
 // again on the same server; the reopened file has every acknowledged write.
 func TestStore_FullDisk(t *testing.T) {
 	t.Parallel()
-	dir := sandbox.SmallDisk(t)
+	dir := storagetest.SmallDisk(t)
 	path := filepath.Join(dir, "sandbox.db")
-	st, err := sandbox.OpenStore(path)
+	st, err := storage.Open(path)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -265,7 +267,7 @@ func TestStore_FullDisk(t *testing.T) {
 func TestStore_DeliveryWriteFailure(t *testing.T) {
 	t.Parallel()
 	path := filepath.Join(t.TempDir(), "sandbox.db")
-	st, err := sandbox.OpenStore(path)
+	st, err := storage.Open(path)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -319,7 +321,7 @@ func TestStore_FailedWriteKeepsDeliveries(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			t.Parallel()
 			dir := t.TempDir()
-			st, err := sandbox.OpenStore(filepath.Join(dir, "sandbox.db"))
+			st, err := storage.Open(filepath.Join(dir, "sandbox.db"))
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -16,14 +16,15 @@ import (
 	"github.com/paymentsdev/terraform-provider-payments/internal/sandbox"
 	"github.com/paymentsdev/terraform-provider-payments/internal/sandbox/clock"
 	"github.com/paymentsdev/terraform-provider-payments/internal/sandbox/sandboxtest"
+	"github.com/paymentsdev/terraform-provider-payments/internal/sandbox/storage"
 	"github.com/paymentsdev/terraform-provider-payments/internal/wire"
 )
 
-// testdata/format1.db was written by payments-sandbox before data files
+// storage/testdata/format1.db was written by payments-sandbox before data files
 // had a format key (format 1), with these two keys, at fixtureTime: each
 // account has customers with cards, payments in several statuses, two
 // webhook endpoints (one disabled), their events and delivery log, and
-// answers stored under Idempotency-Keys. testdata/format2.db is the same
+// answers stored under Idempotency-Keys. storage/testdata/format2.db is the same
 // file upgraded by the payments-sandbox of format 2, before the
 // write-ahead log.
 var (
@@ -67,7 +68,7 @@ func TestStore_UpgradesFormat(t *testing.T) {
 }
 
 func testUpgrade(t *testing.T, from int) {
-	fixture, err := os.ReadFile(filepath.Join("testdata", fmt.Sprintf("format%d.db", from)))
+	fixture, err := os.ReadFile(filepath.Join("storage", "testdata", fmt.Sprintf("format%d.db", from)))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -77,7 +78,7 @@ func testUpgrade(t *testing.T, from int) {
 	}
 	clk := clock.NewFake(fixtureTime.Add(30 * time.Minute))
 	open := func(logs *sandboxtest.Buffer) *sandboxtest.Sandbox {
-		st, err := sandbox.OpenStore(path)
+		st, err := storage.Open(path)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -151,45 +152,5 @@ func testUpgrade(t *testing.T, from int) {
 		if got := accountState(e, customers.Data[0].ID); !bytes.Equal(got, want[key]) {
 			t.Errorf("%s after reopening the upgraded file:\n%s\nwant\n%s", key, got, want[key])
 		}
-	}
-}
-
-// TestStore_RefusesNewerFormat: a file from a later payments-sandbox is
-// refused at open with both versions and the fix, and left as it was.
-func TestStore_RefusesNewerFormat(t *testing.T) {
-	t.Parallel()
-	path := filepath.Join(t.TempDir(), "sandbox.db")
-	st, err := sandbox.OpenStore(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := st.Close(); err != nil {
-		t.Fatal(err)
-	}
-	if got := fileFormat(t, path); got != strconv.Itoa(current) {
-		t.Fatalf("a new file's format: %q, want %d", got, current)
-	}
-	db, err := bolt.Open(path, 0o600, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := db.Update(func(tx *bolt.Tx) error {
-		return tx.Bucket([]byte("meta")).Put([]byte("format"), []byte(strconv.Itoa(current+1)))
-	}); err != nil {
-		t.Fatal(err)
-	}
-	db.Close()
-	before, _ := os.ReadFile(path)
-
-	_, err = sandbox.OpenStore(path)
-	want := fmt.Sprintf("data file %s is format %d; this payments-sandbox reads format %d and older: upgrade payments-sandbox", path, current+1, current)
-	if err == nil || err.Error() != want {
-		t.Errorf("opening a newer file: %v\nwant: %s", err, want)
-	}
-	if after, _ := os.ReadFile(path); !bytes.Equal(before, after) {
-		t.Error("the refused file was changed")
-	}
-	if _, err := os.Stat(path + ".v3.bak"); !os.IsNotExist(err) {
-		t.Errorf("a refused file was copied: %v", err)
 	}
 }

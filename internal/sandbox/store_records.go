@@ -2,18 +2,63 @@ package sandbox
 
 import (
 	"cmp"
-	"encoding/binary"
 	"encoding/json"
 	"errors"
 	"fmt"
+	"maps"
 	"net/http"
 	"slices"
 	"sync/atomic"
 	"syscall"
 	"time"
 
+	"github.com/paymentsdev/terraform-provider-payments/internal/sandbox/storage"
 	"github.com/paymentsdev/terraform-provider-payments/internal/wire"
 )
+
+// The buckets of an account's records in the store, beside the webhooks'
+// (webhooks_store.go).
+const (
+	bucketCustomers = "customers"
+	bucketPayments  = "payments"
+	bucketIdem      = "idem"
+	bucketTokens    = "tokens"
+)
+
+// storedAccount is one account's records, each bucket's in key order.
+type storedAccount struct {
+	customers [][]byte
+	payments  [][]byte
+	idem      map[string][]byte
+	seq       uint64
+	webhooks  map[string][][]byte // by bucket name, see webhookBuckets
+	tokens    [][]byte
+}
+
+// storedFrom sorts an account's records from the store by bucket, each
+// bucket's in key order, as the file keeps them.
+func storedFrom(acct *storage.Account) *storedAccount {
+	sa := &storedAccount{seq: acct.Seq, idem: acct.Buckets[bucketIdem], webhooks: make(map[string][][]byte)}
+	if sa.idem == nil {
+		sa.idem = make(map[string][]byte)
+	}
+	inOrder := func(m map[string][]byte) [][]byte {
+		var out [][]byte
+		for _, k := range slices.Sorted(maps.Keys(m)) {
+			out = append(out, m[k])
+		}
+		return out
+	}
+	sa.customers = inOrder(acct.Buckets[bucketCustomers])
+	sa.payments = inOrder(acct.Buckets[bucketPayments])
+	sa.tokens = inOrder(acct.Buckets[bucketTokens])
+	for _, name := range webhookBuckets {
+		if m := acct.Buckets[name]; len(m) > 0 {
+			sa.webhooks[name] = inOrder(m)
+		}
+	}
+	return sa
+}
 
 // The records, as JSON. Sources live inside their customer's record, in
 // attach order, so that a customer and its sources change together.
@@ -96,7 +141,7 @@ func metaFromRecord(r [][2]string) metadata {
 	return m
 }
 
-func (c *call) addOp(o op) {
+func (c *call) addOp(o storage.Op) {
 	if c.s.store != nil {
 		c.ops = append(c.ops, o)
 	}
@@ -127,11 +172,11 @@ func (c *call) putCustomer(cu *customer) {
 	if cu.defaultSource != nil {
 		rec.Default = cu.defaultSource.id.format(wire.SourceIDPrefix)
 	}
-	c.addOp(op{kind: opPut, bucket: bucketCustomers, key: rec.ID, val: c.marshal(rec)})
+	c.addOp(storage.Put(bucketCustomers, rec.ID, c.marshal(rec)))
 }
 
 func (c *call) deleteCustomerRecord(id rid) {
-	c.addOp(op{kind: opDelete, bucket: bucketCustomers, key: id.format(wire.CustomerIDPrefix)})
+	c.addOp(storage.Delete(bucketCustomers, id.format(wire.CustomerIDPrefix)))
 }
 
 func (c *call) putPayment(p *payment) {
@@ -150,7 +195,7 @@ func (c *call) putPayment(p *payment) {
 	if !p.customer.isZero() {
 		rec.Customer = p.customer.format(wire.CustomerIDPrefix)
 	}
-	c.addOp(op{kind: opPut, bucket: bucketPayments, key: rec.ID, val: c.marshal(rec)})
+	c.addOp(storage.Put(bucketPayments, rec.ID, c.marshal(rec)))
 }
 
 func (c *call) putToken(t *cardToken) {
@@ -162,7 +207,7 @@ func (c *call) putToken(t *cardToken) {
 		ID: t.id.format(wire.TokenIDPrefix), Token: t.card.token, Last4: t.card.last4,
 		ExpMonth: t.expMonth, ExpYear: t.expYear, Fingerprint: t.fingerprint, Used: t.used, Created: t.created,
 	}
-	c.addOp(op{kind: opPut, bucket: bucketTokens, key: rec.ID, val: c.marshal(rec)})
+	c.addOp(storage.Put(bucketTokens, rec.ID, c.marshal(rec)))
 }
 
 // cardRecord is what a record keeps of a card beyond its test token: the
@@ -191,37 +236,32 @@ func cardFromRecord(token, last4 string, month int32) (*card, int32) {
 }
 
 func (c *call) putSeq() {
-	var v [8]byte
-	binary.BigEndian.PutUint64(v[:], c.a.seq)
-	c.addOp(op{kind: opPut, key: keySeq, val: v[:]})
+	c.addOp(storage.SetSeq(c.a.seq))
 }
 
 func (c *call) putIdem(rec *idemRecord) {
 	if c.s.store == nil {
 		return
 	}
-	c.addOp(op{kind: opPut, bucket: bucketIdem, key: rec.key, val: c.marshal(idemStored{
+	c.addOp(storage.Put(bucketIdem, rec.key, c.marshal(idemStored{
 		FP: rec.fp[:], Created: rec.created, Status: rec.status, Body: rec.body,
-	})})
+	})))
 }
 
 func (c *call) deleteIdem(key string) {
-	c.addOp(op{kind: opDelete, bucket: bucketIdem, key: key})
+	c.addOp(storage.Delete(bucketIdem, key))
 }
 
-func (c *call) dropAccount() { c.addOp(op{kind: opDropAccount}) }
+func (c *call) dropAccount() { c.addOp(storage.DropAccount()) }
 
 // loadStore rebuilds the accounts from the store.
 func (s *Server) loadStore() error {
-	stored, err := s.store.load()
+	stored, err := s.store.Load()
 	if err != nil {
 		return err
 	}
 	if err := s.buildAccounts(stored); err != nil {
-		if bs, ok := s.store.(*boltStore); ok {
-			return damaged(bs.path, err)
-		}
-		return fmt.Errorf("reading the data file: %w", err)
+		return s.store.Unusable(err)
 	}
 	return nil
 }
@@ -231,15 +271,15 @@ func (s *Server) loadStore() error {
 // next write starts from what is durable. The account is write-locked.
 func (s *Server) rollback(c *call) error {
 	a := c.a
-	sa, err := s.store.loadAccount(a.hash)
+	stored, err := s.store.LoadAccount(a.hash)
 	if err != nil {
 		return err
 	}
 	// Counted apart: restore charges the server's total the difference.
 	var scratch atomic.Int64
 	fresh := newAccount(a.hash, &scratch)
-	if sa != nil {
-		if fresh, err = s.buildAccount(a.hash, sa, s.now(), &scratch); err != nil {
+	if stored != nil {
+		if fresh, err = s.buildAccount(a.hash, storedFrom(stored), s.now(), &scratch); err != nil {
 			return err
 		}
 	}
@@ -284,10 +324,10 @@ func storageCause(err error) string {
 
 // buildAccounts turns the stored records into accounts; a record that does
 // not decode fails it whole, so that no half-read state is ever served.
-func (s *Server) buildAccounts(stored map[[32]byte]*storedAccount) error {
+func (s *Server) buildAccounts(stored map[storage.AccountID]*storage.Account) error {
 	now := s.now()
-	for hash, sa := range stored {
-		a, err := s.buildAccount(hash, sa, now, &s.total)
+	for hash, acct := range stored {
+		a, err := s.buildAccount(hash, storedFrom(acct), now, &s.total)
 		if err != nil {
 			return err
 		}

@@ -12,13 +12,14 @@ import (
 
 	"github.com/paymentsdev/terraform-provider-payments/internal/sandbox"
 	"github.com/paymentsdev/terraform-provider-payments/internal/sandbox/sandboxtest"
+	"github.com/paymentsdev/terraform-provider-payments/internal/sandbox/storage"
 	"github.com/paymentsdev/terraform-provider-payments/internal/wire"
 )
 
 // openEnv starts a sandbox on the data file at path.
 func openEnv(t *testing.T, path, key string) (*env, func()) {
 	t.Helper()
-	st, err := sandbox.OpenStore(path)
+	st, err := storage.Open(path)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -93,12 +94,12 @@ func TestStore_KeepsState(t *testing.T) {
 func TestStore_RefusesSecondOpener(t *testing.T) {
 	t.Parallel()
 	path := filepath.Join(t.TempDir(), "sandbox.db")
-	st, err := sandbox.OpenStore(path)
+	st, err := storage.Open(path)
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer st.Close()
-	if _, err := sandbox.OpenStore(path); err == nil || !strings.Contains(err.Error(), "locked") {
+	if _, err := storage.Open(path); err == nil || !strings.Contains(err.Error(), "locked") {
 		t.Errorf("second open: %v, want a locked error", err)
 	}
 }
@@ -175,7 +176,7 @@ func openDamaged(t *testing.T, path string) error {
 	if err != nil {
 		t.Fatal(err)
 	}
-	st, err := sandbox.OpenStore(path)
+	st, err := storage.Open(path)
 	if err == nil {
 		var srv *sandbox.Server
 		if srv, err = sandbox.New(sandbox.Options{Store: st}); err == nil {

@@ -8,6 +8,7 @@ import (
 	"strconv"
 	"time"
 
+	"github.com/paymentsdev/terraform-provider-payments/internal/sandbox/storage"
 	"github.com/paymentsdev/terraform-provider-payments/internal/wire"
 )
 
@@ -22,7 +23,7 @@ const (
 	bucketDeliveryLog      = "delivery_log"
 )
 
-// webhookBuckets are read by the store's load into storedAccount.webhooks.
+// webhookBuckets are read into storedAccount.webhooks (storedFrom).
 var webhookBuckets = []string{bucketWebhookEndpoints, bucketEvents, bucketDeliveries, bucketDeliveryLog}
 
 type (
@@ -73,11 +74,11 @@ func (c *call) putWebhookEndpoint(ep *webhookEndpoint) {
 		ID: ep.id.format(wire.WebhookEndpointIDPrefix), Seq: ep.seq, Created: ep.created, URL: ep.url,
 		Events: ep.events, Description: ep.description, Disabled: ep.disabled, Meta: metaRecord(ep.meta), Secret: ep.secret,
 	}
-	c.addOp(op{kind: opPut, bucket: bucketWebhookEndpoints, key: rec.ID, val: c.marshal(rec)})
+	c.addOp(storage.Put(bucketWebhookEndpoints, rec.ID, c.marshal(rec)))
 }
 
 func (c *call) deleteWebhookEndpointRecord(id rid) {
-	c.addOp(op{kind: opDelete, bucket: bucketWebhookEndpoints, key: id.format(wire.WebhookEndpointIDPrefix)})
+	c.addOp(storage.Delete(bucketWebhookEndpoints, id.format(wire.WebhookEndpointIDPrefix)))
 }
 
 func (c *call) putEvent(ev *event) {
@@ -85,11 +86,11 @@ func (c *call) putEvent(ev *event) {
 		return
 	}
 	rec := eventRecord{ID: ev.id.format(wire.EventIDPrefix), Seq: ev.seq, Type: ev.typ, Created: ev.created, Body: ev.body}
-	c.addOp(op{kind: opPut, bucket: bucketEvents, key: rec.ID, val: c.marshal(rec)})
+	c.addOp(storage.Put(bucketEvents, rec.ID, c.marshal(rec)))
 }
 
 func (c *call) deleteEventRecord(id rid) {
-	c.addOp(op{kind: opDelete, bucket: bucketEvents, key: id.format(wire.EventIDPrefix)})
+	c.addOp(storage.Delete(bucketEvents, id.format(wire.EventIDPrefix)))
 }
 
 func (c *call) putDelivery(d *delivery) {
@@ -100,11 +101,11 @@ func (c *call) putDelivery(d *delivery) {
 		Event: d.event.format(wire.EventIDPrefix), Endpoint: d.endpoint.format(wire.WebhookEndpointIDPrefix),
 		Attempts: d.attempts, DueMS: d.due.UnixMilli(),
 	}
-	c.addOp(op{kind: opPut, bucket: bucketDeliveries, key: d.key, val: c.marshal(rec)})
+	c.addOp(storage.Put(bucketDeliveries, d.key, c.marshal(rec)))
 }
 
 func (c *call) deleteDeliveryRecord(key string) {
-	c.addOp(op{kind: opDelete, bucket: bucketDeliveries, key: key})
+	c.addOp(storage.Delete(bucketDeliveries, key))
 }
 
 // attemptKey orders the log's keys as the attempts were made.
@@ -119,11 +120,11 @@ func (c *call) putDeliveryAttempt(at *deliveryAttempt) {
 		Attempt: at.attempt, Status: at.status, Error: at.err, At: at.at,
 		DurationUS: at.duration.Microseconds(), RetryMS: at.retryMS,
 	}
-	c.addOp(op{kind: opPut, bucket: bucketDeliveryLog, key: attemptKey(at.seq), val: c.marshal(rec)})
+	c.addOp(storage.Put(bucketDeliveryLog, attemptKey(at.seq), c.marshal(rec)))
 }
 
 func (c *call) deleteDeliveryAttemptRecord(seq uint64) {
-	c.addOp(op{kind: opDelete, bucket: bucketDeliveryLog, key: attemptKey(seq)})
+	c.addOp(storage.Delete(bucketDeliveryLog, attemptKey(seq)))
 }
 
 // loadWebhooks rebuilds an account's webhook state from its records.

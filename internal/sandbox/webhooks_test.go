@@ -22,6 +22,7 @@ import (
 	"github.com/paymentsdev/terraform-provider-payments/internal/sandbox"
 	"github.com/paymentsdev/terraform-provider-payments/internal/sandbox/clock"
 	"github.com/paymentsdev/terraform-provider-payments/internal/sandbox/sandboxtest"
+	"github.com/paymentsdev/terraform-provider-payments/internal/sandbox/storage"
 	"github.com/paymentsdev/terraform-provider-payments/internal/wire"
 )
 
@@ -672,7 +673,7 @@ func TestWebhooks_SurvivesRestart(t *testing.T) {
 	rc.status.Store(http.StatusServiceUnavailable)
 
 	start := func(base time.Duration) (*env, func()) {
-		st, err := sandbox.OpenStore(path)
+		st, err := storage.Open(path)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -839,7 +840,7 @@ func TestWebhooks_ResetAndDeleteReachTheStore(t *testing.T) {
 	rc := newReceiver(t)
 	rc.status.Store(http.StatusServiceUnavailable)
 	start := func() (*env, func()) {
-		st, err := sandbox.OpenStore(path)
+		st, err := storage.Open(path)
 		if err != nil {
 			t.Fatal(err)
 		}

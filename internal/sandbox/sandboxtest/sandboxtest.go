@@ -13,6 +13,7 @@ import (
 
 	"github.com/paymentsdev/terraform-provider-payments/internal/sandbox"
 	"github.com/paymentsdev/terraform-provider-payments/internal/sandbox/clock"
+	"github.com/paymentsdev/terraform-provider-payments/internal/sandbox/storage"
 	"github.com/paymentsdev/terraform-provider-payments/internal/wire"
 )
 
@@ -32,9 +33,9 @@ type Sandbox struct {
 // Option changes the sandbox.Options of a sandbox Start runs.
 type Option func(*sandbox.Options)
 
-// WithStore keeps the sandbox's state in st (see sandbox.OpenStore); the
+// WithStore keeps the sandbox's state in st (see storage.Open); the
 // sandbox closes it when the test ends.
-func WithStore(st sandbox.Store) Option { return func(o *sandbox.Options) { o.Store = st } }
+func WithStore(st storage.Store) Option { return func(o *sandbox.Options) { o.Store = st } }
 
 // WithOptions replaces every option with opts (webhook timings, say);
 // options after it change opts further.

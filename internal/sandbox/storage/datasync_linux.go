@@ -1,4 +1,4 @@
-package sandbox
+package storage
 
 import (
 	"os"

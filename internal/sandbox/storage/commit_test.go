@@ -1,4 +1,4 @@
-package sandbox
+package storage
 
 import (
 	"errors"
@@ -8,14 +8,21 @@ import (
 	"testing"
 )
 
+// The buckets of the tests' records: any names do.
+const (
+	bucketCustomers = "customers"
+	bucketPayments  = "payments"
+	bucketEvents    = "events"
+)
+
 func testAccount(i int) [32]byte {
 	var a [32]byte
 	a[0], a[31] = byte(i), 0xee
 	return a
 }
 
-func putCustomerOp(i int) op {
-	return op{kind: opPut, bucket: bucketCustomers, key: fmt.Sprintf("cus_%02d", i), val: []byte(`{}`)}
+func putCustomerOp(i int) Op {
+	return Op{kind: opPut, bucket: bucketCustomers, key: fmt.Sprintf("cus_%02d", i), val: []byte(`{}`)}
 }
 
 // TestBoltStoreCommit_BadCommitFailsAlone: a change bbolt would refuse
@@ -29,17 +36,17 @@ func TestBoltStoreCommit_BadCommitFailsAlone(t *testing.T) {
 	errs := make([]error, 12)
 	var wg sync.WaitGroup
 	for i := range errs {
-		ops := []op{putCustomerOp(i)}
+		ops := []Op{putCustomerOp(i)}
 		if i == bad {
-			ops = append(ops, op{kind: opPut, bucket: bucketCustomers, key: "", val: []byte(`{}`)}) // bbolt refuses an empty key
+			ops = append(ops, Op{kind: opPut, bucket: bucketCustomers, key: "", val: []byte(`{}`)}) // bbolt refuses an empty key
 		}
-		wg.Go(func() { errs[i] = st.commit(testAccount(i), ops) })
+		wg.Go(func() { errs[i] = st.Commit(testAccount(i), ops) })
 	}
 	wg.Wait()
 	check := func(st Store) {
 		t.Helper()
 		for i, err := range errs {
-			sa, lerr := st.loadAccount(testAccount(i))
+			sa, lerr := st.LoadAccount(testAccount(i))
 			if lerr != nil {
 				t.Fatal(lerr)
 			}
@@ -47,22 +54,22 @@ func TestBoltStoreCommit_BadCommitFailsAlone(t *testing.T) {
 			case i == bad && err == nil:
 				t.Errorf("commit %d with an empty key succeeded", i)
 			case i == bad && sa != nil:
-				t.Errorf("the failed commit %d wrote %d customers, want none", i, len(sa.customers))
+				t.Errorf("the failed commit %d wrote %d customers, want none", i, len(sa.Buckets[bucketCustomers]))
 			case i != bad && err != nil:
 				t.Errorf("commit %d failed with the bad one: %v", i, err)
-			case i != bad && (sa == nil || len(sa.customers) != 1):
+			case i != bad && (sa == nil || len(sa.Buckets[bucketCustomers]) != 1):
 				t.Errorf("commit %d is not in the file: %+v", i, sa)
 			}
 		}
 	}
 	check(st)
-	if err := st.check(); err != nil {
+	if err := st.Health(); err != nil {
 		t.Errorf("check after a bad commit: %v", err)
 	}
 	if err := st.Close(); err != nil {
 		t.Fatal(err)
 	}
-	st, err := OpenStore(path)
+	st, err := Open(path)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -76,7 +83,7 @@ func TestBoltStoreCommit_BadCommitFailsAlone(t *testing.T) {
 func TestBoltStoreCommit_Concurrent(t *testing.T) {
 	t.Parallel()
 	path := filepath.Join(t.TempDir(), "s.db")
-	st, err := OpenStore(path)
+	st, err := Open(path)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -86,12 +93,12 @@ func TestBoltStoreCommit_Concurrent(t *testing.T) {
 	for w := range writers {
 		wg.Go(func() {
 			for i := range each {
-				if err := st.commit(testAccount(w), []op{putCustomerOp(i)}); err != nil {
+				if err := st.Commit(testAccount(w), []Op{putCustomerOp(i)}); err != nil {
 					errs <- err
 					return
 				}
-				sa, err := st.loadAccount(testAccount(w))
-				if err != nil || sa == nil || len(sa.customers) != i+1 {
+				sa, err := st.LoadAccount(testAccount(w))
+				if err != nil || sa == nil || len(sa.Buckets[bucketCustomers]) != i+1 {
 					errs <- fmt.Errorf("writer %d after commit %d: %v, %+v", w, i, err, sa)
 					return
 				}
@@ -106,20 +113,20 @@ func TestBoltStoreCommit_Concurrent(t *testing.T) {
 	if err := st.Close(); err != nil {
 		t.Fatal(err)
 	}
-	if err := st.commit(testAccount(0), []op{putCustomerOp(99)}); !errors.Is(err, errStoreClosed) {
-		t.Errorf("commit after Close: %v, want %v", err, errStoreClosed)
+	if err := st.Commit(testAccount(0), []Op{putCustomerOp(99)}); !errors.Is(err, ErrClosed) {
+		t.Errorf("commit after Close: %v, want %v", err, ErrClosed)
 	}
-	st, err = OpenStore(path)
+	st, err = Open(path)
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer st.Close()
-	all, err := st.load()
+	all, err := st.Load()
 	if err != nil {
 		t.Fatal(err)
 	}
 	for w := range writers {
-		if sa := all[testAccount(w)]; sa == nil || len(sa.customers) != each {
+		if sa := all[testAccount(w)]; sa == nil || len(sa.Buckets[bucketCustomers]) != each {
 			t.Errorf("writer %d after reopening: %+v", w, sa)
 		}
 	}
@@ -134,16 +141,16 @@ func TestBoltStoreCheckpoint_ChangesThenDrop(t *testing.T) {
 	bs := testStore(t, true)
 	var st Store = bs
 	path := bs.path
-	seq := func(n byte) op { return op{kind: opPut, key: keySeq, val: []byte{0, 0, 0, 0, 0, 0, 0, n}} }
-	var ops []op
+	seq := func(n byte) Op { return Op{kind: opPut, key: keySeq, val: []byte{0, 0, 0, 0, 0, 0, 0, n}} }
+	var ops []Op
 	for i := range 20 {
 		k := fmt.Sprintf("%02d", i)
 		ops = append(ops, seq(1),
-			op{kind: opPut, bucket: bucketCustomers, key: "cus_" + k, val: make([]byte, 300)},
-			op{kind: opPut, bucket: bucketPayments, key: "pay_" + k, val: make([]byte, 300)},
-			op{kind: opPut, bucket: bucketEvents, key: "evt_" + k, val: make([]byte, 300)})
+			Op{kind: opPut, bucket: bucketCustomers, key: "cus_" + k, val: make([]byte, 300)},
+			Op{kind: opPut, bucket: bucketPayments, key: "pay_" + k, val: make([]byte, 300)},
+			Op{kind: opPut, bucket: bucketEvents, key: "evt_" + k, val: make([]byte, 300)})
 	}
-	for _, c := range [][]op{
+	for _, c := range [][]Op{
 		ops,
 		nil, // checkpoint: the account has pages of its own
 		{putCustomerOp(1), seq(2)},
@@ -154,7 +161,7 @@ func TestBoltStoreCheckpoint_ChangesThenDrop(t *testing.T) {
 			bs.checkpoint()
 			continue
 		}
-		if err := st.commit(testAccount(1), c); err != nil {
+		if err := st.Commit(testAccount(1), c); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -164,16 +171,16 @@ func TestBoltStoreCheckpoint_ChangesThenDrop(t *testing.T) {
 	if err := checkFile(path); err != nil {
 		t.Fatal(err)
 	}
-	st, err := OpenStore(path)
+	st, err := Open(path)
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer st.Close()
-	sa, err := st.loadAccount(testAccount(1))
+	sa, err := st.LoadAccount(testAccount(1))
 	if err != nil {
 		t.Fatal(err)
 	}
-	if sa == nil || sa.seq != 3 || len(sa.customers) != 1 || len(sa.payments)+len(sa.webhooks[bucketEvents]) != 0 {
+	if sa == nil || sa.Seq != 3 || len(sa.Buckets[bucketCustomers]) != 1 || len(sa.Buckets[bucketPayments])+len(sa.Buckets[bucketEvents]) != 0 {
 		t.Errorf("the account after its reset: %+v, want sequence 3 and one customer", sa)
 	}
 }
@@ -185,7 +192,7 @@ func TestBoltStoreCheckpoint_ChangesThenDrop(t *testing.T) {
 func BenchmarkBoltStoreCommit_Batch(b *testing.B) {
 	for _, n := range []int{1, 8, 32} {
 		b.Run(fmt.Sprintf("accounts=%d", n), func(b *testing.B) {
-			st, err := OpenStore(filepath.Join(b.TempDir(), "s.db"))
+			st, err := Open(filepath.Join(b.TempDir(), "s.db"))
 			if err != nil {
 				b.Fatal(err)
 			}
@@ -201,7 +208,7 @@ func BenchmarkBoltStoreCommit_Batch(b *testing.B) {
 				for i := range batch {
 					seq++
 					batch[i] = &pendingCommit{account: testAccount(i), result: make(chan error, 1),
-						ops: []op{{kind: opPut, bucket: bucketCustomers, key: fmt.Sprintf("cus_%08d", seq), val: val}}}
+						ops: []Op{{kind: opPut, bucket: bucketCustomers, key: fmt.Sprintf("cus_%08d", seq), val: val}}}
 				}
 				if err := bs.append(batch); err != nil {
 					b.Fatal(err)

@@ -1,8 +1,9 @@
-package sandbox
+package storage
 
 import (
 	"bytes"
 	"fmt"
+	"maps"
 	"os"
 	"path/filepath"
 	"slices"
@@ -11,6 +12,8 @@ import (
 	"time"
 
 	bolt "go.etcd.io/bbolt"
+
+	"github.com/paymentsdev/terraform-provider-payments/internal/sandbox/storage/storagetest"
 )
 
 // testStore opens a store on a new data file, closed when the test ends;
@@ -21,7 +24,7 @@ func testStore(t *testing.T, manual bool) *boltStore {
 	if manual {
 		ckptBytes, ckptAge = 1<<40, 1000*time.Hour
 	}
-	st, err := openStore(filepath.Join(t.TempDir(), "s.db"), ckptBytes, ckptAge)
+	st, err := open(filepath.Join(t.TempDir(), "s.db"), ckptBytes, ckptAge)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -52,28 +55,29 @@ func crashCopy(t *testing.T, bs *boltStore, dir string) string {
 // customerIDs is the sorted ids of an account's customers in a store.
 func customerIDs(t *testing.T, st Store, account [32]byte) []string {
 	t.Helper()
-	sa, err := st.loadAccount(account)
+	sa, err := st.LoadAccount(account)
 	if err != nil {
 		t.Fatal(err)
 	}
-	all, err := st.load()
+	all, err := st.Load()
 	if err != nil {
 		t.Fatal(err)
 	}
-	if (sa == nil) != (all[account] == nil) || sa != nil && len(sa.customers) != len(all[account].customers) {
+	if (sa == nil) != (all[account] == nil) || sa != nil && len(sa.Buckets[bucketCustomers]) != len(all[account].Buckets[bucketCustomers]) {
 		t.Fatalf("loadAccount and load disagree: %+v and %+v", sa, all[account])
 	}
 	var ids []string
 	if sa != nil {
-		for _, c := range sa.customers {
-			ids = append(ids, string(c))
+		m := sa.Buckets[bucketCustomers]
+		for _, k := range slices.Sorted(maps.Keys(m)) {
+			ids = append(ids, string(m[k]))
 		}
 	}
 	return ids
 }
 
-func customerOp(id string, size int) op {
-	return op{kind: opPut, bucket: bucketCustomers, key: id, val: append([]byte(id), bytes.Repeat([]byte{'.'}, size)...)}
+func customerOp(id string, size int) Op {
+	return Op{kind: opPut, bucket: bucketCustomers, key: id, val: append([]byte(id), bytes.Repeat([]byte{'.'}, size)...)}
 }
 
 // TestStoreLog_CrashReplays: after a crash, the data file and its log
@@ -87,7 +91,7 @@ func TestStoreLog_CrashReplays(t *testing.T) {
 	var want [][]byte
 	for i := range 30 {
 		o := customerOp(fmt.Sprintf("cus_%03d", i), 200)
-		if err := st.commit(acct, []op{o}); err != nil {
+		if err := st.Commit(acct, []Op{o}); err != nil {
 			t.Fatal(err)
 		}
 		want = append(want, o.val)
@@ -98,7 +102,7 @@ func TestStoreLog_CrashReplays(t *testing.T) {
 	crashed := crashCopy(t, st, t.TempDir())
 
 	// A record cut by the crash: the next one's header and half its batch.
-	cut := st.wal.encode([]*pendingCommit{{account: acct, ops: []op{customerOp("cus_lost", 200)}}})
+	cut := st.wal.encode([]*pendingCommit{{account: acct, ops: []Op{customerOp("cus_lost", 200)}}})
 	f, err := os.OpenFile(crashed+walSuffix, os.O_WRONLY, 0)
 	if err != nil {
 		t.Fatal(err)
@@ -108,7 +112,7 @@ func TestStoreLog_CrashReplays(t *testing.T) {
 	}
 	f.Close()
 
-	re, err := OpenStore(crashed)
+	re, err := Open(crashed)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -122,7 +126,7 @@ func TestStoreLog_CrashReplays(t *testing.T) {
 		}
 	}
 	more := customerOp("cus_after", 10)
-	if err := re.commit(acct, []op{more}); err != nil {
+	if err := re.Commit(acct, []Op{more}); err != nil {
 		t.Fatal(err)
 	}
 	if err := re.Close(); err != nil {
@@ -131,7 +135,7 @@ func TestStoreLog_CrashReplays(t *testing.T) {
 	if _, err := os.Stat(crashed + walSuffix); !os.IsNotExist(err) {
 		t.Errorf("the log is left after a clean close: %v", err)
 	}
-	if re, err = OpenStore(crashed); err != nil {
+	if re, err = Open(crashed); err != nil {
 		t.Fatal(err)
 	}
 	defer re.Close()
@@ -153,7 +157,7 @@ func TestStoreLog_Wraps(t *testing.T) {
 	var want []string
 	for i := range 400 {
 		o := customerOp(fmt.Sprintf("cus_%04d", i), size)
-		if err := bs.commit(acct, []op{o}); err != nil {
+		if err := bs.Commit(acct, []Op{o}); err != nil {
 			t.Fatal(err)
 		}
 		want = append(want, string(o.val))
@@ -170,7 +174,7 @@ func TestStoreLog_Wraps(t *testing.T) {
 		}
 		// From 200 on only a leader waiting for room asks for checkpoints.
 		if i%37 == 36 {
-			re, err := OpenStore(crashCopy(t, bs, t.TempDir()))
+			re, err := Open(crashCopy(t, bs, t.TempDir()))
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -191,7 +195,7 @@ func TestStoreLog_Wraps(t *testing.T) {
 func TestStoreLog_IgnoresAnotherFilesLog(t *testing.T) {
 	t.Parallel()
 	st := testStore(t, false)
-	if err := st.commit(testAccount(3), []op{customerOp("cus_other", 10)}); err != nil {
+	if err := st.Commit(testAccount(3), []Op{customerOp("cus_other", 10)}); err != nil {
 		t.Fatal(err)
 	}
 	other := crashCopy(t, st, t.TempDir())
@@ -203,7 +207,7 @@ func TestStoreLog_IgnoresAnotherFilesLog(t *testing.T) {
 	if err := os.WriteFile(fresh+walSuffix, raw, 0o600); err != nil {
 		t.Fatal(err)
 	}
-	re, err := OpenStore(fresh)
+	re, err := Open(fresh)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -217,17 +221,17 @@ func TestStoreLog_IgnoresAnotherFilesLog(t *testing.T) {
 func TestStoreLog_BigBatch(t *testing.T) {
 	t.Parallel()
 	st := testStore(t, false)
-	var ops []op
+	var ops []Op
 	for i := range 40 {
 		ops = append(ops, customerOp(fmt.Sprintf("cus_%02d", i), 16<<10))
 	}
-	if err := st.commit(testAccount(4), ops); err != nil {
+	if err := st.Commit(testAccount(4), ops); err != nil {
 		t.Fatal(err)
 	}
 	if rec := st.unapplied[len(st.unapplied)-1]; rec.end > st.wal.size || st.wal.size <= walInitialSize {
 		t.Errorf("a record to byte %d in a log of %d bytes: the log did not grow to hold it", rec.end, st.wal.size)
 	}
-	re, err := OpenStore(crashCopy(t, st, t.TempDir()))
+	re, err := Open(crashCopy(t, st, t.TempDir()))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -251,7 +255,7 @@ func TestStoreLog_FailedWriteNeverReplayed(t *testing.T) {
 	var want []string
 	for i := range 24 {
 		o := customerOp(fmt.Sprintf("cus_%02d", i), 8<<10)
-		if err := bs.commit(acct, []op{o}); err != nil {
+		if err := bs.Commit(acct, []Op{o}); err != nil {
 			t.Fatal(err)
 		}
 		want = append(want, string(o.val))
@@ -260,14 +264,14 @@ func TestStoreLog_FailedWriteNeverReplayed(t *testing.T) {
 	// The failed write: its bytes reached the disk, its sync did not
 	// return, as wal.write leaves it.
 	at := bs.wal.tail
-	failed := bs.wal.encode([]*pendingCommit{{account: acct, ops: []op{customerOp("cus_failed", 10)}}})
+	failed := bs.wal.encode([]*pendingCommit{{account: acct, ops: []Op{customerOp("cus_failed", 10)}}})
 	if _, err := bs.wal.f.WriteAt(failed, at); err != nil {
 		t.Fatal(err)
 	}
 	bs.wal.voids = append(bs.wal.voids, at)
 	// Too big for the room after it: it goes to the log's start.
 	o := customerOp("cus_after", 64<<10)
-	if err := bs.commit(acct, []op{o}); err != nil {
+	if err := bs.Commit(acct, []Op{o}); err != nil {
 		t.Fatal(err)
 	}
 	if last := bs.unapplied[len(bs.unapplied)-1]; last.start != 0 {
@@ -275,7 +279,7 @@ func TestStoreLog_FailedWriteNeverReplayed(t *testing.T) {
 	}
 	want = append(want, string(o.val))
 	slices.Sort(want)
-	re, err := OpenStore(crashCopy(t, bs, t.TempDir()))
+	re, err := Open(crashCopy(t, bs, t.TempDir()))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -290,9 +294,9 @@ func TestStoreLog_FailedWriteNeverReplayed(t *testing.T) {
 // it: nothing acknowledged is lost to a full disk at shutdown.
 func TestStoreLog_CloseOnFullDisk(t *testing.T) {
 	t.Parallel()
-	dir := SmallDisk(t)
+	dir := storagetest.SmallDisk(t)
 	path := filepath.Join(dir, "s.db")
-	bs, err := openStore(path, 1<<40, 1000*time.Hour)
+	bs, err := open(path, 1<<40, 1000*time.Hour)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -300,7 +304,7 @@ func TestStoreLog_CloseOnFullDisk(t *testing.T) {
 	var want []string
 	for i := range 20 {
 		o := customerOp(fmt.Sprintf("cus_%02d", i), 8<<10)
-		if err := bs.commit(acct, []op{o}); err != nil {
+		if err := bs.Commit(acct, []Op{o}); err != nil {
 			t.Fatal(err)
 		}
 		want = append(want, string(o.val))
@@ -328,7 +332,7 @@ func TestStoreLog_CloseOnFullDisk(t *testing.T) {
 	if err := os.Remove(filler); err != nil {
 		t.Fatal(err)
 	}
-	re, err := OpenStore(path)
+	re, err := Open(path)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -346,7 +350,7 @@ func TestStoreLog_DamagedInTheMiddle(t *testing.T) {
 	bs := testStore(t, true)
 	acct := testAccount(7)
 	for i := range 10 {
-		if err := bs.commit(acct, []op{customerOp(fmt.Sprintf("cus_%02d", i), 100)}); err != nil {
+		if err := bs.Commit(acct, []Op{customerOp(fmt.Sprintf("cus_%02d", i), 100)}); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -360,7 +364,7 @@ func TestStoreLog_DamagedInTheMiddle(t *testing.T) {
 	if err := os.WriteFile(path+walSuffix, raw, 0o600); err != nil {
 		t.Fatal(err)
 	}
-	_, err = OpenStore(path)
+	_, err = Open(path)
 	if err == nil || !strings.Contains(err.Error(), path+walSuffix+" is damaged: record 5 does not follow record 4, yet record 6") {
 		t.Errorf("opening a log damaged in its middle: %v", err)
 	}
@@ -372,7 +376,7 @@ func TestStoreLog_DamagedInTheMiddle(t *testing.T) {
 func TestStoreLog_FileWithoutID(t *testing.T) {
 	t.Parallel()
 	path := filepath.Join(t.TempDir(), "s.db")
-	st, err := OpenStore(path)
+	st, err := Open(path)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -387,7 +391,7 @@ func TestStoreLog_FileWithoutID(t *testing.T) {
 		t.Fatal(err)
 	}
 	db.Close()
-	_, err = OpenStore(path)
+	_, err = Open(path)
 	if err == nil || !strings.Contains(err.Error(), "is damaged or is not a sandbox data file (its id is 0 bytes long, not 8)") {
 		t.Errorf("opening a file without its id: %v", err)
 	}

@@ -1,0 +1,117 @@
+// Package storage is the sandbox's storage engine: a bbolt data file with
+// a write-ahead log beside it (Open), or memory alone (NewMemory), behind
+// one small interface, Store.
+//
+// It keeps records and knows nothing of what they mean: an account, named
+// by a 32-byte id, holds named buckets of keys and values, and a sequence
+// number. A caller commits one account's changes at a time (put, delete,
+// drop the account), all of them or none, and reads every account back
+// when it starts, or one account after a failed commit. New kinds of
+// records take new bucket names, and no change here.
+//
+// ARCHITECTURE.md, "The data file", records the design: the log, the group
+// commit, the checkpoints, the file's formats and what is done when a disk
+// fails.
+package storage
+
+import (
+	"encoding/binary"
+	"errors"
+)
+
+// Store keeps a sandbox's records. Its methods are safe for concurrent
+// use.
+type Store interface {
+	// Load returns every account's records.
+	Load() (map[AccountID]*Account, error)
+	// LoadAccount returns one account's records, nil when it has none:
+	// the state to go back to after a commit of the account failed.
+	LoadAccount(id AccountID) (*Account, error)
+	// Commit makes ops to one account's records, durably: all of them or
+	// none. It returns once they are on disk; concurrent commits may share
+	// a record of the write-ahead log and its sync. After an error that
+	// is not ErrOutcomeUnknown, the commit changed nothing.
+	Commit(id AccountID, ops []Op) error
+	// Health reports whether the store takes writes: it reads, and, when
+	// the last write failed, tries an empty write.
+	Health() error
+	// Notes are what opening the store did that its operator should know,
+	// such as upgrading the file.
+	Notes() []string
+	// Unusable is the error to report when a record the store returned
+	// cannot be used by its caller: for a file, that the file is damaged,
+	// naming it and what to do.
+	Unusable(cause error) error
+	// Close applies what is pending and releases the store.
+	Close() error
+}
+
+// AccountID names an account's records; the sandbox uses a hash of the
+// account's key, which is never stored.
+type AccountID = [32]byte
+
+// Account is one account's records: by bucket name, then by key.
+type Account struct {
+	// Seq is the account's sequence number, as last set by SetSeq.
+	Seq uint64
+	// Buckets holds the account's records by bucket name and key.
+	Buckets map[string]map[string][]byte
+}
+
+// Op is one change to an account's records; make one with Put, Delete,
+// DropAccount or SetSeq.
+type Op struct {
+	kind   opKind
+	bucket string // "" is the account's own bucket: it holds the sequence
+	key    string
+	val    []byte
+}
+
+type opKind uint8
+
+const (
+	opPut opKind = iota
+	opDelete
+	opDropAccount
+)
+
+// keySeq is the sequence's key in the account's own bucket.
+const keySeq = "seq"
+
+// Put sets key in bucket to val. The store keeps val: it must not change
+// afterwards. bucket must not be empty, key 1 to 32,768 bytes long.
+func Put(bucket, key string, val []byte) Op {
+	return Op{kind: opPut, bucket: bucket, key: key, val: val}
+}
+
+// Delete removes key from bucket, if it is there.
+func Delete(bucket, key string) Op { return Op{kind: opDelete, bucket: bucket, key: key} }
+
+// DropAccount removes every record of the account, its sequence with them.
+func DropAccount() Op { return Op{kind: opDropAccount} }
+
+// SetSeq sets the account's sequence number.
+func SetSeq(seq uint64) Op {
+	return Op{kind: opPut, key: keySeq, val: binary.BigEndian.AppendUint64(nil, seq)}
+}
+
+// ErrClosed answers a commit that comes after Close.
+var ErrClosed = errors.New("the data file is closed")
+
+// Open opens, or creates, the data file at path. Every write is synced to
+// disk before Commit returns, so no committed write is lost, even to kill
+// -9 or a power cut.
+//
+// A file that is truncated, partly overwritten or not a data file at all
+// is refused with an error naming it and what to do: it is opened
+// read-only first and checked page by page (bbolt's tx.Check), with
+// bbolt's panics and memory faults on damaged pages turned into that
+// error, so that the caller never crashes on it, never writes to it and
+// never serves half of it.
+func Open(path string) (Store, error) {
+	st, err := open(path, walCheckpointBytes, walCheckpointAge)
+	if err != nil {
+		return nil, err // not a nil *boltStore in a non-nil Store
+	}
+	return st, nil
+}
