@@ -9,6 +9,8 @@ import (
 	"net/http"
 	"strings"
 	"time"
+
+	"github.com/paymentsdev/terraform-provider-payments/internal/wire"
 )
 
 // DefaultRequestTimeout bounds each attempt when Config.RequestTimeout is zero.
@@ -170,7 +172,7 @@ type AttemptTimeoutError struct {
 }
 
 func (e *AttemptTimeoutError) Error() string {
-	return "timed out: the service sent no complete answer within " + FormatDuration(e.Timeout)
+	return "timed out: the service sent no complete answer within " + wire.FormatDurationWords(e.Timeout)
 }
 
 // IsAttemptTimeout reports whether err is an attempt that timed out.
@@ -179,8 +181,9 @@ func IsAttemptTimeout(err error) bool {
 	return errors.As(err, &te)
 }
 
-// FormatDuration formats d without zero units (2s, 1m, 1m30s, 2h) for
-// messages and docs: the provider's and the client's read alike.
+// FormatDuration formats d without zero units (2s, 1m, 1m30s, 2h), as a
+// value a user writes in a configuration (a default, a timeout to raise);
+// a sentence says how long something lasts with wire.FormatDurationWords.
 func FormatDuration(d time.Duration) string {
 	s := d.String()
 	if strings.HasSuffix(s, "m0s") {

@@ -362,9 +362,9 @@ func (e *RateLimitWaitError) Error() string {
 	var b strings.Builder
 	b.WriteString("not sent: ")
 	if e.RetryAfter {
-		b.WriteString("the service asked to wait " + FormatDuration(e.Wait.Round(time.Second)) + " (Retry-After) before the next request")
+		b.WriteString("the service asked to wait " + wire.FormatDurationWords(e.Wait.Round(time.Second)) + " (Retry-After) before the next request")
 	} else {
-		b.WriteString("at the client's request rate its turn comes in " + FormatDuration(e.Wait.Round(time.Millisecond)))
+		b.WriteString("at the client's request rate its turn comes in " + wire.FormatDurationWords(e.Wait.Round(time.Millisecond)))
 	}
 	b.WriteString(", after the operation's deadline")
 	if e.Err != nil {

@@ -168,7 +168,7 @@ func TestClient_RequestTimeout(t *testing.T) {
 			if !client.IsAttemptTimeout(err) {
 				t.Fatalf("err = %v, want an attempt timeout", err)
 			}
-			for _, want := range []string{"POST /v1/customers", "3 attempt", "timed out", "within 1s"} {
+			for _, want := range []string{"POST /v1/customers", "3 attempt", "timed out", "within 1 second"} {
 				if !strings.Contains(err.Error(), want) {
 					t.Errorf("error %q does not say %q", err, want)
 				}

@@ -132,5 +132,5 @@ func (f *formatAmountFunction) Run(ctx context.Context, req function.RunRequest,
 	if resp.Error = currencyError(currency); resp.Error != nil {
 		return
 	}
-	resp.Error = function.ConcatFuncErrors(resp.Result.Set(ctx, wire.FormatAmount(n, currency)+" "+currency))
+	resp.Error = function.ConcatFuncErrors(resp.Result.Set(ctx, wire.FormatMoney(n, currency)))
 }

@@ -188,22 +188,24 @@ func (a *paymentAction) Invoke(ctx context.Context, req action.InvokeRequest, re
 		v := cfg.Amount.ValueInt64()
 		if v > left {
 			resp.Diagnostics.AddAttributeError(path.Root("amount"), summary,
-				fmt.Sprintf("amount is %d, but at most %d %s of payment %s can be %s. Set amount to at most %d, "+
-					"or remove it to %s all of it. Nothing was changed.", v, left, pay.Currency, id, a.kind.past, left, a.kind.verb))
+				fmt.Sprintf("amount is %d (%s), but at most %s of payment %s can be %s. Set amount to at most %d, "+
+					"or remove it to %s all of it. Nothing was changed.", v, wire.FormatMoney(v, pay.Currency),
+					wire.FormatMoney(left, pay.Currency), id, a.kind.past, left, a.kind.verb))
 			return
 		}
 		amount = &v
 		left = v
 	}
-	progress("%s %d %s of payment %s (status %s)", a.verbing(), left, pay.Currency, id, pay.Status)
+	progress("%s %s of payment %s (status %s)", a.verbing(), wire.FormatMoney(left, pay.Currency), id, pay.Status)
 	after, err := a.kind.do(ctx, c, id, amount)
 	if err != nil {
-		resp.Diagnostics.Append(apiErrorDiagnostic(summary, fmt.Sprintf("a %s of %d of payment %s", a.kind.verb, left, id), err))
+		resp.Diagnostics.Append(apiErrorDiagnostic(summary, fmt.Sprintf("a %s of %s of payment %s", a.kind.verb, wire.FormatMoney(left, pay.Currency), id), err))
 		return
 	}
 	refunded := int64(0)
 	if after.AmountRefunded != nil {
 		refunded = *after.AmountRefunded
 	}
-	progress("Payment %s is now %s: amount %d %s, %d refunded", id, after.Status, after.Amount, after.Currency, refunded)
+	progress("Payment %s is now %s: amount %s, %s refunded", id, after.Status,
+		wire.FormatMoney(after.Amount, after.Currency), wire.FormatMoney(refunded, after.Currency))
 }

@@ -84,7 +84,7 @@ resource "payments_payment" "refunded" {
 		"Warning: Payment Kept At The Service",
 		"Payment " + kept + " was removed from Terraform's state only: payments cannot be deleted",
 		"Warning: Payment Refunded And Kept At The Service",
-		"was refunded (700 USD, what was left) because refund_on_destroy = true",
+		"was refunded (7.00 USD, what was left) because refund_on_destroy = true",
 	} {
 		if !strings.Contains(flat, want) {
 			t.Errorf("destroy does not say %q:\n%s", want, out)
@@ -133,8 +133,8 @@ action "payments_payment_refund" "reset" {
 	got := strings.Join(strings.Fields(tf.mustRun("apply", "-auto-approve", "-no-color", "-invoke=action.payments_payment_refund.reset")), " ")
 	for _, want := range []string{
 		"Reading payment " + pay.ID,
-		"Refunding 250 GBP of payment " + pay.ID + " (status approved)",
-		"Payment " + pay.ID + " is now partially_refunded: amount 1000 GBP, 250 refunded",
+		"Refunding 2.50 GBP of payment " + pay.ID + " (status approved)",
+		"Payment " + pay.ID + " is now partially_refunded: amount 10.00 GBP, 2.50 GBP refunded",
 		"Actions: 1 invoked",
 	} {
 		if !strings.Contains(got, want) {

@@ -311,20 +311,22 @@ func (r *paymentResource) Delete(ctx context.Context, req resource.DeleteRequest
 	}
 	if !slices.Contains(refundableStatuses, pay.Status) || refunded >= pay.Amount {
 		resp.Diagnostics.AddWarning("Payment Kept At The Service, Not Refunded", fmt.Sprintf(
-			"Payment %s is %s with %d of %d refunded, so there was nothing to refund (only a payment that is %s can be "+
+			"Payment %s is %s with %s of %s refunded, so there was nothing to refund (only a payment that is %s can be "+
 				"refunded). It stays at the service, as payments cannot be deleted, and was removed from Terraform's state.",
-			id, pay.Status, refunded, pay.Amount, strings.Join(refundableStatuses, " or ")))
+			id, pay.Status, wire.FormatMoney(refunded, pay.Currency), wire.FormatMoney(pay.Amount, pay.Currency),
+			strings.Join(refundableStatuses, " or ")))
 		return
 	}
 	if _, err := c.RefundPayment(ctx, id, nil); err != nil {
 		resp.Diagnostics.Append(apiErrorDiagnostic("Error Refunding Payment On Destroy",
-			fmt.Sprintf("a refund of the %d left of payment %s", pay.Amount-refunded, id), err))
+			fmt.Sprintf("a refund of the %s left of payment %s", wire.FormatMoney(pay.Amount-refunded, pay.Currency), id), err))
 		return
 	}
 	tflog.Debug(ctx, "Refunded payment on destroy", map[string]any{"id": id, "amount": pay.Amount - refunded})
 	resp.Diagnostics.AddWarning("Payment Refunded And Kept At The Service", fmt.Sprintf(
-		"Payment %s was refunded (%d %s, what was left) because refund_on_destroy = true, and removed from Terraform's "+
-			"state. It stays at the service as a refunded payment: payments cannot be deleted.", id, pay.Amount-refunded, pay.Currency))
+		"Payment %s was refunded (%s, what was left) because refund_on_destroy = true, and removed from Terraform's "+
+			"state. It stays at the service as a refunded payment: payments cannot be deleted.",
+		id, wire.FormatMoney(pay.Amount-refunded, pay.Currency)))
 }
 
 func (r *paymentResource) ImportState(ctx context.Context, req resource.ImportStateRequest, resp *resource.ImportStateResponse) {

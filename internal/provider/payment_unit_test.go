@@ -447,17 +447,17 @@ func TestPaymentActions_Invoke(t *testing.T) {
 		{name: "capture more than authorized", action: NewPaymentCaptureAction, id: authorized.ID, amount: ptrTo[int64](1001),
 			wantError: []string{"Error Capturing Payment", "amount is 1001", "at most 1000"}},
 		{name: "partial capture", action: NewPaymentCaptureAction, id: authorized.ID, amount: ptrTo[int64](600),
-			wantProgress: []string{"Reading payment " + authorized.ID, "Capturing 600 USD of payment " + authorized.ID + " (status authorized)", "is now approved: amount 600 USD"},
+			wantProgress: []string{"Reading payment " + authorized.ID, "Capturing 6.00 USD of payment " + authorized.ID + " (status authorized)", "is now approved: amount 6.00 USD"},
 			check:        func(p *client.Payment) bool { return p.Status == wire.PaymentStatusApproved && p.Amount == 600 }},
 		{name: "capture again", action: NewPaymentCaptureAction, id: authorized.ID,
 			wantError: []string{"Error Capturing Payment", "is approved", "only a payment that is authorized can be captured"}},
 		{name: "partial refund", action: NewPaymentRefundAction, id: approved.ID, amount: ptrTo[int64](300),
-			wantProgress: []string{"Reading payment", "Refunding 300 EUR", "is now partially_refunded: amount 800 EUR, 300 refunded"},
+			wantProgress: []string{"Reading payment", "Refunding 3.00 EUR", "is now partially_refunded: amount 8.00 EUR, 3.00 EUR refunded"},
 			check:        func(p *client.Payment) bool { return *p.AmountRefunded == 300 }},
 		{name: "refund more than left", action: NewPaymentRefundAction, id: approved.ID, amount: ptrTo[int64](501),
-			wantError: []string{"amount is 501", "at most 500 EUR", "can be refunded"}},
+			wantError: []string{"amount is 501 (5.01 EUR)", "at most 5.00 EUR", "can be refunded"}},
 		{name: "refund the rest", action: NewPaymentRefundAction, id: approved.ID,
-			wantProgress: []string{"Reading payment", "Refunding 500 EUR", "is now refunded"},
+			wantProgress: []string{"Reading payment", "Refunding 5.00 EUR", "is now refunded"},
 			check: func(p *client.Payment) bool {
 				return p.Status == wire.PaymentStatusRefunded && *p.AmountRefunded == 800
 			}},
@@ -503,4 +503,77 @@ func TestPaymentActions_Invoke(t *testing.T) {
 	if !diags.HasError() || !containsInOrder(diags.Errors()[0].Detail(), []string{"allow_livemode = true", "allow_live_payments = true"}) || len(progress) != 0 {
 		t.Errorf("live refund: %v, progress %v", diags, progress)
 	}
+}
+
+// TestPaymentResource_DeleteWarnings destroys payments against a sandbox
+// and reads the warning each gets: what was refunded, or why nothing was,
+// in the currency's major units.
+func TestPaymentResource_DeleteWarnings(t *testing.T) {
+	t.Parallel()
+	sb := sandboxtest.Start(t)
+	c, err := client.New(client.Config{BaseURL: sb.URL, SecretKey: sandboxtest.NewKey(t)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx := context.Background()
+	for _, tc := range []struct {
+		name          string
+		amount        int64
+		currency      string
+		refundFirst   int64 // refunded before the destroy; 0 for none
+		refundDestroy bool
+		want          []string
+	}{
+		{name: "refund of a whole GBP payment", amount: 900, currency: "GBP", refundDestroy: true,
+			want: []string{"Payment Refunded And Kept At The Service", "was refunded (9.00 GBP, what was left)", "refund_on_destroy = true"}},
+		{name: "refund of what is left", amount: 1000, currency: "USD", refundFirst: 250, refundDestroy: true,
+			want: []string{"Payment Refunded And Kept At The Service", "was refunded (7.50 USD, what was left)"}},
+		{name: "refund in a currency without decimals", amount: 1200, currency: "JPY", refundDestroy: true,
+			want: []string{"was refunded (1200 JPY, what was left)"}},
+		{name: "nothing left to refund", amount: 500, currency: "EUR", refundFirst: 500, refundDestroy: true,
+			want: []string{"Payment Kept At The Service, Not Refunded", "is refunded with 5.00 EUR of 5.00 EUR refunded"}},
+		{name: "kept without refund_on_destroy", amount: 900, currency: "GBP",
+			want: []string{"Payment Kept At The Service", "removed from Terraform's state only"}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			pay, err := c.CreatePayment(ctx, &client.PaymentParams{Amount: tc.amount, Currency: tc.currency, Source: sandbox.TokenVisa})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if tc.refundFirst > 0 {
+				if _, err := c.RefundPayment(ctx, pay.ID, &tc.refundFirst); err != nil {
+					t.Fatal(err)
+				}
+			}
+			state := testPaymentState()
+			state.ID = types.StringValue(pay.ID)
+			state.Amount, state.Currency = types.Int64Value(tc.amount), types.StringValue(tc.currency)
+			state.RefundOnDestroy = types.BoolValue(tc.refundDestroy)
+			diags := deletePayment(t, &providerData{client: c}, &state)
+			if diags.HasError() || len(diags.Warnings()) != 1 {
+				t.Fatalf("want one warning, got %v", diags)
+			}
+			w := diags.Warnings()[0]
+			if got := w.Summary() + ": " + w.Detail(); !containsInOrder(got, tc.want) {
+				t.Errorf("the warning is %q, want it to hold %q", got, tc.want)
+			}
+		})
+	}
+}
+
+// deletePayment runs the resource's Delete on state.
+func deletePayment(t *testing.T, data *providerData, state *paymentResourceModel) diag.Diagnostics {
+	t.Helper()
+	ctx := context.Background()
+	r := &paymentResource{resourceBase{name: "payment"}}
+	r.providerData = *data
+	var sresp fwresource.SchemaResponse
+	r.Schema(ctx, fwresource.SchemaRequest{}, &sresp)
+	req := fwresource.DeleteRequest{State: tfsdk.State{Schema: sresp.Schema, Raw: tftypes.NewValue(sresp.Schema.Type().TerraformType(ctx), nil)}}
+	if diags := req.State.Set(ctx, state); diags.HasError() {
+		t.Fatalf("building the request: %v", diags)
+	}
+	resp := fwresource.DeleteResponse{State: req.State}
+	r.Delete(ctx, req, &resp)
+	return resp.Diagnostics
 }

@@ -36,6 +36,15 @@ func ParseAmount(amount, currency string) (int64, error) {
 	return n, nil
 }
 
+// FormatMoney writes an amount in minor units as people read it in a
+// message: the major units with the currency's decimals and the code, so
+// 900 GBP is "9.00 GBP" and 1200 JPY is "1200 JPY". The currency's case
+// does not matter; one that is not in Currencies gets its minor units.
+func FormatMoney(minorUnits int64, currency string) string {
+	code := strings.ToUpper(currency)
+	return FormatAmount(minorUnits, code) + " " + code
+}
+
 // FormatAmount writes an amount in minor units as a decimal in major units
 // with exactly the currency's number of decimals: 1999 USD is "19.99" and
 // 1200 JPY is "1200". The currency must be one of Currencies.

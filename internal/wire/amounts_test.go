@@ -91,3 +91,21 @@ func TestParseAmount_RoundTrip(t *testing.T) {
 		}
 	}
 }
+
+func TestFormatMoney_Cases(t *testing.T) {
+	for _, tc := range []struct {
+		n        int64
+		currency string
+		want     string
+	}{
+		{900, "GBP", "9.00 GBP"},
+		{900, "gbp", "9.00 GBP"},
+		{1200, "JPY", "1200 JPY"},
+		{5, "USD", "0.05 USD"},
+		{-1999, "EUR", "-19.99 EUR"},
+	} {
+		if got := wire.FormatMoney(tc.n, tc.currency); got != tc.want {
+			t.Errorf("FormatMoney(%d, %q) = %q, want %q", tc.n, tc.currency, got, tc.want)
+		}
+	}
+}

@@ -57,7 +57,7 @@ func (d *Dashboard) signIn(w http.ResponseWriter, r *http.Request) {
 
 // signinView is the sign-in form with a message.
 func (d *Dashboard) signinView(msg string, isError bool) *view {
-	return &view{Title: "Sign in", Flash: msg, FlashError: isError, Data: d.sessions.idle.String()}
+	return &view{Title: "Sign in", Flash: msg, FlashError: isError, Data: wire.FormatDurationWords(d.sessions.idle)}
 }
 
 // signedIn runs h with the request's session, or sends the browser to the
