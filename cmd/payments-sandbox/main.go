@@ -102,6 +102,8 @@ func run(args []string, stdout, stderr io.Writer) int {
 	accountIdle := fs.Duration("account-idle", sandbox.DefaultAccountIdle, "remove an account made on first use, in memory and in the -data file, once no request has used it for this `duration` (such as 720h or 30m; counted from the start for accounts read from -data) and no webhook delivery of it is pending; its key gets a new, empty account on its next request. Accounts named by -key are never removed. 0 keeps accounts forever")
 	concurrency := fs.Int("webhook-concurrency", sandbox.DefaultWebhookConcurrency, "make at most this many webhook delivery `attempts` at once, all accounts and endpoints together; more wait their turn, in each endpoint's order (one endpoint has at most 4 in flight)")
 	faultSeed := fs.Int64("fault-seed", 0, "start every account's injected faults (error_rate, drop_rate of POST /_sandbox/faults) from this `seed`, 1 to 9007199254740991, so that a run meets the same faults again; 0 picks a random seed per account. GET /_sandbox/faults shows the seed in use")
+	var allowedHosts hostNames
+	fs.Var(&allowedHosts, "allowed-hosts", "without keys, also answer requests whose Host header is one of these `names`, comma-separated, repeatable: sandbox.internal, .example.test (that domain and every name under it), or * (any: turns the DNS rebinding defence off). Without keys the sandbox answers only requests for its -addr host, localhost and IP addresses, any port, and 421 host_not_allowed to any other Host; with keys, the keys gate it and every Host is answered")
 	level := fs.String("log-level", "info", "log `level` on stderr: debug (one line per request), info, warn or error")
 	svc := addServiceFlags(fs)
 	// The usage goes to standard output: it is asked for (-h), and
@@ -143,7 +145,9 @@ account, -max-total-bytes over all of them, and accounts unused for
 -account-idle are removed. Refusals are 403 with code
 account_limit_exceeded (this account is full: delete objects or POST
 /_sandbox/reset) or sandbox_limit_exceeded (the sandbox is full, or has no
-room for a new key's account); the message names the flag.
+room for a new key's account); the message names the flag. A request's
+line and headers may hold at most 16 KiB (431 past it), and a list answer
+is sent 32 KiB at a time, so that slow clients cannot multiply it.
 
 It serves a dashboard of an account at its root URL: sign in there with
 the account's secret key (the guide "The sandbox dashboard").
@@ -157,7 +161,10 @@ SIGINT or SIGTERM stops it cleanly, finishing requests in flight.
 
 To share one sandbox, admit only your team's keys: -key, -key-file
 (re-read on SIGHUP) or %[2]s (comma-separated). Without keys
-it refuses to listen beyond loopback unless -open is given. No key is
+it refuses to listen beyond loopback unless -open is given, and answers
+only requests whose Host names it (its -addr host, localhost, an IP
+address; -allowed-hosts names more), 421 host_not_allowed to any other,
+so that no web page reaches it through DNS rebinding. No key is
 ever printed or logged. GET /healthz and GET /metrics (Prometheus) answer
 without a key; the guide "Running a shared sandbox" has the rest.
 
@@ -293,8 +300,16 @@ Examples:
 	mux.Handle(wire.PathHealth, srv)
 	mux.Handle(wire.PathMetrics, srv)
 	mux.Handle("/", dash)
+	var h http.Handler = mux
+	if len(allKeys) == 0 {
+		// A key list gates a shared sandbox: a rebinding page has no key.
+		// Without one, the Host check does, on the API, the controls and
+		// the dashboard alike.
+		listenHost, _, _ := net.SplitHostPort(*addr)
+		h = hostCheck(newHostPolicy(listenHost, allowedHosts), mux)
+	}
 	ln = limitListener(ln, svc.maxConnections, srv.CountConnectionWait)
-	hs := newHTTPServer(svc, mux, srv, logger)
+	hs := newHTTPServer(svc, h, srv, logger)
 
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()

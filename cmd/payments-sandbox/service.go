@@ -86,6 +86,12 @@ func (sf *serviceFlags) logHandler(w io.Writer, opts *slog.HandlerOptions) slog.
 	return slog.NewTextHandler(w, opts)
 }
 
+// maxHeaderBytes bounds a request's line and headers (net/http answers
+// 431 past it): the sandbox's requests need a few hundred bytes, and
+// net/http's default of 1 MiB let 512 connections of unfinished headers
+// hold 512 MiB.
+const maxHeaderBytes = 16 << 10
+
 // newHTTPServer is the http.Server run serves h, srv's API and more, with. The header, write
 // and idle timeouts are http.Server's own. The body timeout is set per
 // request (bodyDeadline) rather than as http.Server.ReadTimeout, which
@@ -97,6 +103,7 @@ func newHTTPServer(sf *serviceFlags, h http.Handler, srv *sandbox.Server, logger
 		Handler:           bodyDeadline(sf.bodyTimeout, h),
 		ConnState:         srv.ConnState,
 		ReadHeaderTimeout: sf.readHeaderTimeout,
+		MaxHeaderBytes:    maxHeaderBytes,
 		WriteTimeout:      sf.writeTimeout,
 		IdleTimeout:       sf.idleTimeout,
 		ErrorLog:          slog.NewLogLogger(logger.Handler(), slog.LevelWarn),

@@ -41,6 +41,10 @@ const (
 	// ErrorCodeStorageUnavailable is a 503: the sandbox could not write its
 	// data file, so the request changed nothing.
 	ErrorCodeStorageUnavailable = "storage_unavailable"
+	// ErrorCodeHostNotAllowed (421) refuses a request whose Host header
+	// names none of a keyless payments-sandbox's names: the defence
+	// against DNS rebinding (-allowed-hosts names more).
+	ErrorCodeHostNotAllowed = "host_not_allowed"
 )
 
 // ErrorBody is the JSON body of every error answer. [assumed]
