@@ -17,7 +17,8 @@ import (
 // A zero field bounds nothing; payments-sandbox starts with DefaultLimits.
 //
 // Bytes are an estimate of the heap each record holds: its struct, its
-// strings, the stored JSON of events and idempotency answers, and its share
+// strings (counted as long as their JSON, escapes included, since that is
+// what answers send and events keep), the stored JSON of events and idempotency answers, and its share
 // of the indexes; the request log's lines count too, and the log stops
 // growing (new lines replace the oldest) once the total is reached. Each account keeps a running count, changed by every
 // insert, update, delete and expiry. A write that finds its account, or
@@ -85,11 +86,14 @@ var (
 		int64(len(routes))*8 + 4*(48+allocOverhead) + (32+ptrBytes+1)*8/5
 )
 
+// strBytes is a string as the account is charged for it: its length as
+// JSON, escapes included, since answers and stored events carry it so;
+// 25,000 '<' kept in 25 KB are sent as 150 KB.
 func strBytes(s string) int64 {
 	if s == "" {
 		return 0
 	}
-	return int64(len(s)) + allocOverhead
+	return int64(jsonLen(s)) + allocOverhead
 }
 
 func metaBytes(m metadata) int64 {

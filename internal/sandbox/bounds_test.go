@@ -448,3 +448,25 @@ func TestLimits_RequestLogStopsAtTotal(t *testing.T) {
 		t.Errorf("the newest lines are %+v", got.Data[:2])
 	}
 }
+
+// TestAccountBytes_ChargesEscapedJSON: metadata of '<' is kept in the
+// customer, its event and its idempotency record, each sent as JSON where
+// every '<' takes six bytes: the account is charged at least that.
+func TestAccountBytes_ChargesEscapedJSON(t *testing.T) {
+	sb := sandboxtest.Start(t)
+	e := envOn(t, sb, sandboxtest.NewKey(t))
+	e.stats()
+	f := url.Values{}
+	for i := range 20 { // within the body limit, each '<' sent as %3C
+		f.Set(fmt.Sprintf("metadata[k%02d]", i), strings.Repeat("<", wire.MetadataValueMaxLength))
+	}
+	before, _ := sandbox.AccountBytes(sb.Server, e.key)
+	r := e.post("/v1/customers", f, idemKey("escaped")).ok(nil)
+	after, _ := sandbox.AccountBytes(sb.Server, e.key)
+	// The customer, the customer.created event and the stored answer.
+	kept := 3 * int64(len(r.body))
+	t.Logf("a form body of %d bytes, an answer of %d; charged %d", len(f.Encode()), len(r.body), after-before)
+	if after-before < kept {
+		t.Errorf("charged %d bytes for three copies of a %d-byte answer: escapes are not counted", after-before, len(r.body))
+	}
+}

@@ -71,6 +71,35 @@ func appendString(b []byte, s string) []byte {
 	return append(b, '"')
 }
 
+// jsonLen is the length of s as appendString writes it, without the
+// quotes: what an answer carrying s sends, at least len(s) (an escaped
+// '<' takes six bytes, an invalid byte as many).
+func jsonLen(s string) int {
+	n := len(s)
+	for i := 0; i < len(s); {
+		c := s[i]
+		if c < utf8.RuneSelf {
+			switch {
+			case c == '"' || c == '\\' || c == '\n' || c == '\r' || c == '\t':
+				n++
+			case c < 0x20 || c == '<' || c == '>' || c == '&':
+				n += 5
+			}
+			i++
+			continue
+		}
+		r, size := utf8.DecodeRuneInString(s[i:])
+		switch {
+		case r == utf8.RuneError && size == 1:
+			n += 5
+		case r == '\u2028' || r == '\u2029':
+			n += 3
+		}
+		i += size
+	}
+	return n
+}
+
 // appendOptString writes "" as null: a cleared or never-set field.
 func appendOptString(b []byte, s string) []byte {
 	if s == "" {
