@@ -97,6 +97,7 @@ func (c *call) listCustomers() response {
 			cu := c.a.customers[r]
 			return cu, ok && cu != nil
 		},
+		every: func() []*customer { return c.a.customerOrder },
 		write: func(b []byte, cu *customer) []byte { return append(b, c.customerJSON(cu)...) },
 	}
 	return l.serve(c, c.a.customerOrder, match)

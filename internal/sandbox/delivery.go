@@ -762,7 +762,8 @@ func (c *call) listDeliveries() response {
 			page = append(page, at)
 		}
 	}
-	return ok(appendList(nil, wire.PathSandboxDeliveries, page, false, func(b []byte, at *deliveryAttempt) []byte {
+	return answerList(wire.PathSandboxDeliveries, false, len(page), func(b []byte, i int) []byte {
+		at := page[i]
 		b = append(b, `{"event":`...)
 		b = appendID(b, wire.EventIDPrefix, at.event)
 		b = append(b, `,"endpoint":`...)
@@ -786,7 +787,7 @@ func (c *call) listDeliveries() response {
 			b = append(b, '"')
 		}
 		return append(b, '}')
-	}))
+	}, noLock)
 }
 
 // undoBook records how to take back a change to the delivery book, should

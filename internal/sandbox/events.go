@@ -123,6 +123,7 @@ func (c *call) listEvents() response {
 			ev := c.a.wh.events[r]
 			return ev, ok && ev != nil
 		},
+		every: func() []*event { return c.a.wh.eventOrder },
 		write: func(b []byte, ev *event) []byte { return append(b, ev.body...) },
 	}
 	return l.serve(c, c.a.wh.eventOrder, func(ev *event) bool { return (typ == "" || ev.typ == typ) && !c.expired(ev) })

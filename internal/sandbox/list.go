@@ -2,6 +2,8 @@ package sandbox
 
 import (
 	"cmp"
+	"io"
+	"net/http"
 	"slices"
 
 	"github.com/paymentsdev/terraform-provider-payments/internal/wire"
@@ -9,8 +11,9 @@ import (
 
 // Every list the API serves pages the same way, through this file: its
 // filters are its own, but limit, starting_after and ending_before are
-// parsed by parseListParams, the page cut by listPage and the envelope
-// written by appendList. A new list declares a listOf and calls serve.
+// parsed by parseListParams, the page cut by listOf.page and the
+// envelope written, and streamed when long, by answerList. A new list
+// declares a listOf and calls serve.
 
 // listParamNames are the paging parameters every list takes besides its
 // filters.
@@ -76,7 +79,10 @@ type listOf[T any] struct {
 	seq  func(T) uint64
 	// find is the object with that id, if the account has it; a cursor
 	// must name one.
-	find  func(id string) (T, bool)
+	find func(id string) (T, bool)
+	// every is every object of the list's kind, oldest first, read again
+	// under the account's lock for each part of a long answer.
+	every func() []T
 	write func(b []byte, x T) []byte
 }
 
@@ -93,7 +99,74 @@ func (l *listOf[T]) serve(c *call, all []T, match func(T) bool) response {
 	if e != nil {
 		return e.response()
 	}
-	return ok(appendList(nil, l.url, page, hasMore, l.write))
+	// The page is kept as sequence numbers, not objects: a client that
+	// reads slowly must not keep deleted objects alive.
+	seqs := make([]uint64, len(page))
+	for i, x := range page {
+		seqs[i] = l.seq(x)
+	}
+	a := c.a
+	return answerList(l.url, hasMore, len(seqs), func(b []byte, i int) []byte {
+		every := l.every()
+		j, found := slices.BinarySearchFunc(every, seqs[i], func(x T, s uint64) int { return cmp.Compare(l.seq(x), s) })
+		if !found || (match != nil && !match(every[j])) {
+			return b // deleted or changed since the request arrived
+		}
+		return l.write(b, every[j])
+	}, func() func() { a.mu.RLock(); return a.mu.RUnlock })
+}
+
+// listPartBytes is how much of a list answer is written at a time. Only
+// the first part is written under the request's lock; the rest, if any,
+// is streamed, the lock taken again for each part and released while it
+// is sent, so that a client that reads slowly holds one part of the
+// sandbox's memory, not the whole answer (a page of 100 large events is
+// 15 MB), and never holds the account's lock.
+const listPartBytes = 32 << 10
+
+// answerList answers a list of n objects, put(b, i) appending the i-th
+// (or nothing, when it is gone). The first part is written now; the rest
+// streams, each part between lock() and the function lock returns.
+func answerList(url string, hasMore bool, n int, put func(b []byte, i int) []byte, lock func() (unlock func())) response {
+	written, i := 0, 0
+	part := func(b []byte) []byte {
+		for ; i < n && len(b) < listPartBytes; i++ {
+			at := len(b)
+			if written > 0 {
+				b = append(b, ',')
+			}
+			if nb := put(b, i); len(nb) > len(b) {
+				b, written = nb, written+1
+			} else {
+				b = b[:at] // gone: no comma either
+			}
+		}
+		if i == n {
+			b = append(b, `],"has_more":`...)
+			b = appendBool(b, hasMore)
+			b = append(b, `,"url":`...)
+			b = appendString(b, url)
+			b = append(b, '}')
+		}
+		return b
+	}
+	b := make([]byte, 0, min(listPartBytes, 64+512*n))
+	b = part(append(b, `{"object":"list","data":[`...))
+	if i == n {
+		return ok(b)
+	}
+	return response{status: http.StatusOK, body: b, rest: func(w io.Writer) error {
+		buf := make([]byte, 0, listPartBytes)
+		for i < n {
+			unlock := lock()
+			buf = part(buf[:0])
+			unlock()
+			if _, err := w.Write(buf); err != nil {
+				return err
+			}
+		}
+		return nil
+	}}
 }
 
 // page cuts the page p names out of all.
@@ -145,22 +218,5 @@ func (l *listOf[T]) page(p listParams, all []T, match func(T) bool) ([]T, bool, 
 	return page[:min(limit, len(page))], len(page) > limit, nil
 }
 
-// appendList writes the list envelope around page, each object written by
-// write.
-func appendList[T any](b []byte, url string, page []T, hasMore bool, write func([]byte, T) []byte) []byte {
-	if b == nil {
-		b = make([]byte, 0, 64+512*len(page))
-	}
-	b = append(b, `{"object":"list","data":[`...)
-	for i, x := range page {
-		if i > 0 {
-			b = append(b, ',')
-		}
-		b = write(b, x)
-	}
-	b = append(b, `],"has_more":`...)
-	b = appendBool(b, hasMore)
-	b = append(b, `,"url":`...)
-	b = appendString(b, url)
-	return append(b, '}')
-}
+// noLock is answerList's lock for a list of copies, which needs none.
+func noLock() func() { return func() {} }

@@ -1,11 +1,16 @@
 package sandbox_test
 
 import (
+	"bytes"
 	"encoding/json"
 	"fmt"
+	"net/http"
+	"net/http/httptest"
+	"net/url"
 	"slices"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/paymentsdev/terraform-provider-payments/internal/wire"
 )
@@ -117,5 +122,88 @@ func TestList_Paging(t *testing.T) {
 				}
 			})
 		}
+	}
+}
+
+// partWriter records each Write of an answer and runs between on every
+// write after the first: what another client does while this one's
+// answer is being sent.
+type partWriter struct {
+	header  http.Header
+	status  int
+	body    bytes.Buffer
+	writes  []int
+	between func(n int)
+}
+
+func (w *partWriter) Header() http.Header { return w.header }
+func (w *partWriter) WriteHeader(s int)   { w.status = s }
+func (w *partWriter) Write(b []byte) (int, error) {
+	if len(w.writes) > 0 && w.between != nil {
+		w.between(len(w.writes))
+	}
+	w.writes = append(w.writes, len(b))
+	return w.body.Write(b)
+}
+
+// TestList_LongAnswerStreams: a page longer than one part (32 KiB) is
+// written a part at a time, without Content-Length, and the account's lock
+// is free between parts: another request of the account runs while the
+// answer is sent (a deleted customer is then left out of the rest), so a
+// client that reads slowly holds one part, not the page, and no lock.
+func TestList_LongAnswerStreams(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t)
+	var ids []string // newest first
+	for i := range 60 {
+		f := url.Values{"name": {fmt.Sprint("Customer ", i)}}
+		for k := range 10 {
+			f.Set(fmt.Sprintf("metadata[k%d]", k), strings.Repeat("<", 500))
+		}
+		ids = slices.Insert(ids, 0, e.customer(f).ID)
+	}
+	gone := ids[50]
+	w := &partWriter{header: http.Header{}}
+	w.between = func(n int) {
+		if n != 1 {
+			return
+		}
+		done := make(chan *result, 1)
+		go func() { done <- e.del(wire.PathCustomers + "/" + gone) }()
+		select {
+		case r := <-done:
+			if r.status != 200 {
+				t.Errorf("deleting %s while the list is sent: %d %s", gone, r.status, r.body)
+			}
+		case <-time.After(10 * time.Second):
+			t.Fatal("a delete waited 10s while a list answer was being sent: the list holds the account's lock")
+		}
+	}
+	r := httptest.NewRequest(http.MethodGet, wire.PathCustomers+"?limit=100", nil)
+	r.SetBasicAuth(e.key, "")
+	e.srv.ServeHTTP(w, r)
+	if w.status != 200 || w.header.Get("Content-Length") != "" {
+		t.Fatalf("status %d, Content-Length %q: want 200 streamed without one", w.status, w.header.Get("Content-Length"))
+	}
+	t.Logf("%d bytes in %d writes: %v", w.body.Len(), len(w.writes), w.writes)
+	if len(w.writes) < 3 {
+		t.Errorf("the answer came in %d writes, want parts of at most 32 KiB and an object", len(w.writes))
+	}
+	for _, n := range w.writes {
+		if n > 32<<10+40<<10 {
+			t.Errorf("a write of %d bytes: more than a part and one customer", n)
+		}
+	}
+	var l wire.List[wire.Customer]
+	if err := json.Unmarshal(w.body.Bytes(), &l); err != nil {
+		t.Fatalf("the streamed answer does not decode: %v", err)
+	}
+	var got []string
+	for _, cu := range l.Data {
+		got = append(got, cu.ID)
+	}
+	want := slices.Delete(slices.Clone(ids), 50, 51)
+	if !slices.Equal(got, want) || l.HasMore || l.URL != wire.PathCustomers {
+		t.Errorf("got %d customers %v (has_more %v, url %q), want %d without the deleted %s", len(got), got, l.HasMore, l.URL, len(want), gone)
 	}
 }

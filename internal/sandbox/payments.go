@@ -295,6 +295,7 @@ func (c *call) listPayments() response {
 			p := c.a.payments[r]
 			return p, ok && p != nil
 		},
+		every: func() []*payment { return c.a.order },
 		write: paymentJSON,
 	}
 	return l.serve(c, all, func(p *payment) bool {

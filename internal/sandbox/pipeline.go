@@ -214,7 +214,9 @@ func (s *Server) serveUnknown(w http.ResponseWriter, r *http.Request) {
 func (s *Server) write(w http.ResponseWriter, r *http.Request, route string, start time.Time, resp response) {
 	h := w.Header()
 	h.Set("Content-Type", "application/json")
-	h.Set("Content-Length", strconv.Itoa(len(resp.body)))
+	if resp.rest == nil {
+		h.Set("Content-Length", strconv.Itoa(len(resp.body)))
+	}
 	if resp.retryAfter > 0 {
 		h.Set(wire.HeaderRetryAfter, strconv.Itoa(resp.retryAfter))
 	}
@@ -222,7 +224,9 @@ func (s *Server) write(w http.ResponseWriter, r *http.Request, route string, sta
 		h.Set(wire.HeaderIdempotentReplayed, "true")
 	}
 	w.WriteHeader(resp.status)
-	_, _ = w.Write(resp.body)
+	if _, err := w.Write(resp.body); err == nil && resp.rest != nil {
+		_ = resp.rest(w)
+	}
 	s.metrics.observe(route, resp.status, time.Since(start))
 	if s.log.Enabled(r.Context(), slog.LevelDebug) {
 		// Paths hold object ids only; keys travel in the Authorization

@@ -221,9 +221,9 @@ func (c *call) listRequests() response {
 	lines := c.a.reqlog.newestFirst(func(e *loggedRequest) bool {
 		return lo == 0 || (e.status >= lo && e.status < lo+100)
 	})
-	return ok(appendList(nil, wire.PathSandboxRequests, lines, false, func(b []byte, e loggedRequest) []byte {
-		return appendLoggedRequest(b, &e)
-	}))
+	return answerList(wire.PathSandboxRequests, false, len(lines), func(b []byte, i int) []byte {
+		return appendLoggedRequest(b, &lines[i])
+	}, noLock)
 }
 
 func appendLoggedRequest(b []byte, e *loggedRequest) []byte {

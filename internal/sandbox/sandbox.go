@@ -37,7 +37,9 @@
 //     without outcome it ends approved, or authorized for capture=false.
 //   - Lists page alike (list.go): limit is 1 to 100 in plain digits (05,
 //     +5 or 1e1 is 400), cursors must be objects of the list in the
-//     account, and starting_after with ending_before is 400. The
+//     account, and starting_after with ending_before is 400. An answer
+//     over 32 KiB streams, a part at a time, the account read again for
+//     each part (a deleted object is left out; has_more stays). The
 //     payments' customer filter naming a deleted
 //     customer is 400 resource_missing. created[gte]/[lte] accept any
 //     RFC 3339 offset and compare with whole seconds. The customer list's
@@ -109,6 +111,7 @@ package sandbox
 import (
 	"errors"
 	"fmt"
+	"io"
 	"log/slog"
 	"net"
 	"net/http"
@@ -298,6 +301,10 @@ type response struct {
 	body       []byte
 	retryAfter int
 	replayed   bool
+	// rest, when set, writes the answer's rest after body, with no
+	// Content-Length: a long list (answerList), streamed once the
+	// request's lock is released. Only GETs have one.
+	rest func(w io.Writer) error
 }
 
 func ok(body []byte) response { return response{status: http.StatusOK, body: body} }

@@ -510,6 +510,7 @@ func (c *call) listWebhookEndpoints() response {
 			ep := c.a.wh.endpoints[r]
 			return ep, ok && ep != nil
 		},
+		every: func() []*webhookEndpoint { return c.a.wh.endpointOrder },
 		write: func(b []byte, ep *webhookEndpoint) []byte { return webhookEndpointJSON(b, ep, false) },
 	}
 	return l.serve(c, c.a.wh.endpointOrder, nil)
