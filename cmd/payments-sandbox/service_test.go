@@ -202,7 +202,7 @@ func TestRun_ServiceHelp(t *testing.T) {
 	if code := run([]string{"-h", "-key", wire.SecretKeySandboxPrefix + "helpsecret02"}, &out, &errOut); code != 0 {
 		t.Fatalf("-h exits %d", code)
 	}
-	help := errOut.String()
+	help := out.String()
 	for _, want := range []string{
 		"-read-header-timeout", "(default 5s)", "-body-timeout", "(default 30s)", "-write-timeout", "(default 2m0s)",
 		"-idle-timeout", "-max-connections", "(default 512)", "-key-file", "SIGHUP", envKeys, "-open", "-log-format", `(default "text")`,
@@ -598,9 +598,9 @@ func TestSharedSandboxGuide_EveryFlag(t *testing.T) {
 		t.Fatalf("-h exits %d", code)
 	}
 	flagLine := regexp.MustCompile(`(?m)^  (-[a-z-]+)\b`)
-	flags := flagLine.FindAllStringSubmatch(errOut.String(), -1)
+	flags := flagLine.FindAllStringSubmatch(out.String(), -1)
 	if len(flags) < 10 { // -h is parsed wrongly, not a flag missing
-		t.Fatalf("found %d flags in -h, want every one:\n%s", len(flags), errOut.String())
+		t.Fatalf("found %d flags in -h, want every one:\n%s", len(flags), out.String())
 	}
 	for _, f := range flags {
 		if !strings.Contains(string(guide), "`"+f[1]+"`") {

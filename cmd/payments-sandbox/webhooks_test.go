@@ -20,8 +20,8 @@ func TestRun_WebhookFlags(t *testing.T) {
 	}
 	for _, want := range []string{"-webhook-allow", "-webhook-attempts", "(default 5)", "loopback", "-webhook-concurrency", "(default 64)",
 		"own listening address", "169.254.0.0/16", "fd00:ec2::254", "host:port", "target address not allowed"} {
-		if !strings.Contains(errOut.String(), want) {
-			t.Errorf("-h output lacks %q:\n%s", want, errOut.String())
+		if !strings.Contains(out.String(), want) {
+			t.Errorf("-h output lacks %q:\n%s", want, out.String())
 		}
 	}
 	for _, n := range []string{"0", "21", "many"} {
