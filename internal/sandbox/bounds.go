@@ -79,6 +79,8 @@ var (
 	idemBytes     = int64(reflect.TypeFor[idemRecord]().Size()) + allocOverhead
 	endpointBytes = int64(reflect.TypeFor[webhookEndpoint]().Size()) + allocOverhead
 	eventBytes    = int64(reflect.TypeFor[event]().Size()) + allocOverhead
+	productBytes  = int64(reflect.TypeFor[product]().Size()) + allocOverhead
+	priceBytes    = int64(reflect.TypeFor[price]().Size()) + allocOverhead
 	kvBytes       = int64(reflect.TypeFor[kv]().Size())
 	// accountBytes is an account with no objects: its struct, per-route
 	// counters and empty maps, and its entry in the server's map.
@@ -138,6 +140,20 @@ func (ep *webhookEndpoint) memBytes() int64 {
 	return n
 }
 
+func (p *product) memBytes() int64 {
+	return productBytes + ridMapEntry + orderSlot + strBytes(p.name) + strBytes(p.description) + metaBytes(p.meta)
+}
+
+// memBytes of a price counts its place in the index of lookup keys while
+// it holds one.
+func (pr *price) memBytes() int64 {
+	n := priceBytes + ridMapEntry + orderSlot + strBytes(pr.nickname) + strBytes(pr.lookupKey) + metaBytes(pr.meta)
+	if pr.active && pr.lookupKey != "" {
+		n += (16 + ptrBytes + 1) * 8 / 5
+	}
+	return n
+}
+
 func (ev *event) memBytes() int64 {
 	return eventBytes + ridMapEntry + orderSlot + int64(cap(ev.body)) + allocOverhead
 }
@@ -178,7 +194,7 @@ func (c *call) canGrow() *apiError {
 		c.s.metrics.refused(limitAccountBytes)
 		return &apiError{
 			status: http.StatusForbidden, typ: wire.ErrorTypeInvalidRequest, code: wire.ErrorCodeAccountLimitExceeded,
-			message: fmt.Sprintf("This account keeps %s of customers, payments, webhook endpoints, idempotency records and logged requests, "+
+			message: fmt.Sprintf("This account keeps %s of customers, payments, products, prices, webhook endpoints, idempotency records and logged requests, "+
 				"the most this sandbox allows one account (-max-account-bytes %s); delete objects, or POST %s to empty the account. "+
 				"Reads and deletes still work.", FormatBytes(c.a.kept()), FormatBytes(lim.MaxAccountBytes), wire.PathSandboxReset),
 		}
@@ -373,6 +389,12 @@ func (a *account) countLoaded(now time.Time) {
 	}
 	for _, t := range a.tokens {
 		a.recount(&t.counted, tokenBytes)
+	}
+	for _, p := range a.cat.products {
+		a.recount(&p.counted, p.memBytes())
+	}
+	for _, pr := range a.cat.prices {
+		a.recount(&pr.counted, pr.memBytes())
 	}
 	a.lastUsed.Store(now.UnixNano())
 }

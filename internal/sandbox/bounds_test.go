@@ -241,7 +241,7 @@ func TestAccountBytes_RunningEqualsRecount(t *testing.T) {
 	clk := clock.NewFake(time.Date(2030, 1, 1, 0, 0, 0, 0, time.UTC))
 	sb := sandboxtest.Start(t, sandboxtest.WithClock(clk))
 	e := envOn(t, sb, sandboxtest.NewKey(t))
-	var customers, payments, endpoints []string
+	var customers, payments, endpoints, products, prices []string
 	pick := func(ids []string) string { return ids[rng.IntN(len(ids))] }
 	text := func() string { return strings.Repeat("x", rng.IntN(300)) }
 	for i := range 400 {
@@ -249,7 +249,7 @@ func TestAccountBytes_RunningEqualsRecount(t *testing.T) {
 		if rng.IntN(2) == 0 {
 			opts = append(opts, idemKey(fmt.Sprintf("k%d", rng.IntN(50))))
 		}
-		switch op := rng.IntN(12); {
+		switch op := rng.IntN(14); {
 		case op < 3 || len(customers) == 0:
 			var cu wire.Customer
 			if r := e.post("/v1/customers", vals("name", text(), "metadata[a]", text(), "source", sandbox.TokenVisa), opts...); r.status == 200 {
@@ -292,7 +292,27 @@ func TestAccountBytes_RunningEqualsRecount(t *testing.T) {
 			clk.Advance(time.Duration(rng.IntN(5)) * time.Hour) // idempotency records expire
 		case op == 11 && rng.IntN(10) == 0:
 			e.post("/_sandbox/reset", nil)
-			customers, payments, endpoints = nil, nil, nil
+			customers, payments, endpoints, products, prices = nil, nil, nil, nil, nil
+		case op == 12:
+			var p wire.Product
+			if r := e.post(wire.PathProducts, vals("name", "n"+text(), "description", text()), opts...); r.status == 200 {
+				r.ok(&p)
+				products = append(products, p.ID)
+			}
+			if len(products) > 0 && rng.IntN(3) == 0 {
+				e.del(wire.PathProducts + "/" + pick(products)) // refused while it has prices
+			}
+		case op == 13 && len(products) > 0:
+			var pr wire.Price
+			if r := e.post(wire.PathPrices, vals("product", pick(products), "currency", "USD", "unit_amount", "5",
+				"nickname", text(), "lookup_key", fmt.Sprint("k", rng.IntN(5)), "transfer_lookup_key", "true"), opts...); r.status == 200 {
+				r.ok(&pr)
+				prices = append(prices, pr.ID)
+			}
+			if len(prices) > 0 {
+				e.post(wire.PathPrices+"/"+pick(prices), vals("active", fmt.Sprint(rng.IntN(2) == 0), "lookup_key", fmt.Sprint("k", rng.IntN(5)),
+					"transfer_lookup_key", "true", "metadata[m]", text()))
+			}
 		}
 		if running, recounted := sandbox.AccountBytes(sb.Server, e.key); running != recounted {
 			t.Fatalf("after step %d the running count is %d, a recount %d", i, running, recounted)

@@ -52,6 +52,12 @@ func AccountBytes(s *Server, key string) (running, recounted int64) {
 	for _, ev := range a.wh.events {
 		recounted += ev.memBytes()
 	}
+	for _, p := range a.cat.products {
+		recounted += p.memBytes()
+	}
+	for _, pr := range a.cat.prices {
+		recounted += pr.memBytes()
+	}
 	a.reqlog.mu.Lock()
 	defer a.reqlog.mu.Unlock()
 	for i := range a.reqlog.buf {

@@ -25,6 +25,7 @@ func TestList_Paging(t *testing.T) {
 		e.customer(vals("email", "ada@example.com"))
 		e.payment(pay("1000", "USD", "tok_visa"))
 		e.post(wire.PathWebhookEndpoints, vals("url", "http://127.0.0.1:9/hooks", "enabled_events[]", "*")).ok(nil)
+		e.price(e.product("name", "Gold").ID)
 	}
 	type page struct {
 		ids     []string
@@ -60,6 +61,8 @@ func TestList_Paging(t *testing.T) {
 		{wire.PathPayments, wire.PaymentIDPrefix},
 		{wire.PathEvents, wire.EventIDPrefix},
 		{wire.PathWebhookEndpoints, wire.WebhookEndpointIDPrefix},
+		{wire.PathProducts, wire.ProductIDPrefix},
+		{wire.PathPrices, wire.PriceIDPrefix},
 	} {
 		all := get(e, list.path, wire.ParamLimit, "100")
 		if len(all.ids) < 2 || all.hasMore {

@@ -122,6 +122,9 @@ type account struct {
 	customerOrder []*customer
 	customerSeq   uint64
 
+	// cat is the catalog: products and prices (products.go, prices.go).
+	cat catalog
+
 	// bytes is what the account keeps (see bounds.go), under mu; total is
 	// the server's sum over every account, which charge keeps in step.
 	bytes int64
@@ -189,6 +192,7 @@ func (a *account) clear(c *call) {
 	a.order = nil
 	a.idemQueue = nil
 	a.sources = 0
+	a.cat.reset()
 	a.wh.clear(c)
 	a.charge(accountBytes - a.bytes)
 }
@@ -215,6 +219,9 @@ func (a *account) restore(from *account, undo []func(*deliveryBook)) {
 	a.idem, a.idemQueue = from.idem, from.idemQueue
 	a.seq = max(a.seq, from.seq)
 	a.customerSeq = max(a.customerSeq, from.customerSeq)
+	productSeq, priceSeq := max(a.cat.productSeq, from.cat.productSeq), max(a.cat.priceSeq, from.cat.priceSeq)
+	a.cat = from.cat
+	a.cat.productSeq, a.cat.priceSeq = productSeq, priceSeq
 	a.wh.endpoints, a.wh.endpointOrder = from.wh.endpoints, from.wh.endpointOrder
 	a.wh.events, a.wh.eventOrder = from.wh.events, from.wh.eventOrder
 	a.wh.seq = max(a.wh.seq, from.wh.seq)

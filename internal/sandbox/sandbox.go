@@ -81,6 +81,15 @@
 //     counted nowhere in /_sandbox/stats: they are for the operator. The
 //     metrics sit on a registry per Server; their labels are route names,
 //     statuses, outcomes and limits, never an account, key or id.
+//   - The catalog (products.go, prices.go): a product with prices, active
+//     or not, cannot be deleted (400 product_has_prices; archive it with
+//     active=false), since prices cannot be. A price's product, currency,
+//     unit_amount and recurring[…] are fixed: an update naming one is 400
+//     parameter_unknown naming it. A lookup_key is unique among the
+//     account's active prices; transfer_lookup_key=true moves it from the
+//     active price holding it, which gets price.updated first. A price
+//     list's product filter naming no product of the account is 400
+//     resource_missing. Periods are at most wire.RecurringMaxYears.
 //   - A data file that is truncated, overwritten or foreign is refused at
 //     open (read-only, checked whole with bbolt's tx.Check), with one
 //     error naming it and what to do; nothing of it is served.
@@ -371,6 +380,15 @@ func init() {
 		def(post, wire.PathPayment, (*call).updatePayment),
 		def(post, wire.PathPaymentCapture, (*call).capturePayment),
 		def(post, wire.PathPaymentRefund, (*call).refundPayment),
+		def(post, wire.PathProducts, (*call).createProduct),
+		def(get, wire.PathProducts, (*call).listProducts),
+		def(get, wire.PathProduct, (*call).retrieveProduct),
+		def(post, wire.PathProduct, (*call).updateProduct),
+		def(del, wire.PathProduct, (*call).deleteProduct),
+		def(post, wire.PathPrices, (*call).createPrice),
+		def(get, wire.PathPrices, (*call).listPrices),
+		def(get, wire.PathPrice, (*call).retrievePrice),
+		def(post, wire.PathPrice, (*call).updatePrice),
 		def(post, wire.PathWebhookEndpoints, (*call).createWebhookEndpoint),
 		def(get, wire.PathWebhookEndpoints, (*call).listWebhookEndpoints),
 		def(get, wire.PathWebhookEndpoint, (*call).retrieveWebhookEndpoint),

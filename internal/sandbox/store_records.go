@@ -33,12 +33,13 @@ type storedAccount struct {
 	seq       uint64
 	webhooks  map[string][][]byte // by bucket name, see webhookBuckets
 	tokens    [][]byte
+	catalog   map[string][][]byte // by bucket name, see catalogBuckets
 }
 
 // storedFrom sorts an account's records from the store by bucket, each
 // bucket's in key order, as the file keeps them.
 func storedFrom(acct *storage.Account) *storedAccount {
-	sa := &storedAccount{seq: acct.Seq, idem: acct.Buckets[bucketIdem], webhooks: make(map[string][][]byte)}
+	sa := &storedAccount{seq: acct.Seq, idem: acct.Buckets[bucketIdem], webhooks: make(map[string][][]byte), catalog: make(map[string][][]byte)}
 	if sa.idem == nil {
 		sa.idem = make(map[string][]byte)
 	}
@@ -55,6 +56,11 @@ func storedFrom(acct *storage.Account) *storedAccount {
 	for _, name := range webhookBuckets {
 		if m := acct.Buckets[name]; len(m) > 0 {
 			sa.webhooks[name] = inOrder(m)
+		}
+	}
+	for _, name := range catalogBuckets {
+		if m := acct.Buckets[name]; len(m) > 0 {
+			sa.catalog[name] = inOrder(m)
 		}
 	}
 	return sa
@@ -373,6 +379,9 @@ func (s *Server) buildAccount(hash [32]byte, sa *storedAccount, now time.Time, t
 		a.addPayment(p)
 	}
 	if err := a.loadWebhooks(sa.webhooks); err != nil {
+		return nil, err
+	}
+	if err := a.loadCatalog(sa.catalog); err != nil {
 		return nil, err
 	}
 	for _, raw := range sa.tokens {

@@ -158,3 +158,33 @@ func escaped(s string) string {
 	q := strconv.Quote(s)
 	return q[1 : len(q)-1]
 }
+
+// boolParam reads the boolean field name into *dst when the request has
+// it: true or false, anything else (empty included) a 400 naming it.
+func boolParam(f form, name string, dst *bool) *apiError {
+	v, ok := f.get(name)
+	if !ok {
+		return nil
+	}
+	switch v {
+	case "true":
+		*dst = true
+	case "false":
+		*dst = false
+	default:
+		return invalid(name, "%s %q is not valid; use true or false.", name, clip(v))
+	}
+	return nil
+}
+
+// boolFilter reads a list's boolean filter; given is false when it is
+// absent or empty, which filters nothing, as the other lists' filters.
+func boolFilter(f form, name string) (val, given bool, e *apiError) {
+	if v, _ := f.get(name); v == "" {
+		return false, false, nil
+	}
+	if e := boolParam(f, name, &val); e != nil {
+		return false, false, e
+	}
+	return val, true, nil
+}

@@ -100,6 +100,8 @@ var EventTypes = []string{
 	EventCustomerSourceCreated, EventCustomerSourceDeleted,
 	EventPaymentPending, EventPaymentApproved, EventPaymentAuthorized, EventPaymentDeclined,
 	EventPaymentRefunded, EventPaymentPartiallyRefunded, EventPaymentDisputed, EventPaymentUpdated,
+	EventProductCreated, EventProductUpdated, EventProductDeleted,
+	EventPriceCreated, EventPriceUpdated,
 }
 
 // PaymentStatusEvent is the event type sent when a payment enters status.
