@@ -12,9 +12,9 @@ import (
 	"time"
 )
 
-// context lays out a build context as make image and goreleaser do:
+// buildContext lays out a build context as make image and goreleaser do:
 // the binary under TARGETPLATFORM/, the /data README under image/data/.
-func context(t *testing.T, binary string) string {
+func buildContext(t *testing.T, binary string) string {
 	t.Helper()
 	dir := t.TempDir()
 	for name, data := range map[string]string{
@@ -52,8 +52,8 @@ func build(t *testing.T, ctx string) []byte {
 // contexts made at different times with other modes, are the same bytes;
 // a different binary is a different image.
 func TestImagebuild_Reproducible(t *testing.T) {
-	a := build(t, context(t, "binary one"))
-	ctx := context(t, "binary one")
+	a := build(t, buildContext(t, "binary one"))
+	ctx := buildContext(t, "binary one")
 	old := time.Unix(1000, 0)
 	if err := os.Chtimes(filepath.Join(ctx, "image/data/README"), old, old); err != nil {
 		t.Fatal(err)
@@ -64,7 +64,7 @@ func TestImagebuild_Reproducible(t *testing.T) {
 	if b := build(t, ctx); !bytes.Equal(a, b) {
 		t.Error("two builds of the same inputs differ")
 	}
-	if c := build(t, context(t, "binary two")); bytes.Equal(a, c) {
+	if c := build(t, buildContext(t, "binary two")); bytes.Equal(a, c) {
 		t.Error("a different binary gave the same image")
 	}
 }
@@ -73,7 +73,7 @@ func TestImagebuild_Reproducible(t *testing.T) {
 // binary executable by all, /data owned by the sandbox's user, the
 // health check, labels, user, volume, port and stop signal.
 func TestImagebuild_Image(t *testing.T) {
-	files := untar(t, build(t, context(t, "the binary")))
+	files := untar(t, build(t, buildContext(t, "the binary")))
 	var manifest []struct {
 		Config   string
 		RepoTags []string
