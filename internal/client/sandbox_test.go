@@ -5,12 +5,12 @@ import (
 	"net/http"
 	"net/url"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
 	"github.com/paymentsdev/terraform-provider-payments/internal/client"
 	"github.com/paymentsdev/terraform-provider-payments/internal/sandbox"
+	"github.com/paymentsdev/terraform-provider-payments/internal/sandbox/clock"
 	"github.com/paymentsdev/terraform-provider-payments/internal/sandbox/sandboxtest"
 	"github.com/paymentsdev/terraform-provider-payments/internal/sandboxclient"
 	"github.com/paymentsdev/terraform-provider-payments/internal/wire"
@@ -109,11 +109,9 @@ func TestSandboxControls_Latency(t *testing.T) {
 // forgotten (the sandbox's clock is moved, not waited for).
 func TestIdempotency_Retention(t *testing.T) {
 	t.Parallel()
-	var mu sync.Mutex
-	now := time.Date(2030, 1, 2, 3, 4, 5, 0, time.UTC)
-	clock := func() time.Time { mu.Lock(); defer mu.Unlock(); return now }
-	advance := func(d time.Duration) { mu.Lock(); defer mu.Unlock(); now = now.Add(d) }
-	hs := sandboxtest.Start(t, sandboxtest.WithClock(clock))
+	clk := clock.NewFake(time.Date(2030, 1, 2, 3, 4, 5, 0, time.UTC))
+	advance := clk.Advance
+	hs := sandboxtest.Start(t, sandboxtest.WithClock(clk))
 	key := sandboxtest.NewKey(t)
 	form := url.Values{"name": {"Kept"}}
 
