@@ -30,24 +30,7 @@ const floodMemoryBound = 512 << 20
 // documented 403 refusal, and the peak resident size (VmHWM) must stay
 // under 512 MiB.
 func TestFlood_DefaultLimitsBoundMemory(t *testing.T) {
-	bin := binary(t)
-	if _, err := os.Stat("/proc/self/status"); err != nil {
-		t.Skip("no /proc: the peak resident size cannot be read")
-	}
-	// The defaults under test, not the environment's.
-	t.Setenv("GOMEMLIMIT", "")
-	t.Setenv("GOGC", "")
-	log := &sandboxtest.Buffer{}
-	sb, err := sandboxtest.StartProcess(t.Context(), bin, sandboxtest.ProcessOptions{Log: log})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() {
-		if err := sb.Stop(); err != nil {
-			t.Errorf("stopping the sandbox: %v", err)
-		}
-	})
-
+	sb, log := startDefaults(t)
 	f := newFlood(t, sb.URL)
 	big := bigMetadata()
 	t.Logf("each large request's body is %d bytes", len(big.Encode()))
@@ -85,6 +68,30 @@ func TestFlood_DefaultLimitsBoundMemory(t *testing.T) {
 	if peak >= floodMemoryBound {
 		t.Errorf("peak resident size %d bytes, over the %d the defaults promise; log:\n%s", peak, floodMemoryBound, log)
 	}
+}
+
+// startDefaults starts the real program with its default flags and
+// environment, for a flood whose peak resident size is then read.
+func startDefaults(t *testing.T) (*sandboxtest.Process, *sandboxtest.Buffer) {
+	t.Helper()
+	bin := binary(t)
+	if _, err := os.Stat("/proc/self/status"); err != nil {
+		t.Skip("no /proc: the peak resident size cannot be read")
+	}
+	// The defaults under test, not the environment's.
+	t.Setenv("GOMEMLIMIT", "")
+	t.Setenv("GOGC", "")
+	log := &sandboxtest.Buffer{}
+	sb, err := sandboxtest.StartProcess(t.Context(), bin, sandboxtest.ProcessOptions{Log: log})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() {
+		if err := sb.Stop(); err != nil {
+			t.Errorf("stopping the sandbox: %v", err)
+		}
+	})
+	return sb, log
 }
 
 // bigMetadata is 50 keys of 40 characters with values of 500: the most
