@@ -242,7 +242,7 @@ func (s *Server) sweepIdle() {
 		if a.lastUsed.Load() > cutoff || a.inflight.Load() > 0 || !a.mu.TryLock() {
 			continue
 		}
-		if a.wh.book.idle() {
+		if a.wh.book.Idle() {
 			delete(s.accounts, hash)
 			// Only the total: the account's own counts go with it.
 			goneBytes = append(goneBytes, a.kept())

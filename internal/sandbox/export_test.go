@@ -19,7 +19,7 @@ func SetAfterReserve(s *Server, f func()) { s.afterReserve = f }
 // WebhookSettings are the delivery settings a server runs with: attempts,
 // first retry wait and per-attempt timeout.
 func WebhookSettings(s *Server) (attempts int, retryBase, timeout time.Duration) {
-	return s.hooks.attempts, s.hooks.base, s.hooks.timeout
+	return s.hooks.Settings()
 }
 
 // AccountBytes is the running count of the bytes the account of key keeps,
@@ -82,25 +82,9 @@ func TotalBytes(s *Server) int64 { return s.total.Load() }
 // SweepIdle removes the idle accounts now, as the sweeper does each tick.
 func SweepIdle(s *Server) { s.sweepIdle() }
 
-// WebhookTargetCheck is the address check of deliveries under opts: nil
-// when the sandbox may connect to ip:port for a URL naming host, else the
-// error the attempt records.
-func WebhookTargetCheck(opts WebhookOptions) (func(host string, ip netip.Addr, port uint16) error, error) {
-	p, err := newAllowPolicy(opts.Allow, opts.Listen)
-	if err != nil {
-		return nil, err
-	}
-	return func(host string, ip netip.Addr, port uint16) error {
-		if r := p.check(host, ip, port); r != nil {
-			return r
-		}
-		return nil
-	}, nil
-}
-
 // SetWebhookResolver makes lookup resolve the host names of webhook URLs.
 func SetWebhookResolver(s *Server, lookup func(host string) []netip.Addr) {
-	s.hooks.lookup = func(_ context.Context, host string) ([]netip.Addr, error) { return lookup(host), nil }
+	s.hooks.SetResolver(func(_ context.Context, host string) ([]netip.Addr, error) { return lookup(host), nil })
 }
 
 // FaultyStore wraps a store so that a test can make its writes fail, as a
@@ -141,7 +125,5 @@ func PendingDeliveries(s *Server, key string) int {
 	if a == nil {
 		return 0
 	}
-	a.wh.book.mu.Lock()
-	defer a.wh.book.mu.Unlock()
-	return len(a.wh.book.pending)
+	return a.wh.book.Pending()
 }

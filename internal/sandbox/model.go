@@ -5,6 +5,8 @@ import (
 	"slices"
 	"sync"
 	"sync/atomic"
+
+	"github.com/paymentsdev/terraform-provider-payments/internal/sandbox/delivery"
 )
 
 // cardBehaviour is what happens when a card is charged.
@@ -202,10 +204,10 @@ func (a *account) clear(c *call) {
 // Counters and fault settings stay, and so do the Idempotency-Key
 // reservations of requests still running, which finish or free their keys
 // themselves. The delivery book stays too: it is ahead of the file by
-// design (see delivery.go), so the failed request's changes to it are
+// design (see package delivery), so the failed request's changes to it are
 // taken back by undo instead. Sequence numbers only grow, so that an id or
 // cursor of the failed request never comes back as another object's.
-func (a *account) restore(from *account, undo []func(*deliveryBook)) {
+func (a *account) restore(from *account, undo []delivery.Undo) {
 	for key, rec := range a.idem {
 		if !rec.done && from.idem[key] == nil {
 			from.idem[key] = rec
@@ -226,10 +228,5 @@ func (a *account) restore(from *account, undo []func(*deliveryBook)) {
 	a.wh.events, a.wh.eventOrder = from.wh.events, from.wh.eventOrder
 	a.wh.seq = max(a.wh.seq, from.wh.seq)
 	a.charge(from.bytes - a.bytes)
-	bk := &a.wh.book
-	bk.mu.Lock()
-	for i := len(undo) - 1; i >= 0; i-- {
-		undo[i](bk)
-	}
-	bk.mu.Unlock()
+	a.wh.book.Undo(undo)
 }

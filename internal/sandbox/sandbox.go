@@ -56,10 +56,11 @@
 //     Options.FaultSeed (-fault-seed) or at random, reseeded by POST
 //     /_sandbox/faults seed=N and shown by GET: a seed replays a run.
 //   - Cleared optional fields are null in answers, not "".
-//   - Webhooks (webhooks.go, events.go, delivery.go): events are recorded
-//     in the request that makes the change, and delivered after it, by a
-//     scheduler with one lane per endpoint under a global cap, only to
-//     addresses the allow policy accepts; the decisions are listed in the
+//   - Webhooks (webhooks.go, events.go, deliveries.go, package delivery):
+//     events are recorded in the request that makes the change, and
+//     delivered after it, by a scheduler with one lane per endpoint under
+//     a global cap, only to addresses the allow policy accepts; the
+//     decisions are listed in the
 //     API assumptions guide, section "Webhooks and events", the design in
 //     ARCHITECTURE.md, "Webhook delivery".
 //   - The request log (requestlog.go) keeps each account's last
@@ -130,6 +131,7 @@ import (
 	"time"
 
 	"github.com/paymentsdev/terraform-provider-payments/internal/sandbox/clock"
+	"github.com/paymentsdev/terraform-provider-payments/internal/sandbox/delivery"
 	"github.com/paymentsdev/terraform-provider-payments/internal/sandbox/storage"
 	"github.com/paymentsdev/terraform-provider-payments/internal/wire"
 )
@@ -152,7 +154,7 @@ type Options struct {
 	// clock. Rate limits, latency and request timeouts always use the real
 	// clock.
 	Clock clock.Clock
-	// Webhooks configure event delivery (see delivery.go).
+	// Webhooks configure event delivery (see package delivery).
 	Webhooks WebhookOptions
 	// Limits bound the accounts and the bytes the server keeps (see
 	// bounds.go); the zero value bounds nothing.
@@ -170,7 +172,7 @@ type Server struct {
 	keys  atomic.Pointer[map[string]struct{}] // nil admits every key; see SetKeys
 	store storage.Store
 	mux   *http.ServeMux
-	hooks *deliverer
+	hooks *delivery.Engine
 	// metrics are the server's Prometheus metrics (metrics.go).
 	metrics *metrics
 
@@ -234,8 +236,8 @@ func New(opts Options) (*Server, error) {
 		}
 	}
 	var err error
-	if s.hooks, err = newDeliverer(s, opts.Webhooks); err != nil {
-		return nil, err
+	if s.hooks, err = delivery.New(opts.Webhooks, deliveryHost{s}, s.clock); err != nil {
+		return nil, fmt.Errorf("sandbox: %w", err)
 	}
 	if s.store != nil {
 		for _, note := range s.store.Notes() {
@@ -246,7 +248,13 @@ func New(opts Options) (*Server, error) {
 		}
 	}
 	s.metrics = newMetrics(s)
-	s.hooks.start()
+	s.hooks.Start(func(yield func(delivery.Account) bool) {
+		for _, a := range s.accounts {
+			if !yield(a) {
+				return
+			}
+		}
+	})
 	s.startSweeper()
 	for i := range routes {
 		rt := &routes[i]
@@ -278,7 +286,7 @@ func (s *Server) ConnState(_ net.Conn, state http.ConnState) {
 func (s *Server) Close() error {
 	s.closeOnce.Do(func() {
 		s.stopSweeper()
-		s.hooks.stop()
+		s.hooks.Stop()
 		if s.store != nil {
 			s.closeErr = s.store.Close()
 		}
@@ -332,7 +340,7 @@ type call struct {
 	// undo takes back the request's changes to the delivery book, which
 	// reading the account back from the store does not restore (see
 	// account.restore); run when the commit fails.
-	undo []func(*deliveryBook)
+	undo []delivery.Undo
 }
 
 // route is one endpoint.

@@ -1,15 +1,13 @@
 package sandbox
 
 import (
-	"fmt"
-	"net"
-	"net/netip"
 	"net/url"
 	"slices"
 	"strconv"
 	"strings"
 	"unicode/utf8"
 
+	"github.com/paymentsdev/terraform-provider-payments/internal/sandbox/delivery"
 	"github.com/paymentsdev/terraform-provider-payments/internal/wire"
 )
 
@@ -52,8 +50,8 @@ type webhookState struct {
 	events        map[rid]*event
 	eventOrder    []*event // by seq, oldest first
 	// book is the pending deliveries and the delivery log, under a lock
-	// of their own (see delivery.go).
-	book deliveryBook
+	// of their own (see package delivery).
+	book delivery.Book
 	// seq orders endpoints and events; it only grows.
 	seq uint64
 }
@@ -70,7 +68,7 @@ func (w *webhookState) ensure() {
 func (w *webhookState) clear(c *call) {
 	w.endpoints, w.endpointOrder = nil, nil
 	w.events, w.eventOrder = nil, nil
-	c.undoBook(w.book.reset(c.s.hooks, c.a))
+	c.undoBook(c.s.hooks.Reset(c.a))
 }
 
 func newWebhookSecret() string {
@@ -78,200 +76,6 @@ func newWebhookSecret() string {
 	copy(b, wire.WebhookSecretPrefix)
 	fillAlnum(b[len(wire.WebhookSecretPrefix):])
 	return string(b)
-}
-
-// allowPolicy is where the sandbox may deliver (-webhook-allow and the
-// listening addresses); the API assumptions guide states the rules for
-// users. Every check is of an address, after name resolution, and one
-// function makes it, at endpoint creation and again at each connection.
-type allowPolicy struct {
-	rules []allowRule
-	// self are the listening addresses; local, when one of them is a
-	// wildcard, are the host's own addresses, which it also listens on.
-	self  []netip.AddrPort
-	local map[netip.Addr]bool
-	// shared is set when the sandbox listens beyond loopback: others
-	// reach it, so loopback is no longer theirs to call.
-	shared bool
-}
-
-// allowRule is one -webhook-allow entry: a host name, an address or a
-// network, the first two with an optional port (0: any).
-type allowRule struct {
-	name string // lower case, without a trailing dot
-	addr netip.Addr
-	net  netip.Prefix
-	port uint16
-}
-
-// metadataV6 is the cloud metadata service's IPv6 address (AWS); its IPv4
-// address, 169.254.169.254, is link-local.
-var metadataV6 = netip.MustParseAddr("fd00:ec2::254")
-
-func newAllowPolicy(entries []string, listen []netip.AddrPort) (*allowPolicy, error) {
-	p := &allowPolicy{}
-	for _, e := range entries {
-		e = strings.TrimSpace(e)
-		if e == "" {
-			continue
-		}
-		r, err := parseAllowRule(e)
-		if err != nil {
-			return nil, err
-		}
-		p.rules = append(p.rules, r)
-	}
-	for _, ap := range listen {
-		ap = netip.AddrPortFrom(ap.Addr().Unmap(), ap.Port())
-		p.self = append(p.self, ap)
-		if !ap.Addr().IsLoopback() {
-			p.shared = true
-		}
-		if ap.Addr().IsUnspecified() && p.local == nil {
-			p.local = make(map[netip.Addr]bool)
-			addrs, err := net.InterfaceAddrs()
-			if err != nil {
-				return nil, fmt.Errorf("listing the host's addresses, which a wildcard listener listens on: %w", err)
-			}
-			for _, a := range addrs {
-				if n, ok := a.(*net.IPNet); ok {
-					if ip, ok := netip.AddrFromSlice(n.IP); ok {
-						p.local[ip.Unmap()] = true
-					}
-				}
-			}
-		}
-	}
-	return p, nil
-}
-
-func parseAllowRule(e string) (allowRule, error) {
-	if strings.Contains(e, "/") {
-		pfx, err := netip.ParsePrefix(e)
-		if err != nil {
-			return allowRule{}, fmt.Errorf("webhook allow entry %q is not a CIDR network such as 10.0.0.0/8: %w", e, err)
-		}
-		return allowRule{net: pfx.Masked()}, nil
-	}
-	if ip, err := netip.ParseAddr(strings.Trim(e, "[]")); err == nil {
-		return allowRule{addr: ip.Unmap()}, nil
-	}
-	host, port := e, uint16(0)
-	if h, ps, err := net.SplitHostPort(e); err == nil {
-		n, err := strconv.ParseUint(ps, 10, 16)
-		if err != nil || n == 0 {
-			return allowRule{}, fmt.Errorf("webhook allow entry %q has port %q; use a port from 1 to 65535", e, ps)
-		}
-		host, port = h, uint16(n)
-		if ip, err := netip.ParseAddr(host); err == nil {
-			return allowRule{addr: ip.Unmap(), port: port}, nil
-		}
-	}
-	if host == "" || strings.ContainsAny(host, " :@?#[]") {
-		return allowRule{}, fmt.Errorf("webhook allow entry %q is neither a host name, an IP address, either with :port, nor a CIDR network", e)
-	}
-	return allowRule{name: hostKey(host), port: port}, nil
-}
-
-func hostKey(host string) string { return strings.ToLower(strings.TrimSuffix(host, ".")) }
-
-// named reports whether an entry names host (a name, as in the URL) on
-// port: such a host is trusted whatever it resolves to.
-func (p *allowPolicy) named(host string, port uint16) bool {
-	h := hostKey(host)
-	for _, r := range p.rules {
-		if r.name != "" && r.name == h && (r.port == 0 || r.port == port) {
-			return true
-		}
-	}
-	return false
-}
-
-// refusal is a target the policy refuses; its text is the whole error an
-// attempt records, and tells nothing the policy did not decide itself.
-type refusal struct {
-	host string // as in the URL
-	ap   netip.AddrPort
-	why  string
-}
-
-func (r *refusal) Error() string {
-	if r.host == r.ap.Addr().String() {
-		return fmt.Sprintf("target address not allowed: %s is %s", r.ap, r.why)
-	}
-	return fmt.Sprintf("target address not allowed: %s resolves to %s, %s", r.host, r.ap, r.why)
-}
-
-// check decides whether the sandbox may connect to ip:port for a URL
-// naming host: never its own listening address; a host named by an entry
-// (with its port, if the entry has one), or an address an entry is;
-// never an unspecified, link-local or metadata address otherwise;
-// loopback unless the sandbox listens beyond it; an allowed network.
-func (p *allowPolicy) check(host string, ip netip.Addr, port uint16) *refusal {
-	ip = ip.WithZone("").Unmap()
-	ap := netip.AddrPortFrom(ip, port)
-	if p.isSelf(ap) {
-		return &refusal{host, ap, "the sandbox's own listening address"}
-	}
-	if p.named(host, port) {
-		return nil
-	}
-	for _, r := range p.rules {
-		if r.addr.IsValid() && r.addr == ip && (r.port == 0 || r.port == port) {
-			return nil
-		}
-	}
-	switch {
-	case ip.IsUnspecified() || ip.IsLinkLocalUnicast() || ip.IsLinkLocalMulticast() || ip == metadataV6:
-		return &refusal{host, ap, "an unspecified, link-local or cloud metadata address, called only when -webhook-allow names it exactly"}
-	case ip.IsLoopback() && p.shared:
-		return &refusal{host, ap, "a loopback address, which a sandbox listening beyond loopback calls only when -webhook-allow names it (host or host:port)"}
-	case ip.IsLoopback():
-		return nil
-	}
-	for _, r := range p.rules {
-		if r.net.IsValid() && r.net.Contains(ip) {
-			return nil
-		}
-	}
-	return &refusal{host, ap, "not a loopback address, and -webhook-allow does not allow it"}
-}
-
-// isSelf reports whether ap reaches one of the sandbox's listeners.
-func (p *allowPolicy) isSelf(ap netip.AddrPort) bool {
-	for _, s := range p.self {
-		if s.Port() != ap.Port() {
-			continue
-		}
-		if s.Addr() == ap.Addr() {
-			return true
-		}
-		if s.Addr().IsUnspecified() && (ap.Addr().IsLoopback() || ap.Addr().IsUnspecified() || p.local[ap.Addr()]) {
-			return true
-		}
-	}
-	return false
-}
-
-// checkURLHost is the check at create and update, for the URL's host and
-// port. An address is checked as at delivery; a name must be named by an
-// entry or be localhost (checked as its loopback addresses); other names
-// are refused, as they would be called only on loopback anyway.
-func (p *allowPolicy) checkURLHost(host string, port uint16) (refused *refusal, known bool) {
-	if ip, err := netip.ParseAddr(host); err == nil {
-		return p.check(host, ip, port), true
-	}
-	h := hostKey(host)
-	localhost := h == "localhost" || strings.HasSuffix(h, ".localhost")
-	if localhost {
-		for _, ip := range []netip.Addr{netip.IPv6Loopback(), netip.AddrFrom4([4]byte{127, 0, 0, 1})} {
-			if r := p.check(host, ip, port); r != nil {
-				return r, true
-			}
-		}
-		return nil, true
-	}
-	return nil, p.named(host, port)
 }
 
 // checkWebhookURL validates an endpoint's url.
@@ -293,7 +97,7 @@ func (c *call) checkWebhookURL(v string) *apiError {
 	if port == 0 {
 		return invalid(wire.ParamURL, "url %q has port %q; use a port from 1 to 65535, or none.", clip(v), clip(u.Port()))
 	}
-	refused, known := c.s.hooks.allow.checkURLHost(u.Hostname(), port)
+	refused, known := c.s.hooks.CheckURLHost(u.Hostname(), port)
 	if refused != nil || !known {
 		c.s.metrics.refused(limitWebhookTarget)
 	}

@@ -5,9 +5,8 @@ import (
 	"encoding/json"
 	"fmt"
 	"slices"
-	"strconv"
-	"time"
 
+	"github.com/paymentsdev/terraform-provider-payments/internal/sandbox/delivery"
 	"github.com/paymentsdev/terraform-provider-payments/internal/sandbox/storage"
 	"github.com/paymentsdev/terraform-provider-payments/internal/wire"
 )
@@ -19,12 +18,11 @@ import (
 const (
 	bucketWebhookEndpoints = "webhook_endpoints"
 	bucketEvents           = "events"
-	bucketDeliveries       = "deliveries"
-	bucketDeliveryLog      = "delivery_log"
 )
 
-// webhookBuckets are read into storedAccount.webhooks (storedFrom).
-var webhookBuckets = []string{bucketWebhookEndpoints, bucketEvents, bucketDeliveries, bucketDeliveryLog}
+// webhookBuckets are read by the store's load into storedAccount.webhooks;
+// the delivery engine's records are in the last two.
+var webhookBuckets = []string{bucketWebhookEndpoints, bucketEvents, delivery.BucketPending, delivery.BucketLog}
 
 type (
 	webhookEndpointRecord struct {
@@ -44,24 +42,6 @@ type (
 		Type    string `json:"type"`
 		Created int64  `json:"created"`
 		Body    []byte `json:"body"` // exactly as sent and signed
-	}
-	deliveryRecord struct {
-		Event    string `json:"event"`
-		Endpoint string `json:"endpoint"`
-		Attempts int    `json:"attempts"`
-		DueMS    int64  `json:"due_ms"`
-	}
-	deliveryAttemptRecord struct {
-		Seq      uint64 `json:"seq"`
-		Event    string `json:"event"`
-		Endpoint string `json:"endpoint"`
-		Attempt  int    `json:"attempt"`
-		Status   int    `json:"status"`
-		Error    string `json:"error,omitempty"`
-		At       int64  `json:"at"`
-		// DurationUS and RetryMS were added later; 0 in older files.
-		DurationUS int64 `json:"duration_us,omitempty"`
-		RetryMS    int64 `json:"retry_ms,omitempty"`
 	}
 )
 
@@ -93,40 +73,6 @@ func (c *call) deleteEventRecord(id rid) {
 	c.addOp(storage.Delete(bucketEvents, id.format(wire.EventIDPrefix)))
 }
 
-func (c *call) putDelivery(d *delivery) {
-	if c.s.store == nil {
-		return
-	}
-	rec := deliveryRecord{
-		Event: d.event.format(wire.EventIDPrefix), Endpoint: d.endpoint.format(wire.WebhookEndpointIDPrefix),
-		Attempts: d.attempts, DueMS: d.due.UnixMilli(),
-	}
-	c.addOp(storage.Put(bucketDeliveries, d.key, c.marshal(rec)))
-}
-
-func (c *call) deleteDeliveryRecord(key string) {
-	c.addOp(storage.Delete(bucketDeliveries, key))
-}
-
-// attemptKey orders the log's keys as the attempts were made.
-func attemptKey(seq uint64) string { return fmt.Sprintf("%016x", seq) }
-
-func (c *call) putDeliveryAttempt(at *deliveryAttempt) {
-	if c.s.store == nil {
-		return
-	}
-	rec := deliveryAttemptRecord{
-		Seq: at.seq, Event: at.event.format(wire.EventIDPrefix), Endpoint: at.endpoint.format(wire.WebhookEndpointIDPrefix),
-		Attempt: at.attempt, Status: at.status, Error: at.err, At: at.at,
-		DurationUS: at.duration.Microseconds(), RetryMS: at.retryMS,
-	}
-	c.addOp(storage.Put(bucketDeliveryLog, attemptKey(at.seq), c.marshal(rec)))
-}
-
-func (c *call) deleteDeliveryAttemptRecord(seq uint64) {
-	c.addOp(storage.Delete(bucketDeliveryLog, attemptKey(seq)))
-}
-
 // loadWebhooks rebuilds an account's webhook state from its records.
 func (a *account) loadWebhooks(recs map[string][][]byte) error {
 	if len(recs) == 0 {
@@ -134,11 +80,6 @@ func (a *account) loadWebhooks(recs map[string][][]byte) error {
 	}
 	wh := &a.wh
 	wh.ensure()
-	// Loading runs before the server serves: nothing else holds the lock.
-	bk := &wh.book
-	bk.mu.Lock()
-	defer bk.mu.Unlock()
-	bk.ensure()
 	bad := func(kind string, err error) error {
 		return fmt.Errorf("reading a %s record from the data file: %w", kind, err)
 	}
@@ -173,37 +114,15 @@ func (a *account) loadWebhooks(recs map[string][][]byte) error {
 		wh.eventOrder = append(wh.eventOrder, ev)
 		wh.seq = max(wh.seq, ev.seq)
 	}
-	for _, raw := range recs[bucketDeliveries] {
-		var rec deliveryRecord
-		if err := json.Unmarshal(raw, &rec); err != nil {
-			return bad("delivery", err)
-		}
-		ev, ok1 := parseRID(rec.Event, wire.EventIDPrefix)
-		ep, ok2 := parseRID(rec.Endpoint, wire.WebhookEndpointIDPrefix)
-		if !ok1 || !ok2 {
-			return fmt.Errorf("data file: delivery of %q to %q is malformed", rec.Event, rec.Endpoint)
-		}
-		d := &delivery{a: a, key: deliveryKey(ev, ep), event: ev, endpoint: ep, attempts: rec.Attempts, due: time.UnixMilli(rec.DueMS)}
-		bk.pending[d.key] = d
+	valid := func(ev, ep string) bool {
+		_, ok1 := parseRID(ev, wire.EventIDPrefix)
+		_, ok2 := parseRID(ep, wire.WebhookEndpointIDPrefix)
+		return ok1 && ok2
 	}
-	for _, raw := range recs[bucketDeliveryLog] {
-		var rec deliveryAttemptRecord
-		if err := json.Unmarshal(raw, &rec); err != nil {
-			return bad("delivery attempt", err)
-		}
-		ev, ok1 := parseRID(rec.Event, wire.EventIDPrefix)
-		ep, ok2 := parseRID(rec.Endpoint, wire.WebhookEndpointIDPrefix)
-		if !ok1 || !ok2 {
-			return fmt.Errorf("data file: delivery attempt %s is malformed", strconv.FormatUint(rec.Seq, 10))
-		}
-		bk.attempts = append(bk.attempts, &deliveryAttempt{
-			seq: rec.Seq, event: ev, endpoint: ep, attempt: rec.Attempt, status: rec.Status, err: rec.Error, at: rec.At,
-			duration: time.Duration(rec.DurationUS) * time.Microsecond, retryMS: rec.RetryMS,
-		})
-		bk.seq = max(bk.seq, rec.Seq)
+	if err := delivery.Load(a, recs, valid); err != nil {
+		return err
 	}
 	slices.SortFunc(wh.endpointOrder, func(x, y *webhookEndpoint) int { return cmp.Compare(x.seq, y.seq) })
 	slices.SortFunc(wh.eventOrder, func(x, y *event) int { return cmp.Compare(x.seq, y.seq) })
-	slices.SortFunc(bk.attempts, func(x, y *deliveryAttempt) int { return cmp.Compare(x.seq, y.seq) })
 	return nil
 }

@@ -1,0 +1,175 @@
+package sandbox
+
+import (
+	"slices"
+	"time"
+
+	"github.com/paymentsdev/terraform-provider-payments/internal/sandbox/delivery"
+	"github.com/paymentsdev/terraform-provider-payments/internal/sandbox/storage"
+	"github.com/paymentsdev/terraform-provider-payments/internal/wire"
+)
+
+// The sandbox's side of webhook delivery: package delivery runs the
+// deliveries, and reaches the accounts and the store only through the
+// delivery.Account that *account implements and the delivery.Host that
+// deliveryHost implements.
+
+// WebhookOptions configure webhook delivery (see package delivery). The
+// zero value is the payments-sandbox program's defaults.
+type WebhookOptions = delivery.Options
+
+// Delivery defaults of the sandbox program.
+const (
+	DefaultWebhookAttempts    = delivery.DefaultAttempts
+	DefaultWebhookRetryBase   = delivery.DefaultRetryBase
+	DefaultWebhookConcurrency = delivery.DefaultConcurrency
+)
+
+var (
+	_ delivery.Account = (*account)(nil)
+	_ delivery.Host    = deliveryHost{}
+)
+
+// Book is the account's pending deliveries and delivery log.
+func (a *account) Book() *delivery.Book { return &a.wh.book }
+
+// Target is what an attempt of event to endpoint sends, read under the
+// account's read lock.
+func (a *account) Target(event, endpoint string) (delivery.Target, bool) {
+	evR, ok1 := parseRID(event, wire.EventIDPrefix)
+	epR, ok2 := parseRID(endpoint, wire.WebhookEndpointIDPrefix)
+	a.mu.RLock()
+	defer a.mu.RUnlock()
+	ep, ev := a.wh.endpoints[epR], a.wh.events[evR]
+	if !ok1 || !ok2 || ep == nil || ev == nil || ep.disabled {
+		return delivery.Target{}, false
+	}
+	return delivery.Target{URL: ep.url, Secret: ep.secret, Body: ev.body}, true
+}
+
+// deliveryHost is the sandbox as the delivery engine sees it.
+type deliveryHost struct{ s *Server }
+
+func (h deliveryHost) Stored() bool { return h.s.store != nil }
+
+func (h deliveryHost) Commit(da delivery.Account, w []delivery.Write) bool {
+	a, ok := da.(*account)
+	if !ok {
+		return false
+	}
+	return h.s.commitBackground(a, writeOps(w))
+}
+
+func (h deliveryHost) Delivered(status int, errText string) { h.s.metrics.delivered(status, errText) }
+
+// writeOps turns the engine's writes into store ops.
+func writeOps(w []delivery.Write) []storage.Op {
+	ops := make([]storage.Op, 0, len(w))
+	for _, x := range w {
+		if x.Value == nil {
+			ops = append(ops, storage.Delete(x.Bucket, x.Key))
+		} else {
+			ops = append(ops, storage.Put(x.Bucket, x.Key, x.Value))
+		}
+	}
+	return ops
+}
+
+// addDelivery schedules the first attempt of an event to an endpoint.
+func (c *call) addDelivery(ev, ep rid) {
+	w, undo := c.s.hooks.Add(c.a, ev.format(wire.EventIDPrefix), ep.format(wire.WebhookEndpointIDPrefix), c.now)
+	c.addWrites(w)
+	c.undoBook(undo)
+}
+
+// cancelEndpoint stops the deliveries to an endpoint being deleted; the
+// attempts recorded but not yet flushed are written by the request first.
+func (c *call) cancelEndpoint(ep rid) {
+	w, undo := c.s.hooks.CancelEndpoint(c.a, ep.format(wire.WebhookEndpointIDPrefix))
+	c.addWrites(w)
+	c.undoBook(undo)
+}
+
+func (c *call) addWrites(w []delivery.Write) {
+	if c.s.store != nil {
+		c.ops = append(c.ops, writeOps(w)...)
+	}
+}
+
+// undoBook records how to take back a change to the delivery book, should
+// the request's write fail (see account.restore). Without a store there
+// is no write to fail.
+func (c *call) undoBook(f delivery.Undo) {
+	if c.s.store != nil {
+		c.undo = append(c.undo, f)
+	}
+}
+
+// commitBackground writes changes made outside a request (delivery
+// records, an idle account's removal), and reports whether they were
+// written; on failure the caller keeps them to try again.
+func (s *Server) commitBackground(a *account, ops []storage.Op) bool {
+	if len(ops) == 0 {
+		return true
+	}
+	if err := s.store.Commit(a.hash, ops); err != nil {
+		if !s.backgroundFailing.Swap(true) {
+			s.log.Error("writing the data file failed; delivery records are kept in memory and written once it takes writes again", "error", err)
+		}
+		return false
+	}
+	if s.backgroundFailing.Swap(false) {
+		s.log.Info("the data file takes writes again")
+	}
+	return true
+}
+
+func (c *call) listDeliveries() response {
+	if e := c.f.check(wire.ParamEvent, wire.ParamEndpoint); e != nil {
+		return e.response()
+	}
+	evID, _ := c.f.get(wire.ParamEvent)
+	epID, _ := c.f.get(wire.ParamEndpoint)
+	if evID != "" {
+		if _, ok := parseRID(evID, wire.EventIDPrefix); !ok {
+			return invalid(wire.ParamEvent, "event %q is not an event id (%s…).", clip(evID), wire.EventIDPrefix).response()
+		}
+	}
+	if epID != "" {
+		if _, ok := parseRID(epID, wire.WebhookEndpointIDPrefix); !ok {
+			return invalid(wire.ParamEndpoint, "endpoint %q is not a webhook endpoint id (%s…).", clip(epID), wire.WebhookEndpointIDPrefix).response()
+		}
+	}
+	var page []*delivery.Attempt // newest first
+	for _, at := range slices.Backward(c.a.wh.book.Log()) {
+		if (evID == "" || at.Event == evID) && (epID == "" || at.Endpoint == epID) {
+			page = append(page, at)
+		}
+	}
+	return answerList(wire.PathSandboxDeliveries, false, len(page), func(b []byte, i int) []byte {
+		at := page[i]
+		b = append(b, `{"event":`...)
+		b = appendString(b, at.Event)
+		b = append(b, `,"endpoint":`...)
+		b = appendString(b, at.Endpoint)
+		b = append(b, `,"attempt":`...)
+		b = appendInt(b, int64(at.N))
+		b = append(b, `,"status":`...)
+		b = appendInt(b, int64(at.Status))
+		b = append(b, `,"error":`...)
+		b = appendOptString(b, at.Err)
+		b = append(b, `,"at":`...)
+		b = appendTime(b, at.At)
+		b = append(b, `,"duration_ms":`...)
+		b = appendMillis(b, at.Duration)
+		b = append(b, `,"next_retry_at":`...)
+		if at.RetryMS == 0 {
+			b = append(b, "null"...)
+		} else {
+			b = append(b, '"')
+			b = time.UnixMilli(at.RetryMS).UTC().AppendFormat(b, time.RFC3339)
+			b = append(b, '"')
+		}
+		return append(b, '}')
+	}, noLock)
+}
