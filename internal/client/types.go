@@ -21,6 +21,16 @@ type (
 	PaymentList = wire.PaymentList
 	// Deleted is the answer to a delete.
 	Deleted = wire.Deleted
+	// Product is a product of the catalog.
+	Product = wire.Product
+	// ProductList is one page of products.
+	ProductList = wire.ProductList
+	// Price is a price of a product.
+	Price = wire.Price
+	// PriceList is one page of prices.
+	PriceList = wire.PriceList
+	// Recurring is a price's billing period.
+	Recurring = wire.Recurring
 )
 
 // CustomerParams are the fields of a customer create or update. A nil
