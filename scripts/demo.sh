@@ -10,11 +10,18 @@
 # sandbox's dashboard URL, where the run can be watched. Unless KEEP_DEMO=1,
 # the sandbox it started is stopped on exit, whatever happens.
 #
-# Needs only Go and the Terraform CLI. Environment knobs:
-#   KEEP_DEMO=1   on success, leave the sandbox running (its dashboard shows
-#                 the demo's payments, events and requests; the script says
-#                 how to sign in and how to stop it) and keep the scratch
-#                 folder (.demo/run.*)
+# It shows what a person reads: each command's plan summary and outcome,
+# its warnings once each, and the outputs once; Terraform's whole output
+# goes to demo.log in the scratch folder (.demo/run.*), and a command that
+# fails shows its last lines.
+#
+# Needs only Go and the Terraform CLI (make demo builds one when there is
+# none: scripts/prereqs.sh). Environment knobs:
+#   KEEP_DEMO=1   on success, destroy nothing: the seeded customers, cards,
+#                 payments and events stay in the running sandbox for its
+#                 dashboard (the script says how to sign in), and the
+#                 script prints the one command that destroys them, stops
+#                 the sandbox and removes the scratch folder
 set -euo pipefail
 
 cd "$(dirname "$0")/.."
@@ -24,7 +31,7 @@ say() { printf '\n==> %s\n' "$*"; }
 die() { printf 'demo: %s\n' "$*" >&2; exit 1; }
 
 command -v go >/dev/null 2>&1 || die "Go is not on PATH"
-command -v terraform >/dev/null 2>&1 || die "the Terraform CLI is not on PATH"
+command -v terraform >/dev/null 2>&1 || die "the Terraform CLI is not on PATH; make demo builds one (scripts/prereqs.sh)"
 
 export CHECKPOINT_DISABLE=1 # no call home to checkpoint-api.hashicorp.com
 export TF_IN_AUTOMATION=1   # shorter output, no "run terraform apply next" hints
@@ -38,6 +45,8 @@ go -C tools build -trimpath -o "$root/bin/demo-seed" ./cmd/demo-seed
 
 mkdir -p .demo
 scratch=$(mktemp -d "$root/.demo/run.XXXXXX")
+log="$scratch/demo.log"
+: >"$log"
 sandbox_pid=""
 dashboard_url=""
 key=""
@@ -47,12 +56,14 @@ cleanup() {
 	local status=$?
 	trap - EXIT INT TERM
 	if [[ "$ok" == 1 && "${KEEP_DEMO:-}" == 1 && -n "$sandbox_pid" ]] && kill -0 "$sandbox_pid" 2>/dev/null; then
-		say "KEEP_DEMO=1: the sandbox keeps running (pid $sandbox_pid)"
+		say "KEEP_DEMO=1: the sandbox keeps running (pid $sandbox_pid), with everything the demo made"
 		# The key goes to a file only the user can read, never to the
 		# terminal, whose output ends up in CI logs.
 		(umask 077 && printf '%s\n' "$key" >"$scratch/secret-key")
+		write_finish
 		echo "Look around: open $dashboard_url and sign in with the secret key in $scratch/secret-key"
-		echo "Stop it with: kill $sandbox_pid"
+		echo "When done, destroy it all, stop the sandbox and remove the scratch folder with:"
+		echo "  $scratch/finish.sh"
 		sandbox_pid=""
 	fi
 	if [[ -n "$sandbox_pid" ]] && kill -0 "$sandbox_pid" 2>/dev/null; then
@@ -67,8 +78,8 @@ cleanup() {
 	fi
 	if [[ "$ok" == 1 && "${KEEP_DEMO:-}" != 1 ]]; then
 		rm -rf "$scratch"
-	else
-		echo "demo: scratch folder kept: $scratch (sandbox log: $scratch/sandbox.log)" >&2
+	elif [[ "$ok" != 1 ]]; then
+		echo "demo: scratch folder kept: $scratch (Terraform's output: $scratch/demo.log, the sandbox's log: $scratch/sandbox.log)" >&2
 	fi
 	exit "$status"
 }
@@ -125,10 +136,9 @@ unset TF_CLI_CONFIG_PATH TF_PLUGIN_CACHE_DIR TF_DATA_DIR TF_WORKSPACE
 work="$scratch/quickstart"
 mkdir -p "$work"
 cp examples/quickstart/*.tf "$work/"
-# Colours on a terminal only; one line per warning (the dev_overrides one
-# repeats on every command otherwise).
-flags=(-compact-warnings)
-[[ -t 1 ]] || flags+=(-no-color)
+# One line per warning (the dev_overrides one repeats on every command
+# otherwise), and plain text: the output is filtered and logged.
+flags=(-compact-warnings -no-color)
 tf() {
 	local cmd=$1
 	shift
@@ -138,36 +148,109 @@ tf() {
 	esac
 }
 
+# summarize prints the lines of Terraform's output a person reads: the
+# plan summary, the outcome, and each warning once with its count. The
+# ephemeral resource's Opening/Closing lines, each object's progress, the
+# plan's details and the outputs (shown once, at the end) stay in the log.
+summarize() {
+	awk '
+	function flush(   i) {
+		for (i = 1; i <= m; i++) {
+			printf "  warning: %s%s\n", order[i], (n[order[i]] > 1 ? " (" n[order[i]] " times)" : "")
+			delete n[order[i]]
+		}
+		m = 0
+	}
+	/^Warnings:$/ { inw = 1; next }
+	inw && /^To see the full warning notes/ { inw = 0; flush(); next }
+	inw && /^- / {
+		w = substr($0, 3)
+		if (w ~ /^Provider development overrides are in effect/) next
+		if (!(w in n)) order[++m] = w
+		n[w]++
+		next
+	}
+	/^(Plan: |Apply complete!|Destroy complete!|No changes\.)/ { print "  " $0 }
+	END { flush() }
+	'
+}
+
+# run_tf runs a terraform command with its whole output in the log, and
+# shows its summary; when it fails, its last lines too.
+run_tf() {
+	local first status=0
+	first=$(($(wc -l <"$log") + 1))
+	printf '\n$ terraform %s\n' "$*" >>"$log"
+	tf "$@" >>"$log" 2>&1 || status=$?
+	tail -n +"$first" "$log" | summarize
+	if [[ $status -ne 0 && ! ($1 == plan && $status -eq 2) ]]; then
+		echo "demo: terraform $1 failed; its last lines (all of it is in $log):" >&2
+		tail -n +"$first" "$log" | tail -n 40 >&2
+	fi
+	return "$status"
+}
+
+# write_finish writes the one command that ends a kept demo: terraform
+# destroy against the running sandbox, then stop it and remove the scratch
+# folder. It reads the key from its file: the key is never printed.
+write_finish() {
+	cat >"$scratch/finish.sh" <<EOF
+#!/usr/bin/env bash
+# Ends the demo that KEEP_DEMO=1 kept: destroys what Terraform made, stops
+# the sandbox (pid $sandbox_pid) and removes this folder.
+set -euo pipefail
+if kill -0 $sandbox_pid 2>/dev/null; then
+	export CHECKPOINT_DISABLE=1 TF_IN_AUTOMATION=1 TF_INPUT=0
+	export TF_CLI_CONFIG_FILE="$scratch/terraformrc" PAYMENTS_BASE_URL="$base_url"
+	PAYMENTS_SECRET_KEY="\$(cat "$scratch/secret-key")"
+	export PAYMENTS_SECRET_KEY
+	"$(command -v terraform)" -chdir="$work" destroy -auto-approve -compact-warnings -no-color >>"$log" 2>&1 ||
+		{ echo "terraform destroy failed; its output is in $log. The sandbox and the folder stay." >&2; exit 1; }
+	echo "Destroyed everything the demo's configuration made."
+	kill -TERM $sandbox_pid 2>/dev/null || true
+	echo "Stopped the sandbox (pid $sandbox_pid)."
+else
+	echo "The sandbox (pid $sandbox_pid) is no longer running: its objects went with it."
+fi
+rm -rf "$scratch"
+echo "Removed $scratch."
+EOF
+	chmod 700 "$scratch/finish.sh"
+}
+
+echo "Terraform's whole output goes to $log"
+
 say "terraform apply: customers, their cards, one default card, their payments"
-tf apply -auto-approve
+run_tf apply -auto-approve
 
 say "Sandbox controls: completing the 3-D Secure payment, and a declined charge"
 tf output -json | bin/demo-seed payments
 
 say "terraform apply again: the data sources now read the completed and declined payments"
-tf apply -auto-approve
+run_tf apply -auto-approve
 
 say "Outputs"
-if [[ -t 1 ]]; then tf output; else tf output -no-color; fi
+tf output -no-color
 
 say "A second plan must be empty"
 set +e
-tf plan -detailed-exitcode
+run_tf plan -detailed-exitcode
 plan_status=$?
 set -e
 case "$plan_status" in
 0) echo "demo: the second plan is empty" ;;
-2) die "the second plan is not empty" ;;
+2) die "the second plan is not empty (the plan is in $log)" ;;
 *) die "terraform plan failed" ;;
 esac
 
-say "terraform destroy"
-tf destroy -auto-approve
-bin/demo-seed destroyed
-
 ok=1
 if [[ "${KEEP_DEMO:-}" == 1 ]]; then
-	say "Demo finished: everything Terraform created is destroyed (the payments and events stay in the sandbox)"
-else
-	say "Demo finished: everything it created is destroyed, and the sandbox stops now"
+	say "Demo finished: the customers, cards, payments and events it made stay in the sandbox"
+	exit 0
 fi
+
+say "terraform destroy"
+run_tf destroy -auto-approve
+bin/demo-seed destroyed
+
+say "Demo finished: everything it created is destroyed, and the sandbox stops now"

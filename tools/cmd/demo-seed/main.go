@@ -26,6 +26,8 @@ import (
 	"os"
 	"strings"
 	"time"
+
+	"github.com/paymentsdev/terraform-provider-payments/internal/wire"
 )
 
 func main() {
@@ -170,7 +172,7 @@ func seedPayments(ctx context.Context, a *api, in io.Reader, out io.Writer) erro
 		if err := a.do(ctx, http.MethodPost, "/_sandbox/payments/"+id+"/complete", url.Values{"outcome": {"approved"}}, &p); err != nil {
 			return err
 		}
-		fmt.Fprintf(out, "  %-18s %s %d %s: 3-D Secure completed by the sandbox\n", p.Status, p.ID, p.Amount, p.Currency)
+		fmt.Fprintf(out, "  %-18s %s %s: 3-D Secure completed by the sandbox\n", p.Status, p.ID, wire.FormatMoney(p.Amount, p.Currency))
 	}
 	for _, c := range charges {
 		id, ok := ids[c.customer]
@@ -199,7 +201,7 @@ func seedPayments(ctx context.Context, a *api, in io.Reader, out io.Writer) erro
 				} `json:"error"`
 			}
 			_ = json.Unmarshal([]byte(apiErr.Body), &body)
-			fmt.Fprintf(out, "  %-18s %s %d %s (%s): %s\n", "declined", body.Error.Payment, c.amount, c.currency, c.customer, body.Error.Code)
+			fmt.Fprintf(out, "  %-18s %s %s (%s): %s\n", "declined", body.Error.Payment, wire.FormatMoney(c.amount, c.currency), c.customer, body.Error.Code)
 			continue
 		}
 		if err != nil {
@@ -207,16 +209,16 @@ func seedPayments(ctx context.Context, a *api, in io.Reader, out io.Writer) erro
 		}
 		switch c.then {
 		case "complete":
-			fmt.Fprintf(out, "  %-18s %s %d %s (%s): the sandbox completes it\n", p.Status, p.ID, p.Amount, p.Currency, c.customer)
+			fmt.Fprintf(out, "  %-18s %s %s (%s): the sandbox completes it\n", p.Status, p.ID, wire.FormatMoney(p.Amount, p.Currency), c.customer)
 			err = a.do(ctx, http.MethodPost, "/_sandbox/payments/"+p.ID+"/complete", url.Values{"outcome": {"approved"}}, &p)
 		case "refund":
-			fmt.Fprintf(out, "  %-18s %s %d %s (%s): refunding 1000\n", p.Status, p.ID, p.Amount, p.Currency, c.customer)
+			fmt.Fprintf(out, "  %-18s %s %s (%s): refunding %s\n", p.Status, p.ID, wire.FormatMoney(p.Amount, p.Currency), c.customer, wire.FormatMoney(1000, p.Currency))
 			err = a.do(ctx, http.MethodPost, "/v1/payments/"+p.ID+"/refund", url.Values{"amount": {"1000"}}, &p)
 		}
 		if err != nil {
 			return err
 		}
-		fmt.Fprintf(out, "  %-18s %s %d %s (%s)\n", p.Status, p.ID, p.Amount, p.Currency, c.customer)
+		fmt.Fprintf(out, "  %-18s %s %s (%s)\n", p.Status, p.ID, wire.FormatMoney(p.Amount, p.Currency), c.customer)
 	}
 	return nil
 }
