@@ -1,18 +1,21 @@
 package sandbox
 
 import (
+	"crypto/hmac"
+	"crypto/sha256"
+	"encoding/hex"
 	"errors"
 	"fmt"
 	"net/http"
-	"strings"
 
 	"github.com/paymentsdev/terraform-provider-payments/internal/wire"
 )
 
 // authenticate returns the account of the request's secret key, or of its
-// publishable key where publicOK (POST /v1/tokens): pk_sandbox_<rest>
-// belongs to the account of sk_sandbox_<rest>. Messages never quote the
-// key: error bodies end up in client logs.
+// publishable key where publicOK (POST /v1/tokens). A publishable key is
+// derived one way from its secret key (publishableKey) and found in an
+// index of the accounts it may name, never turned back into a secret key.
+// Messages never quote the key: error bodies end up in client logs.
 func (s *Server) authenticate(r *http.Request, publicOK bool) (*account, *apiError) {
 	if r.Header.Get("Authorization") == "" {
 		return nil, authError(wire.ErrorCodeMissingAPIKey,
@@ -33,9 +36,6 @@ func (s *Server) authenticate(r *http.Request, publicOK bool) (*account, *apiErr
 			status: http.StatusForbidden, typ: wire.ErrorTypePermission, code: wire.ErrorCodeSecretKeyRequired,
 			message: "A publishable key can only create card tokens (POST " + wire.PathTokens + "). Use your secret key (" + wire.SecretKeySandboxPrefix + "...) for this endpoint.",
 		}
-	case kind == wire.KeyPublicSandbox:
-		// The secret key of the same account: admitted or refused as it is.
-		key = wire.SecretKeySandboxPrefix + strings.TrimPrefix(key, wire.PublicKeySandboxPrefix)
 	case kind == wire.KeySecretLive, kind == wire.KeyPublicLive:
 		return nil, &apiError{
 			status: http.StatusForbidden, typ: wire.ErrorTypePermission, code: wire.ErrorCodeLiveKeyOnSandbox,
@@ -50,13 +50,73 @@ func (s *Server) authenticate(r *http.Request, publicOK bool) (*account, *apiErr
 		return nil, authError(wire.ErrorCodeInvalidAPIKey,
 			"The HTTP Basic password must be empty. Send your secret key as the user name only.")
 	}
+	if wire.ClassifyKey(key) == wire.KeyPublicSandbox {
+		hash, ok := s.publishableAccount(key)
+		if !ok {
+			return nil, authError(wire.ErrorCodeInvalidAPIKey,
+				"Invalid API key: no account of this sandbox has this publishable key. Read your account's publishable key from GET "+
+					wire.PathSandboxAccount+" (with its secret key) or from the dashboard.")
+		}
+		return s.accountFor(hash)
+	}
 	if keys := s.keys.Load(); keys != nil {
-		if _, ok := (*keys)[key]; !ok {
+		if _, ok := keys.secret[key]; !ok {
 			return nil, authError(wire.ErrorCodeInvalidAPIKey,
 				"Invalid API key: this sandbox admits only the keys it is configured with (-key, -key-file or PAYMENTS_SANDBOX_KEYS).")
 		}
 	}
-	return s.accountFor(key)
+	return s.accountFor(sha256.Sum256([]byte(key)))
+}
+
+// publishableLabel separates the publishable key's derivation from every
+// other use of the account's hash (the card tokens' HMAC among them).
+const publishableLabel = "payments-sandbox publishable key"
+
+// publishableKey is the publishable key of the account whose secret key
+// hashes (SHA-256) to hash: pk_sandbox_ and the first 32 lowercase hex
+// digits of HMAC-SHA-256 keyed with that hash over publishableLabel. One
+// way: neither the secret key nor the hash can be computed from it, so a
+// publishable key read out of a web page gives nothing but tokenizing.
+// It depends on the hash only, so that accounts read back from a data
+// file, whose secret keys the sandbox never stores, have it too.
+func publishableKey(hash [32]byte) string {
+	m := hmac.New(sha256.New, hash[:])
+	m.Write([]byte(publishableLabel))
+	return wire.PublicKeySandboxPrefix + hex.EncodeToString(m.Sum(nil)[:16])
+}
+
+// keySet is the admitted secret keys of a sandbox started with a key list,
+// and the account hash of each one's publishable key.
+type keySet struct {
+	secret      map[string]struct{}
+	publishable map[string][32]byte
+}
+
+// publishableAccount finds the account hash a publishable key names: with
+// a key list, one of its keys' (whether or not it has an account yet);
+// without, an account the sandbox has. The index goes from publishable key
+// to account only: no answer ever holds a secret key.
+func (s *Server) publishableAccount(pk string) ([32]byte, bool) {
+	if keys := s.keys.Load(); keys != nil {
+		hash, ok := keys.publishable[pk]
+		return hash, ok
+	}
+	s.mu.RLock()
+	defer s.mu.RUnlock()
+	hash, ok := s.publishable[pk]
+	return hash, ok
+}
+
+// indexAccount makes an account's publishable key name it; the caller
+// holds s.mu for writing, as it does to add the account to s.accounts.
+func (s *Server) indexAccount(a *account) {
+	s.publishable[a.publishable] = a.hash
+}
+
+// unindexAccount undoes indexAccount, under s.mu, as the account leaves
+// s.accounts.
+func (s *Server) unindexAccount(a *account) {
+	delete(s.publishable, a.publishable)
 }
 
 // SetKeys replaces the set of admitted secret keys, at once for every
@@ -69,13 +129,15 @@ func (s *Server) SetKeys(keys []string) error {
 	if len(keys) == 0 {
 		return errors.New("sandbox: an empty key set would admit every key; give at least one key")
 	}
-	set := make(map[string]struct{}, len(keys))
+	set := keySet{secret: make(map[string]struct{}, len(keys)), publishable: make(map[string][32]byte, len(keys))}
 	for i, k := range keys {
 		if wire.ClassifyKey(k) != wire.KeySecretSandbox {
 			return fmt.Errorf("sandbox: key number %d is not a sandbox secret key; use %s followed by at least %d letters, digits or underscores",
 				i+1, wire.SecretKeySandboxPrefix, wire.MinKeySecretLength)
 		}
-		set[k] = struct{}{}
+		set.secret[k] = struct{}{}
+		hash := sha256.Sum256([]byte(k))
+		set.publishable[publishableKey(hash)] = hash
 	}
 	s.keys.Store(&set)
 	return nil

@@ -244,6 +244,7 @@ func (s *Server) sweepIdle() {
 		}
 		if a.wh.book.Idle() {
 			delete(s.accounts, hash)
+			s.unindexAccount(a)
 			// Only the total: the account's own counts go with it.
 			goneBytes = append(goneBytes, a.kept())
 			s.total.Add(-a.kept())
@@ -265,6 +266,7 @@ func (s *Server) sweepIdle() {
 				// later sweep tries again.
 				s.mu.Lock()
 				s.accounts[a.hash] = a
+				s.indexAccount(a)
 				s.total.Add(goneBytes[i])
 				s.mu.Unlock()
 			}

@@ -75,6 +75,18 @@ func (c *call) reset() response {
 	return ok([]byte(`{"object":"reset","deleted":true}`))
 }
 
+// account answers GET /_sandbox/account. Only a secret key gets here (the
+// route is not public): a publishable key never learns anything more.
+func (c *call) account() response {
+	if e := c.f.check(); e != nil {
+		return e.response()
+	}
+	b := make([]byte, 0, 96)
+	b = append(b, `{"object":"sandbox_account","publishable_key":`...)
+	b = appendString(b, c.a.publishable)
+	return ok(append(b, '}'))
+}
+
 func (c *call) stats() response {
 	if e := c.f.check(); e != nil {
 		return e.response()

@@ -108,6 +108,8 @@ type payment struct {
 // counting and fault injection never wait for a slow write.
 type account struct {
 	hash [32]byte // SHA-256 of the key; the only form of the key ever stored
+	// publishable is the account's publishable key (auth.go).
+	publishable string
 
 	mu         sync.RWMutex
 	customers  map[rid]*customer
@@ -158,13 +160,14 @@ type account struct {
 
 func newAccount(hash [32]byte, total *atomic.Int64) *account {
 	a := &account{
-		hash:       hash,
-		total:      total,
-		customers:  make(map[rid]*customer),
-		payments:   make(map[rid]*payment),
-		byCustomer: make(map[rid][]*payment),
-		idem:       make(map[string]*idemRecord),
-		byRoute:    make([]atomic.Int64, len(routes)),
+		hash:        hash,
+		publishable: publishableKey(hash),
+		total:       total,
+		customers:   make(map[rid]*customer),
+		payments:    make(map[rid]*payment),
+		byCustomer:  make(map[rid][]*payment),
+		idem:        make(map[string]*idemRecord),
+		byRoute:     make([]atomic.Int64, len(routes)),
 	}
 	a.charge(accountBytes)
 	return a

@@ -2,7 +2,6 @@ package sandbox
 
 import (
 	"context"
-	"crypto/sha256"
 	"errors"
 	"fmt"
 	"io"
@@ -238,11 +237,10 @@ func (s *Server) write(w http.ResponseWriter, r *http.Request, route string, sta
 	}
 }
 
-// accountFor returns the account of a key, made on first use unless the
-// sandbox has Limits.MaxAccounts of them. The caller holds it in use
-// (inflight) until it calls a.inflight.Add(-1).
-func (s *Server) accountFor(key string) (*account, *apiError) {
-	hash := sha256.Sum256([]byte(key))
+// accountFor returns the account of a secret key's SHA-256 hash, made on
+// first use unless the sandbox has Limits.MaxAccounts of them. The caller
+// holds it in use (inflight) until it calls a.inflight.Add(-1).
+func (s *Server) accountFor(hash [32]byte) (*account, *apiError) {
 	now := s.now().UnixNano()
 	s.mu.RLock()
 	a := s.accounts[hash]
@@ -272,6 +270,7 @@ func (s *Server) accountFor(key string) (*account, *apiError) {
 		}
 		a = newAccount(hash, &s.total)
 		s.accounts[hash] = a
+		s.indexAccount(a)
 		break
 	}
 	a.inflight.Add(1)

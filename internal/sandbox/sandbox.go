@@ -169,7 +169,7 @@ type Options struct {
 type Server struct {
 	log   *slog.Logger
 	clock clock.Clock
-	keys  atomic.Pointer[map[string]struct{}] // nil admits every key; see SetKeys
+	keys  atomic.Pointer[keySet] // nil admits every key; see SetKeys
 	store storage.Store
 	mux   *http.ServeMux
 	hooks *delivery.Engine
@@ -178,6 +178,9 @@ type Server struct {
 
 	mu       sync.RWMutex
 	accounts map[[32]byte]*account
+	// publishable finds the hash of an account of s.accounts by its
+	// publishable key (auth.go); unused with a key list.
+	publishable map[string][32]byte
 	// dropping holds the idle accounts whose records are being deleted
 	// from the store; their keys wait for it before making a new account.
 	dropping map[[32]byte]chan struct{}
@@ -212,14 +215,15 @@ type Server struct {
 // New returns a Server ready to serve, with the state of opts.Store loaded.
 func New(opts Options) (*Server, error) {
 	s := &Server{
-		log:       opts.Logger,
-		clock:     opts.Clock,
-		store:     opts.Store,
-		accounts:  make(map[[32]byte]*account),
-		dropping:  make(map[[32]byte]chan struct{}),
-		limits:    opts.Limits,
-		faultSeed: opts.FaultSeed,
-		mux:       http.NewServeMux(),
+		log:         opts.Logger,
+		clock:       opts.Clock,
+		store:       opts.Store,
+		accounts:    make(map[[32]byte]*account),
+		publishable: make(map[string][32]byte),
+		dropping:    make(map[[32]byte]chan struct{}),
+		limits:      opts.Limits,
+		faultSeed:   opts.FaultSeed,
+		mux:         http.NewServeMux(),
 	}
 	if s.faultSeed < 0 || s.faultSeed > wire.FaultSeedMax {
 		return nil, fmt.Errorf("sandbox: fault seed %d is out of range; use 1 to %d, or 0 for a random seed", s.faultSeed, int64(wire.FaultSeedMax))
@@ -409,6 +413,7 @@ func init() {
 		def(post, wire.PathSandboxPaymentDispute, (*call).disputePayment),
 		def(post, wire.PathSandboxReset, (*call).reset),
 		def(get, wire.PathSandboxStats, (*call).stats),
+		def(get, wire.PathSandboxAccount, (*call).account),
 		def(get, wire.PathSandboxFaults, (*call).getFaults),
 		def(post, wire.PathSandboxFaults, (*call).setFaults),
 		def(get, wire.PathSandboxDeliveries, (*call).listDeliveries),

@@ -338,6 +338,7 @@ func (s *Server) buildAccounts(stored map[storage.AccountID]*storage.Account) er
 			return err
 		}
 		s.accounts[hash] = a
+		s.indexAccount(a)
 	}
 	return nil
 }

@@ -41,10 +41,14 @@ func (e *env) mint(c map[string]string) *result {
 	return e.post(wire.PathTokens, f)
 }
 
-// publishable is the account's publishable key, pk_sandbox_<rest>.
+// publishable is the account's publishable key, as GET /_sandbox/account
+// tells its secret key.
 func (e *env) publishable() *env {
+	e.t.Helper()
+	var acct wire.SandboxAccount
+	e.get(wire.PathSandboxAccount, nil).ok(&acct)
 	p := *e
-	p.key = wire.PublicKeySandboxPrefix + strings.TrimPrefix(e.key, wire.SecretKeySandboxPrefix)
+	p.key = acct.PublishableKey
 	return &p
 }
 
@@ -209,8 +213,15 @@ func TestTokens_PublishableKeyFollowsKeys(t *testing.T) {
 	key := sandboxtest.NewKey(t)
 	e := envOn(t, sandboxtest.Start(t, sandboxtest.WithKeys(key)), key)
 	e.publishable().mint(card()).ok(nil)
-	other := e.other().publishable()
+	other := *e
+	other.key = derivePublishable(sandboxtest.NewKey(t))
 	other.mint(card()).fails(http.StatusUnauthorized, wire.ErrorTypeAuthentication, wire.ErrorCodeInvalidAPIKey, "")
+	// Admitted before its secret key has made the account.
+	second := sandboxtest.NewKey(t)
+	sb := sandboxtest.Start(t, sandboxtest.WithKeys(key, second))
+	fresh := envOn(t, sb, key)
+	fresh.key = derivePublishable(second)
+	fresh.mint(card()).ok(nil)
 }
 
 // Tokens, used or not, and the cards made from them outlive a restart.

@@ -61,6 +61,12 @@ func (s *Client) Stats(ctx context.Context) (*wire.Stats, error) {
 	return &out, s.c.Call(ctx, http.MethodGet, wire.PathSandboxStats, nil, nil, &out)
 }
 
+// Account reads the account's publishable key.
+func (s *Client) Account(ctx context.Context) (*wire.SandboxAccount, error) {
+	var out wire.SandboxAccount
+	return &out, s.c.Call(ctx, http.MethodGet, wire.PathSandboxAccount, nil, nil, &out)
+}
+
 // Faults reads the account's fault settings.
 func (s *Client) Faults(ctx context.Context) (*wire.Faults, error) {
 	var out wire.Faults

@@ -60,6 +60,9 @@ func TestClient_EveryControl(t *testing.T) {
 	if f, err := s.Faults(ctx); err != nil || f.Object != "faults" || f.LatencyMS != 1 {
 		t.Errorf("faults: %+v %v", f, err)
 	}
+	if a, err := s.Account(ctx); err != nil || a.Object != "sandbox_account" || wire.ClassifyKey(a.PublishableKey) != wire.KeyPublicSandbox {
+		t.Errorf("account: %+v %v", a, err)
+	}
 	st, err := s.Stats(ctx)
 	if err != nil || st.Payments != 4 || st.Requests.ByRoute["POST /v1/payments"] != 4 {
 		t.Errorf("stats: %+v %v", st, err)

@@ -7,6 +7,16 @@ const (
 	OutcomeDeclined   = "declined"
 )
 
+// SandboxAccount is the answer of GET /_sandbox/account: what the sandbox
+// tells an account's secret key about the account.
+type SandboxAccount struct {
+	Object string `json:"object"`
+	// PublishableKey is the account's publishable key, for POST
+	// /v1/tokens from a browser or an app; the sandbox derives it one way
+	// from the secret key, so it gives nothing of the secret key away.
+	PublishableKey string `json:"publishable_key"`
+}
+
 // Stats are the sandbox's counters for the calling account.
 type Stats struct {
 	Object      string        `json:"object"`

@@ -29,6 +29,9 @@ const (
 	PathSandboxReset           = PathSandbox + "/reset"
 	PathSandboxStats           = PathSandbox + "/stats"
 	PathSandboxFaults          = PathSandbox + "/faults"
+	// PathSandboxAccount tells the calling account's publishable key; only
+	// a secret key may read it.
+	PathSandboxAccount = PathSandbox + "/account"
 )
 
 // Operational paths of the sandbox, for whoever runs it: served without a

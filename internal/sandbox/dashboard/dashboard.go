@@ -17,8 +17,12 @@
 //     the cookie holds only that id (HttpOnly, SameSite=Strict, Secure
 //     over https, a proxy's X-Forwarded-Proto included). A session unused
 //     for IdleTimeout (DefaultIdleTimeout) ends; signing out ends it at
-//     once; at most maxSessions are kept, the least recently used going
-//     first.
+//     once; at most maxSessionsPerKey are kept per key and maxSessions in
+//     all, a key's sign-in past its own cap ending its own session used
+//     least recently (so one key holder cannot sign the others out), and
+//     one past the total ending that of the key holding the most. The
+//     pages show the account's publishable key, read at sign-in from
+//     GET /_sandbox/account.
 //   - Every action is a POST form that redirects back with a message
 //     (post/redirect/get); cross-origin POSTs are refused with 403 by
 //     http.CrossOriginProtection. Every page works without JavaScript;

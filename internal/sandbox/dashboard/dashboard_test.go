@@ -30,7 +30,9 @@ func TestDashboard_SignIn(t *testing.T) {
 		!strings.Contains(home.body, `name="key" type="password"`) {
 		t.Fatalf("GET / is not the sign-in form: %d %s", home.status, home.body)
 	}
-	for _, bad := range []string{"sk_live_abcdefgh1234", "nope", wire.SecretKeySandboxPrefix + "x"} {
+	var pk wire.SandboxAccount
+	s.api(key, http.MethodGet, wire.PathSandboxAccount, nil, &pk)
+	for _, bad := range []string{"sk_live_abcdefgh1234", "nope", wire.SecretKeySandboxPrefix + "x", pk.PublishableKey} {
 		p := b.post("/sign-in", url.Values{"key": {bad}})
 		if p.status != http.StatusUnauthorized || !strings.Contains(p.body, "That key was not accepted") ||
 			!strings.Contains(p.body, `name="key"`) || strings.Contains(p.body, bad) || p.header.Get("Set-Cookie") != "" {
@@ -65,10 +67,15 @@ func TestDashboard_SignIn(t *testing.T) {
 	if again := b.get("/"); again.status != http.StatusSeeOther || again.header.Get("Location") != "/customers" {
 		t.Errorf("GET / signed in: %d to %q", again.status, again.header.Get("Location"))
 	}
+	var acct wire.SandboxAccount
+	s.api(key, http.MethodGet, wire.PathSandboxAccount, nil, &acct)
 	for _, path := range []string{"/customers", "/payments", "/events", "/webhooks", "/requests", "/reset"} {
 		pg := b.get(path)
 		if pg.status != http.StatusOK {
 			t.Errorf("%s: %d", path, pg.status)
+		}
+		if acct.PublishableKey == "" || !strings.Contains(pg.body, "Publishable key <code>"+acct.PublishableKey+"</code>") {
+			t.Errorf("%s does not show the publishable key %q", path, acct.PublishableKey)
 		}
 		if strings.Contains(pg.body, key) {
 			t.Errorf("%s shows the key", path)

@@ -40,19 +40,22 @@ func parsePages() (map[string]*template.Template, error) {
 
 // view is what every page gets: its own data in Data.
 type view struct {
-	Title      string
-	Nav        string
-	Account    string
-	Flash      string
-	FlashError bool
-	SignedIn   bool
-	Live       bool
-	Data       any
+	Title   string
+	Nav     string
+	Account string
+	// Publishable is the account's publishable key, safe to show: it
+	// gives the secret key away to no one.
+	Publishable string
+	Flash       string
+	FlashError  bool
+	SignedIn    bool
+	Live        bool
+	Data        any
 }
 
 func (d *Dashboard) render(w http.ResponseWriter, r *http.Request, ss *session, status int, page string, v *view) {
 	if ss != nil {
-		v.SignedIn, v.Account = true, ss.account
+		v.SignedIn, v.Account, v.Publishable = true, ss.account, ss.publishable
 		if r.Header.Get(liveHeader) == "" {
 			v.Flash, v.FlashError = d.sessions.takeFlash(ss)
 		}

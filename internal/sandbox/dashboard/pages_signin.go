@@ -36,7 +36,10 @@ func (d *Dashboard) signIn(w http.ResponseWriter, r *http.Request) {
 		again(http.StatusBadRequest, "Enter a secret key ("+wire.SecretKeySandboxPrefix+"…).")
 		return
 	}
-	err := d.call(r.Context(), key, http.MethodGet, wire.PathSandboxStats, nil, nil)
+	// The account control checks the key (a publishable key is 403 there)
+	// and tells the publishable key the pages show.
+	var acct wire.SandboxAccount
+	err := d.call(r.Context(), key, http.MethodGet, wire.PathSandboxAccount, nil, &acct)
 	var ae *apiError
 	switch {
 	case errors.As(err, &ae) && (ae.status == http.StatusUnauthorized || ae.status == http.StatusForbidden):
@@ -49,7 +52,7 @@ func (d *Dashboard) signIn(w http.ResponseWriter, r *http.Request) {
 	if old := d.sessions.current(r); old != nil {
 		d.sessions.end(old.id)
 	}
-	ss := d.sessions.start(key, accountLabel(key))
+	ss := d.sessions.start(key, accountLabel(key), acct.PublishableKey)
 	d.sessions.setCookie(w, r, ss)
 	d.log.Info("dashboard: signed in", "account", ss.account)
 	http.Redirect(w, r, "/customers", http.StatusSeeOther)

@@ -15,16 +15,25 @@ const cookieName = "payments_dashboard_session"
 // sessionIDBytes is the session id's randomness: 256 bits.
 const sessionIDBytes = 32
 
-// maxSessions bounds the sessions kept at once; past it, a sign-in ends
-// the session used least recently, so that sign-ins cannot fill memory.
-const maxSessions = 10_000
+// maxSessions bounds the sessions kept at once, and maxSessionsPerKey
+// those of one key: past its own cap, a key's sign-in ends that key's
+// session used least recently, so that one key holder signing in again
+// and again signs only themselves out. Past maxSessions (many keys at
+// once), a sign-in ends the least recently used session of the key that
+// holds the most.
+const (
+	maxSessions       = 10_000
+	maxSessionsPerKey = 100
+)
 
 // session is one signed-in browser. key never leaves the server.
 type session struct {
 	id      string
 	key     string
 	account string // a label for the page: a digest of the key, never the key
-	seen    time.Time
+	// publishable is the account's publishable key, read at sign-in.
+	publishable string
+	seen        time.Time
 	// flash is the message of the last action, shown once by the next page.
 	flash      string
 	flashError bool
@@ -33,42 +42,78 @@ type session struct {
 // sessions maps session ids to sessions, in memory only: a restart signs
 // everyone out.
 type sessions struct {
-	mu   sync.Mutex
-	m    map[string]*session
-	idle time.Duration
-	now  func() time.Time
-	max  int // maxSessions; tests lower it
+	mu sync.Mutex
+	m  map[string]*session
+	// byKey holds each key's sessions by id, for the per-key cap.
+	byKey  map[string]map[string]*session
+	idle   time.Duration
+	now    func() time.Time
+	max    int // maxSessions; tests lower it
+	perKey int // maxSessionsPerKey; tests lower it
 }
 
 func newSessions(idle time.Duration, now func() time.Time) *sessions {
-	return &sessions{m: make(map[string]*session), idle: idle, now: now, max: maxSessions}
+	return &sessions{
+		m: make(map[string]*session), byKey: make(map[string]map[string]*session),
+		idle: idle, now: now, max: maxSessions, perKey: maxSessionsPerKey,
+	}
 }
 
 // start makes a session for key, and forgets the sessions gone idle.
-func (s *sessions) start(key, account string) *session {
+func (s *sessions) start(key, account, publishable string) *session {
 	b := make([]byte, sessionIDBytes)
 	_, _ = rand.Read(b) // never fails (crypto/rand)
-	ss := &session{id: base64.RawURLEncoding.EncodeToString(b), key: key, account: account}
+	ss := &session{id: base64.RawURLEncoding.EncodeToString(b), key: key, account: account, publishable: publishable}
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	now := s.now()
-	for id, o := range s.m {
+	for _, o := range s.m {
 		if now.Sub(o.seen) > s.idle {
-			delete(s.m, id)
+			s.remove(o)
 		}
 	}
+	if own := s.byKey[key]; len(own) >= s.perKey {
+		s.remove(leastRecent(own))
+	}
 	if len(s.m) >= s.max {
-		var oldest *session
-		for _, o := range s.m {
-			if oldest == nil || o.seen.Before(oldest.seen) {
-				oldest = o
+		var most map[string]*session
+		for _, own := range s.byKey {
+			if len(own) > len(most) {
+				most = own
 			}
 		}
-		delete(s.m, oldest.id)
+		s.remove(leastRecent(most))
 	}
 	ss.seen = now
 	s.m[ss.id] = ss
+	own := s.byKey[key]
+	if own == nil {
+		own = make(map[string]*session)
+		s.byKey[key] = own
+	}
+	own[ss.id] = ss
 	return ss
+}
+
+// leastRecent is the session of sessions used least recently.
+func leastRecent(sessions map[string]*session) *session {
+	var oldest *session
+	for _, o := range sessions {
+		if oldest == nil || o.seen.Before(oldest.seen) {
+			oldest = o
+		}
+	}
+	return oldest
+}
+
+// remove forgets a session; the caller holds s.mu.
+func (s *sessions) remove(ss *session) {
+	delete(s.m, ss.id)
+	own := s.byKey[ss.key]
+	delete(own, ss.id)
+	if len(own) == 0 {
+		delete(s.byKey, ss.key)
+	}
 }
 
 // get returns the live session of id, marking it used, or nil.
@@ -81,7 +126,7 @@ func (s *sessions) get(id string) *session {
 	}
 	now := s.now()
 	if now.Sub(ss.seen) > s.idle {
-		delete(s.m, id)
+		s.remove(ss)
 		return nil
 	}
 	ss.seen = now
@@ -90,7 +135,9 @@ func (s *sessions) get(id string) *session {
 
 func (s *sessions) end(id string) {
 	s.mu.Lock()
-	delete(s.m, id)
+	if ss := s.m[id]; ss != nil {
+		s.remove(ss)
+	}
 	s.mu.Unlock()
 }
 
