@@ -219,7 +219,9 @@ Examples:
 		fmt.Fprintf(stderr, "payments-sandbox: -log-level %q is not a level; use debug, info, warn or error (see -h)\n", *level)
 		return 2
 	}
-	logger := slog.New(svc.logHandler(stderr, &slog.HandlerOptions{Level: lvl}))
+	// Masked once for every log line: the sandbox's, the dashboard's and
+	// net/http's own (ErrorLog).
+	logger := slog.New(sandbox.MaskKeys(svc.logHandler(stderr, &slog.HandlerOptions{Level: lvl})))
 
 	if *attempts < 1 || *attempts > 20 {
 		fmt.Fprintf(stderr, "payments-sandbox: -webhook-attempts %d is out of range; use 1 to 20\n", *attempts)

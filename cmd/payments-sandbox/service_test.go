@@ -556,6 +556,35 @@ func TestProgram_JSONLogs(t *testing.T) {
 	}
 }
 
+// TestProgram_KeysMaskedInLogs: at -log-level debug, a key pasted into a
+// path, a query or an Idempotency-Key, on an admitted request or a 401,
+// reaches no log line and no request log line.
+func TestProgram_KeysMaskedInLogs(t *testing.T) {
+	key := wire.SecretKeySandboxPrefix + "maskedlogs01"
+	pasted := wire.SecretKeySandboxPrefix + "pastedpasted42"
+	p := start(t, "-addr", "127.0.0.1:0", "-log-level", "debug", "-key", key)
+	p.call(t, key, http.MethodGet, "/v1/customers/key="+pasted, nil, "")
+	p.call(t, key, http.MethodGet, wire.PathCustomers+"?limit="+pasted, nil, "")
+	p.call(t, key, http.MethodPost, wire.PathCustomers, url.Values{"name": {"n"}}, "retry-"+pasted)
+	if st, _, _ := p.call(t, pasted, http.MethodGet, "/v1/customers/key="+pasted, nil, ""); st != http.StatusUnauthorized {
+		t.Errorf("a key not admitted: %d, want 401", st)
+	}
+	_, reqlog, _ := p.call(t, key, http.MethodGet, wire.PathSandboxRequests, nil, "")
+	if err := p.cmd.Process.Signal(syscall.SIGTERM); err != nil {
+		t.Fatal(err)
+	}
+	if err := <-p.done; err != nil {
+		t.Fatalf("exit: %v", err)
+	}
+	logs := p.stderr.String()
+	if strings.Contains(logs, "pastedpasted42") || strings.Contains(string(reqlog), "pastedpasted42") {
+		t.Errorf("a pasted key is in the logs:\n%s\nor the request log: %s", logs, reqlog)
+	}
+	if !strings.Contains(logs, "status=401") || !strings.Contains(logs, wire.RedactedKey) {
+		t.Errorf("the debug log lacks the 401 or the masked key:\n%s", logs)
+	}
+}
+
 // TestProgram_OperationalEndpoints: /healthz and /metrics answer without a key on
 // a sandbox that admits only its keys, beside the dashboard and the API.
 func TestProgram_OperationalEndpoints(t *testing.T) {

@@ -5,7 +5,6 @@ import (
 	"context"
 	"fmt"
 	"os"
-	"regexp"
 
 	"github.com/hashicorp/terraform-plugin-framework-validators/int64validator"
 	"github.com/hashicorp/terraform-plugin-framework/action"
@@ -51,8 +50,9 @@ const logSubsystem = "payments_api"
 
 // anyKeyPattern matches anything shaped like a payments key. Every log entry
 // is masked with it as well as with the configured key itself, as a second
-// line of defence should some other key reach a message.
-var anyKeyPattern = regexp.MustCompile(`[sp]k_(?:sandbox|live)_[A-Za-z0-9_]+`)
+// line of defence should some other key reach a message. It is the
+// sandbox's masking pattern too, so both mask the same strings.
+var anyKeyPattern = wire.KeyPattern
 
 // paymentsProvider is the payments provider.
 type paymentsProvider struct {

@@ -78,9 +78,10 @@ func parseForm(dst form, raw string) (form, *apiError) {
 }
 
 // clip bounds text from a request quoted back in an error message or its
-// param: at most wire.ErrorEchoMaxLength characters, then "…". It cuts
-// between characters, so that the message stays valid UTF-8.
-func clip(s string) string { return wire.Clip(s, wire.ErrorEchoMaxLength) }
+// param: anything that looks like a key masked (wire.MaskKeys), then at
+// most wire.ErrorEchoMaxLength characters and "…". It cuts between
+// characters, so that the message stays valid UTF-8.
+func clip(s string) string { return wire.Clip(wire.MaskKeys(s), wire.ErrorEchoMaxLength) }
 
 // get returns the value of the field named name.
 func (f form) get(name string) (string, bool) {

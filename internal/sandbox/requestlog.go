@@ -17,7 +17,7 @@ import (
 
 // The request log: each account's last wire.RequestLogSize requests, for
 // GET /_sandbox/requests and the dashboard. A line holds the method, the
-// path (a segment that is a key is redacted), the answer's status and
+// path (anything in it that looks like a key masked), the answer's status and
 // error code, the duration and the Idempotency-Key: never a header
 // besides that one, never a body (card tokens travel in bodies).
 // Requests that fail authentication have no account and are not logged;
@@ -169,12 +169,9 @@ func (w *loggingWriter) done() {
 		// Clones: the request's strings share memory with its whole
 		// request line and headers, which a line must not keep alive.
 		id: w.Header().Get(wire.HeaderRequestID), at: w.at, method: strings.Clone(w.r.Method),
-		path: strings.Clone(wire.Clip(redactKeys(w.r.URL.Path), maxLoggedPath)), status: w.status, duration: time.Since(w.start),
-		idemKey:  w.r.Header.Get(wire.HeaderIdempotencyKey),
+		path: strings.Clone(wire.Clip(wire.MaskKeys(w.r.URL.Path), maxLoggedPath)), status: w.status, duration: time.Since(w.start),
+		idemKey:  wire.MaskKeys(w.r.Header.Get(wire.HeaderIdempotencyKey)),
 		replayed: w.Header().Get(wire.HeaderIdempotentReplayed) == "true",
-	}
-	if wire.ClassifyKey(e.idemKey) != wire.KeyMalformed {
-		e.idemKey = redacted
 	}
 	if len(e.idemKey) > wire.IdempotencyKeyMaxLength {
 		e.idemKey = e.idemKey[:wire.IdempotencyKeyMaxLength]
@@ -187,23 +184,6 @@ func (w *loggingWriter) done() {
 		}
 	}
 	w.a.reqlog.add(e, w.maxTotal == 0 || w.a.total.Load() < w.maxTotal, w.a.total)
-}
-
-const redacted = "[redacted key]"
-
-// redactKeys replaces each path segment that is a key: someone who pastes
-// a key into a URL must not find it in the log.
-func redactKeys(path string) string {
-	if !strings.Contains(path, "k_") {
-		return path
-	}
-	segs := strings.Split(path, "/")
-	for i, s := range segs {
-		if wire.ClassifyKey(s) != wire.KeyMalformed {
-			segs[i] = redacted
-		}
-	}
-	return strings.Join(segs, "/")
 }
 
 func (c *call) listRequests() response {

@@ -147,7 +147,8 @@ type Options struct {
 	// Close.
 	Store storage.Store
 	// Logger receives operational logs; nil discards them. Keys and the
-	// Authorization header are never logged.
+	// Authorization header are never logged, and whatever looks like a
+	// key elsewhere (pasted into a path, say) is masked (MaskKeys).
 	Logger *slog.Logger
 	// Clock is the time of timestamps and of the work that waits:
 	// idempotency expiry, idle accounts, delivery retries; nil is the real
@@ -230,6 +231,8 @@ func New(opts Options) (*Server, error) {
 	}
 	if s.log == nil {
 		s.log = slog.New(slog.DiscardHandler)
+	} else {
+		s.log = slog.New(MaskKeys(s.log.Handler()))
 	}
 	if s.clock == nil {
 		s.clock = clock.Real()

@@ -1,6 +1,9 @@
 package wire
 
-import "strings"
+import (
+	"regexp"
+	"strings"
+)
 
 // Key prefixes. [spec]
 const (
@@ -52,4 +55,22 @@ func ClassifyKey(key string) KeyKind {
 		return k.kind
 	}
 	return KeyMalformed
+}
+
+// KeyPattern matches anything shaped like a key, secret or publishable,
+// sandbox or live, wherever it stands in a longer string.
+var KeyPattern = regexp.MustCompile(`[sp]k_(?:sandbox|live)_[A-Za-z0-9_]+`)
+
+// RedactedKey is what MaskKeys puts in a key's place.
+const RedactedKey = "[redacted key]"
+
+// MaskKeys replaces every substring shaped like a key (KeyPattern) with
+// RedactedKey. It is the one masking of keys pasted where they do not
+// belong (a path, a query, a header, an Idempotency-Key) before they are
+// logged or shown.
+func MaskKeys(s string) string {
+	if !strings.Contains(s, "k_") {
+		return s
+	}
+	return KeyPattern.ReplaceAllLiteralString(s, RedactedKey)
 }

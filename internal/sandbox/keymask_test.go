@@ -1,0 +1,125 @@
+package sandbox_test
+
+import (
+	"bytes"
+	"errors"
+	"log/slog"
+	"net/http"
+	"net/url"
+	"strings"
+	"sync"
+	"testing"
+
+	"github.com/paymentsdev/terraform-provider-payments/internal/sandbox"
+	"github.com/paymentsdev/terraform-provider-payments/internal/sandbox/sandboxtest"
+	"github.com/paymentsdev/terraform-provider-payments/internal/wire"
+)
+
+// syncBuffer is a log destination that requests write to concurrently.
+type syncBuffer struct {
+	mu sync.Mutex
+	b  bytes.Buffer
+}
+
+func (s *syncBuffer) Write(p []byte) (int, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.Write(p)
+}
+
+func (s *syncBuffer) String() string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.String()
+}
+
+// A key pasted into a path (whole or inside a segment), a query or an
+// Idempotency-Key reaches neither the debug log, 401s included, nor the
+// request log, nor an error's message.
+func TestKeyMasking_LogsAndRequestLog(t *testing.T) {
+	t.Parallel()
+	logs := &syncBuffer{}
+	e := newEnv(t, sandboxtest.WithLogger(slog.New(slog.NewTextHandler(logs, &slog.HandlerOptions{Level: slog.LevelDebug}))))
+	pasted := []string{
+		sandboxtest.NewKey(t),
+		wire.SecretKeyLivePrefix + "livelivelive1234",
+		derivePublishable(sandboxtest.NewKey(t)),
+		wire.PublicKeyLivePrefix + "publiclive123456",
+	}
+	for _, key := range pasted {
+		for name, res := range map[string]*result{
+			"whole segment":   e.get("/v1/nowhere/"+key, nil),
+			"in a segment":    e.get("/v1/customers/key="+key, nil),
+			"query":           e.get(wire.PathCustomers, url.Values{"limit": {"x" + key}}),
+			"query name":      e.get(wire.PathCustomers, url.Values{key: {"1"}}),
+			"idempotency key": e.post(wire.PathCustomers, vals("name", "n"), idemKey("retry-"+key+"-2")),
+			"401":             e.srvDo(http.MethodGet, "/v1/customers/key="+key, "bad auth"),
+		} {
+			if strings.Contains(string(res.body), key) {
+				t.Errorf("%s: the answer holds the key: %s", name, res.body)
+			}
+		}
+	}
+	raw := string(e.get(wire.PathSandboxRequests, nil).body)
+	for _, key := range pasted {
+		rest := key[strings.LastIndexByte(key[:len(key)-8], '_')+1:]
+		if strings.Contains(raw, rest) {
+			t.Errorf("the request log holds %q: %s", key, raw)
+		}
+		if strings.Contains(logs.String(), rest) {
+			t.Errorf("the debug log holds %q:\n%s", key, logs)
+		}
+	}
+	if !strings.Contains(raw, `"path":"/v1/customers/key=[redacted key]"`) || !strings.Contains(raw, `"idempotency_key":"retry-[redacted key]-2"`) {
+		t.Errorf("the request log does not show the masked path and Idempotency-Key: %s", raw)
+	}
+	if !strings.Contains(logs.String(), `path="/v1/customers/key=[redacted key]"`) || !strings.Contains(logs.String(), "status=401") {
+		t.Errorf("the debug log lacks the masked path or the 401:\n%s", logs)
+	}
+}
+
+// srvDo sends a request whose Authorization is auth as it is.
+func (e *env) srvDo(method, path, auth string) *result {
+	e.t.Helper()
+	return e.do(method, path, nil, header("Authorization", auth))
+}
+
+func TestMaskKeys(t *testing.T) {
+	t.Parallel()
+	for _, tc := range []struct{ in, want string }{
+		{"", ""},
+		{"/v1/customers/cus_123", "/v1/customers/cus_123"},
+		{"/v1/x/sk_sandbox_abcdefgh12", "/v1/x/[redacted key]"},
+		{"key=sk_sandbox_abcdefgh12&b=pk_live_zz", "key=[redacted key]&b=[redacted key]"},
+		{"retry-pk_sandbox_0123456789abcdef-2", "retry-[redacted key]-2"},
+		{"xsk_live_abc", "x[redacted key]"},
+		{"sk_sandbox_", "sk_sandbox_"},
+		{"sk_sandbox", "sk_sandbox"},
+		// Rather too much than too little.
+		{"task_sandbox_ok", "ta[redacted key]"},
+	} {
+		if got := wire.MaskKeys(tc.in); got != tc.want {
+			t.Errorf("MaskKeys(%q) = %q, want %q", tc.in, got, tc.want)
+		}
+	}
+}
+
+// Every level and every kind of attribute is masked: strings, errors,
+// groups, a log.Logger line's []any, attributes set with With.
+func TestMaskKeys_Handler(t *testing.T) {
+	t.Parallel()
+	const key = "sk_sandbox_handlerkey1234"
+	var buf bytes.Buffer
+	log := slog.New(sandbox.MaskKeys(slog.NewJSONHandler(&buf, &slog.HandlerOptions{Level: slog.LevelDebug}))).With("with", "w "+key)
+	log.Debug("debug "+key, "path", "/x/"+key)
+	log.Info("info", "err", errors.New("failed for "+key))
+	log.Warn("warn", slog.Group("g", slog.String("inner", key)), "v", []any{"http:", key})
+	log.WithGroup("grp").Error("error", "n", 1, "m", map[string]string{"k": key})
+	slog.NewLogLogger(sandbox.MaskKeys(slog.NewTextHandler(&buf, nil)), slog.LevelWarn).Printf("http: bad request %s", key)
+	if strings.Contains(buf.String(), "handlerkey1234") {
+		t.Errorf("the log holds the key:\n%s", buf.String())
+	}
+	if n := strings.Count(buf.String(), wire.RedactedKey); n != 11 {
+		t.Errorf("%d keys masked, want 11:\n%s", n, buf.String())
+	}
+}
