@@ -90,7 +90,7 @@ func run(args []string, stdout, stderr io.Writer) int {
 	addr := fs.String("addr", "127.0.0.1:12111", "listen on this `host:port`; port 0 picks a free port (see the listening line)")
 	data := fs.String("data", "", "keep the state in this bbolt `file` across restarts (created if missing), with its write-ahead log beside it as FILE-wal while it runs; every write is on disk, in the log, before it is answered; empty keeps state in memory only")
 	var keys keyList
-	fs.Var(&keys, "key", "admit only this sandbox secret `key` (repeat for several; see also -key-file and "+envKeys+"); without keys every well-formed "+wire.SecretKeySandboxPrefix+" key is its own account, made on first use")
+	fs.Var(&keys, "key", "admit only this sandbox secret `key` (repeat for several; see also -key-file and "+envKeys+"); without keys every well-formed "+wire.SecretKeySandboxPrefix+" key is its own account, made on first use. Other local users can read it in ps and /proc/PID/cmdline: on a shared machine use -key-file")
 	var allow hostList
 	fs.Var(&allow, "webhook-allow", "also deliver webhooks to these `hosts`, comma-separated, repeatable: host names (trusted whatever they resolve to), IP addresses, either with :port to allow that port only (hooks.internal:8443, 127.0.0.1:4242, [::1]:4242), or CIDR networks (10.0.0.0/8); see Webhook targets above")
 	attempts := fs.Int("webhook-attempts", sandbox.DefaultWebhookAttempts, "make at most this many `attempts` to deliver each event to each endpoint (retries after 1s, 2s, 4s...)")
@@ -160,11 +160,14 @@ Once listening, it prints two lines to standard output:
 SIGINT or SIGTERM stops it cleanly, finishing requests in flight.
 
 To share one sandbox, admit only your team's keys: -key, -key-file
-(re-read on SIGHUP) or %[2]s (comma-separated). Without keys
-it refuses to listen beyond loopback unless -open is given, and answers
-only requests whose Host names it (its -addr host, localhost, an IP
-address; -allowed-hosts names more), 421 host_not_allowed to any other,
-so that no web page reaches it through DNS rebinding. No key is
+(re-read on SIGHUP; refused if group or others may read it: chmod 600,
+for mode 600 or 400) or %[2]s (comma-separated). A -key on the
+command line is visible to every local user (ps, /proc/PID/cmdline): on
+a machine others use, prefer -key-file. Without keys it refuses to
+listen beyond loopback unless -open is given, and answers only requests
+whose Host names it (its -addr host, localhost, an IP address;
+-allowed-hosts names more), 421 host_not_allowed to any other, so that
+no web page reaches it through DNS rebinding. No key is
 ever printed or logged. GET /healthz and GET /metrics (Prometheus) answer
 without a key; the guide "Running a shared sandbox" has the rest.
 

@@ -311,7 +311,7 @@ func TestRun_HelpDocumentsEveryFlag(t *testing.T) {
 	if code := run([]string{"-h"}, &out, &errOut); code != 0 {
 		t.Errorf("-h exits %d", code)
 	}
-	for _, want := range []string{"-addr", "-data", "-key", "-log-level", "127.0.0.1:12111", "listening on", "SIGTERM",
+	for _, want := range []string{"-addr", "-data", "-key", "-log-level", "127.0.0.1:12111", "listening on", "SIGTERM", "/proc/PID/cmdline", "chmod", "mode 600",
 		"-max-accounts", "(default 1000)", "-max-account-bytes", "(default 64MiB)", "-max-total-bytes", "(default 256MiB)",
 		"-account-idle", "(default 720h0m0s)", "account_limit_exceeded", "sandbox_limit_exceeded", "GOMEMLIMIT"} {
 		if !strings.Contains(out.String(), want) {

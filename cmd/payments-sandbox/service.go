@@ -16,6 +16,7 @@ import (
 	"net/http"
 	"os"
 	"os/signal"
+	"runtime"
 	"strings"
 	"sync"
 	"syscall"
@@ -220,16 +221,44 @@ func (sf *serviceFlags) gatherKeys(flagKeys []string, getenv func(string) string
 	return keys, nil
 }
 
+// checkKeyFileMode refuses a keys file with any permission for group or
+// others. Windows keeps permissions in ACLs, which the mode does not show:
+// there the check is left to the operator.
+func checkKeyFileMode(f *os.File) error {
+	if runtime.GOOS == "windows" {
+		return nil
+	}
+	fi, err := f.Stat()
+	if err != nil {
+		return fmt.Errorf("-key-file: %w", err)
+	}
+	if perm := fi.Mode().Perm(); perm&0o077 != 0 {
+		return fmt.Errorf("-key-file %s is accessible to group or others (mode %04o), and every key in it opens an account; "+
+			"run chmod 600 %[1]s (or 400), as OpenSSH requires of a private key", f.Name(), perm)
+	}
+	return nil
+}
+
 func keyShape() string {
 	return fmt.Sprintf("use %s followed by at least %d letters, digits or underscores", wire.SecretKeySandboxPrefix, wire.MinKeySecretLength)
 }
 
 // readKeyFile reads one key a line; # starts a comment (keys hold no #).
+// A file that group or others may read is refused, as OpenSSH refuses
+// such a private key: every key in it opens an account.
 func readKeyFile(path string) ([]string, error) {
-	b, err := os.ReadFile(path)
+	f, err := os.Open(path)
 	if err != nil {
 		// The *PathError names the file and the cause; it holds no content.
 		return nil, fmt.Errorf("-key-file: %w%s", err, accessHint(err))
+	}
+	defer f.Close()
+	if err := checkKeyFileMode(f); err != nil {
+		return nil, err
+	}
+	b, err := io.ReadAll(f)
+	if err != nil {
+		return nil, fmt.Errorf("-key-file: %w", err)
 	}
 	var keys []string
 	for i, line := range bytes.Split(b, []byte("\n")) {

@@ -97,6 +97,7 @@ func TestGatherKeys_Sources(t *testing.T) {
 		flags   []string
 		env     string
 		file    *string // nil: no -key-file
+		mode    os.FileMode
 		want    []string
 		wantErr string
 	}{
@@ -110,6 +111,10 @@ func TestGatherKeys_Sources(t *testing.T) {
 		{name: "bad file line", file: ptr(a + "\n# x\n" + bad + "\n"), wantErr: "line 3 is not a sandbox secret key"},
 		{name: "two keys on a line", file: ptr(a + " " + b + "\n"), wantErr: "line 1 is not"},
 		{name: "bad env entry", env: a + "," + bad, wantErr: envKeys + " entry number 2 is not"},
+		{name: "file read-only by its owner", file: ptr(a + "\n"), mode: 0o400, want: []string{a}},
+		{name: "file readable by others", file: ptr(a + "\n"), mode: 0o644, wantErr: "accessible to group or others (mode 0644)"},
+		{name: "file readable by group", file: ptr(a + "\n"), mode: 0o640, wantErr: "run chmod 600"},
+		{name: "file writable by group", file: ptr(a + "\n"), mode: 0o620, wantErr: "(mode 0620)"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			sf := &serviceFlags{}
@@ -117,6 +122,12 @@ func TestGatherKeys_Sources(t *testing.T) {
 				sf.keyFile = filepath.Join(t.TempDir(), "keys")
 				if err := os.WriteFile(sf.keyFile, []byte(*tc.file), 0o600); err != nil {
 					t.Fatal(err)
+				}
+				if tc.mode != 0 {
+					// Chmod: the umask does not narrow it as it does WriteFile's.
+					if err := os.Chmod(sf.keyFile, tc.mode); err != nil {
+						t.Fatal(err)
+					}
 				}
 			}
 			got, err := sf.gatherKeys(tc.flags, func(name string) string {
