@@ -255,12 +255,12 @@ func (s service) runArgs(t *testing.T, name, volume, envFile string) []string {
 }
 
 // start runs the service (with testImage for its image) on volume, with
-// extra flags after the service's command, and removes the container at
-// the end of the test.
-func (s service) start(t *testing.T, volume, envFile string, extra ...string) *container {
+// podmanFlags added to podman run's and extra flags after the service's
+// command, and removes the container at the end of the test.
+func (s service) start(t *testing.T, volume, envFile string, podmanFlags []string, extra ...string) *container {
 	t.Helper()
 	name := uniqueName("sandbox")
-	args := append(s.runArgs(t, name, volume, envFile), testImage)
+	args := append(append(s.runArgs(t, name, volume, envFile), podmanFlags...), testImage)
 	args = append(args, s.Command...)
 	args = append(args, extra...)
 	mustPodman(t, args...)
@@ -392,7 +392,7 @@ func TestImage_Reproducible(t *testing.T) {
 func TestImage_ComposeService_Lifecycle(t *testing.T) {
 	svc, envFile, key := composeService(t)
 	vol := volumeFor(t, svc)
-	c := svc.start(t, vol, envFile)
+	c := svc.start(t, vol, envFile, nil)
 	took := c.waitHealthy(t)
 	t.Logf("healthy after %s", took.Round(time.Millisecond))
 
@@ -436,7 +436,7 @@ func TestImage_ComposeService_Lifecycle(t *testing.T) {
 		t.Errorf("podman stop took %s, want under 10s", stopped)
 	}
 
-	again := svc.start(t, vol, envFile)
+	again := svc.start(t, vol, envFile, nil)
 	again.waitHealthy(t)
 	for _, id := range ids {
 		if st, v, err := again.api(key, http.MethodGet, "/v1/customers/"+id, nil); err != nil || st != http.StatusOK {
@@ -505,7 +505,7 @@ func resOutput(r *tfcli.Result) string {
 func TestImage_KillLosesNoAcknowledgedWrite(t *testing.T) {
 	svc, envFile, key := composeService(t)
 	vol := volumeFor(t, svc)
-	c := svc.start(t, vol, envFile)
+	c := svc.start(t, vol, envFile, nil)
 	c.waitHealthy(t)
 
 	const writers, killAfter = 4, 60
@@ -550,7 +550,7 @@ func TestImage_KillLosesNoAcknowledgedWrite(t *testing.T) {
 	wg.Wait()
 	t.Logf("%d writes acknowledged before and while the container was killed", len(acked))
 
-	again := svc.start(t, vol, envFile)
+	again := svc.start(t, vol, envFile, nil)
 	again.waitHealthy(t)
 	lost := 0
 	for _, id := range acked {
@@ -637,9 +637,14 @@ func slicesDeleteVolume(args []string) []string {
 
 // TestImage_WebhookReachesTheHost: the sandbox in the container delivers
 // an event to a receiver on the host, named host.containers.internal and
-// allowed with -webhook-allow.
+// allowed with -webhook-allow. Its key comes from a mounted keys file.
 func TestImage_WebhookReachesTheHost(t *testing.T) {
-	svc, envFile, key := composeService(t)
+	svc, _, _ := composeService(t)
+	const key = "sk_sandbox_from_a_mounted_file"
+	keyFile := filepath.Join(t.TempDir(), "keys")
+	if err := os.WriteFile(keyFile, []byte("# the team's keys\n"+key+"\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
 	got := make(chan string, 16)
 	ln, err := net.Listen("tcp", "0.0.0.0:0")
 	if err != nil {
@@ -656,7 +661,8 @@ func TestImage_WebhookReachesTheHost(t *testing.T) {
 	t.Cleanup(func() { _ = srv.Close() })
 	port := strconv.Itoa(ln.Addr().(*net.TCPAddr).Port)
 
-	c := svc.start(t, volumeFor(t, svc), envFile, "-webhook-allow", "host.containers.internal:"+port)
+	c := svc.start(t, volumeFor(t, svc), "", []string{"-v", keyFile + ":/etc/payments-sandbox/keys:ro"},
+		"-key-file", "/etc/payments-sandbox/keys", "-webhook-allow", "host.containers.internal:"+port)
 	c.waitHealthy(t)
 	st, v, err := c.api(key, http.MethodPost, "/v1/webhook_endpoints", url.Values{
 		"url": {"http://host.containers.internal:" + port + "/hooks"}, "enabled_events[]": {"customer.created"}})
