@@ -10,6 +10,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"gopkg.in/yaml.v3"
 )
 
 // buildContext lays out a build context as make image and goreleaser do:
@@ -192,4 +194,58 @@ func keys(m map[string]file) []string {
 		k = append(k, n)
 	}
 	return k
+}
+
+// TestGoreleaser_BuildsTheImage: the release builds this Dockerfile for
+// both platforms, tagged with the version and latest, with build
+// arguments the Dockerfile declares and extra files that exist; `make
+// release-check` checks the rest of the configuration.
+func TestGoreleaser_BuildsTheImage(t *testing.T) {
+	b, err := os.ReadFile("../../../.goreleaser.yml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var cfg struct {
+		DockersV2 []struct {
+			IDs        []string          `yaml:"ids"`
+			Dockerfile string            `yaml:"dockerfile"`
+			Images     []string          `yaml:"images"`
+			Tags       []string          `yaml:"tags"`
+			Platforms  []string          `yaml:"platforms"`
+			BuildArgs  map[string]string `yaml:"build_args"`
+			ExtraFiles []string          `yaml:"extra_files"`
+		} `yaml:"dockers_v2"`
+	}
+	if err := yaml.Unmarshal(b, &cfg); err != nil {
+		t.Fatal(err)
+	}
+	if len(cfg.DockersV2) != 1 {
+		t.Fatalf("dockers_v2 has %d images, want 1", len(cfg.DockersV2))
+	}
+	d := cfg.DockersV2[0]
+	if d.Dockerfile != "image/Dockerfile" || strings.Join(d.IDs, ",") != "sandbox" {
+		t.Errorf("dockerfile %q from builds %v, want image/Dockerfile from the sandbox build", d.Dockerfile, d.IDs)
+	}
+	if strings.Join(d.Images, ",") != "ghcr.io/paymentsdev/payments-sandbox" {
+		t.Errorf("images %v, want ghcr.io/paymentsdev/payments-sandbox", d.Images)
+	}
+	if got := strings.Join(d.Platforms, ","); got != "linux/amd64,linux/arm64" {
+		t.Errorf("platforms %s, want linux/amd64,linux/arm64", got)
+	}
+	tags := strings.Join(d.Tags, " ")
+	if !strings.Contains(tags, "{{ .Version }}") || !strings.Contains(tags, "latest") {
+		t.Errorf("tags %v, want the version and latest", d.Tags)
+	}
+	args := map[string]string{}
+	for k := range d.BuildArgs {
+		args[k] = "x"
+	}
+	if _, err := parseDockerfile("../../../"+d.Dockerfile, args); err != nil {
+		t.Errorf("the release's build_args: %v", err)
+	}
+	for _, f := range d.ExtraFiles {
+		if _, err := os.Stat("../../../" + f); err != nil {
+			t.Errorf("extra file: %v", err)
+		}
+	}
 }
