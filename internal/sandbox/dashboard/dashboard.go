@@ -122,6 +122,7 @@ func New(o Options) (*Dashboard, error) {
 	page("GET /payments/{id}", d.payment)
 	page("POST /payments/{id}/complete", d.completePayment)
 	page("POST /payments/{id}/dispute", d.disputePayment)
+	page("GET /products", d.products)
 	page("GET /events", d.events)
 	page("GET /events/{id}", d.event)
 	page("POST /events/{id}/resend", d.resendEvent)

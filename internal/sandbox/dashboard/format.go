@@ -119,6 +119,7 @@ var funcs = template.FuncMap{
 	"money":       formatMoney,
 	"count":       func(n int) string { return groupDigits(strconv.Itoa(n)) },
 	"when":        formatTime,
+	"period":      formatPeriod,
 	"millis":      formatMillis,
 	"badge":       badgeClass,
 	"statusClass": statusClass,
