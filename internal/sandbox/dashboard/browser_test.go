@@ -325,18 +325,42 @@ func TestBrowser_Dashboard(t *testing.T) {
 	b.waitFor("the second attempt listed", `document.querySelectorAll("#live tbody tr").length >= 2`)
 	b.clean("event")
 
+	// Long values, as real accounts have: a UUID idempotency key (twice,
+	// so one is a replay with an error code), a long path, and a payment
+	// whose customer was deleted.
+	uuidKey := "3f2b9c7e-8d41-4a6b-9e0f-5c1d2a3b4c5d-retry-0001"
+	for range 2 {
+		_, _ = sandboxtest.Do(http.DefaultClient, s.url, sandboxtest.Request{Method: http.MethodPost, Path: wire.PathPayments, Key: alice,
+			Form: url.Values{"amount": {"100"}, "currency": {"USD"}, "source": {"tok_declined"}}, IdempotencyKey: uuidKey})
+	}
+	_, _ = sandboxtest.Do(http.DefaultClient, s.url, sandboxtest.Request{Method: http.MethodGet, Key: alice,
+		Path: "/v1/customers/cus_" + strings.Repeat("x", 60) + "/sources/src_" + strings.Repeat("y", 60)})
+	var leaving wire.Customer
+	s.api(alice, http.MethodPost, wire.PathCustomers, url.Values{"email": {"leaving@example.com"}, "source": {"tok_visa"}}, &leaving)
+	var orphan wire.Payment
+	s.api(alice, http.MethodPost, wire.PathPayments, url.Values{"amount": {"250000"}, "currency": {"EUR"}, "customer": {leaving.ID},
+		"description": {"A description long enough to need more than one line on a phone, as real ones do"}}, &orphan)
+	s.api(alice, http.MethodDelete, "/v1/customers/"+leaving.ID, nil, nil)
+
 	// Readable on a phone and on a wide screen: no page is wider than the
-	// window (tables scroll inside their own box).
+	// window, and no table is wider than its box (on a phone each row is a
+	// block of labelled lines; on a wide screen long values wrap).
 	for _, width := range []int64{375, 1440} {
 		b.do("sizing the window", chromedp.EmulateViewport(width, 900))
-		for _, path := range []string{"/customers", "/customers/" + c.ID, "/payments", "/payments/" + pending.ID, "/events", "/events/" + ev.ID, "/webhooks", "/requests", "/reset"} {
+		for _, path := range []string{"/customers", "/customers/" + c.ID, "/payments", "/payments/" + pending.ID, "/payments/" + orphan.ID,
+			"/events", "/events/" + ev.ID, "/webhooks", "/requests", "/reset"} {
 			b.open(s.url + path)
 			b.waitFor(path, `document.querySelector("h1") && document.querySelector("nav[aria-label=Main]")`)
 			b.clean(path)
-			if eval[bool](b, `document.documentElement.scrollWidth > window.innerWidth`) {
-				t.Errorf("%s is wider than a %d-pixel window", path, width)
+			if over := eval[string](b, overflowJS); over != "" {
+				t.Errorf("%s at %d pixels: wider than its box: %s", path, width, over)
 			}
 		}
+	}
+	b.open(s.url + "/payments/" + orphan.ID)
+	b.waitFor("the deleted customer", `document.body.innerText.includes("`+leaving.ID+` deleted")`)
+	if eval[bool](b, `!!document.querySelector('a[href="/customers/`+leaving.ID+`"]')`) {
+		t.Error("the payment links to its deleted customer")
 	}
 
 	// Another account sees none of alice's objects, by any URL.
@@ -371,6 +395,20 @@ func TestBrowser_Dashboard(t *testing.T) {
 	b.open(s.url + "/payments")
 	b.waitFor("the sign-in form again", `document.getElementById("key") && document.querySelector("h1").textContent === "Sign in"`)
 }
+
+// overflowJS names what is wider than its box on the page shown: the page
+// itself, or a table (by its caption); "" when everything fits.
+const overflowJS = `(() => {
+	const over = [];
+	if (document.documentElement.scrollWidth > window.innerWidth) over.push("the page (" + document.documentElement.scrollWidth + " px)");
+	for (const box of document.querySelectorAll(".table")) {
+		if (box.scrollWidth > box.clientWidth + 1) {
+			const c = box.querySelector("caption");
+			over.push("the table " + JSON.stringify(c ? c.textContent : "") + " (" + box.scrollWidth + " of " + box.clientWidth + " px)");
+		}
+	}
+	return over.join(", ");
+})()`
 
 // TestBrowser_Screenshots writes the guide's screenshots, when asked (make
 // screenshots sets PAYMENTS_SCREENSHOTS_DIR): the main pages at 1440 and
@@ -484,8 +522,8 @@ func TestBrowser_Screenshots(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			if width < 600 && eval[bool](b, `document.documentElement.scrollWidth > window.innerWidth`) {
-				t.Errorf("%s is wider than %d pixels", p.name, width)
+			if over := eval[string](b, overflowJS); over != "" {
+				t.Errorf("%s at %d pixels: wider than its box: %s", p.name, width, over)
 			}
 			file := filepath.Join(dir, fmt.Sprintf("dashboard-%s-%d.png", p.name, width))
 			if err := os.WriteFile(file, png, 0o644); err != nil {

@@ -401,3 +401,39 @@ func TestDashboard_UnknownPathsStayTheAPIs(t *testing.T) {
 		}
 	}
 }
+
+// TestDashboard_DeletedCustomerIsNotALink: a payment keeps its customer's
+// id after the customer is deleted; the pages show the id as deleted, not
+// as a link to a page that answers "Not found".
+func TestDashboard_DeletedCustomerIsNotALink(t *testing.T) {
+	t.Parallel()
+	s := newSite(t, siteOptions{})
+	key := sandboxtest.NewKey(t)
+	var kept, gone wire.Customer
+	s.api(key, http.MethodPost, wire.PathCustomers, url.Values{"email": {"kept@example.com"}, "source": {"tok_visa"}}, &kept)
+	s.api(key, http.MethodPost, wire.PathCustomers, url.Values{"email": {"gone@example.com"}, "source": {"tok_visa"}}, &gone)
+	var keptPay, gonePay wire.Payment
+	s.api(key, http.MethodPost, wire.PathPayments, url.Values{"amount": {"900"}, "currency": {"GBP"}, "customer": {kept.ID}}, &keptPay)
+	s.api(key, http.MethodPost, wire.PathPayments, url.Values{"amount": {"900"}, "currency": {"GBP"}, "customer": {gone.ID}}, &gonePay)
+	s.api(key, http.MethodDelete, "/v1/customers/"+gone.ID, nil, nil)
+
+	b := s.browser()
+	b.signIn(key)
+	for _, path := range []string{"/payments", "/payments/" + gonePay.ID, "/payments/" + keptPay.ID} {
+		p := b.get(path)
+		if p.status != http.StatusOK {
+			t.Fatalf("%s: %d", path, p.status)
+		}
+		if strings.Contains(p.body, `href="/customers/`+gone.ID+`"`) {
+			t.Errorf("%s links to the deleted customer %s", path, gone.ID)
+		}
+		wantGone := path != "/payments/"+keptPay.ID
+		if hasGone := strings.Contains(p.body, "<code>"+gone.ID+"</code> <span class=\"badge\""); hasGone != wantGone {
+			t.Errorf("%s shows the deleted customer as deleted: %v, want %v", path, hasGone, wantGone)
+		}
+		wantKept := path != "/payments/"+gonePay.ID
+		if hasKept := strings.Contains(p.body, `href="/customers/`+kept.ID+`"`); hasKept != wantKept {
+			t.Errorf("%s links to the customer that is still there: %v, want %v", path, hasKept, wantKept)
+		}
+	}
+}

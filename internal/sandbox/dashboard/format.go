@@ -127,6 +127,21 @@ var funcs = template.FuncMap{
 	"int":         deref[int64],
 	"bool":        deref[bool],
 	"dict":        dict,
+	"short":       shorten,
+}
+
+// shortLen is the most characters shorten keeps of a value.
+const shortLen = 20
+
+// shorten keeps a long value, an idempotency key say, from widening its
+// table: its first characters and an ellipsis. Pages put the full value in
+// the element's title, shown on hover.
+func shorten(s string) string {
+	r := []rune(s)
+	if len(r) <= shortLen {
+		return s
+	}
+	return string(r[:shortLen-1]) + "…"
 }
 
 // deref reads an optional field of the API (a nil pointer is the zero value).

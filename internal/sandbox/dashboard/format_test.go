@@ -37,3 +37,17 @@ func TestFormatTime_UTCWithOffset(t *testing.T) {
 		t.Errorf("a value that is not a time: %s", got)
 	}
 }
+
+func TestShorten(t *testing.T) {
+	for _, tc := range []struct{ in, want string }{
+		{"", ""},
+		{"order-1042", "order-1042"},
+		{"12345678901234567890", "12345678901234567890"},
+		{"123456789012345678901", "1234567890123456789…"},
+		{"ééééééééééééééééééééé", "ééééééééééééééééééé…"},
+	} {
+		if got := shorten(tc.in); got != tc.want {
+			t.Errorf("shorten(%q) = %q, want %q", tc.in, got, tc.want)
+		}
+	}
+}

@@ -1,6 +1,7 @@
 package dashboard
 
 import (
+	"errors"
 	"fmt"
 	"net/http"
 	"net/url"
@@ -11,6 +12,7 @@ import (
 
 type paymentsData struct {
 	Payments []*wire.Payment
+	Gone     map[string]bool
 	Status   string
 	Statuses []string
 	Pager    pager
@@ -23,15 +25,21 @@ func (d *Dashboard) payments(w http.ResponseWriter, r *http.Request, ss *session
 		d.fail(w, r, ss, "payments", err)
 		return
 	}
+	gone, err := d.goneCustomers(r, ss, l.Data)
+	if err != nil {
+		d.fail(w, r, ss, "payments", err)
+		return
+	}
 	first, last := ids(l.Data, func(p *wire.Payment) string { return p.ID })
 	d.render(w, r, ss, http.StatusOK, "payments.html", &view{Title: "Payments", Nav: "payments", Live: true, Data: paymentsData{
-		Payments: l.Data, Status: q.Get(wire.ParamStatus), Statuses: wire.PaymentStatuses,
+		Payments: l.Data, Gone: gone, Status: q.Get(wire.ParamStatus), Statuses: wire.PaymentStatuses,
 		Pager: pagerFor("/payments", r, q, first, last, l.HasMore),
 	}})
 }
 
 type paymentData struct {
 	P          *wire.Payment
+	Gone       map[string]bool
 	Meta       []kv
 	Refunded   int64
 	Refunds    []eventRow
@@ -56,6 +64,11 @@ func (d *Dashboard) payment(w http.ResponseWriter, r *http.Request, ss *session)
 	}
 	if p.AmountRefunded != nil {
 		data.Refunded = *p.AmountRefunded
+	}
+	var err error
+	if data.Gone, err = d.goneCustomers(r, ss, []*wire.Payment{&p}); err != nil {
+		d.fail(w, r, ss, "payments", err)
+		return
 	}
 	// The events about the payment, oldest first, from the newest pages.
 	var about []*wire.Event
@@ -101,4 +114,29 @@ func (d *Dashboard) disputePayment(w http.ResponseWriter, r *http.Request, ss *s
 	err := d.post(r.Context(), ss, expand(wire.PathSandboxPaymentDispute, id), nil, &p)
 	d.done(w, r, ss, "/payments/"+url.PathEscape(id), err,
 		fmt.Sprintf("Dispute opened: payment %s is now %s.", p.ID, p.Status))
+}
+
+// goneCustomers reports the customers of payments that the account no
+// longer has: a payment keeps its customer's id after the customer is
+// deleted, and the pages show it as deleted rather than as a link to
+// "Not found".
+func (d *Dashboard) goneCustomers(r *http.Request, ss *session, pays []*wire.Payment) (map[string]bool, error) {
+	gone := map[string]bool{}
+	seen := map[string]bool{}
+	for _, p := range pays {
+		if p.Customer == "" || seen[p.Customer] {
+			continue
+		}
+		seen[p.Customer] = true
+		var c wire.Customer
+		err := d.get(r.Context(), ss, expand(wire.PathCustomer, p.Customer), nil, &c)
+		var ae *apiError
+		switch {
+		case errors.As(err, &ae) && ae.status == http.StatusNotFound:
+			gone[p.Customer] = true
+		case err != nil:
+			return nil, err
+		}
+	}
+	return gone, nil
 }
