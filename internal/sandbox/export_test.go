@@ -4,8 +4,10 @@ import (
 	"context"
 	"crypto/sha256"
 	"errors"
+	"fmt"
 	"net/netip"
 	"sync/atomic"
+	"syscall"
 	"time"
 
 	"github.com/paymentsdev/terraform-provider-payments/internal/sandbox/storage"
@@ -95,12 +97,19 @@ type FaultyStore struct {
 	Fail atomic.Bool
 	// Failed counts the commits failed.
 	Failed atomic.Int64
+	// Unknown makes every commit fail as one whose outcome is unknown (an
+	// I/O error, then another erasing the record), and the health check
+	// fail, while set.
+	Unknown atomic.Bool
 }
 
 // errInjected is the failure FaultyStore injects.
 var errInjected = errors.New("injected write failure")
 
 func (f *FaultyStore) Commit(account storage.AccountID, ops []storage.Op) error {
+	if f.Unknown.Load() {
+		return fmt.Errorf("%w: writing it: %w; erasing it: %w", storage.ErrOutcomeUnknown, syscall.EIO, syscall.EIO)
+	}
 	if f.Fail.Load() {
 		f.Failed.Add(1)
 		return errInjected
@@ -109,7 +118,7 @@ func (f *FaultyStore) Commit(account storage.AccountID, ops []storage.Op) error 
 }
 
 func (f *FaultyStore) Health() error {
-	if f.Fail.Load() {
+	if f.Fail.Load() || f.Unknown.Load() {
 		return errInjected
 	}
 	return f.Store.Health()

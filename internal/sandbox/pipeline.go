@@ -35,7 +35,7 @@ func (s *Server) serve(w http.ResponseWriter, r *http.Request, rt *route) {
 	}
 	if s.storeErr.Load() != nil {
 		e := storageUnavailable(nil)
-		e.message = "The sandbox could neither write its data file nor read it back, so it no longer answers; restart it (its log has the details)."
+		e.message = "The sandbox's data file failed in a way that leaves its state uncertain, so it no longer answers; restart it (its log has the details)."
 		s.write(w, r, rt.name, start, e.response())
 		return
 	}

@@ -311,7 +311,7 @@ func (s *Server) StoreHealthy() error {
 		return nil
 	}
 	if s.storeErr.Load() != nil {
-		return errors.New("the sandbox could neither write its data file nor read it back; restart it")
+		return errors.New("the sandbox's data file failed in a way that leaves its state uncertain; restart it")
 	}
 	if err := s.store.Health(); err != nil {
 		return fmt.Errorf("the data file does not take writes (%s)", storageCause(err))

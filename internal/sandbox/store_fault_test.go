@@ -161,6 +161,37 @@ func TestStore_WriteFailureChangesNothing(t *testing.T) {
 	}
 }
 
+// TestStore_OutcomeUnknown: a write whose record the store could neither
+// sync nor erase is answered 503 saying its outcome is unknown, not that
+// it changed nothing; the sandbox then answers nothing until a restart,
+// and its health check fails.
+func TestStore_OutcomeUnknown(t *testing.T) {
+	t.Parallel()
+	st, err := storage.Open(filepath.Join(t.TempDir(), "sandbox.db"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	faulty := &sandbox.FaultyStore{Store: st}
+	sb := sandboxtest.Start(t, sandboxtest.WithStore(faulty))
+	e := envOn(t, sb, sandboxtest.NewKey(t))
+	cu := e.customer(vals("email", "jo@example.com"))
+	faulty.Unknown.Store(true)
+	eb := e.post("/v1/customers", vals("name", "maybe")).fails(503, wire.ErrorTypeAPI, wire.ErrorCodeStorageUnavailable, "")
+	for _, part := range []string{"outcome of this request is unknown", "input/output error", "restarted"} {
+		if !strings.Contains(eb.Error.Message, part) {
+			t.Errorf("the answer %q lacks %q", eb.Error.Message, part)
+		}
+	}
+	if strings.Contains(eb.Error.Message, "changed nothing") {
+		t.Errorf("the answer says the request changed nothing: %q", eb.Error.Message)
+	}
+	faulty.Unknown.Store(false) // the sandbox stays stopped all the same
+	if err := sb.Server.StoreHealthy(); err == nil {
+		t.Error("StoreHealthy is nil after an unknown outcome")
+	}
+	e.get("/v1/customers/"+cu.ID, nil).fails(503, wire.ErrorTypeAPI, wire.ErrorCodeStorageUnavailable, "")
+}
+
 // TestStore_FullDisk fills a real file system: the data file on a 2 MB
 // tmpfs, and a filler file taking the rest. Writes then get 503 without
 // the path, reads keep working, and once the filler is gone writes succeed

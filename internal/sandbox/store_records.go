@@ -295,10 +295,16 @@ func (s *Server) rollback(c *call) error {
 
 // storeFailed answers a request whose changes could not be written. Its
 // account goes back to the disk's state, so the request changed nothing
-// and a retry runs it again. Only when that read fails too is the server
-// left refusing every request until a restart: memory may then hold what
-// the disk does not. The account is write-locked.
+// and a retry runs it again. Only when that read fails too, or when the
+// store cannot tell whether the changes are on disk, is the server left
+// refusing every request until a restart: memory may then hold what the
+// disk does not. The account is write-locked.
 func (s *Server) storeFailed(c *call, err error) *apiError {
+	if errors.Is(err, storage.ErrOutcomeUnknown) {
+		s.storeErr.CompareAndSwap(nil, &err)
+		s.log.Error("writing the data file failed and the write could not be erased: the request's outcome is unknown; refusing every request until a restart", "error", err)
+		return outcomeUnknown(err)
+	}
 	s.log.Error("writing the data file failed; the request changed nothing and is answered 503", "error", err)
 	if rerr := s.rollback(c); rerr != nil {
 		s.storeErr.CompareAndSwap(nil, &rerr)
@@ -318,12 +324,23 @@ func storageUnavailable(err error) *apiError {
 	}
 }
 
+// outcomeUnknown is the 503 of a write that may or may not be on disk:
+// its sync failed and so did erasing it. The sandbox then stops.
+func outcomeUnknown(err error) *apiError {
+	e := storageUnavailable(err)
+	e.message = fmt.Sprintf("The sandbox could not write its data file (%s) nor erase the failed write, so the outcome of this request is unknown: it may or may not have changed anything. The sandbox answers no more requests until it is restarted; then read the objects back, or retry with the same Idempotency-Key.", storageCause(err))
+	return e
+}
+
 // storageCause is the system's word for a store error (no space left on
 // device…), which names no path.
 func storageCause(err error) string {
 	var errno syscall.Errno
-	if errors.As(err, &errno) {
+	switch {
+	case errors.As(err, &errno):
 		return errno.Error()
+	case errors.Is(err, storage.ErrLogFull):
+		return "its write-ahead log is full and the data file did not take its records in time"
 	}
 	return "see the sandbox's log"
 }

@@ -2,6 +2,7 @@ package storage
 
 import (
 	"errors"
+	"fmt"
 	"slices"
 	"time"
 
@@ -30,6 +31,10 @@ func (st *boltStore) Commit(account [32]byte, ops []Op) error {
 		st.mu.Unlock()
 		return ErrClosed
 	}
+	if st.stopped != nil {
+		st.mu.Unlock()
+		return st.stopped
+	}
 	st.queue = append(st.queue, p)
 	if st.writing {
 		st.mu.Unlock()
@@ -39,12 +44,22 @@ func (st *boltStore) Commit(account [32]byte, ops []Op) error {
 		st.mu.Lock()
 	}
 	st.writing = true
-	batch := st.queue
-	st.queue = nil
+	batch := st.take()
 	st.mu.Unlock()
 
 	err := st.append(batch)
 	st.failing.Store(err != nil)
+	if errors.Is(err, ErrOutcomeUnknown) {
+		st.mu.Lock()
+		st.stopped = fmt.Errorf("the data file takes no more writes since one's outcome became unknown (%v); restart to read back what the disk holds", err)
+		// The commits queued meanwhile were never written: they fail
+		// plainly, as every later one does.
+		for _, q := range st.queue {
+			q.result <- st.stopped
+		}
+		st.queue = nil
+		st.mu.Unlock()
+	}
 	for _, q := range batch {
 		if q != p {
 			q.result <- err
@@ -60,6 +75,24 @@ func (st *boltStore) Commit(account [32]byte, ops []Op) error {
 	}
 	st.mu.Unlock()
 	return err
+}
+
+// take takes the leader's batch from the queue: the leader's commit, which
+// is first, and those after it while the record stays within a quarter of
+// the log's cap, so that a record always fits in the log. The rest wait
+// for the next leader. st.mu is held.
+func (st *boltStore) take() []*pendingCommit {
+	n, size := 1, batchSize(st.queue[:1])
+	for n < len(st.queue) {
+		size += batchSize(st.queue[n : n+1])
+		if size > int(st.maxSize/4) {
+			break
+		}
+		n++
+	}
+	batch := st.queue[:n:n]
+	st.queue = slices.Clone(st.queue[n:])
+	return batch
 }
 
 // append writes a batch to the log as one record and syncs it.
@@ -95,10 +128,15 @@ func (st *boltStore) wakeCheckpointer() {
 
 // reserve finds where in the log a record of n bytes goes: after the last
 // record, or at the log's start when the records from there on are
-// applied. Without room it grows the log, or, at its largest, waits for a
-// checkpoint to free some; it fails when that checkpoint fails.
+// applied. Without room it grows the log, up to its cap, then waits for a
+// checkpoint to free some: it fails when that checkpoint fails, and with
+// ErrLogFull when none frees room within roomWait.
 func (st *boltStore) reserve(n int64) (int64, error) {
 	w := st.wal
+	if n > st.maxSize {
+		return 0, fmt.Errorf("a commit of %d bytes: the write-ahead log holds at most %d", n, st.maxSize)
+	}
+	deadline := time.Now().Add(st.roomWait)
 	var growErr error
 	for {
 		st.walMu.Lock()
@@ -119,12 +157,9 @@ func (st *boltStore) reserve(n int64) (int64, error) {
 		case empty && n <= w.size, !empty && !wrapped && n <= head:
 			return 0, nil
 		}
-		if !wrapped && growErr == nil {
-			size := max(2*w.size, tail+n)
-			if size <= walMaxSize || tail+n > walMaxSize/2 {
-				if growErr = w.grow(size); growErr == nil {
-					return tail, nil
-				}
+		if !wrapped && growErr == nil && w.size < st.maxSize {
+			if growErr = w.grow(min(max(2*w.size, tail+n), st.maxSize)); growErr == nil {
+				continue
 			}
 		}
 		if empty {
@@ -133,12 +168,24 @@ func (st *boltStore) reserve(n int64) (int64, error) {
 		}
 		st.walMu.Lock()
 		st.wakeCheckpointer()
-		for st.ckptGen == gen {
-			st.checkpointed.Wait()
+		if st.ckptGen == gen {
+			// Cond has no timeout: a timer wakes the waiters at the deadline.
+			timer := time.AfterFunc(time.Until(deadline), func() {
+				st.walMu.Lock()
+				st.checkpointed.Broadcast()
+				st.walMu.Unlock()
+			})
+			for st.ckptGen == gen && time.Now().Before(deadline) {
+				st.checkpointed.Wait()
+			}
+			timer.Stop()
 		}
-		err := st.ckptErr
+		done, err := st.ckptGen != gen, st.ckptErr
 		st.walMu.Unlock()
-		if err != nil {
+		switch {
+		case !done:
+			return 0, ErrLogFull
+		case err != nil:
 			return 0, err
 		}
 	}

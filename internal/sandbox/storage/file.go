@@ -34,8 +34,14 @@ type boltStore struct {
 	committed chan struct{}
 	done      chan struct{}
 	// failing is set while the last write failed (a full or read-only
-	// disk); check then tries a write to see it mended.
+	// disk); Health then tries a write to see it mended.
 	failing atomic.Bool
+	// stopped is set, under mu, once a commit's outcome is unknown: the
+	// store then takes no more writes.
+	stopped error
+	// maxSize and roomWait are walMaxSize and walRoomWait but in tests.
+	maxSize  int64
+	roomWait time.Duration
 
 	// The log, written by the leader alone (see wal.go).
 	wal *wal
@@ -85,7 +91,7 @@ func open(path string, ckptBytes int64, ckptAge time.Duration) (*boltStore, erro
 	if err != nil {
 		return nil, fmt.Errorf("opening data file %s: %w", path, err)
 	}
-	st := &boltStore{db: db, path: path, ckptBytes: ckptBytes, ckptAge: ckptAge, committed: make(chan struct{}), done: make(chan struct{})}
+	st := &boltStore{db: db, path: path, ckptBytes: ckptBytes, ckptAge: ckptAge, maxSize: walMaxSize, roomWait: walRoomWait, committed: make(chan struct{}), done: make(chan struct{})}
 	st.idle = sync.NewCond(&st.mu)
 	// A file that has its layout, in this format, is not written to until
 	// a request changes something: a file refused later, at load, stays as
@@ -212,6 +218,12 @@ func (st *boltStore) Health() error {
 		if err != nil {
 			return err
 		}
+	}
+	st.mu.Lock()
+	stopped := st.stopped
+	st.mu.Unlock()
+	if stopped != nil {
+		return stopped
 	}
 	if !st.failing.Load() {
 		return nil

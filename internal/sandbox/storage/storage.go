@@ -95,8 +95,20 @@ func SetSeq(seq uint64) Op {
 	return Op{kind: opPut, key: keySeq, val: binary.BigEndian.AppendUint64(nil, seq)}
 }
 
-// ErrClosed answers a commit that comes after Close.
-var ErrClosed = errors.New("the data file is closed")
+var (
+	// ErrClosed answers a commit that comes after Close.
+	ErrClosed = errors.New("the data file is closed")
+	// ErrOutcomeUnknown is a commit whose record could not be synced nor
+	// then erased from the log: it may or may not be on disk, and may or
+	// may not be there after a restart. The store takes no more writes
+	// after it (Health and Commit fail) until it is opened again.
+	ErrOutcomeUnknown = errors.New("the write-ahead log could neither write a record nor erase it, so whether it is on disk is unknown")
+	// ErrLogFull is a commit refused because the write-ahead log is at its
+	// cap (64 MiB) and no checkpoint made room in time: the data file
+	// takes the log's records too slowly, or not at all. It changed
+	// nothing.
+	ErrLogFull = errors.New("the write-ahead log is full and no checkpoint made room in time")
+)
 
 // Open opens, or creates, the data file at path. Every write is synced to
 // disk before Commit returns, so no committed write is lost, even to kill

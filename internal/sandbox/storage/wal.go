@@ -3,6 +3,7 @@ package storage
 import (
 	"bytes"
 	"encoding/binary"
+	"errors"
 	"fmt"
 	"hash/crc32"
 	"io"
@@ -29,11 +30,13 @@ import (
 const (
 	walHeaderSize = 24
 	// walInitialSize is the log's space when it is created; it doubles as
-	// the log needs, up to walMaxSize, and past it only for a batch bigger
-	// than the whole log. Small, so that a small disk can still hold a
-	// data file.
+	// the log needs, up to walMaxSize, never past it. Small, so that a
+	// small disk can still hold a data file.
 	walInitialSize = 256 << 10
 	walMaxSize     = 64 << 20
+	// walRoomWait bounds how long a commit waits for a checkpoint to make
+	// room in a full log before it fails with ErrLogFull.
+	walRoomWait = 10 * time.Second
 	// walCheckpointBytes is how much the log holds before it is applied:
 	// enough that a checkpoint writes each busy account's pages once for
 	// hundreds of its records (at 32 clients, 16 MiB gave 1.14 times the
@@ -98,33 +101,43 @@ type wal struct {
 	size int64  // the log's space: the file's size
 	seq  uint64 // the last record written
 	tail int64  // where the next record goes, unless it wraps to 0
-	// voids are where records lie whose write failed: their caller was
-	// told nothing changed, yet some of their bytes may be on disk. Their
-	// headers are zeroed with the next write, so that a replay never
-	// takes one for the record of the same sequence written after it.
-	voids []int64
+	// sync flushes the log's data: datasync, but in tests that make it
+	// fail.
+	sync func(*os.File) error
 }
 
 // openWAL opens the log of the data file whose id and last checkpoint
 // are given, creating it when it is missing, and returns the records
-// written after the checkpoint.
+// written after the checkpoint. It reads the log one record at a time,
+// into one buffer: the log may hold tens of megabytes.
 func openWAL(path string, id, applied uint64, next int64) (*wal, []walRecord, error) {
 	f, err := os.OpenFile(path, os.O_RDWR|os.O_CREATE, 0o600)
 	if err != nil {
 		return nil, nil, err
 	}
-	w := &wal{f: f, path: path, id: id, seq: applied, tail: next}
-	data, err := io.ReadAll(f)
+	w, recs, err := replayWAL(f, path, id, applied, next)
 	if err != nil {
 		f.Close()
 		return nil, nil, err
 	}
-	w.size = int64(len(data))
+	return w, recs, nil
+}
+
+func replayWAL(f *os.File, path string, id, applied uint64, next int64) (*wal, []walRecord, error) {
+	info, err := f.Stat()
+	if err != nil {
+		return nil, nil, err
+	}
+	w := &wal{f: f, path: path, id: id, seq: applied, tail: next, size: info.Size(), sync: datasync}
+	var buf []byte
 	var recs []walRecord
 	for {
-		rec, ok := w.read(data, w.tail)
-		if !ok && w.tail != 0 {
-			rec, ok = w.read(data, 0) // the log wrapped to its start here
+		rec, ok, err := w.read(&buf, w.tail)
+		if err == nil && !ok && w.tail != 0 {
+			rec, ok, err = w.read(&buf, 0) // the log wrapped to its start here
+		}
+		if err != nil {
+			return nil, nil, err
 		}
 		if !ok {
 			break
@@ -132,13 +145,15 @@ func openWAL(path string, id, applied uint64, next int64) (*wal, []walRecord, er
 		recs = append(recs, rec)
 		w.seq, w.tail = rec.seq, rec.end
 	}
-	if seq, off, ok := w.later(data); ok {
-		f.Close()
+	seq, off, ok, err := w.later(&buf)
+	if err != nil {
+		return nil, nil, err
+	}
+	if ok {
 		return nil, nil, fmt.Errorf("%s is damaged: record %d does not follow record %d, yet record %d, at byte %d, does; the records after %d cannot be replayed in order. Restore the data file and its log from a backup, or move %s away to start from the data file as of its last checkpoint", path, w.seq+1, w.seq, seq, off, w.seq, path)
 	}
 	if w.size < walInitialSize {
 		if err := w.grow(walInitialSize); err != nil {
-			f.Close()
 			return nil, nil, err
 		}
 	}
@@ -150,47 +165,83 @@ func openWAL(path string, id, applied uint64, next int64) (*wal, []walRecord, er
 
 // read decodes the record at off if it is whole, this file's and the next
 // in sequence.
-func (w *wal) read(data []byte, off int64) (walRecord, bool) {
-	seq, end, ok := w.whole(data, off)
-	if !ok || seq != w.seq+1 {
-		return walRecord{}, false
+func (w *wal) read(buf *[]byte, off int64) (walRecord, bool, error) {
+	b, ok, err := w.whole(buf, off)
+	if err != nil || !ok {
+		return walRecord{}, false, err
 	}
-	rec := walRecord{seq: seq, start: off, end: end, written: time.Now()}
-	err := decodeBatch(data[off+walHeaderSize:end], func([32]byte, []Op) error { return nil })
-	return rec, err == nil
+	seq := binary.LittleEndian.Uint64(b[16:])
+	if seq != w.seq+1 {
+		return walRecord{}, false, nil
+	}
+	rec := walRecord{seq: seq, start: off, end: off + int64(len(b)), written: time.Now()}
+	err = decodeBatch(b[walHeaderSize:], func([32]byte, []Op) error { return nil })
+	return rec, err == nil, nil
 }
 
-// whole reports whether a whole record of this file lies at off, and its
-// sequence and end.
-func (w *wal) whole(data []byte, off int64) (seq uint64, end int64, ok bool) {
-	if off < 0 || off+walHeaderSize > int64(len(data)) {
-		return 0, 0, false
+// whole reads the record at off into *buf, grown as needed, and returns
+// it if it is whole and of this file.
+func (w *wal) whole(buf *[]byte, off int64) ([]byte, bool, error) {
+	if off < 0 || off+walHeaderSize > w.size {
+		return nil, false, nil
 	}
-	h := data[off : off+walHeaderSize]
-	end = off + walHeaderSize + int64(binary.LittleEndian.Uint32(h[0:]))
-	if end > int64(len(data)) || binary.LittleEndian.Uint64(h[8:]) != w.id ||
-		crc32.Checksum(data[off+8:end], crc32c) != binary.LittleEndian.Uint32(h[4:]) {
-		return 0, 0, false
+	var h [walHeaderSize]byte
+	if _, err := w.f.ReadAt(h[:], off); err != nil {
+		return nil, false, err
 	}
-	return binary.LittleEndian.Uint64(h[16:]), end, true
+	n := walHeaderSize + int64(binary.LittleEndian.Uint32(h[0:]))
+	if off+n > w.size || binary.LittleEndian.Uint64(h[8:]) != w.id {
+		return nil, false, nil
+	}
+	if int64(cap(*buf)) < n {
+		*buf = make([]byte, n)
+	}
+	b := (*buf)[:n]
+	if _, err := w.f.ReadAt(b, off); err != nil {
+		return nil, false, err
+	}
+	if crc32.Checksum(b[8:], crc32c) != binary.LittleEndian.Uint32(b[4:]) {
+		return nil, false, nil
+	}
+	return b, true, nil
 }
 
 // later finds a whole record of this file beyond the last one replayed:
 // the log is then damaged in its middle, not merely cut by a crash, and
-// replaying it up to the damage would silently drop what follows.
-func (w *wal) later(data []byte) (seq uint64, off int64, ok bool) {
+// replaying it up to the damage would silently drop what follows. It
+// reads the log a window at a time, looking for the file's id, which
+// every record's header holds.
+func (w *wal) later(buf *[]byte) (seq uint64, off int64, ok bool, err error) {
 	id := binary.LittleEndian.AppendUint64(nil, w.id)
-	for from := 0; ; {
-		i := bytes.Index(data[from:], id)
-		if i < 0 {
-			return 0, 0, false
+	window := make([]byte, 1<<20)
+	// Windows overlap by the id's length but one, so that an id across
+	// two of them is found whole in the second.
+	step := int64(len(window) - len(id) + 1)
+	for start := int64(0); start < w.size; start += step {
+		n, err := w.f.ReadAt(window, start)
+		if err != nil && !errors.Is(err, io.EOF) {
+			return 0, 0, false, err
 		}
-		off := int64(from+i) - 8
-		if seq, _, ok := w.whole(data, off); ok && seq > w.seq {
-			return seq, off, true
+		for from := 0; ; {
+			i := bytes.Index(window[from:n], id)
+			if i < 0 {
+				break
+			}
+			off := start + int64(from+i) - 8
+			b, ok, err := w.whole(buf, off)
+			if err != nil {
+				return 0, 0, false, err
+			}
+			if ok && binary.LittleEndian.Uint64(b[16:]) > w.seq {
+				return binary.LittleEndian.Uint64(b[16:]), off, true, nil
+			}
+			from += i + 1
 		}
-		from += i + 1
+		if start+int64(n) >= w.size {
+			break
+		}
 	}
+	return 0, 0, false, nil
 }
 
 // encode makes the record of a batch, the log's next.
@@ -204,32 +255,29 @@ func (w *wal) encode(batch []*pendingCommit) []byte {
 	return b
 }
 
-// write writes a record at off and syncs it, with the zeroed headers of
-// the records whose write failed before.
+// write writes a record at off and syncs it.
+//
+// When that fails, the record's bytes may be on disk all the same, and a
+// replay after a crash would find a whole record its callers were told
+// did not happen. So its header is zeroed and synced before they are
+// answered; when that fails too, whether the record is on disk is
+// unknown, and the error wraps ErrOutcomeUnknown.
 func (w *wal) write(rec []byte, off int64) error {
-	err := w.writeSynced(rec, off)
-	if err != nil {
-		w.voids = append(w.voids, off)
-	} else {
-		w.voids = w.voids[:0]
+	_, err := w.f.WriteAt(rec, off)
+	if err == nil {
+		if err = w.sync(w.f); err == nil {
+			return nil
+		}
+	}
+	var zeros [walHeaderSize]byte
+	_, zerr := w.f.WriteAt(zeros[:], off)
+	if zerr == nil {
+		zerr = w.sync(w.f)
+	}
+	if zerr != nil {
+		return fmt.Errorf("%w: writing it: %w; erasing it: %w", ErrOutcomeUnknown, err, zerr)
 	}
 	return err
-}
-
-func (w *wal) writeSynced(rec []byte, off int64) error {
-	var zeros [walHeaderSize]byte
-	for _, v := range w.voids {
-		if v == off {
-			continue // rec overwrites it
-		}
-		if _, err := w.f.WriteAt(zeros[:], v); err != nil {
-			return err
-		}
-	}
-	if _, err := w.f.WriteAt(rec, off); err != nil {
-		return err
-	}
-	return datasync(w.f)
 }
 
 // grow extends the log's space to size, with zeros, synced: appends to it

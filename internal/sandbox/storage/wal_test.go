@@ -2,12 +2,15 @@ package storage
 
 import (
 	"bytes"
+	"errors"
 	"fmt"
 	"maps"
 	"os"
 	"path/filepath"
+	"runtime"
 	"slices"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -244,48 +247,92 @@ func TestStoreLog_BigBatch(t *testing.T) {
 	}
 }
 
-// TestStoreLog_FailedWriteNeverReplayed: a record whose sync failed may
-// still reach the disk, though its callers were told nothing changed; the
-// record written after it, with the same sequence, elsewhere in the log,
-// is the one a replay finds.
+// failSyncs makes the log's next n syncs fail, as a disk's I/O error
+// would, while the bytes written stay in the file (as they may on disk).
+func failSyncs(bs *boltStore, n int) {
+	var mu sync.Mutex
+	bs.wal.sync = func(f *os.File) error {
+		mu.Lock()
+		defer mu.Unlock()
+		if n > 0 {
+			n--
+			return errInjectedSync
+		}
+		return datasync(f)
+	}
+}
+
+var errInjectedSync = errors.New("injected sync failure")
+
+// TestStoreLog_FailedWriteNeverReplayed: a record whose sync failed is
+// erased before its callers are told nothing changed, so that a crash
+// right after never replays it; the store goes on writing. When erasing
+// it fails too, the commit's outcome is unknown, said so, and the store
+// takes no more writes.
 func TestStoreLog_FailedWriteNeverReplayed(t *testing.T) {
 	t.Parallel()
-	bs := testStore(t, true)
-	acct := testAccount(5)
-	var want []string
-	for i := range 24 {
-		o := customerOp(fmt.Sprintf("cus_%02d", i), 8<<10)
-		if err := bs.Commit(acct, []Op{o}); err != nil {
-			t.Fatal(err)
-		}
-		want = append(want, string(o.val))
-	}
-	bs.checkpoint() // applied: the next record may go anywhere
-	// The failed write: its bytes reached the disk, its sync did not
-	// return, as wal.write leaves it.
-	at := bs.wal.tail
-	failed := bs.wal.encode([]*pendingCommit{{account: acct, ops: []Op{customerOp("cus_failed", 10)}}})
-	if _, err := bs.wal.f.WriteAt(failed, at); err != nil {
-		t.Fatal(err)
-	}
-	bs.wal.voids = append(bs.wal.voids, at)
-	// Too big for the room after it: it goes to the log's start.
-	o := customerOp("cus_after", 64<<10)
-	if err := bs.Commit(acct, []Op{o}); err != nil {
-		t.Fatal(err)
-	}
-	if last := bs.unapplied[len(bs.unapplied)-1]; last.start != 0 {
-		t.Fatalf("the record after the failed one is at %d, want the log's start", last.start)
-	}
-	want = append(want, string(o.val))
-	slices.Sort(want)
-	re, err := Open(crashCopy(t, bs, t.TempDir()))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer re.Close()
-	if got := customerIDs(t, re, acct); !slices.Equal(got, want) {
-		t.Errorf("after a crash: %d customers, want the %d acknowledged and not the failed one", len(got), len(want))
+	for _, tc := range []struct {
+		name    string
+		fails   int // syncs that fail: the record's, then its erasure's
+		unknown bool
+	}{
+		{"the erasure works", 1, false},
+		{"the erasure fails too", 2, true},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			bs := testStore(t, true)
+			acct := testAccount(5)
+			var want []string
+			for i := range 8 {
+				o := customerOp(fmt.Sprintf("cus_%02d", i), 1<<10)
+				if err := bs.Commit(acct, []Op{o}); err != nil {
+					t.Fatal(err)
+				}
+				want = append(want, string(o.val))
+			}
+			failSyncs(bs, tc.fails)
+			err := bs.Commit(acct, []Op{customerOp("cus_failed", 10)})
+			if err == nil || !errors.Is(err, errInjectedSync) || errors.Is(err, ErrOutcomeUnknown) != tc.unknown {
+				t.Fatalf("the commit whose sync failed: %v; want the cause, outcome unknown: %v", err, tc.unknown)
+			}
+			if tc.unknown {
+				next := bs.Commit(acct, []Op{customerOp("cus_next", 10)})
+				if next == nil || errors.Is(next, ErrOutcomeUnknown) || !strings.Contains(next.Error(), "takes no more writes") {
+					t.Errorf("a commit after an unknown outcome: %v, want the store stopped", next)
+				}
+				if h := bs.Health(); h == nil || !strings.Contains(h.Error(), "takes no more writes") {
+					t.Errorf("Health after an unknown outcome: %v", h)
+				}
+				return
+			}
+			re, err := Open(crashCopy(t, bs, t.TempDir()))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got := customerIDs(t, re, acct); !slices.Equal(got, want) {
+				t.Errorf("after a crash: %d customers, want the %d acknowledged and not the failed one", len(got), len(want))
+			}
+			re.Close()
+			// The store goes on: the next record takes the failed one's
+			// sequence, and both it and a crash after it are right.
+			o := customerOp("cus_after", 10)
+			if err := bs.Commit(acct, []Op{o}); err != nil {
+				t.Fatal(err)
+			}
+			if err := bs.Health(); err != nil {
+				t.Errorf("Health after the disk mended: %v", err)
+			}
+			want = append(want, string(o.val))
+			re, err = Open(crashCopy(t, bs, t.TempDir()))
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer re.Close()
+			if got := customerIDs(t, re, acct); !slices.Equal(got, want) {
+				t.Errorf("after the next write and a crash: %d customers, want %d", len(got), len(want))
+			}
+		})
 	}
 }
 
@@ -394,5 +441,87 @@ func TestStoreLog_FileWithoutID(t *testing.T) {
 	_, err = Open(path)
 	if err == nil || !strings.Contains(err.Error(), "is damaged or is not a sandbox data file (its id is 0 bytes long, not 8)") {
 		t.Errorf("opening a file without its id: %v", err)
+	}
+}
+
+// TestStoreLog_CapHolds: while no checkpoint can run, the log grows to its
+// cap and no further: a commit that finds no room waits a bounded time
+// and fails with ErrLogFull, changing nothing; once checkpoints run
+// again, commits succeed.
+func TestStoreLog_CapHolds(t *testing.T) {
+	t.Parallel()
+	bs := testStore(t, true)
+	bs.maxSize, bs.roomWait = 1<<20, 200*time.Millisecond
+	acct := testAccount(8)
+	bs.ckptMu.Lock() // a checkpoint blocked, as by a slow disk
+	var want []string
+	failed := make(chan error, 1)
+	go func() {
+		for i := range 100 {
+			o := customerOp(fmt.Sprintf("cus_%03d", i), 60<<10)
+			if err := bs.Commit(acct, []Op{o}); err != nil {
+				failed <- err
+				return
+			}
+			want = append(want, string(o.val))
+		}
+		failed <- nil
+	}()
+	select {
+	case err := <-failed:
+		if !errors.Is(err, ErrLogFull) {
+			t.Errorf("a commit into a full log: %v, want %v", err, ErrLogFull)
+		}
+	case <-time.After(30 * time.Second):
+		t.Fatal("a commit into a full log did not return within 30 s")
+	}
+	info, err := os.Stat(bs.wal.path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if bs.wal.size > bs.maxSize || info.Size() > bs.maxSize {
+		t.Errorf("the log is %d bytes (%d on disk), past its cap of %d", bs.wal.size, info.Size(), bs.maxSize)
+	}
+	if len(want) < 10 {
+		t.Errorf("only %d commits before the log was full", len(want))
+	}
+	bs.ckptMu.Unlock()
+	o := customerOp("cus_after", 60<<10)
+	if err := bs.Commit(acct, []Op{o}); err != nil {
+		t.Fatalf("a commit once checkpoints run again: %v", err)
+	}
+	want = append(want, string(o.val))
+	slices.Sort(want)
+	if got := customerIDs(t, bs, acct); !slices.Equal(got, want) {
+		t.Errorf("%d customers, want the %d committed", len(got), len(want))
+	}
+}
+
+// TestStoreLog_ReplayReadsOneRecordAtATime: opening a data file whose log
+// holds 16 MiB of records not yet applied allocates about one record's
+// worth, not the log's. Not parallel: it reads the process's allocations.
+func TestStoreLog_ReplayReadsOneRecordAtATime(t *testing.T) {
+	bs := testStore(t, true)
+	acct := testAccount(9)
+	for i := range 128 {
+		if err := bs.Commit(acct, []Op{customerOp(fmt.Sprintf("cus_%03d", i), 128<<10)}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	path := crashCopy(t, bs, t.TempDir())
+	var before, after runtime.MemStats
+	runtime.GC()
+	runtime.ReadMemStats(&before)
+	re, err := Open(path)
+	runtime.ReadMemStats(&after)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer re.Close()
+	if got := after.TotalAlloc - before.TotalAlloc; got > 4<<20 {
+		t.Errorf("opening a 16 MiB log allocated %d bytes, want under 4 MiB", got)
+	}
+	if got := customerIDs(t, re, acct); len(got) != 128 {
+		t.Errorf("after replay: %d customers, want 128", len(got))
 	}
 }
