@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"path/filepath"
 	"runtime/debug"
 	"strconv"
 	"strings"
@@ -123,11 +122,7 @@ func copyFile(src, dst string) error {
 		os.Remove(tmp)
 		return err
 	}
-	if dir, err := os.Open(filepath.Dir(dst)); err == nil {
-		defer dir.Close()
-		return dir.Sync()
-	}
-	return nil
+	return syncDir(dst)
 }
 
 // checkFile opens an existing data file read-only and checks it whole.

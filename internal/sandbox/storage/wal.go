@@ -8,7 +8,6 @@ import (
 	"hash/crc32"
 	"io"
 	"os"
-	"path/filepath"
 	"time"
 )
 
@@ -300,15 +299,4 @@ func (w *wal) grow(size int64) error {
 	}
 	w.size = size
 	return nil
-}
-
-// syncDir syncs the directory holding path, so that a new file in it
-// survives a crash.
-func syncDir(path string) error {
-	dir, err := os.Open(filepath.Dir(path))
-	if err != nil {
-		return err
-	}
-	defer dir.Close()
-	return dir.Sync()
 }
