@@ -43,6 +43,7 @@ func accountState(e *env, customer string) []byte {
 	for _, path := range []string{
 		"/v1/customers/" + customer, "/v1/customers?limit=100", "/v1/payments?limit=100",
 		wire.PathWebhookEndpoints + "?limit=100", wire.PathEvents + "?limit=100", wire.PathSandboxDeliveries,
+		wire.PathProducts + "?limit=100", wire.PathPrices + "?limit=100",
 	} {
 		p, q, _ := strings.Cut(path, "?")
 		v, _ := url.ParseQuery(q)
@@ -78,6 +79,8 @@ func TestStore_WriteFailureChangesNothing(t *testing.T) {
 	cu := e.customer(vals("email", "jo@example.com", "source", sandbox.TokenVisa))
 	p1 := e.payment(pay("1000", "USD", "", "customer", cu.ID))
 	kept := e.post("/v1/payments", pay("200", "USD", sandbox.TokenVisa), idemKey("kept")).ok(nil)
+	gold, bare := e.product("name", "Gold"), e.product("name", "Bare")
+	monthly := e.price(gold.ID, "recurring[interval]", "month", "lookup_key", "k")
 	e.waitDeliveries(nil, len(e.events(vals("limit", "100"))))
 	before := accountState(e, cu.ID)
 
@@ -101,6 +104,15 @@ func TestStore_WriteFailureChangesNothing(t *testing.T) {
 		{"refund", func() *result { return e.post("/v1/payments/"+p1.ID+"/refund", vals("amount", "100")) }},
 		{"update endpoint", func() *result { return e.post(wire.PathWebhookEndpoints+"/"+ep.ID, vals("disabled", "true")) }},
 		{"delete endpoint", func() *result { return e.del(wire.PathWebhookEndpoints + "/" + ep.ID) }},
+		{"create product", func() *result { return e.post(wire.PathProducts, vals("name", "New")) }},
+		{"update product", func() *result { return e.post(wire.PathProducts+"/"+gold.ID, vals("active", "false")) }},
+		{"delete product", func() *result { return e.del(wire.PathProducts + "/" + bare.ID) }},
+		{"create price taking a lookup key", func() *result {
+			return e.post(wire.PathPrices, vals("product", gold.ID, "currency", "USD", "unit_amount", "1", "lookup_key", "k", "transfer_lookup_key", "true"))
+		}},
+		{"update price", func() *result {
+			return e.post(wire.PathPrices+"/"+monthly.ID, vals("active", "false", "lookup_key", "", "metadata[m]", "v"))
+		}},
 		{"reset", func() *result { return e.post("/_sandbox/reset", nil) }},
 	}
 	for _, w := range writes {
@@ -131,6 +143,9 @@ func TestStore_WriteFailureChangesNothing(t *testing.T) {
 		t.Error("the retry of a refused write was a replay; it must run")
 	}
 	e.post("/v1/customers/"+cu.ID, vals("name", "changed")).ok(nil)
+	// The lookup key is still the monthly price's, not the refused one's.
+	e.post(wire.PathPrices, vals("product", gold.ID, "currency", "USD", "unit_amount", "1", "lookup_key", "k")).
+		fails(400, wire.ErrorTypeInvalidRequest, wire.ErrorCodeParameterInvalid, wire.ParamLookupKey)
 	events := e.events(vals("limit", "100"))
 	// Every event is delivered once; the events of refused writes, which
 	// never existed, never are.
