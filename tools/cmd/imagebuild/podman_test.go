@@ -642,7 +642,11 @@ func TestImage_WebhookReachesTheHost(t *testing.T) {
 	svc, _, _ := composeService(t)
 	const key = "sk_sandbox_from_a_mounted_file"
 	keyFile := filepath.Join(t.TempDir(), "keys")
-	if err := os.WriteFile(keyFile, []byte("# the team's keys\n"+key+"\n"), 0o644); err != nil {
+	if err := os.WriteFile(keyFile, []byte("# the team's keys\n"+key+"\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	// The sandbox's user must own it: others may not read a keys file.
+	if err := os.Chown(keyFile, 65532, 65532); err != nil {
 		t.Fatal(err)
 	}
 	got := make(chan string, 16)
