@@ -165,9 +165,9 @@ func (a *account) charge(delta int64) {
 	a.total.Add(delta)
 }
 
-// kept is what the account keeps, objects and request log. The account is
-// locked.
-func (a *account) kept() int64 { return a.bytes + a.reqlog.size() }
+// kept is what the account keeps: objects, request log, pending webhook
+// deliveries and delivery log. The account is locked.
+func (a *account) kept() int64 { return a.bytes + a.reqlog.size() + a.wh.book.Bytes() }
 
 // recount charges the change from what a record was counted at (*counted)
 // to its size now, and remembers the new size.
@@ -194,7 +194,7 @@ func (c *call) canGrow() *apiError {
 		c.s.metrics.refused(limitAccountBytes)
 		return &apiError{
 			status: http.StatusForbidden, typ: wire.ErrorTypeInvalidRequest, code: wire.ErrorCodeAccountLimitExceeded,
-			message: fmt.Sprintf("This account keeps %s of customers, payments, products, prices, webhook endpoints, idempotency records and logged requests, "+
+			message: fmt.Sprintf("This account keeps %s of customers, payments, products, prices, webhook endpoints, pending webhook deliveries, idempotency records and logged requests, "+
 				"the most this sandbox allows one account (-max-account-bytes %s); delete objects, or POST %s to empty the account. "+
 				"Reads and deletes still work.", FormatBytes(c.a.kept()), FormatBytes(lim.MaxAccountBytes), wire.PathSandboxReset),
 		}

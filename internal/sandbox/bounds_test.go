@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"math/rand/v2"
 	"net/http"
+	"net/http/httptest"
 	"net/url"
 	"path/filepath"
 	"runtime"
@@ -16,6 +17,7 @@ import (
 	"github.com/paymentsdev/terraform-provider-payments/internal/sandbox/clock"
 	"github.com/paymentsdev/terraform-provider-payments/internal/sandbox/sandboxtest"
 	"github.com/paymentsdev/terraform-provider-payments/internal/sandbox/storage"
+	"github.com/paymentsdev/terraform-provider-payments/internal/sandboxclient"
 	"github.com/paymentsdev/terraform-provider-payments/internal/wire"
 )
 
@@ -489,4 +491,54 @@ func TestAccountBytes_ChargesEscapedJSON(t *testing.T) {
 	if after-before < kept {
 		t.Errorf("charged %d bytes for three copies of a %d-byte answer: escapes are not counted", after-before, len(r.body))
 	}
+}
+
+// Pending webhook deliveries count toward their account's bytes: an
+// account whose receivers never answer fills up with them, and past its
+// limit the sandbox stops queueing new ones, saying so, and why, in
+// /_sandbox/deliveries.
+func TestLimits_PendingDeliveries(t *testing.T) {
+	t.Parallel()
+	release := make(chan struct{})
+	never := httptest.NewServer(http.HandlerFunc(func(http.ResponseWriter, *http.Request) { <-release }))
+	t.Cleanup(never.Close)
+	t.Cleanup(func() { close(release) })
+	const limit = 256 << 10
+	sb := sandboxtest.Start(t, sandboxtest.WithOptions(sandbox.Options{
+		Limits:   sandbox.Limits{MaxAccountBytes: limit},
+		Webhooks: sandbox.WebhookOptions{Timeout: time.Minute},
+	}))
+	e := envOn(t, sb, sandboxtest.NewKey(t))
+	for i := range wire.MaxWebhookEndpoints {
+		e.endpoint(fmt.Sprintf("%s/%d", never.URL, i), "*")
+	}
+	var notQueued *sandboxclient.Delivery
+	for i := 0; notQueued == nil; i++ {
+		if i == 2000 {
+			running, _ := sandbox.AccountBytes(sb.Server, e.key)
+			t.Fatalf("2,000 writes later, no delivery was refused; the account keeps %d bytes, %d deliveries pending", running, sandbox.PendingDeliveries(sb.Server, e.key))
+		}
+		// Refusals (403) are expected once the account is full.
+		e.post("/v1/customers", vals("name", fmt.Sprint("c", i)))
+		if i%10 != 9 {
+			continue
+		}
+		for _, d := range e.deliveries(nil) {
+			if d.Attempt == 0 {
+				notQueued = d
+				break
+			}
+		}
+	}
+	if notQueued.Status != 0 || !strings.HasPrefix(notQueued.Error, "not queued: ") || !strings.Contains(notQueued.Error, "-max-account-bytes 256 KiB") {
+		t.Errorf("a delivery not queued is shown as %+v; want attempt 0, status 0 and an error naming -max-account-bytes", notQueued)
+	}
+	running, recounted := sandbox.AccountBytes(sb.Server, e.key)
+	if running != recounted {
+		t.Errorf("running count %d, recount %d", running, recounted)
+	}
+	if running < limit {
+		t.Errorf("the account keeps %d bytes with %d deliveries pending, under its limit %d: they are not counted", running, sandbox.PendingDeliveries(sb.Server, e.key), limit)
+	}
+	t.Logf("%d deliveries pending, the account counted at %d bytes", sandbox.PendingDeliveries(sb.Server, e.key), running)
 }

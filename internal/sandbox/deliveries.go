@@ -1,6 +1,7 @@
 package sandbox
 
 import (
+	"fmt"
 	"slices"
 	"time"
 
@@ -75,11 +76,37 @@ func writeOps(w []delivery.Write) []storage.Op {
 	return ops
 }
 
-// addDelivery schedules the first attempt of an event to an endpoint.
+// addDelivery schedules the first attempt of an event to an endpoint,
+// unless the account or the sandbox is at its byte limit: then the
+// delivery log says it was not queued, and why.
 func (c *call) addDelivery(ev, ep rid) {
-	w, undo := c.s.hooks.Add(c.a, ev.format(wire.EventIDPrefix), ep.format(wire.WebhookEndpointIDPrefix), c.now)
+	evID, epID := ev.format(wire.EventIDPrefix), ep.format(wire.WebhookEndpointIDPrefix)
+	if why := c.deliveryRefusal(); why != "" {
+		c.s.hooks.Refuse(c.a, evID, epID, why)
+		return
+	}
+	w, undo := c.s.hooks.Add(c.a, evID, epID, c.now)
 	c.addWrites(w)
 	c.undoBook(undo)
+}
+
+// deliveryRefusal is why a new delivery is not queued: the account, or
+// the sandbox, keeps as many bytes as its limit allows, pending
+// deliveries included; "" when there is room.
+func (c *call) deliveryRefusal() string {
+	lim := &c.s.limits
+	switch {
+	case lim.MaxAccountBytes > 0 && c.a.kept() >= lim.MaxAccountBytes:
+		c.s.metrics.refused(limitAccountBytes)
+		return fmt.Sprintf("not queued: this account keeps %s, pending deliveries included, the most this sandbox allows one account "+
+			"(-max-account-bytes %s); deliveries are queued again once pending ones are delivered or given up, or after POST %s",
+			FormatBytes(c.a.kept()), FormatBytes(lim.MaxAccountBytes), wire.PathSandboxReset)
+	case lim.MaxTotalBytes > 0 && c.s.total.Load() >= lim.MaxTotalBytes:
+		c.s.metrics.refused(limitTotalBytes)
+		return fmt.Sprintf("not queued: this sandbox keeps %s over all its accounts, pending deliveries included, the most it allows "+
+			"(-max-total-bytes %s); deliveries are queued again once there is room", FormatBytes(c.s.total.Load()), FormatBytes(lim.MaxTotalBytes))
+	}
+	return ""
 }
 
 // cancelEndpoint stops the deliveries to an endpoint being deleted; the

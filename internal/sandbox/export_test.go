@@ -65,7 +65,8 @@ func AccountBytes(s *Server, key string) (running, recounted int64) {
 	for i := range a.reqlog.buf {
 		recounted += a.reqlog.buf[i].heapBytes()
 	}
-	return a.bytes + a.reqlog.bytes, recounted
+	recounted += a.wh.book.Recount()
+	return a.bytes + a.reqlog.bytes + a.wh.book.Bytes(), recounted
 }
 
 // RequestLogLines is how many lines the request log of key's account keeps.

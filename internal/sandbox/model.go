@@ -170,6 +170,9 @@ func newAccount(hash [32]byte, total *atomic.Int64) *account {
 		byRoute:     make([]atomic.Int64, len(routes)),
 	}
 	a.charge(accountBytes)
+	// The delivery book counts itself, under its own lock; the server's
+	// total hears of it.
+	a.wh.book.SetCharge(func(delta int64) { total.Add(delta) })
 	return a
 }
 

@@ -29,7 +29,7 @@ func (e *Engine) attempt(dl *delivery) {
 	if !ok {
 		// Gone or disabled since: nothing is sent to a disabled endpoint.
 		var w writes
-		delete(bk.pending, dl.key)
+		bk.dropPending(dl.key)
 		e.deletePending(&w, dl.key)
 		e.queue(a, w)
 		bk.mu.Unlock()
@@ -63,18 +63,14 @@ func (e *Engine) attempt(dl *delivery) {
 		dl.due = e.clock.Now().Add(e.backoff(dl.attempts))
 		rec.RetryMS = dl.due.UnixMilli()
 	}
-	bk.attempts = append(bk.attempts, rec)
 	e.putAttempt(&w, rec)
-	if n := len(bk.attempts) - maxLog; n > 0 {
-		for _, old := range bk.attempts[:n] {
-			e.deleteAttempt(&w, old.Seq)
-		}
-		bk.attempts = append(bk.attempts[:0:0], bk.attempts[n:]...)
+	for _, seq := range bk.appendLog(rec) {
+		e.deleteAttempt(&w, seq)
 	}
 	if retry {
 		e.put(&w, dl)
 	} else {
-		delete(bk.pending, dl.key)
+		bk.dropPending(dl.key)
 		e.deletePending(&w, dl.key)
 	}
 	e.queue(a, w)

@@ -1,9 +1,11 @@
 package delivery
 
 import (
+	"reflect"
 	"slices"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 )
 
@@ -70,6 +72,119 @@ type Book struct {
 	// a request that must write after them (deleting an endpoint,
 	// resetting) can wait for them.
 	flushing sync.Mutex
+	// slots bound the account's attempts in flight (Engine.accountSlots).
+	slots chan struct{}
+	// bytes is what the pending deliveries and the log keep (see Bytes),
+	// changed under mu; charge, when set, is told every change.
+	bytes  atomic.Int64
+	charge func(delta int64)
+}
+
+// Size estimates, as the sandbox's own (its bounds.go): a heap allocation
+// costs its bytes plus allocOverhead; a map entry its key and value with
+// the empty slots a map keeps around them; an entry of a growing slice a
+// pointer and half as much again of spare capacity.
+const (
+	allocOverhead = 16
+	slot          = 8 * 3 / 2
+	// pendingOverhead is what a pending delivery costs besides its key:
+	// its struct, its map entry, and its places in the due heap and in
+	// its lane's queue.
+	pendingOverhead = allocOverhead + (16+8+1)*8/5 + (24+8)*3/2 + slot
+)
+
+var (
+	deliverySize = int64(reflect.TypeFor[delivery]().Size())
+	attemptSize  = int64(reflect.TypeFor[Attempt]().Size())
+)
+
+func strSize(s string) int64 {
+	if s == "" {
+		return 0
+	}
+	return int64(len(s)) + allocOverhead
+}
+
+func (d *delivery) size() int64 { return deliverySize + pendingOverhead + strSize(d.key) }
+
+func (at *Attempt) size() int64 {
+	// Event and Endpoint share one string when the attempt was made here
+	// (the delivery's key), two when read from the store: counted as two.
+	return attemptSize + allocOverhead + slot + strSize(at.Event) + strSize(at.Endpoint) + strSize(at.Err)
+}
+
+// SetCharge makes f receive every change of the book's bytes, from now
+// on: the sandbox adds them to its total. Call it before the book is used.
+func (bk *Book) SetCharge(f func(delta int64)) { bk.charge = f }
+
+// Bytes is an estimate of the heap the pending deliveries and the
+// delivery log keep, counted toward the account's bytes.
+func (bk *Book) Bytes() int64 { return bk.bytes.Load() }
+
+// Recount is Bytes counted from scratch, for tests to compare.
+func (bk *Book) Recount() int64 {
+	bk.mu.Lock()
+	defer bk.mu.Unlock()
+	return bk.recountLocked()
+}
+
+func (bk *Book) recountLocked() int64 {
+	var n int64
+	for _, d := range bk.pending {
+		n += d.size()
+	}
+	for _, at := range bk.attempts {
+		n += at.size()
+	}
+	return n
+}
+
+// add charges delta bytes; mu is held.
+func (bk *Book) add(delta int64) {
+	if delta == 0 {
+		return
+	}
+	bk.bytes.Add(delta)
+	if bk.charge != nil {
+		bk.charge(delta)
+	}
+}
+
+// settle charges the difference to a count from scratch, after a change
+// of many entries at once (a reset, an undo, a load); mu is held.
+func (bk *Book) settle() { bk.add(bk.recountLocked() - bk.bytes.Load()) }
+
+// setPending makes d the pending delivery of its key; mu is held.
+func (bk *Book) setPending(d *delivery) {
+	bk.ensure()
+	if prev := bk.pending[d.key]; prev != nil {
+		bk.add(-prev.size())
+	}
+	bk.pending[d.key] = d
+	bk.add(d.size())
+}
+
+// dropPending forgets the pending delivery of key; mu is held.
+func (bk *Book) dropPending(key string) {
+	if d := bk.pending[key]; d != nil {
+		delete(bk.pending, key)
+		bk.add(-d.size())
+	}
+}
+
+// appendLog adds an attempt to the log, and returns the sequences of the
+// oldest it drops to stay within maxLog; mu is held.
+func (bk *Book) appendLog(at *Attempt) (dropped []uint64) {
+	bk.attempts = append(bk.attempts, at)
+	bk.add(at.size())
+	if n := len(bk.attempts) - maxLog; n > 0 {
+		for _, old := range bk.attempts[:n] {
+			dropped = append(dropped, old.Seq)
+			bk.add(-old.size())
+		}
+		bk.attempts = append(bk.attempts[:0:0], bk.attempts[n:]...)
+	}
+	return dropped
 }
 
 func (bk *Book) ensure() {
@@ -129,4 +244,5 @@ func (bk *Book) Undo(undo []Undo) {
 	for _, f := range slices.Backward(undo) {
 		f(bk)
 	}
+	bk.settle()
 }

@@ -56,7 +56,9 @@ type Options struct {
 	Timeout time.Duration
 	// Concurrency is the most attempts in flight at once, all accounts
 	// and endpoints together (-webhook-concurrency); more wait their turn
-	// in their endpoint's order. 0 is DefaultConcurrency.
+	// in their endpoint's order. One account has at most a quarter of
+	// them (at least 4), so that its backlog never holds up the others'.
+	// 0 is DefaultConcurrency.
 	Concurrency int
 }
 
@@ -137,8 +139,10 @@ type Engine struct {
 	due   dueHeap
 	lanes map[laneKey]*lane
 	wake  chan struct{}
-	// slots bound the attempts in flight, all lanes together.
-	slots chan struct{}
+	// slots bound the attempts in flight, all lanes together;
+	// perAccount bounds those of one account (Book.slots).
+	slots      chan struct{}
+	perAccount int
 
 	// flushMu guards dirty, the accounts whose books have writes to make.
 	flushMu  sync.Mutex
@@ -158,10 +162,12 @@ func New(o Options, host Host, clk clock.Clock) (*Engine, error) {
 	e := &Engine{
 		host: host, clock: clk, allow: allow,
 		attempts: o.Attempts, base: o.RetryBase, timeout: o.Timeout,
-		lanes:    make(map[laneKey]*lane),
-		wake:     make(chan struct{}, 1),
-		slots:    make(chan struct{}, o.Concurrency),
-		flushNow: make(chan struct{}, 1),
+		lanes: make(map[laneKey]*lane),
+		wake:  make(chan struct{}, 1),
+		slots: make(chan struct{}, o.Concurrency),
+		// A quarter of the slots, at least an endpoint's lane.
+		perAccount: max(laneWorkers, o.Concurrency/4),
+		flushNow:   make(chan struct{}, 1),
 		lookup: func(ctx context.Context, host string) ([]netip.Addr, error) {
 			return net.DefaultResolver.LookupNetIP(ctx, "ip", host)
 		},
@@ -240,15 +246,14 @@ func (e *Engine) Add(a Account, event, endpoint string, now time.Time) ([]Write,
 	e.put(&w, d)
 	bk := a.Book()
 	bk.mu.Lock()
-	bk.ensure()
 	prev := bk.pending[d.key]
-	bk.pending[d.key] = d
+	bk.setPending(d)
 	bk.mu.Unlock()
 	undo := func(bk *Book) {
 		if bk.pending[d.key] == d {
-			delete(bk.pending, d.key)
+			bk.dropPending(d.key)
 			if prev != nil {
-				bk.pending[d.key] = prev
+				bk.setPending(prev)
 			}
 		}
 	}
@@ -266,16 +271,17 @@ func (e *Engine) CancelEndpoint(a Account, endpoint string) ([]Write, Undo) {
 	var cancelled []*delivery
 	for key, d := range bk.pending {
 		if d.endpoint() == endpoint {
-			delete(bk.pending, key)
 			cancelled = append(cancelled, d)
 			e.deletePending(&w, key)
 		}
 	}
+	for _, d := range cancelled {
+		bk.dropPending(d.key)
+	}
 	bk.mu.Unlock()
 	return w, func(bk *Book) {
-		bk.ensure()
 		for _, d := range cancelled {
-			bk.pending[d.key] = d
+			bk.setPending(d)
 		}
 		e.requeue(a, taken)
 	}
@@ -291,9 +297,27 @@ func (e *Engine) Reset(a Account) Undo {
 	pending, attempts := bk.pending, bk.attempts
 	bk.pending = nil
 	bk.attempts = nil
+	bk.settle()
 	bk.mu.Unlock()
 	return func(bk *Book) {
 		bk.pending, bk.attempts = pending, attempts
 		e.requeue(a, taken)
 	}
+}
+
+// Refuse records in a's delivery log that a delivery of event to endpoint
+// was not queued, and why: a line of attempt 0, status 0, whose error is
+// why. The sandbox refuses deliveries to an account past its byte limit.
+func (e *Engine) Refuse(a Account, event, endpoint, why string) {
+	bk := a.Book()
+	bk.mu.Lock()
+	defer bk.mu.Unlock()
+	var w writes
+	bk.seq++
+	rec := &Attempt{Seq: bk.seq, Event: event, Endpoint: endpoint, Err: why, At: e.clock.Now().Unix()}
+	e.putAttempt(&w, rec)
+	for _, seq := range bk.appendLog(rec) {
+		e.deleteAttempt(&w, seq)
+	}
+	e.queue(a, w)
 }

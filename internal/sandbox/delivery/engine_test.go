@@ -1,0 +1,152 @@
+package delivery_test
+
+import (
+	"fmt"
+	"net/http"
+	"net/http/httptest"
+	"runtime"
+	"sync"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/paymentsdev/terraform-provider-payments/internal/sandbox/clock"
+	"github.com/paymentsdev/terraform-provider-payments/internal/sandbox/delivery"
+)
+
+// account is a delivery.Account of the tests: every event goes to the URL
+// its endpoint names, signed with a fixed secret.
+type account struct {
+	book    delivery.Book
+	mu      sync.Mutex
+	targets map[string]string // endpoint -> URL
+}
+
+func newAccount(targets map[string]string) *account { return &account{targets: targets} }
+
+func (a *account) Book() *delivery.Book { return &a.book }
+
+func (a *account) Target(event, endpoint string) (delivery.Target, bool) {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	u, ok := a.targets[endpoint]
+	return delivery.Target{URL: u, Secret: "whsec_test", Body: []byte(`{"id":"` + event + `"}`)}, ok
+}
+
+// host is a delivery.Host without a store that counts the outcomes.
+type host struct{ delivered, failed atomic.Int64 }
+
+func (*host) Stored() bool                                   { return false }
+func (*host) Commit(delivery.Account, []delivery.Write) bool { return true }
+func (h *host) Delivered(_ int, errText string) {
+	if errText == "" {
+		h.delivered.Add(1)
+	} else {
+		h.failed.Add(1)
+	}
+}
+
+func start(t *testing.T, o delivery.Options, accounts ...*account) (*delivery.Engine, *host) {
+	t.Helper()
+	h := &host{}
+	e, err := delivery.New(o, h, clock.Real())
+	if err != nil {
+		t.Fatal(err)
+	}
+	e.Start(func(yield func(delivery.Account) bool) {
+		for _, a := range accounts {
+			if !yield(a) {
+				return
+			}
+		}
+	})
+	t.Cleanup(e.Stop)
+	return e, h
+}
+
+// TestEngine_BacklogDelaysNoOtherAccount: one account's deliveries to
+// receivers that never answer hold at most its share of the slots; another
+// account's delivery goes out while they hang.
+func TestEngine_BacklogDelaysNoOtherAccount(t *testing.T) {
+	t.Parallel()
+	release := make(chan struct{})
+	var hanging atomic.Int64
+	never := httptest.NewServer(http.HandlerFunc(func(http.ResponseWriter, *http.Request) {
+		hanging.Add(1)
+		<-release
+	}))
+	t.Cleanup(never.Close)
+	t.Cleanup(func() { close(release) })
+	got := make(chan struct{}, 1)
+	fine := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) {
+		got <- struct{}{}
+	}))
+	t.Cleanup(fine.Close)
+
+	const endpoints, concurrency = 8, 16 // the flooder could use 32 slots; its share is 4
+	targets := map[string]string{}
+	for i := range endpoints {
+		targets[fmt.Sprintf("we_%d", i)] = never.URL
+	}
+	flooder, other := newAccount(targets), newAccount(map[string]string{"we_ok": fine.URL})
+	e, _ := start(t, delivery.Options{Concurrency: concurrency, Timeout: time.Minute}, flooder, other)
+	for ev := range 50 {
+		for ep := range targets {
+			e.Add(flooder, fmt.Sprintf("evt_%d", ev), ep, time.Now())
+		}
+	}
+	deadline := time.After(15 * time.Second)
+	for hanging.Load() < concurrency/4 {
+		select {
+		case <-deadline:
+			t.Fatalf("only %d of the flooder's attempts hang after 15 s", hanging.Load())
+		case <-time.After(time.Millisecond):
+		}
+	}
+	e.Add(other, "evt_other", "we_ok", time.Now())
+	select {
+	case <-got:
+	case <-time.After(15 * time.Second):
+		t.Fatalf("the other account's delivery did not go out in 15 s while %d of the flooder's attempts hang", hanging.Load())
+	}
+	if n := hanging.Load(); n > max(4, concurrency/4) {
+		t.Errorf("%d of the flooder's attempts hang at once; its share is %d", n, max(4, concurrency/4))
+	}
+}
+
+// TestBook_BytesFollowTheHeap: the running count of a book equals its
+// recount through adds, attempts and cancels, and is near what pending
+// deliveries really take on the heap.
+func TestBook_BytesFollowTheHeap(t *testing.T) {
+	const n = 20_000
+	a := newAccount(map[string]string{})
+	var charged atomic.Int64
+	a.book.SetCharge(func(d int64) { charged.Add(d) })
+	// Not started: the deliveries stay pending, in the heap of due ones.
+	e, err := delivery.New(delivery.Options{}, &host{}, clock.NewFake(time.Unix(0, 0)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var before, after runtime.MemStats
+	runtime.GC()
+	runtime.ReadMemStats(&before)
+	for i := range n {
+		e.Add(a, fmt.Sprintf("evt_%024d", i), "we_aaaaaaaaaaaaaaaaaaaaaaaa", time.Unix(0, 0))
+	}
+	runtime.GC()
+	runtime.ReadMemStats(&after)
+	heap := int64(after.HeapAlloc) - int64(before.HeapAlloc)
+	counted := a.book.Bytes()
+	t.Logf("%d pending deliveries: counted %d bytes (%d each), heap grew %d (%d each)", n, counted, counted/n, heap, heap/n)
+	if counted != a.book.Recount() || counted != charged.Load() {
+		t.Errorf("running count %d, recount %d, charged %d: want all equal", counted, a.book.Recount(), charged.Load())
+	}
+	if counted < heap*3/4 {
+		t.Errorf("pending deliveries counted at %d bytes, but they took %d on the heap", counted, heap)
+	}
+	// A cancel takes them all back.
+	_, _ = e.CancelEndpoint(a, "we_aaaaaaaaaaaaaaaaaaaaaaaa")
+	if got := a.book.Bytes(); got != 0 || charged.Load() != 0 || a.book.Pending() != 0 {
+		t.Errorf("after cancelling every delivery: %d bytes, %d charged, %d pending; want 0", got, charged.Load(), a.book.Pending())
+	}
+}
