@@ -165,7 +165,8 @@ func TestProgram_HostCheck(t *testing.T) {
 	})
 
 	t.Run("keys", func(t *testing.T) {
-		p := start(t, "-addr", "127.0.0.1:0", "-key", key)
+		// A keyed sandbox calls loopback only where -webhook-allow names it.
+		p := start(t, "-addr", "127.0.0.1:0", "-key", key, "-webhook-allow", "127.0.0.1:9")
 		for _, rq := range requests[:2] {
 			if st, b := send(t, p.url, "rebind.attacker.example", rq.method, rq.path, rq.body, true); st != 200 {
 				t.Errorf("%s with a key and a foreign Host: %d %s, want 200", rq.name, st, b)

@@ -96,11 +96,11 @@ func run(args []string, stdout, stderr io.Writer) int {
 	attempts := fs.Int("webhook-attempts", sandbox.DefaultWebhookAttempts, "make at most this many `attempts` to deliver each event to each endpoint (retries after 1s, 2s, 4s...)")
 	maxAccounts := fs.Int("max-accounts", sandbox.DefaultMaxAccounts, "keep at most `n` accounts made on first use (keys not named by -key); a request from a new key past it gets 403 sandbox_limit_exceeded until an account is removed by -account-idle; 0 removes the limit")
 	maxAccountBytes := byteSize(sandbox.DefaultMaxAccountBytes)
-	fs.Var(&maxAccountBytes, "max-account-bytes", "let one account keep at most this many bytes of memory (`size`, such as 64MiB, 500MB or 1048576): its customers, payments, webhook endpoints, events, idempotency records and request log, counted as the sandbox holds them. A write (POST) to an account at the limit first drops the account's oldest events, then gets 403 account_limit_exceeded; reads, deletes and POST /_sandbox/reset still work, and other accounts are untouched. 0 removes the limit")
+	fs.Var(&maxAccountBytes, "max-account-bytes", "let one account keep at most this many bytes of memory (`size`, such as 64MiB, 500MB or 1048576): its customers, payments, webhook endpoints, events, pending webhook deliveries and their log, idempotency records and request log, counted as the sandbox holds them. A write (POST) to an account at the limit first drops the account's oldest events, then gets 403 account_limit_exceeded; reads, deletes and POST /_sandbox/reset still work, and other accounts are untouched. 0 removes the limit")
 	maxTotalBytes := byteSize(sandbox.DefaultMaxTotalBytes)
 	fs.Var(&maxTotalBytes, "max-total-bytes", "let all accounts together keep at most this many bytes (`size`, counted as for -max-account-bytes); past it every account's writes get 403 sandbox_limit_exceeded, reads and deletes still work. Unless GOMEMLIMIT is set, the Go runtime's soft memory limit is set to 1.5 times this, so that garbage is collected before the process outgrows it. With the defaults a flood of keys and large requests, of clients that do not read their answers, or of unfinished headers keeps the process under 512 MiB resident; with -data, the data file's pages the kernel keeps mapped and the buffers of applying the write-ahead log come on top (about 290 MiB more in the same flood, most of it reclaimable). 0 removes the limit")
 	accountIdle := fs.Duration("account-idle", sandbox.DefaultAccountIdle, "remove an account made on first use, in memory and in the -data file, once no request has used it for this `duration` (such as 720h or 30m; counted from the start for accounts read from -data) and no webhook delivery of it is pending; its key gets a new, empty account on its next request. Accounts named by -key are never removed. 0 keeps accounts forever")
-	concurrency := fs.Int("webhook-concurrency", sandbox.DefaultWebhookConcurrency, "make at most this many webhook delivery `attempts` at once, all accounts and endpoints together; more wait their turn, in each endpoint's order (one endpoint has at most 4 in flight)")
+	concurrency := fs.Int("webhook-concurrency", sandbox.DefaultWebhookConcurrency, "make at most this many webhook delivery `attempts` at once, all accounts and endpoints together; more wait their turn, in each endpoint's order (one endpoint has at most 4 in flight, one account a quarter of them, at least 4)")
 	faultSeed := fs.Int64("fault-seed", 0, "start every account's injected faults (error_rate, drop_rate of POST /_sandbox/faults) from this `seed`, 1 to 9007199254740991, so that a run meets the same faults again; 0 picks a random seed per account. GET /_sandbox/faults shows the seed in use")
 	var allowedHosts hostNames
 	fs.Var(&allowedHosts, "allowed-hosts", "without keys, also answer requests whose Host header is one of these `names`, comma-separated, repeatable: sandbox.internal, .example.test (that domain and every name under it), or * (any: turns the DNS rebinding defence off). Without keys the sandbox answers only requests for its -addr host, localhost and IP addresses, any port, and 421 host_not_allowed to any other Host; with keys, the keys gate it and every Host is answered")
@@ -125,16 +125,21 @@ attempt connects (recorded as failed, "target address not allowed: ...",
 without connecting). Redirects are never followed.
   - never the sandbox's own listening address (any address of the host
     on its port, when -addr is a wildcard such as 0.0.0.0);
-  - loopback (localhost, 127.0.0.0/8, ::1) while -addr is a loopback
-    address; when it listens beyond loopback (-addr 0.0.0.0:PORT, say),
-    others share it, and loopback is called only where -webhook-allow
-    names the host or host:port, never through a network;
+  - loopback (localhost, 127.0.0.0/8, ::1) for a personal sandbox (a
+    loopback -addr and no keys); a shared one (it admits a key list, or
+    listens beyond loopback, -addr 0.0.0.0:PORT, say) calls loopback only
+    where -webhook-allow names the host or host:port, never through a
+    network, wherever it listens: behind a reverse proxy on the host,
+    others reach it too;
   - link-local and cloud metadata addresses (169.254.0.0/16, fe80::/10,
     fd00:ec2::254) and unspecified ones (0.0.0.0, ::) only where
     -webhook-allow names them exactly, never through a network;
   - anything else only where -webhook-allow allows it.
-At most -webhook-concurrency attempts are in flight at once; more wait
-their turn, each endpoint's in the order of its events.
+At most -webhook-concurrency attempts are in flight at once, one
+account's at most a quarter of them; more wait their turn, each
+endpoint's in the order of its events. Pending deliveries count toward
+-max-account-bytes and -max-total-bytes: past them no new delivery is
+queued, and /_sandbox/deliveries says so (attempt 0, "not queued: ...").
 
 Authenticate with HTTP Basic: a sandbox secret key (%s...) as the user
 name and an empty password. Each key is its own isolated account.

@@ -46,17 +46,27 @@ func TestRun_WebhookFlags(t *testing.T) {
 	}
 }
 
-// TestProgram_WebhookTargetsWhenShared: listening beyond loopback, the
-// program calls loopback only where -webhook-allow names it, and never
-// its own address, which it learns once listening.
+// TestProgram_WebhookTargetsWhenShared: shared, by listening beyond
+// loopback or by admitting a key list (behind a reverse proxy on the host,
+// say), the program calls loopback only where -webhook-allow names it,
+// and never its own address, which it learns once listening.
 func TestProgram_WebhookTargetsWhenShared(t *testing.T) {
 	t.Parallel()
+	for _, addr := range []string{"0.0.0.0:0", "127.0.0.1:0"} {
+		t.Run(addr, func(t *testing.T) {
+			t.Parallel()
+			webhookTargetsWhenShared(t, addr)
+		})
+	}
+}
+
+func webhookTargetsWhenShared(t *testing.T, addr string) {
 	got := make(chan string, 10)
 	rc := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { got <- r.URL.Path }))
 	defer rc.Close()
 	rcAddr := strings.TrimPrefix(rc.URL, "http://")
 	key := sandboxtest.NewKey(t)
-	p := start(t, "-addr", "0.0.0.0:0", "-key", key, "-webhook-allow", rcAddr)
+	p := start(t, "-addr", addr, "-key", key, "-webhook-allow", rcAddr)
 	_, port, _ := strings.Cut(strings.TrimPrefix(p.url, "http://"), ":")
 
 	create := func(target string) int {

@@ -53,6 +53,8 @@ type deliveryHost struct{ s *Server }
 
 func (h deliveryHost) Stored() bool { return h.s.store != nil }
 
+func (h deliveryHost) Keyed() bool { return h.s.keys.Load() != nil }
+
 func (h deliveryHost) Commit(da delivery.Account, w []delivery.Write) bool {
 	a, ok := da.(*account)
 	if !ok {

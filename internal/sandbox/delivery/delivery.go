@@ -41,9 +41,9 @@ type Options struct {
 	Allow []string
 	// Listen are the addresses the sandbox listens on, known once it
 	// listens (payments-sandbox sets them after net.Listen). Deliveries
-	// never go there, and a listener beyond loopback makes loopback a
-	// target only when Allow names it. Empty: a loopback listener of
-	// unknown port.
+	// never go there, and a listener beyond loopback, like a key list,
+	// makes loopback a target only when Allow names it. Empty: a loopback
+	// listener of unknown port.
 	Listen []netip.AddrPort
 	// Attempts is the most attempts per event and endpoint; 0 is
 	// DefaultAttempts.
@@ -110,6 +110,10 @@ type Host interface {
 	// Stored reports whether the sandbox keeps a data file: without one
 	// the engine describes no writes.
 	Stored() bool
+	// Keyed reports whether the sandbox admits only a list of keys: then
+	// it is shared, whoever reaches it through whatever proxy, and the
+	// target rules treat loopback as not its callers' to call.
+	Keyed() bool
 	// Commit writes an account's delivery records outside any request,
 	// and reports whether they were written; on false the engine keeps
 	// them to try again.
@@ -152,7 +156,7 @@ type Engine struct {
 
 // New returns an engine delivering under o, on clk; Start runs it.
 func New(o Options, host Host, clk clock.Clock) (*Engine, error) {
-	allow, err := NewPolicy(o.Allow, o.Listen)
+	allow, err := NewPolicy(o.Allow, o.Listen, host.Keyed)
 	if err != nil {
 		return nil, err
 	}

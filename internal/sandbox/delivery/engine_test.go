@@ -37,6 +37,7 @@ func (a *account) Target(event, endpoint string) (delivery.Target, bool) {
 type host struct{ delivered, failed atomic.Int64 }
 
 func (*host) Stored() bool                                   { return false }
+func (*host) Keyed() bool                                    { return false }
 func (*host) Commit(delivery.Account, []delivery.Write) bool { return true }
 func (h *host) Delivered(_ int, errText string) {
 	if errText == "" {

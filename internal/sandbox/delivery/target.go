@@ -22,9 +22,12 @@ type Policy struct {
 	// wildcard, are the host's own addresses, which it also listens on.
 	self  []netip.AddrPort
 	local map[netip.Addr]bool
-	// shared is set when the sandbox listens beyond loopback: others
-	// reach it, so loopback is no longer theirs to call.
+	// shared is set when the sandbox listens beyond loopback, and keyed
+	// reports whether it admits a key list: either way others reach it
+	// (directly, or through a proxy on the host), so loopback is no
+	// longer theirs to call.
 	shared bool
+	keyed  func() bool
 }
 
 // allowRule is one -webhook-allow entry: a host name, an address or a
@@ -41,9 +44,11 @@ type allowRule struct {
 var metadataV6 = netip.MustParseAddr("fd00:ec2::254")
 
 // NewPolicy reads the -webhook-allow entries and the listening addresses
-// into the rules every target is checked against.
-func NewPolicy(entries []string, listen []netip.AddrPort) (*Policy, error) {
-	p := &Policy{}
+// into the rules every target is checked against; keyed, when not nil,
+// reports whether the sandbox admits a key list (it may change while the
+// sandbox serves).
+func NewPolicy(entries []string, listen []netip.AddrPort, keyed func() bool) (*Policy, error) {
+	p := &Policy{keyed: keyed}
 	for _, e := range entries {
 		e = strings.TrimSpace(e)
 		if e == "" {
@@ -149,7 +154,8 @@ func (p *Policy) Check(host string, ip netip.Addr, port uint16) error {
 // naming host: never its own listening address; a host named by an entry
 // (with its port, if the entry has one), or an address an entry is;
 // never an unspecified, link-local or metadata address otherwise;
-// loopback unless the sandbox listens beyond it; an allowed network.
+// loopback unless the sandbox is shared (it admits a key list, or listens
+// beyond loopback); an allowed network.
 func (p *Policy) check(host string, ip netip.Addr, port uint16) *Refusal {
 	ip = ip.WithZone("").Unmap()
 	ap := netip.AddrPortFrom(ip, port)
@@ -167,8 +173,8 @@ func (p *Policy) check(host string, ip netip.Addr, port uint16) *Refusal {
 	switch {
 	case ip.IsUnspecified() || ip.IsLinkLocalUnicast() || ip.IsLinkLocalMulticast() || ip == metadataV6:
 		return &Refusal{host, ap, "an unspecified, link-local or cloud metadata address, called only when -webhook-allow names it exactly"}
-	case ip.IsLoopback() && p.shared:
-		return &Refusal{host, ap, "a loopback address, which a sandbox listening beyond loopback calls only when -webhook-allow names it (host or host:port)"}
+	case ip.IsLoopback() && p.isShared():
+		return &Refusal{host, ap, "a loopback address, which a shared sandbox (one admitting a key list, or listening beyond loopback) calls only when -webhook-allow names it (host or host:port)"}
 	case ip.IsLoopback():
 		return nil
 	}
@@ -179,6 +185,9 @@ func (p *Policy) check(host string, ip netip.Addr, port uint16) *Refusal {
 	}
 	return &Refusal{host, ap, "not a loopback address, and -webhook-allow does not allow it"}
 }
+
+// isShared reports whether others than the host's user reach the sandbox.
+func (p *Policy) isShared() bool { return p.shared || (p.keyed != nil && p.keyed()) }
 
 // isSelf reports whether ap reaches one of the sandbox's listeners.
 func (p *Policy) isSelf(ap netip.AddrPort) bool {

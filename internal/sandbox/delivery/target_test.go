@@ -76,7 +76,7 @@ func TestPolicy_Check(t *testing.T) {
 		{"public listener: loopback", public, nil, "127.0.0.1", "127.0.0.1", 12111, "listening beyond loopback"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			p, err := delivery.NewPolicy(tc.allow, tc.listen)
+			p, err := delivery.NewPolicy(tc.allow, tc.listen, nil)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -104,9 +104,56 @@ func TestNewPolicy_AllowEntries(t *testing.T) {
 		{"10.0.0.0/33", false}, {"hooks.internal:0", false}, {"hooks.internal:http", false}, {"hooks.internal:70000", false},
 		{"user@hooks.internal", false}, {"hooks internal", false}, {"http://hooks.internal", false}, {":8080", false},
 	} {
-		_, err := delivery.NewPolicy([]string{tc.entry}, nil)
+		_, err := delivery.NewPolicy([]string{tc.entry}, nil, nil)
 		if (err == nil) != tc.ok {
 			t.Errorf("-webhook-allow %q: error %v, want ok %v", tc.entry, err, tc.ok)
 		}
+	}
+}
+
+// TestPolicy_CheckKeyed: a sandbox that admits a key list is shared,
+// wherever it listens (behind a proxy on the host, say): loopback only
+// where -webhook-allow names it. A personal one (loopback, no keys) calls
+// loopback as before.
+func TestPolicy_CheckKeyed(t *testing.T) {
+	t.Parallel()
+	local := []netip.AddrPort{netip.MustParseAddrPort("127.0.0.1:12111")}
+	allow := []string{"127.0.0.1:4242", "localhost:5000", "10.0.0.0/8"}
+	for _, tc := range []struct {
+		name  string
+		keyed bool
+		allow []string
+		host  string
+		ip    string
+		port  uint16
+		why   string // "" when allowed
+	}{
+		{"personal: loopback", false, nil, "127.0.0.1", "127.0.0.1", 4242, ""},
+		{"personal: localhost", false, nil, "localhost", "::1", 8080, ""},
+		{"keyed: loopback", true, nil, "127.0.0.1", "127.0.0.1", 4242, "shared sandbox (one admitting a key list"},
+		{"keyed: the proxy's port", true, nil, "127.0.0.1", "127.0.0.1", 443, "shared sandbox"},
+		{"keyed: localhost", true, nil, "localhost", "::1", 8080, "shared sandbox"},
+		{"keyed: loopback network", true, []string{"127.0.0.0/8"}, "127.0.0.1", "127.0.0.1", 4242, "shared sandbox"},
+		{"keyed: loopback named with port", true, allow, "127.0.0.1", "127.0.0.1", 4242, ""},
+		{"keyed: loopback named, other port", true, allow, "127.0.0.1", "127.0.0.1", 4243, "shared sandbox"},
+		{"keyed: localhost named with port", true, allow, "localhost", "127.0.0.1", 5000, ""},
+		{"keyed: allowed network", true, allow, "10.1.2.3", "10.1.2.3", 80, ""},
+		{"keyed: own address", true, allow, "127.0.0.1", "127.0.0.1", 12111, "own listening address"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			p, err := delivery.NewPolicy(tc.allow, local, func() bool { return tc.keyed })
+			if err != nil {
+				t.Fatal(err)
+			}
+			err = p.Check(tc.host, netip.MustParseAddr(tc.ip), tc.port)
+			switch {
+			case tc.why == "" && err != nil:
+				t.Errorf("refused: %v", err)
+			case tc.why != "" && err == nil:
+				t.Errorf("allowed, want refused as %q", tc.why)
+			case tc.why != "" && !strings.Contains(err.Error(), tc.why):
+				t.Errorf("refused as %q, want %q", err, tc.why)
+			}
+		})
 	}
 }
