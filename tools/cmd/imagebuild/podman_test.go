@@ -34,7 +34,6 @@ import (
 )
 
 const (
-	testImage = "localhost/payments-sandbox:test"
 	// healthyWithin is how soon a started container must report healthy.
 	healthyWithin = 10 * time.Second
 	// imageLimit is the most the image may weigh, in bytes.
@@ -42,7 +41,10 @@ const (
 )
 
 var (
-	repoRoot string
+	// testImage is the tag of this run's image, its own so that runs
+	// sharing a machine never run each other's image; removed at the end.
+	testImage string
+	repoRoot  string
 	// prefix makes the names of this run's containers and volumes unique
 	// on a machine other runs share.
 	prefix string
@@ -70,6 +72,7 @@ func podmanMain(m *testing.M) int {
 	b := make([]byte, 4)
 	_, _ = rand.Read(b)
 	prefix = "pstest-" + hex.EncodeToString(b)
+	testImage = "localhost/payments-sandbox:" + prefix
 	dir, err := os.MkdirTemp("", "payments-sandbox-image")
 	if err != nil {
 		fmt.Fprintln(os.Stderr, err)
@@ -82,6 +85,13 @@ func podmanMain(m *testing.M) int {
 		return 1
 	}
 	builtID = id
+	defer func() {
+		ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+		defer cancel()
+		if _, err := podman(ctx, "rmi", "-f", testImage); err != nil {
+			fmt.Fprintln(os.Stderr, err)
+		}
+	}()
 	return m.Run()
 }
 
