@@ -66,7 +66,7 @@ resource "payments_payment" "refunded" {
 		"payments_payment.kept must be replaced",
 		"Warning: Replacing Payment Makes A New Charge",
 		"amount 1000 -> 1500 replaces payment " + kept,
-		"charges 1500 USD again as a new payment",
+		"charges 15.00 USD again as a new payment",
 		"not refunded",
 	} {
 		if !strings.Contains(strings.Join(strings.Fields(out), " "), want) {

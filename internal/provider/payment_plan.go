@@ -139,9 +139,9 @@ func (r *paymentResource) ModifyPlan(ctx context.Context, req resource.ModifyPla
 	switch {
 	case want < have:
 		resp.Diagnostics.AddAttributeError(path.Root(attrPaymentAmountRefunded), "Cannot Lower Amount Refunded",
-			fmt.Sprintf("Payment %s has %d refunded; a refund cannot be undone, so amount_refunded cannot go down to %d. "+
+			fmt.Sprintf("Payment %s has %s refunded; a refund cannot be undone, so amount_refunded cannot go down to %d. "+
 				"Set amount_refunded to %d or more (at most %d), or remove it to follow what the service reports.",
-				id, have, want, have, state.Amount.ValueInt64()))
+				id, wire.FormatMoney(have, state.Currency.ValueString()), want, have, state.Amount.ValueInt64()))
 	case want > have:
 		status := state.Status.ValueString()
 		if !slices.Contains(refundableStatuses, status) && !(capturing && status == wire.PaymentStatusAuthorized) {
@@ -150,7 +150,7 @@ func (r *paymentResource) ModifyPlan(ctx context.Context, req resource.ModifyPla
 					"rise to %d now.", id, status, strings.Join(refundableStatuses, " or "), want))
 			return
 		}
-		if d := r.livePaymentDiagnostic(fmt.Sprintf("Refunding %d of payment %s", want-have, id)); d != nil {
+		if d := r.livePaymentDiagnostic(fmt.Sprintf("Refunding %s of payment %s", wire.FormatMoney(want-have, state.Currency.ValueString()), id)); d != nil {
 			resp.Diagnostics.Append(d)
 		}
 		resp.Diagnostics.Append(resp.Plan.SetAttribute(ctx, path.Root("status"), types.StringUnknown())...)
@@ -218,9 +218,13 @@ func replacementDetail(id string, changed []string, state, plan *paymentResource
 		old = "The old payment stays at the service (payments cannot be deleted) and what is left of it is refunded, " +
 			"because refund_on_destroy = true."
 	}
-	return fmt.Sprintf("Changing %s replaces payment %s: applying charges %s %s again as a new payment. %s "+
+	charge := show(plan.Amount) + " " + strings.Trim(show(plan.Currency), `"`)
+	if !plan.Amount.IsUnknown() && !plan.Amount.IsNull() && !plan.Currency.IsUnknown() && !plan.Currency.IsNull() {
+		charge = wire.FormatMoney(plan.Amount.ValueInt64(), plan.Currency.ValueString())
+	}
+	return fmt.Sprintf("Changing %s replaces payment %s: applying charges %s again as a new payment. %s "+
 		"To change only the description or metadata, leave amount, currency, customer and source as they are.",
-		strings.Join(parts, ", "), id, show(plan.Amount), strings.Trim(show(plan.Currency), `"`), old)
+		strings.Join(parts, ", "), id, charge, old)
 }
 
 // currencyValidator accepts the contract's currency codes, exactly: a

@@ -104,8 +104,8 @@ func (r *paymentResource) Create(ctx context.Context, req resource.CreateRequest
 	pay, err = c.RefundPayment(ctx, pay.ID, &delta)
 	if err != nil {
 		resp.Diagnostics.Append(apiErrorDiagnostic("Error Refunding Payment",
-			fmt.Sprintf("a refund of %d of the new payment %s (status %s; it is saved in state, and amount_refunded shows %d)",
-				delta, plan.ID.ValueString(), plan.Status.ValueString(), plan.AmountRefunded.ValueInt64()), err))
+			fmt.Sprintf("a refund of %s of the new payment %s (status %s; it is saved in state, and amount_refunded shows %d)",
+				wire.FormatMoney(delta, pay.Currency), plan.ID.ValueString(), plan.Status.ValueString(), plan.AmountRefunded.ValueInt64()), err))
 		return
 	}
 	resp.Diagnostics.Append(plan.fromAPI(pay)...)
@@ -229,7 +229,7 @@ func (r *paymentResource) Update(ctx context.Context, req resource.UpdateRequest
 		if delta := want.ValueInt64() - have; delta > 0 {
 			pay, err := c.RefundPayment(ctx, id, &delta)
 			if err != nil {
-				fail("Error Refunding Payment", fmt.Sprintf("a refund of %d of payment %s", delta, id), err)
+				fail("Error Refunding Payment", fmt.Sprintf("a refund of %s of payment %s", wire.FormatMoney(delta, state.Currency.ValueString()), id), err)
 				return
 			}
 			tflog.Debug(ctx, "Refunded payment", map[string]any{"id": id, "amount": delta})

@@ -402,7 +402,7 @@ func TestAccPayment_Refunds(t *testing.T) {
 			{
 				Config:      config("amount_refunded = 500"),
 				PlanOnly:    true,
-				ExpectError: phrasesRegexp("Cannot Lower Amount Refunded", "has 700 refunded", "cannot go down to 500"),
+				ExpectError: phrasesRegexp("Cannot Lower Amount Refunded", "has 7.00 USD refunded", "cannot go down to 500"),
 			},
 			{
 				Config:      config("amount_refunded = 1001"),

@@ -124,7 +124,7 @@ func TestPaymentResource_ModifyPlan(t *testing.T) {
 			name: "amount replaces with a warning", data: sandboxData,
 			change:      func(_, p *paymentResourceModel) { p.Amount = types.Int64Value(1500) },
 			wantReplace: []string{"amount"},
-			wantWarning: []string{"Replacing Payment Makes A New Charge", "amount 1000 -> 1500", "charges 1500 USD again", "not refunded", "refund_on_destroy = true"},
+			wantWarning: []string{"Replacing Payment Makes A New Charge", "amount 1000 -> 1500", "charges 15.00 USD again", "not refunded", "refund_on_destroy = true"},
 		},
 		{
 			name: "currency and source replace; refund on destroy said", data: sandboxData,
@@ -184,7 +184,7 @@ func TestPaymentResource_ModifyPlan(t *testing.T) {
 				s.AmountRefunded, s.Status = types.Int64Value(500), types.StringValue(wire.PaymentStatusPartiallyRefunded)
 				p.AmountRefunded = types.Int64Value(400)
 			},
-			wantError: []string{"Cannot Lower Amount Refunded", "has 500 refunded", "down to 400"},
+			wantError: []string{"Cannot Lower Amount Refunded", "has 5.00 USD refunded", "down to 400"},
 		},
 		{
 			name: "refund a disputed payment refused", data: sandboxData,
@@ -219,7 +219,7 @@ func TestPaymentResource_ModifyPlan(t *testing.T) {
 		{
 			name: "live refund refused", data: liveDenied,
 			change:    func(_, p *paymentResourceModel) { p.AmountRefunded = types.Int64Value(1) },
-			wantError: []string{"Live Payments Not Allowed", "Refunding 1 of payment", "allow_live_payments = true"},
+			wantError: []string{"Live Payments Not Allowed", "Refunding 0.01 USD of payment", "allow_live_payments = true"},
 		},
 		{
 			name: "live description change allowed", data: liveDenied,
