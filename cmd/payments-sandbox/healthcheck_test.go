@@ -92,3 +92,14 @@ func TestAccessHint_NamesTheFix(t *testing.T) {
 		})
 	}
 }
+
+// TestRun_HelpNamesHealthcheck: -h shows the subcommand beside the flags.
+func TestRun_HelpNamesHealthcheck(t *testing.T) {
+	var stdout, stderr bytes.Buffer
+	if got := run([]string{"-h"}, &stdout, &stderr); got != 0 {
+		t.Fatalf("-h: exit status %d", got)
+	}
+	if !strings.Contains(stdout.String(), "payments-sandbox healthcheck [-addr host:port]") {
+		t.Errorf("-h lacks the healthcheck subcommand:\n%s", stdout.String())
+	}
+}

@@ -111,6 +111,7 @@ func run(args []string, stdout, stderr io.Writer) int {
 	usage := func() {
 		fs.SetOutput(stdout)
 		fmt.Fprintf(stdout, `Usage: payments-sandbox [flags]
+       payments-sandbox healthcheck [-addr host:port]   (exit 0 when healthy)
 
 payments-sandbox is a local stand-in for the payments API: it serves every
 endpoint of the contract under /v1, plus the sandbox controls under
