@@ -25,6 +25,11 @@ func TestInputHygiene_FreeText(t *testing.T) {
 	if err := json.Unmarshal(e.post("/v1/webhook_endpoints", vals("url", "http://127.0.0.1:9/h", "enabled_events[]", "*")).ok(nil).body, &ep); err != nil {
 		t.Fatal(err)
 	}
+	prod := e.product("name", "Gold")
+	pr := e.price(prod.ID)
+	price := func(kv ...string) url.Values {
+		return vals(append([]string{"product", prod.ID, "currency", "USD", "unit_amount", "1"}, kv...)...)
+	}
 	for _, tc := range []struct {
 		name, path string
 		form       url.Values
@@ -49,6 +54,16 @@ func TestInputHygiene_FreeText(t *testing.T) {
 		{"payment description of 1000 characters", "/v1/payments", pay("100", "USD", sandbox.TokenVisa, "description", strings.Repeat("d", wire.PaymentDescriptionMaxLength)), "", ""},
 		{"payment description of 1001 characters", "/v1/payments", pay("100", "USD", sandbox.TokenVisa, "description", strings.Repeat("d", wire.PaymentDescriptionMaxLength+1)), "description", "at most 1000"},
 		{"payment description on update", "/v1/payments/" + p.ID, vals("description", strings.Repeat("d", wire.PaymentDescriptionMaxLength+1)), "description", "at most 1000"},
+		{"product name with U+0001", wire.PathProducts, vals("name", "Go\x01ld"), "name", "U+0001 at character 3"},
+		{"product name on update with ESC", wire.PathProducts + "/" + prod.ID, vals("name", "\x1b[1m"), "name", "U+001B"},
+		{"product description of 5000 characters", wire.PathProducts, vals("name", "a", "description", strings.Repeat("d", wire.ProductDescriptionMaxLength)), "", ""},
+		{"product description of 5001 characters", wire.PathProducts, vals("name", "a", "description", strings.Repeat("d", wire.ProductDescriptionMaxLength+1)), "description", "at most 5000"},
+		{"price nickname with a tab", wire.PathPrices, price("nickname", "a\tb"), "", ""},
+		{"price nickname with U+0085", wire.PathPrices + "/" + pr.ID, vals("nickname", "a\u0085"), "nickname", "U+0085"},
+		{"price nickname of 257 characters", wire.PathPrices, price("nickname", strings.Repeat("n", wire.NameMaxLength+1)), "nickname", "at most 256"},
+		{"lookup key with NUL", wire.PathPrices, price("lookup_key", "k\x00"), "lookup_key", "U+0000"},
+		{"lookup key of 200 characters", wire.PathPrices, price("lookup_key", strings.Repeat("é", wire.LookupKeyMaxLength)), "", ""},
+		{"lookup key of 201 characters", wire.PathPrices + "/" + pr.ID, vals("lookup_key", strings.Repeat("k", wire.LookupKeyMaxLength+1)), "lookup_key", "at most 200"},
 		{"webhook description of 5001 characters", "/v1/webhook_endpoints/" + ep.ID, vals("description", strings.Repeat("d", wire.WebhookDescriptionMaxLength+1)), "description", "at most 5000"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
@@ -79,6 +94,11 @@ func TestInputHygiene_EchoesClipped(t *testing.T) {
 	e := newEnv(t)
 	long := "cus_" + strings.Repeat("x", 10_000)
 	wide := strings.Repeat("é", 200)
+	prod := e.product("name", "Gold").ID
+	e.price(prod, "lookup_key", wide)
+	price := func(kv ...string) url.Values {
+		return vals(append([]string{"product", prod, "currency", "USD", "unit_amount", "1"}, kv...)...)
+	}
 	for _, tc := range []struct {
 		name   string
 		r      *result
@@ -92,6 +112,10 @@ func TestInputHygiene_EchoesClipped(t *testing.T) {
 		{"malformed field name", e.doRaw(http.MethodPost, "/v1/customers", strings.Repeat("[", 5000)+"=1"), http.StatusBadRequest, wire.ErrorCodeParameterInvalid},
 		{"customer reference", e.post("/v1/payments", pay("100", "USD", "", "customer", long)), http.StatusBadRequest, wire.ErrorCodeResourceMissing},
 		{"token", e.post("/v1/customers", vals("source", "tok_"+wide)), http.StatusBadRequest, wire.ErrorCodeTokenInvalid},
+		{"product reference", e.post(wire.PathPrices, vals("product", "prod_"+wide, "currency", "USD", "unit_amount", "1")), http.StatusBadRequest, wire.ErrorCodeResourceMissing},
+		{"product filter", e.get(wire.PathPrices, vals("product", long)), http.StatusBadRequest, wire.ErrorCodeResourceMissing},
+		{"interval", e.post(wire.PathPrices, price("recurring[interval]", wide)), http.StatusBadRequest, wire.ErrorCodeParameterInvalid},
+		{"lookup key taken", e.post(wire.PathPrices, price("lookup_key", wide)), http.StatusBadRequest, wire.ErrorCodeParameterInvalid},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			var eb wire.ErrorBody
