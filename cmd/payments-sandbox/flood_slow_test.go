@@ -4,6 +4,7 @@ package main
 
 import (
 	"bufio"
+	"context"
 	"encoding/base64"
 	"fmt"
 	"io"
@@ -87,12 +88,35 @@ func TestFlood_SlowReadersOfEscapedLists(t *testing.T) {
 // TestFlood_HeaderFloodWithoutKey: 512 connections, the most the defaults
 // serve at once, each send 1 MB of headers that never end, with no key.
 // The program must stay under 512 MiB resident, and serve another
-// account once they are gone.
+// account throughout and after.
 func TestFlood_HeaderFloodWithoutKey(t *testing.T) {
 	sb, log := startDefaults(t)
 	addr := strings.TrimPrefix(sb.URL, "http://")
 	pad := "X-Pad: " + strings.Repeat("a", 1000) + "\r\n"
 	flood := "GET " + wire.PathCustomers + " HTTP/1.1\r\nHost: " + addr + "\r\n" + strings.Repeat(pad, 1<<20/len(pad))
+	// Another account creates customers throughout the flood.
+	other, stop, otherDone := sandboxtest.NewKey(t), make(chan struct{}), make(chan error, 1)
+	go func() {
+		n := 0
+		for {
+			select {
+			case <-stop:
+				if n == 0 {
+					otherDone <- fmt.Errorf("no create was answered during the flood")
+				}
+				close(otherDone)
+				return
+			default:
+			}
+			st, b, err := tryPost(sb.URL, other, wire.PathCustomers, "name=During")
+			if err != nil || st != http.StatusOK {
+				otherDone <- fmt.Errorf("create %d during the flood: %d %.300s %v", n+1, st, b, err)
+				close(otherDone)
+				return
+			}
+			n++
+		}
+	}()
 	var wg sync.WaitGroup
 	var mu sync.Mutex
 	outcomes := map[string]int{}
@@ -107,6 +131,10 @@ func TestFlood_HeaderFloodWithoutKey(t *testing.T) {
 		}()
 	}
 	wg.Wait()
+	close(stop)
+	if err := <-otherDone; err != nil {
+		t.Errorf("another account: %v", err)
+	}
 	peak := peakResident(t, sb.Pid())
 	t.Logf("outcomes %v; peak resident size %.1f MiB", outcomes, float64(peak)/(1<<20))
 	if peak >= floodMemoryBound {
@@ -150,19 +178,31 @@ func escapedMetadataForm() string {
 // rawPost sends a form body as is, for forms url.Values would escape.
 func rawPost(t *testing.T, base, key, path, body string) (int, []byte) {
 	t.Helper()
-	r, err := http.NewRequest(http.MethodPost, base+path, strings.NewReader(body))
+	st, b, err := tryPost(base, key, path, body)
 	if err != nil {
 		t.Fatal(err)
+	}
+	return st, b
+}
+
+// tryPost is rawPost that returns its error, for use off the test's
+// goroutine.
+func tryPost(base, key, path, body string) (int, []byte, error) {
+	r, err := http.NewRequest(http.MethodPost, base+path, strings.NewReader(body))
+	if err != nil {
+		return 0, nil, err
 	}
 	r.SetBasicAuth(key, "")
 	r.Header.Set("Content-Type", "application/x-www-form-urlencoded")
-	resp, err := http.DefaultClient.Do(r)
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	resp, err := http.DefaultClient.Do(r.WithContext(ctx))
 	if err != nil {
-		t.Fatal(err)
+		return 0, nil, err
 	}
 	defer resp.Body.Close()
-	b, _ := io.ReadAll(resp.Body)
-	return resp.StatusCode, b
+	b, err := io.ReadAll(resp.Body)
+	return resp.StatusCode, b, err
 }
 
 // dialSmallWindow connects with a small receive buffer, as a client on a
