@@ -78,7 +78,10 @@ const publishableLabel = "payments-sandbox publishable key"
 // way: neither the secret key nor the hash can be computed from it, so a
 // publishable key read out of a web page gives nothing but tokenizing.
 // It depends on the hash only, so that accounts read back from a data
-// file, whose secret keys the sandbox never stores, have it too.
+// file, whose secret keys the sandbox never stores, have it too. The
+// fleet's balancer (examples/fleet/haproxy.cfg) computes it the same way
+// to send both keys of an account to one instance; its test
+// (tools/internal/examples) fails if the two drift apart.
 func publishableKey(hash [32]byte) string {
 	m := hmac.New(sha256.New, hash[:])
 	m.Write([]byte(publishableLabel))

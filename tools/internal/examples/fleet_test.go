@@ -154,7 +154,8 @@ func TestFleet_HAProxy(t *testing.T) {
 	}
 
 	// A publishable key reaches the account of its secret key: a token
-	// made with it is the secret key's to use.
+	// made with it is the secret key's to use. The balancer derives the
+	// one from the other as the sandbox does.
 	for i := range fleet {
 		key := byInstance[i][0]
 		if err := useToken(bal.URL, key, acked[key][0]); err != nil {
@@ -331,11 +332,20 @@ func answer(resp *sandboxtest.Response) string {
 	return fmt.Sprintf("status %d: %s", resp.Status, bytes.TrimSpace(resp.Body))
 }
 
-// useToken makes a card token with key's publishable key and attaches it
-// to the customer with key: both must reach the same account.
+// useToken reads the account's publishable key with key, makes a card
+// token with it, and attaches the token to the customer with key: all
+// three must reach the same account, through the balancer.
 func useToken(base, key, customer string) error {
-	pk := wire.PublicKeySandboxPrefix + strings.TrimPrefix(key, wire.SecretKeySandboxPrefix)
-	resp, err := sandboxtest.Do(nil, base, sandboxtest.Request{
+	resp, err := sandboxtest.Do(nil, base, sandboxtest.Request{Method: http.MethodGet, Path: wire.PathSandboxAccount, Key: key})
+	if err != nil || resp.Status != http.StatusOK {
+		return fmt.Errorf("reading the publishable key: %v %v", err, answer(resp))
+	}
+	var acct wire.SandboxAccount
+	if err := json.Unmarshal(resp.Body, &acct); err != nil || acct.PublishableKey == "" {
+		return fmt.Errorf("an account without a publishable key (%v)", err)
+	}
+	pk := acct.PublishableKey
+	resp, err = sandboxtest.Do(nil, base, sandboxtest.Request{
 		Method: http.MethodPost, Path: wire.PathTokens, Key: pk,
 		Form: url.Values{wire.ParamCardNumber: {"4242424242424242"}, wire.ParamCardExpMonth: {"12"}, wire.ParamCardExpYear: {"2040"}, wire.ParamCardCVC: {"123"}},
 	})
