@@ -38,7 +38,7 @@ func TestFormatTime_UTCWithOffset(t *testing.T) {
 	}
 }
 
-func TestShorten(t *testing.T) {
+func TestShorten_LongValues(t *testing.T) {
 	for _, tc := range []struct{ in, want string }{
 		{"", ""},
 		{"order-1042", "order-1042"},
