@@ -8,7 +8,8 @@ import (
 
 // TestArchitecture_Doors checks the one-way doors of ARCHITECTURE.md with
 // `go list -deps`, on what ships (tests excluded): provider → client →
-// wire ← sandbox → storage, and nothing of Terraform below the provider.
+// wire ← sandbox → storage, delivery and clock, and nothing of Terraform
+// below the provider.
 // A denied path ending in "$" denies that package alone, not those under
 // it.
 func TestArchitecture_Doors(t *testing.T) {
@@ -23,6 +24,14 @@ func TestArchitecture_Doors(t *testing.T) {
 		// mean: none of the sandbox's handlers, no wire facts, no HTTP.
 		{"./internal/sandbox/storage", []string{mod + "internal/sandbox$", mod + "internal/sandbox/dashboard", mod + "internal/sandbox/sandboxtest",
 			mod + "internal/wire", mod + "internal/client", mod + "internal/provider", "net/http", "github.com/hashicorp/terraform-plugin"}},
+		// The delivery engine reaches accounts and the store through the
+		// interfaces it defines: none of the sandbox's handlers, nor its
+		// storage engine.
+		{"./internal/sandbox/delivery", []string{mod + "internal/sandbox$", mod + "internal/sandbox/dashboard", mod + "internal/sandbox/sandboxtest",
+			mod + "internal/sandbox/storage", mod + "internal/client", mod + "internal/provider", "github.com/hashicorp/terraform-plugin"}},
+		// The clock is time alone: it imports nothing of the project.
+		{"./internal/sandbox/clock", []string{mod + "internal/wire", mod + "internal/sandbox$", mod + "internal/sandbox/storage", mod + "internal/sandbox/delivery",
+			mod + "internal/sandbox/dashboard", mod + "internal/client", mod + "internal/provider", "net/http", "github.com/hashicorp/terraform-plugin"}},
 		{"./internal/sandbox/dashboard", []string{mod + "internal/client", mod + "internal/provider", "github.com/hashicorp/terraform-plugin"}},
 		{"./internal/client", []string{mod + "internal/sandbox", mod + "internal/provider", "github.com/hashicorp/terraform-plugin"}},
 		{"./internal/provider", []string{mod + "internal/sandbox", mod + "internal/tfcli", mod + "api"}},
