@@ -47,7 +47,7 @@ func haproxyPath(t *testing.T) string {
 		path = defaultHAProxy
 	}
 	if _, err := exec.LookPath(path); err != nil {
-		t.Fatalf("HAProxy is not at %s (%v): install Debian's package (apt-get install haproxy), or name the program with PAYMENTS_HAPROXY; the fleet's tests never skip", path, err)
+		t.Fatalf("HAProxy is not at %s (%v): install Debian's package (apt-get install haproxy; make test does it, as root), or name the program with PAYMENTS_HAPROXY; the fleet's tests never skip", path, err)
 	}
 	return path
 }
