@@ -432,6 +432,10 @@ func TestImage_ComposeService_Lifecycle(t *testing.T) {
 		ids = append(ids, id)
 	}
 
+	before := c.customerIDs(t, key)
+	if len(before) < len(ids) {
+		t.Fatalf("the account lists %d customers, fewer than the %d just created", len(before), len(ids))
+	}
 	start := time.Now()
 	mustPodman(t, "stop", "-t", "10", c.name)
 	stopped := time.Since(start)
@@ -453,6 +457,30 @@ func TestImage_ComposeService_Lifecycle(t *testing.T) {
 			t.Errorf("after a restart on the same volume, GET %s: %d %v %v", id, st, v, err)
 		}
 	}
+	if after := again.customerIDs(t, key); strings.Join(after, ",") != strings.Join(before, ",") {
+		t.Errorf("customers before the restart %v, after %v", before, after)
+	}
+}
+
+// customerIDs lists the account's customers, in the API's order.
+func (c *container) customerIDs(t *testing.T, key string) []string {
+	t.Helper()
+	st, v, err := c.api(key, http.MethodGet, "/v1/customers?limit=100", nil)
+	if err != nil || st != http.StatusOK {
+		t.Fatalf("GET /v1/customers: %d %v %v", st, v, err)
+	}
+	if more, _ := v["has_more"].(bool); more {
+		t.Fatal("GET /v1/customers?limit=100 has more; the test expects fewer customers")
+	}
+	data, _ := v["data"].([]any)
+	var ids []string
+	for _, d := range data {
+		if m, ok := d.(map[string]any); ok {
+			id, _ := m["id"].(string)
+			ids = append(ids, id)
+		}
+	}
+	return ids
 }
 
 // quickstart applies examples/quickstart against the sandbox at base with
