@@ -49,15 +49,19 @@ func (st *boltStore) Commit(account [32]byte, ops []Op) error {
 
 	err := st.append(batch)
 	st.failing.Store(err != nil)
-	if errors.Is(err, ErrOutcomeUnknown) {
+	switch {
+	case errors.Is(err, ErrOutcomeUnknown):
 		st.mu.Lock()
 		st.stopped = fmt.Errorf("the data file takes no more writes since one's outcome became unknown (%v); restart to read back what the disk holds", err)
 		// The commits queued meanwhile were never written: they fail
 		// plainly, as every later one does.
-		for _, q := range st.queue {
-			q.result <- st.stopped
-		}
-		st.queue = nil
+		st.failQueue(st.stopped)
+		st.mu.Unlock()
+	case errors.Is(err, ErrLogFull):
+		// The commits queued while the leader waited for room fail with
+		// it rather than wait as long again, one leader after another.
+		st.mu.Lock()
+		st.failQueue(err)
 		st.mu.Unlock()
 	}
 	for _, q := range batch {
@@ -75,6 +79,14 @@ func (st *boltStore) Commit(account [32]byte, ops []Op) error {
 	}
 	st.mu.Unlock()
 	return err
+}
+
+// failQueue answers every queued commit with err. st.mu is held.
+func (st *boltStore) failQueue(err error) {
+	for _, q := range st.queue {
+		q.result <- err
+	}
+	st.queue = nil
 }
 
 // take takes the leader's batch from the queue: the leader's commit, which

@@ -485,6 +485,24 @@ func TestStoreLog_CapHolds(t *testing.T) {
 	if len(want) < 10 {
 		t.Errorf("only %d commits before the log was full", len(want))
 	}
+	// Writers arriving at a full log all get ErrLogFull within about one
+	// wait, not one wait after another as each leads in turn.
+	bs.roomWait = time.Second
+	start := time.Now()
+	var wg sync.WaitGroup
+	errs := make([]error, 8)
+	for i := range errs {
+		wg.Go(func() { errs[i] = bs.Commit(acct, []Op{customerOp(fmt.Sprintf("cus_full_%d", i), 60<<10)}) })
+	}
+	wg.Wait()
+	for i, err := range errs {
+		if !errors.Is(err, ErrLogFull) {
+			t.Errorf("writer %d at a full log: %v, want %v", i, err, ErrLogFull)
+		}
+	}
+	if took := time.Since(start); took > 2*bs.roomWait {
+		t.Errorf("8 writers at a full log took %v to be refused, want about one wait of %v", took, bs.roomWait)
+	}
 	bs.ckptMu.Unlock()
 	o := customerOp("cus_after", 60<<10)
 	if err := bs.Commit(acct, []Op{o}); err != nil {
