@@ -69,8 +69,8 @@ func TestGitHubActions_Workflow(t *testing.T) {
 		if !imageTag.MatchString(svc.Image) {
 			t.Errorf("the service's image is %q, want %s with a tag", svc.Image, sandboxImage)
 		}
-		if !slices.Contains(svc.Ports, "127.0.0.1:"+sandboxPort+":"+sandboxPort) {
-			t.Errorf("the service publishes %v, want %s on loopback", svc.Ports, sandboxPort)
+		if !slices.Contains(svc.Ports, sandboxPort+":"+sandboxPort) {
+			t.Errorf("the service publishes %v, want %s:%[2]s, the port the steps reach", svc.Ports, sandboxPort)
 		}
 		if got, want := job.Env["PAYMENTS_BASE_URL"], "http://127.0.0.1:"+sandboxPort; got != want {
 			t.Errorf("PAYMENTS_BASE_URL is %q, want %q, the service's published port", got, want)
