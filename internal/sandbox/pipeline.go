@@ -129,7 +129,7 @@ func (s *Server) act(r *http.Request, rt *route, a *account, f form, early *inpu
 	if len(c.ops) > 0 {
 		// The account stays locked until the write is on disk: no other
 		// request of it sees a change that may yet be rolled back. Other
-		// accounts' writes share the log record (see boltStore.commit).
+		// accounts' writes share the log record (see storage.Store.Commit).
 		if err := s.store.Commit(a.hash, c.ops); err != nil {
 			return s.storeFailed(c, err).response()
 		}

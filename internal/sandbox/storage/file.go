@@ -18,7 +18,7 @@ type boltStore struct {
 	db   *bolt.DB
 	path string
 	// notes are what opening the file did that its operator should know
-	// (an upgrade, and where the copy of the old file is); New logs them.
+	// (an upgrade, and where the copy of the old file is); see Notes.
 	notes []string
 
 	// The group commit: requests queue their changes; one of them, the

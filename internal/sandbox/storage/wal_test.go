@@ -67,7 +67,7 @@ func customerIDs(t *testing.T, st Store, account [32]byte) []string {
 		t.Fatal(err)
 	}
 	if (sa == nil) != (all[account] == nil) || sa != nil && len(sa.Buckets[bucketCustomers]) != len(all[account].Buckets[bucketCustomers]) {
-		t.Fatalf("loadAccount and load disagree: %+v and %+v", sa, all[account])
+		t.Fatalf("LoadAccount and Load disagree: %+v and %+v", sa, all[account])
 	}
 	var ids []string
 	if sa != nil {
