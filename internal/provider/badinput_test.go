@@ -145,6 +145,10 @@ func badInputCases() []badInputCase {
 			expect: []string{"name", "must not contain control characters other than tab and newline"}},
 		{name: "customer/metadata key with a control character", config: aCustomer(`  metadata = { "a\u007fb" = "x" }`),
 			expect: []string{"metadata", "must not contain control characters other than tab and newline"}},
+		{name: "customer/name with a right-to-left override", config: aCustomer(`  name = "Jo\u202Efdp.exe"`),
+			expect: []string{"name", "nor bidirectional controls"}},
+		{name: "customer/metadata value with a bidirectional isolate", config: aCustomer(`  metadata = { "a" = "x\u2066" }`),
+			expect: []string{"metadata", "must not contain bidirectional controls"}},
 		{name: "payment/description too long", config: fmt.Sprintf(`resource "payments_payment" "bad" {
   amount      = 100
   currency    = "USD"

@@ -174,7 +174,7 @@ func customerResourceAttributes() map[string]rschema.Attribute {
 		},
 		"name": rschema.StringAttribute{
 			MarkdownDescription: fmt.Sprintf("%s From 1 to %d characters, without control characters other than tab "+
-				"and newline; omit it rather than set it to an empty string.", d.Name, wire.NameMaxLength),
+				"and newline nor bidirectional controls; omit it rather than set it to an empty string.", d.Name, wire.NameMaxLength),
 			Optional: true,
 			Validators: []validator.String{
 				stringvalidator.UTF8LengthBetween(1, wire.NameMaxLength),

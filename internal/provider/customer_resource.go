@@ -31,12 +31,22 @@ var (
 	// form encoding metadata[key]=value could not carry them unambiguously.
 	metadataKeyRegexp = regexp.MustCompile(`^[^\[\]]+$`)
 	// noControlRegexp refuses the control characters the service refuses
-	// in names and metadata keys: all but tab and newline.
+	// in names and metadata keys: all but tab and newline, and the
+	// bidirectional controls.
 	noControlRegexp = regexp.MustCompile(wire.NoRefusedControlPattern)
+	// noBidiRegexp refuses the bidirectional controls the service refuses
+	// in descriptions and metadata values.
+	noBidiRegexp = regexp.MustCompile(wire.NoBidiControlPattern)
 )
 
+// bidiControls names the bidirectional controls in messages.
+const bidiControls = "bidirectional controls (U+202A to U+202E, U+2066 to U+2069, U+200E, U+200F, U+061C)"
+
+// noBidiMessage is what a value with a bidirectional control is told.
+const noBidiMessage = "must not contain " + bidiControls
+
 // noControlMessage is what a value with a refused control character is told.
-const noControlMessage = "must not contain control characters other than tab and newline"
+const noControlMessage = "must not contain control characters other than tab and newline, nor " + bidiControls
 
 // NewCustomerResource returns the payments_customer resource.
 func NewCustomerResource() resource.Resource {

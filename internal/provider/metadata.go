@@ -26,6 +26,7 @@ func metadataValidators() []validator.Map {
 		mapvalidator.ValueStringsAre(
 			notEmptyMetadataValueValidator{},
 			stringvalidator.UTF8LengthAtMost(wire.MetadataValueMaxLength),
+			stringvalidator.RegexMatches(noBidiRegexp, noBidiMessage),
 		),
 	}
 }

@@ -77,8 +77,11 @@ func (r *paymentResource) Schema(ctx context.Context, _ resource.SchemaRequest, 
 			"description": schema.StringAttribute{
 				MarkdownDescription: fmt.Sprintf("Free text about the payment, from 1 to %d characters. Changes in place; "+
 					"removing it clears it at the service.", wire.PaymentDescriptionMaxLength),
-				Optional:   true,
-				Validators: []validator.String{stringvalidator.UTF8LengthBetween(1, wire.PaymentDescriptionMaxLength)},
+				Optional: true,
+				Validators: []validator.String{
+					stringvalidator.UTF8LengthBetween(1, wire.PaymentDescriptionMaxLength),
+					stringvalidator.RegexMatches(noBidiRegexp, noBidiMessage),
+				},
 			},
 			"metadata": schema.MapAttribute{
 				MarkdownDescription: fmt.Sprintf("Your own key-value pairs about the payment: at most %d keys, "+

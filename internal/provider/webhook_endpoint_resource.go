@@ -73,7 +73,10 @@ func (r *webhookEndpointResource) Schema(ctx context.Context, _ resource.SchemaR
 			"description": schema.StringAttribute{
 				MarkdownDescription: fmt.Sprintf("What the endpoint is for, from 1 to %d characters.", wire.WebhookDescriptionMaxLength),
 				Optional:            true,
-				Validators:          []validator.String{stringvalidator.UTF8LengthBetween(1, wire.WebhookDescriptionMaxLength)},
+				Validators: []validator.String{
+					stringvalidator.UTF8LengthBetween(1, wire.WebhookDescriptionMaxLength),
+					stringvalidator.RegexMatches(noBidiRegexp, noBidiMessage),
+				},
 			},
 			"disabled": schema.BoolAttribute{
 				MarkdownDescription: "Whether event delivery to the endpoint is paused. Events that happen meanwhile are " +

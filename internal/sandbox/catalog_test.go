@@ -122,6 +122,8 @@ func TestProducts_Validation(t *testing.T) {
 		{"empty name", "", "name=", wire.ErrorCodeParameterMissing, "name"},
 		{"name too long", "", "name=" + strings.Repeat("n", wire.NameMaxLength+1), wire.ErrorCodeParameterInvalid, "name"},
 		{"name with a control character", "", "name=a%01b", wire.ErrorCodeParameterInvalid, "name"},
+		{"name with a right-to-left override", "", "name=a%E2%80%AEb", wire.ErrorCodeParameterInvalid, "name"},
+		{"description with a right-to-left override", "", "name=n&description=a%E2%80%AEb", wire.ErrorCodeParameterInvalid, "description"},
 		{"description too long", "", "name=a&description=" + strings.Repeat("d", wire.ProductDescriptionMaxLength+1), wire.ErrorCodeParameterInvalid, "description"},
 		{"active not a boolean", "", "name=a&active=yes", wire.ErrorCodeParameterInvalid, "active"},
 		{"unknown parameter", "", "name=a&price=5", wire.ErrorCodeParameterUnknown, "price"},

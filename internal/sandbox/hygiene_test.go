@@ -13,8 +13,9 @@ import (
 )
 
 // TestInputHygiene_FreeText: every free-text field has its length limit,
-// and names and metadata keys refuse control characters other than tab
-// and newline, with 400 parameter_invalid naming the field.
+// names and metadata keys refuse control characters other than tab and
+// newline, and names, descriptions and metadata refuse bidirectional
+// controls, with 400 parameter_invalid naming the field.
 func TestInputHygiene_FreeText(t *testing.T) {
 	e := newEnv(t)
 	cu := e.customer(vals("name", "Jo"))
@@ -64,6 +65,19 @@ func TestInputHygiene_FreeText(t *testing.T) {
 		{"lookup key with NUL", wire.PathPrices, price("lookup_key", "k\x00"), "lookup_key", "U+0000"},
 		{"lookup key of 200 characters", wire.PathPrices, price("lookup_key", strings.Repeat("é", wire.LookupKeyMaxLength)), "", ""},
 		{"lookup key of 201 characters", wire.PathPrices + "/" + pr.ID, vals("lookup_key", strings.Repeat("k", wire.LookupKeyMaxLength+1)), "lookup_key", "at most 200"},
+		{"name with a right-to-left override", "/v1/customers", vals("name", "Jo\u202Efdp.exe"), "name", "bidirectional control U+202E at character 3"},
+		{"name with each bidirectional control", "/v1/customers/" + cu.ID, vals("name", "a\u2066b"), "name", "U+2066"},
+		{"name with a left-to-right mark", "/v1/customers", vals("name", "\u200EJo"), "name", "U+200E at character 1"},
+		{"name with an Arabic letter mark", "/v1/customers", vals("name", "Jo\u061C"), "name", "U+061C"},
+		{"name with a zero-width joiner", "/v1/customers", vals("name", "Jo\u200D"), "", ""},
+		{"name in Hebrew", "/v1/customers", vals("name", "\u05E9\u05DC\u05D5\u05DD"), "", ""},
+		{"metadata key with a bidirectional control", "/v1/customers", vals("metadata[k\u202Ay]", "v"), `metadata[k\u202ay]`, "U+202A"},
+		{"metadata value with a bidirectional control", "/v1/payments/" + p.ID, vals("metadata[k]", "a\u2069"), "metadata[k]", "U+2069 at character 2"},
+		{"payment description with a bidirectional control", "/v1/payments", pay("100", "USD", sandbox.TokenVisa, "description", "\u202Dx"), "description", "U+202D"},
+		{"payment description on update with one", "/v1/payments/" + p.ID, vals("description", "x\u200F"), "description", "U+200F"},
+		{"webhook description with a bidirectional control", "/v1/webhook_endpoints/" + ep.ID, vals("description", "\u2067"), "description", "U+2067"},
+		{"product description with a bidirectional control", wire.PathProducts, vals("name", "a", "description", "x\u202Ey"), "description", "U+202E"},
+		{"price nickname with a bidirectional control", wire.PathPrices + "/" + pr.ID, vals("nickname", "\u2068n"), "nickname", "U+2068"},
 		{"webhook description of 5001 characters", "/v1/webhook_endpoints/" + ep.ID, vals("description", strings.Repeat("d", wire.WebhookDescriptionMaxLength+1)), "description", "at most 5000"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {

@@ -96,6 +96,9 @@ func (c *call) setProductFields(dst *product) *apiError {
 		if n := utf8.RuneCountInString(v); n > wire.ProductDescriptionMaxLength {
 			return invalid(wire.ParamDescription, "description is %d characters long; use at most %d.", n, wire.ProductDescriptionMaxLength)
 		}
+		if e := refuseBidi(wire.ParamDescription, "description", v); e != nil {
+			return e
+		}
 		dst.description = strings.Clone(v)
 	}
 	if e := boolParam(c.f, wire.ParamActive, &dst.active); e != nil {

@@ -47,18 +47,36 @@ func checkName(v string) *apiError {
 }
 
 // refusedControl finds the control characters names and metadata keys
-// may not hold (wire.RefusedControlClass).
-var refusedControl = regexp.MustCompile(`[` + wire.RefusedControlClass + `]`)
+// may not hold (wire.RefusedControlClass), and refusedBidi the
+// bidirectional controls they, descriptions and metadata values may not
+// (wire.BidiControlClass).
+var (
+	refusedControl = regexp.MustCompile(`[` + wire.RefusedControlClass + `]`)
+	refusedBidi    = regexp.MustCompile(`[` + wire.BidiControlClass + `]`)
+)
 
 // refuseControl is a 400 naming param when v holds a refused control
-// character, or nil; what names the text in the message.
+// character or a bidirectional control, or nil; what names the text in
+// the message.
 func refuseControl(param, what, v string) *apiError {
 	loc := refusedControl.FindStringIndex(v)
+	if loc == nil {
+		return refuseBidi(param, what, v)
+	}
+	r, _ := utf8.DecodeRuneInString(v[loc[0]:])
+	return invalid(param, "%s holds the control character U+%04X at character %d; only tab and newline are allowed. Remove it.",
+		what, r, utf8.RuneCountInString(v[:loc[0]])+1)
+}
+
+// refuseBidi is a 400 naming param when v holds a bidirectional control,
+// or nil.
+func refuseBidi(param, what, v string) *apiError {
+	loc := refusedBidi.FindStringIndex(v)
 	if loc == nil {
 		return nil
 	}
 	r, _ := utf8.DecodeRuneInString(v[loc[0]:])
-	return invalid(param, "%s holds the control character U+%04X at character %d; only tab and newline are allowed. Remove it.",
+	return invalid(param, "%s holds the bidirectional control U+%04X at character %d, which makes text display in another order than it is stored. Remove it.",
 		what, r, utf8.RuneCountInString(v[:loc[0]])+1)
 }
 
@@ -67,7 +85,7 @@ func checkDescription(v string) *apiError {
 	if n := utf8.RuneCountInString(v); n > wire.PaymentDescriptionMaxLength {
 		return invalid(wire.ParamDescription, "description is %d characters long; use at most %d.", n, wire.PaymentDescriptionMaxLength)
 	}
-	return nil
+	return refuseBidi(wire.ParamDescription, "description", v)
 }
 
 // paramMetadataKeys admits every metadata[key] field in form.check.
@@ -100,6 +118,9 @@ func applyMetadata(cur metadata, f form) (metadata, *apiError) {
 		}
 		if n := utf8.RuneCountInString(p.value); n > wire.MetadataValueMaxLength {
 			return nil, invalid(p.name, "The value of %s is %d characters long; use at most %d.", p.name, n, wire.MetadataValueMaxLength)
+		}
+		if e := refuseBidi(wire.ParamMetadata+"["+escaped(p.sub)+"]", fmt.Sprintf("The value of metadata key %q", p.sub), p.value); e != nil {
+			return nil, e
 		}
 		if !copied {
 			next, copied = slices.Clone(cur), true

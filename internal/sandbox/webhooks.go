@@ -172,6 +172,9 @@ func (c *call) setWebhookFields(ep *webhookEndpoint) *apiError {
 		if n := utf8.RuneCountInString(v); n > wire.WebhookDescriptionMaxLength {
 			return invalid(wire.ParamDescription, "description is %d characters long; use at most %d.", n, wire.WebhookDescriptionMaxLength)
 		}
+		if e := refuseBidi(wire.ParamDescription, "description", v); e != nil {
+			return e
+		}
 		ep.description = strings.Clone(v)
 	}
 	if v, ok := c.f.get(wire.ParamDisabled); ok {

@@ -33,8 +33,22 @@ const (
 // contain: every Unicode control character but tab and newline. [assumed]
 const RefusedControlClass = `\x00-\x08\x0B-\x1F\x7F-\x9F`
 
-// NoRefusedControlPattern matches text without a refused control character.
-const NoRefusedControlPattern = `^[^` + RefusedControlClass + `]*$`
+// BidiControlClass is the regular-expression class (Go and ECMAScript
+// alike: the characters themselves, written here as Go escapes) of the
+// bidirectional controls that names, descriptions and metadata may not
+// contain: the embeddings and overrides U+202A to U+202E, the isolates
+// U+2066 to U+2069, the marks U+200E, U+200F and U+061C. They make text
+// display in another order than it is stored (a name that reads
+// "invoice.pdf" while it is "fdp.eciovni"). [own decision]
+const BidiControlClass = "\u061C\u200E\u200F\u202A-\u202E\u2066-\u2069"
+
+// NoRefusedControlPattern matches text without a refused control character
+// nor a bidirectional control: names and metadata keys.
+const NoRefusedControlPattern = `^[^` + RefusedControlClass + BidiControlClass + `]*$`
+
+// NoBidiControlPattern matches text without a bidirectional control:
+// descriptions and metadata values.
+const NoBidiControlPattern = `^[^` + BidiControlClass + `]*$`
 
 // ErrorEchoMaxLength is how many characters of a value the request sent
 // (an id, a key, a token, a field name) an error message or its param

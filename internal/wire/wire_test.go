@@ -106,18 +106,26 @@ func TestCurrencyDecimals_CoversCurrencies(t *testing.T) {
 }
 
 // TestRefusedControlClass_IsControlButTabAndNewline: the class refuses
-// exactly Unicode's control characters other than tab and newline.
+// exactly Unicode's control characters other than tab and newline, the
+// bidirectional class exactly Unicode's Bidi_Control characters, and the
+// patterns refuse what their classes name.
 func TestRefusedControlClass_IsControlButTabAndNewline(t *testing.T) {
 	in := regexp.MustCompile(`[` + wire.RefusedControlClass + `]`)
+	bidi := regexp.MustCompile(`[` + wire.BidiControlClass + `]`)
 	clean := regexp.MustCompile(wire.NoRefusedControlPattern)
+	noBidi := regexp.MustCompile(wire.NoBidiControlPattern)
 	for r := rune(0); r <= unicode.MaxRune; r++ {
 		if r >= 0xD800 && r <= 0xDFFF {
 			continue // surrogates are not text
 		}
 		want := unicode.IsControl(r) && r != '\t' && r != '\n'
+		wantBidi := unicode.Is(unicode.Bidi_Control, r)
 		s := "a" + string(r) + "b"
-		if in.MatchString(s) != want || clean.MatchString(s) == want {
+		if in.MatchString(s) != want || clean.MatchString(s) == (want || wantBidi) {
 			t.Errorf("U+%04X: refused %v, want %v", r, in.MatchString(s), want)
+		}
+		if bidi.MatchString(s) != wantBidi || noBidi.MatchString(s) == wantBidi {
+			t.Errorf("U+%04X: refused as bidirectional %v, want %v", r, bidi.MatchString(s), wantBidi)
 		}
 	}
 }
