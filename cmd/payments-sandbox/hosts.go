@@ -28,7 +28,7 @@ func (h *hostNames) Set(v string) error {
 		if e == "" {
 			continue
 		}
-		if e != "*" {
+		if _, err := netip.ParseAddr(e); err != nil && e != "*" {
 			name := normalHost(strings.TrimPrefix(e, "."))
 			if name == "" || strings.ContainsAny(name, ":/[]@ ") {
 				return fmt.Errorf("-allowed-hosts entry %q is not a host name; give names such as sandbox.internal, .example.test (the domain and every name under it) or *, without scheme or port", e)
@@ -46,13 +46,12 @@ type hostPolicy struct {
 	domains []string        // ".example.test": every name under it, and itself
 }
 
-// newHostPolicy admits the listening host (as -addr named it), localhost
-// and every name under it, any IP address, and the -allowed-hosts names.
-// An IP address cannot be rebound: a page whose requests carry it has that
-// address as its own origin, so the browser's same-origin rules apply.
+// newHostPolicy admits the listening host (as -addr named it), localhost,
+// 127.0.0.1 and ::1, and the -allowed-hosts names; nothing else, so that
+// what a keyless sandbox answers is exactly the list its docs give.
 func newHostPolicy(listenHost string, allowed []string) *hostPolicy {
-	p := &hostPolicy{names: map[string]bool{"localhost": true}, domains: []string{".localhost"}}
-	if h := normalHost(listenHost); h != "" {
+	p := &hostPolicy{names: map[string]bool{"localhost": true, "127.0.0.1": true, "::1": true}}
+	if h := hostName(listenHost); h != "" {
 		p.names[h] = true
 	}
 	for _, e := range allowed {
@@ -64,10 +63,19 @@ func newHostPolicy(listenHost string, allowed []string) *hostPolicy {
 			p.names[d] = true
 			p.domains = append(p.domains, "."+d)
 		default:
-			p.names[normalHost(e)] = true
+			p.names[hostName(e)] = true
 		}
 	}
 	return p
+}
+
+// hostName is a host as compared: an IP address in its canonical form
+// (so that 0:0::1 is ::1), else normalHost's form.
+func hostName(h string) string {
+	if a, err := netip.ParseAddr(strings.Trim(h, "[]")); err == nil {
+		return a.Unmap().String()
+	}
+	return normalHost(h)
 }
 
 // normalHost is a host name as compared: lower case, without one
@@ -90,7 +98,7 @@ func (p *hostPolicy) allows(host string) bool {
 			return false
 		}
 		a, err := netip.ParseAddr(host[1:end])
-		return err == nil && a.Zone() == ""
+		return err == nil && a.Zone() == "" && p.names[a.Unmap().String()]
 	}
 	if i := strings.LastIndexByte(host, ':'); i >= 0 {
 		if !validPort(host[i:]) {
@@ -102,10 +110,7 @@ func (p *hostPolicy) allows(host string) bool {
 	if name == "" {
 		return false
 	}
-	if _, err := netip.ParseAddr(name); err == nil {
-		return true
-	}
-	if p.names[name] {
+	if p.names[hostName(name)] {
 		return true
 	}
 	for _, d := range p.domains {
@@ -140,7 +145,7 @@ func hostCheck(p *hostPolicy, h http.Handler) http.Handler {
 		}
 		body, _ := json.Marshal(wire.ErrorBody{Error: &wire.ErrorDetail{
 			Type: wire.ErrorTypeInvalidRequest, Code: wire.ErrorCodeHostNotAllowed,
-			Message: fmt.Sprintf("This sandbox answers no request for host %q: without keys it answers only its own names (its -addr host, localhost, IP addresses), "+
+			Message: fmt.Sprintf("This sandbox answers no request for host %q: without keys it answers only its own names (its -addr host, localhost, 127.0.0.1 and [::1]), "+
 				"so that no web page can reach it through DNS rebinding. If you reach it by that name, start it with -allowed-hosts %s.",
 				wire.Clip(r.Host, 64), wire.Clip(hostOnly(r.Host), 64)),
 		}})

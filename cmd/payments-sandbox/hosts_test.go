@@ -28,14 +28,19 @@ func TestHostPolicy_Allows(t *testing.T) {
 		{"127.0.0.1", nil, "localhost:12111", true},
 		{"127.0.0.1", nil, "LOCALHOST:12111", true},
 		{"127.0.0.1", nil, "localhost.:12111", true},
-		{"127.0.0.1", nil, "app.localhost:3000", true},
+		{"127.0.0.1", nil, "app.localhost:3000", false},
 		{"127.0.0.1", nil, "[::1]", true},
 		{"127.0.0.1", nil, "[::1]:12111", true},
 		{"127.0.0.1", nil, "[0:0::1]:1", true},
 		{"127.0.0.1", nil, "127.0.0.1:", true},
-		// IP addresses cannot be rebound: a page sending one is of that origin.
-		{"127.0.0.1", nil, "192.0.2.7:12111", true},
-		{"127.0.0.1", nil, "[2001:db8::1]:12111", true},
+		// Only the addresses the docs list, unless -addr or -allowed-hosts
+		// names another.
+		{"127.0.0.1", nil, "192.0.2.7:12111", false},
+		{"127.0.0.1", nil, "[2001:db8::1]:12111", false},
+		{"192.0.2.7", nil, "192.0.2.7:12111", true},
+		{"0.0.0.0", nil, "192.0.2.7:12111", false},
+		{"127.0.0.1", []string{"192.0.2.7", "2001:db8::1"}, "192.0.2.7:12111", true},
+		{"127.0.0.1", []string{"2001:db8::1"}, "[2001:db8::1]:12111", true},
 		// HTTP/1.0 without Host: no browser sends that.
 		{"127.0.0.1", nil, "", true},
 		// Rebinding names, in every spelling.
