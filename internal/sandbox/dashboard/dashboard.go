@@ -39,6 +39,8 @@ import (
 	"log/slog"
 	"net/http"
 	"time"
+
+	"github.com/paymentsdev/terraform-provider-payments/internal/sandbox/clock"
 )
 
 //go:embed templates/*.html
@@ -63,8 +65,8 @@ type Options struct {
 	IdleTimeout time.Duration
 	// Logger receives sign-ins and sign-outs (never a key); nil discards.
 	Logger *slog.Logger
-	// Now is the clock for session expiry; nil is time.Now.
-	Now func() time.Time
+	// Clock is the time of session expiry; nil is the real clock.
+	Clock clock.Clock
 }
 
 // Dashboard is the dashboard's http.Handler.
@@ -89,11 +91,11 @@ func New(o Options) (*Dashboard, error) {
 	if idle <= 0 {
 		idle = DefaultIdleTimeout
 	}
-	now := o.Now
-	if now == nil {
-		now = time.Now
+	clk := o.Clock
+	if clk == nil {
+		clk = clock.Real()
 	}
-	d.sessions = newSessions(idle, now)
+	d.sessions = newSessions(idle, clk.Now)
 	var err error
 	if d.pages, err = parsePages(); err != nil {
 		return nil, err

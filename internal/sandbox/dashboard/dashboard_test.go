@@ -8,11 +8,11 @@ import (
 	"net/url"
 	"regexp"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
 	"github.com/paymentsdev/terraform-provider-payments/internal/sandbox"
+	"github.com/paymentsdev/terraform-provider-payments/internal/sandbox/clock"
 	"github.com/paymentsdev/terraform-provider-payments/internal/sandbox/sandboxtest"
 	"github.com/paymentsdev/terraform-provider-payments/internal/wire"
 )
@@ -124,13 +124,11 @@ func TestDashboard_SignOutEndsTheSession(t *testing.T) {
 
 func TestDashboard_IdleSessionEnds(t *testing.T) {
 	t.Parallel()
-	var mu sync.Mutex
-	now := time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC)
-	clock := func() time.Time { mu.Lock(); defer mu.Unlock(); return now }
-	s := newSite(t, siteOptions{idle: 10 * time.Minute, now: clock})
+	clk := clock.NewFake(time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC))
+	s := newSite(t, siteOptions{idle: 10 * time.Minute, clock: clk})
 	b := s.browser()
 	b.signIn(sandboxtest.NewKey(t))
-	advance := func(d time.Duration) { mu.Lock(); now = now.Add(d); mu.Unlock() }
+	advance := clk.Advance
 	advance(9 * time.Minute)
 	if p := b.get("/customers"); p.status != http.StatusOK {
 		t.Fatalf("a session used 9 min ago: %d", p.status)

@@ -15,6 +15,7 @@ import (
 	"time"
 
 	"github.com/paymentsdev/terraform-provider-payments/internal/sandbox"
+	"github.com/paymentsdev/terraform-provider-payments/internal/sandbox/clock"
 	"github.com/paymentsdev/terraform-provider-payments/internal/sandbox/dashboard"
 	"github.com/paymentsdev/terraform-provider-payments/internal/sandbox/sandboxtest"
 	"github.com/paymentsdev/terraform-provider-payments/internal/wire"
@@ -42,7 +43,7 @@ func (s *site) logText() string {
 type siteOptions struct {
 	sandbox sandbox.Options
 	idle    time.Duration
-	now     func() time.Time
+	clock   clock.Clock
 }
 
 func newSite(t testing.TB, o siteOptions) *site {
@@ -62,7 +63,7 @@ func newSite(t testing.TB, o siteOptions) *site {
 	if err != nil {
 		t.Fatal(err)
 	}
-	dash, err := dashboard.New(dashboard.Options{API: srv.Internal(), Fallback: srv, Logger: logger, IdleTimeout: o.idle, Now: o.now})
+	dash, err := dashboard.New(dashboard.Options{API: srv.Internal(), Fallback: srv, Logger: logger, IdleTimeout: o.idle, Clock: o.clock})
 	if err != nil {
 		t.Fatal(err)
 	}
