@@ -2,10 +2,15 @@ package main
 
 import (
 	"fmt"
+	"os"
+	"os/exec"
+	"regexp"
+	"strings"
 	"testing"
 	"time"
 
 	"github.com/paymentsdev/terraform-provider-payments/internal/sandbox"
+	"github.com/paymentsdev/terraform-provider-payments/internal/sandbox/sandboxtest"
 	"github.com/paymentsdev/terraform-provider-payments/internal/wire"
 )
 
@@ -36,5 +41,25 @@ func TestDocs_WebhookGuidesStateTheWiresValues(t *testing.T) {
 			continue // not among the guide's examples
 		}
 		requireContains(t, guide, text, "`"+typ+"`")
+	}
+}
+
+// TestDocs_PublishableKeyExampleRuns runs the keys guide's script against
+// a sandbox: it reads the account's publishable key and mints a token
+// with it alone.
+func TestDocs_PublishableKeyExampleRuns(t *testing.T) {
+	if _, err := exec.LookPath("curl"); err != nil {
+		t.Skip("curl is not installed")
+	}
+	sb := sandboxtest.Start(t)
+	key := sandboxtest.NewKey(t)
+	cmd := exec.Command("bash", "examples/guides/keys-and-livemode/publishable-key.sh")
+	cmd.Env = append(os.Environ(), "PAYMENTS_SECRET_KEY="+key, "PAYMENTS_BASE_URL="+sb.URL)
+	out, err := cmd.CombinedOutput()
+	if err != nil {
+		t.Fatalf("the script failed: %v\n%s", err, out)
+	}
+	if !regexp.MustCompile(`publishable key: pk_sandbox_[0-9a-f]{32}\n\{"id":"tok_`).Match(out) || strings.Contains(string(out), key) {
+		t.Errorf("the script's output is not a publishable key and a token, or shows the secret key:\n%s", out)
 	}
 }
