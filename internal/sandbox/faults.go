@@ -88,7 +88,7 @@ func (s *Server) injectFaults(ctx context.Context, a *account, method string) (*
 	var wait time.Duration
 	if rateLimit > 0 {
 		var admitted bool
-		admitted, wait = a.limiter.allow(time.Now(), rateLimit)
+		admitted, wait = a.limiter.allow(s.now(), rateLimit)
 		limited = !admitted
 	}
 	// Every draw happens here, under the lock and in the order of the

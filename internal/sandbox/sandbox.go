@@ -151,9 +151,9 @@ type Options struct {
 	// key elsewhere (pasted into a path, say) is masked (MaskKeys).
 	Logger *slog.Logger
 	// Clock is the time of timestamps and of the work that waits:
-	// idempotency expiry, idle accounts, delivery retries; nil is the real
-	// clock. Rate limits, latency and request timeouts always use the real
-	// clock.
+	// idempotency expiry, idle accounts, delivery retries, the rate_limit
+	// fault's window; nil is the real clock. Latency faults and request
+	// timeouts always take real time.
 	Clock clock.Clock
 	// Webhooks configure event delivery (see package delivery).
 	Webhooks WebhookOptions
