@@ -435,3 +435,35 @@ func TestDashboard_DeletedCustomerIsNotALink(t *testing.T) {
 		}
 	}
 }
+
+// TestDashboard_KeysPastedIntoRequestsAreMasked: a key pasted into a
+// path, inside a segment, or into an Idempotency-Key shows on the
+// Requests page as [redacted key], and reaches no log line.
+func TestDashboard_KeysPastedIntoRequestsAreMasked(t *testing.T) {
+	t.Parallel()
+	s := newSite(t, siteOptions{})
+	key := sandboxtest.NewKey(t)
+	pasted := sandboxtest.NewKey(t)
+	for _, r := range []sandboxtest.Request{
+		{Method: http.MethodGet, Path: wire.PathCustomers + "/key=" + pasted, Key: key},
+		{Method: http.MethodPost, Path: wire.PathCustomers, Key: key, Form: url.Values{}, IdempotencyKey: "retry-" + pasted},
+	} {
+		if _, err := sandboxtest.Do(http.DefaultClient, s.url, r); err != nil {
+			t.Fatal(err)
+		}
+	}
+	b := s.browser()
+	b.signIn(key)
+	pg := b.get("/requests")
+	if pg.status != http.StatusOK || strings.Contains(pg.body, pasted) {
+		t.Fatalf("/requests: %d, or it shows the pasted key:\n%s", pg.status, pg.body)
+	}
+	for _, want := range []string{"/v1/customers/key=[redacted key]", "retry-[redacted key]"} {
+		if !strings.Contains(pg.body, want) {
+			t.Errorf("/requests does not show %q", want)
+		}
+	}
+	if strings.Contains(s.logText(), pasted) || strings.Contains(s.logText(), key) {
+		t.Errorf("the logs hold a key:\n%s", s.logText())
+	}
+}
