@@ -371,6 +371,7 @@ func TestCatalog_KeptAcrossRestarts(t *testing.T) {
 	e.post(wire.PathSandboxReset, nil).ok(nil)
 	stop()
 	e, stop = openEnv(t, path, key)
+	defer stop()
 	if got := e.ids(wire.PathProducts); len(got) != 0 {
 		t.Errorf("products after a reset and a restart: %v", got)
 	}
