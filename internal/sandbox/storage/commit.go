@@ -52,7 +52,9 @@ func (st *boltStore) Commit(account [32]byte, ops []Op) error {
 	switch {
 	case errors.Is(err, ErrOutcomeUnknown):
 		st.mu.Lock()
-		st.stopped = fmt.Errorf("the data file takes no more writes since one's outcome became unknown (%w); restart to read back what the disk holds", err)
+		// %v, not %w: the later commits refused with this error changed
+		// nothing, so they must not read as ErrOutcomeUnknown.
+		st.stopped = fmt.Errorf("the data file takes no more writes since one's outcome became unknown (%v); restart to read back what the disk holds", err) //nolint:errorlint // see above
 		// The commits queued meanwhile were never written: they fail
 		// plainly, as every later one does.
 		st.failQueue(st.stopped)
