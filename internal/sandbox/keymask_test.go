@@ -84,7 +84,7 @@ func (e *env) srvDo(method, path, auth string) *result {
 	return e.do(method, path, nil, header("Authorization", auth))
 }
 
-func TestMaskKeys(t *testing.T) {
+func TestMaskKeys_Strings(t *testing.T) {
 	t.Parallel()
 	for _, tc := range []struct{ in, want string }{
 		{"", ""},
