@@ -100,7 +100,7 @@ func run(args []string, stdout, stderr io.Writer) int {
 	maxTotalBytes := byteSize(sandbox.DefaultMaxTotalBytes)
 	fs.Var(&maxTotalBytes, "max-total-bytes", "let all accounts together keep at most this many bytes (`size`, counted as for -max-account-bytes); past it every account's writes get 403 sandbox_limit_exceeded, reads and deletes still work. Unless GOMEMLIMIT is set, the Go runtime's soft memory limit is set to 1.5 times this, so that garbage is collected before the process outgrows it. With the defaults a flood of keys and large requests, of clients that do not read their answers, or of unfinished headers keeps the process under 512 MiB resident; with -data, the data file's pages the kernel keeps mapped and the buffers of applying the write-ahead log come on top (about 290 MiB more in the same flood, most of it reclaimable). 0 removes the limit")
 	accountIdle := fs.Duration("account-idle", sandbox.DefaultAccountIdle, "remove an account made on first use, in memory and in the -data file, once no request has used it for this `duration` (such as 720h or 30m; counted from the start for accounts read from -data) and no webhook delivery of it is pending; its key gets a new, empty account on its next request. Accounts named by -key are never removed. 0 keeps accounts forever")
-	concurrency := fs.Int("webhook-concurrency", sandbox.DefaultWebhookConcurrency, "make at most this many webhook delivery `attempts` at once, all accounts and endpoints together; more wait their turn, in each endpoint's order (one endpoint has at most 4 in flight, one account a quarter of them, at least 4)")
+	concurrency := fs.Int("webhook-concurrency", sandbox.DefaultWebhookConcurrency, "make at most this many webhook delivery `attempts` at once, all accounts and endpoints together; more wait their turn, in each endpoint's order (one endpoint has at most 4 in flight; past a quarter of them, at least 4, an account takes more only while an eighth stay free)")
 	faultSeed := fs.Int64("fault-seed", 0, "start every account's injected faults (error_rate, drop_rate of POST /_sandbox/faults) from this `seed`, 1 to 9007199254740991, so that a run meets the same faults again; 0 picks a random seed per account. GET /_sandbox/faults shows the seed in use")
 	var allowedHosts hostNames
 	fs.Var(&allowedHosts, "allowed-hosts", "without keys, also answer requests whose Host header is one of these `names`, comma-separated, repeatable: sandbox.internal, 192.168.1.20, .example.test (that domain and every name under it), or * (any: turns the DNS rebinding defence off). Without keys the sandbox answers only requests for its -addr host, localhost, 127.0.0.1 and [::1], any port, and 421 host_not_allowed to any other Host; with keys, the keys gate it and every Host is answered")
@@ -136,9 +136,10 @@ without connecting). Redirects are never followed.
     fd00:ec2::254) and unspecified ones (0.0.0.0, ::) only where
     -webhook-allow names them exactly, never through a network;
   - anything else only where -webhook-allow allows it.
-At most -webhook-concurrency attempts are in flight at once, one
-account's at most a quarter of them; more wait their turn, each
-endpoint's in the order of its events. Pending deliveries count toward
+At most -webhook-concurrency attempts are in flight at once; past a
+quarter of them an account takes more only while an eighth stay free for
+the others; more wait their turn, each endpoint's in the order of its
+events. Pending deliveries count toward
 -max-account-bytes and -max-total-bytes: past them no new delivery is
 queued, and /_sandbox/deliveries says so (attempt 0, "not queued: ...").
 

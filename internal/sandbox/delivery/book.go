@@ -72,8 +72,6 @@ type Book struct {
 	// a request that must write after them (deleting an endpoint,
 	// resetting) can wait for them.
 	flushing sync.Mutex
-	// slots bound the account's attempts in flight (Engine.accountSlots).
-	slots chan struct{}
 	// bytes is what the pending deliveries and the log keep (see Bytes),
 	// changed under mu; charge, when set, is told every change.
 	bytes  atomic.Int64

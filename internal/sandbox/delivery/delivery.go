@@ -56,9 +56,9 @@ type Options struct {
 	Timeout time.Duration
 	// Concurrency is the most attempts in flight at once, all accounts
 	// and endpoints together (-webhook-concurrency); more wait their turn
-	// in their endpoint's order. One account has at most a quarter of
-	// them (at least 4), so that its backlog never holds up the others'.
-	// 0 is DefaultConcurrency.
+	// in their endpoint's order. Past a quarter of them (at least 4), an
+	// account takes more only while an eighth stay free, so that its
+	// backlog never holds up the others'. 0 is DefaultConcurrency.
 	Concurrency int
 }
 
@@ -143,10 +143,9 @@ type Engine struct {
 	due   dueHeap
 	lanes map[laneKey]*lane
 	wake  chan struct{}
-	// slots bound the attempts in flight, all lanes together;
-	// perAccount bounds those of one account (Book.slots).
-	slots      chan struct{}
-	perAccount int
+	// slots bound the attempts in flight, all lanes together, with each
+	// account's share (slots.go).
+	slots *slotPool
 
 	// flushMu guards dirty, the accounts whose books have writes to make.
 	flushMu  sync.Mutex
@@ -166,12 +165,10 @@ func New(o Options, host Host, clk clock.Clock) (*Engine, error) {
 	e := &Engine{
 		host: host, clock: clk, allow: allow,
 		attempts: o.Attempts, base: o.RetryBase, timeout: o.Timeout,
-		lanes: make(map[laneKey]*lane),
-		wake:  make(chan struct{}, 1),
-		slots: make(chan struct{}, o.Concurrency),
-		// A quarter of the slots, at least an endpoint's lane.
-		perAccount: max(laneWorkers, o.Concurrency/4),
-		flushNow:   make(chan struct{}, 1),
+		lanes:    make(map[laneKey]*lane),
+		wake:     make(chan struct{}, 1),
+		slots:    newSlotPool(o.Concurrency),
+		flushNow: make(chan struct{}, 1),
 		lookup: func(ctx context.Context, host string) ([]netip.Addr, error) {
 			return net.DefaultResolver.LookupNetIP(ctx, "ip", host)
 		},

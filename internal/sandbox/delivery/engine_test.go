@@ -67,7 +67,7 @@ func start(t *testing.T, o delivery.Options, accounts ...*account) (*delivery.En
 }
 
 // TestEngine_BacklogDelaysNoOtherAccount: one account's deliveries to
-// receivers that never answer hold at most its share of the slots; another
+// receivers that never answer leave an eighth of the slots free; another
 // account's delivery goes out while they hang.
 func TestEngine_BacklogDelaysNoOtherAccount(t *testing.T) {
 	t.Parallel()
@@ -85,7 +85,7 @@ func TestEngine_BacklogDelaysNoOtherAccount(t *testing.T) {
 	}))
 	t.Cleanup(fine.Close)
 
-	const endpoints, concurrency = 8, 16 // the flooder could use 32 slots; its share is 4
+	const endpoints, concurrency = 8, 16 // the flooder's lanes could use 32 slots
 	targets := map[string]string{}
 	for i := range endpoints {
 		targets[fmt.Sprintf("we_%d", i)] = never.URL
@@ -111,8 +111,8 @@ func TestEngine_BacklogDelaysNoOtherAccount(t *testing.T) {
 	case <-time.After(15 * time.Second):
 		t.Fatalf("the other account's delivery did not go out in 15 s while %d of the flooder's attempts hang", hanging.Load())
 	}
-	if n := hanging.Load(); n > max(4, concurrency/4) {
-		t.Errorf("%d of the flooder's attempts hang at once; its share is %d", n, max(4, concurrency/4))
+	if n := hanging.Load(); n > concurrency-concurrency/8 {
+		t.Errorf("%d of the flooder's attempts hang at once; past its share it may take slots only while %d stay free", n, concurrency/8)
 	}
 }
 

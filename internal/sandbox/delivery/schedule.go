@@ -114,47 +114,13 @@ func (e *Engine) dispatchLocked(dl *delivery) {
 	}
 }
 
-// accountSlots are the slots of one account: its attempts in flight,
-// all its endpoints together.
-func (e *Engine) accountSlots(a Account) chan struct{} {
-	bk := a.Book()
-	bk.mu.Lock()
-	defer bk.mu.Unlock()
-	if bk.slots == nil {
-		bk.slots = make(chan struct{}, e.perAccount)
-	}
-	return bk.slots
-}
-
-// work makes the attempts of one lane. It takes a slot of its account,
-// then one of the engine, before it takes the lane's next delivery, so
-// that waiting for a slot never reorders a lane: the first to get a slot
-// sends the oldest. An account's share keeps its backlog from taking
-// every slot: the others' attempts wait for at most the shares of the
-// accounts ahead of them, whose waiters the slots serve in turn.
+// work makes the attempts of one lane. It takes a slot before it takes
+// the lane's next delivery, so that waiting for a slot never reorders a
+// lane: the first to get a slot sends the oldest.
 func (e *Engine) work(key laneKey, l *lane) {
 	defer e.wg.Done()
-	mine := e.accountSlots(key.account)
 	for {
-		held := 0
-		select {
-		case mine <- struct{}{}:
-			held = 1
-			select {
-			case e.slots <- struct{}{}:
-				held = 2
-			case <-e.ctx.Done():
-			}
-		case <-e.ctx.Done():
-		}
-		release := func() {
-			if held == 2 {
-				<-e.slots
-			}
-			if held >= 1 {
-				<-mine
-			}
-		}
+		slot := e.slots.acquire(e.ctx, key.account)
 		e.mu.Lock()
 		if len(l.queue) == 0 || e.ctx.Err() != nil {
 			l.running--
@@ -162,7 +128,9 @@ func (e *Engine) work(key laneKey, l *lane) {
 				delete(e.lanes, key)
 			}
 			e.mu.Unlock()
-			release()
+			if slot {
+				e.slots.release(key.account)
+			}
 			return
 		}
 		dl := l.queue[0]
@@ -170,7 +138,7 @@ func (e *Engine) work(key laneKey, l *lane) {
 		l.queue = l.queue[1:]
 		e.mu.Unlock()
 		e.attempt(dl)
-		release()
+		e.slots.release(key.account)
 	}
 }
 
