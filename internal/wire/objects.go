@@ -54,20 +54,22 @@ type PaymentSource struct {
 // Payment is a payment object. Fields the service may leave out are
 // pointers (nil when absent) or "" for strings.
 type Payment struct {
-	ID                string            `json:"id"`
-	Object            string            `json:"object"`
-	Amount            int64             `json:"amount"`
-	AmountRefunded    *int64            `json:"amount_refunded"`
-	Currency          string            `json:"currency"`
-	Status            string            `json:"status"`
-	Captured          *bool             `json:"captured"`
-	AuthorizationCode string            `json:"authorization_code"`
-	Source            *PaymentSource    `json:"source"`
-	Customer          string            `json:"customer"`
-	Description       string            `json:"description"`
-	Metadata          map[string]string `json:"metadata"`
-	CreatedAt         string            `json:"created_at"`
-	Livemode          bool              `json:"livemode"`
+	ID                string         `json:"id"`
+	Object            string         `json:"object"`
+	Amount            int64          `json:"amount"`
+	AmountRefunded    *int64         `json:"amount_refunded"`
+	Currency          string         `json:"currency"`
+	Status            string         `json:"status"`
+	Captured          *bool          `json:"captured"`
+	AuthorizationCode string         `json:"authorization_code"`
+	Source            *PaymentSource `json:"source"`
+	Customer          string         `json:"customer"`
+	Description       string         `json:"description"`
+	// Invoice is the in_ id of the invoice the payment pays, "" when none.
+	Invoice   string            `json:"invoice"`
+	Metadata  map[string]string `json:"metadata"`
+	CreatedAt string            `json:"created_at"`
+	Livemode  bool              `json:"livemode"`
 }
 
 // List is one page of a list of T: the service's list envelope.

@@ -102,6 +102,9 @@ var EventTypes = []string{
 	EventPaymentRefunded, EventPaymentPartiallyRefunded, EventPaymentDisputed, EventPaymentUpdated,
 	EventProductCreated, EventProductUpdated, EventProductDeleted,
 	EventPriceCreated, EventPriceUpdated,
+	EventSubscriptionCreated, EventSubscriptionUpdated, EventSubscriptionDeleted, EventSubscriptionTrialWillEnd,
+	EventInvoiceCreated, EventInvoiceFinalized, EventInvoicePaid, EventInvoicePaymentFailed,
+	EventInvoicePaymentActionNeeded, EventInvoiceVoided, EventInvoiceMarkedUncollectible,
 }
 
 // PaymentStatusEvent is the event type sent when a payment enters status.
