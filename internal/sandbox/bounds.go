@@ -73,15 +73,19 @@ const (
 )
 
 var (
-	customerBytes = int64(reflect.TypeFor[customer]().Size()) + allocOverhead
-	sourceBytes   = int64(reflect.TypeFor[source]().Size()) + allocOverhead
-	paymentBytes  = int64(reflect.TypeFor[payment]().Size()) + allocOverhead
-	idemBytes     = int64(reflect.TypeFor[idemRecord]().Size()) + allocOverhead
-	endpointBytes = int64(reflect.TypeFor[webhookEndpoint]().Size()) + allocOverhead
-	eventBytes    = int64(reflect.TypeFor[event]().Size()) + allocOverhead
-	productBytes  = int64(reflect.TypeFor[product]().Size()) + allocOverhead
-	priceBytes    = int64(reflect.TypeFor[price]().Size()) + allocOverhead
-	kvBytes       = int64(reflect.TypeFor[kv]().Size())
+	customerBytes    = int64(reflect.TypeFor[customer]().Size()) + allocOverhead
+	sourceBytes      = int64(reflect.TypeFor[source]().Size()) + allocOverhead
+	paymentBytes     = int64(reflect.TypeFor[payment]().Size()) + allocOverhead
+	idemBytes        = int64(reflect.TypeFor[idemRecord]().Size()) + allocOverhead
+	endpointBytes    = int64(reflect.TypeFor[webhookEndpoint]().Size()) + allocOverhead
+	eventBytes       = int64(reflect.TypeFor[event]().Size()) + allocOverhead
+	productBytes     = int64(reflect.TypeFor[product]().Size()) + allocOverhead
+	priceBytes       = int64(reflect.TypeFor[price]().Size()) + allocOverhead
+	subBytes         = int64(reflect.TypeFor[subscription]().Size()) + allocOverhead
+	subItemBytes     = int64(reflect.TypeFor[subItem]().Size())
+	invoiceBytes     = int64(reflect.TypeFor[invoice]().Size()) + allocOverhead
+	invoiceLineBytes = int64(reflect.TypeFor[invoiceLine]().Size())
+	kvBytes          = int64(reflect.TypeFor[kv]().Size())
 	// accountBytes is an account with no objects: its struct, per-route
 	// counters and empty maps, and its entry in the server's map.
 	accountBytes = int64(reflect.TypeFor[account]().Size()) + allocOverhead +
@@ -152,6 +156,14 @@ func (pr *price) memBytes() int64 {
 		n += (16 + ptrBytes + 1) * 8 / 5
 	}
 	return n
+}
+
+func (s *subscription) memBytes() int64 {
+	return subBytes + ridMapEntry + orderSlot + int64(cap(s.items))*subItemBytes + allocOverhead + metaBytes(s.meta)
+}
+
+func (inv *invoice) memBytes() int64 {
+	return invoiceBytes + ridMapEntry + orderSlot + int64(cap(inv.lines))*invoiceLineBytes + allocOverhead
 }
 
 func (ev *event) memBytes() int64 {
@@ -397,6 +409,12 @@ func (a *account) countLoaded(now time.Time) {
 	}
 	for _, pr := range a.cat.prices {
 		a.recount(&pr.counted, pr.memBytes())
+	}
+	for _, s := range a.bill.subs {
+		a.recount(&s.counted, s.memBytes())
+	}
+	for _, inv := range a.bill.invoices {
+		a.recount(&inv.counted, inv.memBytes())
 	}
 	a.lastUsed.Store(now.UnixNano())
 }

@@ -43,6 +43,7 @@ func (c *call) completePayment() response {
 	c.putPayment(p)
 	body := paymentJSON(nil, p)
 	c.emitPayment(p, body)
+	c.paymentSettled(p)
 	return ok(body)
 }
 

@@ -155,7 +155,9 @@ func (c *call) deleteCustomer() response {
 	if e != nil {
 		return e.response()
 	}
-	// Payments keep the customer's id; only its sources go with it.
+	// Payments, subscriptions and invoices keep the customer's id; only its
+	// sources go with it, and its subscriptions end: nobody is left to bill.
+	c.cancelCustomerSubscriptions(cu.id)
 	delete(c.a.customers, cu.id)
 	c.a.unindexCustomer(cu)
 	delete(c.a.byCustomer, cu.id)

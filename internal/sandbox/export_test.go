@@ -60,6 +60,12 @@ func AccountBytes(s *Server, key string) (running, recounted int64) {
 	for _, pr := range a.cat.prices {
 		recounted += pr.memBytes()
 	}
+	for _, s := range a.bill.subs {
+		recounted += s.memBytes()
+	}
+	for _, inv := range a.bill.invoices {
+		recounted += inv.memBytes()
+	}
 	a.reqlog.mu.Lock()
 	defer a.reqlog.mu.Unlock()
 	for i := range a.reqlog.buf {

@@ -4,6 +4,7 @@ import (
 	"crypto/sha256"
 	"net/url"
 	"slices"
+	"strconv"
 	"strings"
 	"unicode/utf8"
 
@@ -18,6 +19,10 @@ type param struct {
 	bracketed   bool
 	// array is a name ending in [] (enabled_events[]=a), which may repeat.
 	array bool
+	// indexed is a field of a list's entry, as in items[0][price]: base
+	// "items", index 0, sub "price".
+	indexed bool
+	index   int
 }
 
 // form is a request's parameters: the query string, plus the body of a POST.
@@ -57,6 +62,15 @@ func parseForm(dst form, raw string) (form, *apiError) {
 			p.base, p.array = base, true
 		} else if i := strings.IndexByte(name, '['); i >= 0 {
 			sub, ok := strings.CutSuffix(name[i+1:], "]")
+			if idx, key, found := strings.Cut(sub, "]["); ok && found && i > 0 {
+				n, err := strconv.Atoi(idx)
+				if err != nil || n < 0 || n > maxFormIndex || strconv.Itoa(n) != idx || key == "" || strings.ContainsAny(key, "[]") {
+					return dst, invalid(name, "The field name %s is malformed; name a list's entry by its index and field, as in items[0][price].", clip(name))
+				}
+				p.base, p.sub, p.index, p.indexed = name[:i], key, n, true
+				dst = append(dst, p)
+				continue
+			}
 			if !ok || i == 0 || sub == "" || strings.ContainsAny(sub, "[]") {
 				return dst, invalid(name, "The field name %s is malformed; use one key in brackets, as in metadata[plan]=gold.", clip(name))
 			}
@@ -93,14 +107,22 @@ func (f form) get(name string) (string, bool) {
 	return "", false
 }
 
+// maxFormIndex bounds the index of a list's entry (items[N][price]), so
+// that a request cannot make a handler allocate for a huge index.
+const maxFormIndex = 999
+
 // check rejects any field not in allowed. An entry "metadata[*]" admits
-// every bracketed key of metadata; "created[gte]" admits that one name.
+// every bracketed key of metadata; "created[gte]" admits that one name;
+// "items[#][price]" admits the price of every entry of items.
 func (f form) check(allowed ...string) *apiError {
 next:
 	for i := range f {
 		p := &f[i]
 		for _, a := range allowed {
 			if a == p.name {
+				continue next
+			}
+			if p.indexed && len(a) == len(p.base)+len(p.sub)+5 && strings.HasPrefix(a, p.base) && strings.HasSuffix(a, "[#]["+p.sub+"]") {
 				continue next
 			}
 			if p.bracketed && len(a) == len(p.base)+3 && strings.HasPrefix(a, p.base) && strings.HasSuffix(a, "[*]") {

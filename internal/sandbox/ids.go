@@ -81,6 +81,14 @@ func appendID(b []byte, prefix string, r rid) []byte {
 	return append(b, '"')
 }
 
+// appendOptID writes the zero rid as null: no such object.
+func appendOptID(b []byte, prefix string, r rid) []byte {
+	if r.isZero() {
+		return append(b, "null"...)
+	}
+	return appendID(b, prefix, r)
+}
+
 // newRequestID returns the value of a Request-Id header.
 func newRequestID() string {
 	var b [4 + wire.IDRandomLength]byte

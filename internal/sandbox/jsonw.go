@@ -119,6 +119,14 @@ func appendTime(b []byte, unix int64) []byte {
 	return append(b, '"')
 }
 
+// appendOptTime writes 0 as null: a time that has not come.
+func appendOptTime(b []byte, unix int64) []byte {
+	if unix == 0 {
+		return append(b, "null"...)
+	}
+	return appendTime(b, unix)
+}
+
 // appendFloat writes a fault rate the way encoding/json would.
 func appendFloat(b []byte, f float64) []byte {
 	return strconv.AppendFloat(b, f, 'g', -1, 64)

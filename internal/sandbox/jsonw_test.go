@@ -81,6 +81,7 @@ type paymentOut struct {
 	Source            wire.PaymentSource `json:"source"`
 	Customer          *string            `json:"customer"`
 	Description       *string            `json:"description"`
+	Invoice           *string            `json:"invoice"`
 	Metadata          map[string]string  `json:"metadata"`
 	CreatedAt         string             `json:"created_at"`
 	Livemode          bool               `json:"livemode"`
@@ -95,6 +96,9 @@ func paymentJSONStd(p *payment) []byte {
 	}
 	if !p.customer.isZero() {
 		o.Customer = optStr(p.customer.format(wire.CustomerIDPrefix))
+	}
+	if !p.invoice.isZero() {
+		o.Invoice = optStr(p.invoice.format(wire.InvoiceIDPrefix))
 	}
 	out, err := json.Marshal(o)
 	if err != nil {

@@ -98,6 +98,7 @@ type payment struct {
 	expMonth         int32
 	expYear          int32
 	customer         rid // zero when none
+	invoice          rid // the invoice it pays, zero when none
 	description      string
 	meta             metadata
 	counted          int64 // bytes charged to the account, see bounds.go
@@ -128,6 +129,9 @@ type account struct {
 
 	// cat is the catalog: products and prices (products.go, prices.go).
 	cat catalog
+	// bill is the subscriptions and their invoices (subscriptions.go,
+	// invoices.go).
+	bill billing
 
 	// bytes is what the account keeps (see bounds.go), under mu; total is
 	// the server's sum over every account, which charge keeps in step.
@@ -201,6 +205,7 @@ func (a *account) clear(c *call) {
 	a.idemQueue = nil
 	a.sources = 0
 	a.cat.reset()
+	a.bill.reset()
 	a.wh.clear(c)
 	a.charge(accountBytes - a.bytes)
 }
@@ -230,6 +235,9 @@ func (a *account) restore(from *account, undo []delivery.Undo) {
 	productSeq, priceSeq := max(a.cat.productSeq, from.cat.productSeq), max(a.cat.priceSeq, from.cat.priceSeq)
 	a.cat = from.cat
 	a.cat.productSeq, a.cat.priceSeq = productSeq, priceSeq
+	subSeq, invoiceSeq := max(a.bill.subSeq, from.bill.subSeq), max(a.bill.invoiceSeq, from.bill.invoiceSeq)
+	a.bill = from.bill
+	a.bill.subSeq, a.bill.invoiceSeq = subSeq, invoiceSeq
 	a.wh.endpoints, a.wh.endpointOrder = from.wh.endpoints, from.wh.endpointOrder
 	a.wh.events, a.wh.eventOrder = from.wh.events, from.wh.eventOrder
 	a.wh.seq = max(a.wh.seq, from.wh.seq)

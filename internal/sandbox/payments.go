@@ -99,28 +99,7 @@ func (c *call) createPayment() response {
 		return missingParam(wire.ParamSource, "Send source (a token such as %s), customer (a customer with a default source), or both.", TokenVisa).response()
 	}
 
-	p.id = newRID()
-	for c.a.payments[p.id] != nil {
-		p.id = newRID()
-	}
-	switch p.card.behaviour {
-	case declines:
-		p.status = wire.PaymentStatusDeclined
-	case needs3DS:
-		p.status = wire.PaymentStatusPending
-	default:
-		p.authCode = newAuthorizationCode()
-		if capture {
-			p.status, p.captured = wire.PaymentStatusApproved, true
-		} else {
-			p.status = wire.PaymentStatusAuthorized
-		}
-	}
-	c.a.seq++
-	p.seq = c.a.seq
-	c.a.addPayment(p)
-	c.putPayment(p)
-	c.putSeq()
+	c.makePayment(p)
 	body := paymentJSON(nil, p)
 	c.emitPayment(p, body)
 	if p.status == wire.PaymentStatusDeclined {
@@ -132,6 +111,33 @@ func (c *call) createPayment() response {
 		}).response()
 	}
 	return ok(body)
+}
+
+// makePayment charges p's card: the card's behaviour decides its status.
+// It stores and indexes p; the caller emits its event.
+func (c *call) makePayment(p *payment) {
+	p.id = newRID()
+	for c.a.payments[p.id] != nil {
+		p.id = newRID()
+	}
+	switch p.card.behaviour {
+	case declines:
+		p.status = wire.PaymentStatusDeclined
+	case needs3DS:
+		p.status = wire.PaymentStatusPending
+	default:
+		p.authCode = newAuthorizationCode()
+		if p.captureRequested {
+			p.status, p.captured = wire.PaymentStatusApproved, true
+		} else {
+			p.status = wire.PaymentStatusAuthorized
+		}
+	}
+	c.a.seq++
+	p.seq = c.a.seq
+	c.a.addPayment(p)
+	c.putPayment(p)
+	c.putSeq()
 }
 
 // setSource records the card a payment is charged to.
@@ -339,5 +345,7 @@ func paymentJSON(b []byte, p *payment) []byte {
 	}
 	b = append(b, `,"description":`...)
 	b = appendOptString(b, p.description)
+	b = append(b, `,"invoice":`...)
+	b = appendOptID(b, wire.InvoiceIDPrefix, p.invoice)
 	return appendMetadataTail(b, p.meta, p.created)
 }

@@ -91,6 +91,19 @@
 //     active price holding it, which gets price.updated first. A price
 //     list's product filter naming no product of the account is 400
 //     resource_missing. Periods are at most wire.RecurringMaxYears.
+//   - Subscriptions and invoices (subscriptions.go, invoices.go): a create
+//     invoices and charges the first period at once, through a payment of
+//     the payments API with its invoice set (makePayment), so that
+//     declines, 3-D Secure and disputes are a payment's. Items are
+//     items[N][price] and items[N][quantity] (form.go's one indexed
+//     form), of one currency and period. error_if_incomplete refuses a
+//     first charge that would not succeed at once before anything is
+//     made; customer.subscription.created follows the first invoice's
+//     events. Updates apply from the next period, without proration;
+//     DELETE cancels and keeps the subscription; deleting a customer
+//     cancels its subscriptions. An invoice whose payment waits for 3-D
+//     Secure can be neither paid again nor voided, so that nothing is
+//     charged twice; completing it settles the invoice.
 //   - A data file that is truncated, overwritten or foreign is refused at
 //     open (read-only, checked whole with bbolt's tx.Check), with one
 //     error naming it and what to do; nothing of it is served.
@@ -348,6 +361,9 @@ type call struct {
 	// reading the account back from the store does not restore (see
 	// account.restore); run when the commit fails.
 	undo []delivery.Undo
+	// newSub is the subscription the request creates, announced once by
+	// its create rather than at each change on the way.
+	newSub *subscription
 }
 
 // route is one endpoint.
@@ -404,6 +420,15 @@ func init() {
 		def(get, wire.PathPrices, (*call).listPrices),
 		def(get, wire.PathPrice, (*call).retrievePrice),
 		def(post, wire.PathPrice, (*call).updatePrice),
+		def(post, wire.PathSubscriptions, (*call).createSubscription),
+		def(get, wire.PathSubscriptions, (*call).listSubscriptions),
+		def(get, wire.PathSubscription, (*call).retrieveSubscription),
+		def(post, wire.PathSubscription, (*call).updateSubscription),
+		def(del, wire.PathSubscription, (*call).cancelSubscription),
+		def(get, wire.PathInvoices, (*call).listInvoices),
+		def(get, wire.PathInvoice, (*call).retrieveInvoice),
+		def(post, wire.PathInvoicePay, (*call).payInvoice),
+		def(post, wire.PathInvoiceVoid, (*call).voidInvoice),
 		def(post, wire.PathWebhookEndpoints, (*call).createWebhookEndpoint),
 		def(get, wire.PathWebhookEndpoints, (*call).listWebhookEndpoints),
 		def(get, wire.PathWebhookEndpoint, (*call).retrieveWebhookEndpoint),

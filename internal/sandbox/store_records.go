@@ -33,7 +33,7 @@ type storedAccount struct {
 	seq       uint64
 	webhooks  map[string][][]byte // by bucket name, see webhookBuckets
 	tokens    [][]byte
-	catalog   map[string][][]byte // by bucket name, see catalogBuckets
+	catalog   map[string][][]byte // by bucket name, see catalogBuckets and billingBuckets
 }
 
 // storedFrom sorts an account's records from the store by bucket, each
@@ -58,7 +58,7 @@ func storedFrom(acct *storage.Account) *storedAccount {
 			sa.webhooks[name] = inOrder(m)
 		}
 	}
-	for _, name := range catalogBuckets {
+	for _, name := range append(catalogBuckets, billingBuckets...) {
 		if m := acct.Buckets[name]; len(m) > 0 {
 			sa.catalog[name] = inOrder(m)
 		}
@@ -116,6 +116,7 @@ type (
 		Last4            string      `json:"last4,omitempty"`
 		ExpMonth         int32       `json:"exp_month,omitempty"`
 		Customer         string      `json:"customer,omitempty"`
+		Invoice          string      `json:"invoice,omitempty"`
 		Description      string      `json:"description,omitempty"`
 		Meta             [][2]string `json:"meta,omitempty"`
 	}
@@ -200,6 +201,9 @@ func (c *call) putPayment(p *payment) {
 	rec.Last4, rec.ExpMonth = cardRecord(p.card, p.expMonth)
 	if !p.customer.isZero() {
 		rec.Customer = p.customer.format(wire.CustomerIDPrefix)
+	}
+	if !p.invoice.isZero() {
+		rec.Invoice = p.invoice.format(wire.InvoiceIDPrefix)
 	}
 	c.addOp(storage.Put(bucketPayments, rec.ID, c.marshal(rec)))
 }
@@ -402,6 +406,9 @@ func (s *Server) buildAccount(hash [32]byte, sa *storedAccount, now time.Time, t
 	if err := a.loadCatalog(sa.catalog); err != nil {
 		return nil, err
 	}
+	if err := a.loadBilling(sa.catalog); err != nil {
+		return nil, err
+	}
 	for _, raw := range sa.tokens {
 		var rec tokenRecord
 		if err := json.Unmarshal(raw, &rec); err != nil {
@@ -479,6 +486,11 @@ func paymentFromRecord(rec paymentRecord) (*payment, error) {
 	if rec.Customer != "" {
 		if p.customer, ok1 = parseRID(rec.Customer, wire.CustomerIDPrefix); !ok1 {
 			return nil, fmt.Errorf("data file: payment %s has a malformed customer %q", rec.ID, rec.Customer)
+		}
+	}
+	if rec.Invoice != "" {
+		if p.invoice, ok1 = parseRID(rec.Invoice, wire.InvoiceIDPrefix); !ok1 {
+			return nil, fmt.Errorf("data file: payment %s has a malformed invoice %q", rec.ID, rec.Invoice)
 		}
 	}
 	return p, nil

@@ -1,0 +1,372 @@
+package sandbox
+
+import (
+	"slices"
+	"strings"
+
+	"github.com/paymentsdev/terraform-provider-payments/internal/wire"
+)
+
+// Invoices (GET /v1/invoices, GET /v1/invoices/{id}, POST
+// /v1/invoices/{id}/pay and /void): what a subscription bills for a
+// period. An invoice is finalized (open) as it is made and charged at
+// once; every charge is a payment of the payments API with its invoice
+// field set, so that 3-D Secure, declines and disputes work as for any
+// payment.
+
+type invoiceLine struct {
+	item     rid
+	price    rid
+	quantity int64
+	amount   int64
+}
+
+type invoice struct {
+	id            rid
+	seq           uint64 // creation order
+	created       int64
+	customer      rid
+	subscription  rid
+	status        string // interned, one of wire.InvoiceStatuses
+	billingReason string // interned
+	lines         []invoiceLine
+	amountDue     int64
+	amountPaid    int64
+	currency      string
+	attempts      int64
+	// nextAttempt is when the invoice is charged again, 0 for never.
+	nextAttempt            int64
+	payment                rid // the latest attempt
+	periodStart, periodEnd int64
+	counted                int64 // bytes charged to the account, see bounds.go
+}
+
+func (b *billing) addInvoice(inv *invoice) {
+	b.ensure()
+	b.invoiceSeq++
+	inv.seq = b.invoiceSeq
+	b.invoices[inv.id] = inv
+	b.invoiceOrder = append(b.invoiceOrder, inv)
+}
+
+// newInvoice invoices the current period of s, open; free (a trial) bills
+// nothing.
+func (c *call) newInvoice(s *subscription, reason string, free bool) *invoice {
+	inv := &invoice{
+		created: c.unix, customer: s.customer, subscription: s.id, status: wire.InvoiceStatusOpen,
+		billingReason: reason, currency: s.currency(), periodStart: s.periodStart, periodEnd: s.periodEnd,
+	}
+	inv.lines = make([]invoiceLine, len(s.items))
+	for i, it := range s.items {
+		inv.lines[i] = invoiceLine{item: it.id, price: it.price.id, quantity: it.quantity}
+		if !free {
+			inv.lines[i].amount = it.price.unitAmount * it.quantity
+			inv.amountDue += inv.lines[i].amount
+		}
+	}
+	inv.id = newRID()
+	for c.a.bill.invoices[inv.id] != nil {
+		inv.id = newRID()
+	}
+	c.a.bill.addInvoice(inv)
+	s.latestInvoice = inv.id
+	c.emit(wire.EventInvoiceCreated, invoiceJSON(nil, inv))
+	c.emit(wire.EventInvoiceFinalized, invoiceJSON(nil, inv))
+	return inv
+}
+
+// collect charges an open invoice once to src, or marks it paid when it
+// is for nothing, and moves s by the outcome. src is nil when the
+// customer has no card: the attempt then fails without a payment.
+func (c *call) collect(inv *invoice, s *subscription, src *source) {
+	if inv.amountDue == 0 {
+		c.invoicePaid(inv, s)
+		return
+	}
+	inv.attempts++
+	if src == nil {
+		c.putInvoice(inv)
+		c.emit(wire.EventInvoicePaymentFailed, invoiceJSON(nil, inv))
+		c.invoiceUnpaid(s, inv)
+		return
+	}
+	p := &payment{
+		created: c.unix, amount: inv.amountDue, currency: inv.currency, captureRequested: true,
+		customer: inv.customer, invoice: inv.id,
+		description: "Invoice " + inv.id.format(wire.InvoiceIDPrefix),
+	}
+	p.setSource(src)
+	c.makePayment(p)
+	inv.payment = p.id
+	c.emitPayment(p, paymentJSON(nil, p))
+	c.settle(inv, s, p)
+}
+
+// settle moves inv and s by the status of p, the invoice's latest
+// payment: approved pays it, declined fails it, pending waits for 3-D
+// Secure.
+func (c *call) settle(inv *invoice, s *subscription, p *payment) {
+	switch p.status {
+	case wire.PaymentStatusApproved:
+		c.invoicePaid(inv, s)
+	case wire.PaymentStatusPending:
+		c.putInvoice(inv)
+		c.emit(wire.EventInvoicePaymentActionNeeded, invoiceJSON(nil, inv))
+		c.invoiceUnpaid(s, inv)
+	default:
+		c.putInvoice(inv)
+		c.emit(wire.EventInvoicePaymentFailed, invoiceJSON(nil, inv))
+		c.invoiceUnpaid(s, inv)
+	}
+}
+
+func (c *call) invoicePaid(inv *invoice, s *subscription) {
+	inv.status, inv.amountPaid, inv.nextAttempt = wire.InvoiceStatusPaid, inv.amountDue, 0
+	c.putInvoice(inv)
+	c.emit(wire.EventInvoicePaid, invoiceJSON(nil, inv))
+	if s != nil && s.latestInvoice == inv.id {
+		switch s.status {
+		case wire.SubscriptionStatusIncomplete, wire.SubscriptionStatusPastDue, wire.SubscriptionStatusUnpaid:
+			c.setSubscriptionStatus(s, wire.SubscriptionStatusActive)
+		}
+	}
+}
+
+// invoiceUnpaid moves s after a failed or waiting charge of inv: a first
+// invoice leaves it incomplete, a later one past_due.
+func (c *call) invoiceUnpaid(s *subscription, inv *invoice) {
+	if s == nil || s.latestInvoice != inv.id || s.ended() {
+		return
+	}
+	if inv.billingReason == wire.BillingReasonSubscriptionCreate {
+		c.setSubscriptionStatus(s, wire.SubscriptionStatusIncomplete)
+	} else {
+		c.setSubscriptionStatus(s, wire.SubscriptionStatusPastDue)
+	}
+}
+
+// setSubscriptionStatus moves s to status. The subscription the request
+// creates is announced once, as a whole, by its create.
+func (c *call) setSubscriptionStatus(s *subscription, status string) {
+	if s.status == status {
+		return
+	}
+	s.status = status
+	if c.newSub == s {
+		return
+	}
+	c.putSubscription(s)
+	c.emit(wire.EventSubscriptionUpdated, subscriptionJSON(nil, s))
+}
+
+// paymentSettled follows a payment of an invoice that left pending (3-D
+// Secure completed or failed) to its invoice, while the invoice is open.
+func (c *call) paymentSettled(p *payment) {
+	inv := c.a.bill.invoices[p.invoice]
+	if p.invoice.isZero() || inv == nil || inv.status != wire.InvoiceStatusOpen || inv.payment != p.id {
+		return
+	}
+	c.settle(inv, c.a.bill.subs[inv.subscription], p)
+}
+
+// source is the card s charges: its default_source, else its customer's
+// default; nil when there is none.
+func (c *call) subscriptionSource(s *subscription) *source {
+	cu := c.a.customers[s.customer]
+	if cu == nil {
+		return nil
+	}
+	if !s.defaultSource.isZero() {
+		if _, src := cu.source(s.defaultSource); src != nil {
+			return src
+		}
+	}
+	return cu.defaultSource
+}
+
+func (c *call) pathInvoice() (*invoice, *apiError) {
+	id := c.r.PathValue("id")
+	if inv := c.findInvoice(id); inv != nil {
+		return inv, nil
+	}
+	return nil, notFound("invoice", id)
+}
+
+func (c *call) findInvoice(id string) *invoice {
+	if r, ok := parseRID(id, wire.InvoiceIDPrefix); ok {
+		return c.a.bill.invoices[r]
+	}
+	return nil
+}
+
+func (c *call) retrieveInvoice() response {
+	if e := c.f.check(); e != nil {
+		return e.response()
+	}
+	inv, e := c.pathInvoice()
+	if e != nil {
+		return e.response()
+	}
+	return ok(invoiceJSON(nil, inv))
+}
+
+// openOnly refuses to act on an invoice that is not open.
+func openOnly(inv *invoice, verb string) *apiError {
+	e := invalid("", "Invoice %s is %s; only an open invoice can be %s.", inv.id.format(wire.InvoiceIDPrefix), inv.status, verb)
+	e.code = wire.ErrorCodeInvoiceUnexpectedState
+	return e
+}
+
+// payInvoice is POST /v1/invoices/{id}/pay: one more attempt, now. A
+// payment still waiting for 3-D Secure must finish first, so that an
+// invoice is never paid twice.
+func (c *call) payInvoice() response {
+	if e := c.f.check(); e != nil {
+		return e.response()
+	}
+	inv, e := c.pathInvoice()
+	if e != nil {
+		return e.response()
+	}
+	if inv.status != wire.InvoiceStatusOpen {
+		return openOnly(inv, "paid").response()
+	}
+	if p := c.a.payments[inv.payment]; p != nil && p.status == wire.PaymentStatusPending {
+		e := openOnly(inv, "paid")
+		e.message = "Invoice " + inv.id.format(wire.InvoiceIDPrefix) + "'s payment " + p.id.format(wire.PaymentIDPrefix) +
+			" is waiting for 3-D Secure; complete it (POST /_sandbox/payments/{id}/complete) before another attempt."
+		return e.response()
+	}
+	s := c.a.bill.subs[inv.subscription]
+	src := c.subscriptionSource(s)
+	if src == nil {
+		e := invalid("", "Customer %s has no default source to charge; attach one with POST /v1/customers/%s/sources.",
+			inv.customer.format(wire.CustomerIDPrefix), inv.customer.format(wire.CustomerIDPrefix))
+		e.code = wire.ErrorCodeMissingSource
+		return e.response()
+	}
+	c.collect(inv, s, src)
+	return ok(invoiceJSON(nil, inv))
+}
+
+// voidInvoice is POST /v1/invoices/{id}/void: an open invoice is never to
+// be paid. One whose payment waits for 3-D Secure is refused, so that a
+// void invoice cannot be paid after all.
+func (c *call) voidInvoice() response {
+	if e := c.f.check(); e != nil {
+		return e.response()
+	}
+	inv, e := c.pathInvoice()
+	if e != nil {
+		return e.response()
+	}
+	if inv.status != wire.InvoiceStatusOpen {
+		return openOnly(inv, "voided").response()
+	}
+	if p := c.a.payments[inv.payment]; p != nil && p.status == wire.PaymentStatusPending {
+		e := openOnly(inv, "voided")
+		e.message = "Invoice " + inv.id.format(wire.InvoiceIDPrefix) + "'s payment " + p.id.format(wire.PaymentIDPrefix) +
+			" is waiting for 3-D Secure; complete it (POST /_sandbox/payments/{id}/complete) first."
+		return e.response()
+	}
+	inv.status, inv.nextAttempt = wire.InvoiceStatusVoid, 0
+	c.putInvoice(inv)
+	b := invoiceJSON(nil, inv)
+	c.emit(wire.EventInvoiceVoided, b)
+	return ok(b)
+}
+
+// listInvoices is GET /v1/invoices: newest first, keeping those that
+// match every filter given.
+func (c *call) listInvoices() response {
+	if e := c.checkList(wire.ParamCustomer, wire.ParamSubscription, wire.ParamStatus); e != nil {
+		return e.response()
+	}
+	var cus, sub rid
+	if v, _ := c.f.get(wire.ParamCustomer); v != "" {
+		r, ok := parseRID(v, wire.CustomerIDPrefix)
+		if !ok || c.a.customers[r] == nil {
+			return missingRef(wire.ParamCustomer, "customer %q does not exist.", clip(v)).response()
+		}
+		cus = r
+	}
+	if v, _ := c.f.get(wire.ParamSubscription); v != "" {
+		s := c.findSubscription(v)
+		if s == nil {
+			return missingRef(wire.ParamSubscription, "subscription %q does not exist.", clip(v)).response()
+		}
+		sub = s.id
+	}
+	status, _ := c.f.get(wire.ParamStatus)
+	if status != "" && !slices.Contains(wire.InvoiceStatuses, status) {
+		return invalid(wire.ParamStatus, "status %q is not an invoice status; use one of %s.", clip(status), strings.Join(wire.InvoiceStatuses, ", ")).response()
+	}
+	match := func(inv *invoice) bool {
+		return (cus.isZero() || inv.customer == cus) && (sub.isZero() || inv.subscription == sub) && (status == "" || inv.status == status)
+	}
+	l := listOf[*invoice]{
+		url: wire.PathInvoices, noun: "invoice",
+		seq: func(inv *invoice) uint64 { return inv.seq },
+		find: func(id string) (*invoice, bool) {
+			inv := c.findInvoice(id)
+			return inv, inv != nil
+		},
+		every: func() []*invoice { return c.a.bill.invoiceOrder },
+		write: invoiceJSON,
+	}
+	return l.serve(c, c.a.bill.invoiceOrder, match)
+}
+
+func invoiceJSON(b []byte, inv *invoice) []byte {
+	if b == nil {
+		b = make([]byte, 0, 640+200*len(inv.lines))
+	}
+	b = append(b, `{"id":`...)
+	b = appendID(b, wire.InvoiceIDPrefix, inv.id)
+	b = append(b, `,"object":"invoice","customer":`...)
+	b = appendID(b, wire.CustomerIDPrefix, inv.customer)
+	b = append(b, `,"subscription":`...)
+	b = appendID(b, wire.SubscriptionIDPrefix, inv.subscription)
+	b = append(b, `,"status":`...)
+	b = appendString(b, inv.status)
+	b = append(b, `,"billing_reason":`...)
+	b = appendString(b, inv.billingReason)
+	b = append(b, `,"lines":[`...)
+	for i, l := range inv.lines {
+		if i > 0 {
+			b = append(b, ',')
+		}
+		b = append(b, `{"subscription_item":`...)
+		b = appendID(b, wire.SubscriptionItemIDPrefix, l.item)
+		b = append(b, `,"price":`...)
+		b = appendID(b, wire.PriceIDPrefix, l.price)
+		b = append(b, `,"quantity":`...)
+		b = appendInt(b, l.quantity)
+		b = append(b, `,"amount":`...)
+		b = appendInt(b, l.amount)
+		b = append(b, `,"period_start":`...)
+		b = appendTime(b, inv.periodStart)
+		b = append(b, `,"period_end":`...)
+		b = appendTime(b, inv.periodEnd)
+		b = append(b, '}')
+	}
+	b = append(b, `],"amount_due":`...)
+	b = appendInt(b, inv.amountDue)
+	b = append(b, `,"amount_paid":`...)
+	b = appendInt(b, inv.amountPaid)
+	b = append(b, `,"currency":`...)
+	b = appendString(b, inv.currency)
+	b = append(b, `,"attempt_count":`...)
+	b = appendInt(b, inv.attempts)
+	b = append(b, `,"next_payment_attempt":`...)
+	b = appendOptTime(b, inv.nextAttempt)
+	b = append(b, `,"payment":`...)
+	b = appendOptID(b, wire.PaymentIDPrefix, inv.payment)
+	b = append(b, `,"period_start":`...)
+	b = appendTime(b, inv.periodStart)
+	b = append(b, `,"period_end":`...)
+	b = appendTime(b, inv.periodEnd)
+	b = append(b, `,"created_at":`...)
+	b = appendTime(b, inv.created)
+	return append(b, `,"livemode":false}`...)
+}
