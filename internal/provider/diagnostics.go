@@ -172,3 +172,25 @@ func goneDiagnostic(summary, object string, err error) diag.Diagnostic {
 func isGone(err error) bool {
 	return client.IsNotFound(err) || client.HasCode(err, wire.ErrorCodeResourceMissing)
 }
+
+// paramErrorDiagnostics is apiErrorDiagnostic, attached to the attribute
+// the service named when it refused a parameter: attrs maps a parameter
+// (recurring[interval]), or the name before its brackets (metadata for
+// metadata[plan]), to the attribute it comes from.
+func paramErrorDiagnostics(summary, object string, err error, attrs map[string]string) diag.Diagnostics {
+	d := apiErrorDiagnostic(summary, object, err)
+	var diags diag.Diagnostics
+	if e, ok := client.AsError(err); ok && e.HTTPStatus == http.StatusBadRequest && e.Param != "" {
+		a, ok := attrs[e.Param]
+		if !ok {
+			name, _, _ := strings.Cut(e.Param, "[")
+			a, ok = attrs[name]
+		}
+		if ok {
+			diags.AddAttributeError(path.Root(a), d.Summary(), "The service refused "+a+".\n\n"+d.Detail())
+			return diags
+		}
+	}
+	diags.Append(d)
+	return diags
+}

@@ -297,13 +297,31 @@ var (
 	_ resource.ResourceWithConfigure   = (*webhookEndpointResource)(nil)
 	_ resource.ResourceWithImportState = (*webhookEndpointResource)(nil)
 
+	_ resource.ResourceWithConfigure   = (*productResource)(nil)
+	_ resource.ResourceWithIdentity    = (*productResource)(nil)
+	_ resource.ResourceWithImportState = (*productResource)(nil)
+
+	_ resource.ResourceWithConfigure      = (*priceResource)(nil)
+	_ resource.ResourceWithIdentity       = (*priceResource)(nil)
+	_ resource.ResourceWithImportState    = (*priceResource)(nil)
+	_ resource.ResourceWithValidateConfig = (*priceResource)(nil)
+	_ resource.ResourceWithModifyPlan     = (*priceResource)(nil)
+
 	_ list.ListResourceWithConfigure = (*customerListResource)(nil)
 
 	_ list.ListResourceWithConfigure = (*customerSourceListResource)(nil)
 
+	_ list.ListResourceWithConfigure = (*productListResource)(nil)
+
+	_ list.ListResourceWithConfigure = (*priceListResource)(nil)
+
 	_ datasource.DataSourceWithConfigure = (*customerDataSource)(nil)
 
 	_ datasource.DataSourceWithConfigure = (*paymentDataSource)(nil)
+
+	_ datasource.DataSourceWithConfigure = (*productDataSource)(nil)
+
+	_ datasource.DataSourceWithConfigure = (*priceDataSource)(nil)
 
 	_ datasource.DataSourceWithConfigure        = (*paymentsDataSource)(nil)
 	_ datasource.DataSourceWithConfigValidators = (*paymentsDataSource)(nil)
@@ -318,6 +336,8 @@ func (p *paymentsProvider) Resources(_ context.Context) []func() resource.Resour
 		NewCustomerSourceResource,
 		NewWebhookEndpointResource,
 		NewPaymentResource,
+		NewProductResource,
+		NewPriceResource,
 	}
 }
 
@@ -332,6 +352,8 @@ func (p *paymentsProvider) ListResources(_ context.Context) []func() list.ListRe
 	return []func() list.ListResource{
 		NewCustomerListResource,
 		NewCustomerSourceListResource,
+		NewProductListResource,
+		NewPriceListResource,
 	}
 }
 
@@ -353,6 +375,8 @@ func (p *paymentsProvider) DataSources(_ context.Context) []func() datasource.Da
 		NewCustomerDataSource,
 		NewPaymentDataSource,
 		NewPaymentsDataSource,
+		NewProductDataSource,
+		NewPriceDataSource,
 	}
 }
 

@@ -199,17 +199,7 @@ var webhookEndpointParamAttributes = map[string]string{
 // webhookEndpointErrorDiagnostics is apiErrorDiagnostic, attached to the
 // attribute the service named when it refused a parameter.
 func webhookEndpointErrorDiagnostics(summary, object string, err error) diag.Diagnostics {
-	d := apiErrorDiagnostic(summary, object, err)
-	var diags diag.Diagnostics
-	if e, ok := client.AsError(err); ok && e.HTTPStatus == 400 && e.Param != "" {
-		name, _, _ := strings.Cut(e.Param, "[")
-		if a, ok := webhookEndpointParamAttributes[name]; ok {
-			diags.AddAttributeError(path.Root(a), d.Summary(), "The service refused "+a+".\n\n"+d.Detail())
-			return diags
-		}
-	}
-	diags.Append(d)
-	return diags
+	return paramErrorDiagnostics(summary, object, err, webhookEndpointParamAttributes)
 }
 
 func (m *webhookEndpointResourceModel) timeoutsValue() timeouts.Value { return m.Timeouts }

@@ -1,0 +1,164 @@
+package provider
+
+import (
+	"context"
+	"fmt"
+	"time"
+
+	"github.com/hashicorp/terraform-plugin-framework-timeouts/resource/timeouts"
+	"github.com/hashicorp/terraform-plugin-framework/resource"
+	"github.com/hashicorp/terraform-plugin-framework/resource/schema"
+	"github.com/hashicorp/terraform-plugin-log/tflog"
+
+	"github.com/paymentsdev/terraform-provider-payments/internal/client"
+	"github.com/paymentsdev/terraform-provider-payments/internal/wire"
+)
+
+// Default timeouts of payments_product operations. A destroy that must
+// archive instead makes two requests.
+var productTimeouts = sameTimeouts(5 * time.Minute)
+
+// NewProductResource returns the payments_product resource.
+func NewProductResource() resource.Resource {
+	return &productResource{resourceBase{name: "product"}}
+}
+
+// productResource is the payments_product resource.
+type productResource struct {
+	resourceBase
+}
+
+// productResourceModel is payments_product's state: the product
+// (productModel) and the timeouts block.
+type productResourceModel struct {
+	productModel
+	Timeouts timeouts.Value `tfsdk:"timeouts"`
+}
+
+func (m *productResourceModel) timeoutsValue() timeouts.Value { return m.Timeouts }
+
+func (r *productResource) Schema(ctx context.Context, _ resource.SchemaRequest, resp *resource.SchemaResponse) {
+	resp.Schema = schema.Schema{
+		MarkdownDescription: "A product of the catalog: what `payments_price` resources put a price on. " +
+			"Every argument changes in place. Destroying it deletes it when it has no prices; the service refuses " +
+			"to delete a product that has any (prices cannot be deleted, only archived), so such a product is " +
+			"archived instead (`active = false`), with a warning that says so, and stays at the service.",
+		Attributes: productResourceAttributes(),
+		Blocks: map[string]schema.Block{
+			"timeouts": productTimeouts.block(ctx, "product"),
+		},
+	}
+}
+
+func (r *productResource) Create(ctx context.Context, req resource.CreateRequest, resp *resource.CreateResponse) {
+	var plan productResourceModel
+	ctx, cancel, ok := productTimeouts.begin(ctx, opCreate, r.client, req.Plan, &plan, &resp.Diagnostics)
+	if !ok {
+		return
+	}
+	defer cancel()
+
+	params, diags := plan.createParams(ctx)
+	resp.Diagnostics.Append(diags...)
+	if resp.Diagnostics.HasError() {
+		return
+	}
+	p, err := r.client.CreateProduct(ctx, params)
+	if err != nil {
+		resp.Diagnostics.Append(apiErrorDiagnostic("Error Creating Product", "a new product", err))
+		return
+	}
+	tflog.Debug(ctx, "Created product", map[string]any{"id": p.ID})
+	resp.Diagnostics.Append(productKind.setIdentity(ctx, resp.Identity, p.ID)...)
+
+	resp.Diagnostics.Append(plan.fromAPI(p)...)
+	resp.Diagnostics.Append(resp.State.Set(ctx, &plan)...)
+}
+
+func (r *productResource) Read(ctx context.Context, req resource.ReadRequest, resp *resource.ReadResponse) {
+	var state productResourceModel
+	ctx, cancel, ok := productTimeouts.begin(ctx, opRead, r.client, req.State, &state, &resp.Diagnostics)
+	if !ok {
+		return
+	}
+	defer cancel()
+
+	id := state.ID.ValueString()
+	resp.Diagnostics.Append(productKind.setIdentity(ctx, resp.Identity, id)...)
+	p, err := r.client.GetProduct(ctx, id)
+	if !readFound(ctx, resp, err, "Product", "product "+id) {
+		return
+	}
+
+	resp.Diagnostics.Append(state.fromAPI(p)...)
+	resp.Diagnostics.Append(resp.State.Set(ctx, &state)...)
+}
+
+func (r *productResource) Update(ctx context.Context, req resource.UpdateRequest, resp *resource.UpdateResponse) {
+	var plan, state productResourceModel
+	ctx, cancel, ok := productTimeouts.beginUpdate(ctx, r.client, req, &plan, &state, &resp.Diagnostics)
+	if !ok {
+		return
+	}
+	defer cancel()
+
+	params, changed, diags := productUpdateParams(ctx, &plan.productModel, &state.productModel)
+	resp.Diagnostics.Append(diags...)
+	if resp.Diagnostics.HasError() {
+		return
+	}
+
+	id := state.ID.ValueString()
+	var p *client.Product
+	var err error
+	if changed {
+		p, err = r.client.UpdateProduct(ctx, id, params)
+	} else {
+		// Only Terraform-side settings changed: read, so that every
+		// attribute is still refreshed.
+		p, err = r.client.GetProduct(ctx, id)
+	}
+	if isGone(err) {
+		resp.Diagnostics.Append(goneDiagnostic("Error Updating Product", "Product "+id, err))
+		return
+	}
+	if err != nil {
+		resp.Diagnostics.Append(apiErrorDiagnostic("Error Updating Product", "product "+id, err))
+		return
+	}
+
+	resp.Diagnostics.Append(plan.fromAPI(p)...)
+	resp.Diagnostics.Append(resp.State.Set(ctx, &plan)...)
+	resp.Diagnostics.Append(productKind.setIdentity(ctx, resp.Identity, id)...)
+}
+
+// Delete deletes the product, or archives it when the service refuses
+// because it has prices: prices cannot be deleted, so neither can it.
+func (r *productResource) Delete(ctx context.Context, req resource.DeleteRequest, resp *resource.DeleteResponse) {
+	var state productResourceModel
+	ctx, cancel, ok := productTimeouts.begin(ctx, opDelete, r.client, req.State, &state, &resp.Diagnostics)
+	if !ok {
+		return
+	}
+	defer cancel()
+
+	id := state.ID.ValueString()
+	_, err := r.client.DeleteProduct(ctx, id)
+	switch {
+	case err == nil || client.IsNotFound(err):
+		return
+	case !client.HasCode(err, wire.ErrorCodeProductHasPrices):
+		resp.Diagnostics.Append(apiErrorDiagnostic("Error Deleting Product", "product "+id, err))
+		return
+	}
+	inactive := false
+	if _, err := r.client.UpdateProduct(ctx, id, &client.ProductParams{Active: &inactive}); err != nil && !client.IsNotFound(err) {
+		resp.Diagnostics.Append(apiErrorDiagnostic("Error Archiving Product", "product "+id, err))
+		return
+	}
+	tflog.Debug(ctx, "Archived product that has prices", map[string]any{"id": id})
+	resp.Diagnostics.AddWarning("Product Archived, Not Deleted",
+		fmt.Sprintf("Product %s has prices, and the payments service deletes only a product without any: prices "+
+			"cannot be deleted, only archived. Terraform archived the product instead (active = false) and forgot it; "+
+			"it stays at the service, archived, with its prices.", id))
+}
