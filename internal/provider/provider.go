@@ -86,7 +86,7 @@ func (p *paymentsProvider) Metadata(_ context.Context, _ provider.MetadataReques
 
 func (p *paymentsProvider) Schema(_ context.Context, _ provider.SchemaRequest, resp *provider.SchemaResponse) {
 	resp.Schema = schema.Schema{
-		MarkdownDescription: "The payments provider manages customers, their payment sources and payments, and captures and refunds payments with actions, " +
+		MarkdownDescription: "The payments provider manages customers, their payment sources and payments, a catalog of products and prices, and captures and refunds payments with actions, " +
 			"through the payments service's REST API. It needs a secret key and the service's base URL, " +
 			"from the configuration or from the environment.",
 		Attributes: map[string]schema.Attribute{

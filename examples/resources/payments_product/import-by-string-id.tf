@@ -1,0 +1,4 @@
+import {
+  to = payments_product.example
+  id = "prod_7kQ2mZxR4fE9bT1nLw8yHs3V"
+}
