@@ -8,12 +8,14 @@ import (
 
 // TestArchitecture_Doors checks the one-way doors of ARCHITECTURE.md with
 // `go list -deps`, on what ships (tests excluded): provider → client →
-// wire ← sandbox → storage, delivery and clock, and nothing of Terraform
+// wire ← sandbox → storage, delivery, clock and its operational rooms, and nothing of Terraform
 // below the provider.
 // A denied path ending in "$" denies that package alone, not those under
 // it.
 func TestArchitecture_Doors(t *testing.T) {
 	const mod = "github.com/paymentsdev/terraform-provider-payments/"
+	opsDenied := []string{mod + "internal/sandbox$", mod + "internal/sandbox/dashboard", mod + "internal/sandbox/sandboxtest",
+		mod + "internal/sandbox/storage", mod + "internal/sandbox/delivery", mod + "internal/client", mod + "internal/provider", "github.com/hashicorp/terraform-plugin"}
 	for _, tc := range []struct {
 		pkg    string
 		denied []string
@@ -32,6 +34,9 @@ func TestArchitecture_Doors(t *testing.T) {
 		// The clock is time alone: it imports nothing of the project.
 		{"./internal/sandbox/clock", []string{mod + "internal/wire", mod + "internal/sandbox$", mod + "internal/sandbox/storage", mod + "internal/sandbox/delivery",
 			mod + "internal/sandbox/dashboard", mod + "internal/client", mod + "internal/provider", "net/http", "github.com/hashicorp/terraform-plugin"}},
+		// The sandbox's operational rooms know nothing of its handlers,
+		// nor of each other's engines.
+		{"./internal/sandbox/logmask", opsDenied},
 		{"./internal/sandbox/dashboard", []string{mod + "internal/client", mod + "internal/provider", "github.com/hashicorp/terraform-plugin"}},
 		{"./internal/client", []string{mod + "internal/sandbox", mod + "internal/provider", "github.com/hashicorp/terraform-plugin"}},
 		{"./internal/provider", []string{mod + "internal/sandbox", mod + "internal/tfcli", mod + "api"}},

@@ -23,6 +23,7 @@ import (
 
 	"github.com/paymentsdev/terraform-provider-payments/internal/sandbox"
 	"github.com/paymentsdev/terraform-provider-payments/internal/sandbox/dashboard"
+	"github.com/paymentsdev/terraform-provider-payments/internal/sandbox/logmask"
 	"github.com/paymentsdev/terraform-provider-payments/internal/sandbox/storage"
 	"github.com/paymentsdev/terraform-provider-payments/internal/wire"
 )
@@ -231,7 +232,7 @@ Examples:
 	}
 	// Masked once for every log line: the sandbox's, the dashboard's and
 	// net/http's own (ErrorLog).
-	logger := slog.New(sandbox.MaskKeys(svc.logHandler(stderr, &slog.HandlerOptions{Level: lvl})))
+	logger := slog.New(logmask.Wrap(svc.logHandler(stderr, &slog.HandlerOptions{Level: lvl})))
 
 	if *attempts < 1 || *attempts > 20 {
 		fmt.Fprintf(stderr, "payments-sandbox: -webhook-attempts %d is out of range; use 1 to 20\n", *attempts)

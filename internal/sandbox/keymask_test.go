@@ -2,7 +2,6 @@ package sandbox_test
 
 import (
 	"bytes"
-	"errors"
 	"log/slog"
 	"net/http"
 	"net/url"
@@ -10,7 +9,6 @@ import (
 	"sync"
 	"testing"
 
-	"github.com/paymentsdev/terraform-provider-payments/internal/sandbox"
 	"github.com/paymentsdev/terraform-provider-payments/internal/sandbox/sandboxtest"
 	"github.com/paymentsdev/terraform-provider-payments/internal/wire"
 )
@@ -101,25 +99,5 @@ func TestMaskKeys_Strings(t *testing.T) {
 		if got := wire.MaskKeys(tc.in); got != tc.want {
 			t.Errorf("MaskKeys(%q) = %q, want %q", tc.in, got, tc.want)
 		}
-	}
-}
-
-// Every level and every kind of attribute is masked: strings, errors,
-// groups, a log.Logger line's []any, attributes set with With.
-func TestMaskKeys_Handler(t *testing.T) {
-	t.Parallel()
-	const key = "sk_sandbox_handlerkey1234"
-	var buf bytes.Buffer
-	log := slog.New(sandbox.MaskKeys(slog.NewJSONHandler(&buf, &slog.HandlerOptions{Level: slog.LevelDebug}))).With("with", "w "+key)
-	log.Debug("debug "+key, "path", "/x/"+key)
-	log.Info("info", "err", errors.New("failed for "+key))
-	log.Warn("warn", slog.Group("g", slog.String("inner", key)), "v", []any{"http:", key})
-	log.WithGroup("grp").Error("error", "n", 1, "m", map[string]string{"k": key})
-	slog.NewLogLogger(sandbox.MaskKeys(slog.NewTextHandler(&buf, nil)), slog.LevelWarn).Printf("http: bad request %s", key)
-	if strings.Contains(buf.String(), "handlerkey1234") {
-		t.Errorf("the log holds the key:\n%s", buf.String())
-	}
-	if n := strings.Count(buf.String(), wire.RedactedKey); n != 11 {
-		t.Errorf("%d keys masked, want 11:\n%s", n, buf.String())
 	}
 }

@@ -145,6 +145,7 @@ import (
 
 	"github.com/paymentsdev/terraform-provider-payments/internal/sandbox/clock"
 	"github.com/paymentsdev/terraform-provider-payments/internal/sandbox/delivery"
+	"github.com/paymentsdev/terraform-provider-payments/internal/sandbox/logmask"
 	"github.com/paymentsdev/terraform-provider-payments/internal/sandbox/storage"
 	"github.com/paymentsdev/terraform-provider-payments/internal/wire"
 )
@@ -161,7 +162,7 @@ type Options struct {
 	Store storage.Store
 	// Logger receives operational logs; nil discards them. Keys and the
 	// Authorization header are never logged, and whatever looks like a
-	// key elsewhere (pasted into a path, say) is masked (MaskKeys).
+	// key elsewhere (pasted into a path, say) is masked (logmask.Wrap).
 	Logger *slog.Logger
 	// Clock is the time of timestamps and of the work that waits:
 	// idempotency expiry, idle accounts, delivery retries, the rate_limit
@@ -245,7 +246,7 @@ func New(opts Options) (*Server, error) {
 	if s.log == nil {
 		s.log = slog.New(slog.DiscardHandler)
 	} else {
-		s.log = slog.New(MaskKeys(s.log.Handler()))
+		s.log = slog.New(logmask.Wrap(s.log.Handler()))
 	}
 	if s.clock == nil {
 		s.clock = clock.Real()

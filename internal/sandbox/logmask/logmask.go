@@ -1,4 +1,8 @@
-package sandbox
+// Package logmask keeps keys out of the sandbox's logs: Wrap wraps a
+// slog.Handler so that what looks like a key (wire.MaskKeys) is masked in
+// every message and attribute, at every level. It knows nothing of the
+// sandbox's handlers.
+package logmask
 
 import (
 	"context"
@@ -8,12 +12,13 @@ import (
 	"github.com/paymentsdev/terraform-provider-payments/internal/wire"
 )
 
-// MaskKeys wraps h so that every message and every attribute it handles,
+// Wrap wraps h so that every message and every attribute it handles,
 // at every level, has what looks like a key replaced (wire.MaskKeys): a
 // key pasted into a path, a query or a header must not reach a log by any
-// log line, those of net/http included. New wraps the Logger it is given;
-// payments-sandbox wraps its own too.
-func MaskKeys(h slog.Handler) slog.Handler {
+// log line, those of net/http included. sandbox.New wraps the Logger it
+// is given; payments-sandbox wraps its own too. Wrapping twice is wrapping
+// once.
+func Wrap(h slog.Handler) slog.Handler {
 	if m, ok := h.(maskingHandler); ok {
 		return m
 	}
