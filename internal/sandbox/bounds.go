@@ -8,6 +8,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/paymentsdev/terraform-provider-payments/internal/sandbox/metrics"
 	"github.com/paymentsdev/terraform-provider-payments/internal/sandbox/storage"
 	"github.com/paymentsdev/terraform-provider-payments/internal/wire"
 )
@@ -203,7 +204,7 @@ func (c *call) canGrow() *apiError {
 	c.pruneEventsWhile(full)
 	switch {
 	case lim.MaxAccountBytes > 0 && c.a.kept() >= lim.MaxAccountBytes:
-		c.s.metrics.refused(limitAccountBytes)
+		c.s.metrics.Refused(metrics.LimitAccountBytes)
 		return &apiError{
 			status: http.StatusForbidden, typ: wire.ErrorTypeInvalidRequest, code: wire.ErrorCodeAccountLimitExceeded,
 			message: fmt.Sprintf("This account keeps %s of customers, payments, products, prices, webhook endpoints, pending webhook deliveries, idempotency records and logged requests, "+
@@ -211,7 +212,7 @@ func (c *call) canGrow() *apiError {
 				"Reads and deletes still work.", FormatBytes(c.a.kept()), FormatBytes(lim.MaxAccountBytes), wire.PathSandboxReset),
 		}
 	case lim.MaxTotalBytes > 0 && c.s.total.Load() >= lim.MaxTotalBytes:
-		c.s.metrics.refused(limitTotalBytes)
+		c.s.metrics.Refused(metrics.LimitTotalBytes)
 		return &apiError{
 			status: http.StatusForbidden, typ: wire.ErrorTypeInvalidRequest, code: wire.ErrorCodeSandboxLimitExceeded,
 			message: fmt.Sprintf("This sandbox keeps %s over all its accounts, the most it allows (-max-total-bytes %s); "+
@@ -225,7 +226,7 @@ func (c *call) canGrow() *apiError {
 // accountsFull is the refusal of a key that would need a new account when
 // the sandbox has -max-accounts of them.
 func (s *Server) accountsFull() *apiError {
-	s.metrics.refused(limitAccounts)
+	s.metrics.Refused(metrics.LimitAccounts)
 	idle := "never removed (-account-idle 0)"
 	if s.limits.AccountIdle > 0 {
 		idle = "removed after -account-idle " + s.limits.AccountIdle.String() + " unused"

@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/paymentsdev/terraform-provider-payments/internal/sandbox/delivery"
+	"github.com/paymentsdev/terraform-provider-payments/internal/sandbox/metrics"
 	"github.com/paymentsdev/terraform-provider-payments/internal/sandbox/storage"
 	"github.com/paymentsdev/terraform-provider-payments/internal/wire"
 )
@@ -63,7 +64,7 @@ func (h deliveryHost) Commit(da delivery.Account, w []delivery.Write) bool {
 	return h.s.commitBackground(a, writeOps(w))
 }
 
-func (h deliveryHost) Delivered(status int, errText string) { h.s.metrics.delivered(status, errText) }
+func (h deliveryHost) Delivered(status int, errText string) { h.s.metrics.Delivered(status, errText) }
 
 // writeOps turns the engine's writes into store ops.
 func writeOps(w []delivery.Write) []storage.Op {
@@ -99,12 +100,12 @@ func (c *call) deliveryRefusal() string {
 	lim := &c.s.limits
 	switch {
 	case lim.MaxAccountBytes > 0 && c.a.kept() >= lim.MaxAccountBytes:
-		c.s.metrics.refused(limitAccountBytes)
+		c.s.metrics.Refused(metrics.LimitAccountBytes)
 		return fmt.Sprintf("not queued: this account keeps %s, pending deliveries included, the most this sandbox allows one account "+
 			"(-max-account-bytes %s); deliveries are queued again once pending ones are delivered or given up, or after POST %s",
 			FormatBytes(c.a.kept()), FormatBytes(lim.MaxAccountBytes), wire.PathSandboxReset)
 	case lim.MaxTotalBytes > 0 && c.s.total.Load() >= lim.MaxTotalBytes:
-		c.s.metrics.refused(limitTotalBytes)
+		c.s.metrics.Refused(metrics.LimitTotalBytes)
 		return fmt.Sprintf("not queued: this sandbox keeps %s over all its accounts, pending deliveries included, the most it allows "+
 			"(-max-total-bytes %s); deliveries are queued again once there is room", FormatBytes(c.s.total.Load()), FormatBytes(lim.MaxTotalBytes))
 	}

@@ -8,6 +8,7 @@ import (
 	"strconv"
 	"time"
 
+	"github.com/paymentsdev/terraform-provider-payments/internal/sandbox/metrics"
 	"github.com/paymentsdev/terraform-provider-payments/internal/wire"
 )
 
@@ -106,7 +107,7 @@ func (s *Server) injectFaults(ctx context.Context, a *account, method string) (*
 
 	if limited {
 		a.faultRateLimited.Add(1)
-		s.metrics.refused(limitRateLimit)
+		s.metrics.Refused(metrics.LimitRateLimit)
 		secs := max(1, int(math.Ceil(wait.Seconds())))
 		return &apiError{
 			status: http.StatusTooManyRequests, typ: wire.ErrorTypeRateLimit, code: wire.ErrorCodeRateLimited,

@@ -11,6 +11,7 @@ import (
 	"strconv"
 	"time"
 
+	"github.com/paymentsdev/terraform-provider-payments/internal/sandbox/metrics"
 	"github.com/paymentsdev/terraform-provider-payments/internal/wire"
 )
 
@@ -159,7 +160,7 @@ func (s *Server) readInput(r *http.Request) (form, *inputError, error) {
 			tooLarge = len(body) > wire.MaxRequestBodyBytes
 		}
 		if tooLarge {
-			s.metrics.refused(limitBodyBytes)
+			s.metrics.Refused(metrics.LimitBodyBytes)
 			return nil, &inputError{
 				err: &apiError{
 					status: http.StatusRequestEntityTooLarge, typ: wire.ErrorTypeInvalidRequest,
@@ -226,7 +227,7 @@ func (s *Server) write(w http.ResponseWriter, r *http.Request, route string, sta
 	if _, err := w.Write(resp.body); err == nil && resp.rest != nil {
 		_ = resp.rest(w)
 	}
-	s.metrics.observe(route, resp.status, time.Since(start))
+	s.metrics.Observe(route, resp.status, time.Since(start))
 	if s.log.Enabled(r.Context(), slog.LevelDebug) {
 		// Paths hold object ids only; keys travel in the Authorization
 		// header, which is never logged.

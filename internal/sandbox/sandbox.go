@@ -146,6 +146,7 @@ import (
 	"github.com/paymentsdev/terraform-provider-payments/internal/sandbox/clock"
 	"github.com/paymentsdev/terraform-provider-payments/internal/sandbox/delivery"
 	"github.com/paymentsdev/terraform-provider-payments/internal/sandbox/logmask"
+	"github.com/paymentsdev/terraform-provider-payments/internal/sandbox/metrics"
 	"github.com/paymentsdev/terraform-provider-payments/internal/sandbox/storage"
 	"github.com/paymentsdev/terraform-provider-payments/internal/wire"
 )
@@ -189,7 +190,7 @@ type Server struct {
 	mux   *http.ServeMux
 	hooks *delivery.Engine
 	// metrics are the server's Prometheus metrics (metrics.go).
-	metrics *metrics
+	metrics *metrics.Metrics
 
 	mu       sync.RWMutex
 	accounts map[[32]byte]*account

@@ -8,6 +8,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/paymentsdev/terraform-provider-payments/internal/sandbox/delivery"
+	"github.com/paymentsdev/terraform-provider-payments/internal/sandbox/metrics"
 	"github.com/paymentsdev/terraform-provider-payments/internal/wire"
 )
 
@@ -99,7 +100,7 @@ func (c *call) checkWebhookURL(v string) *apiError {
 	}
 	refused, known := c.s.hooks.CheckURLHost(u.Hostname(), port)
 	if refused != nil || !known {
-		c.s.metrics.refused(limitWebhookTarget)
+		c.s.metrics.Refused(metrics.LimitWebhookTarget)
 	}
 	if refused != nil {
 		return invalid(wire.ParamURL, "url %q: %v.", clip(v), refused)
