@@ -38,6 +38,7 @@ func TestArchitecture_Doors(t *testing.T) {
 		// nor of each other's engines.
 		{"./internal/sandbox/logmask", opsDenied},
 		{"./internal/sandbox/metrics", opsDenied},
+		{"./internal/sandbox/reqlog", opsDenied},
 		{"./internal/sandbox/dashboard", []string{mod + "internal/client", mod + "internal/provider", "github.com/hashicorp/terraform-plugin"}},
 		{"./internal/client", []string{mod + "internal/sandbox", mod + "internal/provider", "github.com/hashicorp/terraform-plugin"}},
 		{"./internal/provider", []string{mod + "internal/sandbox", mod + "internal/tfcli", mod + "api"}},

@@ -180,7 +180,7 @@ func (a *account) charge(delta int64) {
 
 // kept is what the account keeps: objects, request log, pending webhook
 // deliveries and delivery log. The account is locked.
-func (a *account) kept() int64 { return a.bytes + a.reqlog.size() + a.wh.book.Bytes() }
+func (a *account) kept() int64 { return a.bytes + a.reqlog.Size() + a.wh.book.Bytes() }
 
 // recount charges the change from what a record was counted at (*counted)
 // to its size now, and remembers the new size.

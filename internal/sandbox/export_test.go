@@ -66,13 +66,10 @@ func AccountBytes(s *Server, key string) (running, recounted int64) {
 	for _, inv := range a.bill.invoices {
 		recounted += inv.memBytes()
 	}
-	a.reqlog.mu.Lock()
-	defer a.reqlog.mu.Unlock()
-	for i := range a.reqlog.buf {
-		recounted += a.reqlog.buf[i].heapBytes()
-	}
+	logRunning, logRecounted, _ := a.reqlog.Recount(lineBytes)
+	recounted += logRecounted
 	recounted += a.wh.book.Recount()
-	return a.bytes + a.reqlog.bytes + a.wh.book.Bytes(), recounted
+	return a.bytes + logRunning + a.wh.book.Bytes(), recounted
 }
 
 // RequestLogLines is how many lines the request log of key's account keeps.
@@ -80,9 +77,8 @@ func RequestLogLines(s *Server, key string) int {
 	s.mu.RLock()
 	a := s.accounts[sha256.Sum256([]byte(key))]
 	s.mu.RUnlock()
-	a.reqlog.mu.Lock()
-	defer a.reqlog.mu.Unlock()
-	return len(a.reqlog.buf)
+	_, _, lines := a.reqlog.Recount(lineBytes)
+	return lines
 }
 
 // TotalBytes is the running count of the bytes all accounts keep.

@@ -7,6 +7,7 @@ import (
 	"sync/atomic"
 
 	"github.com/paymentsdev/terraform-provider-payments/internal/sandbox/delivery"
+	"github.com/paymentsdev/terraform-provider-payments/internal/sandbox/reqlog"
 )
 
 // cardBehaviour is what happens when a card is charged.
@@ -154,8 +155,8 @@ type account struct {
 	// tokens are the card tokens minted by POST /v1/tokens (tokens.go).
 	tokens map[rid]*cardToken
 
-	// reqlog is the request log (requestlog.go).
-	reqlog requestLog
+	// reqlog is the request log (requestlog.go, package reqlog).
+	reqlog reqlog.Log
 
 	faultsMu sync.Mutex
 	faults   faultSettings
