@@ -7,6 +7,7 @@ import (
 	"sync/atomic"
 
 	"github.com/paymentsdev/terraform-provider-payments/internal/sandbox/delivery"
+	"github.com/paymentsdev/terraform-provider-payments/internal/sandbox/faults"
 	"github.com/paymentsdev/terraform-provider-payments/internal/sandbox/reqlog"
 )
 
@@ -158,9 +159,8 @@ type account struct {
 	// reqlog is the request log (requestlog.go, package reqlog).
 	reqlog reqlog.Log
 
-	faultsMu sync.Mutex
-	faults   faultSettings
-	limiter  limiter
+	// faults are the account's injected faults (faults.go, package faults).
+	faults faults.Gate
 }
 
 func newAccount(hash [32]byte, total *atomic.Int64) *account {
