@@ -37,6 +37,7 @@ func TestArchitecture_Doors(t *testing.T) {
 		// The sandbox's operational rooms know nothing of its handlers,
 		// nor of each other's engines.
 		{"./internal/sandbox/faults", opsDenied},
+		{"./internal/sandbox/ids", opsDenied},
 		{"./internal/sandbox/logmask", opsDenied},
 		{"./internal/sandbox/metrics", opsDenied},
 		{"./internal/sandbox/reqlog", opsDenied},

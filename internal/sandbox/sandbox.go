@@ -145,6 +145,7 @@ import (
 
 	"github.com/paymentsdev/terraform-provider-payments/internal/sandbox/clock"
 	"github.com/paymentsdev/terraform-provider-payments/internal/sandbox/delivery"
+	"github.com/paymentsdev/terraform-provider-payments/internal/sandbox/ids"
 	"github.com/paymentsdev/terraform-provider-payments/internal/sandbox/logmask"
 	"github.com/paymentsdev/terraform-provider-payments/internal/sandbox/metrics"
 	"github.com/paymentsdev/terraform-provider-payments/internal/sandbox/storage"
@@ -292,7 +293,7 @@ func (s *Server) now() time.Time { return s.clock.Now() }
 
 // ServeHTTP answers one request.
 func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
-	w.Header().Set(wire.HeaderRequestID, newRequestID())
+	w.Header().Set(wire.HeaderRequestID, ids.RequestID())
 	s.mux.ServeHTTP(w, r)
 }
 

@@ -8,6 +8,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/paymentsdev/terraform-provider-payments/internal/sandbox/delivery"
+	"github.com/paymentsdev/terraform-provider-payments/internal/sandbox/ids"
 	"github.com/paymentsdev/terraform-provider-payments/internal/sandbox/metrics"
 	"github.com/paymentsdev/terraform-provider-payments/internal/wire"
 )
@@ -75,7 +76,7 @@ func (w *webhookState) clear(c *call) {
 func newWebhookSecret() string {
 	b := make([]byte, len(wire.WebhookSecretPrefix)+wire.WebhookSecretRandomLength)
 	copy(b, wire.WebhookSecretPrefix)
-	fillAlnum(b[len(wire.WebhookSecretPrefix):])
+	ids.FillAlnum(b[len(wire.WebhookSecretPrefix):])
 	return string(b)
 }
 
