@@ -38,6 +38,7 @@ func TestArchitecture_Doors(t *testing.T) {
 		// nor of each other's engines.
 		{"./internal/sandbox/faults", opsDenied},
 		{"./internal/sandbox/ids", opsDenied},
+		{"./internal/sandbox/jsonw", opsDenied},
 		{"./internal/sandbox/logmask", opsDenied},
 		{"./internal/sandbox/metrics", opsDenied},
 		{"./internal/sandbox/reqlog", opsDenied},

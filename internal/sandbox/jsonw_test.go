@@ -177,14 +177,3 @@ func BenchmarkEncode(b *testing.B) {
 		})
 	}
 }
-
-func TestJSONLen_MatchesAppendString(t *testing.T) {
-	for _, s := range []string{
-		"", "plain", `"quoted"\`, "<script>&amp;</script>", "tab\tnew\nline\rret\x00\x1f",
-		"é ünïcode 日本", "bad \xff byte \xc3", "sep\u2028para\u2029", strings.Repeat("<", 500),
-	} {
-		if got, want := jsonLen(s), len(appendString(nil, s))-2; got != want {
-			t.Errorf("jsonLen(%q) = %d, want %d", s, got, want)
-		}
-	}
-}
