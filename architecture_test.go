@@ -36,6 +36,7 @@ func TestArchitecture_Doors(t *testing.T) {
 			mod + "internal/sandbox/dashboard", mod + "internal/client", mod + "internal/provider", "net/http", "github.com/hashicorp/terraform-plugin"}},
 		// The sandbox's operational rooms know nothing of its handlers,
 		// nor of each other's engines.
+		{"./internal/sandbox/bytesize", opsDenied},
 		{"./internal/sandbox/faults", opsDenied},
 		{"./internal/sandbox/ids", opsDenied},
 		{"./internal/sandbox/jsonw", opsDenied},

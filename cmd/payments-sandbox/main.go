@@ -22,6 +22,7 @@ import (
 	"time"
 
 	"github.com/paymentsdev/terraform-provider-payments/internal/sandbox"
+	"github.com/paymentsdev/terraform-provider-payments/internal/sandbox/bytesize"
 	"github.com/paymentsdev/terraform-provider-payments/internal/sandbox/dashboard"
 	"github.com/paymentsdev/terraform-provider-payments/internal/sandbox/logmask"
 	"github.com/paymentsdev/terraform-provider-payments/internal/sandbox/storage"
@@ -60,18 +61,18 @@ func (h *hostList) Set(v string) error {
 	return nil
 }
 
-// byteSize is a flag holding a size such as 64MiB (sandbox.ParseBytes).
+// byteSize is a flag holding a size such as 64MiB (bytesize.Parse).
 type byteSize int64
 
 func (b *byteSize) String() string {
 	if b == nil || *b == 0 {
 		return "0"
 	}
-	return strings.ReplaceAll(sandbox.FormatBytes(int64(*b)), " ", "")
+	return strings.ReplaceAll(bytesize.Format(int64(*b)), " ", "")
 }
 
 func (b *byteSize) Set(v string) error {
-	n, err := sandbox.ParseBytes(v)
+	n, err := bytesize.Parse(v)
 	*b = byteSize(n)
 	return err
 }

@@ -4,10 +4,9 @@ import (
 	"fmt"
 	"net/http"
 	"reflect"
-	"strconv"
-	"strings"
 	"time"
 
+	"github.com/paymentsdev/terraform-provider-payments/internal/sandbox/bytesize"
 	"github.com/paymentsdev/terraform-provider-payments/internal/sandbox/metrics"
 	"github.com/paymentsdev/terraform-provider-payments/internal/sandbox/storage"
 	"github.com/paymentsdev/terraform-provider-payments/internal/wire"
@@ -209,7 +208,7 @@ func (c *call) canGrow() *apiError {
 			status: http.StatusForbidden, typ: wire.ErrorTypeInvalidRequest, code: wire.ErrorCodeAccountLimitExceeded,
 			message: fmt.Sprintf("This account keeps %s of customers, payments, products, prices, webhook endpoints, pending webhook deliveries, idempotency records and logged requests, "+
 				"the most this sandbox allows one account (-max-account-bytes %s); delete objects, or POST %s to empty the account. "+
-				"Reads and deletes still work.", FormatBytes(c.a.kept()), FormatBytes(lim.MaxAccountBytes), wire.PathSandboxReset),
+				"Reads and deletes still work.", bytesize.Format(c.a.kept()), bytesize.Format(lim.MaxAccountBytes), wire.PathSandboxReset),
 		}
 	case lim.MaxTotalBytes > 0 && c.s.total.Load() >= lim.MaxTotalBytes:
 		c.s.metrics.Refused(metrics.LimitTotalBytes)
@@ -217,7 +216,7 @@ func (c *call) canGrow() *apiError {
 			status: http.StatusForbidden, typ: wire.ErrorTypeInvalidRequest, code: wire.ErrorCodeSandboxLimitExceeded,
 			message: fmt.Sprintf("This sandbox keeps %s over all its accounts, the most it allows (-max-total-bytes %s); "+
 				"delete objects or POST %s, or ask its operator for a higher -max-total-bytes. Reads and deletes still work.",
-				FormatBytes(c.s.total.Load()), FormatBytes(lim.MaxTotalBytes), wire.PathSandboxReset),
+				bytesize.Format(c.s.total.Load()), bytesize.Format(lim.MaxTotalBytes), wire.PathSandboxReset),
 		}
 	}
 	return nil
@@ -331,50 +330,6 @@ func (s *Server) stopSweeper() {
 		s.sweepTimer.Stop()
 		s.sweepTimer = nil
 	}
-}
-
-// byteUnits are the suffixes ParseBytes accepts, longest first.
-var byteUnits = []struct {
-	suffix string
-	mult   int64
-}{
-	{"KiB", 1 << 10}, {"MiB", 1 << 20}, {"GiB", 1 << 30}, {"TiB", 1 << 40},
-	{"KB", 1e3}, {"MB", 1e6}, {"GB", 1e9}, {"TB", 1e12},
-	{"B", 1},
-}
-
-// ParseBytes reads a size: a whole number of bytes, optionally followed by
-// B, KiB, MiB, GiB or TiB (powers of 1024) or KB, MB, GB or TB (powers of
-// 1000), as in 64MiB. Units ignore case; a space before them is allowed.
-func ParseBytes(v string) (int64, error) {
-	num, mult := strings.TrimSpace(v), int64(1)
-	for _, u := range byteUnits {
-		if len(num) > len(u.suffix) && strings.EqualFold(num[len(num)-len(u.suffix):], u.suffix) {
-			num, mult = strings.TrimSpace(num[:len(num)-len(u.suffix)]), u.mult
-			break
-		}
-	}
-	n, err := strconv.ParseInt(num, 10, 64)
-	if err != nil || n < 0 || strings.HasPrefix(num, "+") || (n > 0 && mult > (1<<63-1)/n) {
-		return 0, fmt.Errorf("%q is not a size; use a whole number of bytes, optionally with a unit KiB, MiB, GiB (powers of 1024) or KB, MB, GB (powers of 1000), such as 64MiB", v)
-	}
-	return n * mult, nil
-}
-
-// FormatBytes writes a size with the largest power-of-1024 unit that keeps
-// it at least 1, as in 64 MiB or 1.5 GiB.
-func FormatBytes(n int64) string {
-	units := []string{"bytes", "KiB", "MiB", "GiB", "TiB"}
-	f, i := float64(n), 0
-	for f >= 1024 && i < len(units)-1 {
-		f /= 1024
-		i++
-	}
-	if i == 0 {
-		return strconv.FormatInt(n, 10) + " bytes"
-	}
-	s := strconv.FormatFloat(f, 'f', 1, 64)
-	return strings.TrimSuffix(s, ".0") + " " + units[i]
 }
 
 // canGrowIf is canGrow for a route that may add records, nil otherwise.

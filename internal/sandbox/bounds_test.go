@@ -367,54 +367,6 @@ func TestAccountBytes_Faithful(t *testing.T) {
 	}
 }
 
-func TestParseBytes_UnitsAndErrors(t *testing.T) {
-	for _, tc := range []struct {
-		in   string
-		want int64
-		bad  bool
-	}{
-		{in: "0", want: 0},
-		{in: "1048576", want: 1 << 20},
-		{in: "64MiB", want: 64 << 20},
-		{in: "64 MiB", want: 64 << 20},
-		{in: "64mib", want: 64 << 20},
-		{in: "16KiB", want: 16 << 10},
-		{in: "2GiB", want: 2 << 30},
-		{in: "500MB", want: 500_000_000},
-		{in: "10KB", want: 10_000},
-		{in: "1GB", want: 1_000_000_000},
-		{in: "100B", want: 100},
-		{in: "", bad: true},
-		{in: "MiB", bad: true},
-		{in: "-1MiB", bad: true},
-		{in: "+5", bad: true},
-		{in: "1.5GiB", bad: true},
-		{in: "64M", bad: true},
-		{in: "64 mebibytes", bad: true},
-		{in: "99999999999TiB", bad: true},
-	} {
-		got, err := sandbox.ParseBytes(tc.in)
-		switch {
-		case tc.bad && err == nil:
-			t.Errorf("ParseBytes(%q) = %d, want an error", tc.in, got)
-		case tc.bad && !strings.Contains(err.Error(), "such as 64MiB"):
-			t.Errorf("ParseBytes(%q): error %q gives no example", tc.in, err)
-		case !tc.bad && (err != nil || got != tc.want):
-			t.Errorf("ParseBytes(%q) = %d, %v; want %d", tc.in, got, err, tc.want)
-		}
-	}
-}
-
-func TestFormatBytes_Units(t *testing.T) {
-	for in, want := range map[int64]string{
-		0: "0 bytes", 1023: "1023 bytes", 1024: "1 KiB", 64 << 20: "64 MiB", 3 << 29: "1.5 GiB", 256<<20 + 1: "256 MiB",
-	} {
-		if got := sandbox.FormatBytes(in); got != want {
-			t.Errorf("FormatBytes(%d) = %q, want %q", in, got, want)
-		}
-	}
-}
-
 // Reads are never refused, so the request log stops growing at the total
 // limit: each new line then replaces the oldest.
 func TestLimits_RequestLogStopsAtTotal(t *testing.T) {

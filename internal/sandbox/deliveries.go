@@ -5,6 +5,7 @@ import (
 	"slices"
 	"time"
 
+	"github.com/paymentsdev/terraform-provider-payments/internal/sandbox/bytesize"
 	"github.com/paymentsdev/terraform-provider-payments/internal/sandbox/delivery"
 	"github.com/paymentsdev/terraform-provider-payments/internal/sandbox/metrics"
 	"github.com/paymentsdev/terraform-provider-payments/internal/sandbox/storage"
@@ -103,11 +104,11 @@ func (c *call) deliveryRefusal() string {
 		c.s.metrics.Refused(metrics.LimitAccountBytes)
 		return fmt.Sprintf("not queued: this account keeps %s, pending deliveries included, the most this sandbox allows one account "+
 			"(-max-account-bytes %s); deliveries are queued again once pending ones are delivered or given up, or after POST %s",
-			FormatBytes(c.a.kept()), FormatBytes(lim.MaxAccountBytes), wire.PathSandboxReset)
+			bytesize.Format(c.a.kept()), bytesize.Format(lim.MaxAccountBytes), wire.PathSandboxReset)
 	case lim.MaxTotalBytes > 0 && c.s.total.Load() >= lim.MaxTotalBytes:
 		c.s.metrics.Refused(metrics.LimitTotalBytes)
 		return fmt.Sprintf("not queued: this sandbox keeps %s over all its accounts, pending deliveries included, the most it allows "+
-			"(-max-total-bytes %s); deliveries are queued again once there is room", FormatBytes(c.s.total.Load()), FormatBytes(lim.MaxTotalBytes))
+			"(-max-total-bytes %s); deliveries are queued again once there is room", bytesize.Format(c.s.total.Load()), bytesize.Format(lim.MaxTotalBytes))
 	}
 	return ""
 }
