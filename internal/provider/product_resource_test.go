@@ -218,14 +218,15 @@ resource "payments_product" "test" {
 }
 
 // TestAccProduct_DestroyWithPricesArchives: destroying a product with a
-// price archives both (the price first), since neither can be deleted;
-// CheckDestroy finds them archived at the service.
+// price archives both (the price first), since neither can be deleted,
+// each with a warning that says so; CheckDestroy finds them archived.
 func TestAccProduct_DestroyWithPricesArchives(t *testing.T) {
 	acct := newTestAccAccount(t)
+	rec := &diagRecorder{}
 	var productID, priceID string
 	resource.ParallelTest(t, resource.TestCase{
 		PreCheck:                 func() { testAccPreCheck(t) },
-		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+		ProtoV6ProviderFactories: rec.factories(),
 		CheckDestroy: func(s *terraform.State) error {
 			if err := acct.testAccCheckProductsDestroyed(s); err != nil {
 				return err
@@ -234,7 +235,19 @@ func TestAccProduct_DestroyWithPricesArchives(t *testing.T) {
 			if err != nil || p.Active {
 				return fmt.Errorf("product %s: %+v, %v; want it archived", productID, p, err)
 			}
-			return acct.testAccCheckPricesArchived(s)
+			if err := acct.testAccCheckPricesArchived(s); err != nil {
+				return err
+			}
+			warnings := strings.Join(rec.take(), "\n")
+			for _, want := range []string{
+				"Price Archived, Not Deleted: The payments service cannot delete a price, so Terraform archived price " + priceID,
+				"Product Archived, Not Deleted: Product " + productID + " has prices",
+			} {
+				if !strings.Contains(warnings, want) {
+					return fmt.Errorf("no warning %q among the destroy's warnings:\n%s", want, warnings)
+				}
+			}
+			return nil
 		},
 		Steps: []resource.TestStep{
 			{
@@ -253,6 +266,12 @@ resource "payments_price" "test" {
 				Check: resource.ComposeTestCheckFunc(
 					testAccCaptureID(testAccProductAddr, &productID),
 					testAccCaptureID(testAccPriceAddr, &priceID),
+					func(*terraform.State) error {
+						if w := rec.take(); len(w) != 0 {
+							return fmt.Errorf("warnings before the destroy: %v", w)
+						}
+						return nil
+					},
 				),
 			},
 		},
