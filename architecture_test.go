@@ -40,6 +40,7 @@ func TestArchitecture_Doors(t *testing.T) {
 		{"./internal/sandbox/faults", opsDenied},
 		{"./internal/sandbox/ids", opsDenied},
 		{"./internal/sandbox/jsonw", opsDenied},
+		{"./internal/sandbox/keys", opsDenied},
 		{"./internal/sandbox/logmask", opsDenied},
 		{"./internal/sandbox/metrics", opsDenied},
 		{"./internal/sandbox/reqlog", opsDenied},

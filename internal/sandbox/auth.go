@@ -1,19 +1,17 @@
 package sandbox
 
 import (
-	"crypto/hmac"
 	"crypto/sha256"
-	"encoding/hex"
-	"errors"
 	"fmt"
 	"net/http"
 
+	"github.com/paymentsdev/terraform-provider-payments/internal/sandbox/keys"
 	"github.com/paymentsdev/terraform-provider-payments/internal/wire"
 )
 
 // authenticate returns the account of the request's secret key, or of its
 // publishable key where publicOK (POST /v1/tokens). A publishable key is
-// derived one way from its secret key (publishableKey) and found in an
+// derived one way from its secret key (keys.Publishable) and found in an
 // index of the accounts it may name, never turned back into a secret key.
 // Messages never quote the key: error bodies end up in client logs.
 func (s *Server) authenticate(r *http.Request, publicOK bool) (*account, *apiError) {
@@ -60,39 +58,12 @@ func (s *Server) authenticate(r *http.Request, publicOK bool) (*account, *apiErr
 		return s.accountFor(hash)
 	}
 	if keys := s.keys.Load(); keys != nil {
-		if _, ok := keys.secret[key]; !ok {
+		if !keys.Admits(key) {
 			return nil, authError(wire.ErrorCodeInvalidAPIKey,
 				"Invalid API key: this sandbox admits only the keys it is configured with (-key, -key-file or PAYMENTS_SANDBOX_KEYS).")
 		}
 	}
 	return s.accountFor(sha256.Sum256([]byte(key)))
-}
-
-// publishableLabel separates the publishable key's derivation from every
-// other use of the account's hash (the card tokens' HMAC among them).
-const publishableLabel = "payments-sandbox publishable key"
-
-// publishableKey is the publishable key of the account whose secret key
-// hashes (SHA-256) to hash: pk_sandbox_ and the first 32 lowercase hex
-// digits of HMAC-SHA-256 keyed with that hash over publishableLabel. One
-// way: neither the secret key nor the hash can be computed from it, so a
-// publishable key read out of a web page gives nothing but tokenizing.
-// It depends on the hash only, so that accounts read back from a data
-// file, whose secret keys the sandbox never stores, have it too. The
-// fleet's balancer (examples/fleet/haproxy.cfg) computes it the same way
-// to send both keys of an account to one instance; its test
-// (tools/internal/examples) fails if the two drift apart.
-func publishableKey(hash [32]byte) string {
-	m := hmac.New(sha256.New, hash[:])
-	m.Write([]byte(publishableLabel))
-	return wire.PublicKeySandboxPrefix + hex.EncodeToString(m.Sum(nil)[:16])
-}
-
-// keySet is the admitted secret keys of a sandbox started with a key list,
-// and the account hash of each one's publishable key.
-type keySet struct {
-	secret      map[string]struct{}
-	publishable map[string][32]byte
 }
 
 // publishableAccount finds the account hash a publishable key names: with
@@ -101,8 +72,7 @@ type keySet struct {
 // to account only: no answer ever holds a secret key.
 func (s *Server) publishableAccount(pk string) ([32]byte, bool) {
 	if keys := s.keys.Load(); keys != nil {
-		hash, ok := keys.publishable[pk]
-		return hash, ok
+		return keys.Account(pk)
 	}
 	s.mu.RLock()
 	defer s.mu.RUnlock()
@@ -128,21 +98,12 @@ func (s *Server) unindexAccount(a *account) {
 // to call while serving. An empty set is refused rather than read as
 // "admit every key": a server with keys must never fall open because a
 // key file was emptied. A key is never part of the error.
-func (s *Server) SetKeys(keys []string) error {
-	if len(keys) == 0 {
-		return errors.New("sandbox: an empty key set would admit every key; give at least one key")
+func (s *Server) SetKeys(list []string) error {
+	set, err := keys.NewSet(list)
+	if err != nil {
+		return err
 	}
-	set := keySet{secret: make(map[string]struct{}, len(keys)), publishable: make(map[string][32]byte, len(keys))}
-	for i, k := range keys {
-		if wire.ClassifyKey(k) != wire.KeySecretSandbox {
-			return fmt.Errorf("sandbox: key number %d is not a sandbox secret key; use %s followed by at least %d letters, digits or underscores",
-				i+1, wire.SecretKeySandboxPrefix, wire.MinKeySecretLength)
-		}
-		set.secret[k] = struct{}{}
-		hash := sha256.Sum256([]byte(k))
-		set.publishable[publishableKey(hash)] = hash
-	}
-	s.keys.Store(&set)
+	s.keys.Store(set)
 	return nil
 }
 

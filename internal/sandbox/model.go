@@ -8,6 +8,7 @@ import (
 
 	"github.com/paymentsdev/terraform-provider-payments/internal/sandbox/delivery"
 	"github.com/paymentsdev/terraform-provider-payments/internal/sandbox/faults"
+	"github.com/paymentsdev/terraform-provider-payments/internal/sandbox/keys"
 	"github.com/paymentsdev/terraform-provider-payments/internal/sandbox/reqlog"
 )
 
@@ -111,7 +112,7 @@ type payment struct {
 // counting and fault injection never wait for a slow write.
 type account struct {
 	hash [32]byte // SHA-256 of the key; the only form of the key ever stored
-	// publishable is the account's publishable key (auth.go).
+	// publishable is the account's publishable key (keys.Publishable).
 	publishable string
 
 	mu         sync.RWMutex
@@ -166,7 +167,7 @@ type account struct {
 func newAccount(hash [32]byte, total *atomic.Int64) *account {
 	a := &account{
 		hash:        hash,
-		publishable: publishableKey(hash),
+		publishable: keys.Publishable(hash),
 		total:       total,
 		customers:   make(map[rid]*customer),
 		payments:    make(map[rid]*payment),

@@ -146,6 +146,7 @@ import (
 	"github.com/paymentsdev/terraform-provider-payments/internal/sandbox/clock"
 	"github.com/paymentsdev/terraform-provider-payments/internal/sandbox/delivery"
 	"github.com/paymentsdev/terraform-provider-payments/internal/sandbox/ids"
+	"github.com/paymentsdev/terraform-provider-payments/internal/sandbox/keys"
 	"github.com/paymentsdev/terraform-provider-payments/internal/sandbox/logmask"
 	"github.com/paymentsdev/terraform-provider-payments/internal/sandbox/metrics"
 	"github.com/paymentsdev/terraform-provider-payments/internal/sandbox/storage"
@@ -186,7 +187,7 @@ type Options struct {
 type Server struct {
 	log   *slog.Logger
 	clock clock.Clock
-	keys  atomic.Pointer[keySet] // nil admits every key; see SetKeys
+	keys  atomic.Pointer[keys.Set] // nil admits every key; see SetKeys
 	store storage.Store
 	mux   *http.ServeMux
 	hooks *delivery.Engine
