@@ -213,7 +213,7 @@ func (c *call) capturePayment() response {
 	}
 	amount := p.amount
 	if v, _ := c.f.get(wire.ParamAmount); v != "" {
-		if amount, e = parseAmount(wire.ParamAmount, v, wire.PaymentAmountMin, p.amount); e != nil {
+		if amount, e = parseMoney(wire.ParamAmount, v, wire.PaymentAmountMin, p.amount, p.currency); e != nil {
 			return e.response()
 		}
 	}
@@ -240,7 +240,7 @@ func (c *call) refundPayment() response {
 	left := p.amount - p.refunded
 	amount := left
 	if v, _ := c.f.get(wire.ParamAmount); v != "" {
-		if amount, e = parseAmount(wire.ParamAmount, v, wire.PaymentAmountMin, left); e != nil {
+		if amount, e = parseMoney(wire.ParamAmount, v, wire.PaymentAmountMin, left, p.currency); e != nil {
 			return e.response()
 		}
 	}

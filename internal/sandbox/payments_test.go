@@ -246,7 +246,9 @@ func TestCaptureAndRefund_Amounts(t *testing.T) {
 	t.Parallel()
 	e := newEnv(t)
 	p := e.payment(pay("1000", "EUR", sandbox.TokenVisa, "capture", "false"))
-	e.post("/v1/payments/"+p.ID+"/capture", vals("amount", "1001")).fails(400, wire.ErrorTypeInvalidRequest, wire.ErrorCodeParameterInvalid, "amount")
+	if eb := e.post("/v1/payments/"+p.ID+"/capture", vals("amount", "1001")).fails(400, wire.ErrorTypeInvalidRequest, wire.ErrorCodeParameterInvalid, "amount"); !strings.Contains(eb.Error.Message, "from 1 to 1000 (0.01 EUR to 10.00 EUR)") {
+		t.Errorf("capturing too much: %q, want the bounds in EUR too", eb.Error.Message)
+	}
 	e.post("/v1/payments/"+p.ID+"/capture", vals("amount", "0")).fails(400, wire.ErrorTypeInvalidRequest, wire.ErrorCodeParameterInvalid, "amount")
 	e.post("/v1/payments/"+p.ID+"/capture", vals("amoutn", "1")).fails(400, wire.ErrorTypeInvalidRequest, wire.ErrorCodeParameterUnknown, "amoutn")
 	var got wire.Payment
@@ -263,7 +265,11 @@ func TestCaptureAndRefund_Amounts(t *testing.T) {
 	if got.Status != wire.PaymentStatusPartiallyRefunded || *got.AmountRefunded != 300 {
 		t.Errorf("refund 100 more: %+v", got)
 	}
-	e.post("/v1/payments/"+p.ID+"/refund", vals("amount", "301")).fails(400, wire.ErrorTypeInvalidRequest, wire.ErrorCodeParameterInvalid, "amount")
+	eb := e.post("/v1/payments/"+p.ID+"/refund", vals("amount", "301")).fails(400, wire.ErrorTypeInvalidRequest, wire.ErrorCodeParameterInvalid, "amount")
+	// The most that may be refunded, in the units people read too.
+	if want := "from 1 to 300 (0.01 EUR to 3.00 EUR)"; !strings.Contains(eb.Error.Message, want) {
+		t.Errorf("refunding too much: %q, want it to say %q", eb.Error.Message, want)
+	}
 	// Without amount: what is left.
 	e.post("/v1/payments/"+p.ID+"/refund", nil).ok(&got)
 	if got.Status != wire.PaymentStatusRefunded || *got.AmountRefunded != 600 {

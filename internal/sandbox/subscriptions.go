@@ -139,7 +139,7 @@ func (c *call) parseItems(prev []subItem, like *price) ([]subItem, bool, *apiErr
 		qname := wire.ItemParam(i, wire.ParamQuantity)
 		if v, ok := c.f.get(qname); ok {
 			var e *apiError
-			if q, e = parseAmount(qname, v, 1, wire.QuantityMax); e != nil {
+			if q, e = parseCount(qname, v, 1, wire.QuantityMax); e != nil {
 				return nil, true, e
 			}
 		}
@@ -219,7 +219,7 @@ func (c *call) createSubscription() response {
 	}
 	var trialDays int64
 	if v, _ := c.f.get(wire.ParamTrialPeriodDays); v != "" {
-		if trialDays, e = parseAmount(wire.ParamTrialPeriodDays, v, 1, wire.TrialPeriodDaysMax); e != nil {
+		if trialDays, e = parseCount(wire.ParamTrialPeriodDays, v, 1, wire.TrialPeriodDaysMax); e != nil {
 			return e.response()
 		}
 	}
@@ -332,7 +332,7 @@ func (c *call) updateSubscription() response {
 		if given || len(next.items) != 1 {
 			return invalid(wire.ParamQuantity, "quantity sets the quantity of a subscription's only item; with several items, or with items, send items[N][quantity].").response()
 		}
-		q, e := parseAmount(wire.ParamQuantity, v, 1, wire.QuantityMax)
+		q, e := parseCount(wire.ParamQuantity, v, 1, wire.QuantityMax)
 		if e != nil {
 			return e.response()
 		}

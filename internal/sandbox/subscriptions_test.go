@@ -201,7 +201,11 @@ func TestSubscriptions_Validation(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			e := &env{t: t, url: e.url, key: e.key, hc: e.hc, srv: e.srv}
-			e.post(wire.PathSubscriptions, vals(tc.f...)).fails(400, wire.ErrorTypeInvalidRequest, tc.code, tc.param)
+			eb := e.post(wire.PathSubscriptions, vals(tc.f...)).fails(400, wire.ErrorTypeInvalidRequest, tc.code, tc.param)
+			// A quantity or a number of days is no amount of money.
+			if strings.Contains(eb.Error.Message, "minor units") {
+				t.Errorf("%s: %q speaks of minor units", tc.param, eb.Error.Message)
+			}
 		})
 	}
 	if got := e.ids(wire.PathSubscriptions, "status", "all"); len(got) != 0 {

@@ -148,11 +148,43 @@ func applyMetadata(cur metadata, f form) (metadata, *apiError) {
 
 // parseAmount reads an amount in minor units within [min, max].
 func parseAmount(param, v string, lo, hi int64) (int64, *apiError) {
-	n, err := strconv.ParseInt(v, 10, 64)
-	if err != nil || n < lo || n > hi || strings.HasPrefix(v, "+") {
+	n, ok := parseWhole(v, lo, hi)
+	if !ok {
 		return 0, invalid(param, "%s %q is not valid; use a whole number of minor units from %d to %d.", param, clip(v), lo, hi)
 	}
 	return n, nil
+}
+
+// parseMoney reads an amount in minor units of a known currency within
+// [min, max], and says the bounds in major units too when refused: the
+// most a capture or refund may take is the payment's own amount, which
+// people know as "9.00 GBP", not 900.
+func parseMoney(param, v string, lo, hi int64, currency string) (int64, *apiError) {
+	n, ok := parseWhole(v, lo, hi)
+	if !ok {
+		return 0, invalid(param, "%s %q is not valid; use a whole number of minor units from %d to %d (%s to %s).",
+			param, clip(v), lo, hi, wire.FormatMoney(lo, currency), wire.FormatMoney(hi, currency))
+	}
+	return n, nil
+}
+
+// parseCount reads a count, such as a quantity or a number of days,
+// within [min, max].
+func parseCount(param, v string, lo, hi int64) (int64, *apiError) {
+	n, ok := parseWhole(v, lo, hi)
+	if !ok {
+		return 0, invalid(param, "%s %q is not valid; use a whole number from %d to %d.", param, clip(v), lo, hi)
+	}
+	return n, nil
+}
+
+// parseWhole reads a decimal whole number, without a sign, within [lo, hi].
+func parseWhole(v string, lo, hi int64) (int64, bool) {
+	n, err := strconv.ParseInt(v, 10, 64)
+	if err != nil || n < lo || n > hi || strings.HasPrefix(v, "+") {
+		return 0, false
+	}
+	return n, true
 }
 
 // currency returns the canonical (interned) code, so payments share the
