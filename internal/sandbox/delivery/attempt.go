@@ -109,7 +109,7 @@ func (e *Engine) post(t Target, at time.Time) (status int, errText string) {
 	var refused *Refusal
 	switch {
 	case errors.Is(ctx.Err(), context.DeadlineExceeded):
-		return status, fmt.Sprintf("no complete answer within %s", e.timeout)
+		return status, "no complete answer within " + wire.FormatDurationWords(e.timeout)
 	case errors.As(err, &refused):
 		return 0, refused.Error()
 	case err != nil:
