@@ -222,8 +222,9 @@ func priceResourceAttributes() map[string]rschema.Attribute {
 			MarkdownDescription: "Whether creating the price, or setting its `lookup_key`, moves the key from the active " +
 				"price that holds it, which is left without one; needs `lookup_key`. With `create_before_destroy`, a " +
 				"replacement takes the key from the price it replaces, so the key never points nowhere. It acts only " +
-				"when the price is created or updated: the service does not keep it, so it never shows a change " +
-				"afterwards, and it is null after an import.",
+				"when the price is created or updated: the service does not keep it, so refreshing never changes it " +
+				"and it shows no change afterwards. After an import it is null: a configured `true` then shows as one " +
+				"in-place update that sends nothing.",
 			Optional: true,
 		},
 		"active": rschema.BoolAttribute{
