@@ -31,6 +31,12 @@ func TestArchitecture_Doors(t *testing.T) {
 		// storage engine.
 		{"./internal/sandbox/delivery", []string{mod + "internal/sandbox$", mod + "internal/sandbox/dashboard", mod + "internal/sandbox/sandboxtest",
 			mod + "internal/sandbox/storage", mod + "internal/client", mod + "internal/provider", "github.com/hashicorp/terraform-plugin"}},
+		// The renewal engine reaches subscriptions through the ledger it
+		// defines and waits on the clock: none of the sandbox's handlers,
+		// its storage engine, the wire or HTTP.
+		{"./internal/sandbox/billing", []string{mod + "internal/sandbox$", mod + "internal/sandbox/dashboard", mod + "internal/sandbox/sandboxtest",
+			mod + "internal/sandbox/storage", mod + "internal/sandbox/delivery", mod + "internal/wire", mod + "internal/client", mod + "internal/provider",
+			"net/http", "github.com/hashicorp/terraform-plugin"}},
 		// The clock is time alone: it imports nothing of the project.
 		{"./internal/sandbox/clock", []string{mod + "internal/wire", mod + "internal/sandbox$", mod + "internal/sandbox/storage", mod + "internal/sandbox/delivery",
 			mod + "internal/sandbox/dashboard", mod + "internal/client", mod + "internal/provider", "net/http", "github.com/hashicorp/terraform-plugin"}},

@@ -16,6 +16,7 @@ import (
 	"os"
 	"os/signal"
 	"runtime/debug"
+	"slices"
 	"strconv"
 	"strings"
 	"syscall"
@@ -103,6 +104,7 @@ func run(args []string, stdout, stderr io.Writer) int {
 	fs.Var(&maxTotalBytes, "max-total-bytes", "let all accounts together keep at most this many bytes (`size`, counted as for -max-account-bytes); past it every account's writes get 403 sandbox_limit_exceeded, reads and deletes still work. Unless GOMEMLIMIT is set, the Go runtime's soft memory limit is set to 1.5 times this, so that garbage is collected before the process outgrows it. With the defaults a flood of keys and large requests, of clients that do not read their answers, or of unfinished headers keeps the process under 512 MiB resident; with -data, the data file's pages the kernel keeps mapped and the buffers of applying the write-ahead log come on top (about 290 MiB more in the same flood, most of it reclaimable). 0 removes the limit")
 	accountIdle := fs.Duration("account-idle", sandbox.DefaultAccountIdle, "remove an account made on first use, in memory and in the -data file, once no request has used it for this `duration` (such as 720h or 30m; counted from the start for accounts read from -data) and no webhook delivery of it is pending; its key gets a new, empty account on its next request. Accounts named by -key are never removed. 0 keeps accounts forever")
 	concurrency := fs.Int("webhook-concurrency", sandbox.DefaultWebhookConcurrency, "make at most this many webhook delivery `attempts` at once, all accounts and endpoints together; more wait their turn, in each endpoint's order (one endpoint has at most 4 in flight; past a quarter of them, at least 4, an account takes more only while an eighth stay free)")
+	dunningEnd := fs.String("dunning-end", sandbox.DunningEnds[0], "the `status` a subscription ends in when the retries of a renewal's unpaid invoice (3, 5 and 7 days apart) run out: canceled, unpaid or past_due; the invoice is then uncollectible")
 	faultSeed := fs.Int64("fault-seed", 0, "start every account's injected faults (error_rate, drop_rate of POST /_sandbox/faults) from this `seed`, 1 to 9007199254740991, so that a run meets the same faults again; 0 picks a random seed per account. GET /_sandbox/faults shows the seed in use")
 	var allowedHosts hostNames
 	fs.Var(&allowedHosts, "allowed-hosts", "without keys, also answer requests whose Host header is one of these `names`, comma-separated, repeatable: sandbox.internal, 192.168.1.20, .example.test (that domain and every name under it), or * (any: turns the DNS rebinding defence off). Without keys the sandbox answers only requests for its -addr host, localhost, 127.0.0.1 and [::1], any port, and 421 host_not_allowed to any other Host; with keys, the keys gate it and every Host is answered")
@@ -276,7 +278,11 @@ Examples:
 		fmt.Fprintf(stderr, "payments-sandbox: -fault-seed %d is out of range; use 1 to %d, or 0 for a random seed (see -h)\n", *faultSeed, int64(wire.FaultSeedMax))
 		return 2
 	}
-	opts := sandbox.Options{Keys: allKeys, Logger: logger, Limits: limits, FaultSeed: *faultSeed,
+	if !slices.Contains(sandbox.DunningEnds, *dunningEnd) {
+		fmt.Fprintf(stderr, "payments-sandbox: -dunning-end %q is not valid; use %s (see -h)\n", *dunningEnd, strings.Join(sandbox.DunningEnds, ", "))
+		return 2
+	}
+	opts := sandbox.Options{Keys: allKeys, Logger: logger, Limits: limits, FaultSeed: *faultSeed, DunningEnd: *dunningEnd,
 		Webhooks: sandbox.WebhookOptions{Allow: allow, Attempts: *attempts, Concurrency: *concurrency}}
 	if tcp, ok := ln.Addr().(*net.TCPAddr); ok {
 		opts.Webhooks.Listen = []netip.AddrPort{tcp.AddrPort()}

@@ -42,6 +42,9 @@ type (
 		CanceledAt        int64           `json:"canceled_at,omitempty"`
 		TrialStart        int64           `json:"trial_start,omitempty"`
 		TrialEnd          int64           `json:"trial_end,omitempty"`
+		TrialNoticeSent   bool            `json:"trial_notice_sent,omitempty"`
+		Anchor            int64           `json:"anchor"`
+		Cycle             int64           `json:"cycle"`
 		LatestInvoice     string          `json:"latest_invoice,omitempty"`
 		Meta              [][2]string     `json:"meta,omitempty"`
 	}
@@ -81,6 +84,7 @@ func optID(prefix string, r rid) string {
 
 func (c *call) putSubscription(s *subscription) {
 	c.a.recount(&s.counted, s.memBytes())
+	c.pokeRenewals(s)
 	if c.s.store == nil {
 		return
 	}
@@ -88,7 +92,8 @@ func (c *call) putSubscription(s *subscription) {
 		ID: s.id.format(wire.SubscriptionIDPrefix), Seq: s.seq, Created: s.created,
 		Customer: s.customer.format(wire.CustomerIDPrefix), DefaultSource: optID(wire.SourceIDPrefix, s.defaultSource),
 		Status: s.status, PeriodStart: s.periodStart, PeriodEnd: s.periodEnd, CancelAtPeriodEnd: s.cancelAtPeriodEnd,
-		CanceledAt: s.canceledAt, TrialStart: s.trialStart, TrialEnd: s.trialEnd,
+		CanceledAt: s.canceledAt, TrialStart: s.trialStart, TrialEnd: s.trialEnd, TrialNoticeSent: s.trialNoticeSent,
+		Anchor: s.anchor, Cycle: s.cycle,
 		LatestInvoice: optID(wire.InvoiceIDPrefix, s.latestInvoice), Meta: metaRecord(s.meta),
 	}
 	for _, it := range s.items {
@@ -100,6 +105,9 @@ func (c *call) putSubscription(s *subscription) {
 
 func (c *call) putInvoice(inv *invoice) {
 	c.a.recount(&inv.counted, inv.memBytes())
+	if s := c.a.bill.subs[inv.subscription]; s != nil {
+		c.pokeRenewals(s)
+	}
 	if c.s.store == nil {
 		return
 	}
@@ -197,6 +205,7 @@ func (a *account) subscriptionFromRecord(rec subscriptionRecord) (*subscription,
 	s := &subscription{id: id, seq: rec.Seq, created: rec.Created, customer: cus, defaultSource: src, status: status,
 		periodStart: rec.PeriodStart, periodEnd: rec.PeriodEnd, cancelAtPeriodEnd: rec.CancelAtPeriodEnd,
 		canceledAt: rec.CanceledAt, trialStart: rec.TrialStart, trialEnd: rec.TrialEnd, latestInvoice: latest,
+		trialNoticeSent: rec.TrialNoticeSent, anchor: rec.Anchor, cycle: rec.Cycle,
 		meta: metaFromRecord(rec.Meta)}
 	for _, it := range rec.Items {
 		iid, ok := parseRID(it.ID, wire.SubscriptionItemIDPrefix)

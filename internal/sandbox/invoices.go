@@ -41,7 +41,7 @@ type invoice struct {
 	counted                int64 // bytes charged to the account, see bounds.go
 }
 
-func (b *billing) addInvoice(inv *invoice) {
+func (b *subBook) addInvoice(inv *invoice) {
 	b.ensure()
 	b.invoiceSeq++
 	inv.seq = b.invoiceSeq
@@ -64,7 +64,7 @@ func (c *call) newInvoice(s *subscription, reason string, free bool) *invoice {
 			inv.amountDue += inv.lines[i].amount
 		}
 	}
-	inv.id = newRID()
+	inv.id = periodInvoiceID(s)
 	for c.a.bill.invoices[inv.id] != nil {
 		inv.id = newRID()
 	}
@@ -128,6 +128,10 @@ func (c *call) invoicePaid(inv *invoice, s *subscription) {
 		switch s.status {
 		case wire.SubscriptionStatusIncomplete, wire.SubscriptionStatusPastDue, wire.SubscriptionStatusUnpaid:
 			c.setSubscriptionStatus(s, wire.SubscriptionStatusActive)
+		case wire.SubscriptionStatusTrialing:
+			if inv.billingReason == wire.BillingReasonSubscriptionCycle {
+				c.setSubscriptionStatus(s, wire.SubscriptionStatusActive)
+			}
 		}
 	}
 }
@@ -166,7 +170,9 @@ func (c *call) paymentSettled(p *payment) {
 	if p.invoice.isZero() || inv == nil || inv.status != wire.InvoiceStatusOpen || inv.payment != p.id {
 		return
 	}
-	c.settle(inv, c.a.bill.subs[inv.subscription], p)
+	s := c.a.bill.subs[inv.subscription]
+	c.settle(inv, s, p)
+	c.dun(inv, s)
 }
 
 // source is the card s charges: its default_source, else its customer's
@@ -315,58 +321,4 @@ func (c *call) listInvoices() response {
 		write: invoiceJSON,
 	}
 	return l.serve(c, c.a.bill.invoiceOrder, match)
-}
-
-func invoiceJSON(b []byte, inv *invoice) []byte {
-	if b == nil {
-		b = make([]byte, 0, 640+200*len(inv.lines))
-	}
-	b = append(b, `{"id":`...)
-	b = appendID(b, wire.InvoiceIDPrefix, inv.id)
-	b = append(b, `,"object":"invoice","customer":`...)
-	b = appendID(b, wire.CustomerIDPrefix, inv.customer)
-	b = append(b, `,"subscription":`...)
-	b = appendID(b, wire.SubscriptionIDPrefix, inv.subscription)
-	b = append(b, `,"status":`...)
-	b = appendString(b, inv.status)
-	b = append(b, `,"billing_reason":`...)
-	b = appendString(b, inv.billingReason)
-	b = append(b, `,"lines":[`...)
-	for i, l := range inv.lines {
-		if i > 0 {
-			b = append(b, ',')
-		}
-		b = append(b, `{"subscription_item":`...)
-		b = appendID(b, wire.SubscriptionItemIDPrefix, l.item)
-		b = append(b, `,"price":`...)
-		b = appendID(b, wire.PriceIDPrefix, l.price)
-		b = append(b, `,"quantity":`...)
-		b = appendInt(b, l.quantity)
-		b = append(b, `,"amount":`...)
-		b = appendInt(b, l.amount)
-		b = append(b, `,"period_start":`...)
-		b = appendTime(b, inv.periodStart)
-		b = append(b, `,"period_end":`...)
-		b = appendTime(b, inv.periodEnd)
-		b = append(b, '}')
-	}
-	b = append(b, `],"amount_due":`...)
-	b = appendInt(b, inv.amountDue)
-	b = append(b, `,"amount_paid":`...)
-	b = appendInt(b, inv.amountPaid)
-	b = append(b, `,"currency":`...)
-	b = appendString(b, inv.currency)
-	b = append(b, `,"attempt_count":`...)
-	b = appendInt(b, inv.attempts)
-	b = append(b, `,"next_payment_attempt":`...)
-	b = appendOptTime(b, inv.nextAttempt)
-	b = append(b, `,"payment":`...)
-	b = appendOptID(b, wire.PaymentIDPrefix, inv.payment)
-	b = append(b, `,"period_start":`...)
-	b = appendTime(b, inv.periodStart)
-	b = append(b, `,"period_end":`...)
-	b = appendTime(b, inv.periodEnd)
-	b = append(b, `,"created_at":`...)
-	b = appendTime(b, inv.created)
-	return append(b, `,"livemode":false}`...)
 }

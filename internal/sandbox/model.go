@@ -134,7 +134,7 @@ type account struct {
 	cat catalog
 	// bill is the subscriptions and their invoices (subscriptions.go,
 	// invoices.go).
-	bill billing
+	bill subBook
 
 	// bytes is what the account keeps (see bounds.go), under mu; total is
 	// the server's sum over every account, which charge keeps in step.

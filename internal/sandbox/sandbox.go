@@ -104,6 +104,14 @@
 //     cancels its subscriptions. An invoice whose payment waits for 3-D
 //     Secure can be neither paid again nor voided, so that nothing is
 //     charged twice; completing it settles the invoice.
+//   - Renewals (renewals.go, package billing) run on Options.Clock: at each
+//     due moment the runner does every account's due steps in time order,
+//     each with the time it was due, and commits an account's run at
+//     once; a failed commit reads the account back and the steps run
+//     again later. Each period's invoice id is made from the subscription
+//     and the period. Dunning retries 3, 5 and 7 days apart, then ends in
+//     Options.DunningEnd (-dunning-end). Renewals are not use: they do
+//     not keep an idle account.
 //   - A data file that is truncated, overwritten or foreign is refused at
 //     open (read-only, checked whole with bbolt's tx.Check), with one
 //     error naming it and what to do; nothing of it is served.
@@ -143,6 +151,7 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/paymentsdev/terraform-provider-payments/internal/sandbox/billing"
 	"github.com/paymentsdev/terraform-provider-payments/internal/sandbox/clock"
 	"github.com/paymentsdev/terraform-provider-payments/internal/sandbox/delivery"
 	"github.com/paymentsdev/terraform-provider-payments/internal/sandbox/ids"
@@ -177,6 +186,10 @@ type Options struct {
 	// Limits bound the accounts and the bytes the server keeps (see
 	// bounds.go); the zero value bounds nothing.
 	Limits Limits
+	// DunningEnd is the status a subscription ends in when the retries of
+	// a renewal's invoice run out: one of DunningEnds, "" for the first
+	// (canceled).
+	DunningEnd string
 	// FaultSeed starts every account's fault decisions (error_rate and
 	// drop_rate), from 1 to wire.FaultSeedMax; 0 gives each account a
 	// random seed. GET /_sandbox/faults tells the seed in use.
@@ -191,6 +204,10 @@ type Server struct {
 	store storage.Store
 	mux   *http.ServeMux
 	hooks *delivery.Engine
+	// renewals runs the subscriptions' due steps on the clock
+	// (renewals.go); dunningEnd is Options.DunningEnd.
+	renewals   *billing.Runner
+	dunningEnd string
 	// metrics are the server's Prometheus metrics (metrics.go).
 	metrics *metrics.Metrics
 
@@ -243,6 +260,14 @@ func New(opts Options) (*Server, error) {
 		faultSeed:   opts.FaultSeed,
 		mux:         http.NewServeMux(),
 	}
+	switch opts.DunningEnd {
+	case "":
+		s.dunningEnd = DunningEnds[0]
+	case wire.SubscriptionStatusCanceled, wire.SubscriptionStatusUnpaid, wire.SubscriptionStatusPastDue:
+		s.dunningEnd = opts.DunningEnd
+	default:
+		return nil, fmt.Errorf("sandbox: dunning end %q is not one of %s", opts.DunningEnd, strings.Join(DunningEnds, ", "))
+	}
 	if s.faultSeed < 0 || s.faultSeed > wire.FaultSeedMax {
 		return nil, fmt.Errorf("sandbox: fault seed %d is out of range; use 1 to %d, or 0 for a random seed", s.faultSeed, int64(wire.FaultSeedMax))
 	}
@@ -280,6 +305,8 @@ func New(opts Options) (*Server, error) {
 		}
 	})
 	s.startSweeper()
+	s.renewals = billing.NewRunner(s.clock, s.runRenewals)
+	s.renewals.Start()
 	for i := range routes {
 		rt := &routes[i]
 		s.mux.HandleFunc(rt.pattern, func(w http.ResponseWriter, r *http.Request) { s.serve(w, r, rt) })
@@ -310,6 +337,9 @@ func (s *Server) ConnState(_ net.Conn, state http.ConnState) {
 func (s *Server) Close() error {
 	s.closeOnce.Do(func() {
 		s.stopSweeper()
+		if s.renewals != nil {
+			s.renewals.Stop()
+		}
 		s.hooks.Stop()
 		if s.store != nil {
 			s.closeErr = s.store.Close()

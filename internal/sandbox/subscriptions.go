@@ -2,7 +2,6 @@ package sandbox
 
 import (
 	"slices"
-	"strconv"
 	"strings"
 	"time"
 
@@ -35,9 +34,15 @@ type subscription struct {
 	cancelAtPeriodEnd      bool
 	canceledAt             int64 // 0 while not canceled
 	trialStart, trialEnd   int64 // 0 without a trial
-	latestInvoice          rid
-	meta                   metadata
-	counted                int64 // bytes charged to the account, see bounds.go
+	// trialNoticeSent is set once customer.subscription.trial_will_end is.
+	trialNoticeSent bool
+	// anchor is where periods are counted from (the creation, or the
+	// trial's end) and cycle the current period's number from it: 0 for
+	// a trial.
+	anchor, cycle int64
+	latestInvoice rid
+	meta          metadata
+	counted       int64 // bytes charged to the account, see bounds.go
 }
 
 // ended reports whether the subscription can no longer change.
@@ -51,9 +56,9 @@ func (s *subscription) recurring() wire.Recurring { return s.items[0].price.recu
 // currency is the subscription's currency, the same for all its items.
 func (s *subscription) currency() string { return s.items[0].price.currency }
 
-// billing is an account's subscriptions and invoices, each kind in
+// subBook is an account's subscriptions and invoices, each kind in
 // creation order with a sequence of its own, as the catalog's.
-type billing struct {
+type subBook struct {
 	subs         map[rid]*subscription
 	subOrder     []*subscription
 	subSeq       uint64
@@ -62,7 +67,7 @@ type billing struct {
 	invoiceSeq   uint64
 }
 
-func (b *billing) ensure() {
+func (b *subBook) ensure() {
 	if b.subs == nil {
 		b.subs = make(map[rid]*subscription)
 		b.invoices = make(map[rid]*invoice)
@@ -70,9 +75,9 @@ func (b *billing) ensure() {
 }
 
 // reset forgets every subscription and invoice; the sequences go on.
-func (b *billing) reset() { *b = billing{subSeq: b.subSeq, invoiceSeq: b.invoiceSeq} }
+func (b *subBook) reset() { *b = subBook{subSeq: b.subSeq, invoiceSeq: b.invoiceSeq} }
 
-func (b *billing) addSubscription(s *subscription) {
+func (b *subBook) addSubscription(s *subscription) {
 	b.ensure()
 	b.subSeq++
 	s.seq = b.subSeq
@@ -262,6 +267,9 @@ func (c *call) createSubscription() response {
 		end = start.AddDate(0, 0, int(trialDays))
 		sub.trialStart, sub.trialEnd = start.Unix(), end.Unix()
 		sub.status = wire.SubscriptionStatusTrialing
+		sub.anchor = end.Unix()
+	} else {
+		sub.anchor, sub.cycle = start.Unix(), 1
 	}
 	sub.periodStart, sub.periodEnd = start.Unix(), end.Unix()
 	c.a.bill.addSubscription(sub)
@@ -448,46 +456,4 @@ func (c *call) listSubscriptions() response {
 		write: subscriptionJSON,
 	}
 	return l.serve(c, c.a.bill.subOrder, match)
-}
-
-func subscriptionJSON(b []byte, s *subscription) []byte {
-	if b == nil {
-		b = make([]byte, 0, 640+500*len(s.items))
-	}
-	b = append(b, `{"id":`...)
-	b = appendID(b, wire.SubscriptionIDPrefix, s.id)
-	b = append(b, `,"object":"subscription","customer":`...)
-	b = appendID(b, wire.CustomerIDPrefix, s.customer)
-	b = append(b, `,"items":[`...)
-	for i, it := range s.items {
-		if i > 0 {
-			b = append(b, ',')
-		}
-		b = append(b, `{"id":`...)
-		b = appendID(b, wire.SubscriptionItemIDPrefix, it.id)
-		b = append(b, `,"object":"subscription_item","price":`...)
-		b = priceJSON(b, it.price)
-		b = append(b, `,"quantity":`...)
-		b = strconv.AppendInt(b, it.quantity, 10)
-		b = append(b, '}')
-	}
-	b = append(b, `],"default_source":`...)
-	b = appendOptID(b, wire.SourceIDPrefix, s.defaultSource)
-	b = append(b, `,"status":`...)
-	b = appendString(b, s.status)
-	b = append(b, `,"current_period_start":`...)
-	b = appendTime(b, s.periodStart)
-	b = append(b, `,"current_period_end":`...)
-	b = appendTime(b, s.periodEnd)
-	b = append(b, `,"cancel_at_period_end":`...)
-	b = appendBool(b, s.cancelAtPeriodEnd)
-	b = append(b, `,"canceled_at":`...)
-	b = appendOptTime(b, s.canceledAt)
-	b = append(b, `,"trial_start":`...)
-	b = appendOptTime(b, s.trialStart)
-	b = append(b, `,"trial_end":`...)
-	b = appendOptTime(b, s.trialEnd)
-	b = append(b, `,"latest_invoice":`...)
-	b = appendOptID(b, wire.InvoiceIDPrefix, s.latestInvoice)
-	return appendMetadataTail(b, s.meta, s.created)
 }

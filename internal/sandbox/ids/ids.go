@@ -51,6 +51,17 @@ func FillAlnum(dst []byte) {
 	}
 }
 
+// FromHash makes an id from sum, a hash of at least as many bytes as an
+// id has characters: the same sum, the same id, for objects that must
+// come out once however often they are made (a period's invoice).
+func FromHash(sum []byte) RID {
+	var r RID
+	for i := range r {
+		r[i] = alphabet[int(sum[i])%len(alphabet)]
+	}
+	return r
+}
+
 // New returns a random RID.
 func New() RID {
 	var r RID

@@ -1,0 +1,134 @@
+package billing
+
+import (
+	"fmt"
+	"slices"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/paymentsdev/terraform-provider-payments/internal/sandbox/clock"
+)
+
+const day = 24 * 3600
+
+func TestDue(t *testing.T) {
+	t.Parallel()
+	for _, tc := range []struct {
+		name string
+		s    State
+		kind Kind
+		at   int64
+		ok   bool
+	}{
+		{"active renews at the period's end", State{Status: StatusActive, Created: 0, PeriodEnd: 30 * day}, Renew, 30 * day, true},
+		{"a retry before the period's end", State{Status: StatusPastDue, PeriodEnd: 30 * day, NextAttempt: 3 * day}, Retry, 3 * day, true},
+		{"a retry at the period's end goes first", State{Status: StatusPastDue, PeriodEnd: 30 * day, NextAttempt: 30 * day}, Retry, 30 * day, true},
+		{"incomplete expires after 23 hours", State{Status: StatusIncomplete, Created: 100, PeriodEnd: 30 * day}, Expire, 100 + 23*3600, true},
+		{"trial notice 3 days before", State{Status: StatusTrialing, PeriodEnd: 10 * day, TrialEnd: 10 * day}, TrialWillEnd, 7 * day, true},
+		{"no notice once sent", State{Status: StatusTrialing, PeriodEnd: 10 * day, TrialEnd: 10 * day, TrialNoticeSent: true}, Renew, 10 * day, true},
+		{"no notice for a trial of 3 days or less", State{Status: StatusTrialing, PeriodEnd: 3 * day, TrialEnd: 3 * day}, Renew, 3 * day, true},
+		{"unpaid stops renewing", State{Status: StatusUnpaid, PeriodEnd: 30 * day}, 0, 0, false},
+		{"canceled never renews", State{Status: StatusCanceled, PeriodEnd: 30 * day}, 0, 0, false},
+	} {
+		kind, at, ok := Due(tc.s)
+		if kind != tc.kind || at != tc.at || ok != tc.ok {
+			t.Errorf("%s: Due = %d, %d, %v; want %d, %d, %v", tc.name, kind, at, ok, tc.kind, tc.at, tc.ok)
+		}
+	}
+}
+
+func TestRetryAt(t *testing.T) {
+	t.Parallel()
+	var got []int64
+	for n := int64(0); n <= 4; n++ {
+		at, ok := RetryAt(10, n)
+		if ok != (n >= 1 && n <= 3) {
+			t.Errorf("RetryAt(10, %d) ok = %v", n, ok)
+		}
+		if ok {
+			got = append(got, (at-10)/day)
+		}
+	}
+	if !slices.Equal(got, []int64{3, 5, 7}) {
+		t.Errorf("retry days = %v, want 3, 5, 7", got)
+	}
+}
+
+// fakeLedger renews subscriptions of fixed periods and records the steps.
+type fakeLedger struct {
+	subs  map[string]*State
+	order []string
+	log   []string
+	every map[string]int64
+}
+
+func (l *fakeLedger) All(yield func(string) bool) {
+	for _, id := range l.order {
+		if !yield(id) {
+			return
+		}
+	}
+}
+func (l *fakeLedger) State(id string) State { return *l.subs[id] }
+func (l *fakeLedger) Do(id string, k Kind, at int64) {
+	l.log = append(l.log, fmt.Sprintf("%s@%d", id, at/day))
+	if k == Renew {
+		l.subs[id].PeriodEnd += l.every[id]
+	}
+}
+
+func TestAdvance_TimeOrder(t *testing.T) {
+	t.Parallel()
+	l := &fakeLedger{
+		subs: map[string]*State{
+			"weekly": {Status: StatusActive, PeriodEnd: 7 * day},
+			"daily":  {Status: StatusActive, PeriodEnd: 5 * day},
+			"gone":   {Status: StatusCanceled, PeriodEnd: 1 * day},
+		},
+		order: []string{"weekly", "daily", "gone"},
+		every: map[string]int64{"weekly": 7 * day, "daily": 5 * day},
+	}
+	steps, next := Advance[string](l, 15*day)
+	want := []string{"daily@5", "weekly@7", "daily@10", "weekly@14", "daily@15"}
+	if !slices.Equal(l.log, want) || steps != len(want) || next != 20*day {
+		t.Errorf("Advance = %d steps, next day %d, log %v; want %v, next day 20", steps, next/day, l.log, want)
+	}
+}
+
+func TestRunner_FiresWhenDue(t *testing.T) {
+	t.Parallel()
+	start := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
+	fake := clock.NewFake(start)
+	var runs atomic.Int64
+	due := start.Add(48 * time.Hour).Unix()
+	r := NewRunner(fake, func(now time.Time) int64 {
+		runs.Add(1)
+		if now.Unix() >= due {
+			return 0
+		}
+		return due
+	})
+	r.Start()
+	defer r.Stop()
+	if runs.Load() != 1 {
+		t.Fatalf("Start ran %d times, want once", runs.Load())
+	}
+	fake.Advance(47 * time.Hour)
+	if fake.Timers() != 1 {
+		t.Fatalf("%d timers before the due moment, want 1", fake.Timers())
+	}
+	fake.Advance(time.Hour)
+	deadline := time.Now().Add(10 * time.Second)
+	for runs.Load() != 2 {
+		if time.Now().After(deadline) {
+			t.Fatalf("the runner ran %d times by the due moment, want 2", runs.Load())
+		}
+		time.Sleep(time.Millisecond)
+	}
+	// An earlier moment poked in wins over none.
+	r.Poke(start.Add(72 * time.Hour).Unix())
+	if fake.Timers() != 1 {
+		t.Errorf("%d timers after a poke, want 1", fake.Timers())
+	}
+}

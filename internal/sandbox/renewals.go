@@ -1,0 +1,184 @@
+package sandbox
+
+import (
+	"crypto/sha256"
+	"time"
+
+	"github.com/paymentsdev/terraform-provider-payments/internal/sandbox/billing"
+	"github.com/paymentsdev/terraform-provider-payments/internal/sandbox/ids"
+	"github.com/paymentsdev/terraform-provider-payments/internal/wire"
+)
+
+// Renewals: the billing engine (package billing) decides what of a
+// subscription is due and when, and walks each account's due steps in
+// time order; this file does each step to the sandbox's objects. A run
+// holds its account's lock and commits its changes at once, so that a
+// crash leaves every step done and stored, or not done: each period is
+// invoiced once, under an id made from the subscription and the period.
+
+// DunningEnds are the states a subscription can end dunning in
+// (Options.DunningEnd); the first is the default.
+var DunningEnds = []string{wire.SubscriptionStatusCanceled, wire.SubscriptionStatusUnpaid, wire.SubscriptionStatusPastDue}
+
+// ledger is an account's subscriptions as the engine walks them; the call
+// is the run's, its time moved to each step's.
+type ledger struct{ c *call }
+
+func (l ledger) All(yield func(*subscription) bool) {
+	for _, s := range l.c.a.bill.subOrder {
+		if !s.ended() && !yield(s) {
+			return
+		}
+	}
+}
+
+func (l ledger) State(s *subscription) billing.State {
+	st := billing.State{Status: s.status, Created: s.created, PeriodEnd: s.periodEnd, TrialEnd: s.trialEnd, TrialNoticeSent: s.trialNoticeSent}
+	if inv := l.c.a.bill.invoices[s.latestInvoice]; inv != nil && inv.status == wire.InvoiceStatusOpen {
+		st.NextAttempt = inv.nextAttempt
+	}
+	return st
+}
+
+func (l ledger) Do(s *subscription, kind billing.Kind, at int64) {
+	c := l.c
+	c.unix, c.now = at, time.Unix(at, 0)
+	switch kind {
+	case billing.Expire:
+		if inv := c.a.bill.invoices[s.latestInvoice]; inv != nil && inv.status == wire.InvoiceStatusOpen {
+			inv.status, inv.nextAttempt = wire.InvoiceStatusVoid, 0
+			c.putInvoice(inv)
+			c.emit(wire.EventInvoiceVoided, invoiceJSON(nil, inv))
+		}
+		c.setSubscriptionStatus(s, wire.SubscriptionStatusIncompleteExpired)
+	case billing.TrialWillEnd:
+		s.trialNoticeSent = true
+		c.putSubscription(s)
+		c.emit(wire.EventSubscriptionTrialWillEnd, subscriptionJSON(nil, s))
+	case billing.Retry:
+		inv := c.a.bill.invoices[s.latestInvoice]
+		inv.nextAttempt = 0
+		c.collect(inv, s, c.subscriptionSource(s))
+		c.dun(inv, s)
+	case billing.Renew:
+		c.renew(s)
+	}
+}
+
+// renew ends s's period at its end: s ends there when it was to cancel
+// at the period's end; else the next period starts and is invoiced and
+// charged.
+func (c *call) renew(s *subscription) {
+	if s.cancelAtPeriodEnd {
+		c.endSubscription(s)
+		return
+	}
+	s.cycle++
+	anchor := time.Unix(s.anchor, 0).UTC()
+	s.periodStart, s.periodEnd = s.periodEnd, s.recurring().PeriodEnd(anchor, int(s.cycle)).Unix()
+	if c.a.bill.invoices[periodInvoiceID(s)] != nil {
+		// Invoiced already: never twice.
+		c.putSubscription(s)
+		return
+	}
+	inv := c.newInvoice(s, wire.BillingReasonSubscriptionCycle, false)
+	c.collect(inv, s, c.subscriptionSource(s))
+	c.dun(inv, s)
+	c.putSubscription(s)
+}
+
+// periodInvoiceID is the id of the invoice of s's current period: the
+// same for the same subscription and period, so that a period replayed
+// after a crash finds its invoice rather than making a second.
+func periodInvoiceID(s *subscription) rid {
+	h := sha256.New()
+	h.Write(s.id[:])
+	var b [8]byte
+	for i := range b {
+		b[i] = byte(s.periodStart >> (8 * i))
+	}
+	h.Write(b[:])
+	return rid(ids.FromHash(h.Sum(nil)))
+}
+
+// dun schedules the next attempt of a renewal's invoice that is still
+// unpaid, or, when the retries have run out, marks it uncollectible and
+// ends s in the dunning end state. A payment waiting for 3-D Secure is
+// not retried: it leaves s past_due until it completes.
+func (c *call) dun(inv *invoice, s *subscription) {
+	if inv.status != wire.InvoiceStatusOpen || inv.billingReason != wire.BillingReasonSubscriptionCycle {
+		return
+	}
+	if p := c.a.payments[inv.payment]; p != nil && p.status == wire.PaymentStatusPending {
+		return
+	}
+	if at, ok := billing.RetryAt(c.unix, inv.attempts); ok {
+		inv.nextAttempt = at
+		c.putInvoice(inv)
+		return
+	}
+	inv.status, inv.nextAttempt = wire.InvoiceStatusUncollectible, 0
+	c.putInvoice(inv)
+	c.emit(wire.EventInvoiceMarkedUncollectible, invoiceJSON(nil, inv))
+	if s == nil || s.latestInvoice != inv.id || s.ended() {
+		return
+	}
+	switch end := c.s.dunningEnd; end {
+	case wire.SubscriptionStatusCanceled:
+		c.endSubscription(s)
+	default:
+		c.setSubscriptionStatus(s, end)
+	}
+}
+
+// runRenewals does every renewal step due by now, each account in turn,
+// and returns the moment of the next one (0 for none).
+func (s *Server) runRenewals(now time.Time) (next int64) {
+	s.mu.RLock()
+	accounts := make([]*account, 0, len(s.accounts))
+	for _, a := range s.accounts {
+		accounts = append(accounts, a)
+	}
+	s.mu.RUnlock()
+	for _, a := range accounts {
+		if n := s.renewAccount(a, now); n != 0 && (next == 0 || n < next) {
+			next = n
+		}
+	}
+	return next
+}
+
+// renewAccount does a's due steps by now and commits them together; when
+// the commit fails the account goes back to the file's state, and the
+// steps run again at the next run. Renewals are not use: an idle
+// account's clock of idleness does not move.
+func (s *Server) renewAccount(a *account, now time.Time) (next int64) {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	if len(a.bill.subOrder) == 0 {
+		return 0
+	}
+	c := &call{s: s, a: a, now: now, unix: now.Unix()}
+	steps, next := billing.Advance[*subscription](ledger{c}, now.Unix())
+	if steps == 0 || len(c.ops) == 0 {
+		return next
+	}
+	if err := s.store.Commit(a.hash, c.ops); err != nil {
+		s.log.Error("writing renewals to the data file failed; they run again at the next run", "error", err)
+		if rerr := s.rollback(c); rerr != nil {
+			s.storeErr.CompareAndSwap(nil, &rerr)
+		}
+		return now.Add(time.Minute).Unix()
+	}
+	return next
+}
+
+// pokeRenewals tells the runner of s's next due step, after a change.
+func (c *call) pokeRenewals(s *subscription) {
+	if c.s.renewals == nil {
+		return
+	}
+	if _, at, ok := billing.Due(ledger{c}.State(s)); ok {
+		c.s.renewals.Poke(at)
+	}
+}
