@@ -19,6 +19,9 @@ const (
 	approves cardBehaviour = iota
 	declines
 	needs3DS
+	// declinesLater approves a stored card's first charge and declines
+	// every later one.
+	declinesLater
 )
 
 // card is the profile behind a sandbox test token.
@@ -36,6 +39,7 @@ var cards = []*card{
 	{Token3DS, "visa", "3184", needs3DS},
 	// tok_dispute approves; the dispute itself is a sandbox control.
 	{TokenDispute, "visa", "0259", approves},
+	{TokenDeclinedLater, "visa", "0341", declinesLater},
 }
 
 func cardByToken(tok string) *card {

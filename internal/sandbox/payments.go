@@ -120,7 +120,14 @@ func (c *call) makePayment(p *payment) {
 	for c.a.payments[p.id] != nil {
 		p.id = newRID()
 	}
-	switch p.card.behaviour {
+	behaviour := p.card.behaviour
+	if behaviour == declinesLater {
+		behaviour = approves
+		if c.chargedBefore(p.customer, p.sourceID) {
+			behaviour = declines
+		}
+	}
+	switch behaviour {
 	case declines:
 		p.status = wire.PaymentStatusDeclined
 	case needs3DS:
@@ -138,6 +145,18 @@ func (c *call) makePayment(p *payment) {
 	c.a.addPayment(p)
 	c.putPayment(p)
 	c.putSeq()
+}
+
+// chargedBefore reports whether the customer's stored source src was
+// charged before; a token charged once is a source of its own, never
+// charged before.
+func (c *call) chargedBefore(cu, src rid) bool {
+	for _, q := range c.a.byCustomer[cu] {
+		if q.sourceID == src {
+			return true
+		}
+	}
+	return false
 }
 
 // setSource records the card a payment is charged to.

@@ -107,6 +107,31 @@ func TestRenewals_Dunning(t *testing.T) {
 	}
 }
 
+// TestRenewals_DeclinedLater starts a subscription on the card that
+// approves its first charge only: the first renewal is declined.
+func TestRenewals_DeclinedLater(t *testing.T) {
+	t.Parallel()
+	fake := clock.NewFake(jan31)
+	e := newEnv(t, sandboxtest.WithClock(fake))
+	pr := e.plan("1500")
+	cu := e.customer(vals("source", sandbox.TokenDeclinedLater))
+	s := e.subscribe("customer", cu.ID, "items[0][price]", pr.ID, "payment_behavior", "error_if_incomplete")
+	if s.Status != wire.SubscriptionStatusActive {
+		t.Fatalf("the first charge left the subscription %s, want active", s.Status)
+	}
+	fake.Set(time.Date(2026, 3, 1, 0, 0, 0, 0, time.UTC))
+	waitFor(t, 10*time.Second, "the declined renewal", func() bool { return e.subscription(s.ID).Status == wire.SubscriptionStatusPastDue })
+	invs := e.invoices(s.ID)
+	if len(invs) != 2 || invs[1].Status != wire.InvoiceStatusOpen || invs[1].AttemptCount != 1 {
+		t.Errorf("invoices = %+v", invs)
+	}
+	var p wire.Payment
+	e.get(wire.PathPayments+"/"+invs[1].Payment, nil).ok(&p)
+	if p.Status != wire.PaymentStatusDeclined || p.Source.Last4 != "0341" {
+		t.Errorf("the renewal's payment = %+v", p)
+	}
+}
+
 func TestRenewals_EndsAndExpiries(t *testing.T) {
 	t.Parallel()
 	fake := clock.NewFake(jan31)

@@ -18,6 +18,10 @@ const (
 	TokenDeclined   = "tok_declined"
 	Token3DS        = "tok_3ds"
 	TokenDispute    = "tok_dispute"
+	// TokenDeclinedLater attaches and approves its first charge, then
+	// declines every later one: a subscription that starts and whose
+	// renewals fail.
+	TokenDeclinedLater = "tok_declined_later"
 )
 
 // IdempotencyKeyRetention is how long an Idempotency-Key is kept per account. [assumed]

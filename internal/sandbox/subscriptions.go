@@ -247,7 +247,8 @@ func (c *call) createSubscription() response {
 		e.code = wire.ErrorCodeMissingSource
 		return e.response()
 	}
-	if charged && behavior == wire.PaymentBehaviorErrorIfIncomplete && src.card.behaviour != approves {
+	firstApproves := src != nil && (src.card.behaviour == approves || src.card.behaviour == declinesLater && !c.chargedBefore(cu.id, src.id))
+	if charged && behavior == wire.PaymentBehaviorErrorIfIncomplete && !firstApproves {
 		// Nothing is created: not the subscription, its invoice or a payment.
 		return (&apiError{
 			status: 402, typ: wire.ErrorTypeCard, code: wire.ErrorCodeCardDeclined,

@@ -36,6 +36,7 @@ var TestCardNumbers = map[string]string{
 	"4000000000000002": TokenDeclined,
 	"4000000000003220": Token3DS,
 	"4000000000000259": TokenDispute,
+	"4000000000000341": TokenDeclinedLater,
 }
 
 // createToken is POST /v1/tokens: the card's details in, a single-use
@@ -102,7 +103,7 @@ func testCard(number string) (*card, *apiError) {
 	tok, ok := TestCardNumbers[number]
 	if !ok {
 		return nil, cardError(wire.ParamCardNumber, wire.ErrorCodeInvalidNumber,
-			"card[number] is not a sandbox test card, and the sandbox never takes a real one. Use 4242424242424242 (Visa), 5555555555554444 (Mastercard), 378282246310005 (American Express), 4000000000000002 (declined), 4000000000003220 (3-D Secure) or 4000000000000259 (disputed).")
+			"card[number] is not a sandbox test card, and the sandbox never takes a real one. Use 4242424242424242 (Visa), 5555555555554444 (Mastercard), 378282246310005 (American Express), 4000000000000002 (declined), 4000000000003220 (3-D Secure), 4000000000000259 (disputed) or 4000000000000341 (declined after its first charge).")
 	}
 	return cardByToken(tok), nil
 }
