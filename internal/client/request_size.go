@@ -8,3 +8,19 @@ package client
 func (p *CustomerParams) EncodedSize() int {
 	return len(p.form().Encode())
 }
+
+// EncodedSize is the size in bytes of the form body the client sends for
+// p, on create and on update alike, as for CustomerParams.
+func (p *ProductParams) EncodedSize() int {
+	return len(p.form().Encode())
+}
+
+// EncodedSize is the size in bytes of the form body CreatePrice sends.
+func (p *PriceParams) EncodedSize() int {
+	return len(p.form().Encode())
+}
+
+// EncodedSize is the size in bytes of the form body UpdatePrice sends.
+func (p *PriceUpdateParams) EncodedSize() int {
+	return len(p.form().Encode())
+}
