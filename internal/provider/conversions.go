@@ -69,3 +69,21 @@ func rfc3339Value(field, s string) (timetypes.RFC3339, diag.Diagnostics) {
 	}
 	return v, diags
 }
+
+// allKnown reports whether every value is known, the elements of a map
+// included, so that the request built from them can be judged at plan time.
+func allKnown(values ...attr.Value) bool {
+	for _, v := range values {
+		if v.IsUnknown() {
+			return false
+		}
+		if m, ok := v.(types.Map); ok {
+			for _, e := range m.Elements() {
+				if e.IsUnknown() {
+					return false
+				}
+			}
+		}
+	}
+	return true
+}

@@ -2,13 +2,11 @@ package provider
 
 import (
 	"context"
-	"fmt"
 	"regexp"
 	"time"
 
 	"github.com/hashicorp/terraform-plugin-framework-timeouts/resource/timeouts"
 	"github.com/hashicorp/terraform-plugin-framework/diag"
-	"github.com/hashicorp/terraform-plugin-framework/path"
 	"github.com/hashicorp/terraform-plugin-framework/resource"
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema"
 	"github.com/hashicorp/terraform-plugin-log/tflog"
@@ -115,13 +113,8 @@ func (r *customerResource) ModifyPlan(ctx context.Context, req resource.ModifyPl
 	if resp.Diagnostics.HasError() {
 		return
 	}
-	if size := params.EncodedSize(); size > wire.MaxRequestBodyBytes {
-		resp.Diagnostics.AddAttributeError(path.Root("metadata"), "Customer Request Too Large",
-			fmt.Sprintf("The customer's %s request would be %d bytes (%.1f KiB) once form-encoded, over the service's "+
-				"limit of %d bytes (%d KiB), and the service would refuse it. Nearly all of it is metadata: use fewer "+
-				"keys or shorter values. A character outside ASCII takes up to 9 bytes once encoded (€ is %%E2%%82%%AC).",
-				operation, size, float64(size)/1024, wire.MaxRequestBodyBytes, wire.MaxRequestBodyBytes>>10))
-	}
+	checkRequestSize(&resp.Diagnostics, "Customer", "customer", operation, params.EncodedSize(),
+		"Nearly all of it is metadata: use fewer keys or shorter values.")
 }
 
 func (r *customerResource) Create(ctx context.Context, req resource.CreateRequest, resp *resource.CreateResponse) {

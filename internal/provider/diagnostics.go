@@ -194,3 +194,19 @@ func paramErrorDiagnostics(summary, object string, err error, attrs map[string]s
 	diags.Append(d)
 	return diags
 }
+
+// checkRequestSize refuses, at plan time, a create or update whose form
+// body (size bytes, the client's own encoding of the very request) would
+// exceed the service's limit, which the per-field limits alone do not
+// prevent. title and noun name the object ("Customer", "customer");
+// operation is "create" or "update"; hint says what takes the room.
+func checkRequestSize(diags *diag.Diagnostics, title, noun, operation string, size int, hint string) {
+	if size <= wire.MaxRequestBodyBytes {
+		return
+	}
+	diags.AddAttributeError(path.Root("metadata"), title+" Request Too Large",
+		fmt.Sprintf("The %s's %s request would be %d bytes (%.1f KiB) once form-encoded, over the service's "+
+			"limit of %d bytes (%d KiB), and the service would refuse it. %s A character outside ASCII takes up "+
+			"to 9 bytes once encoded (€ is %%E2%%82%%AC).",
+			noun, operation, size, float64(size)/1024, wire.MaxRequestBodyBytes, wire.MaxRequestBodyBytes>>10, hint))
+}

@@ -95,6 +95,15 @@ func (r *priceResource) ModifyPlan(ctx context.Context, req resource.ModifyPlanR
 	var configCount, planCount types.Int64
 	var interval types.String
 	resp.Diagnostics.Append(req.Config.GetAttribute(ctx, path.Root("interval_count"), &configCount)...)
+	if resp.Diagnostics.HasError() {
+		return
+	}
+	if req.Plan.Raw.Equal(req.State.Raw) && (!configCount.IsNull() || r.stateCountIsDefault(ctx, req, resp)) {
+		// Nothing to change, nor a removed interval_count to take back to
+		// its default: a refresh plan of an unchanged price stops here,
+		// before reading plan and state into models.
+		return
+	}
 	resp.Diagnostics.Append(req.Plan.GetAttribute(ctx, path.Root("interval"), &interval)...)
 	if resp.Diagnostics.HasError() {
 		return
@@ -111,13 +120,55 @@ func (r *priceResource) ModifyPlan(ctx context.Context, req resource.ModifyPlanR
 		}
 	}
 	resp.Diagnostics.Append(resp.Plan.SetAttribute(ctx, path.Root("interval_count"), planCount)...)
-	if req.State.Raw.IsNull() {
+	if !req.State.Raw.IsNull() {
+		var stateCount types.Int64
+		resp.Diagnostics.Append(req.State.GetAttribute(ctx, path.Root("interval_count"), &stateCount)...)
+		if !resp.Diagnostics.HasError() && !planCount.Equal(stateCount) {
+			resp.RequiresReplace = append(resp.RequiresReplace, path.Root("interval_count"))
+		}
+	}
+	if resp.Diagnostics.HasError() {
 		return
 	}
-	var stateCount types.Int64
-	resp.Diagnostics.Append(req.State.GetAttribute(ctx, path.Root("interval_count"), &stateCount)...)
-	if !resp.Diagnostics.HasError() && !planCount.Equal(stateCount) {
-		resp.RequiresReplace = append(resp.RequiresReplace, path.Root("interval_count"))
+	r.checkRequestSize(ctx, req, resp)
+}
+
+// stateCountIsDefault reports whether the state's interval_count is what
+// an unset one plans: 1, or null for a one-time price.
+func (r *priceResource) stateCountIsDefault(ctx context.Context, req resource.ModifyPlanRequest, resp *resource.ModifyPlanResponse) bool {
+	var count types.Int64
+	resp.Diagnostics.Append(req.State.GetAttribute(ctx, path.Root("interval_count"), &count)...)
+	return count.IsNull() || count.ValueInt64() == 1
+}
+
+// checkRequestSize refuses, at plan time, a create or update whose request
+// body would exceed the service's limit (checkRequestSize): the plan's own
+// create, or the update from state when nothing forces a replacement.
+func (r *priceResource) checkRequestSize(ctx context.Context, req resource.ModifyPlanRequest, resp *resource.ModifyPlanResponse) {
+	var plan priceResourceModel
+	resp.Diagnostics.Append(resp.Plan.Get(ctx, &plan)...)
+	if resp.Diagnostics.HasError() || !allKnown(plan.Product, plan.Currency, plan.UnitAmount, plan.Interval,
+		plan.IntervalCount, plan.Nickname, plan.LookupKey, plan.Active, plan.Metadata, plan.TransferLookupKey) {
+		return // judged again when Terraform plans with the values known, at apply
+	}
+	const hint = "Nearly all of it is metadata and the nickname: use fewer keys or shorter values."
+	if req.State.Raw.IsNull() || len(resp.RequiresReplace) > 0 {
+		params, diags := plan.createParams(ctx, plan.TransferLookupKey.ValueBool())
+		resp.Diagnostics.Append(diags...)
+		if !resp.Diagnostics.HasError() {
+			checkRequestSize(&resp.Diagnostics, "Price", "price", "create", params.EncodedSize(), hint)
+		}
+		return
+	}
+	var state priceResourceModel
+	resp.Diagnostics.Append(req.State.Get(ctx, &state)...)
+	if resp.Diagnostics.HasError() {
+		return
+	}
+	params, _, diags := priceUpdateParams(ctx, &plan.priceModel, &state.priceModel, plan.TransferLookupKey.ValueBool())
+	resp.Diagnostics.Append(diags...)
+	if !resp.Diagnostics.HasError() {
+		checkRequestSize(&resp.Diagnostics, "Price", "price", "update", params.EncodedSize(), hint)
 	}
 }
 

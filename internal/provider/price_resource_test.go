@@ -141,6 +141,13 @@ resource "payments_price" "test" {
 				ConfigStateChecks: []statecheck.StateCheck{
 					statecheck.ExpectKnownValue(testAccPriceAddr, tfjsonpath.New("interval_count"), knownvalue.Int64Exact(3)),
 				}},
+			{
+				// Removing interval_count takes it back to 1: another period.
+				Config: config("unit_amount = 1099\ninterval = \"month\""), ConfigPlanChecks: replaced,
+				ConfigStateChecks: []statecheck.StateCheck{
+					statecheck.ExpectKnownValue(testAccPriceAddr, tfjsonpath.New("interval_count"), knownvalue.Int64Exact(1)),
+				},
+			},
 			{Config: config("unit_amount = 1099\ninterval = \"year\""), ConfigPlanChecks: replaced},
 			{
 				// A one-time price: no interval, no interval_count.
@@ -155,6 +162,11 @@ resource "payments_price" "test" {
 				// A metadata change of a one-time price stays in place.
 				Config:           config("unit_amount = 1099\nmetadata = { c = \"3\" }"),
 				ConfigPlanChecks: inPlace("metadata"),
+			},
+			{
+				// An update too large for the service is refused at plan time.
+				Config:      config("unit_amount = 1099\nmetadata = {\n" + testAccBigMetadata() + "}"),
+				ExpectError: expectErrorRe("Price Request Too Large", "update request would be"),
 			},
 		},
 	})
@@ -309,6 +321,8 @@ resource "payments_price" "test" {
 			planError("currency = \"XYZ\"\nunit_amount = 100", "Invalid Currency", "USD, EUR"),
 			planError("currency = \"USD\"\nunit_amount = -1", "unit_amount", "between 0 and 99999999"),
 			planError("currency = \"USD\"\nunit_amount = 1\ntransfer_lookup_key = true", "Transfer Without Lookup Key", "lookup_key is not set"),
+			planError("currency = \"USD\"\nunit_amount = 1\nmetadata = {\n"+testAccBigMetadata()+"}",
+				"Price Request Too Large", "metadata", "create request would be", "over the service's limit of 65536 bytes"),
 			planError("currency = \"USD\"\nunit_amount = 1\nlookup_key = \""+strings.Repeat("k", wire.LookupKeyMaxLength+1)+"\"", "lookup_key", "between 1 and 200"),
 			{
 				Config:        config("currency = \"USD\"\nunit_amount = 1"),
@@ -370,4 +384,15 @@ resource "payments_price" "test" {
 			{ResourceName: testAccPriceAddr, ImportState: true, ImportStateKind: resource.ImportBlockWithID},
 		},
 	})
+}
+
+// testAccBigMetadata is metadata within every per-key limit whose request
+// is over the service's body limit: 15 values of 500 euro signs, 9 bytes
+// each once encoded.
+func testAccBigMetadata() string {
+	var b strings.Builder
+	for i := range 15 {
+		fmt.Fprintf(&b, "  k%02d = %q\n", i, strings.Repeat("€", wire.MetadataValueMaxLength))
+	}
+	return b.String()
 }

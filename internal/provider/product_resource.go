@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/hashicorp/terraform-plugin-framework-timeouts/resource/timeouts"
+	"github.com/hashicorp/terraform-plugin-framework/diag"
 	"github.com/hashicorp/terraform-plugin-framework/resource"
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema"
 	"github.com/hashicorp/terraform-plugin-log/tflog"
@@ -48,6 +49,39 @@ func (r *productResource) Schema(ctx context.Context, _ resource.SchemaRequest, 
 			"timeouts": productTimeouts.block(ctx, "product"),
 		},
 	}
+}
+
+// ModifyPlan refuses, at plan time, a create or update whose request body
+// would exceed the service's limit (checkRequestSize).
+func (r *productResource) ModifyPlan(ctx context.Context, req resource.ModifyPlanRequest, resp *resource.ModifyPlanResponse) {
+	if req.Plan.Raw.IsNull() || req.Plan.Raw.Equal(req.State.Raw) {
+		return // destroy, or nothing to send
+	}
+	var plan productResourceModel
+	resp.Diagnostics.Append(req.Plan.Get(ctx, &plan)...)
+	if resp.Diagnostics.HasError() || !allKnown(plan.Name, plan.Description, plan.Active, plan.Metadata) {
+		return // judged again when Terraform plans with the values known, at apply
+	}
+	var params *client.ProductParams
+	var diags diag.Diagnostics
+	operation := "create"
+	if req.State.Raw.IsNull() {
+		params, diags = plan.createParams(ctx)
+	} else {
+		var state productResourceModel
+		resp.Diagnostics.Append(req.State.Get(ctx, &state)...)
+		if resp.Diagnostics.HasError() {
+			return
+		}
+		operation = "update"
+		params, _, diags = productUpdateParams(ctx, &plan.productModel, &state.productModel)
+	}
+	resp.Diagnostics.Append(diags...)
+	if resp.Diagnostics.HasError() {
+		return
+	}
+	checkRequestSize(&resp.Diagnostics, "Product", "product", operation, params.EncodedSize(),
+		"Nearly all of it is metadata and the description: use fewer keys or shorter values.")
 }
 
 func (r *productResource) Create(ctx context.Context, req resource.CreateRequest, resp *resource.CreateResponse) {

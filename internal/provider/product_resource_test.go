@@ -301,6 +301,8 @@ description = "`+strings.Repeat("d", wire.ProductDescriptionMaxLength+1)+`"`, "d
 			planError(`
 name     = "ok"
 metadata = { k = "" }`, "Empty Metadata Value"),
+			planError("name = \"ok\"\nmetadata = {\n"+testAccBigMetadata()+"}",
+				"Product Request Too Large", "metadata", "create request would be", "over the service's limit of 65536 bytes"),
 			{
 				Config:        config(`name = "x"`),
 				ResourceName:  testAccProductAddr,

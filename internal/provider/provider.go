@@ -300,6 +300,7 @@ var (
 	_ resource.ResourceWithConfigure   = (*productResource)(nil)
 	_ resource.ResourceWithIdentity    = (*productResource)(nil)
 	_ resource.ResourceWithImportState = (*productResource)(nil)
+	_ resource.ResourceWithModifyPlan  = (*productResource)(nil)
 
 	_ resource.ResourceWithConfigure      = (*priceResource)(nil)
 	_ resource.ResourceWithIdentity       = (*priceResource)(nil)
