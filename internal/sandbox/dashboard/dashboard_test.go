@@ -434,6 +434,35 @@ func TestDashboard_DeletedCustomerIsNotALink(t *testing.T) {
 			t.Errorf("%s links to the customer that is still there: %v, want %v", path, hasKept, wantKept)
 		}
 	}
+
+	// The events of the deleted customer and of its card outlive it: they
+	// name it as deleted too, while the other customer's events link.
+	var created wire.EventList
+	s.api(key, http.MethodGet, wire.PathEvents+"?type=customer.created", nil, &created)
+	var goneCreated string
+	for _, ev := range created.Data {
+		if strings.Contains(string(ev.Data.Object), gone.ID) {
+			goneCreated = ev.ID
+		}
+	}
+	if goneCreated == "" {
+		t.Fatalf("no customer.created event for %s in %+v", gone.ID, created.Data)
+	}
+	for _, path := range []string{"/events", "/events/" + goneCreated} {
+		p := b.get(path)
+		if p.status != http.StatusOK {
+			t.Fatalf("%s: %d", path, p.status)
+		}
+		if strings.Contains(p.body, `href="/customers/`+gone.ID+`"`) {
+			t.Errorf("%s links to the deleted customer %s", path, gone.ID)
+		}
+		if !strings.Contains(p.body, "<code>"+gone.ID+"</code> <span class=\"badge\"") {
+			t.Errorf("%s does not show %s as deleted", path, gone.ID)
+		}
+	}
+	if p := b.get("/events"); !strings.Contains(p.body, `href="/customers/`+kept.ID+`"`) {
+		t.Errorf("/events does not link to the customer that is still there, %s", kept.ID)
+	}
 }
 
 // TestDashboard_KeysPastedIntoRequestsAreMasked: a key pasted into a

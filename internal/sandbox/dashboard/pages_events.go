@@ -54,14 +54,40 @@ type eventRow struct {
 	E      *wire.Event
 	Object eventObject
 	Link   string
+	// Gone is set when the event's customer has since been deleted: the
+	// row names it as deleted instead of linking to "Not found".
+	Gone bool
 }
 
-func rowsOf(evs []*wire.Event) []eventRow {
+// rowsOf makes the rows of events, without links to customers the
+// account no longer has (an event of a customer or its card outlives it).
+func (d *Dashboard) rowsOf(r *http.Request, ss *session, evs []*wire.Event) ([]eventRow, error) {
 	rows := make([]eventRow, len(evs))
+	customers := make([]string, len(evs))
 	for i, ev := range evs {
 		rows[i] = eventRow{E: ev, Object: objectOf(ev), Link: objectLink(ev)}
+		if strings.HasPrefix(rows[i].Link, "/customers/") {
+			customers[i] = customerOf(rows[i].Object)
+		}
 	}
-	return rows
+	gone, err := d.goneCustomerIDs(r, ss, customers)
+	if err != nil {
+		return nil, err
+	}
+	for i := range rows {
+		if gone[customers[i]] {
+			rows[i].Link, rows[i].Gone = "", true
+		}
+	}
+	return rows, nil
+}
+
+// customerOf is the customer an event's object is or belongs to.
+func customerOf(o eventObject) string {
+	if o.Object == "customer" {
+		return o.ID
+	}
+	return o.Customer
 }
 
 type eventsData struct {
@@ -78,9 +104,14 @@ func (d *Dashboard) events(w http.ResponseWriter, r *http.Request, ss *session) 
 		d.fail(w, r, ss, "events", err)
 		return
 	}
+	rows, err := d.rowsOf(r, ss, l.Data)
+	if err != nil {
+		d.fail(w, r, ss, "events", err)
+		return
+	}
 	first, last := ids(l.Data, func(e *wire.Event) string { return e.ID })
 	d.render(w, r, ss, http.StatusOK, "events.html", &view{Title: "Events", Nav: "events", Live: true, Data: eventsData{
-		Events: rowsOf(l.Data), Type: q.Get(wire.ParamType), Types: wire.EventTypes,
+		Events: rows, Type: q.Get(wire.ParamType), Types: wire.EventTypes,
 		Pager: pagerFor("/events", r, q, first, last, l.HasMore),
 	}})
 }
@@ -118,8 +149,13 @@ func (d *Dashboard) event(w http.ResponseWriter, r *http.Request, ss *session) {
 		d.fail(w, r, ss, "events", err)
 		return
 	}
+	rows, err := d.rowsOf(r, ss, []*wire.Event{&ev})
+	if err != nil {
+		d.fail(w, r, ss, "events", err)
+		return
+	}
 	d.render(w, r, ss, http.StatusOK, "event.html", &view{Title: "Event " + ev.ID, Nav: "events", Live: true, Data: eventData{
-		Row: rowsOf([]*wire.Event{&ev})[0], JSON: pretty.String(), Deliveries: dl.Data, Endpoints: el.Data,
+		Row: rows[0], JSON: pretty.String(), Deliveries: dl.Data, Endpoints: el.Data,
 	}})
 }
 

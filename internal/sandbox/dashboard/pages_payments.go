@@ -90,7 +90,10 @@ func (d *Dashboard) payment(w http.ResponseWriter, r *http.Request, ss *session)
 		q.Set(wire.ParamStartingAfter, l.Data[len(l.Data)-1].ID)
 	}
 	slices.Reverse(about)
-	data.Events = rowsOf(about)
+	if data.Events, err = d.rowsOf(r, ss, about); err != nil {
+		d.fail(w, r, ss, "payments", err)
+		return
+	}
 	for _, row := range data.Events {
 		if row.E.Type == wire.EventPaymentRefunded || row.E.Type == wire.EventPaymentPartiallyRefunded {
 			data.Refunds = append(data.Refunds, row)
@@ -121,19 +124,29 @@ func (d *Dashboard) disputePayment(w http.ResponseWriter, r *http.Request, ss *s
 // deleted, and the pages show it as deleted rather than as a link to
 // "Not found".
 func (d *Dashboard) goneCustomers(r *http.Request, ss *session, pays []*wire.Payment) (map[string]bool, error) {
+	ids := make([]string, len(pays))
+	for i, p := range pays {
+		ids[i] = p.Customer
+	}
+	return d.goneCustomerIDs(r, ss, ids)
+}
+
+// goneCustomerIDs reports which of the customers named ("" for none) the
+// account no longer has.
+func (d *Dashboard) goneCustomerIDs(r *http.Request, ss *session, ids []string) (map[string]bool, error) {
 	gone := map[string]bool{}
 	seen := map[string]bool{}
-	for _, p := range pays {
-		if p.Customer == "" || seen[p.Customer] {
+	for _, id := range ids {
+		if id == "" || seen[id] {
 			continue
 		}
-		seen[p.Customer] = true
+		seen[id] = true
 		var c wire.Customer
-		err := d.get(r.Context(), ss, expand(wire.PathCustomer, p.Customer), nil, &c)
+		err := d.get(r.Context(), ss, expand(wire.PathCustomer, id), nil, &c)
 		var ae *apiError
 		switch {
 		case errors.As(err, &ae) && ae.status == http.StatusNotFound:
-			gone[p.Customer] = true
+			gone[id] = true
 		case err != nil:
 			return nil, err
 		}
