@@ -59,10 +59,22 @@ func (r *paymentResource) ValidateConfig(ctx context.Context, req resource.Valid
 				"Remove amount_refunded, or set capture = true to capture the payment before refunding it.")
 	}
 	if !cfg.Amount.IsUnknown() && !cfg.Amount.IsNull() && refunded.ValueInt64() > cfg.Amount.ValueInt64() {
+		cur := cfg.Currency.ValueString() // "" while unknown: then minor units only
 		resp.Diagnostics.AddAttributeError(path.Root(attrPaymentAmountRefunded), "Refund Above The Amount",
-			fmt.Sprintf("amount_refunded is %d but the payment's amount is %d: at most the whole amount can be refunded. "+
-				"Set amount_refunded to a value from 0 to %d.", refunded.ValueInt64(), cfg.Amount.ValueInt64(), cfg.Amount.ValueInt64()))
+			fmt.Sprintf("amount_refunded is %d%s but the payment's amount is %d%s: at most the whole amount can be refunded. "+
+				"Set amount_refunded to a value from 0 to %d.", refunded.ValueInt64(), inMajorUnits(refunded.ValueInt64(), cur),
+				cfg.Amount.ValueInt64(), inMajorUnits(cfg.Amount.ValueInt64(), cur), cfg.Amount.ValueInt64()))
 	}
+}
+
+// inMajorUnits follows an amount in minor units, as the configuration
+// writes it, with how people read it: " (9.00 GBP)" after 900. It is ""
+// when the currency is not one the provider knows (or not known yet).
+func inMajorUnits(minorUnits int64, currency string) string {
+	if wire.CheckCurrency(currency) != nil {
+		return ""
+	}
+	return " (" + wire.FormatMoney(minorUnits, currency) + ")"
 }
 
 // ModifyPlan guards real money, decides replacement (and warns that it is
@@ -139,9 +151,10 @@ func (r *paymentResource) ModifyPlan(ctx context.Context, req resource.ModifyPla
 	switch {
 	case want < have:
 		resp.Diagnostics.AddAttributeError(path.Root(attrPaymentAmountRefunded), "Cannot Lower Amount Refunded",
-			fmt.Sprintf("Payment %s has %s refunded; a refund cannot be undone, so amount_refunded cannot go down to %d. "+
+			fmt.Sprintf("Payment %s has %s refunded; a refund cannot be undone, so amount_refunded cannot go down to %d%s. "+
 				"Set amount_refunded to %d or more (at most %d), or remove it to follow what the service reports.",
-				id, wire.FormatMoney(have, state.Currency.ValueString()), want, have, state.Amount.ValueInt64()))
+				id, wire.FormatMoney(have, state.Currency.ValueString()), want, inMajorUnits(want, state.Currency.ValueString()),
+				have, state.Amount.ValueInt64()))
 	case want > have:
 		status := state.Status.ValueString()
 		if !slices.Contains(refundableStatuses, status) && !(capturing && status == wire.PaymentStatusAuthorized) {

@@ -402,7 +402,7 @@ func TestAccPayment_Refunds(t *testing.T) {
 			{
 				Config:      config("amount_refunded = 500"),
 				PlanOnly:    true,
-				ExpectError: phrasesRegexp("Cannot Lower Amount Refunded", "has 7.00 USD refunded", "cannot go down to 500"),
+				ExpectError: phrasesRegexp("Cannot Lower Amount Refunded", "has 7.00 USD refunded", "cannot go down to 500 (5.00 USD)"),
 			},
 			{
 				Config:      config("amount_refunded = 1001"),
@@ -1009,7 +1009,7 @@ func TestAccPayment_BadInput(t *testing.T) {
 		{"neither customer nor source", `source = null`, []string{"Missing Payment Source", "Set customer", "source", "or both"}},
 		{"refund with capture false", `capture = false
   amount_refunded = 10`, []string{"Refund Of An Uncaptured Payment", "capture = false"}},
-		{"refund above the amount", `amount_refunded = 1001`, []string{"Refund Above The Amount", "from 0 to 1000"}},
+		{"refund above the amount", `amount_refunded = 1001`, []string{"Refund Above The Amount", "is 1001 (10.01 USD)", "is 1000 (10.00 USD)", "from 0 to 1000"}},
 		{"negative refund", `amount_refunded = -1`, []string{"amount_refunded", "between 0 and"}},
 		{"src without customer", `source = "src_` + strings.Repeat("b", wire.IDRandomLength) + `"`, []string{"Stored Source Without Customer", "Set customer"}},
 		{"malformed src", `customer = "` + cus + `"
