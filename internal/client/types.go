@@ -31,6 +31,18 @@ type (
 	PriceList = wire.PriceList
 	// Recurring is a price's billing period.
 	Recurring = wire.Recurring
+	// Subscription is a customer on recurring prices.
+	Subscription = wire.Subscription
+	// SubscriptionItem is one price of a subscription and its quantity.
+	SubscriptionItem = wire.SubscriptionItem
+	// SubscriptionList is one page of subscriptions.
+	SubscriptionList = wire.SubscriptionList
+	// Invoice is what a subscription bills for a period.
+	Invoice = wire.Invoice
+	// InvoiceLine is what one item costs for a period.
+	InvoiceLine = wire.InvoiceLine
+	// InvoiceList is one page of invoices.
+	InvoiceList = wire.InvoiceList
 )
 
 // CustomerParams are the fields of a customer create or update. A nil
