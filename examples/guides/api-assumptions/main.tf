@@ -1,3 +1,11 @@
+terraform {
+  required_providers {
+    payments = {
+      source = "paymentsdev/payments"
+    }
+  }
+}
+
 # Amounts are integers in each currency's minor unit (29), and the time
 # filters compare with created_at, both ends included (31). The provider
 # follows the pages of the list (17, 18) up to limit.

@@ -1,3 +1,11 @@
+terraform {
+  required_providers {
+    payments = {
+      source = "paymentsdev/payments"
+    }
+  }
+}
+
 resource "payments_customer" "grace" {
   email = "grace@example.com"
   name  = "Grace Hopper"

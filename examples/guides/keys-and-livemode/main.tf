@@ -1,5 +1,13 @@
 # One configuration, two environments: the sandbox by default, the live
 # service only when the workspace says so.
+terraform {
+  required_providers {
+    payments = {
+      source = "paymentsdev/payments"
+    }
+  }
+}
+
 variable "payments_secret_key" {
   description = "sk_sandbox_... or sk_live_..."
   type        = string

@@ -1,3 +1,11 @@
+terraform {
+  required_providers {
+    payments = {
+      source = "paymentsdev/payments"
+    }
+  }
+}
+
 # An account whose rate limit is known (25 requests a second, say), on a
 # service that can be slow: pace the provider to the limit, bound each
 # attempt, and give the whole operation room for the retries.

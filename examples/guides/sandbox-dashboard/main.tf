@@ -1,3 +1,11 @@
+terraform {
+  required_providers {
+    payments = {
+      source = "paymentsdev/payments"
+    }
+  }
+}
+
 # The provider reads PAYMENTS_BASE_URL and PAYMENTS_SECRET_KEY: point them
 # at the local payments-sandbox, and sign in to its dashboard with the same
 # key to watch this apply.
