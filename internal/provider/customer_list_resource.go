@@ -79,7 +79,7 @@ func (r *customerListResource) List(ctx context.Context, req list.ListRequest, s
 			}
 			result := req.NewListResult(ctx)
 			result.DisplayName = customerDisplayName(cus)
-			result.Diagnostics.Append(setCustomerIdentity(ctx, result.Identity, cus.ID)...)
+			result.Diagnostics.Append(customerKind.setIdentity(ctx, result.Identity, cus.ID)...)
 			if req.IncludeResource && !result.Diagnostics.HasError() {
 				m, diags := listedCustomerModel(cus)
 				result.Diagnostics.Append(diags...)

@@ -136,7 +136,7 @@ func (r *customerResource) Create(ctx context.Context, req resource.CreateReques
 		return
 	}
 	tflog.Debug(ctx, "Created customer", map[string]any{"id": cus.ID})
-	resp.Diagnostics.Append(setCustomerIdentity(ctx, resp.Identity, cus.ID)...)
+	resp.Diagnostics.Append(customerKind.setIdentity(ctx, resp.Identity, cus.ID)...)
 
 	resp.Diagnostics.Append(plan.fromAPI(cus)...)
 	resp.Diagnostics.Append(resp.State.Set(ctx, &plan)...)
@@ -153,7 +153,7 @@ func (r *customerResource) Read(ctx context.Context, req resource.ReadRequest, r
 	id := state.ID.ValueString()
 	// The identity comes from state, so that every answer has one (a CLI
 	// before 1.12 keeps none between operations), removal included.
-	resp.Diagnostics.Append(setCustomerIdentity(ctx, resp.Identity, id)...)
+	resp.Diagnostics.Append(customerKind.setIdentity(ctx, resp.Identity, id)...)
 	cus, err := r.client.GetCustomer(ctx, id)
 	if !readFound(ctx, resp, err, "Customer", "customer "+id) {
 		return
@@ -198,7 +198,7 @@ func (r *customerResource) Update(ctx context.Context, req resource.UpdateReques
 
 	resp.Diagnostics.Append(plan.fromAPI(cus)...)
 	resp.Diagnostics.Append(resp.State.Set(ctx, &plan)...)
-	resp.Diagnostics.Append(setCustomerIdentity(ctx, resp.Identity, id)...)
+	resp.Diagnostics.Append(customerKind.setIdentity(ctx, resp.Identity, id)...)
 }
 
 func (r *customerResource) Delete(ctx context.Context, req resource.DeleteRequest, resp *resource.DeleteResponse) {
@@ -216,5 +216,5 @@ func (r *customerResource) Delete(ctx context.Context, req resource.DeleteReques
 }
 
 func (r *customerResource) ImportState(ctx context.Context, req resource.ImportStateRequest, resp *resource.ImportStateResponse) {
-	importCustomerState(ctx, req, resp)
+	customerKind.importState(ctx, req, resp)
 }

@@ -3,6 +3,7 @@ package provider
 import (
 	"context"
 	"fmt"
+	"regexp"
 	"strings"
 
 	"github.com/hashicorp/terraform-plugin-framework/diag"
@@ -15,8 +16,8 @@ import (
 	"github.com/paymentsdev/terraform-provider-payments/internal/wire"
 )
 
-// Resource identity (Terraform 1.12 and later): what names one customer or
-// one stored payment method at the service, in the `identity` of an import
+// Resource identity (Terraform 1.12 and later): what names one object at
+// the service (a customer, a stored payment method, a product, a price), in the `identity` of an import
 // block, in state beside the attributes, and in the results of the list
 // resources (`terraform query`). Both are set on create, read, update and
 // import, from the ids the state holds: state written before identity
@@ -27,12 +28,9 @@ import (
 var (
 	_ resource.ResourceWithIdentity = (*customerResource)(nil)
 	_ resource.ResourceWithIdentity = (*customerSourceResource)(nil)
+	_ resource.ResourceWithIdentity = (*productResource)(nil)
+	_ resource.ResourceWithIdentity = (*priceResource)(nil)
 )
-
-// customerIdentityModel is payments_customer's identity.
-type customerIdentityModel struct {
-	ID types.String `tfsdk:"id"`
-}
 
 // customerSourceIdentityModel is payments_customer_source's identity: a
 // method's id is only reachable through its customer's path.
@@ -42,14 +40,7 @@ type customerSourceIdentityModel struct {
 }
 
 func (r *customerResource) IdentitySchema(_ context.Context, _ resource.IdentitySchemaRequest, resp *resource.IdentitySchemaResponse) {
-	resp.IdentitySchema = identityschema.Schema{
-		Attributes: map[string]identityschema.Attribute{
-			"id": identityschema.StringAttribute{
-				Description:       fmt.Sprintf("The customer's identifier: %s.", customerIDShape),
-				RequiredForImport: true,
-			},
-		},
-	}
+	resp.IdentitySchema = customerKind.identitySchema()
 }
 
 func (r *customerSourceResource) IdentitySchema(_ context.Context, _ resource.IdentitySchemaRequest, resp *resource.IdentitySchemaResponse) {
@@ -67,51 +58,12 @@ func (r *customerSourceResource) IdentitySchema(_ context.Context, _ resource.Id
 	}
 }
 
-// setCustomerIdentity records the identity of customer id. A nil identity
-// (a resource without an identity schema) is left alone.
-func setCustomerIdentity(ctx context.Context, identity *tfsdk.ResourceIdentity, id string) diag.Diagnostics {
-	if identity == nil {
-		return nil
-	}
-	return identity.Set(ctx, customerIdentityModel{ID: types.StringValue(id)})
-}
-
 // setCustomerSourceIdentity records the identity of method id of customer.
 func setCustomerSourceIdentity(ctx context.Context, identity *tfsdk.ResourceIdentity, customer, id string) diag.Diagnostics {
 	if identity == nil {
 		return nil
 	}
 	return identity.Set(ctx, customerSourceIdentityModel{Customer: types.StringValue(customer), ID: types.StringValue(id)})
-}
-
-// importCustomerState is payments_customer's ImportState: by the string id
-// (terraform import, or an import block's id) or by identity (an import
-// block's identity, Terraform 1.12 and later). Either is checked before
-// anything is read, and both end with the id and the identity set.
-func importCustomerState(ctx context.Context, req resource.ImportStateRequest, resp *resource.ImportStateResponse) {
-	id := req.ID
-	if id == "" && req.Identity != nil {
-		var ident customerIdentityModel
-		resp.Diagnostics.Append(req.Identity.Get(ctx, &ident)...)
-		if resp.Diagnostics.HasError() {
-			return
-		}
-		id = ident.ID.ValueString()
-		if !isCustomerID(id) {
-			resp.Diagnostics.AddError("Invalid Customer Import Identity",
-				fmt.Sprintf("The import block's identity.id %s is not a customer id: expected %s, for example %s%s.",
-					quoteForError(id), customerIDShape, wire.CustomerIDPrefix, strings.Repeat("0", wire.IDRandomLength)))
-			return
-		}
-	} else {
-		var err error
-		if id, err = parseCustomerImportID(id); err != nil {
-			resp.Diagnostics.AddError("Invalid Customer Import ID", err.Error()+".")
-			return
-		}
-	}
-	resp.Diagnostics.Append(resp.State.SetAttribute(ctx, path.Root("id"), id)...)
-	resp.Diagnostics.Append(setCustomerIdentity(ctx, resp.Identity, id)...)
 }
 
 // importCustomerSourceState is payments_customer_source's ImportState: by
@@ -148,4 +100,85 @@ func importCustomerSourceState(ctx context.Context, req resource.ImportStateRequ
 	resp.Diagnostics.Append(resp.State.SetAttribute(ctx, path.Root("customer"), customerID)...)
 	resp.Diagnostics.Append(resp.State.SetAttribute(ctx, path.Root("id"), sourceID)...)
 	resp.Diagnostics.Append(setCustomerSourceIdentity(ctx, resp.Identity, customerID, sourceID)...)
+}
+
+// idKind is one kind of object named by its id alone.
+type idKind struct {
+	// title and noun name the kind in summaries and details: "Product",
+	// "product".
+	title, noun string
+	prefix      string
+	re          *regexp.Regexp
+	shape       string
+}
+
+// The kinds named by their id alone.
+var (
+	customerKind = idKind{title: "Customer", noun: "customer", prefix: wire.CustomerIDPrefix, re: customerIDRegexp, shape: customerIDShape}
+	productKind  = idKind{title: "Product", noun: "product", prefix: wire.ProductIDPrefix, re: productIDRegexp, shape: productIDShape}
+	priceKind    = idKind{title: "Price", noun: "price", prefix: wire.PriceIDPrefix, re: priceIDRegexp, shape: priceIDShape}
+)
+
+// idIdentityModel is the identity of an object named by its id alone.
+type idIdentityModel struct {
+	ID types.String `tfsdk:"id"`
+}
+
+// example is a well-formed id of k, for messages.
+func (k idKind) example() string {
+	return k.prefix + strings.Repeat("0", wire.IDRandomLength)
+}
+
+// identitySchema is k's identity schema: its id.
+func (k idKind) identitySchema() identityschema.Schema {
+	return identityschema.Schema{
+		Attributes: map[string]identityschema.Attribute{
+			"id": identityschema.StringAttribute{
+				Description:       fmt.Sprintf("The %s's identifier: %s.", k.noun, k.shape),
+				RequiredForImport: true,
+			},
+		},
+	}
+}
+
+// setIdentity records the identity of the object id. A nil identity (a
+// resource without an identity schema) is left alone.
+func (k idKind) setIdentity(ctx context.Context, identity *tfsdk.ResourceIdentity, id string) diag.Diagnostics {
+	if identity == nil {
+		return nil
+	}
+	return identity.Set(ctx, idIdentityModel{ID: types.StringValue(id)})
+}
+
+// parseImportID checks an import id of k, or the id of an import
+// block's identity (what names it in the error).
+func (k idKind) parseImportID(id, what string) (string, error) {
+	if !k.re.MatchString(id) {
+		return "", fmt.Errorf("the %s %s is not a %s id: expected %s, for example %s",
+			what, quoteForError(id), k.noun, k.shape, k.example())
+	}
+	return id, nil
+}
+
+// importState is ImportState for k: by the string id (terraform import, or
+// an import block's id) or by identity (an import block's identity,
+// Terraform 1.12 and later). Either is checked before anything is read,
+// and both end with the id and the identity set.
+func (k idKind) importState(ctx context.Context, req resource.ImportStateRequest, resp *resource.ImportStateResponse) {
+	id, what, summary := req.ID, "import ID", "Invalid "+k.title+" Import ID"
+	if id == "" && req.Identity != nil {
+		var ident idIdentityModel
+		resp.Diagnostics.Append(req.Identity.Get(ctx, &ident)...)
+		if resp.Diagnostics.HasError() {
+			return
+		}
+		id, what, summary = ident.ID.ValueString(), "import block's identity.id", "Invalid "+k.title+" Import Identity"
+	}
+	if _, err := k.parseImportID(id, what); err != nil {
+		msg := err.Error()
+		resp.Diagnostics.AddError(summary, strings.ToUpper(msg[:1])+msg[1:]+".")
+		return
+	}
+	resp.Diagnostics.Append(resp.State.SetAttribute(ctx, path.Root("id"), id)...)
+	resp.Diagnostics.Append(k.setIdentity(ctx, resp.Identity, id)...)
 }

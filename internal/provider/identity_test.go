@@ -196,6 +196,7 @@ func TestImportState_IdentityOrID(t *testing.T) {
 	t.Parallel()
 	ctx := context.Background()
 	cus, src := "cus_"+strings.Repeat("a", 24), "src_"+strings.Repeat("b", 24)
+	prod, price := "prod_"+strings.Repeat("c", 24), "price_"+strings.Repeat("d", 24)
 	for _, tc := range []struct {
 		name     string
 		res      fwresource.Resource
@@ -212,6 +213,14 @@ func TestImportState_IdentityOrID(t *testing.T) {
 		{"source by identity", NewCustomerSourceResource(), "", map[string]string{"customer": cus, "id": src}, "", map[string]string{"customer": cus, "id": src}},
 		{"source, bad id", NewCustomerSourceResource(), src, nil, "Invalid Customer Source Import ID", nil},
 		{"source, swapped identity", NewCustomerSourceResource(), "", map[string]string{"customer": src, "id": cus}, "Invalid Customer Source Import Identity", nil},
+		{"product by id", NewProductResource(), prod, nil, "", map[string]string{"id": prod}},
+		{"product by identity", NewProductResource(), "", map[string]string{"id": prod}, "", map[string]string{"id": prod}},
+		{"product, price id", NewProductResource(), price, nil, "Invalid Product Import ID", nil},
+		{"product, bad identity", NewProductResource(), "", map[string]string{"id": cus}, "Invalid Product Import Identity", nil},
+		{"price by id", NewPriceResource(), price, nil, "", map[string]string{"id": price}},
+		{"price by identity", NewPriceResource(), "", map[string]string{"id": price}, "", map[string]string{"id": price}},
+		{"price, short id", NewPriceResource(), "price_1", nil, "Invalid Price Import ID", nil},
+		{"price, bad identity", NewPriceResource(), "", map[string]string{"id": prod}, "Invalid Price Import Identity", nil},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			var sresp fwresource.SchemaResponse

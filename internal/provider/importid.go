@@ -37,11 +37,7 @@ func isSourceID(s string) bool { return sourceIDRegexp.MatchString(s) }
 
 // parseCustomerImportID checks a payments_customer import id.
 func parseCustomerImportID(id string) (string, error) {
-	if !isCustomerID(id) {
-		return "", fmt.Errorf("the import ID %s is not a customer id: expected %s, for example %s%s",
-			quoteForError(id), customerIDShape, wire.CustomerIDPrefix, strings.Repeat("0", wire.IDRandomLength))
-	}
-	return id, nil
+	return customerKind.parseImportID(id, "import ID")
 }
 
 // parseSourceImportID splits a payments_customer_source import id,

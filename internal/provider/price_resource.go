@@ -300,3 +300,11 @@ var priceParamAttributes = map[string]string{
 func priceErrorDiagnostics(summary, object string, err error) diag.Diagnostics {
 	return paramErrorDiagnostics(summary, object, err, priceParamAttributes)
 }
+
+func (r *priceResource) IdentitySchema(_ context.Context, _ resource.IdentitySchemaRequest, resp *resource.IdentitySchemaResponse) {
+	resp.IdentitySchema = priceKind.identitySchema()
+}
+
+func (r *priceResource) ImportState(ctx context.Context, req resource.ImportStateRequest, resp *resource.ImportStateResponse) {
+	priceKind.importState(ctx, req, resp)
+}

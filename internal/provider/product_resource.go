@@ -196,3 +196,11 @@ func (r *productResource) Delete(ctx context.Context, req resource.DeleteRequest
 			"cannot be deleted, only archived. Terraform archived the product instead (active = false) and forgot it; "+
 			"it stays at the service, archived, with its prices.", id))
 }
+
+func (r *productResource) IdentitySchema(_ context.Context, _ resource.IdentitySchemaRequest, resp *resource.IdentitySchemaResponse) {
+	resp.IdentitySchema = productKind.identitySchema()
+}
+
+func (r *productResource) ImportState(ctx context.Context, req resource.ImportStateRequest, resp *resource.ImportStateResponse) {
+	productKind.importState(ctx, req, resp)
+}
