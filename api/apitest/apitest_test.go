@@ -129,11 +129,12 @@ func TestDocument_Conventions(t *testing.T) {
 		}
 	}
 	// 8 customer and source operations, 6 payment, 1 token, 5 product, 4
-	// price, 5 subscription, 4 invoice, 6 webhook endpoint, 2 event, 10
-	// sandbox controls and 2 operational endpoints: an operation added or
-	// lost must be a deliberate change of this count too.
-	if len(ids) != 53 {
-		t.Errorf("%d operations; the document has had 53", len(ids))
+	// price, 5 subscription, 4 invoice, 5 test clock, 6 webhook endpoint,
+	// 2 event, 10 sandbox controls and 2 operational endpoints: an
+	// operation added or lost must be a deliberate change of this count
+	// too.
+	if len(ids) != 58 {
+		t.Errorf("%d operations; the document has had 58", len(ids))
 	}
 }
 

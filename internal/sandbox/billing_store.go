@@ -16,13 +16,21 @@ import (
 const (
 	bucketSubscriptions = "subscriptions"
 	bucketInvoices      = "invoices"
+	bucketTestClocks    = "test_clocks"
 )
 
 // billingBuckets are read with the catalog's (storedFrom), and loaded
 // after it: subscriptions name prices.
-var billingBuckets = []string{bucketSubscriptions, bucketInvoices}
+var billingBuckets = []string{bucketSubscriptions, bucketInvoices, bucketTestClocks}
 
 type (
+	testClockRecord struct {
+		ID      string `json:"id"`
+		Seq     uint64 `json:"seq"`
+		Created int64  `json:"created"`
+		Name    string `json:"name,omitempty"`
+		Frozen  int64  `json:"frozen"`
+	}
 	subItemRecord struct {
 		ID       string `json:"id"`
 		Price    string `json:"price"`
@@ -45,6 +53,7 @@ type (
 		TrialNoticeSent   bool            `json:"trial_notice_sent,omitempty"`
 		Anchor            int64           `json:"anchor"`
 		Cycle             int64           `json:"cycle"`
+		Clock             string          `json:"clock,omitempty"`
 		LatestInvoice     string          `json:"latest_invoice,omitempty"`
 		Meta              [][2]string     `json:"meta,omitempty"`
 	}
@@ -93,7 +102,7 @@ func (c *call) putSubscription(s *subscription) {
 		Customer: s.customer.format(wire.CustomerIDPrefix), DefaultSource: optID(wire.SourceIDPrefix, s.defaultSource),
 		Status: s.status, PeriodStart: s.periodStart, PeriodEnd: s.periodEnd, CancelAtPeriodEnd: s.cancelAtPeriodEnd,
 		CanceledAt: s.canceledAt, TrialStart: s.trialStart, TrialEnd: s.trialEnd, TrialNoticeSent: s.trialNoticeSent,
-		Anchor: s.anchor, Cycle: s.cycle,
+		Anchor: s.anchor, Cycle: s.cycle, Clock: optID(wire.TestClockIDPrefix, s.clock),
 		LatestInvoice: optID(wire.InvoiceIDPrefix, s.latestInvoice), Meta: metaRecord(s.meta),
 	}
 	for _, it := range s.items {
@@ -123,6 +132,19 @@ func (c *call) putInvoice(inv *invoice) {
 			Price: l.price.format(wire.PriceIDPrefix), Quantity: l.quantity, Amount: l.amount})
 	}
 	c.addOp(storage.Put(bucketInvoices, rec.ID, c.marshal(rec)))
+}
+
+func (c *call) putTestClock(k *testClock) {
+	c.a.recount(&k.counted, k.memBytes())
+	if c.s.store == nil {
+		return
+	}
+	rec := testClockRecord{ID: k.id.format(wire.TestClockIDPrefix), Seq: k.seq, Created: k.created, Name: k.name, Frozen: k.frozen}
+	c.addOp(storage.Put(bucketTestClocks, rec.ID, c.marshal(rec)))
+}
+
+func (c *call) deleteTestClockRecord(id rid) {
+	c.addOp(storage.Delete(bucketTestClocks, id.format(wire.TestClockIDPrefix)))
 }
 
 // parseOptID parses an id that may be "", the zero rid.
@@ -172,6 +194,27 @@ func (a *account) loadBilling(buckets map[string][][]byte) error {
 		}
 		invs = append(invs, inv)
 	}
+	var ks []*testClock
+	for _, raw := range buckets[bucketTestClocks] {
+		var rec testClockRecord
+		if err := json.Unmarshal(raw, &rec); err != nil {
+			return fmt.Errorf("reading a test clock record from the data file: %w", err)
+		}
+		id, ok := parseRID(rec.ID, wire.TestClockIDPrefix)
+		if !ok || rec.Seq == 0 {
+			return fmt.Errorf("data file: test clock %q is malformed", rec.ID)
+		}
+		ks = append(ks, &testClock{id: id, seq: rec.Seq, created: rec.Created, name: rec.Name, frozen: rec.Frozen})
+	}
+	slices.SortFunc(ks, func(x, y *testClock) int { return cmp.Compare(x.seq, y.seq) })
+	for _, k := range ks {
+		if a.clocks.byID == nil {
+			a.clocks.byID = make(map[rid]*testClock)
+		}
+		a.clocks.byID[k.id] = k
+		a.clocks.order = append(a.clocks.order, k)
+		a.clocks.seq = max(a.clocks.seq, k.seq)
+	}
 	if len(subs) == 0 && len(invs) == 0 {
 		return nil
 	}
@@ -199,13 +242,14 @@ func (a *account) subscriptionFromRecord(rec subscriptionRecord) (*subscription,
 	src, ok3 := parseOptID(rec.DefaultSource, wire.SourceIDPrefix)
 	latest, ok4 := parseOptID(rec.LatestInvoice, wire.InvoiceIDPrefix)
 	status, ok5 := intern(wire.SubscriptionStatuses, rec.Status)
-	if !ok1 || !ok2 || !ok3 || !ok4 || !ok5 || rec.Seq == 0 || len(rec.Items) == 0 {
+	clk, ok6 := parseOptID(rec.Clock, wire.TestClockIDPrefix)
+	if !ok1 || !ok2 || !ok3 || !ok4 || !ok5 || !ok6 || rec.Seq == 0 || len(rec.Items) == 0 {
 		return nil, bad
 	}
 	s := &subscription{id: id, seq: rec.Seq, created: rec.Created, customer: cus, defaultSource: src, status: status,
 		periodStart: rec.PeriodStart, periodEnd: rec.PeriodEnd, cancelAtPeriodEnd: rec.CancelAtPeriodEnd,
 		canceledAt: rec.CanceledAt, trialStart: rec.TrialStart, trialEnd: rec.TrialEnd, latestInvoice: latest,
-		trialNoticeSent: rec.TrialNoticeSent, anchor: rec.Anchor, cycle: rec.Cycle,
+		trialNoticeSent: rec.TrialNoticeSent, anchor: rec.Anchor, cycle: rec.Cycle, clock: clk,
 		meta: metaFromRecord(rec.Meta)}
 	for _, it := range rec.Items {
 		iid, ok := parseRID(it.ID, wire.SubscriptionItemIDPrefix)

@@ -85,6 +85,7 @@ var (
 	subItemBytes     = int64(reflect.TypeFor[subItem]().Size())
 	invoiceBytes     = int64(reflect.TypeFor[invoice]().Size()) + allocOverhead
 	invoiceLineBytes = int64(reflect.TypeFor[invoiceLine]().Size())
+	clockBytes       = int64(reflect.TypeFor[testClock]().Size()) + allocOverhead
 	kvBytes          = int64(reflect.TypeFor[kv]().Size())
 	// accountBytes is an account with no objects: its struct, per-route
 	// counters and empty maps, and its entry in the server's map.
@@ -164,6 +165,10 @@ func (s *subscription) memBytes() int64 {
 
 func (inv *invoice) memBytes() int64 {
 	return invoiceBytes + ridMapEntry + orderSlot + int64(cap(inv.lines))*invoiceLineBytes + allocOverhead
+}
+
+func (k *testClock) memBytes() int64 {
+	return clockBytes + ridMapEntry + orderSlot + strBytes(k.name)
 }
 
 func (ev *event) memBytes() int64 {
@@ -371,6 +376,9 @@ func (a *account) countLoaded(now time.Time) {
 	}
 	for _, inv := range a.bill.invoices {
 		a.recount(&inv.counted, inv.memBytes())
+	}
+	for _, k := range a.clocks.byID {
+		a.recount(&k.counted, k.memBytes())
 	}
 	a.lastUsed.Store(now.UnixNano())
 }

@@ -33,6 +33,7 @@ func (c *call) completePayment() response {
 		return unexpectedState("Payment %s is %s; only a %s payment can be completed.",
 			p.id.format(wire.PaymentIDPrefix), p.status, wire.PaymentStatusPending).response()
 	}
+	c.onClock(p.customer)
 	p.status = outcome
 	switch outcome {
 	case wire.OutcomeApproved:

@@ -3,6 +3,7 @@ package sandbox
 import (
 	"slices"
 	"strings"
+	"time"
 
 	"github.com/paymentsdev/terraform-provider-payments/internal/wire"
 )
@@ -63,10 +64,17 @@ func (c *call) pathCustomer() (*customer, *apiError) {
 }
 
 func (c *call) createCustomer() response {
-	if e := c.f.check(wire.ParamEmail, wire.ParamName, wire.ParamPhone, wire.ParamMetadata, paramMetadataKeys, wire.ParamSource); e != nil {
+	if e := c.f.check(wire.ParamEmail, wire.ParamName, wire.ParamPhone, wire.ParamMetadata, paramMetadataKeys, wire.ParamSource, wire.ParamTestClock); e != nil {
 		return e.response()
 	}
-	cu := &customer{created: c.unix}
+	clk, e := c.customerClockParam()
+	if e != nil {
+		return e.response()
+	}
+	cu := &customer{created: c.unix, clock: clk}
+	if k := c.a.clocks.byID[clk]; k != nil {
+		c.unix, c.now, cu.created = k.frozen, time.Unix(k.frozen, 0), k.frozen
+	}
 	if e := c.setCustomerFields(cu); e != nil {
 		return e.response()
 	}
@@ -111,13 +119,17 @@ func (c *call) retrieveCustomer() response {
 }
 
 func (c *call) updateCustomer() response {
-	if e := c.f.check(wire.ParamEmail, wire.ParamName, wire.ParamPhone, wire.ParamMetadata, paramMetadataKeys, wire.ParamDefaultSource); e != nil {
+	if e := c.f.check(wire.ParamEmail, wire.ParamName, wire.ParamPhone, wire.ParamMetadata, paramMetadataKeys, wire.ParamDefaultSource, wire.ParamTestClock); e != nil {
 		return e.response()
+	}
+	if _, ok := c.f.get(wire.ParamTestClock); ok {
+		return invalid(wire.ParamTestClock, "test_clock is set when a customer is created and fixed for its life; create a new customer with test_clock to put one on a clock.").response()
 	}
 	cu, e := c.pathCustomer()
 	if e != nil {
 		return e.response()
 	}
+	c.onClock(cu.id)
 	// Validate everything on a copy, so that a rejected update changes nothing.
 	next := *cu
 	if e := c.setCustomerFields(&next); e != nil {
@@ -155,8 +167,14 @@ func (c *call) deleteCustomer() response {
 	if e != nil {
 		return e.response()
 	}
-	// Payments, subscriptions and invoices keep the customer's id; only its
-	// sources go with it, and its subscriptions end: nobody is left to bill.
+	return ok(c.removeCustomer(cu))
+}
+
+// removeCustomer deletes cu and answers its deletion. Payments,
+// subscriptions and invoices keep the customer's id; only its sources go
+// with it, and its subscriptions end: nobody is left to bill.
+func (c *call) removeCustomer(cu *customer) []byte {
+	c.onClock(cu.id)
 	c.cancelCustomerSubscriptions(cu.id)
 	delete(c.a.customers, cu.id)
 	c.a.unindexCustomer(cu)
@@ -166,7 +184,7 @@ func (c *call) deleteCustomer() response {
 	c.deleteCustomerRecord(cu.id)
 	b := deletedJSON(wire.CustomerIDPrefix, cu.id, "customer")
 	c.emit(wire.EventCustomerDeleted, b)
-	return ok(b)
+	return b
 }
 
 func (c *call) addSource() response {
@@ -279,6 +297,10 @@ func (c *call) customerJSON(cu *customer) []byte {
 		b = append(b, '}')
 	}
 	b = append(b, "]}"...)
+	if !cu.clock.isZero() {
+		b = append(b, `,"test_clock":`...)
+		b = appendID(b, wire.TestClockIDPrefix, cu.clock)
+	}
 	return appendMetadataTail(b, cu.meta, cu.created)
 }
 

@@ -32,11 +32,14 @@ func (c *call) emit(typ string, obj []byte) {
 	wh := &c.a.wh
 	wh.ensure()
 	wh.seq++
-	ev := &event{id: newRID(), seq: wh.seq, typ: typ, created: c.unix}
+	// created is when the event was recorded, which its retention counts
+	// from; the body's created_at is the change's time, which for a
+	// customer on a test clock is the clock's (testclocks.go).
+	ev := &event{id: newRID(), seq: wh.seq, typ: typ, created: max(c.unix, c.s.now().Unix())}
 	for wh.events[ev.id] != nil {
 		ev.id = newRID()
 	}
-	ev.body = eventJSON(ev, obj)
+	ev.body = eventJSON(ev, c.unix, obj)
 	c.a.recount(&ev.counted, ev.memBytes())
 	wh.events[ev.id] = ev
 	wh.eventOrder = append(wh.eventOrder, ev)
@@ -61,7 +64,9 @@ func (c *call) pruneEvents() { c.pruneEventsWhile(func() bool { return false }) 
 // over reports true: the room a write needs under Limits (bounds.go).
 func (c *call) pruneEventsWhile(over func() bool) {
 	wh := &c.a.wh
-	cutoff := c.now.Add(-wire.EventRetention).Unix()
+	// The server's clock, not the call's: a test clock's time is not when
+	// events were recorded.
+	cutoff := c.s.now().Add(-wire.EventRetention).Unix()
 	n := 0
 	for n < len(wh.eventOrder) && (wh.eventOrder[n].created < cutoff || len(wh.eventOrder)-n > maxEvents || over()) {
 		ev := wh.eventOrder[n]
@@ -75,14 +80,14 @@ func (c *call) pruneEventsWhile(over func() bool) {
 	}
 }
 
-func eventJSON(ev *event, obj []byte) []byte {
+func eventJSON(ev *event, at int64, obj []byte) []byte {
 	b := make([]byte, 0, 160+len(obj))
 	b = append(b, `{"id":`...)
 	b = appendID(b, wire.EventIDPrefix, ev.id)
 	b = append(b, `,"object":"event","type":`...)
 	b = appendString(b, ev.typ)
 	b = append(b, `,"created_at":`...)
-	b = appendTime(b, ev.created)
+	b = appendTime(b, at)
 	b = append(b, `,"livemode":false,"data":{"object":`...)
 	b = append(b, obj...)
 	return append(b, "}}"...)
@@ -107,7 +112,7 @@ func (c *call) retrieveEvent() response {
 // expired reports whether an event is past the retention though not yet
 // pruned (pruning happens on the next event).
 func (c *call) expired(ev *event) bool {
-	return ev.created < c.now.Add(-wire.EventRetention).Unix()
+	return ev.created < c.s.now().Add(-wire.EventRetention).Unix()
 }
 
 func (c *call) listEvents() response {

@@ -66,6 +66,9 @@ func AccountBytes(s *Server, key string) (running, recounted int64) {
 	for _, inv := range a.bill.invoices {
 		recounted += inv.memBytes()
 	}
+	for _, k := range a.clocks.byID {
+		recounted += k.memBytes()
+	}
 	logRunning, logRecounted, _ := a.reqlog.Recount(lineBytes)
 	recounted += logRecounted
 	recounted += a.wh.book.Recount()

@@ -237,6 +237,7 @@ func (c *call) payInvoice() response {
 	if inv.status != wire.InvoiceStatusOpen {
 		return openOnly(inv, "paid").response()
 	}
+	c.onClock(inv.customer)
 	if p := c.a.payments[inv.payment]; p != nil && p.status == wire.PaymentStatusPending {
 		e := openOnly(inv, "paid")
 		e.message = "Invoice " + inv.id.format(wire.InvoiceIDPrefix) + "'s payment " + p.id.format(wire.PaymentIDPrefix) +
@@ -275,6 +276,7 @@ func (c *call) voidInvoice() response {
 			" is waiting for 3-D Secure; complete it (POST /_sandbox/payments/{id}/complete) first."
 		return e.response()
 	}
+	c.onClock(inv.customer)
 	inv.status, inv.nextAttempt = wire.InvoiceStatusVoid, 0
 	c.putInvoice(inv)
 	b := invoiceJSON(nil, inv)

@@ -40,6 +40,7 @@ type customerOut struct {
 	Phone         *string           `json:"phone"`
 	DefaultSource *string           `json:"default_source"`
 	Sources       sourceSummaryList `json:"sources"`
+	TestClock     string            `json:"test_clock,omitempty"`
 	Metadata      map[string]string `json:"metadata"`
 	CreatedAt     string            `json:"created_at"`
 	Livemode      bool              `json:"livemode"`
@@ -58,6 +59,9 @@ func customerJSONStd(cu *customer) []byte {
 	}
 	if cu.defaultSource != nil {
 		o.DefaultSource = optStr(cu.defaultSource.id.format(wire.SourceIDPrefix))
+	}
+	if !cu.clock.isZero() {
+		o.TestClock = cu.clock.format(wire.TestClockIDPrefix)
 	}
 	for _, s := range cu.sources {
 		o.Sources.Data = append(o.Sources.Data, wire.SourceSummary{ID: s.id.format(wire.SourceIDPrefix), Brand: s.card.brand, Last4: s.card.last4})

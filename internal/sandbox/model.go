@@ -69,7 +69,10 @@ type customer struct {
 	// removing the default is the last of them.
 	sources       []*source
 	defaultSource *source
-	counted       int64 // bytes charged to the account, see bounds.go
+	// clock is the customer's test clock, zero on real time; fixed at
+	// creation (testclocks.go).
+	clock   rid
+	counted int64 // bytes charged to the account, see bounds.go
 }
 
 func (c *customer) source(r rid) (int, *source) {
@@ -139,6 +142,8 @@ type account struct {
 	// bill is the subscriptions and their invoices (subscriptions.go,
 	// invoices.go).
 	bill subBook
+	// clocks are the account's test clocks (testclocks.go).
+	clocks clocks
 
 	// bytes is what the account keeps (see bounds.go), under mu; total is
 	// the server's sum over every account, which charge keeps in step.
@@ -212,6 +217,7 @@ func (a *account) clear(c *call) {
 	a.sources = 0
 	a.cat.reset()
 	a.bill.reset()
+	a.clocks = clocks{seq: a.clocks.seq}
 	a.wh.clear(c)
 	a.charge(accountBytes - a.bytes)
 }
@@ -244,6 +250,9 @@ func (a *account) restore(from *account, undo []delivery.Undo) {
 	subSeq, invoiceSeq := max(a.bill.subSeq, from.bill.subSeq), max(a.bill.invoiceSeq, from.bill.invoiceSeq)
 	a.bill = from.bill
 	a.bill.subSeq, a.bill.invoiceSeq = subSeq, invoiceSeq
+	clockSeq := max(a.clocks.seq, from.clocks.seq)
+	a.clocks = from.clocks
+	a.clocks.seq = clockSeq
 	a.wh.endpoints, a.wh.endpointOrder = from.wh.endpoints, from.wh.endpointOrder
 	a.wh.events, a.wh.eventOrder = from.wh.events, from.wh.eventOrder
 	a.wh.seq = max(a.wh.seq, from.wh.seq)

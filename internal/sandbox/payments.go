@@ -58,6 +58,9 @@ func (c *call) createPayment() response {
 			return missingRef(wire.ParamCustomer, "customer %q does not exist; create it first, or charge a token with source alone.", clip(v)).response()
 		}
 	}
+	if cu != nil {
+		c.onClock(cu.id)
+	}
 	p := &payment{
 		created: c.unix, amount: amount, currency: cur, captureRequested: capture,
 		description: description, meta: meta,

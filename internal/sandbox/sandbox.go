@@ -112,6 +112,11 @@
 //     and the period. Dunning retries 3, 5 and 7 days apart, then ends in
 //     Options.DunningEnd (-dunning-end). Renewals are not use: they do
 //     not keep an idle account.
+//   - Test clocks (testclocks.go): a customer is put on one at creation,
+//     for life; its objects take their times from the clock and its
+//     subscriptions renew only in an advance, which runs the engine's
+//     steps within the request. An event's created_at is the change's
+//     time; its retention counts from when it was recorded.
 //   - A data file that is truncated, overwritten or foreign is refused at
 //     open (read-only, checked whole with bbolt's tx.Check), with one
 //     error naming it and what to do; nothing of it is served.
@@ -463,6 +468,11 @@ func init() {
 		def(get, wire.PathInvoice, (*call).retrieveInvoice),
 		def(post, wire.PathInvoicePay, (*call).payInvoice),
 		def(post, wire.PathInvoiceVoid, (*call).voidInvoice),
+		def(post, wire.PathTestClocks, (*call).createTestClock),
+		def(get, wire.PathTestClocks, (*call).listTestClocks),
+		def(get, wire.PathTestClock, (*call).retrieveTestClock),
+		def(del, wire.PathTestClock, (*call).deleteTestClock),
+		def(post, wire.PathTestClockAdvance, (*call).advanceTestClock),
 		def(post, wire.PathWebhookEndpoints, (*call).createWebhookEndpoint),
 		def(get, wire.PathWebhookEndpoints, (*call).listWebhookEndpoints),
 		def(get, wire.PathWebhookEndpoint, (*call).retrieveWebhookEndpoint),

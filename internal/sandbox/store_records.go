@@ -79,6 +79,7 @@ type (
 		Meta    [][2]string    `json:"meta,omitempty"`
 		Sources []sourceRecord `json:"sources,omitempty"`
 		Default string         `json:"default,omitempty"`
+		Clock   string         `json:"clock,omitempty"`
 	}
 	sourceRecord struct {
 		ID      string `json:"id"`
@@ -170,6 +171,9 @@ func (c *call) putCustomer(cu *customer) {
 	rec := customerRecord{
 		ID: cu.id.format(wire.CustomerIDPrefix), Seq: cu.seq, Created: cu.created,
 		Email: cu.email, Name: cu.name, Phone: cu.phone, Meta: metaRecord(cu.meta),
+	}
+	if !cu.clock.isZero() {
+		rec.Clock = cu.clock.format(wire.TestClockIDPrefix)
 	}
 	for _, s := range cu.sources {
 		sr := sourceRecord{ID: s.id.format(wire.SourceIDPrefix), Token: s.card.token, ExpYear: s.expYear}
@@ -452,6 +456,11 @@ func customerFromRecord(rec customerRecord) (*customer, error) {
 		return nil, fmt.Errorf("data file: customer id %q is malformed", rec.ID)
 	}
 	cu := &customer{id: id, seq: rec.Seq, created: rec.Created, email: rec.Email, name: rec.Name, phone: rec.Phone, meta: metaFromRecord(rec.Meta)}
+	if rec.Clock != "" {
+		if cu.clock, ok = parseRID(rec.Clock, wire.TestClockIDPrefix); !ok {
+			return nil, fmt.Errorf("data file: customer %s has a malformed test clock %q", rec.ID, rec.Clock)
+		}
+	}
 	for _, sr := range rec.Sources {
 		sid, ok := parseRID(sr.ID, wire.SourceIDPrefix)
 		cd, month := cardFromRecord(sr.Token, sr.Last4, sr.ExpMonth)

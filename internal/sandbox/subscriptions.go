@@ -40,6 +40,8 @@ type subscription struct {
 	// trial's end) and cycle the current period's number from it: 0 for
 	// a trial.
 	anchor, cycle int64
+	// clock is the test clock of the customer, zero on real time.
+	clock         rid
 	latestInvoice rid
 	meta          metadata
 	counted       int64 // bytes charged to the account, see bounds.go
@@ -202,6 +204,7 @@ func (c *call) createSubscription() response {
 	if cu == nil {
 		return missingRef(wire.ParamCustomer, "customer %q does not exist; create it first with POST %s.", clip(v), wire.PathCustomers).response()
 	}
+	c.onClock(cu.id)
 	items, given, e := c.parseItems(nil, nil)
 	if e != nil {
 		return e.response()
@@ -228,7 +231,7 @@ func (c *call) createSubscription() response {
 			return e.response()
 		}
 	}
-	sub := &subscription{created: c.unix, customer: cu.id, items: items, status: wire.SubscriptionStatusIncomplete}
+	sub := &subscription{created: c.unix, customer: cu.id, items: items, status: wire.SubscriptionStatusIncomplete, clock: cu.clock}
 	if e := boolParam(c.f, wire.ParamCancelAtPeriodEnd, &sub.cancelAtPeriodEnd); e != nil {
 		return e.response()
 	}
@@ -329,6 +332,7 @@ func (c *call) updateSubscription() response {
 	if s.ended() {
 		return endedError(s).response()
 	}
+	c.onClock(s.customer)
 	next := *s
 	items, given, e := c.parseItems(s.items, s.items[0].price)
 	if e != nil {
@@ -387,6 +391,7 @@ func (c *call) cancelSubscription() response {
 	if s.ended() {
 		return endedError(s).response()
 	}
+	c.onClock(s.customer)
 	c.endSubscription(s)
 	return ok(subscriptionJSON(nil, s))
 }

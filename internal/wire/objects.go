@@ -12,9 +12,12 @@ type Customer struct {
 	Phone         string            `json:"phone"`
 	DefaultSource string            `json:"default_source"`
 	Sources       SourceSummaryList `json:"sources"`
-	Metadata      map[string]string `json:"metadata"`
-	CreatedAt     string            `json:"created_at"`
-	Livemode      bool              `json:"livemode"`
+	// TestClock is the clock_ id of the customer's test clock; absent
+	// ("") for a customer on real time.
+	TestClock string            `json:"test_clock,omitempty"`
+	Metadata  map[string]string `json:"metadata"`
+	CreatedAt string            `json:"created_at"`
+	Livemode  bool              `json:"livemode"`
 }
 
 // SourceSummaryList is the list wrapper of a customer's `sources` field.

@@ -105,6 +105,7 @@ var EventTypes = []string{
 	EventSubscriptionCreated, EventSubscriptionUpdated, EventSubscriptionDeleted, EventSubscriptionTrialWillEnd,
 	EventInvoiceCreated, EventInvoiceFinalized, EventInvoicePaid, EventInvoicePaymentFailed,
 	EventInvoicePaymentActionNeeded, EventInvoiceVoided, EventInvoiceMarkedUncollectible,
+	EventTestClockCreated, EventTestClockAdvancing, EventTestClockReady, EventTestClockDeleted,
 }
 
 // PaymentStatusEvent is the event type sent when a payment enters status.
