@@ -106,13 +106,17 @@ func TestBrowser_Products(t *testing.T) {
 	b.waitFor("only the archived product", `location.search === "?active=false" && document.getElementById("`+old.ID+`") !== null && document.getElementById("`+gold.ID+`") === null`)
 	b.clean("archived products")
 
+	// A lookup key as long as the API takes, in one unbroken word, must
+	// wrap rather than widen the table.
+	s.api(key, http.MethodPost, wire.PathPrices, url.Values{"product": {gold.ID}, "currency": {"EUR"}, "unit_amount": {"100000"},
+		"lookup_key": {strings.Repeat("k", wire.LookupKeyMaxLength)}, "nickname": {strings.Repeat("Enterprise ", 20)}}, nil)
 	for _, width := range []int64{375, 1440} {
 		b.do("sizing the window", chromedp.EmulateViewport(width, 900))
 		b.open(s.url + "/products")
 		b.waitFor("the products page", `document.getElementById("`+gold.ID+`") !== null`)
 		b.clean("products")
-		if eval[bool](b, `document.documentElement.scrollWidth > window.innerWidth`) {
-			t.Errorf("/products is wider than a %d-pixel window", width)
+		if over := eval[string](b, overflowJS); over != "" {
+			t.Errorf("/products at %d pixels: wider than its box: %s", width, over)
 		}
 	}
 }
