@@ -18,6 +18,7 @@ func (p *CustomerParams) form() url.Values {
 	setPtr(v, wire.ParamPhone, p.Phone)
 	setPtr(v, wire.ParamSource, p.Source)
 	setPtr(v, wire.ParamDefaultSource, p.DefaultSource)
+	setPtr(v, wire.ParamTestClock, p.TestClock)
 	setMetadata(v, p.Metadata, p.ClearMetadata)
 	return v
 }

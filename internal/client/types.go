@@ -43,6 +43,10 @@ type (
 	InvoiceLine = wire.InvoiceLine
 	// InvoiceList is one page of invoices.
 	InvoiceList = wire.InvoiceList
+	// TestClock is a clock of its own for the customers on it.
+	TestClock = wire.TestClock
+	// TestClockList is one page of test clocks.
+	TestClockList = wire.TestClockList
 )
 
 // CustomerParams are the fields of a customer create or update. A nil
@@ -58,6 +62,9 @@ type CustomerParams struct {
 	Source *string
 	// DefaultSource is an attached src_ id to make default (update only).
 	DefaultSource *string
+	// TestClock is the clock_ id of a test clock to put the customer on,
+	// for its life (create only).
+	TestClock *string
 }
 
 // PaymentParams are the fields of a payment create.
