@@ -170,7 +170,13 @@ func (q queue[ID]) Less(i, j int) bool {
 	return q[i].order < q[j].order
 }
 func (q queue[ID]) Swap(i, j int) { q[i], q[j] = q[j], q[i] }
-func (q *queue[ID]) Push(x any)   { *q = append(*q, x.(item[ID])) }
+func (q *queue[ID]) Push(x any) {
+	it, ok := x.(item[ID])
+	if !ok {
+		panic("billing: a queue holds items only")
+	}
+	*q = append(*q, it)
+}
 func (q *queue[ID]) Pop() any {
 	old := *q
 	x := old[len(old)-1]
