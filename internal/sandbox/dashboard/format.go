@@ -89,14 +89,17 @@ func formatMillis(ms float64) string {
 	return strconv.FormatFloat(ms, 'f', 0, 64) + " ms"
 }
 
-// badgeClass is the CSS class of a payment status's badge.
+// badgeClass is the CSS class of the badge of a payment's, a
+// subscription's or an invoice's status (the three share no name).
 func badgeClass(status string) string {
 	switch status {
-	case wire.PaymentStatusApproved:
+	case wire.PaymentStatusApproved, wire.SubscriptionStatusActive, wire.InvoiceStatusPaid:
 		return "badge ok"
-	case wire.PaymentStatusAuthorized, wire.PaymentStatusPending:
+	case wire.PaymentStatusAuthorized, wire.PaymentStatusPending, wire.SubscriptionStatusTrialing,
+		wire.SubscriptionStatusIncomplete, wire.SubscriptionStatusPastDue, wire.InvoiceStatusOpen, wire.InvoiceStatusDraft:
 		return "badge wait"
-	case wire.PaymentStatusDeclined, wire.PaymentStatusDisputed:
+	case wire.PaymentStatusDeclined, wire.PaymentStatusDisputed, wire.SubscriptionStatusUnpaid,
+		wire.SubscriptionStatusIncompleteExpired, wire.InvoiceStatusUncollectible:
 		return "badge bad"
 	}
 	return "badge"
@@ -128,6 +131,9 @@ var funcs = template.FuncMap{
 	"bool":        deref[bool],
 	"dict":        dict,
 	"short":       shorten,
+	"span":        formatSpan,
+	"itemTotal":   itemTotal,
+	"subTotal":    subscriptionTotal,
 }
 
 // shortLen is the most characters shorten keeps of a value.

@@ -1,0 +1,131 @@
+package dashboard
+
+import (
+	"net/http"
+	"net/url"
+	"strconv"
+	"time"
+
+	"github.com/paymentsdev/terraform-provider-payments/internal/wire"
+)
+
+// invoicesPerSubscription is how many of a subscription's invoices its
+// page shows, newest first; the API's largest page.
+const invoicesPerSubscription = wire.ListLimitMax
+
+type subscriptionsData struct {
+	Subscriptions []*wire.Subscription
+	Gone          map[string]bool
+	Status        string
+	Statuses      []string
+	Customer      string
+	Pager         pager
+}
+
+// subscriptions is GET /v1/subscriptions as a page: by default every
+// subscription but the canceled ones, as the API lists them.
+func (d *Dashboard) subscriptions(w http.ResponseWriter, r *http.Request, ss *session) {
+	q := listQuery(r, wire.ParamStatus, wire.ParamCustomer)
+	var l wire.SubscriptionList
+	if err := d.get(r.Context(), ss, wire.PathSubscriptions, q, &l); err != nil {
+		d.fail(w, r, ss, "subscriptions", err)
+		return
+	}
+	gone, err := d.goneCustomerIDs(r, ss, customersOf(l.Data, func(s *wire.Subscription) string { return s.Customer }))
+	if err != nil {
+		d.fail(w, r, ss, "subscriptions", err)
+		return
+	}
+	first, last := ids(l.Data, func(s *wire.Subscription) string { return s.ID })
+	d.render(w, r, ss, http.StatusOK, "subscriptions.html", &view{Title: "Subscriptions", Nav: "subscriptions", Live: true, Data: subscriptionsData{
+		Subscriptions: l.Data, Gone: gone, Status: q.Get(wire.ParamStatus),
+		Statuses: append([]string{wire.SubscriptionStatusAll}, wire.SubscriptionStatuses...),
+		Customer: q.Get(wire.ParamCustomer), Pager: pagerFor("/subscriptions", r, q, first, last, l.HasMore),
+	}})
+}
+
+type subscriptionData struct {
+	S        *wire.Subscription
+	Gone     map[string]bool
+	Meta     []kv
+	Invoices []*wire.Invoice
+	// More says the subscription has more invoices than shown.
+	More bool
+}
+
+// subscription shows one subscription: its fields, its items and its
+// invoices (GET /v1/invoices?subscription=), newest first.
+func (d *Dashboard) subscription(w http.ResponseWriter, r *http.Request, ss *session) {
+	id := r.PathValue("id")
+	var s wire.Subscription
+	if err := d.get(r.Context(), ss, expand(wire.PathSubscription, id), nil, &s); err != nil {
+		d.fail(w, r, ss, "subscriptions", err)
+		return
+	}
+	var il wire.InvoiceList
+	iq := url.Values{wire.ParamSubscription: {s.ID}, wire.ParamLimit: {strconv.Itoa(invoicesPerSubscription)}}
+	if err := d.get(r.Context(), ss, wire.PathInvoices, iq, &il); err != nil {
+		d.fail(w, r, ss, "subscriptions", err)
+		return
+	}
+	gone, err := d.goneCustomerIDs(r, ss, []string{s.Customer})
+	if err != nil {
+		d.fail(w, r, ss, "subscriptions", err)
+		return
+	}
+	d.render(w, r, ss, http.StatusOK, "subscription.html", &view{Title: "Subscription " + s.ID, Nav: "subscriptions", Live: true,
+		Data: subscriptionData{S: &s, Gone: gone, Meta: sortedMeta(s.Metadata), Invoices: il.Data, More: il.HasMore}})
+}
+
+// customersOf names the customers of a page of objects, for
+// goneCustomerIDs.
+func customersOf[T any](data []*T, customer func(*T) string) []string {
+	out := make([]string, len(data))
+	for i, o := range data {
+		out[i] = customer(o)
+	}
+	return out
+}
+
+// formatSpan says how long it is from start to end, two RFC 3339 times of
+// the API: whole days in days ("30 days"), anything else in
+// wire.FormatDurationWords; "" when either is missing or not a time.
+func formatSpan(start, end string) string {
+	a, err1 := time.Parse(time.RFC3339Nano, start)
+	b, err2 := time.Parse(time.RFC3339Nano, end)
+	if err1 != nil || err2 != nil {
+		return ""
+	}
+	d := b.Sub(a)
+	const day = 24 * time.Hour
+	switch {
+	case d == day:
+		return "1 day"
+	case d > 0 && d%day == 0:
+		return strconv.FormatInt(int64(d/day), 10) + " days"
+	}
+	return wire.FormatDurationWords(d)
+}
+
+// itemTotal is what one item costs a period: its price's unit amount
+// times its quantity.
+func itemTotal(it *wire.SubscriptionItem) int64 {
+	if it.Price == nil {
+		return 0
+	}
+	return it.Price.UnitAmount * it.Quantity
+}
+
+// subscriptionTotal is what a subscription's items cost a period, in
+// their currency.
+func subscriptionTotal(s *wire.Subscription) string {
+	var total int64
+	currency := ""
+	for _, it := range s.Items {
+		total += itemTotal(it)
+		if it.Price != nil {
+			currency = it.Price.Currency
+		}
+	}
+	return formatMoney(total, currency)
+}
