@@ -207,7 +207,10 @@ func TestFaults_RateLimit(t *testing.T) {
 		}
 	}
 	res := e.get("/v1/payments", nil)
-	res.fails(429, wire.ErrorTypeRateLimit, wire.ErrorCodeRateLimited, "")
+	eb := res.fails(429, wire.ErrorTypeRateLimit, wire.ErrorCodeRateLimited, "")
+	if want := "limited to 3 requests per second (the rate_limit fault). Retry in 1 second, as the Retry-After header says."; !strings.Contains(eb.Error.Message, want) {
+		t.Errorf("429 message %q, want it to say %q", eb.Error.Message, want)
+	}
 	ra, err := strconv.Atoi(res.header.Get(wire.HeaderRetryAfter))
 	if err != nil || ra < 1 {
 		t.Errorf("Retry-After = %q, want whole seconds >= 1", res.header.Get(wire.HeaderRetryAfter))

@@ -5,6 +5,7 @@ import (
 	"math"
 	"net/http"
 	"strconv"
+	"time"
 
 	"github.com/paymentsdev/terraform-provider-payments/internal/sandbox/faults"
 	"github.com/paymentsdev/terraform-provider-payments/internal/sandbox/metrics"
@@ -20,9 +21,15 @@ func (s *Server) injectFaults(ctx context.Context, a *account, method string) (*
 		a.faultRateLimited.Add(1)
 		s.metrics.Refused(metrics.LimitRateLimit)
 		secs := max(1, int(math.Ceil(d.Wait.Seconds())))
+		per := " requests per second"
+		if d.RateLimit == 1 {
+			per = " request per second"
+		}
 		return &apiError{
 			status: http.StatusTooManyRequests, typ: wire.ErrorTypeRateLimit, code: wire.ErrorCodeRateLimited,
-			message:    "Too many requests: this account is limited to " + strconv.FormatInt(d.RateLimit, 10) + " per second. Retry after the Retry-After header's seconds.",
+			message: "Too many requests: this account is limited to " + strconv.FormatInt(d.RateLimit, 10) + per +
+				" (the rate_limit fault). Retry in " + wire.FormatDurationWords(time.Duration(secs)*time.Second) +
+				", as the Retry-After header says.",
 			retryAfter: secs,
 		}, false
 	}
