@@ -76,6 +76,9 @@ type Dashboard struct {
 	sessions *sessions
 	pages    map[string]*template.Template
 	mux      *http.ServeMux
+	// now is the dashboard's clock: the time a new test clock's form
+	// starts from.
+	now func() time.Time
 }
 
 // New returns a Dashboard serving the account behind each session's key.
@@ -96,6 +99,7 @@ func New(o Options) (*Dashboard, error) {
 		clk = clock.Real()
 	}
 	d.sessions = newSessions(idle, clk.Now)
+	d.now = clk.Now
 	var err error
 	if d.pages, err = parsePages(); err != nil {
 		return nil, err
@@ -131,6 +135,10 @@ func New(o Options) (*Dashboard, error) {
 	page("GET /invoices/{id}", d.invoice)
 	page("POST /invoices/{id}/pay", d.payInvoice)
 	page("POST /invoices/{id}/void", d.voidInvoice)
+	page("GET /test-clocks", d.testClocks)
+	page("POST /test-clocks", d.createTestClock)
+	page("GET /test-clocks/{id}", d.testClock)
+	page("POST /test-clocks/{id}/advance", d.advanceTestClock)
 	page("GET /events", d.events)
 	page("GET /events/{id}", d.event)
 	page("POST /events/{id}/resend", d.resendEvent)

@@ -90,13 +90,15 @@ func formatMillis(ms float64) string {
 }
 
 // badgeClass is the CSS class of the badge of a payment's, a
-// subscription's or an invoice's status (the three share no name).
+// subscription's, an invoice's or a test clock's status (no two share a
+// name).
 func badgeClass(status string) string {
 	switch status {
-	case wire.PaymentStatusApproved, wire.SubscriptionStatusActive, wire.InvoiceStatusPaid:
+	case wire.PaymentStatusApproved, wire.SubscriptionStatusActive, wire.InvoiceStatusPaid, wire.TestClockStatusReady:
 		return "badge ok"
 	case wire.PaymentStatusAuthorized, wire.PaymentStatusPending, wire.SubscriptionStatusTrialing,
-		wire.SubscriptionStatusIncomplete, wire.SubscriptionStatusPastDue, wire.InvoiceStatusOpen, wire.InvoiceStatusDraft:
+		wire.SubscriptionStatusIncomplete, wire.SubscriptionStatusPastDue, wire.InvoiceStatusOpen, wire.InvoiceStatusDraft,
+		wire.TestClockStatusAdvancing:
 		return "badge wait"
 	case wire.PaymentStatusDeclined, wire.PaymentStatusDisputed, wire.SubscriptionStatusUnpaid,
 		wire.SubscriptionStatusIncompleteExpired, wire.InvoiceStatusUncollectible:
