@@ -460,6 +460,27 @@ func TestBrowser_Screenshots(t *testing.T) {
 			s.api(key, http.MethodPost, "/_sandbox/payments/"+got.ID+"/dispute", nil, nil)
 		}
 	}
+	// A plan, two customers on it, and one on a test clock whose renewal,
+	// a month on, is declined.
+	var prod wire.Product
+	var plan, seat wire.Price
+	s.api(key, http.MethodPost, wire.PathProducts, url.Values{"name": {"Pro"}}, &prod)
+	s.api(key, http.MethodPost, wire.PathPrices, url.Values{"product": {prod.ID}, "currency": {"USD"}, "unit_amount": {"1999"},
+		"recurring[interval]": {"month"}, "nickname": {"Pro monthly"}}, &plan)
+	s.api(key, http.MethodPost, wire.PathPrices, url.Values{"product": {prod.ID}, "currency": {"USD"}, "unit_amount": {"500"},
+		"recurring[interval]": {"month"}, "nickname": {"Extra seat"}}, &seat)
+	s.api(key, http.MethodPost, wire.PathSubscriptions, url.Values{"customer": {ids[0]}, "items[0][price]": {plan.ID},
+		"items[1][price]": {seat.ID}, "items[1][quantity]": {"3"}}, nil)
+	s.api(key, http.MethodPost, wire.PathSubscriptions, url.Values{"customer": {ids[3]}, "items[0][price]": {plan.ID}, "trial_period_days": {"14"}}, nil)
+	var tc wire.TestClock
+	s.api(key, http.MethodPost, wire.PathTestClocks, url.Values{"name": {"March renewals"}, "frozen_time": {"2026-03-01T09:00:00Z"}}, &tc)
+	var late wire.Customer
+	s.api(key, http.MethodPost, wire.PathCustomers, url.Values{"email": {"mary@example.com"}, "name": {"Mary Jackson"},
+		"source": {"tok_declined_later"}, "test_clock": {tc.ID}}, &late)
+	var dunning wire.Subscription
+	s.api(key, http.MethodPost, wire.PathSubscriptions, url.Values{"customer": {late.ID}, "items[0][price]": {plan.ID}}, &dunning)
+	s.api(key, http.MethodPost, wire.PathTestClocks+"/"+tc.ID+"/advance", url.Values{"frozen_time": {"2026-04-01T09:00:00Z"}}, &tc)
+	s.api(key, http.MethodGet, wire.PathSubscriptions+"/"+dunning.ID, nil, &dunning)
 	// A few requests that fail, for the request log.
 	_, _ = sandboxtest.Do(http.DefaultClient, s.url, sandboxtest.Request{Method: http.MethodGet, Path: "/v1/customers/cus_missing", Key: key})
 	_, _ = sandboxtest.Do(http.DefaultClient, s.url, sandboxtest.Request{Method: http.MethodPost, Path: wire.PathPayments, Key: key, Form: url.Values{"amount": {"100"}, "currency": {"USD"}, "source": {"tok_declined"}}, IdempotencyKey: "order-1042"})
@@ -501,6 +522,10 @@ func TestBrowser_Screenshots(t *testing.T) {
 		{"customer", "/customers/" + ids[0]},
 		{"payments", "/payments"},
 		{"payment", "/payments/" + pay.ID},
+		{"subscriptions", "/subscriptions"},
+		{"subscription", "/subscriptions/" + dunning.ID},
+		{"invoice", "/invoices/" + dunning.LatestInvoice},
+		{"test-clock", "/test-clocks/" + tc.ID},
 		{"events", "/events"},
 		{"event", "/events/" + evs.Data[0].ID},
 		{"webhooks", "/webhooks"},
