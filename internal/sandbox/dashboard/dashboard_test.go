@@ -463,6 +463,23 @@ func TestDashboard_DeletedCustomerIsNotALink(t *testing.T) {
 	if p := b.get("/events"); !strings.Contains(p.body, `href="/customers/`+kept.ID+`"`) {
 		t.Errorf("/events does not link to the customer that is still there, %s", kept.ID)
 	}
+
+	// A link to the customer followed before it was deleted (an open tab,
+	// a bookmark) says it was deleted and when, not "Not found".
+	var deleted wire.EventList
+	s.api(key, http.MethodGet, wire.PathEvents+"?type=customer.deleted", nil, &deleted)
+	if len(deleted.Data) != 1 {
+		t.Fatalf("customer.deleted events: %+v", deleted.Data)
+	}
+	p := b.get("/customers/" + gone.ID)
+	if p.status != http.StatusGone || !strings.Contains(p.body, "Customer "+gone.ID+" was deleted at ") ||
+		!strings.Contains(p.body, deleted.Data[0].ID) || strings.Contains(p.body, "Not found") {
+		t.Errorf("/customers/%s: %d, want 410 saying it was deleted, naming %s:\n%s", gone.ID, p.status, deleted.Data[0].ID, p.body)
+	}
+	// A customer that never was is still not found.
+	if p := b.get("/customers/cus_" + strings.Repeat("x", wire.IDRandomLength)); p.status != http.StatusNotFound || !strings.Contains(p.body, "Not found") {
+		t.Errorf("an unknown customer: %d, want 404 Not found", p.status)
+	}
 }
 
 // TestDashboard_KeysPastedIntoRequestsAreMasked: a key pasted into a

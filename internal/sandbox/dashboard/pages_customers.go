@@ -1,8 +1,11 @@
 package dashboard
 
 import (
+	"errors"
+	"fmt"
 	"net/http"
 	"net/url"
+	"time"
 
 	"github.com/paymentsdev/terraform-provider-payments/internal/wire"
 )
@@ -37,6 +40,18 @@ func (d *Dashboard) customer(w http.ResponseWriter, r *http.Request, ss *session
 	id := r.PathValue("id")
 	var c wire.Customer
 	if err := d.get(r.Context(), ss, expand(wire.PathCustomer, id), nil, &c); err != nil {
+		var ae *apiError
+		if errors.As(err, &ae) && ae.status == http.StatusNotFound {
+			if ev, ferr := d.deletion(r, ss, id); ferr == nil && ev != nil {
+				at := ev.CreatedAt
+				if t, perr := time.Parse(time.RFC3339Nano, at); perr == nil {
+					at = t.UTC().Format(timeLayout)
+				}
+				d.render(w, r, ss, http.StatusGone, "error.html", &view{Title: "Customer deleted", Nav: "customers",
+					Data: fmt.Sprintf("Customer %s was deleted at %s (event %s). Its payments and events keep its id.", id, at, ev.ID)})
+				return
+			}
+		}
 		d.fail(w, r, ss, "customers", err)
 		return
 	}
@@ -55,4 +70,27 @@ func (d *Dashboard) customer(w http.ResponseWriter, r *http.Request, ss *session
 	}
 	data.Payments = pl.Data
 	d.render(w, r, ss, http.StatusOK, "customer.html", &view{Title: "Customer " + c.ID, Nav: "customers", Live: true, Data: data})
+}
+
+// deletion finds the customer.deleted event of a customer among the
+// account's newest events, so that a link to a customer deleted since it
+// was followed says so instead of "Not found"; nil when none is found.
+func (d *Dashboard) deletion(r *http.Request, ss *session, id string) (*wire.Event, error) {
+	q := url.Values{wire.ParamType: {wire.EventCustomerDeleted}, wire.ParamLimit: {fmt.Sprint(wire.ListLimitMax)}}
+	for range eventScanPages {
+		var l wire.EventList
+		if err := d.get(r.Context(), ss, wire.PathEvents, q, &l); err != nil {
+			return nil, err
+		}
+		for _, ev := range l.Data {
+			if objectOf(ev).ID == id {
+				return ev, nil
+			}
+		}
+		if !l.HasMore || len(l.Data) == 0 {
+			return nil, nil
+		}
+		q.Set(wire.ParamStartingAfter, l.Data[len(l.Data)-1].ID)
+	}
+	return nil, nil
 }
