@@ -23,6 +23,10 @@
 //     one past the total ending that of the key holding the most. The
 //     pages show the account's publishable key, read at sign-in from
 //     GET /_sandbox/account.
+//   - A signed-in page's work (its in-process requests, answered whole,
+//     and its rendering) waits for one of maxWork slots, at most
+//     maxWorkPerKey of them per key (work.go): the memory of pages built
+//     at once stays bounded however many connections ask.
 //   - Every action is a POST form that redirects back with a message
 //     (post/redirect/get); cross-origin POSTs are refused with 403 by
 //     http.CrossOriginProtection. Every page works without JavaScript;
@@ -74,6 +78,7 @@ type Dashboard struct {
 	api      http.Handler
 	log      *slog.Logger
 	sessions *sessions
+	work     *work
 	pages    map[string]*template.Template
 	mux      *http.ServeMux
 	// now is the dashboard's clock: the time a new test clock's form
@@ -86,7 +91,7 @@ func New(o Options) (*Dashboard, error) {
 	if o.API == nil {
 		return nil, errors.New("dashboard: Options.API is nil; pass the sandbox's handler (sandbox.Server.Internal)")
 	}
-	d := &Dashboard{api: o.API, log: o.Logger, mux: http.NewServeMux()}
+	d := &Dashboard{api: o.API, log: o.Logger, mux: http.NewServeMux(), work: newWork()}
 	if d.log == nil {
 		d.log = slog.New(slog.DiscardHandler)
 	}

@@ -81,7 +81,12 @@ func (d *Dashboard) signedIn(h func(http.ResponseWriter, *http.Request, *session
 			// A page left open keeps its session, and its cookie, alive.
 			d.sessions.setCookie(w, r, ss)
 		}
-		h(w, r, ss)
+		release, ok := d.work.acquire(r.Context(), ss.key)
+		if !ok {
+			return // the client went away while waiting
+		}
+		defer release()
+		h(releasingWriter{w, release}, r, ss)
 	})
 }
 
