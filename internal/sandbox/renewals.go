@@ -82,10 +82,15 @@ func (c *call) renew(s *subscription) {
 		c.putSubscription(s)
 		return
 	}
+	before := s.status
 	inv := c.newInvoice(s, wire.BillingReasonSubscriptionCycle, false)
 	c.collect(inv, s, c.subscriptionSource(s))
 	c.dun(inv, s)
 	c.putSubscription(s)
+	if s.status == before {
+		// A new period is a change too; a new status announced it already.
+		c.emit(wire.EventSubscriptionUpdated, subscriptionJSON(nil, s))
+	}
 }
 
 // periodInvoiceID is the id of the invoice of s's current period: the

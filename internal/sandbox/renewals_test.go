@@ -59,6 +59,9 @@ func TestRenewals_PaidPeriods(t *testing.T) {
 	if n := len(e.ids(wire.PathPayments, "status", "approved")); n != 4 {
 		t.Errorf("%d approved payments, want 4", n)
 	}
+	if n := len(slices.DeleteFunc(e.eventTypes(), func(s string) bool { return s != wire.EventSubscriptionUpdated })); n != 3 {
+		t.Errorf("%d customer.subscription.updated, want one per renewal", n)
+	}
 }
 
 func TestRenewals_Dunning(t *testing.T) {
