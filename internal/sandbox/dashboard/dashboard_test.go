@@ -476,9 +476,17 @@ func TestDashboard_DeletedCustomerIsNotALink(t *testing.T) {
 		!strings.Contains(p.body, deleted.Data[0].ID) || strings.Contains(p.body, "Not found") {
 		t.Errorf("/customers/%s: %d, want 410 saying it was deleted, naming %s:\n%s", gone.ID, p.status, deleted.Data[0].ID, p.body)
 	}
-	// A customer that never was is still not found.
-	if p := b.get("/customers/cus_" + strings.Repeat("x", wire.IDRandomLength)); p.status != http.StatusNotFound || !strings.Contains(p.body, "Not found") {
-		t.Errorf("an unknown customer: %d, want 404 Not found", p.status)
+	// A customer that never was is still not found; each section's "Not
+	// found" leads back to its own list.
+	for _, tc := range []struct{ path, back string }{
+		{"/customers/cus_" + strings.Repeat("x", wire.IDRandomLength), "/customers"},
+		{"/payments/pay_" + strings.Repeat("x", wire.IDRandomLength), "/payments"},
+		{"/events/evt_" + strings.Repeat("x", wire.IDRandomLength), "/events"},
+	} {
+		p := b.get(tc.path)
+		if p.status != http.StatusNotFound || !strings.Contains(p.body, "Not found") || !strings.Contains(p.body, `<a href="`+tc.back+`">Back to the list</a>`) {
+			t.Errorf("%s: %d, want 404 Not found leading back to %s:\n%s", tc.path, p.status, tc.back, p.body)
+		}
 	}
 }
 
