@@ -276,9 +276,25 @@ func (r *priceResource) Delete(ctx context.Context, req resource.DeleteRequest, 
 	}
 	tflog.Debug(ctx, "Archived price", map[string]any{"id": id})
 	resp.Diagnostics.AddWarning("Price Archived, Not Deleted",
-		fmt.Sprintf("The payments service cannot delete a price, so Terraform archived price %s instead (active = false) "+
+		fmt.Sprintf("The payments service cannot delete a price, so Terraform archived price %s (%s) instead (active = false) "+
 			"and forgot it. It stays at the service, archived: nothing new can be bought at it, and its product can "+
-			"no longer be deleted, only archived.", id))
+			"no longer be deleted, only archived.", id, state.summary()))
+}
+
+// summary says what a price charges, as people read it: "5.00 EUR every
+// month", "49.00 USD every 3 months", "50.00 USD once". A destroy warns
+// once per price, and the ids alone do not tell them apart.
+func (m *priceModel) summary() string {
+	money := wire.FormatMoney(m.UnitAmount.ValueInt64(), m.Currency.ValueString())
+	interval := m.Interval.ValueString()
+	switch n := m.IntervalCount.ValueInt64(); {
+	case interval == "":
+		return money + " once"
+	case n > 1:
+		return fmt.Sprintf("%s every %d %ss", money, n, interval)
+	default:
+		return money + " every " + interval
+	}
 }
 
 // priceParamAttributes maps the service's form parameters to the

@@ -240,7 +240,7 @@ func TestAccProduct_DestroyWithPricesArchives(t *testing.T) {
 			}
 			warnings := strings.Join(rec.take(), "\n")
 			for _, want := range []string{
-				"Price Archived, Not Deleted: The payments service cannot delete a price, so Terraform archived price " + priceID,
+				"Price Archived, Not Deleted: The payments service cannot delete a price, so Terraform archived price " + priceID + " (5.00 EUR every month)",
 				"Product Archived, Not Deleted: Product " + productID + " has prices",
 			} {
 				if !strings.Contains(warnings, want) {
