@@ -36,6 +36,7 @@ type customerModel struct {
 	Name      types.String      `tfsdk:"name"`
 	Phone     types.String      `tfsdk:"phone"`
 	Metadata  types.Map         `tfsdk:"metadata"`
+	TestClock types.String      `tfsdk:"test_clock"`
 	CreatedAt timetypes.RFC3339 `tfsdk:"created_at"`
 	Livemode  types.Bool        `tfsdk:"livemode"`
 }
@@ -58,6 +59,7 @@ func (m *customerModel) fromAPI(c *client.Customer) diag.Diagnostics {
 	m.Email = nullableString(c.Email)
 	m.Name = nullableString(c.Name)
 	m.Phone = nullableString(c.Phone)
+	m.TestClock = nullableString(c.TestClock)
 	m.Livemode = types.BoolValue(c.Livemode)
 	m.CreatedAt, d = rfc3339Value("created_at", c.CreatedAt)
 	diags.Append(d...)
@@ -84,7 +86,7 @@ func newSourceSummaries(c *client.Customer) []sourceSummaryModel {
 // argumentsKnown reports whether every argument of m is known, so that the
 // request it makes can be built.
 func (m *customerModel) argumentsKnown() bool {
-	if m.Email.IsUnknown() || m.Name.IsUnknown() || m.Phone.IsUnknown() || m.Metadata.IsUnknown() {
+	if m.Email.IsUnknown() || m.Name.IsUnknown() || m.Phone.IsUnknown() || m.Metadata.IsUnknown() || m.TestClock.IsUnknown() {
 		return false
 	}
 	for _, v := range m.Metadata.Elements() {
@@ -98,9 +100,10 @@ func (m *customerModel) argumentsKnown() bool {
 // createParams is the create request for m: every field m sets.
 func (m *customerModel) createParams(ctx context.Context) (*client.CustomerParams, diag.Diagnostics) {
 	p := &client.CustomerParams{
-		Email: stringPointer(m.Email),
-		Name:  stringPointer(m.Name),
-		Phone: stringPointer(m.Phone),
+		Email:     stringPointer(m.Email),
+		Name:      stringPointer(m.Name),
+		Phone:     stringPointer(m.Phone),
+		TestClock: stringPointer(m.TestClock),
 	}
 	diags := m.Metadata.ElementsAs(ctx, &p.Metadata, false)
 	return p, diags
@@ -138,14 +141,16 @@ func customerUpdateParams(ctx context.Context, plan, state *customerModel) (para
 // customerDescriptions say what each attribute is, once for the resource
 // and the data source; the resource adds the rules of its arguments.
 var customerDescriptions = struct {
-	ID, Email, Name, Phone, Metadata, CreatedAt, Livemode, DefaultSource, Sources string
-	SourceID, SourceBrand, SourceLast4                                            string
+	ID, Email, Name, Phone, Metadata, TestClock, CreatedAt, Livemode, DefaultSource, Sources string
+	SourceID, SourceBrand, SourceLast4                                                       string
 }{
-	ID:        fmt.Sprintf("The customer's identifier: %s.", customerIDShape),
-	Email:     "The customer's e-mail address.",
-	Name:      "The customer's name.",
-	Phone:     "The customer's telephone number in E.164 format, for example `+14155550123`.",
-	Metadata:  "Your own key-value pairs about the customer.",
+	ID:       fmt.Sprintf("The customer's identifier: %s.", customerIDShape),
+	Email:    "The customer's e-mail address.",
+	Name:     "The customer's name.",
+	Phone:    "The customer's telephone number in E.164 format, for example `+14155550123`.",
+	Metadata: "Your own key-value pairs about the customer.",
+	TestClock: fmt.Sprintf("The identifier of the test clock the customer lives on (%s), whose time its subscriptions "+
+		"follow; null for a customer on real time.", testClockIDShape),
 	CreatedAt: "When the customer was created, as an RFC 3339 UTC timestamp with second precision.",
 	Livemode:  "Whether the customer belongs to a live key's account (`true`) or a sandbox key's (`false`).",
 	DefaultSource: "The identifier of the payment method charged when a payment names the customer without a source; " +
@@ -204,6 +209,15 @@ func customerResourceAttributes() map[string]rschema.Attribute {
 			Optional:    true,
 			Validators:  metadataValidators(),
 		},
+		"test_clock": rschema.StringAttribute{
+			MarkdownDescription: d.TestClock + " Set only at creation: changing it replaces the customer. Destroying " +
+				"the clock deletes the customer with it, and the next plan creates it again.",
+			Optional:      true,
+			PlanModifiers: []planmodifier.String{stringplanmodifier.RequiresReplace()},
+			Validators: []validator.String{
+				stringvalidator.RegexMatches(testClockIDRegexp, "must be a test clock id: "+testClockIDShape),
+			},
+		},
 		// Computed.
 		"id": keptString(d.ID),
 		"created_at": rschema.StringAttribute{
@@ -235,6 +249,7 @@ func customerDataSourceAttributes() map[string]dschema.Attribute {
 		"name":       dschema.StringAttribute{MarkdownDescription: d.Name + none, Computed: true},
 		"phone":      dschema.StringAttribute{MarkdownDescription: d.Phone + none, Computed: true},
 		"metadata":   dschema.MapAttribute{MarkdownDescription: d.Metadata + none, ElementType: types.StringType, Computed: true},
+		"test_clock": dschema.StringAttribute{MarkdownDescription: d.TestClock, Computed: true},
 		"created_at": dschema.StringAttribute{MarkdownDescription: d.CreatedAt, CustomType: timetypes.RFC3339Type{}, Computed: true},
 		"livemode":   dschema.BoolAttribute{MarkdownDescription: d.Livemode, Computed: true},
 		"default_source": dschema.StringAttribute{

@@ -17,7 +17,8 @@ import (
 )
 
 // Resource identity (Terraform 1.12 and later): what names one object at
-// the service (a customer, a stored payment method, a product, a price), in the `identity` of an import
+// the service (a customer, a stored payment method, a product, a price, a test
+// clock), in the `identity` of an import
 // block, in state beside the attributes, and in the results of the list
 // resources (`terraform query`). Both are set on create, read, update and
 // import, from the ids the state holds: state written before identity
@@ -30,6 +31,7 @@ var (
 	_ resource.ResourceWithIdentity = (*customerSourceResource)(nil)
 	_ resource.ResourceWithIdentity = (*productResource)(nil)
 	_ resource.ResourceWithIdentity = (*priceResource)(nil)
+	_ resource.ResourceWithIdentity = (*testClockResource)(nil)
 )
 
 // customerSourceIdentityModel is payments_customer_source's identity: a
@@ -114,9 +116,11 @@ type idKind struct {
 
 // The kinds named by their id alone.
 var (
-	customerKind = idKind{title: "Customer", noun: "customer", prefix: wire.CustomerIDPrefix, re: customerIDRegexp, shape: customerIDShape}
-	productKind  = idKind{title: "Product", noun: "product", prefix: wire.ProductIDPrefix, re: productIDRegexp, shape: productIDShape}
-	priceKind    = idKind{title: "Price", noun: "price", prefix: wire.PriceIDPrefix, re: priceIDRegexp, shape: priceIDShape}
+	customerKind  = idKind{title: "Customer", noun: "customer", prefix: wire.CustomerIDPrefix, re: customerIDRegexp, shape: customerIDShape}
+	productKind   = idKind{title: "Product", noun: "product", prefix: wire.ProductIDPrefix, re: productIDRegexp, shape: productIDShape}
+	priceKind     = idKind{title: "Price", noun: "price", prefix: wire.PriceIDPrefix, re: priceIDRegexp, shape: priceIDShape}
+	testClockKind = idKind{title: "Test Clock", noun: "test clock", prefix: wire.TestClockIDPrefix, re: testClockIDRegexp,
+		shape: testClockIDShape}
 )
 
 // idIdentityModel is the identity of an object named by its id alone.

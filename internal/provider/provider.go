@@ -339,6 +339,7 @@ func (p *paymentsProvider) Resources(_ context.Context) []func() resource.Resour
 		NewPaymentResource,
 		NewProductResource,
 		NewPriceResource,
+		NewTestClockResource,
 	}
 }
 

@@ -1,0 +1,4 @@
+import {
+  to = payments_test_clock.example
+  id = "clock_2nLw8yHs3V4fE9kQ2mZxR7bT"
+}
