@@ -51,7 +51,9 @@ func TestKeyMasking_LogsAndRequestLog(t *testing.T) {
 			"query":           e.get(wire.PathCustomers, url.Values{"limit": {"x" + key}}),
 			"query name":      e.get(wire.PathCustomers, url.Values{key: {"1"}}),
 			"idempotency key": e.post(wire.PathCustomers, vals("name", "n"), idemKey("retry-"+key+"-2")),
-			"401":             e.srvDo(http.MethodGet, "/v1/customers/key="+key, "bad auth"),
+			"idempotency key, percent-encoded": e.post(wire.PathCustomers, vals("name", "n"),
+				idemKey("encoded-"+strings.ReplaceAll(key, "_", "%5F")+"-2")),
+			"401": e.srvDo(http.MethodGet, "/v1/customers/key="+key, "bad auth"),
 		} {
 			if strings.Contains(string(res.body), key) {
 				t.Errorf("%s: the answer holds the key: %s", name, res.body)
@@ -68,7 +70,8 @@ func TestKeyMasking_LogsAndRequestLog(t *testing.T) {
 			t.Errorf("the debug log holds %q:\n%s", key, logs)
 		}
 	}
-	if !strings.Contains(raw, `"path":"/v1/customers/key=[redacted key]"`) || !strings.Contains(raw, `"idempotency_key":"retry-[redacted key]-2"`) {
+	if !strings.Contains(raw, `"path":"/v1/customers/key=[redacted key]"`) || !strings.Contains(raw, `"idempotency_key":"retry-[redacted key]-2"`) ||
+		!strings.Contains(raw, `"idempotency_key":"encoded-[redacted key]-2"`) {
 		t.Errorf("the request log does not show the masked path and Idempotency-Key: %s", raw)
 	}
 	if !strings.Contains(logs.String(), `path="/v1/customers/key=[redacted key]"`) || !strings.Contains(logs.String(), "status=401") {

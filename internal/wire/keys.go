@@ -58,8 +58,10 @@ func ClassifyKey(key string) KeyKind {
 }
 
 // KeyPattern matches anything shaped like a key, secret or publishable,
-// sandbox or live, wherever it stands in a longer string.
-var KeyPattern = regexp.MustCompile(`[sp]k_(?:sandbox|live)_[A-Za-z0-9_]+`)
+// sandbox or live, wherever it stands in a longer string, its underscores
+// percent-encoded (%5F) or not: a header or a raw query holds a key
+// pasted by a client that encodes them as it was given it.
+var KeyPattern = regexp.MustCompile(`[sp]k(?:_|%5[Ff])(?:sandbox|live)(?:_|%5[Ff])(?:[A-Za-z0-9_]|%5[Ff])+`)
 
 // RedactedKey is what MaskKeys puts in a key's place.
 const RedactedKey = "[redacted key]"
@@ -69,7 +71,7 @@ const RedactedKey = "[redacted key]"
 // belong (a path, a query, a header, an Idempotency-Key) before they are
 // logged or shown.
 func MaskKeys(s string) string {
-	if !strings.Contains(s, "k_") {
+	if !strings.Contains(s, "k_") && !strings.Contains(s, "k%5") {
 		return s
 	}
 	return KeyPattern.ReplaceAllLiteralString(s, RedactedKey)
