@@ -195,6 +195,7 @@ func (c *call) addSource() response {
 	if e != nil {
 		return e.response()
 	}
+	c.onClock(cu.id)
 	v, _ := c.f.get(wire.ParamSource)
 	if v == "" {
 		return missingParam(wire.ParamSource, "source is required: send a sandbox test token such as %s.", TokenVisa).response()
@@ -248,6 +249,7 @@ func (c *call) removeSource() response {
 	if e != nil {
 		return e.response()
 	}
+	c.onClock(cu.id)
 	src := cu.sources[i]
 	prevDefault := cu.defaultSource
 	cu.sources = slices.Delete(cu.sources, i, i+1)

@@ -161,7 +161,12 @@ func (s *Server) runRenewals(now time.Time) (next int64) {
 func (s *Server) renewAccount(a *account, now time.Time) (next int64) {
 	a.mu.Lock()
 	defer a.mu.Unlock()
-	if len(a.bill.subOrder) == 0 {
+	// An account removed as idle takes its renewals with it: the sweep
+	// removes it holding its lock, so it is either still there or gone.
+	s.mu.RLock()
+	current := s.accounts[a.hash] == a
+	s.mu.RUnlock()
+	if !current || len(a.bill.subOrder) == 0 {
 		return 0
 	}
 	c := &call{s: s, a: a, now: now, unix: now.Unix()}
