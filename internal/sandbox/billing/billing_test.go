@@ -12,7 +12,7 @@ import (
 
 const day = 24 * 3600
 
-func TestDue(t *testing.T) {
+func TestDue_Kinds(t *testing.T) {
 	t.Parallel()
 	for _, tc := range []struct {
 		name string
@@ -38,7 +38,7 @@ func TestDue(t *testing.T) {
 	}
 }
 
-func TestRetryAt(t *testing.T) {
+func TestRetryAt_Schedule(t *testing.T) {
 	t.Parallel()
 	var got []int64
 	for n := int64(0); n <= 4; n++ {
