@@ -91,6 +91,12 @@ func open(path string, ckptBytes int64, ckptAge time.Duration) (*boltStore, erro
 	if err != nil {
 		return nil, fmt.Errorf("opening data file %s: %w", path, err)
 	}
+	// Checked once bbolt holds it locked, before any account is written
+	// to it.
+	if err := checkPrivatePath(path); err != nil {
+		db.Close()
+		return nil, fmt.Errorf("opening data file: %w", err)
+	}
 	st := &boltStore{db: db, path: path, ckptBytes: ckptBytes, ckptAge: ckptAge, maxSize: walMaxSize, roomWait: walRoomWait, committed: make(chan struct{}), done: make(chan struct{})}
 	st.idle = sync.NewCond(&st.mu)
 	// A file that has its layout, in this format, is not written to until

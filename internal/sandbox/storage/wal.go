@@ -105,6 +105,16 @@ type wal struct {
 	sync func(*os.File) error
 }
 
+// checkPrivatePath is checkPrivate of the file at path.
+func checkPrivatePath(path string) error {
+	f, err := os.Open(path)
+	if err != nil {
+		return err
+	}
+	defer f.Close()
+	return checkPrivate(f)
+}
+
 // openWAL opens the log of the data file whose id and last checkpoint
 // are given, creating it when it is missing, and returns the records
 // written after the checkpoint. It reads the log one record at a time,
@@ -112,6 +122,10 @@ type wal struct {
 func openWAL(path string, id, applied uint64, next int64) (*wal, []walRecord, error) {
 	f, err := os.OpenFile(path, os.O_RDWR|os.O_CREATE, 0o600)
 	if err != nil {
+		return nil, nil, err
+	}
+	if err := checkPrivate(f); err != nil {
+		f.Close()
 		return nil, nil, err
 	}
 	w, recs, err := replayWAL(f, path, id, applied, next)

@@ -1,0 +1,32 @@
+//go:build !windows
+
+package storage
+
+import (
+	"fmt"
+	"os"
+	"syscall"
+)
+
+// checkPrivate refuses a data file or write-ahead log that another user
+// owns, or that group or others may access: both hold every account's
+// personal data and webhook signing secrets, and a file another local
+// user made in a shared directory (before the sandbox first ran, say)
+// would give that user all of it. The sandbox makes its files itself,
+// mode 0600, so a file that fails this was made or changed by someone
+// else.
+func checkPrivate(f *os.File) error {
+	fi, err := f.Stat()
+	if err != nil {
+		return err
+	}
+	if st, ok := fi.Sys().(*syscall.Stat_t); ok && int(st.Uid) != os.Geteuid() {
+		return fmt.Errorf("%s belongs to uid %d, not to uid %d that payments-sandbox runs as: another user could read it or change it; "+
+			"if it is yours, chown %d %[1]s, else choose another path", f.Name(), st.Uid, os.Geteuid(), os.Geteuid())
+	}
+	if perm := fi.Mode().Perm(); perm&0o077 != 0 {
+		return fmt.Errorf("%s is accessible to group or others (mode %04o), and holds every account's data and webhook signing secrets; "+
+			"run chmod 600 %[1]s", f.Name(), perm)
+	}
+	return nil
+}
