@@ -9,7 +9,7 @@ import (
 )
 
 // checkPrivate refuses a data file or write-ahead log that another user
-// owns, or that group or others may access: both hold every account's
+// owns, or that others (or a group the sandbox is not in) may access: both hold every account's
 // personal data and webhook signing secrets, and a file another local
 // user made in a shared directory (before the sandbox first ran, say)
 // would give that user all of it. The sandbox makes its files itself,
@@ -20,13 +20,36 @@ func checkPrivate(f *os.File) error {
 	if err != nil {
 		return err
 	}
-	if st, ok := fi.Sys().(*syscall.Stat_t); ok && int(st.Uid) != os.Geteuid() {
-		return fmt.Errorf("%s belongs to uid %d, not to uid %d that payments-sandbox runs as: another user could read it or change it; "+
-			"if it is yours, chown %d %[1]s, else choose another path", f.Name(), st.Uid, os.Geteuid(), os.Geteuid())
+	// Group permissions are allowed to a group of the sandbox's own, as
+	// Kubernetes' fsGroup gives a volume's files (g+rw, at every mount):
+	// a container's group is its own.
+	open := os.FileMode(0o077)
+	if st, ok := fi.Sys().(*syscall.Stat_t); ok {
+		if int(st.Uid) != os.Geteuid() {
+			return fmt.Errorf("%s belongs to uid %d, not to uid %d that payments-sandbox runs as: another user could read it or change it; "+
+				"if it is yours, chown %d %[1]s, else choose another path", f.Name(), st.Uid, os.Geteuid(), os.Geteuid())
+		}
+		if ownGroup(int(st.Gid)) {
+			open = 0o007
+		}
 	}
-	if perm := fi.Mode().Perm(); perm&0o077 != 0 {
+	if perm := fi.Mode().Perm(); perm&open != 0 {
 		return fmt.Errorf("%s is accessible to group or others (mode %04o), and holds every account's data and webhook signing secrets; "+
 			"run chmod 600 %[1]s", f.Name(), perm)
 	}
 	return nil
+}
+
+// ownGroup reports whether gid is a group the sandbox runs with.
+func ownGroup(gid int) bool {
+	if gid == os.Getgid() || gid == os.Getegid() {
+		return true
+	}
+	groups, _ := os.Getgroups()
+	for _, g := range groups {
+		if g == gid {
+			return true
+		}
+	}
+	return false
 }

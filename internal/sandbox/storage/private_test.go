@@ -19,18 +19,20 @@ func TestStore_RefusesFilesOthersCanReach(t *testing.T) {
 		file    string // walSuffix for the log, "" for the data file
 		mode    os.FileMode
 		owner   int // -1: the test's own user
+		group   int // -1: the test's own group
 		wantErr string
 	}{
-		{name: "own data file 0600", mode: 0o600, owner: -1},
-		{name: "data file readable by others", mode: 0o644, owner: -1, wantErr: "accessible to group or others (mode 0644)"},
-		{name: "data file writable by all", mode: 0o666, owner: -1, wantErr: "run chmod 600"},
-		{name: "log readable by group", file: walSuffix, mode: 0o640, owner: -1, wantErr: "accessible to group or others (mode 0640)"},
-		{name: "log made by another user", file: walSuffix, mode: 0o600, owner: 65534, wantErr: "belongs to uid 65534"},
-		{name: "data file of another user", mode: 0o600, owner: 65534, wantErr: "belongs to uid 65534"},
+		{name: "own data file 0600", mode: 0o600, owner: -1, group: -1},
+		{name: "own group may write, as fsGroup makes it", mode: 0o660, owner: -1, group: -1},
+		{name: "data file readable by others", mode: 0o644, owner: -1, group: -1, wantErr: "accessible to group or others (mode 0644)"},
+		{name: "data file writable by all", mode: 0o666, owner: -1, group: -1, wantErr: "run chmod 600"},
+		{name: "log readable by another group", file: walSuffix, mode: 0o640, owner: -1, group: 65534, wantErr: "accessible to group or others (mode 0640)"},
+		{name: "log made by another user", file: walSuffix, mode: 0o600, owner: 65534, group: -1, wantErr: "belongs to uid 65534"},
+		{name: "data file of another user", mode: 0o600, owner: 65534, group: -1, wantErr: "belongs to uid 65534"},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			if tc.owner >= 0 && os.Geteuid() != 0 {
+			if (tc.owner >= 0 || tc.group >= 0) && os.Geteuid() != 0 {
 				t.Skip("giving a file to another user takes root")
 			}
 			path := filepath.Join(t.TempDir(), "sandbox.db")
@@ -42,8 +44,8 @@ func TestStore_RefusesFilesOthersCanReach(t *testing.T) {
 			if err := os.Chmod(planted, tc.mode); err != nil {
 				t.Fatal(err)
 			}
-			if tc.owner >= 0 {
-				if err := os.Chown(planted, tc.owner, tc.owner); err != nil {
+			if tc.owner >= 0 || tc.group >= 0 {
+				if err := os.Chown(planted, tc.owner, tc.group); err != nil {
 					t.Fatal(err)
 				}
 			}
