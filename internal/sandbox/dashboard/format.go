@@ -136,6 +136,7 @@ var funcs = template.FuncMap{
 	"span":        formatSpan,
 	"itemTotal":   itemTotal,
 	"subTotal":    subscriptionTotal,
+	"atPeriodEnd": atPeriodEnd,
 }
 
 // shortLen is the most characters shorten keeps of a value.

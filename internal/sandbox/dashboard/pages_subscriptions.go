@@ -129,3 +129,23 @@ func subscriptionTotal(s *wire.Subscription) string {
 	}
 	return formatMoney(total, currency)
 }
+
+// atPeriodEnd says what happens to s when its current period ends, as the
+// sandbox's renewals do it: an ended subscription (canceled, by DELETE,
+// at its period's end or with its deleted customer, or expired while
+// incomplete) never renews, an unpaid one waits for its invoice to be
+// paid, an incomplete one expires unless its first invoice is paid.
+func atPeriodEnd(s *wire.Subscription) string {
+	switch s.Status {
+	case wire.SubscriptionStatusCanceled, wire.SubscriptionStatusIncompleteExpired:
+		return "nothing: it has ended"
+	case wire.SubscriptionStatusUnpaid:
+		return "nothing until its latest invoice is paid"
+	case wire.SubscriptionStatusIncomplete:
+		return "nothing: it expires unless its first invoice is paid"
+	}
+	if s.CancelAtPeriodEnd {
+		return "ends, without another invoice"
+	}
+	return "renews"
+}

@@ -118,6 +118,25 @@ func TestDashboard_Subscriptions(t *testing.T) {
 	if strings.Contains(pg.body, "Canceled</dt><dd>—") {
 		t.Error("a canceled subscription's page does not say when")
 	}
+	ended := `id="subscription-at-period-end">nothing: it has ended<`
+	contains(t, "a canceled subscription's page", pg, ended)
+	pg = b.get("/subscriptions/" + bl.incomplete.ID)
+	contains(t, "an incomplete subscription's page", pg, `id="subscription-at-period-end">nothing: it expires unless its first invoice is paid<`)
+
+	// A subscription canceled because its customer was deleted has ended
+	// too, though cancel_at_period_end was never set.
+	var gone wire.Customer
+	s.api(key, http.MethodPost, wire.PathCustomers, url.Values{"source": {"tok_visa"}}, &gone)
+	var orphan wire.Subscription
+	s.api(key, http.MethodPost, wire.PathSubscriptions, url.Values{"customer": {gone.ID}, "items[0][price]": {bl.monthly.ID}}, &orphan)
+	pg = b.get("/subscriptions/" + orphan.ID)
+	contains(t, "a live subscription's page", pg, `id="subscription-at-period-end">renews<`)
+	s.api(key, http.MethodDelete, wire.PathCustomers+"/"+gone.ID, nil, nil)
+	pg = b.get("/subscriptions/" + orphan.ID)
+	contains(t, "the page of a subscription whose customer was deleted", pg, `id="subscription-status">canceled<`, ended)
+	if strings.Contains(pg.body, "renews") {
+		t.Error("the page of a subscription whose customer was deleted says it renews")
+	}
 
 	m := s.browser()
 	m.signIn(sandboxtest.NewKey(t))
