@@ -18,7 +18,7 @@ import (
 
 // Resource identity (Terraform 1.12 and later): what names one object at
 // the service (a customer, a stored payment method, a product, a price, a test
-// clock), in the `identity` of an import
+// clock, a subscription), in the `identity` of an import
 // block, in state beside the attributes, and in the results of the list
 // resources (`terraform query`). Both are set on create, read, update and
 // import, from the ids the state holds: state written before identity
@@ -32,6 +32,7 @@ var (
 	_ resource.ResourceWithIdentity = (*productResource)(nil)
 	_ resource.ResourceWithIdentity = (*priceResource)(nil)
 	_ resource.ResourceWithIdentity = (*testClockResource)(nil)
+	_ resource.ResourceWithIdentity = (*subscriptionResource)(nil)
 )
 
 // customerSourceIdentityModel is payments_customer_source's identity: a
@@ -116,9 +117,11 @@ type idKind struct {
 
 // The kinds named by their id alone.
 var (
-	customerKind  = idKind{title: "Customer", noun: "customer", prefix: wire.CustomerIDPrefix, re: customerIDRegexp, shape: customerIDShape}
-	productKind   = idKind{title: "Product", noun: "product", prefix: wire.ProductIDPrefix, re: productIDRegexp, shape: productIDShape}
-	priceKind     = idKind{title: "Price", noun: "price", prefix: wire.PriceIDPrefix, re: priceIDRegexp, shape: priceIDShape}
+	customerKind     = idKind{title: "Customer", noun: "customer", prefix: wire.CustomerIDPrefix, re: customerIDRegexp, shape: customerIDShape}
+	productKind      = idKind{title: "Product", noun: "product", prefix: wire.ProductIDPrefix, re: productIDRegexp, shape: productIDShape}
+	priceKind        = idKind{title: "Price", noun: "price", prefix: wire.PriceIDPrefix, re: priceIDRegexp, shape: priceIDShape}
+	subscriptionKind = idKind{title: "Subscription", noun: "subscription", prefix: wire.SubscriptionIDPrefix,
+		re: subscriptionIDRegexp, shape: subscriptionIDShape}
 	testClockKind = idKind{title: "Test Clock", noun: "test clock", prefix: wire.TestClockIDPrefix, re: testClockIDRegexp,
 		shape: testClockIDShape}
 )

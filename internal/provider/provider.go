@@ -340,6 +340,7 @@ func (p *paymentsProvider) Resources(_ context.Context) []func() resource.Resour
 		NewProductResource,
 		NewPriceResource,
 		NewTestClockResource,
+		NewSubscriptionResource,
 	}
 }
 

@@ -1,0 +1,6 @@
+import {
+  to = payments_subscription.example
+  identity = {
+    id = "sub_2nLw8yHs3V4fE9kQ2mZxR7bT"
+  }
+}
