@@ -47,6 +47,14 @@ func (l ledger) Do(s *subscription, kind billing.Kind, at int64) {
 	switch kind {
 	case billing.Expire:
 		if inv := c.a.bill.invoices[s.latestInvoice]; inv != nil && inv.status == wire.InvoiceStatusOpen {
+			if p := c.a.payments[inv.payment]; p != nil && p.status == wire.PaymentStatusPending {
+				// Its 3-D Secure was never completed: it ends declined,
+				// so that completing it later cannot charge for a void
+				// invoice.
+				p.status = wire.PaymentStatusDeclined
+				c.putPayment(p)
+				c.emitPayment(p, paymentJSON(nil, p))
+			}
 			inv.status, inv.nextAttempt = wire.InvoiceStatusVoid, 0
 			c.putInvoice(inv)
 			c.emit(wire.EventInvoiceVoided, invoiceJSON(nil, inv))

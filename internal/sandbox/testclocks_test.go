@@ -162,3 +162,41 @@ func TestTestClocks_DeleteAndRestart(t *testing.T) {
 		t.Errorf("account bytes: running %d, recounted %d", running, recounted)
 	}
 }
+
+// TestTestClocks_ExpiryEndsThe3DSPayment: an incomplete subscription whose
+// first payment still waits for 3-D Secure expires with its invoice void
+// and that payment declined, so that completing it afterwards cannot
+// charge the customer for a void invoice.
+func TestTestClocks_ExpiryEndsThe3DSPayment(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t)
+	pr := e.plan("1500")
+	k := e.testClock("frozen_time", "2026-01-01T00:00:00Z")
+	cu := e.customer(vals("source", sandbox.Token3DS, "test_clock", k.ID))
+	s := e.subscribe("customer", cu.ID, "items[0][price]", pr.ID)
+	if s.Status != wire.SubscriptionStatusIncomplete {
+		t.Fatalf("a first charge waiting for 3-D Secure left the subscription %s, want incomplete", s.Status)
+	}
+	pay := e.invoice(s.LatestInvoice).Payment
+	e.post(wire.PathTestClocks+"/"+k.ID+"/advance", vals("frozen_time", "2026-01-02T00:00:00Z")).ok(nil)
+	if got := e.subscription(s.ID).Status; got != wire.SubscriptionStatusIncompleteExpired {
+		t.Fatalf("after 24 hours the subscription is %s, want incomplete_expired", got)
+	}
+	if got := e.invoice(s.LatestInvoice).Status; got != wire.InvoiceStatusVoid {
+		t.Fatalf("the expired subscription's invoice is %s, want void", got)
+	}
+	var p wire.Payment
+	e.get(wire.PathPayments+"/"+pay, nil).ok(&p)
+	if p.Status != wire.PaymentStatusDeclined || p.CreatedAt != "2026-01-01T00:00:00Z" {
+		t.Errorf("the expired invoice's payment = %s created %s, want declined", p.Status, p.CreatedAt)
+	}
+	e.post("/_sandbox/payments/"+pay+"/complete", nil).fails(400, wire.ErrorTypeInvalidRequest, wire.ErrorCodePaymentUnexpectedState, "")
+	if got := e.invoice(s.LatestInvoice); got.Status != wire.InvoiceStatusVoid || got.AmountPaid != 0 {
+		t.Errorf("after completing its payment the void invoice is %s, %d paid", got.Status, got.AmountPaid)
+	}
+	types, times := e.timedEvents()
+	i := slices.Index(types, "invoice.voided")
+	if i < 1 || types[i-1] != "payment.declined" || times[i-1] != "2026-01-01T23:00:00Z" {
+		t.Errorf("events = %v at %v, want payment.declined at the expiry before invoice.voided", types, times)
+	}
+}
