@@ -348,6 +348,8 @@ func (p *paymentsProvider) Actions(_ context.Context) []func() action.Action {
 	return []func() action.Action{
 		NewPaymentCaptureAction,
 		NewPaymentRefundAction,
+		NewSubscriptionCancelAction,
+		NewInvoicePayAction,
 	}
 }
 
@@ -357,6 +359,7 @@ func (p *paymentsProvider) ListResources(_ context.Context) []func() list.ListRe
 		NewCustomerSourceListResource,
 		NewProductListResource,
 		NewPriceListResource,
+		NewSubscriptionListResource,
 	}
 }
 
@@ -380,6 +383,8 @@ func (p *paymentsProvider) DataSources(_ context.Context) []func() datasource.Da
 		NewPaymentsDataSource,
 		NewProductDataSource,
 		NewPriceDataSource,
+		NewSubscriptionDataSource,
+		NewInvoicesDataSource,
 	}
 }
 

@@ -1,0 +1,126 @@
+package provider
+
+import (
+	"context"
+	"fmt"
+	"regexp"
+	"testing"
+
+	"github.com/hashicorp/terraform-plugin-testing/helper/resource"
+	"github.com/hashicorp/terraform-plugin-testing/terraform"
+
+	"github.com/paymentsdev/terraform-provider-payments/internal/client"
+	"github.com/paymentsdev/terraform-provider-payments/internal/sandbox"
+	"github.com/paymentsdev/terraform-provider-payments/internal/wire"
+)
+
+// testAccBillingActionConfig invokes action kind (subscription_cancel or
+// invoice_pay) with body after terraform_data.<name> is created.
+func testAccBillingActionConfig(name, kind, body string) string {
+	return fmt.Sprintf(`
+resource "terraform_data" "%[1]s" {
+  input = %[1]q
+  lifecycle {
+    action_trigger {
+      events  = [after_create]
+      actions = [action.payments_%[2]s.%[1]s]
+    }
+  }
+}
+
+action "payments_%[2]s" "%[1]s" {
+  config {
+%[3]s
+  }
+}
+`, name, kind, body)
+}
+
+// testAccCheckSubscriptionIs checks a subscription at the service.
+func (a *testAccAccount) testAccCheckSubscriptionIs(id string, check func(*client.Subscription) error) resource.TestCheckFunc {
+	return func(*terraform.State) error {
+		s, err := a.Client.GetSubscription(context.Background(), id)
+		if err != nil {
+			return err
+		}
+		return check(s)
+	}
+}
+
+func TestAccSubscriptionCancelAction_NowAndAtPeriodEnd(t *testing.T) {
+	acct := newTestAccAccount(t)
+	now := acct.mustBilling(t, sandbox.TokenVisa)
+	later := acct.mustBilling(t, sandbox.TokenVisa)
+	resource.ParallelTest(t, resource.TestCase{
+		PreCheck:                 func() { testAccPreCheck(t) },
+		TerraformVersionChecks:   actionVersionChecks,
+		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+		Steps: []resource.TestStep{
+			{
+				Config: acct.ProviderConfig() +
+					testAccBillingActionConfig("now", "subscription_cancel", fmt.Sprintf("subscription = %q", now.Subscription.ID)) +
+					testAccBillingActionConfig("later", "subscription_cancel", fmt.Sprintf("subscription = %q\nat = \"at_period_end\"", later.Subscription.ID)),
+				Check: resource.ComposeAggregateTestCheckFunc(
+					acct.testAccCheckSubscriptionIs(now.Subscription.ID, func(s *client.Subscription) error {
+						if s.Status != wire.SubscriptionStatusCanceled {
+							return fmt.Errorf("canceled now: %s", s.Status)
+						}
+						return nil
+					}),
+					acct.testAccCheckSubscriptionIs(later.Subscription.ID, func(s *client.Subscription) error {
+						if s.Status != wire.SubscriptionStatusActive || !s.CancelAtPeriodEnd {
+							return fmt.Errorf("canceled at period end: %s, cancel_at_period_end %t", s.Status, s.CancelAtPeriodEnd)
+						}
+						return nil
+					}),
+				),
+			},
+			{
+				// Canceled already: an error that says so.
+				Config: acct.ProviderConfig() +
+					testAccBillingActionConfig("again", "subscription_cancel", fmt.Sprintf("subscription = %q", now.Subscription.ID)),
+				ExpectError: regexp.MustCompile(`(?s)has ended already`),
+			},
+		},
+	})
+}
+
+func TestAccInvoicePayAction_PaysAfterANewCard(t *testing.T) {
+	acct := newTestAccAccount(t)
+	b := acct.mustBilling(t, sandbox.TokenDeclinedLater)
+	b.advance(t, acct, 2, 1) // the renewal is declined: past_due
+	s, err := acct.Client.GetSubscription(context.Background(), b.Subscription.ID)
+	if err != nil || s.Status != wire.SubscriptionStatusPastDue {
+		t.Fatalf("after the declined renewal: %+v, %v; want past_due", s, err)
+	}
+	src, err := acct.Client.AddSource(context.Background(), b.Customer.ID, sandbox.TokenVisa)
+	if err == nil {
+		_, err = acct.Client.SetDefaultSource(context.Background(), b.Customer.ID, src.ID)
+	}
+	if err != nil {
+		t.Fatalf("storing a good card: %v", err)
+	}
+	resource.ParallelTest(t, resource.TestCase{
+		PreCheck:                 func() { testAccPreCheck(t) },
+		TerraformVersionChecks:   actionVersionChecks,
+		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+		Steps: []resource.TestStep{
+			{
+				Config: acct.ProviderConfig() +
+					testAccBillingActionConfig("pay", "invoice_pay", fmt.Sprintf("invoice = %q", s.LatestInvoice)),
+				Check: acct.testAccCheckSubscriptionIs(b.Subscription.ID, func(s *client.Subscription) error {
+					if s.Status != wire.SubscriptionStatusActive {
+						return fmt.Errorf("after paying: %s, want active", s.Status)
+					}
+					return nil
+				}),
+			},
+			{
+				// Paid already: an error that says so.
+				Config: acct.ProviderConfig() +
+					testAccBillingActionConfig("again", "invoice_pay", fmt.Sprintf("invoice = %q", s.LatestInvoice)),
+				ExpectError: regexp.MustCompile(`(?s)is not open`),
+			},
+		},
+	})
+}
