@@ -197,21 +197,15 @@ func (a *account) recount(counted *int64, now int64) {
 // refusal of a full account or sandbox. The account is write-locked.
 func (c *call) canGrow() *apiError {
 	lim := &c.s.limits
-	full := func() bool {
-		return (lim.MaxAccountBytes > 0 && c.a.kept() >= lim.MaxAccountBytes) ||
-			(lim.MaxTotalBytes > 0 && c.s.total.Load() >= lim.MaxTotalBytes)
-	}
-	if !full() {
+	if !c.makeRoom() {
 		return nil
 	}
-	// Events are a log: the oldest make room before a write is refused.
-	c.pruneEventsWhile(full)
 	switch {
 	case lim.MaxAccountBytes > 0 && c.a.kept() >= lim.MaxAccountBytes:
 		c.s.metrics.Refused(metrics.LimitAccountBytes)
 		return &apiError{
 			status: http.StatusForbidden, typ: wire.ErrorTypeInvalidRequest, code: wire.ErrorCodeAccountLimitExceeded,
-			message: fmt.Sprintf("This account keeps %s of customers, payments, products, prices, webhook endpoints, pending webhook deliveries, idempotency records and logged requests, "+
+			message: fmt.Sprintf("This account keeps %s of customers, payments, products, prices, subscriptions, invoices, test clocks, webhook endpoints, pending webhook deliveries, idempotency records and logged requests, "+
 				"the most this sandbox allows one account (-max-account-bytes %s); delete objects, or POST %s to empty the account. "+
 				"Reads and deletes still work.", bytesize.Format(c.a.kept()), bytesize.Format(lim.MaxAccountBytes), wire.PathSandboxReset),
 		}
@@ -225,6 +219,26 @@ func (c *call) canGrow() *apiError {
 		}
 	}
 	return nil
+}
+
+// full reports whether the account or the sandbox keeps as much as its
+// limit allows. The account is locked.
+func (c *call) full() bool {
+	lim := &c.s.limits
+	return (lim.MaxAccountBytes > 0 && c.a.kept() >= lim.MaxAccountBytes) ||
+		(lim.MaxTotalBytes > 0 && c.s.total.Load() >= lim.MaxTotalBytes)
+}
+
+// makeRoom reports whether the account or the sandbox is full, after
+// forgetting the account's oldest events to make room: events are a log,
+// and go before a write is refused or a renewal waits. The account is
+// write-locked.
+func (c *call) makeRoom() (full bool) {
+	if !c.full() {
+		return false
+	}
+	c.pruneEventsWhile(c.full)
+	return c.full()
 }
 
 // accountsFull is the refusal of a key that would need a new account when

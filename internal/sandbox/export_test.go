@@ -142,3 +142,7 @@ func PendingDeliveries(s *Server, key string) int {
 	}
 	return a.wh.book.Pending()
 }
+
+// RunRenewals does every renewal step due by the server's clock now, as
+// its runner would.
+func RunRenewals(s *Server) { s.runRenewals(s.now()) }

@@ -162,6 +162,10 @@ func (s *Server) runRenewals(now time.Time) (next int64) {
 	return next
 }
 
+// renewalsWait is how often the renewals of a full account look for room
+// again.
+const renewalsWait = time.Minute
+
 // renewAccount does a's due steps by now and commits them together; when
 // the commit fails the account goes back to the file's state, and the
 // steps run again at the next run. Renewals are not use: an idle
@@ -178,8 +182,15 @@ func (s *Server) renewAccount(a *account, now time.Time) (next int64) {
 		return 0
 	}
 	c := &call{s: s, a: a, now: now, unix: now.Unix()}
-	steps, next := billing.Advance[*subscription](ledger{c}, now.Unix())
-	if steps == 0 || len(c.ops) == 0 {
+	if c.makeRoom() {
+		// A full account's renewals wait until it has room, so that they
+		// cannot take it past its limit; then they run in order, each at
+		// its own time, as after a restart.
+		next = now.Add(renewalsWait).Unix()
+	} else {
+		_, next = billing.Advance[*subscription](ledger{c}, now.Unix())
+	}
+	if len(c.ops) == 0 {
 		return next
 	}
 	if err := s.store.Commit(a.hash, c.ops); err != nil {

@@ -204,3 +204,47 @@ func TestRenewals_AfterRestart(t *testing.T) {
 		t.Errorf("%d payments, want 3", n)
 	}
 }
+
+// TestRenewals_WaitForRoom: renewals on real time cannot take an account
+// past -max-account-bytes. A full account's renewals wait; once it has
+// room they run, each period once and at its own time.
+func TestRenewals_WaitForRoom(t *testing.T) {
+	t.Parallel()
+	const limit = 256 << 10
+	fake := clock.NewFake(jan31)
+	sb := sandboxtest.Start(t, sandboxtest.WithClock(fake), sandboxtest.WithLimits(sandbox.Limits{MaxAccountBytes: limit}))
+	e := envOn(t, sb, sandboxtest.NewKey(t))
+	pr := e.plan("1500")
+	cu := e.customer(vals("source", sandbox.TokenVisa))
+	s := e.subscribe("customer", cu.ID, "items[0][price]", pr.ID)
+	fillAccount(t, e)
+
+	full, _ := sandbox.AccountBytes(sb.Server, e.key)
+	fake.Set(time.Date(2026, 4, 1, 0, 0, 0, 0, time.UTC)) // two periods ended
+	sandbox.RunRenewals(sb.Server)
+	if running, recounted := sandbox.AccountBytes(sb.Server, e.key); running > full || running != recounted {
+		t.Errorf("after renewals on a full account it keeps %d bytes (recount %d), %d before", running, recounted, full)
+	}
+	if n := len(e.invoices(s.ID)); n != 1 {
+		t.Errorf("a full account's subscription was invoiced %d times, want only its first invoice", n)
+	}
+
+	for _, id := range e.ids(wire.PathCustomers, "limit", "40") {
+		if id != cu.ID {
+			e.del(wire.PathCustomers + "/" + id).ok(nil)
+		}
+	}
+	sandbox.RunRenewals(sb.Server)
+	invs := e.invoices(s.ID)
+	var periods []string
+	for _, inv := range invs {
+		periods = append(periods, inv.PeriodStart+" "+inv.Status)
+	}
+	want := []string{"2026-01-31T12:00:00Z paid", "2026-02-28T12:00:00Z paid", "2026-03-31T12:00:00Z paid"}
+	if !slices.Equal(periods, want) {
+		t.Errorf("with room again the invoices are %v, want %v", periods, want)
+	}
+	if got := e.subscription(s.ID); got.Status != wire.SubscriptionStatusActive || got.CurrentPeriodEnd != "2026-04-30T12:00:00Z" {
+		t.Errorf("subscription = %s until %s", got.Status, got.CurrentPeriodEnd)
+	}
+}
