@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/paymentsdev/terraform-provider-payments/internal/client"
+	"github.com/paymentsdev/terraform-provider-payments/internal/wire"
 )
 
 // TestAccModules_TerraformTest runs the tests of every example module
@@ -45,20 +46,11 @@ func TestAccModules_TerraformTest(t *testing.T) {
 			if code != 0 || !strings.Contains(out, "Success!") || strings.Contains(out, " 0 passed") {
 				t.Fatalf("test exited %d:\n%s", code, out)
 			}
-			// The integration runs charged the sandbox account, and their
-			// teardown refunded what they charged.
-			list, err := acct.Client.ListPayments(context.Background(), &client.ListPaymentsParams{})
-			if err != nil {
-				t.Fatal(err)
+			check, ok := moduleServiceChecks[d.Name()]
+			if !ok {
+				t.Fatalf("examples/modules/%s has no entry in moduleServiceChecks: say what its tests leave at the service", d.Name())
 			}
-			if len(list.Data) == 0 {
-				t.Fatalf("the module's tests made no payment in the sandbox account:\n%s", out)
-			}
-			for _, p := range list.Data {
-				if p.Status != "refunded" {
-					t.Errorf("payment %s is %s after the tests' teardown, want refunded", p.ID, p.Status)
-				}
-			}
+			check(t, acct, out)
 
 			// The unit tests: no key, and a base URL nothing listens on.
 			unit, err := filepath.Glob(filepath.Join(tf.dir, "tests", "*unit*.tftest.hcl"))
@@ -74,4 +66,56 @@ func TestAccModules_TerraformTest(t *testing.T) {
 			}
 		})
 	}
+}
+
+// moduleServiceChecks check, for each example module, what its integration
+// tests leave in the sandbox account once their teardown has run: proof
+// that the tests ran against the service, not only that they passed.
+var moduleServiceChecks = map[string]func(t *testing.T, acct *testAccAccount, out string){
+	// The integration runs charged the account, and their teardown
+	// refunded what they charged.
+	"test-customer": func(t *testing.T, acct *testAccAccount, out string) {
+		list, err := acct.Client.ListPayments(context.Background(), &client.ListPaymentsParams{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(list.Data) == 0 {
+			t.Fatalf("the module's tests made no payment in the sandbox account:\n%s", out)
+		}
+		for _, p := range list.Data {
+			if p.Status != "refunded" {
+				t.Errorf("payment %s is %s after the tests' teardown, want refunded", p.ID, p.Status)
+			}
+		}
+	},
+	// The renewals test paid three renewals on one subscription; the
+	// dunning test left one renewal uncollectible. Teardown canceled
+	// every subscription.
+	"subscribed-customer": func(t *testing.T, acct *testAccAccount, out string) {
+		ctx := context.Background()
+		count := func(p *client.ListInvoicesParams) int {
+			n := 0
+			for _, err := range acct.Client.AllInvoices(ctx, p) {
+				if err != nil {
+					t.Fatal(err)
+				}
+				n++
+			}
+			return n
+		}
+		if n := count(&client.ListInvoicesParams{Status: wire.InvoiceStatusPaid}); n != 2+3 {
+			t.Errorf("%d paid invoices in the account; want 5 (two first periods, three renewals):\n%s", n, out)
+		}
+		if n := count(&client.ListInvoicesParams{Status: wire.InvoiceStatusUncollectible}); n != 1 {
+			t.Errorf("%d uncollectible invoices in the account; want 1 (the declined renewal):\n%s", n, out)
+		}
+		for s, err := range acct.Client.AllSubscriptions(ctx, &client.ListSubscriptionsParams{Status: wire.SubscriptionStatusAll}) {
+			if err != nil {
+				t.Fatal(err)
+			}
+			if s.Status != wire.SubscriptionStatusCanceled {
+				t.Errorf("subscription %s is %s after the tests' teardown, want canceled", s.ID, s.Status)
+			}
+		}
+	},
 }
