@@ -39,8 +39,9 @@ func (c *Client) GetInvoice(ctx context.Context, id string) (*Invoice, error) {
 // PayInvoice attempts an open invoice's payment now, to the
 // subscription's source. A declined attempt is no error: the invoice
 // comes back open, its attempt_count one higher and its payment the
-// declined one. An invoice that is not open, or whose payment waits for
-// 3-D Secure, gives an error of code wire.ErrorCodeInvoiceUnexpectedState.
+// declined one. An invoice that is neither open nor uncollectible, or
+// whose payment waits for 3-D Secure, gives an error of code
+// wire.ErrorCodeInvoiceUnexpectedState.
 func (c *Client) PayInvoice(ctx context.Context, id string) (*Invoice, error) {
 	var out Invoice
 	return &out, c.call(ctx, http.MethodPost, expand(wire.PathInvoicePay, id), nil, url.Values{}, &out)

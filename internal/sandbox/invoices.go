@@ -139,7 +139,9 @@ func (c *call) invoicePaid(inv *invoice, s *subscription) {
 // invoiceUnpaid moves s after a failed or waiting charge of inv: a first
 // invoice leaves it incomplete, a later one past_due.
 func (c *call) invoiceUnpaid(s *subscription, inv *invoice) {
-	if s == nil || s.latestInvoice != inv.id || s.ended() {
+	if s == nil || s.latestInvoice != inv.id || s.ended() || inv.status == wire.InvoiceStatusUncollectible {
+		// An uncollectible invoice's attempt leaves s in the state its
+		// dunning ended it in.
 		return
 	}
 	if inv.billingReason == wire.BillingReasonSubscriptionCreate {
@@ -167,7 +169,7 @@ func (c *call) setSubscriptionStatus(s *subscription, status string) {
 // Secure completed or failed) to its invoice, while the invoice is open.
 func (c *call) paymentSettled(p *payment) {
 	inv := c.a.bill.invoices[p.invoice]
-	if p.invoice.isZero() || inv == nil || inv.status != wire.InvoiceStatusOpen || inv.payment != p.id {
+	if p.invoice.isZero() || inv == nil || !payable(inv) || inv.payment != p.id {
 		return
 	}
 	s := c.a.bill.subs[inv.subscription]
@@ -223,9 +225,17 @@ func openOnly(inv *invoice, verb string) *apiError {
 	return e
 }
 
-// payInvoice is POST /v1/invoices/{id}/pay: one more attempt, now. A
-// payment still waiting for 3-D Secure must finish first, so that an
-// invoice is never paid twice.
+// payable reports whether inv can still be paid: open, or uncollectible
+// after its dunning ran out, as Stripe's invoices are.
+func payable(inv *invoice) bool {
+	return inv.status == wire.InvoiceStatusOpen || inv.status == wire.InvoiceStatusUncollectible
+}
+
+// payInvoice is POST /v1/invoices/{id}/pay: one more attempt, now, of an
+// open or uncollectible invoice; paying the latest invoice of an unpaid
+// or past_due subscription makes it active again. A payment still
+// waiting for 3-D Secure must finish first, so that an invoice is never
+// paid twice.
 func (c *call) payInvoice() response {
 	if e := c.f.check(); e != nil {
 		return e.response()
@@ -234,8 +244,10 @@ func (c *call) payInvoice() response {
 	if e != nil {
 		return e.response()
 	}
-	if inv.status != wire.InvoiceStatusOpen {
-		return openOnly(inv, "paid").response()
+	if !payable(inv) {
+		e := openOnly(inv, "paid")
+		e.message = "Invoice " + inv.id.format(wire.InvoiceIDPrefix) + " is " + inv.status + "; only an open or uncollectible invoice can be paid."
+		return e.response()
 	}
 	c.onClock(inv.customer)
 	if p := c.a.payments[inv.payment]; p != nil && p.status == wire.PaymentStatusPending {

@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/paymentsdev/terraform-provider-payments/internal/sandbox"
+	"github.com/paymentsdev/terraform-provider-payments/internal/sandbox/sandboxtest"
 	"github.com/paymentsdev/terraform-provider-payments/internal/wire"
 )
 
@@ -198,5 +199,61 @@ func TestTestClocks_ExpiryEndsThe3DSPayment(t *testing.T) {
 	i := slices.Index(types, "invoice.voided")
 	if i < 1 || types[i-1] != "payment.declined" || times[i-1] != "2026-01-01T23:00:00Z" {
 		t.Errorf("events = %v at %v, want payment.declined at the expiry before invoice.voided", types, times)
+	}
+}
+
+// TestTestClocks_PayAfterDunning: an invoice whose retries ran out is
+// uncollectible and can still be paid, as Stripe's can; paid, it brings
+// an unpaid or past_due subscription back to active, whose renewals go
+// on. A failed attempt leaves the subscription as dunning ended it.
+func TestTestClocks_PayAfterDunning(t *testing.T) {
+	t.Parallel()
+	for _, tc := range []struct{ end, after string }{
+		{wire.SubscriptionStatusCanceled, wire.SubscriptionStatusCanceled},
+		{wire.SubscriptionStatusUnpaid, wire.SubscriptionStatusActive},
+		{wire.SubscriptionStatusPastDue, wire.SubscriptionStatusActive},
+	} {
+		t.Run(tc.end, func(t *testing.T) {
+			t.Parallel()
+			e := newEnv(t, sandboxtest.WithOptions(sandbox.Options{DunningEnd: tc.end}))
+			pr := e.plan("1500")
+			k := e.testClock("frozen_time", "2026-01-01T00:00:00Z")
+			cu := e.customer(vals("source", sandbox.TokenDeclinedLater, "test_clock", k.ID))
+			s := e.subscribe("customer", cu.ID, "items[0][price]", pr.ID)
+			e.post(wire.PathTestClocks+"/"+k.ID+"/advance", vals("frozen_time", "2026-02-20T00:00:00Z")).ok(nil)
+			inv := e.invoice(e.subscription(s.ID).LatestInvoice)
+			if got := e.subscription(s.ID).Status; got != tc.end || inv.Status != wire.InvoiceStatusUncollectible || inv.AttemptCount != 4 {
+				t.Fatalf("after dunning: subscription %s, invoice %s after %d attempts", got, inv.Status, inv.AttemptCount)
+			}
+
+			var got wire.Invoice
+			e.post(wire.PathInvoices+"/"+inv.ID+"/pay", nil).ok(&got)
+			if got.Status != wire.InvoiceStatusUncollectible || got.AttemptCount != 5 {
+				t.Errorf("a declined attempt left the invoice %s after %d attempts", got.Status, got.AttemptCount)
+			}
+			if st := e.subscription(s.ID).Status; st != tc.end {
+				t.Errorf("a declined attempt moved the subscription from %s to %s", tc.end, st)
+			}
+
+			var src wire.Source
+			e.post(wire.PathCustomers+"/"+cu.ID+"/sources", vals("source", sandbox.TokenVisa)).ok(&src)
+			e.post(wire.PathCustomers+"/"+cu.ID, vals("default_source", src.ID)).ok(nil)
+			e.post(wire.PathInvoices+"/"+inv.ID+"/pay", nil).ok(&got)
+			if got.Status != wire.InvoiceStatusPaid || got.AmountPaid != 1500 || got.AttemptCount != 6 {
+				t.Errorf("paid: invoice %s, %d paid after %d attempts", got.Status, got.AmountPaid, got.AttemptCount)
+			}
+			if st := e.subscription(s.ID).Status; st != tc.after {
+				t.Errorf("after its invoice was paid the subscription is %s, want %s", st, tc.after)
+			}
+			e.post(wire.PathInvoices+"/"+inv.ID+"/pay", nil).fails(400, wire.ErrorTypeInvalidRequest, wire.ErrorCodeInvoiceUnexpectedState, "")
+			if tc.after != wire.SubscriptionStatusActive {
+				return
+			}
+			e.post(wire.PathTestClocks+"/"+k.ID+"/advance", vals("frozen_time", "2026-03-02T00:00:00Z")).ok(nil)
+			sub := e.subscription(s.ID)
+			if sub.Status != wire.SubscriptionStatusActive || sub.CurrentPeriodStart != "2026-03-01T00:00:00Z" || len(e.invoices(s.ID)) != 3 {
+				t.Errorf("the next renewal: %s from %s, %d invoices", sub.Status, sub.CurrentPeriodStart, len(e.invoices(s.ID)))
+			}
+		})
 	}
 }

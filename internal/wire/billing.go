@@ -109,8 +109,9 @@ const (
 	// ErrorCodeSubscriptionUnexpectedState (400) refuses to change a
 	// subscription that has ended (canceled or incomplete_expired).
 	ErrorCodeSubscriptionUnexpectedState = "subscription_unexpected_state"
-	// ErrorCodeInvoiceUnexpectedState (400) refuses to pay or void an
-	// invoice that is not open.
+	// ErrorCodeInvoiceUnexpectedState (400) refuses to pay an invoice
+	// that is neither open nor uncollectible, or to void one that is not
+	// open.
 	ErrorCodeInvoiceUnexpectedState = "invoice_unexpected_state"
 )
 

@@ -50,7 +50,9 @@ type invoiceData struct {
 	Attempts []*wire.Payment
 	// Partial says the scan stopped before the customer's oldest payment.
 	Partial bool
-	CanAct  bool
+	// CanPay and CanVoid say which of its forms the invoice's page shows:
+	// an open invoice can be paid or voided, an uncollectible one paid.
+	CanPay, CanVoid bool
 }
 
 // invoice shows one invoice: its fields, its lines, and every attempt to
@@ -63,7 +65,8 @@ func (d *Dashboard) invoice(w http.ResponseWriter, r *http.Request, ss *session)
 		d.fail(w, r, ss, "invoices", err)
 		return
 	}
-	data := invoiceData{I: &inv, CanAct: inv.Status == wire.InvoiceStatusOpen}
+	open := inv.Status == wire.InvoiceStatusOpen
+	data := invoiceData{I: &inv, CanPay: open || inv.Status == wire.InvoiceStatusUncollectible, CanVoid: open}
 	q := url.Values{wire.ParamCustomer: {inv.Customer}, wire.ParamLimit: {strconv.Itoa(wire.ListLimitMax)}}
 	for page := range paymentScanPages {
 		var l wire.PaymentList

@@ -260,3 +260,27 @@ func TestBrowser_Subscriptions(t *testing.T) {
 		}
 	}
 }
+
+// TestDashboard_UncollectibleInvoice: an invoice whose retries ran out can
+// still be paid from its page, not voided.
+func TestDashboard_UncollectibleInvoice(t *testing.T) {
+	t.Parallel()
+	s := newSite(t, siteOptions{})
+	key := sandboxtest.NewKey(t)
+	_, _, monthly := s.catalog(key)
+	var k wire.TestClock
+	s.api(key, http.MethodPost, wire.PathTestClocks, url.Values{"frozen_time": {"2026-01-01T00:00:00Z"}}, &k)
+	var cu wire.Customer
+	s.api(key, http.MethodPost, wire.PathCustomers, url.Values{"source": {"tok_declined_later"}, "test_clock": {k.ID}}, &cu)
+	var sub wire.Subscription
+	s.api(key, http.MethodPost, wire.PathSubscriptions, url.Values{"customer": {cu.ID}, "items[0][price]": {monthly.ID}}, &sub)
+	s.api(key, http.MethodPost, wire.PathTestClocks+"/"+k.ID+"/advance", url.Values{"frozen_time": {"2026-02-20T00:00:00Z"}}, nil)
+	s.api(key, http.MethodGet, wire.PathSubscriptions+"/"+sub.ID, nil, &sub)
+	b := s.browser()
+	b.signIn(key)
+	pg := b.get("/invoices/" + sub.LatestInvoice)
+	contains(t, "an uncollectible invoice's page", pg, `id="invoice-status">uncollectible<`, `action="/invoices/`+sub.LatestInvoice+`/pay"`)
+	if strings.Contains(pg.body, `/void"`) {
+		t.Error("an uncollectible invoice's page offers to void it")
+	}
+}
