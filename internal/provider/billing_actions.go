@@ -125,7 +125,8 @@ func (a *invoicePayAction) Schema(_ context.Context, _ action.SchemaRequest, res
 	resp.Schema = schema.Schema{
 		MarkdownDescription: "Attempts the payment of an open invoice now, rather than at its next retry, for example " +
 			"after a new card was stored for a `past_due` subscription. A declined attempt is no error of the action: " +
-			"the invoice stays open, one attempt more, and the progress message says so. The invoice must be `open`. " +
+			"the invoice stays as it was, one attempt more, and the progress message says so. The invoice must be `open`, or " +
+			"`uncollectible` once its retries ran out: paid, it makes an `unpaid` or `past_due` subscription `active` again. " +
 			fmt.Sprintf("With a live key, the provider needs `%s = true`. Runs on Terraform 1.14 and later. An "+
 				"invocation may take up to %s, retries included.", attrAllowLivePayments, client.FormatDuration(paymentActionTimeout)),
 		Attributes: map[string]schema.Attribute{
@@ -179,7 +180,7 @@ func (a *invoicePayAction) Invoke(ctx context.Context, req action.InvokeRequest,
 		return
 	case client.HasCode(err, wire.ErrorCodeInvoiceUnexpectedState):
 		resp.Diagnostics.AddAttributeError(path.Root("invoice"), summary,
-			fmt.Sprintf("Invoice %s is not open (paid, void or uncollectible already, or its payment still waits for "+
+			fmt.Sprintf("Invoice %s is not open or uncollectible (paid or void already, or its payment still waits for "+
 				"3-D Secure), so it cannot be paid. Nothing was charged. The service said: %s", id, err))
 		return
 	case err != nil:
