@@ -119,7 +119,7 @@ func TestAccInvoicePayAction_PaysAfterANewCard(t *testing.T) {
 				// Paid already: an error that says so.
 				Config: acct.ProviderConfig() +
 					testAccBillingActionConfig("again", "invoice_pay", fmt.Sprintf("invoice = %q", s.LatestInvoice)),
-				ExpectError: regexp.MustCompile(`(?s)is not open`),
+				ExpectError: regexp.MustCompile(`(?s)is not open or\s+uncollectible`),
 			},
 		},
 	})
