@@ -15,6 +15,7 @@ import (
 
 	"github.com/paymentsdev/terraform-provider-payments/internal/sandbox/sandboxtest"
 	"github.com/paymentsdev/terraform-provider-payments/internal/tfcli"
+	"github.com/paymentsdev/terraform-provider-payments/internal/wire"
 )
 
 // The tests in this file's companions run the real Terraform CLI against a
@@ -121,7 +122,9 @@ func (c *tfCLI) mustRun(args ...string) string {
 	c.t.Helper()
 	out, code := c.run(args...)
 	if code != 0 {
-		c.t.Fatalf("terraform %s exited %d:\n%s", strings.Join(args, " "), code, out)
+		// The arguments may carry a key (-var payments_secret_key=...):
+		// a test's output never shows one.
+		c.t.Fatalf("terraform %s exited %d:\n%s", wire.MaskKeys(strings.Join(args, " ")), code, wire.MaskKeys(out))
 	}
 	return out
 }

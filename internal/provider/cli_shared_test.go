@@ -77,9 +77,25 @@ terraform {
 `
 
 // writeFiles writes files (name -> content) into the working directory.
+// A guide's whole configuration declares the provider itself, as a user
+// copies it; then the test's own cliRequiredProviders is left out, since
+// Terraform takes one required_providers block a module.
 func (c *tfCLI) writeFiles(files map[string]string) {
 	c.t.Helper()
+	declaring := 0
+	for _, content := range files {
+		if strings.Contains(content, "required_providers") {
+			declaring++
+		}
+	}
 	for name, content := range files {
+		if declaring > 1 && strings.HasPrefix(content, cliRequiredProviders) {
+			declaring--
+			content = strings.TrimPrefix(content, cliRequiredProviders)
+			if strings.TrimSpace(content) == "" {
+				continue
+			}
+		}
 		writeFile(c.t, filepath.Join(c.dir, name), content)
 	}
 }
