@@ -157,3 +157,31 @@ func TestRepository_TestNamePattern(t *testing.T) {
 		}
 	}
 }
+
+// maxFileLines is the most lines a non-test Go file may have: past it, a
+// file holds more than one topic, and is split by topic.
+const maxFileLines = 500
+
+// TestRepository_FileLength keeps every tracked non-test Go file, in both
+// modules, at most maxFileLines long.
+func TestRepository_FileLength(t *testing.T) {
+	files := trackedFiles(t, "*.go")
+	if len(files) < 50 {
+		t.Fatalf("git ls-files listed %d Go files; want the whole repository", len(files))
+	}
+	for _, f := range files {
+		if strings.HasSuffix(f, "_test.go") {
+			continue
+		}
+		data, err := os.ReadFile(f)
+		if err != nil {
+			if os.IsNotExist(err) {
+				continue
+			}
+			t.Fatal(err)
+		}
+		if n := strings.Count(string(data), "\n"); n > maxFileLines {
+			t.Errorf("%s has %d lines, over %d: split it by topic", f, n, maxFileLines)
+		}
+	}
+}
