@@ -1,6 +1,6 @@
 # The quick start: three customers with cards and metadata, one card made
 # the default on purpose, a payment history charged to them (payments_payment),
-# and the data sources reading it back. `make demo` runs it against a local
+# a monthly plan Ada subscribes to, and the data sources reading it back. `make demo` runs it against a local
 # sandbox; see the README.
 
 terraform {
@@ -178,4 +178,31 @@ resource "payments_payment" "alan_trial" {
 
   # Destroying a payment keeps it at the service; this one is refunded first.
   refund_on_destroy = true
+}
+
+# The catalog: one product and its monthly price. Prices can't change, so a
+# new amount is a new price; destroying one archives it.
+resource "payments_product" "pro" {
+  name        = "Pro plan"
+  description = "Everything a small analytics team needs."
+}
+
+resource "payments_price" "pro_monthly" {
+  product     = payments_product.pro.id
+  currency    = "USD"
+  unit_amount = provider::payments::minor_units("25.00", "USD")
+  interval    = "month"
+  nickname    = "Pro, monthly"
+}
+
+# Ada on the Pro plan, charged to her Visa every month. Destroying the
+# subscription cancels it at once (cancel_on_destroy = "immediately").
+resource "payments_subscription" "ada_pro" {
+  customer       = payments_customer.ada.id
+  default_source = payments_customer_source.ada_visa.id
+  items          = [{ price = payments_price.pro_monthly.id }]
+
+  metadata = {
+    plan = "pro"
+  }
 }

@@ -77,3 +77,8 @@ output "pending_payment_ids" {
   description = "Payments waiting for 3-D Secure, which `make demo` completes with the sandbox's control."
   value       = [for p in [payments_payment.grace_addon] : p.id if p.status == "pending"]
 }
+
+output "ada_subscription" {
+  description = "Ada's subscription: id, status, and when the current period ends."
+  value       = "${payments_subscription.ada_pro.id} ${payments_subscription.ada_pro.status} until ${payments_subscription.ada_pro.current_period_end}"
+}

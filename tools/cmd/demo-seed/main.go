@@ -10,7 +10,7 @@
 // as the provider: PAYMENTS_SECRET_KEY and PAYMENTS_BASE_URL.
 //
 //	terraform output -json | demo-seed payments
-//	demo-seed destroyed   # fails unless no customer or source is left
+//	demo-seed destroyed   # fails if destroy left anything live behind
 package main
 
 import (
@@ -239,6 +239,26 @@ func checkDestroyed(ctx context.Context, a *api, out io.Writer) error {
 	if s.Customers != 0 || s.Sources != 0 {
 		return errors.New("terraform destroy left customers or sources behind")
 	}
+	// Destroy cancels subscriptions and archives prices and products (or
+	// deletes a product without prices): none may be left live.
+	for _, l := range []struct{ what, path string }{
+		{"subscriptions not canceled", "/v1/subscriptions?limit=100"},
+		{"active products", "/v1/products?active=true&limit=100"},
+		{"active prices", "/v1/prices?active=true&limit=100"},
+	} {
+		var page struct {
+			Data []struct {
+				ID string `json:"id"`
+			} `json:"data"`
+		}
+		if err := a.do(ctx, http.MethodGet, l.path, nil, &page); err != nil {
+			return err
+		}
+		if len(page.Data) != 0 {
+			return fmt.Errorf("terraform destroy left %d %s behind, such as %s", len(page.Data), l.what, page.Data[0].ID)
+		}
+	}
+	fmt.Fprintln(out, "no subscription left live, no product or price left active")
 	return nil
 }
 
