@@ -266,3 +266,43 @@ func TestClient_CatalogWritesExactlyOnce(t *testing.T) {
 		t.Errorf("DeleteProduct of a product with a price: %v", err)
 	}
 }
+
+// TestClient_GetPriceTerms: terms come from the price a client created or
+// read, with no request; a price it never saw is read once, and another
+// client of the account reads it too.
+func TestClient_GetPriceTerms(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	e := newEnv(t)
+	gold := mustProduct(t, e.c, "Gold")
+	monthly := mustPrice(t, e.c, &client.PriceParams{
+		Product: gold.ID, Currency: "USD", UnitAmount: 1500, Recurring: &client.Recurring{Interval: wire.IntervalMonth},
+	})
+	once := mustPrice(t, e.c, &client.PriceParams{Product: gold.ID, Currency: "EUR", UnitAmount: 990})
+	other := e.client(t)
+	gets := func() int64 { return stats(t, e.c).Requests.ByRoute["GET /v1/prices/:id"] }
+	for _, tc := range []struct {
+		name     string
+		c        *client.Client
+		price    *client.Price
+		wantGets int64 // GET /v1/prices/:id in all after the call
+	}{
+		{"created, recurring", e.c, monthly, 0},
+		{"created, one-time", e.c, once, 0},
+		{"unseen by the other client", other, monthly, 1},
+		{"read once by the other client", other, monthly, 1},
+	} {
+		got, err := tc.c.GetPriceTerms(ctx, tc.price.ID)
+		want := client.PriceTerms{ID: tc.price.ID, Product: gold.ID, Currency: tc.price.Currency,
+			UnitAmount: tc.price.UnitAmount, Recurring: tc.price.Recurring}
+		if err != nil || !reflect.DeepEqual(got, want) {
+			t.Errorf("%s: GetPriceTerms = %+v, %v; want %+v", tc.name, got, err, want)
+		}
+		if n := gets(); n != tc.wantGets {
+			t.Errorf("%s: %d GET /v1/prices/:id, want %d", tc.name, n, tc.wantGets)
+		}
+	}
+	if _, err := e.c.GetPriceTerms(ctx, "price_doesnotexist0000000000"); !client.IsNotFound(err) {
+		t.Errorf("GetPriceTerms of an unknown price: %v, want not found", err)
+	}
+}

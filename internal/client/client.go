@@ -17,6 +17,7 @@ import (
 	"net/http"
 	"net/url"
 	"strings"
+	"sync"
 	"sync/atomic"
 	"time"
 
@@ -82,6 +83,8 @@ type Client struct {
 	livemode  bool
 	http      *retryablehttp.Client
 	log       func(ctx context.Context, msg string, fields map[string]any)
+	// priceTerms maps a price's id to its PriceTerms, which never change.
+	priceTerms sync.Map
 }
 
 // New returns a Client. It checks the configuration but makes no request.

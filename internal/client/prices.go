@@ -101,14 +101,59 @@ func (p *ListPricesParams) query() url.Values {
 // CreatePrice creates a price of a product.
 func (c *Client) CreatePrice(ctx context.Context, p *PriceParams) (*Price, error) {
 	var out Price
-	return &out, c.call(ctx, http.MethodPost, wire.PathPrices, nil, p.form(), &out)
+	err := c.call(ctx, http.MethodPost, wire.PathPrices, nil, p.form(), &out)
+	c.rememberTerms(&out, err)
+	return &out, err
 }
 
 // GetPrice retrieves a price. A price that does not exist for this
 // account gives an error for which IsNotFound is true.
 func (c *Client) GetPrice(ctx context.Context, id string) (*Price, error) {
 	var out Price
-	return &out, c.call(ctx, http.MethodGet, expand(wire.PathPrice, id), nil, nil, &out)
+	err := c.call(ctx, http.MethodGet, expand(wire.PathPrice, id), nil, nil, &out)
+	c.rememberTerms(&out, err)
+	return &out, err
+}
+
+// PriceTerms is what of a price never changes once it is created: its
+// product, currency, amount and period (nil for a one-time price).
+type PriceTerms struct {
+	ID         string
+	Product    string
+	Currency   string
+	UnitAmount int64
+	Recurring  *Recurring
+}
+
+// GetPriceTerms returns the terms of price id. Terms never change, so a
+// price this client created or read before costs no request: a plan that
+// checks a subscription's items against prices made in the same run sends
+// nothing. Otherwise it is GetPrice.
+func (c *Client) GetPriceTerms(ctx context.Context, id string) (PriceTerms, error) {
+	if t, ok := c.priceTerms.Load(id); ok {
+		return t.(PriceTerms), nil
+	}
+	p, err := c.GetPrice(ctx, id)
+	if err != nil {
+		return PriceTerms{}, err
+	}
+	return termsOf(p), nil
+}
+
+func termsOf(p *Price) PriceTerms {
+	t := PriceTerms{ID: p.ID, Product: p.Product, Currency: p.Currency, UnitAmount: p.UnitAmount}
+	if p.Recurring != nil {
+		r := *p.Recurring
+		t.Recurring = &r
+	}
+	return t
+}
+
+// rememberTerms keeps the terms of a price an answer described.
+func (c *Client) rememberTerms(p *Price, err error) {
+	if err == nil && p.ID != "" {
+		c.priceTerms.Store(p.ID, termsOf(p))
+	}
 }
 
 // UpdatePrice changes the fields p sets and leaves the others. Prices

@@ -93,13 +93,15 @@ func (r *subscriptionResource) ModifyPlan(ctx context.Context, req resource.Modi
 	checkItemsAgree(ctx, r.client, items, &resp.Diagnostics)
 }
 
-// checkItemsAgree reads each item's price and refuses, on the item's
-// price, one of another currency or period than the first item's. A
-// price that cannot be read is left to the service, which names it.
+// checkItemsAgree reads each item's price terms and refuses, on the
+// item's price, one of another currency or period than the first item's.
+// Terms never change, so a price the provider created or read before is
+// no request. A price that cannot be read is left to the service, which
+// names it.
 func checkItemsAgree(ctx context.Context, c *client.Client, items []subscriptionItemModel, diags *diag.Diagnostics) {
-	var first *client.Price
+	var first *client.PriceTerms
 	for i, it := range items {
-		p, err := c.GetPrice(ctx, it.Price.ValueString())
+		p, err := c.GetPriceTerms(ctx, it.Price.ValueString())
 		if err != nil {
 			return
 		}
@@ -111,7 +113,7 @@ func checkItemsAgree(ctx context.Context, c *client.Client, items []subscription
 			continue
 		}
 		if first == nil {
-			first = p
+			first = &p
 			continue
 		}
 		if p.Currency != first.Currency {
