@@ -15,13 +15,19 @@ func TestGenerateConfig_Providers(t *testing.T) {
 		name string
 		spec providerSpec
 		n    int
+		mix  mix
 	}{
-		{"payments", providerSpec{Local: "payments", Source: "paymentsdev/payments", Block: "max_retries = 3\n"}, 3},
-		{"floor", providerSpec{Local: "floor", Source: "bench/floor"}, 5},
-		{"none", providerSpec{Local: "floor", Source: "bench/floor"}, 0},
+		{"payments", providerSpec{Local: "payments", Source: "paymentsdev/payments", Block: "max_retries = 3\n"}, 3, mixCards},
+		{"floor", providerSpec{Local: "floor", Source: "bench/floor"}, 5, mixCards},
+		{"none", providerSpec{Local: "floor", Source: "bench/floor"}, 0, mixCards},
+		{"payments subscriptions", providerSpec{Local: "payments", Source: "paymentsdev/payments"}, 4, mixSubscriptions},
+		{"floor subscriptions", providerSpec{Local: "floor", Source: "bench/floor"}, 2, mixSubscriptions},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			got := generateConfig(tc.spec, tc.n)
+			got := generateConfig(tc.spec, tc.n, tc.mix)
+			if all := regexp.MustCompile(`(?m)^resource "`).FindAllString(got, -1); len(all) != tc.n*tc.mix.perCustomer() {
+				t.Errorf("got %d resources, want %d × %d", len(all), tc.n, tc.mix.perCustomer())
+			}
 			if want := fmt.Sprintf("source = %q", tc.spec.Source); !strings.Contains(got, want) {
 				t.Errorf("config lacks %s:\n%s", want, got)
 			}
@@ -42,8 +48,26 @@ func TestGenerateConfig_Providers(t *testing.T) {
 			if tc.n > 0 && strings.Count(got, `token    = "tok_visa"`) != tc.n {
 				t.Errorf("want %d cards with token tok_visa", tc.n)
 			}
-			if strings.Contains(got, "default") {
+			if strings.Contains(got, "default ") {
 				t.Errorf("cards must not set default: the first card becomes default by itself")
+			}
+			if tc.mix != mixSubscriptions {
+				if strings.Contains(got, "_subscription") || strings.Contains(got, "_price") || strings.Contains(got, "_product") {
+					t.Errorf("mix %s has more than customers and cards:\n%s", tc.mix, got)
+				}
+				return
+			}
+			for i := range tc.n {
+				for _, ref := range []string{
+					fmt.Sprintf("product     = %s_product.c%d.id", tc.spec.Local, i),
+					fmt.Sprintf("customer       = %s_customer.c%d.id", tc.spec.Local, i),
+					fmt.Sprintf("default_source = %s_customer_source.c%d.id", tc.spec.Local, i),
+					fmt.Sprintf("items          = [{ price = %s_price.c%d.id, quantity = 1 }]", tc.spec.Local, i),
+				} {
+					if !strings.Contains(got, ref) {
+						t.Errorf("customer %d's plan lacks %s", i, ref)
+					}
+				}
 			}
 		})
 	}
@@ -52,10 +76,12 @@ func TestGenerateConfig_Providers(t *testing.T) {
 // TestGenerateConfig_SameShape checks that the two providers' configurations
 // differ only in the provider's name and block, so their times compare.
 func TestGenerateConfig_SameShape(t *testing.T) {
-	pay := generateConfig(providerSpec{Local: "payments", Source: "x/payments"}, 4)
-	flo := generateConfig(providerSpec{Local: "floor", Source: "x/floor"}, 4)
-	if got := strings.ReplaceAll(pay, "payments", "floor"); got != flo {
-		t.Errorf("the configurations differ beyond the provider name:\n%s\n---\n%s", got, flo)
+	for _, m := range mixes {
+		pay := generateConfig(providerSpec{Local: "payments", Source: "x/payments"}, 4, m)
+		flo := generateConfig(providerSpec{Local: "floor", Source: "x/floor"}, 4, m)
+		if got := strings.ReplaceAll(pay, "payments", "floor"); got != flo {
+			t.Errorf("mix %s: the configurations differ beyond the provider name:\n%s\n---\n%s", m, got, flo)
+		}
 	}
 }
 

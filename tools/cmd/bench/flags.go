@@ -4,6 +4,7 @@ import (
 	"errors"
 	"flag"
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 )
@@ -24,6 +25,8 @@ type options struct {
 	build         bool
 	terraform     string
 	tfLog         string
+	// mix is what each customer of the timed configurations brings.
+	mix mix
 
 	// rateLimits, rateLimitN and rateLimitRepeat drive the rate-limit phase.
 	rateLimits      []int64
@@ -34,7 +37,8 @@ type options struct {
 func parseFlags(args []string) (options, error) {
 	var o options
 	fs := flag.NewFlagSet("bench", flag.ContinueOnError)
-	ns := fs.String("n", "100,500,1000", "comma-separated numbers of customers (each with a card, so 2N resources)")
+	ns := fs.String("n", "100,500,1000", "comma-separated numbers of customers (each with a card, so 2N resources; 5N with -mix subscriptions)")
+	mixFlag := fs.String("mix", string(mixCards), "what each customer brings: cards (a card) or subscriptions (a card, a product, its monthly price and a subscription to it)")
 	repeats := fs.String("repeat", "3,3,1", "repetitions per N: one value for all, or one per -n value; the median is reported")
 	lat := fs.String("latency", "20,50", "comma-separated sandbox latencies in ms for the latency table; empty skips it")
 	fs.IntVar(&o.latencyN, "latency-n", 500, "N for the latency table")
@@ -53,6 +57,10 @@ func parseFlags(args []string) (options, error) {
 	fs.StringVar(&o.tfLog, "tf-log", "", "TF_LOG level for the timed runs, written beside each run's log (slows them: for diagnosis only)")
 	if err := fs.Parse(args); err != nil {
 		return o, err
+	}
+	o.mix = mix(*mixFlag)
+	if !slices.Contains(mixes, o.mix) {
+		return o, fmt.Errorf("-mix %q: want one of %v", *mixFlag, mixes)
 	}
 	var err error
 	if o.ns, err = parseInts(*ns); err != nil || len(o.ns) == 0 {

@@ -1,5 +1,6 @@
 // Command bench times this provider against Terraform's floor: for N
-// customers with a card each it runs apply, a refresh plan and destroy with
+// customers with a card each (and, with -mix subscriptions, a plan each
+// they subscribe to) it runs apply, a refresh plan and destroy with
 // the payments provider against the sandbox and with a do-nothing provider
 // built on the same framework (tools/internal/floor), alternating the two, and
 // reports the medians, their ratio and the sandbox's requests per resource.
@@ -91,6 +92,8 @@ type sample struct {
 	Provider  string
 	Rep       int
 	LatencyMS int64
+	// Resources is how many resources the run's configuration has.
+	Resources int
 	Seconds   float64
 	// CPUSeconds is the CPU time of Terraform and its provider plugin;
 	// SandboxCPUSeconds the sandbox's during the run (payments only).
@@ -217,7 +220,7 @@ func (b *bench) timeOperations(ctx context.Context) error {
 	flip := false
 	for i, n := range b.o.ns {
 		for _, t := range []target{b.payments, b.floor} {
-			if err := writeConfig(b.dir(t, n), t.spec, n); err != nil {
+			if err := writeConfig(b.dir(t, n), t.spec, n, b.o.mix); err != nil {
 				return err
 			}
 		}
@@ -257,7 +260,7 @@ func (b *bench) timeLatencies(ctx context.Context) error {
 	n := b.o.latencyN
 	for _, t := range []target{b.payments, b.floor} {
 		if _, err := os.Stat(b.dir(t, n)); err != nil {
-			if err := writeConfig(b.dir(t, n), t.spec, n); err != nil {
+			if err := writeConfig(b.dir(t, n), t.spec, n, b.o.mix); err != nil {
 				return err
 			}
 		}
@@ -327,7 +330,7 @@ func (b *bench) dir(t target, n int) string {
 // checks that the account holds n customers and n cards after an apply and
 // none after a destroy.
 func (b *bench) measure(ctx context.Context, t target, n int, op string, rep int, latencyMS int64) error {
-	s := sample{N: n, Op: op, Provider: t.spec.Local, Rep: rep, LatencyMS: latencyMS}
+	s := sample{N: n, Op: op, Provider: t.spec.Local, Rep: rep, LatencyMS: latencyMS, Resources: n * b.o.mix.perCustomer()}
 	name := fmt.Sprintf("%s-n%d-%s-r%d", t.spec.Local, n, op, rep+1)
 	if latencyMS > 0 {
 		name += fmt.Sprintf("-%dms", latencyMS)
@@ -384,7 +387,7 @@ func describeSample(s sample) string {
 	}
 	if d := s.Delta; d != nil {
 		out += fmt.Sprintf("  sandbox CPU %.2fs", s.SandboxCPUSeconds)
-		out += fmt.Sprintf("  %.2f requests/resource, %d connections", float64(d.Total)/float64(resourcesPerCustomer*s.N), d.Connections)
+		out += fmt.Sprintf("  %.2f requests/resource, %d connections", float64(d.Total)/float64(s.Resources), d.Connections)
 	}
 	return out
 }

@@ -30,7 +30,7 @@ func writePlot(path string, rows []row) error {
 		if op == opPlan {
 			p.Title.Text = "refresh plan"
 		}
-		p.X.Label.Text = "N customers (2N resources)"
+		p.X.Label.Text = "N customers (2N resources, 5N with -mix subscriptions)"
 		p.Y.Label.Text = "seconds (median)"
 		// Both axes start at 0, and the top leaves room for the legend.
 		p.X.Min, p.Y.Min = 0, 0

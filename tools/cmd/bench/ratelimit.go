@@ -108,7 +108,7 @@ func (b *bench) timeRateLimits(ctx context.Context) error {
 	t := b.payments
 	t.spec = rateLimitSpec(t.spec.Dir)
 	dir := filepath.Join(b.work, "ratelimit", "n"+strconv.Itoa(n))
-	if err := writeConfig(dir, t.spec, n); err != nil {
+	if err := writeConfig(dir, t.spec, n, mixCards); err != nil {
 		return err
 	}
 	for rep := range b.o.rateLimitRepeat {
@@ -123,7 +123,7 @@ func (b *bench) timeRateLimits(ctx context.Context) error {
 		}
 	}
 	floorDir := filepath.Join(b.work, "ratelimit", "floor-n"+strconv.Itoa(n))
-	if err := writeConfig(floorDir, b.floor.spec, n); err != nil {
+	if err := writeConfig(floorDir, b.floor.spec, n, mixCards); err != nil {
 		return err
 	}
 	// The repetitions go round the modes, so that a slow spell of the

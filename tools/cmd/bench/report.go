@@ -56,6 +56,7 @@ func aggregate(samples []sample, ns []int) []row {
 		for _, op := range operations {
 			var pay, flo, payCPU, floCPU, sbCPU, conns []float64
 			reqs := map[string]int64{}
+			resources := 0
 			for _, s := range samples {
 				if s.N != n || s.Op != op || s.LatencyMS != 0 {
 					continue
@@ -66,6 +67,7 @@ func aggregate(samples []sample, ns []int) []row {
 					continue
 				}
 				pay = append(pay, s.Seconds)
+				resources += s.Resources
 				payCPU = append(payCPU, s.CPUSeconds)
 				sbCPU = append(sbCPU, s.SandboxCPUSeconds)
 				if s.Delta != nil {
@@ -84,7 +86,7 @@ func aggregate(samples []sample, ns []int) []row {
 			if r.FloorCPU > 0 {
 				r.CPURatio = r.PaymentsCPU / r.FloorCPU
 			}
-			r.PerResource = perResource(reqs, resourcesPerCustomer*n*len(pay))
+			r.PerResource = perResource(reqs, resources)
 			for _, v := range r.PerResource {
 				r.Requests += v
 			}

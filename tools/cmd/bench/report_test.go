@@ -17,8 +17,8 @@ func fakeSamples() []sample {
 			d := &statsDelta{Total: 20, Connections: int64(10 + rep),
 				Requests: map[string]int64{"POST /v1/customers": 10, "POST /v1/customers/:id/sources": 10}}
 			out = append(out,
-				sample{N: 10, Op: op, Provider: paymentsLocal, Rep: rep, Seconds: 2 + float64(rep), CPUSeconds: 3, SandboxCPUSeconds: 0.5, Delta: d},
-				sample{N: 10, Op: op, Provider: floorLocal, Rep: rep, Seconds: 1 + float64(rep), CPUSeconds: 2})
+				sample{N: 10, Op: op, Provider: paymentsLocal, Rep: rep, Resources: 20, Seconds: 2 + float64(rep), CPUSeconds: 3, SandboxCPUSeconds: 0.5, Delta: d},
+				sample{N: 10, Op: op, Provider: floorLocal, Rep: rep, Resources: 20, Seconds: 1 + float64(rep), CPUSeconds: 2})
 		}
 	}
 	return append(out,

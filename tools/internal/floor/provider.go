@@ -1,7 +1,8 @@
 // Package floor is a do-nothing Terraform provider built on the same
 // framework as the payments provider. Its resources have the schemas of
-// payments_customer and payments_customer_source, taken from them, but make
-// no request: Create fills the computed attributes, Read returns the state,
+// payments_customer, payments_customer_source, payments_product,
+// payments_price and payments_subscription, taken from them, but make no
+// request: Create fills the computed attributes, Read returns the state,
 // Delete forgets it.
 // Timing it gives the floor that Terraform, the plugin protocol and the
 // framework set, which the benchmark compares the real provider against.
@@ -63,6 +64,9 @@ func (p *floorProvider) Resources(_ context.Context) []func() resource.Resource 
 	return []func() resource.Resource{
 		func() resource.Resource { return newCustomerResource(p.pace) },
 		func() resource.Resource { return newCustomerSourceResource(p.pace) },
+		func() resource.Resource { return newProductResource(p.pace) },
+		func() resource.Resource { return newPriceResource(p.pace) },
+		func() resource.Resource { return newSubscriptionResource(p.pace) },
 	}
 }
 
@@ -167,5 +171,55 @@ func newCustomerSourceResource(pace *pacer) resource.Resource {
 		"last4":     func() tftypes.Value { return tftypes.NewValue(tftypes.String, "4242") },
 		"exp_month": func() tftypes.Value { return tftypes.NewValue(tftypes.Number, 12) },
 		"exp_year":  func() tftypes.Value { return tftypes.NewValue(tftypes.Number, 2034) },
+	}}
+}
+
+// now is the current time as the service writes it, for computed times.
+func now() tftypes.Value {
+	return tftypes.NewValue(tftypes.String, time.Now().UTC().Format(time.RFC3339))
+}
+
+func str(v string) func() tftypes.Value {
+	return func() tftypes.Value { return tftypes.NewValue(tftypes.String, v) }
+}
+
+func id(prefix string) func() tftypes.Value {
+	return func() tftypes.Value { return tftypes.NewValue(tftypes.String, newID(prefix)) }
+}
+
+func boolean(v bool) func() tftypes.Value {
+	return func() tftypes.Value { return tftypes.NewValue(tftypes.Bool, v) }
+}
+
+func newProductResource(pace *pacer) resource.Resource {
+	return &stateOnly{pace: pace, mirrors: payments.NewProductResource(), fill: map[string]func() tftypes.Value{
+		"id":         id("prod_"),
+		"created_at": now,
+		"livemode":   boolean(false),
+	}}
+}
+
+func newPriceResource(pace *pacer) resource.Resource {
+	return &stateOnly{pace: pace, mirrors: payments.NewPriceResource(), fill: map[string]func() tftypes.Value{
+		"id":             id("price_"),
+		"type":           str("recurring"),
+		"interval_count": func() tftypes.Value { return tftypes.NewValue(tftypes.Number, 1) },
+		"created_at":     now,
+		"livemode":       boolean(false),
+	}}
+}
+
+func newSubscriptionResource(pace *pacer) resource.Resource {
+	return &stateOnly{pace: pace, mirrors: payments.NewSubscriptionResource(), fill: map[string]func() tftypes.Value{
+		"id":                   id("sub_"),
+		"status":               str("active"),
+		"current_period_start": now,
+		"current_period_end": func() tftypes.Value {
+			return tftypes.NewValue(tftypes.String, time.Now().UTC().AddDate(0, 1, 0).Format(time.RFC3339))
+		},
+		"latest_invoice":       id("in_"),
+		"cancel_at_period_end": boolean(false),
+		"created_at":           now,
+		"livemode":             boolean(false),
 	}}
 }
