@@ -2,6 +2,7 @@ package sandbox
 
 import (
 	"strings"
+	"time"
 
 	"github.com/paymentsdev/terraform-provider-payments/internal/wire"
 )
@@ -33,8 +34,11 @@ func (c *call) emit(typ string, obj []byte) {
 	wh.seq++
 	// created is when the event was recorded, which its retention counts
 	// from; the body's created_at is the change's time, which for a
-	// customer on a test clock is the clock's (testclocks.go).
-	ev := &event{id: newRID(), seq: wh.seq, typ: typ, created: max(c.unix, c.s.now().Unix())}
+	// customer on a test clock is the clock's (testclocks.go). One reading
+	// of the server's clock serves the pruning too: a renewal emits five
+	// events, and the clock costs as much as a map write.
+	now := c.s.now()
+	ev := &event{id: newRID(), seq: wh.seq, typ: typ, created: max(c.unix, now.Unix())}
 	for wh.events[ev.id] != nil {
 		ev.id = newRID()
 	}
@@ -43,12 +47,32 @@ func (c *call) emit(typ string, obj []byte) {
 	wh.events[ev.id] = ev
 	wh.eventOrder = append(wh.eventOrder, ev)
 	c.putEvent(ev)
-	c.pruneEvents()
+	c.pruneEventsAt(now, func() bool { return false })
 	for _, ep := range wh.endpointOrder {
 		if ep.wants(typ) {
 			c.addDelivery(ev.id, ep.id)
 		}
 	}
+}
+
+// The objects' JSON that only an event copies (emit keeps none of obj) is
+// written into the call's scratch buffer rather than a new one each: a
+// renewal emits five events, and each object's own buffer was as much
+// garbage as its event. A scratch slice is valid until the next one.
+
+func (c *call) invoiceScratch(inv *invoice) []byte {
+	c.scratch = invoiceJSON(c.scratch[:0], inv)
+	return c.scratch
+}
+
+func (c *call) subscriptionScratch(s *subscription) []byte {
+	c.scratch = subscriptionJSON(c.scratch[:0], s)
+	return c.scratch
+}
+
+func (c *call) paymentScratch(p *payment) []byte {
+	c.scratch = paymentJSON(c.scratch[:0], p)
+	return c.scratch
 }
 
 // emitPayment records the event of a payment entering its status.
@@ -62,10 +86,15 @@ func (c *call) pruneEvents() { c.pruneEventsWhile(func() bool { return false }) 
 // pruneEventsWhile is pruneEvents that also forgets the oldest events while
 // over reports true: the room a write needs under Limits (bounds.go).
 func (c *call) pruneEventsWhile(over func() bool) {
-	wh := &c.a.wh
 	// The server's clock, not the call's: a test clock's time is not when
 	// events were recorded.
-	cutoff := c.s.now().Add(-wire.EventRetention).Unix()
+	c.pruneEventsAt(c.s.now(), over)
+}
+
+// pruneEventsAt is pruneEventsWhile at now, the server's time.
+func (c *call) pruneEventsAt(now time.Time, over func() bool) {
+	wh := &c.a.wh
+	cutoff := now.Add(-wire.EventRetention).Unix()
 	n := 0
 	for n < len(wh.eventOrder) && (wh.eventOrder[n].created < cutoff || len(wh.eventOrder)-n > maxEvents || over()) {
 		ev := wh.eventOrder[n]

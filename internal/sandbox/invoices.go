@@ -70,8 +70,10 @@ func (c *call) newInvoice(s *subscription, reason string, free bool) *invoice {
 	}
 	c.a.bill.addInvoice(inv)
 	s.latestInvoice = inv.id
-	c.emit(wire.EventInvoiceCreated, invoiceJSON(nil, inv))
-	c.emit(wire.EventInvoiceFinalized, invoiceJSON(nil, inv))
+	// Created and finalized at once: one JSON serves both events.
+	b := c.invoiceScratch(inv)
+	c.emit(wire.EventInvoiceCreated, b)
+	c.emit(wire.EventInvoiceFinalized, b)
 	return inv
 }
 
@@ -86,7 +88,7 @@ func (c *call) collect(inv *invoice, s *subscription, src *source) {
 	inv.attempts++
 	if src == nil {
 		c.putInvoice(inv)
-		c.emit(wire.EventInvoicePaymentFailed, invoiceJSON(nil, inv))
+		c.emit(wire.EventInvoicePaymentFailed, c.invoiceScratch(inv))
 		c.invoiceUnpaid(s, inv)
 		return
 	}
@@ -98,7 +100,7 @@ func (c *call) collect(inv *invoice, s *subscription, src *source) {
 	p.setSource(src)
 	c.makePayment(p)
 	inv.payment = p.id
-	c.emitPayment(p, paymentJSON(nil, p))
+	c.emitPayment(p, c.paymentScratch(p))
 	c.settle(inv, s, p)
 }
 
@@ -111,11 +113,11 @@ func (c *call) settle(inv *invoice, s *subscription, p *payment) {
 		c.invoicePaid(inv, s)
 	case wire.PaymentStatusPending:
 		c.putInvoice(inv)
-		c.emit(wire.EventInvoicePaymentActionNeeded, invoiceJSON(nil, inv))
+		c.emit(wire.EventInvoicePaymentActionNeeded, c.invoiceScratch(inv))
 		c.invoiceUnpaid(s, inv)
 	default:
 		c.putInvoice(inv)
-		c.emit(wire.EventInvoicePaymentFailed, invoiceJSON(nil, inv))
+		c.emit(wire.EventInvoicePaymentFailed, c.invoiceScratch(inv))
 		c.invoiceUnpaid(s, inv)
 	}
 }
@@ -123,7 +125,7 @@ func (c *call) settle(inv *invoice, s *subscription, p *payment) {
 func (c *call) invoicePaid(inv *invoice, s *subscription) {
 	inv.status, inv.amountPaid, inv.nextAttempt = wire.InvoiceStatusPaid, inv.amountDue, 0
 	c.putInvoice(inv)
-	c.emit(wire.EventInvoicePaid, invoiceJSON(nil, inv))
+	c.emit(wire.EventInvoicePaid, c.invoiceScratch(inv))
 	if s != nil && s.latestInvoice == inv.id {
 		switch s.status {
 		case wire.SubscriptionStatusIncomplete, wire.SubscriptionStatusPastDue, wire.SubscriptionStatusUnpaid:
@@ -162,7 +164,7 @@ func (c *call) setSubscriptionStatus(s *subscription, status string) {
 		return
 	}
 	c.putSubscription(s)
-	c.emit(wire.EventSubscriptionUpdated, subscriptionJSON(nil, s))
+	c.emit(wire.EventSubscriptionUpdated, c.subscriptionScratch(s))
 }
 
 // paymentSettled follows a payment of an invoice that left pending (3-D

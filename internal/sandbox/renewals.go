@@ -53,17 +53,17 @@ func (l ledger) Do(s *subscription, kind billing.Kind, at int64) {
 				// invoice.
 				p.status = wire.PaymentStatusDeclined
 				c.putPayment(p)
-				c.emitPayment(p, paymentJSON(nil, p))
+				c.emitPayment(p, c.paymentScratch(p))
 			}
 			inv.status, inv.nextAttempt = wire.InvoiceStatusVoid, 0
 			c.putInvoice(inv)
-			c.emit(wire.EventInvoiceVoided, invoiceJSON(nil, inv))
+			c.emit(wire.EventInvoiceVoided, c.invoiceScratch(inv))
 		}
 		c.setSubscriptionStatus(s, wire.SubscriptionStatusIncompleteExpired)
 	case billing.TrialWillEnd:
 		s.trialNoticeSent = true
 		c.putSubscription(s)
-		c.emit(wire.EventSubscriptionTrialWillEnd, subscriptionJSON(nil, s))
+		c.emit(wire.EventSubscriptionTrialWillEnd, c.subscriptionScratch(s))
 	case billing.Retry:
 		inv := c.a.bill.invoices[s.latestInvoice]
 		inv.nextAttempt = 0
@@ -97,7 +97,7 @@ func (c *call) renew(s *subscription) {
 	c.putSubscription(s)
 	if s.status == before {
 		// A new period is a change too; a new status announced it already.
-		c.emit(wire.EventSubscriptionUpdated, subscriptionJSON(nil, s))
+		c.emit(wire.EventSubscriptionUpdated, c.subscriptionScratch(s))
 	}
 }
 
@@ -133,7 +133,7 @@ func (c *call) dun(inv *invoice, s *subscription) {
 	}
 	inv.status, inv.nextAttempt = wire.InvoiceStatusUncollectible, 0
 	c.putInvoice(inv)
-	c.emit(wire.EventInvoiceMarkedUncollectible, invoiceJSON(nil, inv))
+	c.emit(wire.EventInvoiceMarkedUncollectible, c.invoiceScratch(inv))
 	if s == nil || s.latestInvoice != inv.id || s.ended() {
 		return
 	}
