@@ -105,14 +105,15 @@ func (c *call) renew(s *subscription) {
 // same for the same subscription and period, so that a period replayed
 // after a crash finds its invoice rather than making a second.
 func periodInvoiceID(s *subscription) rid {
-	h := sha256.New()
-	h.Write(s.id[:])
-	var b [8]byte
-	for i := range b {
-		b[i] = byte(s.periodStart >> (8 * i))
+	// The hash of the id then the period's start, little-endian, on the
+	// stack: a renewal reads it twice.
+	var b [len(s.id) + 8]byte
+	n := copy(b[:], s.id[:])
+	for i := range 8 {
+		b[n+i] = byte(s.periodStart >> (8 * i))
 	}
-	h.Write(b[:])
-	return rid(ids.FromHash(h.Sum(nil)))
+	sum := sha256.Sum256(b[:])
+	return rid(ids.FromHash(sum[:]))
 }
 
 // dun schedules the next attempt of a renewal's invoice that is still
