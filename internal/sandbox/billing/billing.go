@@ -9,7 +9,6 @@
 package billing
 
 import (
-	"container/heap"
 	"sync"
 	"time"
 
@@ -126,23 +125,23 @@ type Ledger[ID comparable] interface {
 // A step may make another due (a renewal's failed charge schedules a
 // retry); it is done in its turn if due by until.
 func Advance[ID comparable](l Ledger[ID], until int64) (steps int, next int64) {
-	q := &queue[ID]{}
+	var q queue[ID]
 	order := 0
 	push := func(id ID) {
 		if k, at, ok := Due(l.State(id)); ok {
 			order++
-			heap.Push(q, item[ID]{id: id, kind: k, at: at, order: order})
+			q.push(item[ID]{id: id, kind: k, at: at, order: order})
 		}
 	}
 	for id := range l.All {
 		push(id)
 	}
-	for q.Len() > 0 {
-		it := (*q)[0]
+	for len(q) > 0 {
+		it := q[0]
 		if it.at > until {
 			return steps, it.at
 		}
-		heap.Pop(q)
+		q.pop()
 		l.Do(it.id, it.kind, it.at)
 		steps++
 		push(it.id)
@@ -157,31 +156,54 @@ type item[ID comparable] struct {
 	order int
 }
 
+// queue is a binary min-heap of items by less. It is not a container/heap:
+// that boxes every item pushed and popped, two allocations a step.
 type queue[ID comparable] []item[ID]
 
-func (q queue[ID]) Len() int { return len(q) }
-func (q queue[ID]) Less(i, j int) bool {
-	if q[i].at != q[j].at {
-		return q[i].at < q[j].at
+func (a item[ID]) less(b item[ID]) bool {
+	if a.at != b.at {
+		return a.at < b.at
 	}
-	if q[i].kind != q[j].kind {
-		return q[i].kind < q[j].kind
+	if a.kind != b.kind {
+		return a.kind < b.kind
 	}
-	return q[i].order < q[j].order
+	return a.order < b.order
 }
-func (q queue[ID]) Swap(i, j int) { q[i], q[j] = q[j], q[i] }
-func (q *queue[ID]) Push(x any) {
-	it, ok := x.(item[ID])
-	if !ok {
-		panic("billing: a queue holds items only")
-	}
+
+func (q *queue[ID]) push(it item[ID]) {
 	*q = append(*q, it)
+	h := *q
+	for i := len(h) - 1; i > 0; {
+		p := (i - 1) / 2
+		if !h[i].less(h[p]) {
+			break
+		}
+		h[i], h[p] = h[p], h[i]
+		i = p
+	}
 }
-func (q *queue[ID]) Pop() any {
-	old := *q
-	x := old[len(old)-1]
-	*q = old[:len(old)-1]
-	return x
+
+// pop removes the least item.
+func (q *queue[ID]) pop() {
+	h := *q
+	n := len(h) - 1
+	h[0] = h[n]
+	h = h[:n]
+	*q = h
+	for i := 0; ; {
+		least, l, r := i, 2*i+1, 2*i+2
+		if l < n && h[l].less(h[least]) {
+			least = l
+		}
+		if r < n && h[r].less(h[least]) {
+			least = r
+		}
+		if least == i {
+			return
+		}
+		h[i], h[least] = h[least], h[i]
+		i = least
+	}
 }
 
 // Runner runs renewals on a clock: at the earliest moment something is

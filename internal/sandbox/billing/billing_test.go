@@ -2,6 +2,7 @@ package billing
 
 import (
 	"fmt"
+	"math/rand/v2"
 	"slices"
 	"sync/atomic"
 	"testing"
@@ -130,5 +131,47 @@ func TestRunner_FiresWhenDue(t *testing.T) {
 	r.Poke(start.Add(72 * time.Hour).Unix())
 	if fake.Timers() != 1 {
 		t.Errorf("%d timers after a poke, want 1", fake.Timers())
+	}
+}
+
+// TestQueue_PopsInOrder pushes and pops at random and checks that every
+// pop is the least item left: by moment, then kind, then push order.
+func TestQueue_PopsInOrder(t *testing.T) {
+	t.Parallel()
+	seed := time.Now().UnixNano()
+	t.Logf("seed %d", seed)
+	rng := rand.New(rand.NewPCG(uint64(seed), 0))
+	var q queue[int]
+	var left []item[int]
+	for order := 1; order <= 2000; order++ {
+		if len(q) > 0 && rng.IntN(3) == 0 {
+			least := slices.MinFunc(left, func(a, b item[int]) int {
+				if a.less(b) {
+					return -1
+				}
+				return 1
+			})
+			if q[0] != least {
+				t.Fatalf("pop %d: least is %+v, want %+v", order, q[0], least)
+			}
+			q.pop()
+			left = slices.DeleteFunc(left, func(x item[int]) bool { return x == least })
+		}
+		it := item[int]{id: order, kind: Kind(1 + rng.IntN(4)), at: int64(rng.IntN(20)), order: order}
+		q.push(it)
+		left = append(left, it)
+	}
+	for len(q) > 0 {
+		least := slices.MinFunc(left, func(a, b item[int]) int {
+			if a.less(b) {
+				return -1
+			}
+			return 1
+		})
+		if q[0] != least {
+			t.Fatalf("draining: least is %+v, want %+v", q[0], least)
+		}
+		q.pop()
+		left = slices.DeleteFunc(left, func(x item[int]) bool { return x == least })
 	}
 }
