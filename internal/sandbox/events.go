@@ -80,11 +80,9 @@ func (c *call) emitPayment(p *payment, body []byte) {
 	c.emit(wire.PaymentStatusEvent(p.status), body)
 }
 
-// pruneEvents forgets events past the retention or the count bound.
-func (c *call) pruneEvents() { c.pruneEventsWhile(func() bool { return false }) }
-
-// pruneEventsWhile is pruneEvents that also forgets the oldest events while
-// over reports true: the room a write needs under Limits (bounds.go).
+// pruneEventsWhile forgets events past the retention or the count bound,
+// and the oldest events while over reports true: the room a write needs
+// under Limits (bounds.go). emit prunes at its own reading of the clock.
 func (c *call) pruneEventsWhile(over func() bool) {
 	// The server's clock, not the call's: a test clock's time is not when
 	// events were recorded.
