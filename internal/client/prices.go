@@ -130,8 +130,10 @@ type PriceTerms struct {
 // checks a subscription's items against prices made in the same run sends
 // nothing. Otherwise it is GetPrice.
 func (c *Client) GetPriceTerms(ctx context.Context, id string) (PriceTerms, error) {
-	if t, ok := c.priceTerms.Load(id); ok {
-		return t.(PriceTerms), nil
+	if v, ok := c.priceTerms.Load(id); ok {
+		if t, ok := v.(PriceTerms); ok {
+			return t, nil
+		}
 	}
 	p, err := c.GetPrice(ctx, id)
 	if err != nil {
