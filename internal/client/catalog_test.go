@@ -302,6 +302,16 @@ func TestClient_GetPriceTerms(t *testing.T) {
 			t.Errorf("%s: %d GET /v1/prices/:id, want %d", tc.name, n, tc.wantGets)
 		}
 	}
+	// A caller that changes the period it got changes no one else's.
+	mine, err := e.c.GetPriceTerms(ctx, monthly.ID)
+	if err != nil {
+		t.Fatalf("GetPriceTerms: %v", err)
+	}
+	mine.Recurring.IntervalCount = 7
+	if again, err := e.c.GetPriceTerms(ctx, monthly.ID); err != nil || *again.Recurring != *monthly.Recurring {
+		t.Errorf("GetPriceTerms after a caller changed its copy = %+v, %v; want the period %+v",
+			again.Recurring, err, *monthly.Recurring)
+	}
 	if _, err := e.c.GetPriceTerms(ctx, "price_doesnotexist0000000000"); !client.IsNotFound(err) {
 		t.Errorf("GetPriceTerms of an unknown price: %v, want not found", err)
 	}

@@ -132,7 +132,7 @@ type PriceTerms struct {
 func (c *Client) GetPriceTerms(ctx context.Context, id string) (PriceTerms, error) {
 	if v, ok := c.priceTerms.Load(id); ok {
 		if t, ok := v.(PriceTerms); ok {
-			return t, nil
+			return t.copy(), nil
 		}
 	}
 	p, err := c.GetPrice(ctx, id)
@@ -143,9 +143,16 @@ func (c *Client) GetPriceTerms(ctx context.Context, id string) (PriceTerms, erro
 }
 
 func termsOf(p *Price) PriceTerms {
-	t := PriceTerms{ID: p.ID, Product: p.Product, Currency: p.Currency, UnitAmount: p.UnitAmount}
-	if p.Recurring != nil {
-		r := *p.Recurring
+	return PriceTerms{ID: p.ID, Product: p.Product, Currency: p.Currency, UnitAmount: p.UnitAmount,
+		Recurring: p.Recurring}.copy()
+}
+
+// copy is t with a period of its own: terms are shared through the
+// client's cache, so a caller changing the period it got must change no
+// other caller's.
+func (t PriceTerms) copy() PriceTerms {
+	if t.Recurring != nil {
+		r := *t.Recurring
 		t.Recurring = &r
 	}
 	return t
