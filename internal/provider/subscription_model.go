@@ -165,19 +165,12 @@ var cancelOnDestroyValues = []string{cancelImmediately, cancelAtPeriodEnd}
 // paymentBehaviors are payment_behavior's values.
 var paymentBehaviors = []string{wire.PaymentBehaviorAllowIncomplete, wire.PaymentBehaviorErrorIfIncomplete}
 
-// renewedTime is a computed time that renewals change. The plan keeps
-// the state's value (UseStateForUnknown), so that an update shows exactly
-// the change made; Update keeps the planned value too (keepRenewed), so
-// that a renewal between plan and apply, such as a test clock advanced in
-// the same apply, is no inconsistent result. The next refresh reads the
+// keepRenewed sets the attributes renewals change back to planned's. The
+// plan keeps the state's values (UseStateForUnknown), so that an update
+// shows exactly the change made; what an update answers may already hold a
+// renewal the plan did not show, such as a test clock advanced in the same
+// apply, which would be an inconsistent result. The next refresh reads the
 // renewal, without a diff.
-func renewedTime(desc string) rschema.StringAttribute {
-	return rschema.StringAttribute{MarkdownDescription: desc, CustomType: timetypes.RFC3339Type{}, Computed: true,
-		PlanModifiers: []planmodifier.String{stringplanmodifier.UseStateForUnknown()}}
-}
-
-// keepRenewed sets the attributes renewals change back to planned's: what
-// an update answers may already hold a renewal the plan did not show.
 func (m *subscriptionModel) keepRenewed(planned *subscriptionModel) {
 	m.Status = planned.Status
 	m.CurrentPeriodStart = planned.CurrentPeriodStart
@@ -275,23 +268,13 @@ func subscriptionResourceAttributes() map[string]rschema.Attribute {
 		// Computed.
 		"id":                   keptString(d.ID),
 		"status":               keptString(d.Status),
-		"current_period_start": renewedTime(d.CurrentPeriodStart),
-		"current_period_end":   renewedTime(d.CurrentPeriodEnd),
-		"trial_end": rschema.StringAttribute{
-			MarkdownDescription: d.TrialEnd,
-			CustomType:          timetypes.RFC3339Type{},
-			Computed:            true,
-			PlanModifiers:       []planmodifier.String{stringplanmodifier.UseStateForUnknown()},
-		},
-		"latest_invoice": keptString(d.LatestInvoice),
-		"canceled_at":    renewedTime(d.CanceledAt),
-		"created_at": rschema.StringAttribute{
-			MarkdownDescription: d.CreatedAt,
-			CustomType:          timetypes.RFC3339Type{},
-			Computed:            true,
-			PlanModifiers:       []planmodifier.String{stringplanmodifier.UseStateForUnknown()},
-		},
-		"livemode": keptBool(d.Livemode),
+		"current_period_start": keptTime(d.CurrentPeriodStart),
+		"current_period_end":   keptTime(d.CurrentPeriodEnd),
+		"trial_end":            keptTime(d.TrialEnd),
+		"latest_invoice":       keptString(d.LatestInvoice),
+		"canceled_at":          keptTime(d.CanceledAt),
+		"created_at":           keptTime(d.CreatedAt),
+		"livemode":             keptBool(d.Livemode),
 	}
 }
 

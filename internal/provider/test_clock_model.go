@@ -127,14 +127,9 @@ func testClockResourceAttributes() map[string]rschema.Attribute {
 			},
 		},
 		// Computed.
-		"id":     keptString(d.ID),
-		"status": keptString(d.Status),
-		"created_at": rschema.StringAttribute{
-			MarkdownDescription: d.CreatedAt,
-			CustomType:          timetypes.RFC3339Type{},
-			Computed:            true,
-			PlanModifiers:       []planmodifier.String{stringplanmodifier.UseStateForUnknown()},
-		},
-		"livemode": keptBool(d.Livemode),
+		"id":         keptString(d.ID),
+		"status":     keptString(d.Status),
+		"created_at": keptTime(d.CreatedAt),
+		"livemode":   keptBool(d.Livemode),
 	}
 }
