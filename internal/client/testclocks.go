@@ -63,11 +63,7 @@ func (c *Client) DeleteTestClock(ctx context.Context, id string) (*Deleted, erro
 
 // ListTestClocks returns one page of test clocks, newest first.
 func (c *Client) ListTestClocks(ctx context.Context, p *ListParams) (*TestClockList, error) {
-	var lp ListParams
-	if p != nil {
-		lp = *p
-	}
-	return listPage(ctx, c, wire.PathTestClocks, lp.query(url.Values{}), "a test clock", func(k *TestClock) bool { return k.Livemode })
+	return listPage(ctx, c, wire.PathTestClocks, p.query(url.Values{}), "a test clock", func(k *TestClock) bool { return k.Livemode })
 }
 
 // AllTestClocks iterates over every test clock, newest first, following
