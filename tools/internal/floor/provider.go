@@ -158,19 +158,19 @@ func (s *stateOnly) filled(plan tftypes.Value) (tftypes.Value, error) {
 
 func newCustomerResource(pace *pacer) resource.Resource {
 	return &stateOnly{pace: pace, mirrors: payments.NewCustomerResource(), fill: map[string]func() tftypes.Value{
-		"id":         func() tftypes.Value { return tftypes.NewValue(tftypes.String, newID("cus_")) },
-		"created_at": func() tftypes.Value { return tftypes.NewValue(tftypes.String, time.Now().UTC().Format(time.RFC3339)) },
-		"livemode":   func() tftypes.Value { return tftypes.NewValue(tftypes.Bool, false) },
+		"id":         id("cus_"),
+		"created_at": now,
+		"livemode":   boolean(false),
 	}}
 }
 
 func newCustomerSourceResource(pace *pacer) resource.Resource {
 	return &stateOnly{pace: pace, mirrors: payments.NewCustomerSourceResource(), fill: map[string]func() tftypes.Value{
-		"id":        func() tftypes.Value { return tftypes.NewValue(tftypes.String, newID("src_")) },
-		"brand":     func() tftypes.Value { return tftypes.NewValue(tftypes.String, "visa") },
-		"last4":     func() tftypes.Value { return tftypes.NewValue(tftypes.String, "4242") },
-		"exp_month": func() tftypes.Value { return tftypes.NewValue(tftypes.Number, 12) },
-		"exp_year":  func() tftypes.Value { return tftypes.NewValue(tftypes.Number, 2034) },
+		"id":        id("src_"),
+		"brand":     str("visa"),
+		"last4":     str("4242"),
+		"exp_month": number(12),
+		"exp_year":  number(2034),
 	}}
 }
 
@@ -191,6 +191,10 @@ func boolean(v bool) func() tftypes.Value {
 	return func() tftypes.Value { return tftypes.NewValue(tftypes.Bool, v) }
 }
 
+func number(v int) func() tftypes.Value {
+	return func() tftypes.Value { return tftypes.NewValue(tftypes.Number, v) }
+}
+
 func newProductResource(pace *pacer) resource.Resource {
 	return &stateOnly{pace: pace, mirrors: payments.NewProductResource(), fill: map[string]func() tftypes.Value{
 		"id":         id("prod_"),
@@ -203,7 +207,7 @@ func newPriceResource(pace *pacer) resource.Resource {
 	return &stateOnly{pace: pace, mirrors: payments.NewPriceResource(), fill: map[string]func() tftypes.Value{
 		"id":             id("price_"),
 		"type":           str("recurring"),
-		"interval_count": func() tftypes.Value { return tftypes.NewValue(tftypes.Number, 1) },
+		"interval_count": number(1),
 		"created_at":     now,
 		"livemode":       boolean(false),
 	}}
