@@ -3,7 +3,6 @@ package sandbox
 import (
 	"fmt"
 	"slices"
-	"time"
 
 	"github.com/paymentsdev/terraform-provider-payments/internal/sandbox/bytesize"
 	"github.com/paymentsdev/terraform-provider-payments/internal/sandbox/delivery"
@@ -197,9 +196,7 @@ func (c *call) listDeliveries() response {
 		if at.RetryMS == 0 {
 			b = append(b, "null"...)
 		} else {
-			b = append(b, '"')
-			b = time.UnixMilli(at.RetryMS).UTC().AppendFormat(b, time.RFC3339)
-			b = append(b, '"')
+			b = appendTime(b, at.RetryMS/1000)
 		}
 		return append(b, '}')
 	}, noLock)
