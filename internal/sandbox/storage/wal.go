@@ -210,7 +210,8 @@ func (w *wal) whole(buf *[]byte, off int64) ([]byte, bool, error) {
 		*buf = make([]byte, n)
 	}
 	b := (*buf)[:n]
-	if _, err := w.f.ReadAt(b, off); err != nil {
+	copy(b, h[:])
+	if _, err := w.f.ReadAt(b[walHeaderSize:], off+walHeaderSize); err != nil {
 		return nil, false, err
 	}
 	if crc32.Checksum(b[8:], crc32c) != binary.LittleEndian.Uint32(b[4:]) {
