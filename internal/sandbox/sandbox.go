@@ -151,6 +151,7 @@ import (
 	"log/slog"
 	"net"
 	"net/http"
+	"slices"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -265,10 +266,10 @@ func New(opts Options) (*Server, error) {
 		faultSeed:   opts.FaultSeed,
 		mux:         http.NewServeMux(),
 	}
-	switch opts.DunningEnd {
-	case "":
+	switch {
+	case opts.DunningEnd == "":
 		s.dunningEnd = DunningEnds[0]
-	case wire.SubscriptionStatusCanceled, wire.SubscriptionStatusUnpaid, wire.SubscriptionStatusPastDue:
+	case slices.Contains(DunningEnds, opts.DunningEnd):
 		s.dunningEnd = opts.DunningEnd
 	default:
 		return nil, fmt.Errorf("sandbox: dunning end %q is not one of %s", opts.DunningEnd, strings.Join(DunningEnds, ", "))
