@@ -263,12 +263,13 @@ func guides(t *testing.T) map[string]string {
 func TestDocs_GuideListsNameEveryGuide(t *testing.T) {
 	all := guides(t)
 	for _, tc := range []struct {
-		file, template, section, prefix string
+		// end is what follows the list: the section runs to it.
+		file, template, section, end, prefix string
 	}{
 		// The README's paragraph after the table of types.
-		{file: "README.md", section: "Guides:", prefix: "docs/guides/"},
+		{file: "README.md", section: "Guides:", end: "\n\n", prefix: "docs/guides/"},
 		// The provider page's "Guides" list, generated from its template.
-		{file: "docs/index.md", template: "templates/index.md.tmpl", section: "## Guides", prefix: "guides/"},
+		{file: "docs/index.md", template: "templates/index.md.tmpl", section: "## Guides", end: "\n## ", prefix: "guides/"},
 	} {
 		text := readFile(t, tc.file)
 		start := strings.Index(text, tc.section)
@@ -276,12 +277,8 @@ func TestDocs_GuideListsNameEveryGuide(t *testing.T) {
 			t.Errorf("%s has no %q section listing the guides", tc.file, tc.section)
 			continue
 		}
-		// The list runs to the next blank line followed by a heading or
-		// paragraph: its links are the ones before the next "\n\n".
 		list := text[start:]
-		if end := strings.Index(list, "\n\n"); end > 0 && tc.section == "Guides:" {
-			list = list[:end]
-		} else if end := strings.Index(list[len(tc.section):], "\n## "); end > 0 {
+		if end := strings.Index(list[len(tc.section):], tc.end); end >= 0 {
 			list = list[:len(tc.section)+end]
 		}
 		edit := tc.file
