@@ -28,7 +28,8 @@ func (s *Server) authenticate(r *http.Request, publicOK bool) (*account, *apiErr
 		return nil, authError(wire.ErrorCodeMissingAPIKey,
 			"No API key provided: the Basic user name is empty. Send your secret key as the user name with an empty password.")
 	}
-	switch kind := wire.ClassifyKey(key); {
+	kind := wire.ClassifyKey(key)
+	switch {
 	case (kind == wire.KeyPublicSandbox || kind == wire.KeyPublicLive) && !publicOK:
 		return nil, &apiError{
 			status: http.StatusForbidden, typ: wire.ErrorTypePermission, code: wire.ErrorCodeSecretKeyRequired,
@@ -48,7 +49,7 @@ func (s *Server) authenticate(r *http.Request, publicOK bool) (*account, *apiErr
 		return nil, authError(wire.ErrorCodeInvalidAPIKey,
 			"The HTTP Basic password must be empty. Send your secret key as the user name only.")
 	}
-	if wire.ClassifyKey(key) == wire.KeyPublicSandbox {
+	if kind == wire.KeyPublicSandbox {
 		hash, ok := s.publishableAccount(key)
 		if !ok {
 			return nil, authError(wire.ErrorCodeInvalidAPIKey,
