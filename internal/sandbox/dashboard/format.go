@@ -24,8 +24,9 @@ var currencySymbols = map[string]string{
 func formatMoney(amount int64, currency string) string {
 	code := strings.ToUpper(currency)
 	if _, known := wire.CurrencyDecimals[code]; !known {
-		// Not an accepted currency: the minor units as they are.
-		return strconv.FormatInt(amount, 10) + " " + code
+		// Not an accepted currency: the minor units as they are, as
+		// messages write them.
+		return wire.FormatMoney(amount, code)
 	}
 	num, neg := strings.CutPrefix(wire.FormatAmount(amount, code), "-")
 	whole, frac, hasFrac := strings.Cut(num, ".")
