@@ -29,16 +29,11 @@ func (c *call) createPayment() response {
 	if e != nil {
 		return e.response()
 	}
-	capture := true
-	if v, _ := c.f.get(wire.ParamCapture); v != "" {
-		switch v {
-		case "true":
-		case "false":
-			capture = false
-		default:
-			return invalid(wire.ParamCapture, "capture %q is not valid; use true or false.", clip(v)).response()
-		}
+	capture, given, e := boolFilter(c.f, wire.ParamCapture)
+	if e != nil {
+		return e.response()
 	}
+	capture = capture || !given // empty or absent: capture at once
 	description, _ := c.f.get(wire.ParamDescription)
 	if e := checkDescription(description); e != nil {
 		return e.response()

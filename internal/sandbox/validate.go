@@ -230,8 +230,9 @@ func boolParam(f form, name string, dst *bool) *apiError {
 	return nil
 }
 
-// boolFilter reads a list's boolean filter; given is false when it is
-// absent or empty, which filters nothing, as the other lists' filters.
+// boolFilter reads a list's boolean filter, or a field with a default
+// (a payment's capture); given is false when it is absent or empty, which
+// filters nothing, as the other lists' filters, or keeps the default.
 func boolFilter(f form, name string) (val, given bool, e *apiError) {
 	if v, _ := f.get(name); v == "" {
 		return false, false, nil
