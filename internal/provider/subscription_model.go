@@ -148,7 +148,7 @@ var subscriptionDescriptions = struct {
 	CurrentPeriodEnd: "When the current period ends and the subscription renews, as an RFC 3339 UTC timestamp.",
 	TrialEnd:         "When the trial ends, as an RFC 3339 UTC timestamp; null without a trial.",
 	LatestInvoice:    "The identifier of the subscription's latest invoice (`in_…`).",
-	CanceledAt:       "When the subscription was canceled, or is set to end, as an RFC 3339 UTC timestamp; null until then.",
+	CanceledAt:       "When the subscription was canceled, as an RFC 3339 UTC timestamp; null until it has ended, also while it is set to end at the period's end.",
 	CreatedAt:        "When the subscription was created, as an RFC 3339 UTC timestamp with second precision.",
 	Livemode:         "Whether the subscription belongs to a live key's account (`true`) or a sandbox key's (`false`).",
 }
