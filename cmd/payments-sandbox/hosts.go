@@ -147,7 +147,7 @@ func hostCheck(p *hostPolicy, h http.Handler) http.Handler {
 			Type: wire.ErrorTypeInvalidRequest, Code: wire.ErrorCodeHostNotAllowed,
 			Message: fmt.Sprintf("This sandbox answers no request for host %q: without keys it answers only its own names (its -addr host, localhost, 127.0.0.1 and [::1]), "+
 				"so that no web page can reach it through DNS rebinding. If you reach it by that name, start it with -allowed-hosts %s.",
-				wire.Clip(r.Host, 64), wire.Clip(hostOnly(r.Host), 64)),
+				wire.Clip(wire.MaskKeys(r.Host), 64), wire.Clip(wire.MaskKeys(hostOnly(r.Host)), 64)),
 		}})
 		w.Header().Set("Content-Type", "application/json")
 		w.Header().Set("Cache-Control", "no-store")

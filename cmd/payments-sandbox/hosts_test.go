@@ -5,6 +5,7 @@ import (
 	"io"
 	"net"
 	"net/http"
+	"net/http/httptest"
 	"net/url"
 	"strings"
 	"testing"
@@ -201,4 +202,21 @@ func rawStatus(t *testing.T, base, raw string) int {
 	}
 	resp.Body.Close()
 	return resp.StatusCode
+}
+
+// TestHostCheck_MasksKeys: the 421's message repeats the Host it refused,
+// and a key pasted there is masked like everywhere else.
+func TestHostCheck_MasksKeys(t *testing.T) {
+	const key = "sk_sandbox_hostcheckkey0123"
+	h := hostCheck(newHostPolicy("127.0.0.1", nil), http.NotFoundHandler())
+	r := httptest.NewRequest(http.MethodGet, "/v1/customers", nil)
+	r.Host = key + ".attacker.example"
+	w := httptest.NewRecorder()
+	h.ServeHTTP(w, r)
+	if w.Code != http.StatusMisdirectedRequest {
+		t.Fatalf("status %d, want 421", w.Code)
+	}
+	if body := w.Body.String(); strings.Contains(body, key) || !strings.Contains(body, "redacted key") {
+		t.Errorf("the 421 shows the key or does not say it was masked: %s", body)
+	}
 }
