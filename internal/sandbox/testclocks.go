@@ -3,7 +3,6 @@ package sandbox
 import (
 	"strings"
 	"time"
-	"unicode/utf8"
 
 	"github.com/paymentsdev/terraform-provider-payments/internal/sandbox/billing"
 	"github.com/paymentsdev/terraform-provider-payments/internal/wire"
@@ -103,10 +102,7 @@ func (c *call) createTestClock() response {
 	}
 	k := &testClock{created: c.unix, frozen: frozen}
 	if v, ok := c.f.get(wire.ParamName); ok {
-		if n := utf8.RuneCountInString(v); n > wire.NameMaxLength {
-			return invalid(wire.ParamName, "name is %d characters long; use at most %d.", n, wire.NameMaxLength).response()
-		}
-		if e := refuseControl(wire.ParamName, "name", v); e != nil {
+		if e := checkName(v); e != nil {
 			return e.response()
 		}
 		k.name = strings.Clone(v)
