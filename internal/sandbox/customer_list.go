@@ -72,6 +72,20 @@ func (s *Server) orderCustomers(a *account) error {
 	return nil
 }
 
+// customerFilter reads the customer filter of a list of payments,
+// invoices or subscriptions: the zero rid when none is given, else an
+// existing customer's id.
+func (c *call) customerFilter() (rid, *apiError) {
+	v, _ := c.f.get(wire.ParamCustomer)
+	if v == "" {
+		return rid{}, nil
+	}
+	if r, ok := parseRID(v, wire.CustomerIDPrefix); ok && c.a.customers[r] != nil {
+		return r, nil
+	}
+	return rid{}, missingRef(wire.ParamCustomer, "customer %q does not exist.", clip(v))
+}
+
 // listCustomers is GET /v1/customers: the account's customers, newest
 // first, optionally only those whose e-mail address is email, ignoring
 // case (an empty email filters nothing, as the other lists' filters).

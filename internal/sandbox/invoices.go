@@ -304,14 +304,11 @@ func (c *call) listInvoices() response {
 	if e := c.checkList(wire.ParamCustomer, wire.ParamSubscription, wire.ParamStatus); e != nil {
 		return e.response()
 	}
-	var cus, sub rid
-	if v, _ := c.f.get(wire.ParamCustomer); v != "" {
-		r, ok := parseRID(v, wire.CustomerIDPrefix)
-		if !ok || c.a.customers[r] == nil {
-			return missingRef(wire.ParamCustomer, "customer %q does not exist.", clip(v)).response()
-		}
-		cus = r
+	cus, e := c.customerFilter()
+	if e != nil {
+		return e.response()
 	}
+	var sub rid
 	if v, _ := c.f.get(wire.ParamSubscription); v != "" {
 		s := c.findSubscription(v)
 		if s == nil {

@@ -280,14 +280,13 @@ func (c *call) listPayments() response {
 	if e := c.checkList(wire.ParamCustomer, wire.ParamStatus, wire.ParamCreatedGTE, wire.ParamCreatedLTE); e != nil {
 		return e.response()
 	}
+	cus, e := c.customerFilter()
+	if e != nil {
+		return e.response()
+	}
 	all := c.a.order
-	if v, _ := c.f.get(wire.ParamCustomer); v != "" {
-		r, ok := parseRID(v, wire.CustomerIDPrefix)
-		if ok && c.a.customers[r] != nil {
-			all = c.a.byCustomer[r]
-		} else {
-			return missingRef(wire.ParamCustomer, "customer %q does not exist.", clip(v)).response()
-		}
+	if !cus.isZero() {
+		all = c.a.byCustomer[cus]
 	}
 	status, _ := c.f.get(wire.ParamStatus)
 	if status != "" && !slices.Contains(wire.PaymentStatuses, status) {

@@ -419,13 +419,9 @@ func (c *call) listSubscriptions() response {
 	if e := c.checkList(wire.ParamCustomer, wire.ParamStatus, wire.ParamPrice); e != nil {
 		return e.response()
 	}
-	var cus rid
-	if v, _ := c.f.get(wire.ParamCustomer); v != "" {
-		r, ok := parseRID(v, wire.CustomerIDPrefix)
-		if !ok || c.a.customers[r] == nil {
-			return missingRef(wire.ParamCustomer, "customer %q does not exist.", clip(v)).response()
-		}
-		cus = r
+	cus, e := c.customerFilter()
+	if e != nil {
+		return e.response()
 	}
 	var pr *price
 	if v, _ := c.f.get(wire.ParamPrice); v != "" {
