@@ -147,7 +147,7 @@ func priceFromRecord(rec priceRecord) (*price, error) {
 		if _, err := r.Check(); err != nil {
 			return nil, fmt.Errorf("data file: price %s: %w", rec.ID, err)
 		}
-		r.Interval = wire.Intervals[slices.Index(wire.Intervals, r.Interval)] // interned
+		r.Interval, _ = intern(wire.Intervals, r.Interval)
 		pr.recurring = r
 	}
 	return pr, nil

@@ -170,8 +170,8 @@ func (c *call) setPriceFixed(dst *price) *apiError {
 		return nil
 	}
 	r := wire.Recurring{Interval: interval, IntervalCount: 1}
-	if i := slices.Index(wire.Intervals, interval); i >= 0 {
-		r.Interval = wire.Intervals[i] // interned
+	if known, ok := intern(wire.Intervals, interval); ok {
+		r.Interval = known
 	}
 	if hasCount {
 		n, err := strconv.ParseInt(count, 10, 64)
