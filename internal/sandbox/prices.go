@@ -4,7 +4,6 @@ import (
 	"slices"
 	"strconv"
 	"strings"
-	"unicode/utf8"
 
 	"github.com/paymentsdev/terraform-provider-payments/internal/wire"
 )
@@ -89,19 +88,13 @@ var (
 // takes under transfer_lookup_key, if any.
 func (c *call) setPriceMutable(dst *price) (*price, *apiError) {
 	if v, ok := c.f.get(wire.ParamNickname); ok {
-		if n := utf8.RuneCountInString(v); n > wire.NameMaxLength {
-			return nil, invalid(wire.ParamNickname, "nickname is %d characters long; use at most %d.", n, wire.NameMaxLength)
-		}
-		if e := refuseControl(wire.ParamNickname, "nickname", v); e != nil {
+		if e := checkLabel(wire.ParamNickname, v, wire.NameMaxLength); e != nil {
 			return nil, e
 		}
 		dst.nickname = strings.Clone(v)
 	}
 	if v, ok := c.f.get(wire.ParamLookupKey); ok {
-		if n := utf8.RuneCountInString(v); n > wire.LookupKeyMaxLength {
-			return nil, invalid(wire.ParamLookupKey, "lookup_key is %d characters long; use at most %d.", n, wire.LookupKeyMaxLength)
-		}
-		if e := refuseControl(wire.ParamLookupKey, "lookup_key", v); e != nil {
+		if e := checkLabel(wire.ParamLookupKey, v, wire.LookupKeyMaxLength); e != nil {
 			return nil, e
 		}
 		dst.lookupKey = strings.Clone(v)

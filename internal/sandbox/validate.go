@@ -36,14 +36,15 @@ func checkPhone(v string) *apiError {
 	return nil
 }
 
-func checkName(v string) *apiError {
-	if n := utf8.RuneCountInString(v); n > wire.NameMaxLength {
-		return invalid(wire.ParamName, "name is %d characters long; use at most %d.", n, wire.NameMaxLength)
+func checkName(v string) *apiError { return checkLabel(wire.ParamName, v, wire.NameMaxLength) }
+
+// checkLabel bounds a short text people read as a label, such as a name,
+// a nickname or a lookup key, to most characters, free of controls.
+func checkLabel(param, v string, most int) *apiError {
+	if n := utf8.RuneCountInString(v); n > most {
+		return invalid(param, "%s is %d characters long; use at most %d.", param, n, most)
 	}
-	if e := refuseControl(wire.ParamName, "name", v); e != nil {
-		return e
-	}
-	return nil
+	return refuseControl(param, param, v)
 }
 
 // refusedControl finds the control characters names and metadata keys
