@@ -119,10 +119,8 @@ func customerFromRecord(rec customerRecord) (*customer, error) {
 		return nil, fmt.Errorf("data file: customer id %q is malformed", rec.ID)
 	}
 	cu := &customer{id: id, seq: rec.Seq, created: rec.Created, email: rec.Email, name: rec.Name, phone: rec.Phone, meta: metaFromRecord(rec.Meta)}
-	if rec.Clock != "" {
-		if cu.clock, ok = parseRID(rec.Clock, wire.TestClockIDPrefix); !ok {
-			return nil, fmt.Errorf("data file: customer %s has a malformed test clock %q", rec.ID, rec.Clock)
-		}
+	if cu.clock, ok = parseOptID(rec.Clock, wire.TestClockIDPrefix); !ok {
+		return nil, fmt.Errorf("data file: customer %s has a malformed test clock %q", rec.ID, rec.Clock)
 	}
 	for _, sr := range rec.Sources {
 		sid, ok := parseRID(sr.ID, wire.SourceIDPrefix)
@@ -160,10 +158,8 @@ func paymentFromRecord(rec paymentRecord) (*payment, error) {
 			return nil, fmt.Errorf("data file: payment %s has a malformed customer %q", rec.ID, rec.Customer)
 		}
 	}
-	if rec.Invoice != "" {
-		if p.invoice, ok1 = parseRID(rec.Invoice, wire.InvoiceIDPrefix); !ok1 {
-			return nil, fmt.Errorf("data file: payment %s has a malformed invoice %q", rec.ID, rec.Invoice)
-		}
+	if p.invoice, ok1 = parseOptID(rec.Invoice, wire.InvoiceIDPrefix); !ok1 {
+		return nil, fmt.Errorf("data file: payment %s has a malformed invoice %q", rec.ID, rec.Invoice)
 	}
 	return p, nil
 }

@@ -171,9 +171,7 @@ func (c *call) putCustomer(cu *customer) {
 		ID: cu.id.format(wire.CustomerIDPrefix), Seq: cu.seq, Created: cu.created,
 		Email: cu.email, Name: cu.name, Phone: cu.phone, Meta: metaRecord(cu.meta),
 	}
-	if !cu.clock.isZero() {
-		rec.Clock = cu.clock.format(wire.TestClockIDPrefix)
-	}
+	rec.Clock = optID(wire.TestClockIDPrefix, cu.clock)
 	for _, s := range cu.sources {
 		sr := sourceRecord{ID: s.id.format(wire.SourceIDPrefix), Token: s.card.token, ExpYear: s.expYear}
 		sr.Last4, sr.ExpMonth = cardRecord(s.card, s.expMonth)
@@ -205,9 +203,7 @@ func (c *call) putPayment(p *payment) {
 	if !p.customer.isZero() {
 		rec.Customer = p.customer.format(wire.CustomerIDPrefix)
 	}
-	if !p.invoice.isZero() {
-		rec.Invoice = p.invoice.format(wire.InvoiceIDPrefix)
-	}
+	rec.Invoice = optID(wire.InvoiceIDPrefix, p.invoice)
 	c.addOp(storage.Put(bucketPayments, rec.ID, c.marshal(rec)))
 }
 
