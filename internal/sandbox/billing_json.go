@@ -1,10 +1,6 @@
 package sandbox
 
-import (
-	"strconv"
-
-	"github.com/paymentsdev/terraform-provider-payments/internal/wire"
-)
+import "github.com/paymentsdev/terraform-provider-payments/internal/wire"
 
 // The JSON of subscriptions and invoices, written by hand as the other
 // objects' (jsonw.go).
@@ -27,7 +23,7 @@ func subscriptionJSON(b []byte, s *subscription) []byte {
 		b = append(b, `,"object":"subscription_item","price":`...)
 		b = priceJSON(b, it.price)
 		b = append(b, `,"quantity":`...)
-		b = strconv.AppendInt(b, it.quantity, 10)
+		b = appendInt(b, it.quantity)
 		b = append(b, '}')
 	}
 	b = append(b, `],"default_source":`...)
