@@ -196,19 +196,7 @@ func customerResourceAttributes() map[string]rschema.Attribute {
 						"for example +14155550123", wire.PhoneMinDigits, wire.PhoneMaxDigits)),
 			},
 		},
-		"metadata": rschema.MapAttribute{
-			MarkdownDescription: fmt.Sprintf("%s At most %d keys, each of 1 to %d characters without square brackets or control characters, "+
-				"with a value of 1 to %d characters, and at most %d KiB for the whole customer once form-encoded "+
-				"(the service's request limit), checked at plan time. "+
-				"A value may not be empty, because the service deletes a key set to an empty string. "+
-				"Keys removed from the configuration are deleted at the service; keys added outside of "+
-				"Terraform are shown as a change and removed.",
-				d.Metadata, wire.MetadataMaxKeys, wire.MetadataKeyMaxLength, wire.MetadataValueMaxLength,
-				wire.MaxRequestBodyBytes>>10),
-			ElementType: types.StringType,
-			Optional:    true,
-			Validators:  metadataValidators(),
-		},
+		"metadata": metadataAttribute(d.Metadata, "customer"),
 		"test_clock": rschema.StringAttribute{
 			MarkdownDescription: d.TestClock + " Set only at creation: changing it replaces the customer. Destroying " +
 				"the clock deletes the customer with it, and the next plan creates it again.",

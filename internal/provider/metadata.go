@@ -2,11 +2,13 @@ package provider
 
 import (
 	"context"
+	"fmt"
 
 	"github.com/hashicorp/terraform-plugin-framework-validators/mapvalidator"
 	"github.com/hashicorp/terraform-plugin-framework-validators/stringvalidator"
 	"github.com/hashicorp/terraform-plugin-framework/attr"
 	"github.com/hashicorp/terraform-plugin-framework/diag"
+	rschema "github.com/hashicorp/terraform-plugin-framework/resource/schema"
 	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
 	"github.com/hashicorp/terraform-plugin-framework/types"
 
@@ -28,6 +30,26 @@ func metadataValidators() []validator.Map {
 			stringvalidator.UTF8LengthAtMost(wire.MetadataValueMaxLength),
 			stringvalidator.RegexMatches(noBidiRegexp, noBidiMessage),
 		),
+	}
+}
+
+// metadataAttribute is the metadata argument of a resource whose object is
+// a noun ("customer"), after description (what the metadata is): one
+// wording of the rules metadataValidators checks, so that no page drifts
+// from them.
+func metadataAttribute(description, noun string) rschema.MapAttribute {
+	return rschema.MapAttribute{
+		MarkdownDescription: fmt.Sprintf("%s At most %d keys, each of 1 to %d characters without square brackets or control characters, "+
+			"with a value of 1 to %d characters, and at most %d KiB for the whole %s once form-encoded "+
+			"(the service's request limit), checked at plan time. "+
+			"A value may not be empty, because the service deletes a key set to an empty string. "+
+			"Keys removed from the configuration are deleted at the service; keys added outside of "+
+			"Terraform are shown as a change and removed.",
+			description, wire.MetadataMaxKeys, wire.MetadataKeyMaxLength, wire.MetadataValueMaxLength,
+			wire.MaxRequestBodyBytes>>10, noun),
+		ElementType: types.StringType,
+		Optional:    true,
+		Validators:  metadataValidators(),
 	}
 }
 

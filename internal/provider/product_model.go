@@ -146,16 +146,7 @@ func productResourceAttributes() map[string]rschema.Attribute {
 			Computed: true,
 			Default:  booldefault.StaticBool(true),
 		},
-		"metadata": rschema.MapAttribute{
-			MarkdownDescription: fmt.Sprintf("%s At most %d keys, each of 1 to %d characters without square brackets or "+
-				"control characters, with a value of 1 to %d characters, and at most %d KiB for the whole product once "+
-				"form-encoded (the service's request limit), checked at plan time. Keys removed from the configuration "+
-				"are deleted at the service; keys added outside of Terraform are shown as a change and removed.",
-				d.Metadata, wire.MetadataMaxKeys, wire.MetadataKeyMaxLength, wire.MetadataValueMaxLength, wire.MaxRequestBodyBytes>>10),
-			ElementType: types.StringType,
-			Optional:    true,
-			Validators:  metadataValidators(),
-		},
+		"metadata": metadataAttribute(d.Metadata, "product"),
 		// Computed.
 		"id": keptString(d.ID),
 		"created_at": rschema.StringAttribute{
