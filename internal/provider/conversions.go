@@ -22,6 +22,15 @@ func stringPointer(v types.String) *string {
 	return &s
 }
 
+// boolPointer is the value of a known, non-null bool, or nil.
+func boolPointer(v types.Bool) *bool {
+	if v.IsNull() || v.IsUnknown() {
+		return nil
+	}
+	b := v.ValueBool()
+	return &b
+}
+
 // nullableString maps the client's "" (absent or null on the wire) to null.
 func nullableString(s string) types.String {
 	if s == "" {

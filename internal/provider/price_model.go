@@ -89,10 +89,7 @@ func (m *priceModel) createParams(ctx context.Context, transfer bool) (*client.P
 	if !m.Interval.IsNull() {
 		p.Recurring = &client.Recurring{Interval: m.Interval.ValueString(), IntervalCount: m.IntervalCount.ValueInt64()}
 	}
-	if !m.Active.IsNull() && !m.Active.IsUnknown() {
-		active := m.Active.ValueBool()
-		p.Active = &active
-	}
+	p.Active = boolPointer(m.Active)
 	diags := m.Metadata.ElementsAs(ctx, &p.Metadata, false)
 	return p, diags
 }

@@ -40,15 +40,6 @@ func activeFilterAttribute(what string) schema.BoolAttribute {
 	}
 }
 
-// boolPointer is the value of a known, non-null bool, or nil.
-func boolPointer(v types.Bool) *bool {
-	if v.IsNull() || v.IsUnknown() {
-		return nil
-	}
-	b := v.ValueBool()
-	return &b
-}
-
 func (r *productListResource) ListResourceConfigSchema(_ context.Context, _ list.ListResourceSchemaRequest, resp *list.ListResourceSchemaResponse) {
 	resp.Schema = schema.Schema{
 		MarkdownDescription: "Lists the products of the configured key's account, newest first, for `terraform query` " +

@@ -63,10 +63,7 @@ func (m *productModel) createParams(ctx context.Context) (*client.ProductParams,
 	p := &client.ProductParams{
 		Name:        stringPointer(m.Name),
 		Description: stringPointer(m.Description),
-	}
-	if !m.Active.IsNull() && !m.Active.IsUnknown() {
-		active := m.Active.ValueBool()
-		p.Active = &active
+		Active:      boolPointer(m.Active),
 	}
 	diags := m.Metadata.ElementsAs(ctx, &p.Metadata, false)
 	return p, diags
