@@ -94,9 +94,12 @@ func optID(prefix string, r rid) string {
 func (c *call) putSubscription(s *subscription) {
 	c.a.recount(&s.counted, s.memBytes())
 	c.pokeRenewals(s)
-	if c.s.store == nil {
-		return
-	}
+	c.addOp(storage.PutRecord(bucketSubscriptions, s))
+}
+
+func (s *subscription) RecordKey() string { return s.id.format(wire.SubscriptionIDPrefix) }
+
+func (s *subscription) RecordValue() []byte {
 	rec := subscriptionRecord{
 		ID: s.id.format(wire.SubscriptionIDPrefix), Seq: s.seq, Created: s.created,
 		Customer: s.customer.format(wire.CustomerIDPrefix), DefaultSource: optID(wire.SourceIDPrefix, s.defaultSource),
@@ -109,7 +112,7 @@ func (c *call) putSubscription(s *subscription) {
 		rec.Items = append(rec.Items, subItemRecord{ID: it.id.format(wire.SubscriptionItemIDPrefix),
 			Price: it.price.id.format(wire.PriceIDPrefix), Quantity: it.quantity})
 	}
-	c.addOp(storage.Put(bucketSubscriptions, rec.ID, c.marshal(rec)))
+	return marshal(rec)
 }
 
 func (c *call) putInvoice(inv *invoice) {
@@ -117,9 +120,12 @@ func (c *call) putInvoice(inv *invoice) {
 	if s := c.a.bill.subs[inv.subscription]; s != nil {
 		c.pokeRenewals(s)
 	}
-	if c.s.store == nil {
-		return
-	}
+	c.addOp(storage.PutRecord(bucketInvoices, inv))
+}
+
+func (inv *invoice) RecordKey() string { return inv.id.format(wire.InvoiceIDPrefix) }
+
+func (inv *invoice) RecordValue() []byte {
 	rec := invoiceRecord{
 		ID: inv.id.format(wire.InvoiceIDPrefix), Seq: inv.seq, Created: inv.created,
 		Customer: inv.customer.format(wire.CustomerIDPrefix), Subscription: inv.subscription.format(wire.SubscriptionIDPrefix),
@@ -131,20 +137,22 @@ func (c *call) putInvoice(inv *invoice) {
 		rec.Lines = append(rec.Lines, invoiceLineRecord{Item: l.item.format(wire.SubscriptionItemIDPrefix),
 			Price: l.price.format(wire.PriceIDPrefix), Quantity: l.quantity, Amount: l.amount})
 	}
-	c.addOp(storage.Put(bucketInvoices, rec.ID, c.marshal(rec)))
+	return marshal(rec)
 }
 
 func (c *call) putTestClock(k *testClock) {
 	c.a.recount(&k.counted, k.memBytes())
-	if c.s.store == nil {
-		return
-	}
-	rec := testClockRecord{ID: k.id.format(wire.TestClockIDPrefix), Seq: k.seq, Created: k.created, Name: k.name, Frozen: k.frozen}
-	c.addOp(storage.Put(bucketTestClocks, rec.ID, c.marshal(rec)))
+	c.addOp(storage.PutRecord(bucketTestClocks, k))
 }
 
-func (c *call) deleteTestClockRecord(id rid) {
-	c.addOp(storage.Delete(bucketTestClocks, id.format(wire.TestClockIDPrefix)))
+func (k *testClock) RecordKey() string { return k.id.format(wire.TestClockIDPrefix) }
+
+func (k *testClock) RecordValue() []byte {
+	return marshal(testClockRecord{ID: k.id.format(wire.TestClockIDPrefix), Seq: k.seq, Created: k.created, Name: k.name, Frozen: k.frozen})
+}
+
+func (c *call) deleteTestClockRecord(k *testClock) {
+	c.addOp(storage.DeleteRecord(bucketTestClocks, k))
 }
 
 // parseOptID parses an id that may be "", the zero rid.

@@ -290,17 +290,15 @@ func (s *Server) sweepIdle() {
 	if len(gone) == 0 {
 		return
 	}
-	if s.store != nil {
-		for i, a := range gone {
-			if !s.commitBackground(a, []storage.Op{storage.DropAccount()}) {
-				// The file keeps it (a full disk): so does memory, and a
-				// later sweep tries again.
-				s.mu.Lock()
-				s.accounts[a.hash] = a
-				s.indexAccount(a)
-				s.total.Add(goneBytes[i])
-				s.mu.Unlock()
-			}
+	for i, a := range gone {
+		if !s.commitBackground(a, []storage.Op{storage.DropAccount()}) {
+			// The file keeps it (a full disk): so does memory, and a
+			// later sweep tries again.
+			s.mu.Lock()
+			s.accounts[a.hash] = a
+			s.indexAccount(a)
+			s.total.Add(goneBytes[i])
+			s.mu.Unlock()
 		}
 	}
 	s.mu.Lock()

@@ -49,32 +49,36 @@ type (
 
 func (c *call) putProduct(p *product) {
 	c.a.recount(&p.counted, p.memBytes())
-	if c.s.store == nil {
-		return
-	}
-	rec := productRecord{
-		ID: p.id.format(wire.ProductIDPrefix), Seq: p.seq, Created: p.created,
-		Name: p.name, Description: p.description, Active: p.active, Meta: metaRecord(p.meta),
-	}
-	c.addOp(storage.Put(bucketProducts, rec.ID, c.marshal(rec)))
+	c.addOp(storage.PutRecord(bucketProducts, p))
 }
 
-func (c *call) deleteProductRecord(id rid) {
-	c.addOp(storage.Delete(bucketProducts, id.format(wire.ProductIDPrefix)))
+func (p *product) RecordKey() string { return p.id.format(wire.ProductIDPrefix) }
+
+func (p *product) RecordValue() []byte {
+	return marshal(productRecord{
+		ID: p.id.format(wire.ProductIDPrefix), Seq: p.seq, Created: p.created,
+		Name: p.name, Description: p.description, Active: p.active, Meta: metaRecord(p.meta),
+	})
+}
+
+func (c *call) deleteProductRecord(p *product) {
+	c.addOp(storage.DeleteRecord(bucketProducts, p))
 }
 
 func (c *call) putPrice(pr *price) {
 	c.a.recount(&pr.counted, pr.memBytes())
-	if c.s.store == nil {
-		return
-	}
-	rec := priceRecord{
+	c.addOp(storage.PutRecord(bucketPrices, pr))
+}
+
+func (pr *price) RecordKey() string { return pr.id.format(wire.PriceIDPrefix) }
+
+func (pr *price) RecordValue() []byte {
+	return marshal(priceRecord{
 		ID: pr.id.format(wire.PriceIDPrefix), Seq: pr.seq, Created: pr.created,
 		Product: pr.product.format(wire.ProductIDPrefix), Currency: pr.currency, UnitAmount: pr.unitAmount,
 		Interval: pr.recurring.Interval, IntervalCount: pr.recurring.IntervalCount,
 		Nickname: pr.nickname, LookupKey: pr.lookupKey, Active: pr.active, Meta: metaRecord(pr.meta),
-	}
-	c.addOp(storage.Put(bucketPrices, rec.ID, c.marshal(rec)))
+	})
 }
 
 // loadCatalog rebuilds the account's catalog from its records, by bucket

@@ -63,7 +63,7 @@ func (s *Server) orderCustomers(a *account) error {
 		c.putCustomer(cu)
 	}
 	a.customerSeq = uint64(len(order))
-	if s.store == nil || len(c.ops) == 0 {
+	if len(c.ops) == 0 {
 		return nil
 	}
 	if err := s.store.Commit(a.hash, c.ops); err != nil {

@@ -181,7 +181,7 @@ func (c *call) removeCustomer(cu *customer) []byte {
 	delete(c.a.byCustomer, cu.id)
 	c.a.sources -= len(cu.sources)
 	c.a.charge(-cu.counted)
-	c.deleteCustomerRecord(cu.id)
+	c.deleteCustomerRecord(cu)
 	b := deletedJSON(wire.CustomerIDPrefix, cu.id, "customer")
 	c.emit(wire.EventCustomerDeleted, b)
 	return b

@@ -52,7 +52,7 @@ func (a *account) Target(event, endpoint string) (delivery.Target, bool) {
 // deliveryHost is the sandbox as the delivery engine sees it.
 type deliveryHost struct{ s *Server }
 
-func (h deliveryHost) Stored() bool { return h.s.store != nil }
+func (h deliveryHost) Stored() bool { return h.s.durable }
 
 func (h deliveryHost) Keyed() bool { return h.s.keys.Load() != nil }
 
@@ -121,19 +121,14 @@ func (c *call) cancelEndpoint(ep rid) {
 }
 
 func (c *call) addWrites(w []delivery.Write) {
-	if c.s.store != nil {
-		c.ops = append(c.ops, writeOps(w)...)
+	for _, o := range writeOps(w) {
+		c.addOp(o)
 	}
 }
 
 // undoBook records how to take back a change to the delivery book, should
-// the request's write fail (see account.restore). Without a store there
-// is no write to fail.
-func (c *call) undoBook(f delivery.Undo) {
-	if c.s.store != nil {
-		c.undo = append(c.undo, f)
-	}
-}
+// the request's write fail (see account.restore).
+func (c *call) undoBook(f delivery.Undo) { c.undo = append(c.undo, f) }
 
 // commitBackground writes changes made outside a request (delivery
 // records, an idle account's removal), and reports whether they were

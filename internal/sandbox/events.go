@@ -98,7 +98,7 @@ func (c *call) pruneEventsAt(now time.Time, over func() bool) {
 		ev := wh.eventOrder[n]
 		delete(wh.events, ev.id)
 		c.a.charge(-ev.counted)
-		c.deleteEventRecord(ev.id)
+		c.deleteEventRecord(ev)
 		n++
 	}
 	if n > 0 {

@@ -94,7 +94,7 @@ func (c *call) idemFinish(rec *idemRecord, resp response) {
 		if a.idem[old.key] == old {
 			delete(a.idem, old.key)
 			a.charge(-old.counted)
-			c.deleteIdem(old.key)
+			c.deleteIdem(old)
 		}
 	}
 }

@@ -198,7 +198,7 @@ func (c *call) deleteProduct() response {
 	}
 	c.a.cat.removeProduct(p)
 	c.a.charge(-p.counted)
-	c.deleteProductRecord(p.id)
+	c.deleteProductRecord(p)
 	b := deletedJSON(wire.ProductIDPrefix, p.id, "product")
 	c.emit(wire.EventProductDeleted, b)
 	return ok(b)

@@ -128,10 +128,10 @@
 //   - The storage engine is its own package, storage: it keeps records by
 //     account, bucket and key and knows nothing of what they mean;
 //     store_records.go maps the objects to its records and back. Without
-//     a data file Options.Store is nil: the accounts in memory are then
-//     the only copy, since a second one (storage.NewMemory) would double
-//     what the sandbox keeps, uncounted, for a rollback that a write that
-//     cannot fail never needs.
+//     a data file the store is storage.NoCopy: the accounts in memory are
+//     the only copy, since a second would double what the sandbox keeps,
+//     uncounted; the objects are storage.Records, encoded only by a store
+//     that keeps them, so memory spends nothing on encoding.
 //   - The data file records its format (storage, dataFormat). A file of
 //     an older format is copied to <file>.v<N>.bak, then upgraded in
 //     place, and the log says so; one of a newer format is refused at open
@@ -175,8 +175,8 @@ type Options struct {
 	// key gets 401 invalid_api_key.
 	Keys []string
 	// Store keeps the state across restarts (see storage.Open); nil keeps
-	// it in memory only. The server owns it from New on and closes it in
-	// Close.
+	// it in memory only (storage.NoCopy). The server owns it from New on
+	// and closes it in Close.
 	Store storage.Store
 	// Logger receives operational logs; nil discards them. Keys and the
 	// Authorization header are never logged, and whatever looks like a
@@ -208,8 +208,10 @@ type Server struct {
 	clock clock.Clock
 	keys  atomic.Pointer[keys.Set] // nil admits every key; see SetKeys
 	store storage.Store
-	mux   *http.ServeMux
-	hooks *delivery.Engine
+	// durable: Options.Store was given, so deliveries are recorded.
+	durable bool
+	mux     *http.ServeMux
+	hooks   *delivery.Engine
 	// renewals runs the subscriptions' due steps on the clock
 	// (renewals.go); dunningEnd is Options.DunningEnd.
 	renewals   *billing.Runner
@@ -255,10 +257,15 @@ type Server struct {
 
 // New returns a Server ready to serve, with the state of opts.Store loaded.
 func New(opts Options) (*Server, error) {
+	store := opts.Store
+	if store == nil {
+		store = storage.NoCopy()
+	}
 	s := &Server{
 		log:         opts.Logger,
 		clock:       opts.Clock,
-		store:       opts.Store,
+		store:       store,
+		durable:     opts.Store != nil,
 		accounts:    make(map[[32]byte]*account),
 		publishable: make(map[string][32]byte),
 		dropping:    make(map[[32]byte]chan struct{}),
@@ -294,13 +301,11 @@ func New(opts Options) (*Server, error) {
 	if s.hooks, err = delivery.New(opts.Webhooks, deliveryHost{s}, s.clock); err != nil {
 		return nil, fmt.Errorf("sandbox: %w", err)
 	}
-	if s.store != nil {
-		for _, note := range s.store.Notes() {
-			s.log.Info(note)
-		}
-		if err := s.loadStore(); err != nil {
-			return nil, err
-		}
+	for _, note := range s.store.Notes() {
+		s.log.Info(note)
+	}
+	if err := s.loadStore(); err != nil {
+		return nil, err
 	}
 	s.metrics = newMetrics(s)
 	s.hooks.Start(func(yield func(delivery.Account) bool) {
@@ -339,7 +344,7 @@ func (s *Server) ConnState(_ net.Conn, state http.ConnState) {
 	}
 }
 
-// Close closes the store, if any. The server must not serve afterwards.
+// Close closes the store. The server must not serve afterwards.
 func (s *Server) Close() error {
 	s.closeOnce.Do(func() {
 		s.stopSweeper()
@@ -347,9 +352,7 @@ func (s *Server) Close() error {
 			s.renewals.Stop()
 		}
 		s.hooks.Stop()
-		if s.store != nil {
-			s.closeErr = s.store.Close()
-		}
+		s.closeErr = s.store.Close()
 	})
 	return s.closeErr
 }
@@ -360,9 +363,6 @@ func (s *Server) Close() error {
 // again. The error names the cause, never the file's path: it is meant for
 // a health endpoint.
 func (s *Server) StoreHealthy() error {
-	if s.store == nil {
-		return nil
-	}
 	if s.storeErr.Load() != nil {
 		return errors.New("the sandbox's data file failed in a way that leaves its state uncertain; restart it")
 	}

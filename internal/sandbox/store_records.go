@@ -148,13 +148,12 @@ func metaFromRecord(r [][2]string) metadata {
 	return m
 }
 
-func (c *call) addOp(o storage.Op) {
-	if c.s.store != nil {
-		c.ops = append(c.ops, o)
-	}
-}
+// addOp stages a change for the call's commit, if the store keeps it,
+// which encodes the records it names at commit (see storage.NoCopy).
+func (c *call) addOp(o storage.Op) { c.ops = c.s.store.Stage(c.ops, o) }
 
-func (c *call) marshal(v any) []byte {
+// marshal encodes a record's JSON.
+func marshal(v any) []byte {
 	b, err := json.Marshal(v)
 	if err != nil {
 		panic(fmt.Sprintf("sandbox: encoding a record: %v", err)) // plain structs cannot fail
@@ -164,9 +163,12 @@ func (c *call) marshal(v any) []byte {
 
 func (c *call) putCustomer(cu *customer) {
 	c.a.recount(&cu.counted, cu.memBytes())
-	if c.s.store == nil {
-		return
-	}
+	c.addOp(storage.PutRecord(bucketCustomers, cu))
+}
+
+func (cu *customer) RecordKey() string { return cu.id.format(wire.CustomerIDPrefix) }
+
+func (cu *customer) RecordValue() []byte {
 	rec := customerRecord{
 		ID: cu.id.format(wire.CustomerIDPrefix), Seq: cu.seq, Created: cu.created,
 		Email: cu.email, Name: cu.name, Phone: cu.phone, Meta: metaRecord(cu.meta),
@@ -180,18 +182,21 @@ func (c *call) putCustomer(cu *customer) {
 	if cu.defaultSource != nil {
 		rec.Default = cu.defaultSource.id.format(wire.SourceIDPrefix)
 	}
-	c.addOp(storage.Put(bucketCustomers, rec.ID, c.marshal(rec)))
+	return marshal(rec)
 }
 
-func (c *call) deleteCustomerRecord(id rid) {
-	c.addOp(storage.Delete(bucketCustomers, id.format(wire.CustomerIDPrefix)))
+func (c *call) deleteCustomerRecord(cu *customer) {
+	c.addOp(storage.DeleteRecord(bucketCustomers, cu))
 }
 
 func (c *call) putPayment(p *payment) {
 	c.a.recount(&p.counted, p.memBytes())
-	if c.s.store == nil {
-		return
-	}
+	c.addOp(storage.PutRecord(bucketPayments, p))
+}
+
+func (p *payment) RecordKey() string { return p.id.format(wire.PaymentIDPrefix) }
+
+func (p *payment) RecordValue() []byte {
 	rec := paymentRecord{
 		ID: p.id.format(wire.PaymentIDPrefix), Seq: p.seq, Created: p.created,
 		Amount: p.amount, Refunded: p.refunded, Currency: p.currency, Status: p.status,
@@ -204,19 +209,21 @@ func (c *call) putPayment(p *payment) {
 		rec.Customer = p.customer.format(wire.CustomerIDPrefix)
 	}
 	rec.Invoice = optID(wire.InvoiceIDPrefix, p.invoice)
-	c.addOp(storage.Put(bucketPayments, rec.ID, c.marshal(rec)))
+	return marshal(rec)
 }
 
 func (c *call) putToken(t *cardToken) {
 	c.a.recount(&t.counted, tokenBytes)
-	if c.s.store == nil {
-		return
-	}
-	rec := tokenRecord{
+	c.addOp(storage.PutRecord(bucketTokens, t))
+}
+
+func (t *cardToken) RecordKey() string { return t.id.format(wire.TokenIDPrefix) }
+
+func (t *cardToken) RecordValue() []byte {
+	return marshal(tokenRecord{
 		ID: t.id.format(wire.TokenIDPrefix), Token: t.card.token, Last4: t.card.last4,
 		ExpMonth: t.expMonth, ExpYear: t.expYear, Fingerprint: t.fingerprint, Used: t.used, Created: t.created,
-	}
-	c.addOp(storage.Put(bucketTokens, rec.ID, c.marshal(rec)))
+	})
 }
 
 // cardRecord is what a record keeps of a card beyond its test token: the
@@ -248,18 +255,15 @@ func (c *call) putSeq() {
 	c.addOp(storage.SetSeq(c.a.seq))
 }
 
-func (c *call) putIdem(rec *idemRecord) {
-	if c.s.store == nil {
-		return
-	}
-	c.addOp(storage.Put(bucketIdem, rec.key, c.marshal(idemStored{
-		FP: rec.fp[:], Created: rec.created, Status: rec.status, Body: rec.body,
-	})))
+func (c *call) putIdem(rec *idemRecord) { c.addOp(storage.PutRecord(bucketIdem, rec)) }
+
+func (rec *idemRecord) RecordKey() string { return rec.key }
+
+func (rec *idemRecord) RecordValue() []byte {
+	return marshal(idemStored{FP: rec.fp[:], Created: rec.created, Status: rec.status, Body: rec.body})
 }
 
-func (c *call) deleteIdem(key string) {
-	c.addOp(storage.Delete(bucketIdem, key))
-}
+func (c *call) deleteIdem(rec *idemRecord) { c.addOp(storage.DeleteRecord(bucketIdem, rec)) }
 
 func (c *call) dropAccount() { c.addOp(storage.DropAccount()) }
 

@@ -161,7 +161,7 @@ func (c *call) deleteTestClock() response {
 	}
 	c.a.clocks.remove(k)
 	c.a.charge(-k.counted)
-	c.deleteTestClockRecord(k.id)
+	c.deleteTestClockRecord(k)
 	b := deletedJSON(wire.TestClockIDPrefix, k.id, "test_helpers.test_clock")
 	c.emit(wire.EventTestClockDeleted, b)
 	return ok(b)

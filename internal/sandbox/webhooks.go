@@ -288,7 +288,7 @@ func (c *call) deleteWebhookEndpoint() response {
 	// Its deliveries stop: a scheduled attempt finds itself gone.
 	c.cancelEndpoint(ep.id)
 	c.a.charge(-ep.counted)
-	c.deleteWebhookEndpointRecord(ep.id)
+	c.deleteWebhookEndpointRecord(ep)
 	return ok(deletedJSON(wire.WebhookEndpointIDPrefix, ep.id, "webhook_endpoint"))
 }
 

@@ -47,36 +47,34 @@ type (
 
 func (c *call) putWebhookEndpoint(ep *webhookEndpoint) {
 	c.a.recount(&ep.counted, ep.memBytes())
-	if c.s.store == nil {
-		return
-	}
-	rec := webhookEndpointRecord{
+	c.addOp(storage.PutRecord(bucketWebhookEndpoints, ep))
+}
+
+func (ep *webhookEndpoint) RecordKey() string { return ep.id.format(wire.WebhookEndpointIDPrefix) }
+
+func (ep *webhookEndpoint) RecordValue() []byte {
+	return marshal(webhookEndpointRecord{
 		ID: ep.id.format(wire.WebhookEndpointIDPrefix), Seq: ep.seq, Created: ep.created, URL: ep.url,
 		Events: ep.events, Description: ep.description, Disabled: ep.disabled, Meta: metaRecord(ep.meta), Secret: ep.secret,
-	}
-	c.addOp(storage.Put(bucketWebhookEndpoints, rec.ID, c.marshal(rec)))
+	})
 }
 
-func (c *call) deleteWebhookEndpointRecord(id rid) {
-	c.addOp(storage.Delete(bucketWebhookEndpoints, id.format(wire.WebhookEndpointIDPrefix)))
+func (c *call) deleteWebhookEndpointRecord(ep *webhookEndpoint) {
+	c.addOp(storage.DeleteRecord(bucketWebhookEndpoints, ep))
 }
 
-func (c *call) putEvent(ev *event) {
-	if c.s.store == nil {
-		return
-	}
-	rec := eventRecord{ID: ev.id.format(wire.EventIDPrefix), Seq: ev.seq, Type: ev.typ, Created: ev.created, Body: ev.body}
-	c.addOp(storage.Put(bucketEvents, rec.ID, c.marshal(rec)))
+func (c *call) putEvent(ev *event) { c.addOp(storage.PutRecord(bucketEvents, ev)) }
+
+func (ev *event) RecordKey() string { return ev.id.format(wire.EventIDPrefix) }
+
+func (ev *event) RecordValue() []byte {
+	return marshal(eventRecord{ID: ev.id.format(wire.EventIDPrefix), Seq: ev.seq, Type: ev.typ, Created: ev.created, Body: ev.body})
 }
 
-func (c *call) deleteEventRecord(id rid) {
-	if c.s.store == nil {
-		// Not even the id's text: in memory each new event at the
-		// count bound prunes one.
-		return
-	}
-	c.addOp(storage.Delete(bucketEvents, id.format(wire.EventIDPrefix)))
-}
+// deleteEventRecord names the event, not its id's text: without a data
+// file nothing formats it, and each new event at the count bound prunes
+// one.
+func (c *call) deleteEventRecord(ev *event) { c.addOp(storage.DeleteRecord(bucketEvents, ev)) }
 
 // loadWebhooks rebuilds an account's webhook state from its records.
 func (a *account) loadWebhooks(recs map[string][][]byte) error {

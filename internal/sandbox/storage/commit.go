@@ -12,7 +12,9 @@ import (
 // errLead tells a queued commit that it leads the next batch.
 var errLead = errors.New("lead the next batch")
 
-// commit writes ops to the log and returns once they are on disk.
+func (st *boltStore) Stage(ops []Op, o Op) []Op { return append(ops, o) }
+
+// Commit writes ops to the log and returns once they are on disk.
 //
 // Writing each request in a transaction of its own would cap the sandbox
 // at the disk's sync rate however many clients it has. Here the requests
@@ -22,6 +24,7 @@ var errLead = errors.New("lead the next batch")
 // shared, no request waits for a timer, and a lone client pays one sync
 // and no hand-over to another goroutine.
 func (st *boltStore) Commit(account [32]byte, ops []Op) error {
+	encode(ops)
 	if err := checkOps(ops); err != nil {
 		return err
 	}

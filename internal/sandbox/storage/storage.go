@@ -1,6 +1,6 @@
 // Package storage is the sandbox's storage engine: a bbolt data file with
-// a write-ahead log beside it (Open), or memory alone (NewMemory), behind
-// one small interface, Store.
+// a write-ahead log beside it (Open), a copy in memory (NewMemory), or no
+// copy at all (NoCopy), behind one small interface, Store.
 //
 // It keeps records and knows nothing of what they mean: an account, named
 // by a 32-byte id, holds named buckets of keys and values, and a sequence
@@ -8,6 +8,15 @@
 // drop the account), all of them or none, and reads every account back
 // when it starts, or one account after a failed commit. New kinds of
 // records take new bucket names, and no change here.
+//
+// What each Store keeps: Open's keeps every record on disk, and reads it
+// back at the next start; NewMemory's keeps a copy of every record in
+// memory, until the process ends; NoCopy's keeps nothing, for a caller
+// whose own objects in memory are the only copy. The caller commits the
+// same calls to each. A change is staged (Store.Stage), then committed;
+// an op of a Record (PutRecord, DeleteRecord) is encoded by Commit. A
+// store without a copy stages nothing, so its caller collects no changes
+// and encodes no record.
 //
 // ARCHITECTURE.md, "The data file", records the design: the log, the group
 // commit, the checkpoints, the file's formats and what is done when a disk
@@ -27,10 +36,15 @@ type Store interface {
 	// LoadAccount returns one account's records, nil when it has none:
 	// the state to go back to after a commit of the account failed.
 	LoadAccount(id AccountID) (*Account, error)
+	// Stage appends o to ops, the changes of a commit to come, if the
+	// store keeps it, and returns ops: a store that keeps no copy returns
+	// them as they are, so that its caller collects nothing to discard.
+	Stage(ops []Op, o Op) []Op
 	// Commit makes ops to one account's records, durably: all of them or
 	// none. It returns once they are on disk; concurrent commits may share
 	// a record of the write-ahead log and its sync. After an error that
-	// is not ErrOutcomeUnknown, the commit changed nothing.
+	// is not ErrOutcomeUnknown, the commit changed nothing. A store that
+	// keeps the ops encodes their Records, in place in ops.
 	Commit(id AccountID, ops []Op) error
 	// Health reports whether the store takes writes: it reads, and, when
 	// the last write failed, tries an empty write.
@@ -58,13 +72,25 @@ type Account struct {
 	Buckets map[string]map[string][]byte
 }
 
-// Op is one change to an account's records; make one with Put, Delete,
-// DropAccount or SetSeq.
+// Op is one change to an account's records; make one with Put,
+// PutRecord, Delete, DeleteRecord, DropAccount or SetSeq.
 type Op struct {
 	kind   opKind
 	bucket string // "" is the account's own bucket: it holds the sequence
 	key    string
 	val    []byte
+	// rec, when set, gives key (and val, for a put) at Commit.
+	rec Record
+}
+
+// A Record is a caller's object that gives its key and its encoding only
+// when a store asks, in Commit: a store that keeps no copy never does.
+type Record interface {
+	// RecordKey is the record's key in its bucket.
+	RecordKey() string
+	// RecordValue is the record's encoding. The store keeps it: it must
+	// not change afterwards.
+	RecordValue() []byte
 }
 
 type opKind uint8
@@ -82,6 +108,29 @@ const keySeq = "seq"
 // afterwards. bucket must not be empty, key 1 to 32,768 bytes long.
 func Put(bucket, key string, val []byte) Op {
 	return Op{kind: opPut, bucket: bucket, key: key, val: val}
+}
+
+// PutRecord sets r's key in bucket to r's encoding as it is when Commit
+// is called; Commit asks r for them only if the store keeps records.
+func PutRecord(bucket string, r Record) Op { return Op{kind: opPut, bucket: bucket, rec: r} }
+
+// DeleteRecord removes r's key from bucket, if it is there; the key is
+// asked for at Commit, as PutRecord's.
+func DeleteRecord(bucket string, r Record) Op { return Op{kind: opDelete, bucket: bucket, rec: r} }
+
+// encode fills in the key and value of ops made of Records, in place.
+func encode(ops []Op) {
+	for i := range ops {
+		o := &ops[i]
+		if o.rec == nil {
+			continue
+		}
+		o.key = o.rec.RecordKey()
+		if o.kind == opPut {
+			o.val = o.rec.RecordValue()
+		}
+		o.rec = nil
+	}
 }
 
 // Delete removes key from bucket, if it is there.

@@ -40,6 +40,8 @@ func TestStore_FileAndMemoryAgree(t *testing.T) {
 				ops = append(ops, Delete(b, k))
 			case n < 6:
 				ops = append(ops, SetSeq(uint64(i)))
+			case n < 8:
+				ops = append(ops, PutRecord(b, &testRecord{key: k, val: fmt.Sprintf("r%d", i)}))
 			default:
 				ops = append(ops, Put(b, k, fmt.Appendf(nil, "v%d", i)))
 			}
