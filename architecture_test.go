@@ -50,6 +50,10 @@ func TestArchitecture_Doors(t *testing.T) {
 		{"./internal/sandbox/logmask", opsDenied},
 		{"./internal/sandbox/metrics", opsDenied},
 		{"./internal/sandbox/reqlog", opsDenied},
+		// The API's input and its refusals know nothing of the handlers
+		// nor of the engines.
+		{"./internal/sandbox/apierr", append(opsDenied, mod+"internal/sandbox/billing", mod+"internal/sandbox/form")},
+		{"./internal/sandbox/form", append(opsDenied, mod+"internal/sandbox/billing")},
 		{"./internal/sandbox/dashboard", []string{mod + "internal/client", mod + "internal/provider", "github.com/hashicorp/terraform-plugin"}},
 		{"./internal/client", []string{mod + "internal/sandbox", mod + "internal/provider", "github.com/hashicorp/terraform-plugin"}},
 		{"./internal/provider", []string{mod + "internal/sandbox", mod + "internal/tfcli", mod + "api"}},

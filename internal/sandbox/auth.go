@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"net/http"
 
+	"github.com/paymentsdev/terraform-provider-payments/internal/sandbox/apierr"
 	"github.com/paymentsdev/terraform-provider-payments/internal/sandbox/keys"
 	"github.com/paymentsdev/terraform-provider-payments/internal/wire"
 )
@@ -14,7 +15,7 @@ import (
 // derived one way from its secret key (keys.Publishable) and found in an
 // index of the accounts it may name, never turned back into a secret key.
 // Messages never quote the key: error bodies end up in client logs.
-func (s *Server) authenticate(r *http.Request, publicOK bool) (*account, *apiError) {
+func (s *Server) authenticate(r *http.Request, publicOK bool) (*account, *apierr.Error) {
 	if r.Header.Get("Authorization") == "" {
 		return nil, authError(wire.ErrorCodeMissingAPIKey,
 			"No API key provided. Send your secret key as the HTTP Basic user name with an empty password.")
@@ -31,14 +32,14 @@ func (s *Server) authenticate(r *http.Request, publicOK bool) (*account, *apiErr
 	kind := wire.ClassifyKey(key)
 	switch {
 	case (kind == wire.KeyPublicSandbox || kind == wire.KeyPublicLive) && !publicOK:
-		return nil, &apiError{
-			status: http.StatusForbidden, typ: wire.ErrorTypePermission, code: wire.ErrorCodeSecretKeyRequired,
-			message: "A publishable key can only create card tokens (POST " + wire.PathTokens + "). Use your secret key (" + wire.SecretKeySandboxPrefix + "...) for this endpoint.",
+		return nil, &apierr.Error{
+			Status: http.StatusForbidden, Type: wire.ErrorTypePermission, Code: wire.ErrorCodeSecretKeyRequired,
+			Message: "A publishable key can only create card tokens (POST " + wire.PathTokens + "). Use your secret key (" + wire.SecretKeySandboxPrefix + "...) for this endpoint.",
 		}
 	case kind == wire.KeySecretLive, kind == wire.KeyPublicLive:
-		return nil, &apiError{
-			status: http.StatusForbidden, typ: wire.ErrorTypePermission, code: wire.ErrorCodeLiveKeyOnSandbox,
-			message: "A live key cannot be used on the sandbox. Use a sandbox secret key (" + wire.SecretKeySandboxPrefix + "...), or point base_url at the live service.",
+		return nil, &apierr.Error{
+			Status: http.StatusForbidden, Type: wire.ErrorTypePermission, Code: wire.ErrorCodeLiveKeyOnSandbox,
+			Message: "A live key cannot be used on the sandbox. Use a sandbox secret key (" + wire.SecretKeySandboxPrefix + "...), or point base_url at the live service.",
 		}
 	case kind == wire.KeyMalformed:
 		return nil, authError(wire.ErrorCodeInvalidAPIKey, fmt.Sprintf(
@@ -108,6 +109,6 @@ func (s *Server) SetKeys(list []string) error {
 	return nil
 }
 
-func authError(code, msg string) *apiError {
-	return &apiError{status: http.StatusUnauthorized, typ: wire.ErrorTypeAuthentication, code: code, message: msg}
+func authError(code, msg string) *apierr.Error {
+	return &apierr.Error{Status: http.StatusUnauthorized, Type: wire.ErrorTypeAuthentication, Code: code, Message: msg}
 }

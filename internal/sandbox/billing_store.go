@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"slices"
 
+	"github.com/paymentsdev/terraform-provider-payments/internal/sandbox/form"
 	"github.com/paymentsdev/terraform-provider-payments/internal/sandbox/storage"
 	"github.com/paymentsdev/terraform-provider-payments/internal/wire"
 )
@@ -278,7 +279,7 @@ func invoiceFromRecord(rec invoiceRecord) (*invoice, error) {
 	pay, ok4 := parseOptID(rec.Payment, wire.PaymentIDPrefix)
 	status, ok5 := intern(wire.InvoiceStatuses, rec.Status)
 	reason, ok6 := intern(billingReasons, rec.BillingReason)
-	cur, cerr := currency(rec.Currency)
+	cur, cerr := form.Currency(rec.Currency)
 	if !ok1 || !ok2 || !ok3 || !ok4 || !ok5 || !ok6 || cerr != nil || rec.Seq == 0 {
 		return nil, fmt.Errorf("data file: invoice %q is malformed", rec.ID)
 	}

@@ -6,6 +6,7 @@ import (
 	"reflect"
 	"time"
 
+	"github.com/paymentsdev/terraform-provider-payments/internal/sandbox/apierr"
 	"github.com/paymentsdev/terraform-provider-payments/internal/sandbox/bytesize"
 	"github.com/paymentsdev/terraform-provider-payments/internal/sandbox/metrics"
 	"github.com/paymentsdev/terraform-provider-payments/internal/sandbox/storage"
@@ -195,7 +196,7 @@ func (a *account) recount(counted *int64, now int64) {
 
 // canGrow is the check before a write that may add records: nil, or the
 // refusal of a full account or sandbox. The account is write-locked.
-func (c *call) canGrow() *apiError {
+func (c *call) canGrow() *apierr.Error {
 	lim := &c.s.limits
 	if !c.makeRoom() {
 		return nil
@@ -203,17 +204,17 @@ func (c *call) canGrow() *apiError {
 	switch {
 	case lim.MaxAccountBytes > 0 && c.a.kept() >= lim.MaxAccountBytes:
 		c.s.metrics.Refused(metrics.LimitAccountBytes)
-		return &apiError{
-			status: http.StatusForbidden, typ: wire.ErrorTypeInvalidRequest, code: wire.ErrorCodeAccountLimitExceeded,
-			message: fmt.Sprintf("This account keeps %s of customers, payments, products, prices, subscriptions, invoices, test clocks, webhook endpoints, pending webhook deliveries, idempotency records and logged requests, "+
+		return &apierr.Error{
+			Status: http.StatusForbidden, Type: wire.ErrorTypeInvalidRequest, Code: wire.ErrorCodeAccountLimitExceeded,
+			Message: fmt.Sprintf("This account keeps %s of customers, payments, products, prices, subscriptions, invoices, test clocks, webhook endpoints, pending webhook deliveries, idempotency records and logged requests, "+
 				"the most this sandbox allows one account (-max-account-bytes %s); delete objects, or POST %s to empty the account. "+
 				"Reads and deletes still work.", bytesize.Format(c.a.kept()), bytesize.Format(lim.MaxAccountBytes), wire.PathSandboxReset),
 		}
 	case lim.MaxTotalBytes > 0 && c.s.total.Load() >= lim.MaxTotalBytes:
 		c.s.metrics.Refused(metrics.LimitTotalBytes)
-		return &apiError{
-			status: http.StatusForbidden, typ: wire.ErrorTypeInvalidRequest, code: wire.ErrorCodeSandboxLimitExceeded,
-			message: fmt.Sprintf("This sandbox keeps %s over all its accounts, the most it allows (-max-total-bytes %s); "+
+		return &apierr.Error{
+			Status: http.StatusForbidden, Type: wire.ErrorTypeInvalidRequest, Code: wire.ErrorCodeSandboxLimitExceeded,
+			Message: fmt.Sprintf("This sandbox keeps %s over all its accounts, the most it allows (-max-total-bytes %s); "+
 				"delete objects or POST %s, or ask its operator for a higher -max-total-bytes. Reads and deletes still work.",
 				bytesize.Format(c.s.total.Load()), bytesize.Format(lim.MaxTotalBytes), wire.PathSandboxReset),
 		}
@@ -243,15 +244,15 @@ func (c *call) makeRoom() (full bool) {
 
 // accountsFull is the refusal of a key that would need a new account when
 // the sandbox has -max-accounts of them.
-func (s *Server) accountsFull() *apiError {
+func (s *Server) accountsFull() *apierr.Error {
 	s.metrics.Refused(metrics.LimitAccounts)
 	idle := "never removed (-account-idle 0)"
 	if s.limits.AccountIdle > 0 {
 		idle = "removed after -account-idle " + s.limits.AccountIdle.String() + " unused"
 	}
-	return &apiError{
-		status: http.StatusForbidden, typ: wire.ErrorTypeInvalidRequest, code: wire.ErrorCodeSandboxLimitExceeded,
-		message: fmt.Sprintf("This sandbox already has %d accounts made on first use, the most it allows (-max-accounts %d); "+
+	return &apierr.Error{
+		Status: http.StatusForbidden, Type: wire.ErrorTypeInvalidRequest, Code: wire.ErrorCodeSandboxLimitExceeded,
+		Message: fmt.Sprintf("This sandbox already has %d accounts made on first use, the most it allows (-max-accounts %d); "+
 			"idle accounts are %s. Use a key that already has an account, or ask its operator for a higher -max-accounts.",
 			s.limits.MaxAccounts, s.limits.MaxAccounts, idle),
 	}
@@ -350,7 +351,7 @@ func (s *Server) stopSweeper() {
 }
 
 // canGrowIf is canGrow for a route that may add records, nil otherwise.
-func (c *call) canGrowIf(grows bool) *apiError {
+func (c *call) canGrowIf(grows bool) *apierr.Error {
 	if !grows {
 		return nil
 	}

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"slices"
 
+	"github.com/paymentsdev/terraform-provider-payments/internal/sandbox/form"
 	"github.com/paymentsdev/terraform-provider-payments/internal/sandbox/storage"
 	"github.com/paymentsdev/terraform-provider-payments/internal/wire"
 )
@@ -140,7 +141,7 @@ func (a *account) loadCatalog(buckets map[string][][]byte) error {
 func priceFromRecord(rec priceRecord) (*price, error) {
 	id, ok1 := parseRID(rec.ID, wire.PriceIDPrefix)
 	prod, ok2 := parseRID(rec.Product, wire.ProductIDPrefix)
-	cur, cerr := currency(rec.Currency)
+	cur, cerr := form.Currency(rec.Currency)
 	if !ok1 || !ok2 || cerr != nil || rec.Seq == 0 {
 		return nil, fmt.Errorf("data file: price %q is malformed", rec.ID)
 	}

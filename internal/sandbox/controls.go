@@ -1,6 +1,7 @@
 package sandbox
 
 import (
+	"github.com/paymentsdev/terraform-provider-payments/internal/sandbox/apierr"
 	"github.com/paymentsdev/terraform-provider-payments/internal/wire"
 )
 
@@ -8,14 +9,14 @@ import (
 // only, are not counted in stats and are not subject to faults.
 
 func (c *call) completePayment() response {
-	if e := c.f.check(wire.ParamOutcome); e != nil {
-		return e.response()
+	if e := c.f.Check(wire.ParamOutcome); e != nil {
+		return errResponse(e)
 	}
 	p, e := c.pathPayment()
 	if e != nil {
-		return e.response()
+		return errResponse(e)
 	}
-	outcome, _ := c.f.get(wire.ParamOutcome)
+	outcome, _ := c.f.Get(wire.ParamOutcome)
 	switch outcome {
 	case "":
 		// Finishing as the create asked: capture=false leaves it authorized.
@@ -25,13 +26,15 @@ func (c *call) completePayment() response {
 		}
 	case wire.OutcomeApproved, wire.OutcomeAuthorized, wire.OutcomeDeclined:
 	default:
-		return invalid(wire.ParamOutcome, "outcome %q is not valid; use %s, %s or %s.", clip(outcome),
-			wire.OutcomeApproved, wire.OutcomeAuthorized, wire.OutcomeDeclined).response()
+		return errResponse(apierr.Invalid(wire.ParamOutcome, "outcome %q is not valid; use %s, %s or %s.", apierr.Clip(outcome),
+			wire.OutcomeApproved, wire.OutcomeAuthorized, wire.OutcomeDeclined))
+
 	}
 	// Each outcome is also the status it leads to.
 	if p.status != wire.PaymentStatusPending || !canMove(p.status, outcome) {
-		return unexpectedState("Payment %s is %s; only a %s payment can be completed.",
-			p.id.format(wire.PaymentIDPrefix), p.status, wire.PaymentStatusPending).response()
+		return errResponse(apierr.UnexpectedState("Payment %s is %s; only a %s payment can be completed.",
+			p.id.format(wire.PaymentIDPrefix), p.status, wire.PaymentStatusPending))
+
 	}
 	c.onClock(p.customer)
 	p.status = outcome
@@ -49,16 +52,17 @@ func (c *call) completePayment() response {
 }
 
 func (c *call) disputePayment() response {
-	if e := c.f.check(); e != nil {
-		return e.response()
+	if e := c.f.Check(); e != nil {
+		return errResponse(e)
 	}
 	p, e := c.pathPayment()
 	if e != nil {
-		return e.response()
+		return errResponse(e)
 	}
 	if !canMove(p.status, wire.PaymentStatusDisputed) {
-		return unexpectedState("Payment %s is %s; only an %s or %s payment can be disputed.",
-			p.id.format(wire.PaymentIDPrefix), p.status, wire.PaymentStatusApproved, wire.PaymentStatusPartiallyRefunded).response()
+		return errResponse(apierr.UnexpectedState("Payment %s is %s; only an %s or %s payment can be disputed.",
+			p.id.format(wire.PaymentIDPrefix), p.status, wire.PaymentStatusApproved, wire.PaymentStatusPartiallyRefunded))
+
 	}
 	p.status = wire.PaymentStatusDisputed
 	c.putPayment(p)
@@ -68,8 +72,8 @@ func (c *call) disputePayment() response {
 }
 
 func (c *call) reset() response {
-	if e := c.f.check(); e != nil {
-		return e.response()
+	if e := c.f.Check(); e != nil {
+		return errResponse(e)
 	}
 	c.a.clear(c)
 	c.dropAccount()
@@ -80,8 +84,8 @@ func (c *call) reset() response {
 // account answers GET /_sandbox/account. Only a secret key gets here (the
 // route is not public): a publishable key never learns anything more.
 func (c *call) account() response {
-	if e := c.f.check(); e != nil {
-		return e.response()
+	if e := c.f.Check(); e != nil {
+		return errResponse(e)
 	}
 	b := make([]byte, 0, 96)
 	b = append(b, `{"object":"sandbox_account","publishable_key":`...)
@@ -90,8 +94,8 @@ func (c *call) account() response {
 }
 
 func (c *call) stats() response {
-	if e := c.f.check(); e != nil {
-		return e.response()
+	if e := c.f.Check(); e != nil {
+		return errResponse(e)
 	}
 	a := c.a
 	b := make([]byte, 0, 256)

@@ -6,6 +6,8 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/paymentsdev/terraform-provider-payments/internal/sandbox/apierr"
+	"github.com/paymentsdev/terraform-provider-payments/internal/sandbox/form"
 	"github.com/paymentsdev/terraform-provider-payments/internal/wire"
 )
 
@@ -75,15 +77,15 @@ func (s *Server) orderCustomers(a *account) error {
 // customerFilter reads the customer filter of a list of payments,
 // invoices or subscriptions: the zero rid when none is given, else an
 // existing customer's id.
-func (c *call) customerFilter() (rid, *apiError) {
-	v, _ := c.f.get(wire.ParamCustomer)
+func (c *call) customerFilter() (rid, *apierr.Error) {
+	v, _ := c.f.Get(wire.ParamCustomer)
 	if v == "" {
 		return rid{}, nil
 	}
 	if r, ok := parseRID(v, wire.CustomerIDPrefix); ok && c.a.customers[r] != nil {
 		return r, nil
 	}
-	return rid{}, missingRef(wire.ParamCustomer, "customer %q does not exist.", clip(v))
+	return rid{}, apierr.MissingRef(wire.ParamCustomer, "customer %q does not exist.", apierr.Clip(v))
 }
 
 // listCustomers is GET /v1/customers: the account's customers, newest
@@ -91,15 +93,15 @@ func (c *call) customerFilter() (rid, *apiError) {
 // case (an empty email filters nothing, as the other lists' filters).
 func (c *call) listCustomers() response {
 	if e := c.checkList(wire.ParamEmail); e != nil {
-		return e.response()
+		return errResponse(e)
 	}
 	// A filter that no customer's address could equal is a mistake worth
 	// naming, not an empty page.
-	email, _ := c.f.get(wire.ParamEmail)
+	email, _ := c.f.Get(wire.ParamEmail)
 	var match func(*customer) bool
 	if email != "" {
-		if e := checkEmail(email); e != nil {
-			return e.response()
+		if e := form.CheckEmail(email); e != nil {
+			return errResponse(e)
 		}
 		match = func(cu *customer) bool { return strings.EqualFold(cu.email, email) }
 	}

@@ -5,6 +5,8 @@ import (
 	"strings"
 	"time"
 
+	"github.com/paymentsdev/terraform-provider-payments/internal/sandbox/apierr"
+	"github.com/paymentsdev/terraform-provider-payments/internal/sandbox/form"
 	"github.com/paymentsdev/terraform-provider-payments/internal/wire"
 )
 
@@ -12,19 +14,19 @@ import (
 // on create and update.
 var customerFields = []struct {
 	name  string
-	check func(string) *apiError
+	check func(string) *apierr.Error
 	field func(*customer) *string
 }{
-	{wire.ParamEmail, checkEmail, func(c *customer) *string { return &c.email }},
-	{wire.ParamName, checkName, func(c *customer) *string { return &c.name }},
-	{wire.ParamPhone, checkPhone, func(c *customer) *string { return &c.phone }},
+	{wire.ParamEmail, form.CheckEmail, func(c *customer) *string { return &c.email }},
+	{wire.ParamName, form.CheckName, func(c *customer) *string { return &c.name }},
+	{wire.ParamPhone, form.CheckPhone, func(c *customer) *string { return &c.phone }},
 }
 
 // setCustomerFields validates the scalar fields of f and writes them to
 // dst. An empty value clears the field.
-func (c *call) setCustomerFields(dst *customer) *apiError {
+func (c *call) setCustomerFields(dst *customer) *apierr.Error {
 	for _, cf := range customerFields {
-		v, ok := c.f.get(cf.name)
+		v, ok := c.f.Get(cf.name)
 		if !ok {
 			continue
 		}
@@ -53,40 +55,40 @@ func (c *call) attach(cu *customer, src *source) {
 }
 
 // pathCustomer is the customer named by the path's {id}, or a 404.
-func (c *call) pathCustomer() (*customer, *apiError) {
+func (c *call) pathCustomer() (*customer, *apierr.Error) {
 	id := c.r.PathValue("id")
 	if r, ok := parseRID(id, wire.CustomerIDPrefix); ok {
 		if cu := c.a.customers[r]; cu != nil {
 			return cu, nil
 		}
 	}
-	return nil, notFound("customer", id)
+	return nil, apierr.NotFound("customer", id)
 }
 
 func (c *call) createCustomer() response {
-	if e := c.f.check(wire.ParamEmail, wire.ParamName, wire.ParamPhone, wire.ParamMetadata, paramMetadataKeys, wire.ParamSource, wire.ParamTestClock); e != nil {
-		return e.response()
+	if e := c.f.Check(wire.ParamEmail, wire.ParamName, wire.ParamPhone, wire.ParamMetadata, form.MetadataKeys, wire.ParamSource, wire.ParamTestClock); e != nil {
+		return errResponse(e)
 	}
 	clk, e := c.customerClockParam()
 	if e != nil {
-		return e.response()
+		return errResponse(e)
 	}
 	cu := &customer{created: c.unix, clock: clk}
 	if k := c.a.clocks.byID[clk]; k != nil {
 		c.unix, c.now, cu.created = k.frozen, time.Unix(k.frozen, 0), k.frozen
 	}
 	if e := c.setCustomerFields(cu); e != nil {
-		return e.response()
+		return errResponse(e)
 	}
 	meta, e := applyMetadata(nil, c.f)
 	if e != nil {
-		return e.response()
+		return errResponse(e)
 	}
 	cu.meta = meta
 	var src *source
-	if v, ok := c.f.get(wire.ParamSource); ok && v != "" {
+	if v, ok := c.f.Get(wire.ParamSource); ok && v != "" {
 		if src, e = c.tokenSource(wire.ParamSource, v); e != nil {
-			return e.response()
+			return errResponse(e)
 		}
 	}
 	cu.id = newRID()
@@ -108,47 +110,48 @@ func (c *call) createCustomer() response {
 }
 
 func (c *call) retrieveCustomer() response {
-	if e := c.f.check(); e != nil {
-		return e.response()
+	if e := c.f.Check(); e != nil {
+		return errResponse(e)
 	}
 	cu, e := c.pathCustomer()
 	if e != nil {
-		return e.response()
+		return errResponse(e)
 	}
 	return ok(c.customerJSON(cu))
 }
 
 func (c *call) updateCustomer() response {
-	if e := c.f.check(wire.ParamEmail, wire.ParamName, wire.ParamPhone, wire.ParamMetadata, paramMetadataKeys, wire.ParamDefaultSource, wire.ParamTestClock); e != nil {
-		return e.response()
+	if e := c.f.Check(wire.ParamEmail, wire.ParamName, wire.ParamPhone, wire.ParamMetadata, form.MetadataKeys, wire.ParamDefaultSource, wire.ParamTestClock); e != nil {
+		return errResponse(e)
 	}
-	if _, ok := c.f.get(wire.ParamTestClock); ok {
-		return invalid(wire.ParamTestClock, "test_clock is set when a customer is created and fixed for its life; create a new customer with test_clock to put one on a clock.").response()
+	if _, ok := c.f.Get(wire.ParamTestClock); ok {
+		return errResponse(apierr.Invalid(wire.ParamTestClock, "test_clock is set when a customer is created and fixed for its life; create a new customer with test_clock to put one on a clock."))
 	}
 	cu, e := c.pathCustomer()
 	if e != nil {
-		return e.response()
+		return errResponse(e)
 	}
 	c.onClock(cu.id)
 	// Validate everything on a copy, so that a rejected update changes nothing.
 	next := *cu
 	if e := c.setCustomerFields(&next); e != nil {
-		return e.response()
+		return errResponse(e)
 	}
 	if next.meta, e = applyMetadata(cu.meta, c.f); e != nil {
-		return e.response()
+		return errResponse(e)
 	}
-	if v, ok := c.f.get(wire.ParamDefaultSource); ok {
+	if v, ok := c.f.Get(wire.ParamDefaultSource); ok {
 		if v == "" {
-			return invalid(wire.ParamDefaultSource, "default_source cannot be empty: a default can be replaced by another attached source (%s...), not removed.", wire.SourceIDPrefix).response()
+			return errResponse(apierr.Invalid(wire.ParamDefaultSource, "default_source cannot be empty: a default can be replaced by another attached source (%s...), not removed.", wire.SourceIDPrefix))
 		}
 		var src *source
 		if r, ok := parseRID(v, wire.SourceIDPrefix); ok {
 			_, src = cu.source(r)
 		}
 		if src == nil {
-			return missingRef(wire.ParamDefaultSource, "default_source %q is not a source attached to customer %s; attach it first with POST /v1/customers/%s/sources.",
-				clip(v), cu.id.format(wire.CustomerIDPrefix), cu.id.format(wire.CustomerIDPrefix)).response()
+			return errResponse(apierr.MissingRef(wire.ParamDefaultSource, "default_source %q is not a source attached to customer %s; attach it first with POST /v1/customers/%s/sources.",
+				apierr.Clip(v), cu.id.format(wire.CustomerIDPrefix), cu.id.format(wire.CustomerIDPrefix)))
+
 		}
 		next.defaultSource = src
 	}
@@ -160,12 +163,12 @@ func (c *call) updateCustomer() response {
 }
 
 func (c *call) deleteCustomer() response {
-	if e := c.f.check(); e != nil {
-		return e.response()
+	if e := c.f.Check(); e != nil {
+		return errResponse(e)
 	}
 	cu, e := c.pathCustomer()
 	if e != nil {
-		return e.response()
+		return errResponse(e)
 	}
 	return ok(c.removeCustomer(cu))
 }
@@ -188,21 +191,21 @@ func (c *call) removeCustomer(cu *customer) []byte {
 }
 
 func (c *call) addSource() response {
-	if e := c.f.check(wire.ParamSource); e != nil {
-		return e.response()
+	if e := c.f.Check(wire.ParamSource); e != nil {
+		return errResponse(e)
 	}
 	cu, e := c.pathCustomer()
 	if e != nil {
-		return e.response()
+		return errResponse(e)
 	}
 	c.onClock(cu.id)
-	v, _ := c.f.get(wire.ParamSource)
+	v, _ := c.f.Get(wire.ParamSource)
 	if v == "" {
-		return missingParam(wire.ParamSource, "source is required: send a sandbox test token such as %s.", TokenVisa).response()
+		return errResponse(apierr.MissingParam(wire.ParamSource, "source is required: send a sandbox test token such as %s.", TokenVisa))
 	}
 	src, e := c.tokenSource(wire.ParamSource, v)
 	if e != nil {
-		return e.response()
+		return errResponse(e)
 	}
 	hadDefault := cu.defaultSource != nil
 	c.attach(cu, src)
@@ -216,7 +219,7 @@ func (c *call) addSource() response {
 }
 
 // pathSource is the source {src} of the customer {id}, or a 404.
-func (c *call) pathSource() (*customer, int, *apiError) {
+func (c *call) pathSource() (*customer, int, *apierr.Error) {
 	cu, e := c.pathCustomer()
 	if e != nil {
 		return nil, 0, e
@@ -227,27 +230,27 @@ func (c *call) pathSource() (*customer, int, *apiError) {
 			return cu, i, nil
 		}
 	}
-	return nil, 0, notFound("source", id)
+	return nil, 0, apierr.NotFound("source", id)
 }
 
 func (c *call) retrieveSource() response {
-	if e := c.f.check(); e != nil {
-		return e.response()
+	if e := c.f.Check(); e != nil {
+		return errResponse(e)
 	}
 	cu, i, e := c.pathSource()
 	if e != nil {
-		return e.response()
+		return errResponse(e)
 	}
 	return ok(sourceJSON(nil, cu, cu.sources[i]))
 }
 
 func (c *call) removeSource() response {
-	if e := c.f.check(); e != nil {
-		return e.response()
+	if e := c.f.Check(); e != nil {
+		return errResponse(e)
 	}
 	cu, i, e := c.pathSource()
 	if e != nil {
-		return e.response()
+		return errResponse(e)
 	}
 	c.onClock(cu.id)
 	src := cu.sources[i]

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"slices"
 
+	"github.com/paymentsdev/terraform-provider-payments/internal/sandbox/apierr"
 	"github.com/paymentsdev/terraform-provider-payments/internal/sandbox/bytesize"
 	"github.com/paymentsdev/terraform-provider-payments/internal/sandbox/delivery"
 	"github.com/paymentsdev/terraform-provider-payments/internal/sandbox/metrics"
@@ -150,19 +151,19 @@ func (s *Server) commitBackground(a *account, ops []storage.Op) bool {
 }
 
 func (c *call) listDeliveries() response {
-	if e := c.f.check(wire.ParamEvent, wire.ParamEndpoint); e != nil {
-		return e.response()
+	if e := c.f.Check(wire.ParamEvent, wire.ParamEndpoint); e != nil {
+		return errResponse(e)
 	}
-	evID, _ := c.f.get(wire.ParamEvent)
-	epID, _ := c.f.get(wire.ParamEndpoint)
+	evID, _ := c.f.Get(wire.ParamEvent)
+	epID, _ := c.f.Get(wire.ParamEndpoint)
 	if evID != "" {
 		if _, ok := parseRID(evID, wire.EventIDPrefix); !ok {
-			return invalid(wire.ParamEvent, "event %q is not an event id (%s…).", clip(evID), wire.EventIDPrefix).response()
+			return errResponse(apierr.Invalid(wire.ParamEvent, "event %q is not an event id (%s…).", apierr.Clip(evID), wire.EventIDPrefix))
 		}
 	}
 	if epID != "" {
 		if _, ok := parseRID(epID, wire.WebhookEndpointIDPrefix); !ok {
-			return invalid(wire.ParamEndpoint, "endpoint %q is not a webhook endpoint id (%s…).", clip(epID), wire.WebhookEndpointIDPrefix).response()
+			return errResponse(apierr.Invalid(wire.ParamEndpoint, "endpoint %q is not a webhook endpoint id (%s…).", apierr.Clip(epID), wire.WebhookEndpointIDPrefix))
 		}
 	}
 	var page []*delivery.Attempt // newest first

@@ -4,6 +4,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/paymentsdev/terraform-provider-payments/internal/sandbox/apierr"
 	"github.com/paymentsdev/terraform-provider-payments/internal/wire"
 )
 
@@ -126,8 +127,8 @@ func eventJSON(ev *event, at int64, obj []byte) []byte {
 }
 
 func (c *call) retrieveEvent() response {
-	if e := c.f.check(); e != nil {
-		return e.response()
+	if e := c.f.Check(); e != nil {
+		return errResponse(e)
 	}
 	id := c.r.PathValue("id")
 	if r, valid := parseRID(id, wire.EventIDPrefix); valid {
@@ -138,7 +139,7 @@ func (c *call) retrieveEvent() response {
 			return ok(ev.body)
 		}
 	}
-	return notFound("event", id).response()
+	return errResponse(apierr.NotFound("event", id))
 }
 
 // expired reports whether an event is past the retention though not yet
@@ -149,11 +150,11 @@ func (c *call) expired(ev *event) bool {
 
 func (c *call) listEvents() response {
 	if e := c.checkList(wire.ParamType); e != nil {
-		return e.response()
+		return errResponse(e)
 	}
-	typ, _ := c.f.get(wire.ParamType)
+	typ, _ := c.f.Get(wire.ParamType)
 	if typ != "" && !wire.IsEventType(typ) {
-		return invalid(wire.ParamType, "type %q is not an event type; use one of %s.", clip(typ), strings.Join(wire.EventTypes, ", ")).response()
+		return errResponse(apierr.Invalid(wire.ParamType, "type %q is not an event type; use one of %s.", apierr.Clip(typ), strings.Join(wire.EventTypes, ", ")))
 	}
 	l := listOf[*event]{
 		url: wire.PathEvents, noun: "event",

@@ -7,7 +7,9 @@ import (
 	"strconv"
 	"time"
 
+	"github.com/paymentsdev/terraform-provider-payments/internal/sandbox/apierr"
 	"github.com/paymentsdev/terraform-provider-payments/internal/sandbox/faults"
+	"github.com/paymentsdev/terraform-provider-payments/internal/sandbox/form"
 	"github.com/paymentsdev/terraform-provider-payments/internal/sandbox/metrics"
 	"github.com/paymentsdev/terraform-provider-payments/internal/wire"
 )
@@ -15,7 +17,7 @@ import (
 // injectFaults applies the account's faults to one /v1 request, before
 // its Idempotency-Key is looked up. It returns the fault answer, if any,
 // and whether to drop the connection once the request has acted.
-func (s *Server) injectFaults(ctx context.Context, a *account, method string) (*apiError, bool) {
+func (s *Server) injectFaults(ctx context.Context, a *account, method string) (*apierr.Error, bool) {
 	d := a.faults.Decide(s.now(), s.faultSeed)
 	if d.Limited {
 		a.faultRateLimited.Add(1)
@@ -25,12 +27,12 @@ func (s *Server) injectFaults(ctx context.Context, a *account, method string) (*
 		if d.RateLimit == 1 {
 			per = " request per second"
 		}
-		return &apiError{
-			status: http.StatusTooManyRequests, typ: wire.ErrorTypeRateLimit, code: wire.ErrorCodeRateLimited,
-			message: "Too many requests: this account is limited to " + strconv.FormatInt(d.RateLimit, 10) + per +
+		return &apierr.Error{
+			Status: http.StatusTooManyRequests, Type: wire.ErrorTypeRateLimit, Code: wire.ErrorCodeRateLimited,
+			Message: "Too many requests: this account is limited to " + strconv.FormatInt(d.RateLimit, 10) + per +
 				" (the rate_limit fault). Retry in " + wire.FormatDurationWords(time.Duration(secs)*time.Second) +
 				", as the Retry-After header says.",
-			retryAfter: secs,
+			RetryAfter: secs,
 		}, false
 	}
 	if d.Latency > 0 {
@@ -44,14 +46,14 @@ func (s *Server) injectFaults(ctx context.Context, a *account, method string) (*
 		if method == http.MethodPost {
 			advice = "Retry it with the same " + wire.HeaderIdempotencyKey + "."
 		}
-		return serverError(d.Status, "Injected fault (error_rate): the request did nothing. %s", advice), false
+		return apierr.ServerError(d.Status, "Injected fault (error_rate): the request did nothing. %s", advice), false
 	}
 	return nil, d.Drop
 }
 
 func (c *call) getFaults() response {
-	if e := c.f.check(); e != nil {
-		return e.response()
+	if e := c.f.Check(); e != nil {
+		return errResponse(e)
 	}
 	f := c.a.faults.Settings(c.s.faultSeed)
 	return ok(appendFaults(nil, &f))
@@ -59,14 +61,14 @@ func (c *call) getFaults() response {
 
 // setFaults changes the named settings and leaves the others.
 func (c *call) setFaults() response {
-	if e := c.f.check(wire.ParamErrorRate, wire.ParamDropRate, wire.ParamLatencyMS, wire.ParamRateLimit, wire.ParamSeed); e != nil {
-		return e.response()
+	if e := c.f.Check(wire.ParamErrorRate, wire.ParamDropRate, wire.ParamLatencyMS, wire.ParamRateLimit, wire.ParamSeed); e != nil {
+		return errResponse(e)
 	}
-	var refused *apiError
+	var refused *apierr.Error
 	f := c.a.faults.Update(c.s.faultSeed, func(f *faults.Settings) (int64, bool) {
 		seed := int64(-1) // -1: keep the decisions going
-		rate := func(name string, dst *float64) *apiError {
-			v, ok := c.f.get(name)
+		rate := func(name string, dst *float64) *apierr.Error {
+			v, ok := c.f.Get(name)
 			if !ok {
 				return nil
 			}
@@ -76,13 +78,13 @@ func (c *call) setFaults() response {
 			}
 			x, err := strconv.ParseFloat(v, 64)
 			if err != nil || math.IsNaN(x) || x < 0 || x > 1 {
-				return invalid(name, "%s %q is not valid; use a number from 0 to 1, for example 0.25.", name, clip(v))
+				return apierr.Invalid(name, "%s %q is not valid; use a number from 0 to 1, for example 0.25.", name, apierr.Clip(v))
 			}
 			*dst = x
 			return nil
 		}
-		count := func(name string, limit int64, dst *int64) *apiError {
-			v, ok := c.f.get(name)
+		count := func(name string, limit int64, dst *int64) *apierr.Error {
+			v, ok := c.f.Get(name)
 			if !ok {
 				return nil
 			}
@@ -92,12 +94,12 @@ func (c *call) setFaults() response {
 			}
 			n, err := strconv.ParseInt(v, 10, 64)
 			if err != nil || n < 0 || n > limit {
-				return invalid(name, "%s %q is not valid; use a whole number from 0 (off) to %d.", name, clip(v), limit)
+				return apierr.Invalid(name, "%s %q is not valid; use a whole number from 0 (off) to %d.", name, apierr.Clip(v), limit)
 			}
 			*dst = n
 			return nil
 		}
-		for _, e := range []*apiError{
+		for _, e := range []*apierr.Error{
 			rate(wire.ParamErrorRate, &f.ErrorRate),
 			rate(wire.ParamDropRate, &f.DropRate),
 			count(wire.ParamLatencyMS, faults.MaxLatencyMS, &f.LatencyMS),
@@ -112,15 +114,15 @@ func (c *call) setFaults() response {
 		return seed, true
 	})
 	if refused != nil {
-		return refused.response()
+		return errResponse(refused)
 	}
 	return ok(appendFaults(nil, &f))
 }
 
 // seedParam reads seed: 1 to wire.FaultSeedMax restarts the decisions
 // from it, 0 or empty from a random seed; absent leaves dst.
-func seedParam(f form, dst *int64) *apiError {
-	v, ok := f.get(wire.ParamSeed)
+func seedParam(f form.Form, dst *int64) *apierr.Error {
+	v, ok := f.Get(wire.ParamSeed)
 	if !ok {
 		return nil
 	}
@@ -130,7 +132,7 @@ func seedParam(f form, dst *int64) *apiError {
 	}
 	n, err := strconv.ParseInt(v, 10, 64)
 	if err != nil || n < 0 || n > wire.FaultSeedMax {
-		return invalid(wire.ParamSeed, "seed %q is not valid; use a whole number from 1 to %d to replay a run, or 0 for a random seed.", clip(v), int64(wire.FaultSeedMax))
+		return apierr.Invalid(wire.ParamSeed, "seed %q is not valid; use a whole number from 1 to %d to replay a run, or 0 for a random seed.", apierr.Clip(v), int64(wire.FaultSeedMax))
 	}
 	*dst = n
 	return nil

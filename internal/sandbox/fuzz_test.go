@@ -10,6 +10,7 @@ import (
 	"testing"
 	"unicode/utf8"
 
+	"github.com/paymentsdev/terraform-provider-payments/internal/sandbox/form"
 	"github.com/paymentsdev/terraform-provider-payments/internal/wire"
 )
 
@@ -41,38 +42,38 @@ func FuzzParseForm(f *testing.F) {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, raw string) {
-		got, e := parseForm(nil, raw)
+		got, e := form.Parse(nil, raw)
 		if e != nil {
-			if e.status != http.StatusBadRequest || e.message == "" {
+			if e.Status != http.StatusBadRequest || e.Message == "" {
 				t.Fatalf("error %+v", e)
 			}
 			return
 		}
 		v := url.Values{}
 		for i, p := range got {
-			if !utf8.ValidString(p.name) || !utf8.ValidString(p.value) {
-				t.Fatalf("accepted invalid UTF-8: %q=%q", p.name, p.value)
+			if !utf8.ValidString(p.Name) || !utf8.ValidString(p.Value) {
+				t.Fatalf("accepted invalid UTF-8: %q=%q", p.Name, p.Value)
 			}
-			if i > 0 && got[i-1].name >= p.name {
-				t.Fatalf("not sorted or duplicated: %q then %q", got[i-1].name, p.name)
+			if i > 0 && got[i-1].Name >= p.Name {
+				t.Fatalf("not sorted or duplicated: %q then %q", got[i-1].Name, p.Name)
 			}
-			if p.bracketed && (p.base+"["+p.sub+"]" != p.name || p.sub == "" || p.base == "") {
-				t.Fatalf("bad bracket split of %q: %q %q", p.name, p.base, p.sub)
+			if p.Bracketed && (p.Base+"["+p.Sub+"]" != p.Name || p.Sub == "" || p.Base == "") {
+				t.Fatalf("bad bracket split of %q: %q %q", p.Name, p.Base, p.Sub)
 			}
-			v.Set(p.name, p.value)
+			v.Set(p.Name, p.Value)
 		}
-		again, e := parseForm(nil, v.Encode())
+		again, e := form.Parse(nil, v.Encode())
 		if e != nil || !slices.Equal(again, got) {
 			t.Fatalf("round trip of %q: %v %+v != %+v", raw, e, again, got)
 		}
-		if fingerprint("POST", "/p", got) != fingerprint("POST", "/p", again) {
+		if form.Fingerprint("POST", "/p", got) != form.Fingerprint("POST", "/p", again) {
 			t.Fatal("fingerprint differs after a round trip")
 		}
 
 		// Metadata rules hold on whatever was accepted.
 		meta, me := applyMetadata(metadata{{"keep", "1"}}, got)
 		if me != nil {
-			if me.param == "" {
+			if me.Param == "" {
 				t.Fatalf("metadata error without param: %+v", me)
 			}
 			return

@@ -4,6 +4,7 @@ import (
 	"net/http"
 	"time"
 
+	"github.com/paymentsdev/terraform-provider-payments/internal/sandbox/apierr"
 	"github.com/paymentsdev/terraform-provider-payments/internal/wire"
 )
 
@@ -43,16 +44,18 @@ func (a *account) idemBegin(key string, fp [32]byte, now time.Time) (*idemRecord
 		a.idemQueue = append(a.idemQueue, rec)
 		return rec, nil
 	case rec.fp != fp:
-		r := (&apiError{
-			status: http.StatusConflict, typ: wire.ErrorTypeIdempotency, code: wire.ErrorCodeIdempotencyKeyReused,
-			message: "This Idempotency-Key was already used with another method, path or parameters. Use a fresh key for a different request.",
-		}).response()
+		r := errResponse((&apierr.Error{
+			Status: http.StatusConflict, Type: wire.ErrorTypeIdempotency, Code: wire.ErrorCodeIdempotencyKeyReused,
+			Message: "This Idempotency-Key was already used with another method, path or parameters. Use a fresh key for a different request.",
+		}))
+
 		return nil, &r
 	case !rec.done:
-		r := (&apiError{
-			status: http.StatusConflict, typ: wire.ErrorTypeIdempotency, code: wire.ErrorCodeIdempotencyKeyInUse,
-			message: "A request with this Idempotency-Key is still running. Retry it once that one has been answered.",
-		}).response()
+		r := errResponse((&apierr.Error{
+			Status: http.StatusConflict, Type: wire.ErrorTypeIdempotency, Code: wire.ErrorCodeIdempotencyKeyInUse,
+			Message: "A request with this Idempotency-Key is still running. Retry it once that one has been answered.",
+		}))
+
 		return nil, &r
 	}
 	return nil, &response{status: rec.status, body: rec.body, replayed: true}

@@ -4,6 +4,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/paymentsdev/terraform-provider-payments/internal/sandbox/apierr"
 	"github.com/paymentsdev/terraform-provider-payments/internal/wire"
 )
 
@@ -194,12 +195,12 @@ func (c *call) subscriptionSource(s *subscription) *source {
 	return cu.defaultSource
 }
 
-func (c *call) pathInvoice() (*invoice, *apiError) {
+func (c *call) pathInvoice() (*invoice, *apierr.Error) {
 	id := c.r.PathValue("id")
 	if inv := c.findInvoice(id); inv != nil {
 		return inv, nil
 	}
-	return nil, notFound("invoice", id)
+	return nil, apierr.NotFound("invoice", id)
 }
 
 func (c *call) findInvoice(id string) *invoice {
@@ -210,20 +211,20 @@ func (c *call) findInvoice(id string) *invoice {
 }
 
 func (c *call) retrieveInvoice() response {
-	if e := c.f.check(); e != nil {
-		return e.response()
+	if e := c.f.Check(); e != nil {
+		return errResponse(e)
 	}
 	inv, e := c.pathInvoice()
 	if e != nil {
-		return e.response()
+		return errResponse(e)
 	}
 	return ok(invoiceJSON(nil, inv))
 }
 
 // openOnly refuses to act on an invoice that is not open.
-func openOnly(inv *invoice, verb string) *apiError {
-	e := invalid("", "Invoice %s is %s; only an open invoice can be %s.", inv.id.format(wire.InvoiceIDPrefix), inv.status, verb)
-	e.code = wire.ErrorCodeInvoiceUnexpectedState
+func openOnly(inv *invoice, verb string) *apierr.Error {
+	e := apierr.Invalid("", "Invoice %s is %s; only an open invoice can be %s.", inv.id.format(wire.InvoiceIDPrefix), inv.status, verb)
+	e.Code = wire.ErrorCodeInvoiceUnexpectedState
 	return e
 }
 
@@ -239,32 +240,32 @@ func payable(inv *invoice) bool {
 // waiting for 3-D Secure must finish first, so that an invoice is never
 // paid twice.
 func (c *call) payInvoice() response {
-	if e := c.f.check(); e != nil {
-		return e.response()
+	if e := c.f.Check(); e != nil {
+		return errResponse(e)
 	}
 	inv, e := c.pathInvoice()
 	if e != nil {
-		return e.response()
+		return errResponse(e)
 	}
 	if !payable(inv) {
 		e := openOnly(inv, "paid")
-		e.message = "Invoice " + inv.id.format(wire.InvoiceIDPrefix) + " is " + inv.status + "; only an open or uncollectible invoice can be paid."
-		return e.response()
+		e.Message = "Invoice " + inv.id.format(wire.InvoiceIDPrefix) + " is " + inv.status + "; only an open or uncollectible invoice can be paid."
+		return errResponse(e)
 	}
 	c.onClock(inv.customer)
 	if p := c.a.payments[inv.payment]; p != nil && p.status == wire.PaymentStatusPending {
 		e := openOnly(inv, "paid")
-		e.message = "Invoice " + inv.id.format(wire.InvoiceIDPrefix) + "'s payment " + p.id.format(wire.PaymentIDPrefix) +
+		e.Message = "Invoice " + inv.id.format(wire.InvoiceIDPrefix) + "'s payment " + p.id.format(wire.PaymentIDPrefix) +
 			" is waiting for 3-D Secure; complete it (POST /_sandbox/payments/{id}/complete) before another attempt."
-		return e.response()
+		return errResponse(e)
 	}
 	s := c.a.bill.subs[inv.subscription]
 	src := c.subscriptionSource(s)
 	if src == nil {
-		e := invalid("", "Customer %s has no default source to charge; attach one with POST /v1/customers/%s/sources.",
+		e := apierr.Invalid("", "Customer %s has no default source to charge; attach one with POST /v1/customers/%s/sources.",
 			inv.customer.format(wire.CustomerIDPrefix), inv.customer.format(wire.CustomerIDPrefix))
-		e.code = wire.ErrorCodeMissingSource
-		return e.response()
+		e.Code = wire.ErrorCodeMissingSource
+		return errResponse(e)
 	}
 	c.collect(inv, s, src)
 	return ok(invoiceJSON(nil, inv))
@@ -274,21 +275,21 @@ func (c *call) payInvoice() response {
 // be paid. One whose payment waits for 3-D Secure is refused, so that a
 // void invoice cannot be paid after all.
 func (c *call) voidInvoice() response {
-	if e := c.f.check(); e != nil {
-		return e.response()
+	if e := c.f.Check(); e != nil {
+		return errResponse(e)
 	}
 	inv, e := c.pathInvoice()
 	if e != nil {
-		return e.response()
+		return errResponse(e)
 	}
 	if inv.status != wire.InvoiceStatusOpen {
-		return openOnly(inv, "voided").response()
+		return errResponse(openOnly(inv, "voided"))
 	}
 	if p := c.a.payments[inv.payment]; p != nil && p.status == wire.PaymentStatusPending {
 		e := openOnly(inv, "voided")
-		e.message = "Invoice " + inv.id.format(wire.InvoiceIDPrefix) + "'s payment " + p.id.format(wire.PaymentIDPrefix) +
+		e.Message = "Invoice " + inv.id.format(wire.InvoiceIDPrefix) + "'s payment " + p.id.format(wire.PaymentIDPrefix) +
 			" is waiting for 3-D Secure; complete it (POST /_sandbox/payments/{id}/complete) first."
-		return e.response()
+		return errResponse(e)
 	}
 	c.onClock(inv.customer)
 	inv.status, inv.nextAttempt = wire.InvoiceStatusVoid, 0
@@ -302,23 +303,23 @@ func (c *call) voidInvoice() response {
 // match every filter given.
 func (c *call) listInvoices() response {
 	if e := c.checkList(wire.ParamCustomer, wire.ParamSubscription, wire.ParamStatus); e != nil {
-		return e.response()
+		return errResponse(e)
 	}
 	cus, e := c.customerFilter()
 	if e != nil {
-		return e.response()
+		return errResponse(e)
 	}
 	var sub rid
-	if v, _ := c.f.get(wire.ParamSubscription); v != "" {
+	if v, _ := c.f.Get(wire.ParamSubscription); v != "" {
 		s := c.findSubscription(v)
 		if s == nil {
-			return missingRef(wire.ParamSubscription, "subscription %q does not exist.", clip(v)).response()
+			return errResponse(apierr.MissingRef(wire.ParamSubscription, "subscription %q does not exist.", apierr.Clip(v)))
 		}
 		sub = s.id
 	}
-	status, _ := c.f.get(wire.ParamStatus)
+	status, _ := c.f.Get(wire.ParamStatus)
 	if status != "" && !slices.Contains(wire.InvoiceStatuses, status) {
-		return invalid(wire.ParamStatus, "status %q is not an invoice status; use one of %s.", clip(status), strings.Join(wire.InvoiceStatuses, ", ")).response()
+		return errResponse(apierr.Invalid(wire.ParamStatus, "status %q is not an invoice status; use one of %s.", apierr.Clip(status), strings.Join(wire.InvoiceStatuses, ", ")))
 	}
 	match := func(inv *invoice) bool {
 		return (cus.isZero() || inv.customer == cus) && (sub.isZero() || inv.subscription == sub) && (status == "" || inv.status == status)

@@ -6,6 +6,8 @@ import (
 	"net/http"
 	"slices"
 
+	"github.com/paymentsdev/terraform-provider-payments/internal/sandbox/apierr"
+	"github.com/paymentsdev/terraform-provider-payments/internal/sandbox/form"
 	"github.com/paymentsdev/terraform-provider-payments/internal/wire"
 )
 
@@ -21,8 +23,8 @@ var listParamNames = []string{wire.ParamLimit, wire.ParamStartingAfter, wire.Par
 
 // checkList rejects any parameter that is neither one of the list's
 // filters nor a paging parameter.
-func (c *call) checkList(filters ...string) *apiError {
-	return c.f.check(append(filters, listParamNames...)...)
+func (c *call) checkList(filters ...string) *apierr.Error {
+	return c.f.Check(append(filters, listParamNames...)...)
 }
 
 // listParams are a list request's paging parameters, validated.
@@ -38,20 +40,20 @@ type listParams struct {
 // exponent are refused rather than read, since a client sending them has
 // a bug that a lenient server would hide. An empty value is the default,
 // as an empty filter filters nothing.
-func parseListParams(f form) (listParams, *apiError) {
+func parseListParams(f form.Form) (listParams, *apierr.Error) {
 	p := listParams{limit: wire.ListLimitDefault}
-	if v, _ := f.get(wire.ParamLimit); v != "" {
+	if v, _ := f.Get(wire.ParamLimit); v != "" {
 		n, ok := parseLimit(v)
 		if !ok {
-			return p, invalid(wire.ParamLimit, "limit %q is not valid; use a whole number from %d to %d, written in digits only (no sign, leading zero or blank).",
-				clip(v), wire.ListLimitMin, wire.ListLimitMax)
+			return p, apierr.Invalid(wire.ParamLimit, "limit %q is not valid; use a whole number from %d to %d, written in digits only (no sign, leading zero or blank).",
+				apierr.Clip(v), wire.ListLimitMin, wire.ListLimitMax)
 		}
 		p.limit = n
 	}
-	p.startingAfter, _ = f.get(wire.ParamStartingAfter)
-	p.endingBefore, _ = f.get(wire.ParamEndingBefore)
+	p.startingAfter, _ = f.Get(wire.ParamStartingAfter)
+	p.endingBefore, _ = f.Get(wire.ParamEndingBefore)
 	if p.startingAfter != "" && p.endingBefore != "" {
-		return p, invalid(wire.ParamEndingBefore, "Send %s or %s, not both.", wire.ParamStartingAfter, wire.ParamEndingBefore)
+		return p, apierr.Invalid(wire.ParamEndingBefore, "Send %s or %s, not both.", wire.ParamStartingAfter, wire.ParamEndingBefore)
 	}
 	return p, nil
 }
@@ -93,11 +95,11 @@ type listOf[T any] struct {
 func (l *listOf[T]) serve(c *call, all []T, match func(T) bool) response {
 	p, e := parseListParams(c.f)
 	if e != nil {
-		return e.response()
+		return errResponse(e)
 	}
 	page, hasMore, e := l.page(p, all, match)
 	if e != nil {
-		return e.response()
+		return errResponse(e)
 	}
 	// The page is kept as sequence numbers, not objects: a client that
 	// reads slowly must not keep deleted objects alive.
@@ -170,12 +172,12 @@ func answerList(url string, hasMore bool, n int, put func(b []byte, i int) []byt
 }
 
 // page cuts the page p names out of all.
-func (l *listOf[T]) page(p listParams, all []T, match func(T) bool) ([]T, bool, *apiError) {
-	cursor := func(name, id string) (uint64, *apiError) {
+func (l *listOf[T]) page(p listParams, all []T, match func(T) bool) ([]T, bool, *apierr.Error) {
+	cursor := func(name, id string) (uint64, *apierr.Error) {
 		if x, ok := l.find(id); ok {
 			return l.seq(x), nil
 		}
-		return 0, missingRef(name, "%s %q is not a %s of this account; use the id of one from a previous page.", name, clip(id), l.noun)
+		return 0, apierr.MissingRef(name, "%s %q is not a %s of this account; use the id of one from a previous page.", name, apierr.Clip(id), l.noun)
 	}
 	if match == nil {
 		match = func(T) bool { return true }

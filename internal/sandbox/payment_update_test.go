@@ -2,12 +2,13 @@ package sandbox_test
 
 import (
 	"fmt"
-	"github.com/paymentsdev/terraform-provider-payments/internal/sandbox"
 	"net/http"
 	"net/url"
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/paymentsdev/terraform-provider-payments/internal/sandbox"
 
 	"github.com/paymentsdev/terraform-provider-payments/internal/client"
 	"github.com/paymentsdev/terraform-provider-payments/internal/sandbox/sandboxtest"

@@ -5,52 +5,55 @@ import (
 	"strings"
 	"time"
 
+	"github.com/paymentsdev/terraform-provider-payments/internal/sandbox/apierr"
+	"github.com/paymentsdev/terraform-provider-payments/internal/sandbox/form"
 	"github.com/paymentsdev/terraform-provider-payments/internal/wire"
 )
 
 func (c *call) createPayment() response {
-	if e := c.f.check(wire.ParamAmount, wire.ParamCurrency, wire.ParamSource, wire.ParamCustomer, wire.ParamDescription, wire.ParamMetadata, paramMetadataKeys, wire.ParamCapture); e != nil {
-		return e.response()
+	if e := c.f.Check(wire.ParamAmount, wire.ParamCurrency, wire.ParamSource, wire.ParamCustomer, wire.ParamDescription, wire.ParamMetadata, form.MetadataKeys, wire.ParamCapture); e != nil {
+		return errResponse(e)
 	}
-	v, _ := c.f.get(wire.ParamAmount)
+	v, _ := c.f.Get(wire.ParamAmount)
 	if v == "" {
-		return missingParam(wire.ParamAmount, "amount is required: a whole number of minor units from %d to %d, e.g. 1000 for 10.00 USD.",
-			wire.PaymentAmountMin, wire.PaymentAmountMax).response()
+		return errResponse(apierr.MissingParam(wire.ParamAmount, "amount is required: a whole number of minor units from %d to %d, e.g. 1000 for 10.00 USD.",
+			wire.PaymentAmountMin, wire.PaymentAmountMax))
+
 	}
-	amount, e := parseAmount(wire.ParamAmount, v, wire.PaymentAmountMin, wire.PaymentAmountMax)
+	amount, e := form.ParseAmount(wire.ParamAmount, v, wire.PaymentAmountMin, wire.PaymentAmountMax)
 	if e != nil {
-		return e.response()
+		return errResponse(e)
 	}
-	v, _ = c.f.get(wire.ParamCurrency)
+	v, _ = c.f.Get(wire.ParamCurrency)
 	if v == "" {
-		return missingParam(wire.ParamCurrency, "currency is required: one of %s.", strings.Join(wire.Currencies, ", ")).response()
+		return errResponse(apierr.MissingParam(wire.ParamCurrency, "currency is required: one of %s.", strings.Join(wire.Currencies, ", ")))
 	}
-	cur, e := currency(v)
+	cur, e := form.Currency(v)
 	if e != nil {
-		return e.response()
+		return errResponse(e)
 	}
-	capture, given, e := boolFilter(c.f, wire.ParamCapture)
+	capture, given, e := form.BoolFilter(c.f, wire.ParamCapture)
 	if e != nil {
-		return e.response()
+		return errResponse(e)
 	}
 	capture = capture || !given // empty or absent: capture at once
-	description, _ := c.f.get(wire.ParamDescription)
-	if e := checkDescription(description); e != nil {
-		return e.response()
+	description, _ := c.f.Get(wire.ParamDescription)
+	if e := form.CheckDescription(description); e != nil {
+		return errResponse(e)
 	}
 	description = strings.Clone(description) // not a view into the body
 	meta, e := applyMetadata(nil, c.f)
 	if e != nil {
-		return e.response()
+		return errResponse(e)
 	}
 
 	var cu *customer
-	if v, _ := c.f.get(wire.ParamCustomer); v != "" {
+	if v, _ := c.f.Get(wire.ParamCustomer); v != "" {
 		if r, ok := parseRID(v, wire.CustomerIDPrefix); ok {
 			cu = c.a.customers[r]
 		}
 		if cu == nil {
-			return missingRef(wire.ParamCustomer, "customer %q does not exist; create it first, or charge a token with source alone.", clip(v)).response()
+			return errResponse(apierr.MissingRef(wire.ParamCustomer, "customer %q does not exist; create it first, or charge a token with source alone.", apierr.Clip(v)))
 		}
 	}
 	if cu != nil {
@@ -63,38 +66,39 @@ func (c *call) createPayment() response {
 	if cu != nil {
 		p.customer = cu.id
 	}
-	switch v, _ := c.f.get(wire.ParamSource); {
+	switch v, _ := c.f.Get(wire.ParamSource); {
 	case strings.HasPrefix(v, wire.SourceIDPrefix):
 		if cu == nil {
-			return missingParam(wire.ParamCustomer, "source %s is a stored source; send it together with customer, the customer it is attached to.", clip(v)).response()
+			return errResponse(apierr.MissingParam(wire.ParamCustomer, "source %s is a stored source; send it together with customer, the customer it is attached to.", apierr.Clip(v)))
 		}
 		var src *source
 		if r, ok := parseRID(v, wire.SourceIDPrefix); ok {
 			_, src = cu.source(r)
 		}
 		if src == nil {
-			return missingRef(wire.ParamSource, "source %q is not attached to customer %s; send one of its sources, or a token.",
-				clip(v), cu.id.format(wire.CustomerIDPrefix)).response()
+			return errResponse(apierr.MissingRef(wire.ParamSource, "source %q is not attached to customer %s; send one of its sources, or a token.",
+				apierr.Clip(v), cu.id.format(wire.CustomerIDPrefix)))
+
 		}
 		p.setSource(src)
 	case v != "":
 		// A charged token becomes a one-off source of its own.
 		src, e := c.tokenSource(wire.ParamSource, v)
 		if e != nil {
-			return e.response()
+			return errResponse(e)
 		}
 		p.setSource(src)
 	case cu != nil:
 		src := cu.defaultSource
 		if src == nil {
-			e := invalid(wire.ParamSource, "customer %s has no default source to charge; attach one with POST /v1/customers/%s/sources, or send source.",
+			e := apierr.Invalid(wire.ParamSource, "customer %s has no default source to charge; attach one with POST /v1/customers/%s/sources, or send source.",
 				cu.id.format(wire.CustomerIDPrefix), cu.id.format(wire.CustomerIDPrefix))
-			e.code = wire.ErrorCodeMissingSource
-			return e.response()
+			e.Code = wire.ErrorCodeMissingSource
+			return errResponse(e)
 		}
 		p.setSource(src)
 	default:
-		return missingParam(wire.ParamSource, "Send source (a token such as %s), customer (a customer with a default source), or both.", TokenVisa).response()
+		return errResponse(apierr.MissingParam(wire.ParamSource, "Send source (a token such as %s), customer (a customer with a default source), or both.", TokenVisa))
 	}
 
 	c.makePayment(p)
@@ -102,11 +106,12 @@ func (c *call) createPayment() response {
 	c.emitPayment(p, body)
 	if p.status == wire.PaymentStatusDeclined {
 		// The declined payment exists; the 402 names it.
-		return (&apiError{
-			status: 402, typ: wire.ErrorTypeCard, code: wire.ErrorCodeCardDeclined,
-			message: "The card was declined (sandbox token " + p.card.token + "). Use another card.",
-			payment: p.id.format(wire.PaymentIDPrefix),
-		}).response()
+		return errResponse((&apierr.Error{
+			Status: 402, Type: wire.ErrorTypeCard, Code: wire.ErrorCodeCardDeclined,
+			Message: "The card was declined (sandbox token " + p.card.token + "). Use another card.",
+			Payment: p.id.format(wire.PaymentIDPrefix),
+		}))
+
 	}
 	return ok(body)
 }
@@ -163,23 +168,23 @@ func (p *payment) setSource(src *source) {
 }
 
 // pathPayment is the payment named by the path's {id}, or a 404.
-func (c *call) pathPayment() (*payment, *apiError) {
+func (c *call) pathPayment() (*payment, *apierr.Error) {
 	id := c.r.PathValue("id")
 	if r, ok := parseRID(id, wire.PaymentIDPrefix); ok {
 		if p := c.a.payments[r]; p != nil {
 			return p, nil
 		}
 	}
-	return nil, notFound("payment", id)
+	return nil, apierr.NotFound("payment", id)
 }
 
 func (c *call) retrievePayment() response {
-	if e := c.f.check(); e != nil {
-		return e.response()
+	if e := c.f.Check(); e != nil {
+		return errResponse(e)
 	}
 	p, e := c.pathPayment()
 	if e != nil {
-		return e.response()
+		return errResponse(e)
 	}
 	return ok(paymentJSON(nil, p))
 }
@@ -188,21 +193,21 @@ func (c *call) retrievePayment() response {
 // customers' metadata rules; nothing else of a payment can change this way
 // (amount, currency and source are the charge itself).
 func (c *call) updatePayment() response {
-	if e := c.f.check(wire.ParamDescription, wire.ParamMetadata, paramMetadataKeys); e != nil {
-		return e.response()
+	if e := c.f.Check(wire.ParamDescription, wire.ParamMetadata, form.MetadataKeys); e != nil {
+		return errResponse(e)
 	}
 	p, e := c.pathPayment()
 	if e != nil {
-		return e.response()
+		return errResponse(e)
 	}
 	// Validate on a copy of the metadata, so that a rejected update changes nothing.
 	meta, e := applyMetadata(p.meta, c.f)
 	if e != nil {
-		return e.response()
+		return errResponse(e)
 	}
-	if v, ok := c.f.get(wire.ParamDescription); ok {
-		if e := checkDescription(v); e != nil {
-			return e.response()
+	if v, ok := c.f.Get(wire.ParamDescription); ok {
+		if e := form.CheckDescription(v); e != nil {
+			return errResponse(e)
 		}
 		// An empty description clears it; clone, v points into the body.
 		p.description = strings.Clone(v)
@@ -215,23 +220,24 @@ func (c *call) updatePayment() response {
 }
 
 func (c *call) capturePayment() response {
-	if e := c.f.check(wire.ParamAmount); e != nil {
-		return e.response()
+	if e := c.f.Check(wire.ParamAmount); e != nil {
+		return errResponse(e)
 	}
 	p, e := c.pathPayment()
 	if e != nil {
-		return e.response()
+		return errResponse(e)
 	}
 	// pending -> approved is allowed too, but that is the bank finishing a
 	// payment, not a capture: only an authorized payment can be captured.
 	if p.status != wire.PaymentStatusAuthorized || !canMove(p.status, wire.PaymentStatusApproved) {
-		return unexpectedState("Payment %s is %s; only an %s payment can be captured.",
-			p.id.format(wire.PaymentIDPrefix), p.status, wire.PaymentStatusAuthorized).response()
+		return errResponse(apierr.UnexpectedState("Payment %s is %s; only an %s payment can be captured.",
+			p.id.format(wire.PaymentIDPrefix), p.status, wire.PaymentStatusAuthorized))
+
 	}
 	amount := p.amount
-	if v, _ := c.f.get(wire.ParamAmount); v != "" {
-		if amount, e = parseMoney(wire.ParamAmount, v, wire.PaymentAmountMin, p.amount, p.currency); e != nil {
-			return e.response()
+	if v, _ := c.f.Get(wire.ParamAmount); v != "" {
+		if amount, e = form.ParseMoney(wire.ParamAmount, v, wire.PaymentAmountMin, p.amount, p.currency); e != nil {
+			return errResponse(e)
 		}
 	}
 	// Capturing less releases the rest: the payment is for what was captured.
@@ -243,22 +249,23 @@ func (c *call) capturePayment() response {
 }
 
 func (c *call) refundPayment() response {
-	if e := c.f.check(wire.ParamAmount); e != nil {
-		return e.response()
+	if e := c.f.Check(wire.ParamAmount); e != nil {
+		return errResponse(e)
 	}
 	p, e := c.pathPayment()
 	if e != nil {
-		return e.response()
+		return errResponse(e)
 	}
 	if !canMove(p.status, wire.PaymentStatusRefunded) {
-		return unexpectedState("Payment %s is %s; only an %s or %s payment can be refunded.",
-			p.id.format(wire.PaymentIDPrefix), p.status, wire.PaymentStatusApproved, wire.PaymentStatusPartiallyRefunded).response()
+		return errResponse(apierr.UnexpectedState("Payment %s is %s; only an %s or %s payment can be refunded.",
+			p.id.format(wire.PaymentIDPrefix), p.status, wire.PaymentStatusApproved, wire.PaymentStatusPartiallyRefunded))
+
 	}
 	left := p.amount - p.refunded
 	amount := left
-	if v, _ := c.f.get(wire.ParamAmount); v != "" {
-		if amount, e = parseMoney(wire.ParamAmount, v, wire.PaymentAmountMin, left, p.currency); e != nil {
-			return e.response()
+	if v, _ := c.f.Get(wire.ParamAmount); v != "" {
+		if amount, e = form.ParseMoney(wire.ParamAmount, v, wire.PaymentAmountMin, left, p.currency); e != nil {
+			return errResponse(e)
 		}
 	}
 	status := wire.PaymentStatusPartiallyRefunded
@@ -266,7 +273,7 @@ func (c *call) refundPayment() response {
 		status = wire.PaymentStatusRefunded
 	}
 	if !canMove(p.status, status) {
-		return unexpectedState("Payment %s cannot move from %s to %s.", p.id.format(wire.PaymentIDPrefix), p.status, status).response()
+		return errResponse(apierr.UnexpectedState("Payment %s cannot move from %s to %s.", p.id.format(wire.PaymentIDPrefix), p.status, status))
 	}
 	p.refunded += amount
 	p.status = status
@@ -278,30 +285,30 @@ func (c *call) refundPayment() response {
 
 func (c *call) listPayments() response {
 	if e := c.checkList(wire.ParamCustomer, wire.ParamStatus, wire.ParamCreatedGTE, wire.ParamCreatedLTE); e != nil {
-		return e.response()
+		return errResponse(e)
 	}
 	cus, e := c.customerFilter()
 	if e != nil {
-		return e.response()
+		return errResponse(e)
 	}
 	all := c.a.order
 	if !cus.isZero() {
 		all = c.a.byCustomer[cus]
 	}
-	status, _ := c.f.get(wire.ParamStatus)
+	status, _ := c.f.Get(wire.ParamStatus)
 	if status != "" && !slices.Contains(wire.PaymentStatuses, status) {
-		return invalid(wire.ParamStatus, "status %q is not a payment status; use one of %s.", clip(status), strings.Join(wire.PaymentStatuses, ", ")).response()
+		return errResponse(apierr.Invalid(wire.ParamStatus, "status %q is not a payment status; use one of %s.", apierr.Clip(status), strings.Join(wire.PaymentStatuses, ", ")))
 	}
 	var bounds [2]int64
 	for i, name := range []string{wire.ParamCreatedGTE, wire.ParamCreatedLTE} {
 		bounds[i] = [2]int64{-1 << 63, 1<<63 - 1}[i]
-		v, _ := c.f.get(name)
+		v, _ := c.f.Get(name)
 		if v == "" {
 			continue
 		}
 		t, err := time.Parse(time.RFC3339, v)
 		if err != nil {
-			return invalid(name, "%s %q is not an RFC 3339 time; use the form 2024-01-31T23:59:59Z.", name, clip(v)).response()
+			return errResponse(apierr.Invalid(name, "%s %q is not an RFC 3339 time; use the form 2024-01-31T23:59:59Z.", name, apierr.Clip(v)))
 		}
 		// created_at has whole seconds: round the bound inwards.
 		bounds[i] = t.Unix()

@@ -11,6 +11,8 @@ import (
 	"strconv"
 	"time"
 
+	"github.com/paymentsdev/terraform-provider-payments/internal/sandbox/apierr"
+	"github.com/paymentsdev/terraform-provider-payments/internal/sandbox/form"
 	"github.com/paymentsdev/terraform-provider-payments/internal/sandbox/metrics"
 	"github.com/paymentsdev/terraform-provider-payments/internal/wire"
 )
@@ -26,7 +28,7 @@ func (s *Server) serve(w http.ResponseWriter, r *http.Request, rt *route) {
 	start := time.Now()
 	a, aerr := s.authenticate(r, rt.public)
 	if aerr != nil {
-		s.write(w, r, rt.name, start, aerr.response())
+		s.write(w, r, rt.name, start, errResponse(aerr))
 		return
 	}
 	defer a.inflight.Add(-1)
@@ -36,8 +38,8 @@ func (s *Server) serve(w http.ResponseWriter, r *http.Request, rt *route) {
 	}
 	if s.storeErr.Load() != nil {
 		e := storageUnavailable(nil)
-		e.message = "The sandbox's data file failed in a way that leaves its state uncertain, so it no longer answers; restart it (its log has the details)."
-		s.write(w, r, rt.name, start, e.response())
+		e.Message = "The sandbox's data file failed in a way that leaves its state uncertain, so it no longer answers; restart it (its log has the details)."
+		s.write(w, r, rt.name, start, errResponse(e))
 		return
 	}
 
@@ -45,9 +47,9 @@ func (s *Server) serve(w http.ResponseWriter, r *http.Request, rt *route) {
 	if rt.v1 && !isInternal(r) {
 		a.requests.Add(1)
 		a.byRoute[rt.idx].Add(1)
-		var fault *apiError
+		var fault *apierr.Error
 		if fault, drop = s.injectFaults(r.Context(), a, r.Method); fault != nil {
-			s.write(w, r, rt.name, start, fault.response())
+			s.write(w, r, rt.name, start, errResponse(fault))
 			return
 		}
 	}
@@ -60,13 +62,13 @@ func (s *Server) serve(w http.ResponseWriter, r *http.Request, rt *route) {
 	var rec *idemRecord
 	if key := r.Header.Get(wire.HeaderIdempotencyKey); key != "" && rt.v1 && r.Method == http.MethodPost {
 		if len(key) > wire.IdempotencyKeyMaxLength {
-			s.write(w, r, rt.name, start, invalid("", "The %s header is %d characters long; use at most %d.",
-				wire.HeaderIdempotencyKey, len(key), wire.IdempotencyKeyMaxLength).response())
+			s.write(w, r, rt.name, start, errResponse(apierr.Invalid("", "The %s header is %d characters long; use at most %d.",
+				wire.HeaderIdempotencyKey, len(key), wire.IdempotencyKeyMaxLength)))
 			return
 		}
 		var fp [32]byte
 		if early == nil {
-			fp = fingerprint(r.Method, r.URL.Path, f)
+			fp = form.Fingerprint(r.Method, r.URL.Path, f)
 		} else {
 			fp = early.fp
 		}
@@ -106,7 +108,7 @@ func (s *Server) serve(w http.ResponseWriter, r *http.Request, rt *route) {
 
 // act runs the handler with the account locked, records the answer under
 // the Idempotency-Key, and writes the changes to the store.
-func (s *Server) act(r *http.Request, rt *route, a *account, f form, early *inputError, rec *idemRecord) response {
+func (s *Server) act(r *http.Request, rt *route, a *account, f form.Form, early *inputError, rec *idemRecord) response {
 	now := s.now()
 	c := &call{s: s, a: a, r: r, f: f, now: now, unix: now.Unix()}
 	if rt.write || rec != nil {
@@ -118,9 +120,9 @@ func (s *Server) act(r *http.Request, rt *route, a *account, f form, early *inpu
 	}
 	var resp response
 	if e := c.canGrowIf(rt.grows); e != nil {
-		resp = e.response()
+		resp = errResponse(e)
 	} else if early != nil {
-		resp = early.err.response()
+		resp = errResponse(early.err)
 	} else {
 		resp = rt.fn(c)
 	}
@@ -132,22 +134,30 @@ func (s *Server) act(r *http.Request, rt *route, a *account, f form, early *inpu
 		// request of it sees a change that may yet be rolled back. Other
 		// accounts' writes share the log record (see storage.Store.Commit).
 		if err := s.store.Commit(a.hash, c.ops); err != nil {
-			return s.storeFailed(c, err).response()
+			return errResponse(s.storeFailed(c, err))
 		}
 	}
 	return resp
+}
+
+// ok is a 200 answer with body.
+func ok(body []byte) response { return response{status: http.StatusOK, body: body} }
+
+// errResponse is the answer of an error: its status, Retry-After and body.
+func errResponse(e *apierr.Error) response {
+	return response{status: e.Status, body: e.JSON(), retryAfter: e.RetryAfter}
 }
 
 // inputError is a request rejected before any handler ran (bad encoding,
 // body over the limit); its answer is still stored under an
 // Idempotency-Key, identified by the raw request.
 type inputError struct {
-	err *apiError
+	err *apierr.Error
 	fp  [32]byte
 }
 
 // readInput decodes the query string and, for a POST, the body.
-func (s *Server) readInput(r *http.Request) (form, *inputError, error) {
+func (s *Server) readInput(r *http.Request) (form.Form, *inputError, error) {
 	var body []byte
 	if r.Method == http.MethodPost {
 		tooLarge := r.ContentLength > wire.MaxRequestBodyBytes
@@ -162,29 +172,29 @@ func (s *Server) readInput(r *http.Request) (form, *inputError, error) {
 		if tooLarge {
 			s.metrics.Refused(metrics.LimitBodyBytes)
 			return nil, &inputError{
-				err: &apiError{
-					status: http.StatusRequestEntityTooLarge, typ: wire.ErrorTypeInvalidRequest,
-					code:    wire.ErrorCodeRequestTooLarge,
-					message: fmt.Sprintf("The request body is over %d bytes; send less metadata or a shorter description.", wire.MaxRequestBodyBytes),
+				err: &apierr.Error{
+					Status: http.StatusRequestEntityTooLarge, Type: wire.ErrorTypeInvalidRequest,
+					Code:    wire.ErrorCodeRequestTooLarge,
+					Message: fmt.Sprintf("The request body is over %d bytes; send less metadata or a shorter description.", wire.MaxRequestBodyBytes),
 				},
-				fp: rawFingerprint(r.Method, r.URL.Path, r.URL.RawQuery, nil, true),
+				fp: form.RawFingerprint(r.Method, r.URL.Path, r.URL.RawQuery, nil, true),
 			}, nil
 		}
 		if ct := r.Header.Get("Content-Type"); len(body) > 0 && ct != "" {
 			if mt, _, _ := mime.ParseMediaType(ct); mt != "application/x-www-form-urlencoded" {
 				return nil, &inputError{
-					err: invalid("", "The body is %s; send application/x-www-form-urlencoded.", clip(ct)),
-					fp:  rawFingerprint(r.Method, r.URL.Path, r.URL.RawQuery, body, false),
+					err: apierr.Invalid("", "The body is %s; send application/x-www-form-urlencoded.", apierr.Clip(ct)),
+					fp:  form.RawFingerprint(r.Method, r.URL.Path, r.URL.RawQuery, body, false),
 				}, nil
 			}
 		}
 	}
-	f, e := parseForm(nil, r.URL.RawQuery)
+	f, e := form.Parse(nil, r.URL.RawQuery)
 	if e == nil && len(body) > 0 {
-		f, e = parseForm(f, string(body))
+		f, e = form.Parse(f, string(body))
 	}
 	if e != nil {
-		return nil, &inputError{err: e, fp: rawFingerprint(r.Method, r.URL.Path, r.URL.RawQuery, body, false)}, nil
+		return nil, &inputError{err: e, fp: form.RawFingerprint(r.Method, r.URL.Path, r.URL.RawQuery, body, false)}, nil
 	}
 	return f, nil, nil
 }
@@ -195,7 +205,7 @@ func (s *Server) serveUnknown(w http.ResponseWriter, r *http.Request) {
 	start := time.Now()
 	a, aerr := s.authenticate(r, false)
 	if aerr != nil {
-		s.write(w, r, "unknown", start, aerr.response())
+		s.write(w, r, "unknown", start, errResponse(aerr))
 		return
 	}
 	defer a.inflight.Add(-1)
@@ -205,10 +215,10 @@ func (s *Server) serveUnknown(w http.ResponseWriter, r *http.Request) {
 	}
 	// Not resource_missing: a client must never read a mistyped base URL
 	// (one ending in /v1, say) as every object being gone.
-	s.write(w, r, "unknown", start, (&apiError{
-		status: http.StatusNotFound, typ: wire.ErrorTypeInvalidRequest, code: wire.ErrorCodeUnrecognizedURL,
-		message: fmt.Sprintf("Unrecognized request URL (%s %s). Check that the base URL is the API root, without /v1; api/openapi.yaml lists the endpoints.", r.Method, clip(r.URL.Path)),
-	}).response())
+	s.write(w, r, "unknown", start, errResponse((&apierr.Error{
+		Status: http.StatusNotFound, Type: wire.ErrorTypeInvalidRequest, Code: wire.ErrorCodeUnrecognizedURL,
+		Message: fmt.Sprintf("Unrecognized request URL (%s %s). Check that the base URL is the API root, without /v1; api/openapi.yaml lists the endpoints.", r.Method, apierr.Clip(r.URL.Path)),
+	})))
 }
 
 func (s *Server) write(w http.ResponseWriter, r *http.Request, route string, start time.Time, resp response) {
@@ -241,7 +251,7 @@ func (s *Server) write(w http.ResponseWriter, r *http.Request, route string, sta
 // accountFor returns the account of a secret key's SHA-256 hash, made on
 // first use unless the sandbox has Limits.MaxAccounts of them. The caller
 // holds it in use (inflight) until it calls a.inflight.Add(-1).
-func (s *Server) accountFor(hash [32]byte) (*account, *apiError) {
+func (s *Server) accountFor(hash [32]byte) (*account, *apierr.Error) {
 	now := s.now().UnixNano()
 	s.mu.RLock()
 	a := s.accounts[hash]

@@ -5,6 +5,8 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/paymentsdev/terraform-provider-payments/internal/sandbox/apierr"
+	"github.com/paymentsdev/terraform-provider-payments/internal/sandbox/form"
 	"github.com/paymentsdev/terraform-provider-payments/internal/wire"
 )
 
@@ -68,42 +70,42 @@ func (c *call) findPrice(id string) *price {
 	return nil
 }
 
-func (c *call) pathPrice() (*price, *apiError) {
+func (c *call) pathPrice() (*price, *apierr.Error) {
 	id := c.r.PathValue("id")
 	if pr := c.findPrice(id); pr != nil {
 		return pr, nil
 	}
-	return nil, notFound("price", id)
+	return nil, apierr.NotFound("price", id)
 }
 
 // priceMutable are the parameters of a price's update; create takes them
 // and the fixed ones.
 var (
-	priceMutable = []string{wire.ParamNickname, wire.ParamLookupKey, wire.ParamTransferLookupKey, wire.ParamActive, wire.ParamMetadata, paramMetadataKeys}
+	priceMutable = []string{wire.ParamNickname, wire.ParamLookupKey, wire.ParamTransferLookupKey, wire.ParamActive, wire.ParamMetadata, form.MetadataKeys}
 	priceFixed   = []string{wire.ParamProduct, wire.ParamCurrency, wire.ParamUnitAmount, wire.ParamRecurringInterval, wire.ParamRecurringIntervalCount}
 )
 
 // setPriceMutable validates the fields an update may change and writes
 // them to dst, a copy. It returns the active price whose lookup_key dst
 // takes under transfer_lookup_key, if any.
-func (c *call) setPriceMutable(dst *price) (*price, *apiError) {
-	if v, ok := c.f.get(wire.ParamNickname); ok {
-		if e := checkLabel(wire.ParamNickname, v, wire.NameMaxLength); e != nil {
+func (c *call) setPriceMutable(dst *price) (*price, *apierr.Error) {
+	if v, ok := c.f.Get(wire.ParamNickname); ok {
+		if e := form.CheckLabel(wire.ParamNickname, v, wire.NameMaxLength); e != nil {
 			return nil, e
 		}
 		dst.nickname = strings.Clone(v)
 	}
-	if v, ok := c.f.get(wire.ParamLookupKey); ok {
-		if e := checkLabel(wire.ParamLookupKey, v, wire.LookupKeyMaxLength); e != nil {
+	if v, ok := c.f.Get(wire.ParamLookupKey); ok {
+		if e := form.CheckLabel(wire.ParamLookupKey, v, wire.LookupKeyMaxLength); e != nil {
 			return nil, e
 		}
 		dst.lookupKey = strings.Clone(v)
 	}
-	if e := boolParam(c.f, wire.ParamActive, &dst.active); e != nil {
+	if e := form.Bool(c.f, wire.ParamActive, &dst.active); e != nil {
 		return nil, e
 	}
 	var transfer bool
-	if e := boolParam(c.f, wire.ParamTransferLookupKey, &transfer); e != nil {
+	if e := form.Bool(c.f, wire.ParamTransferLookupKey, &transfer); e != nil {
 		return nil, e
 	}
 	meta, e := applyMetadata(dst.meta, c.f)
@@ -123,42 +125,42 @@ func (c *call) setPriceMutable(dst *price) (*price, *apiError) {
 	case !dst.active:
 		return nil, nil // unique among active prices only
 	}
-	return nil, invalid(wire.ParamLookupKey, "lookup_key %q is held by the active price %s; send transfer_lookup_key=true to move it to this price, or choose another lookup_key.",
-		clip(dst.lookupKey), holder.id.format(wire.PriceIDPrefix))
+	return nil, apierr.Invalid(wire.ParamLookupKey, "lookup_key %q is held by the active price %s; send transfer_lookup_key=true to move it to this price, or choose another lookup_key.",
+		apierr.Clip(dst.lookupKey), holder.id.format(wire.PriceIDPrefix))
 }
 
 // setPriceFixed validates what a price is of, costs and bills: the
 // fields set once, at creation.
-func (c *call) setPriceFixed(dst *price) *apiError {
-	v, _ := c.f.get(wire.ParamProduct)
+func (c *call) setPriceFixed(dst *price) *apierr.Error {
+	v, _ := c.f.Get(wire.ParamProduct)
 	if v == "" {
-		return missingParam(wire.ParamProduct, "product is required: send the %s… id of the product this is a price of.", wire.ProductIDPrefix)
+		return apierr.MissingParam(wire.ParamProduct, "product is required: send the %s… id of the product this is a price of.", wire.ProductIDPrefix)
 	}
 	p := c.findProduct(v)
 	if p == nil {
-		return missingRef(wire.ParamProduct, "product %q is not a product of this account; create it first with POST %s.", clip(v), wire.PathProducts)
+		return apierr.MissingRef(wire.ParamProduct, "product %q is not a product of this account; create it first with POST %s.", apierr.Clip(v), wire.PathProducts)
 	}
 	dst.product = p.id
-	v, _ = c.f.get(wire.ParamCurrency)
+	v, _ = c.f.Get(wire.ParamCurrency)
 	if v == "" {
-		return missingParam(wire.ParamCurrency, "currency is required: send an upper-case code such as USD; use one of %s.", strings.Join(wire.Currencies, ", "))
+		return apierr.MissingParam(wire.ParamCurrency, "currency is required: send an upper-case code such as USD; use one of %s.", strings.Join(wire.Currencies, ", "))
 	}
-	var e *apiError
-	if dst.currency, e = currency(v); e != nil {
+	var e *apierr.Error
+	if dst.currency, e = form.Currency(v); e != nil {
 		return e
 	}
-	v, _ = c.f.get(wire.ParamUnitAmount)
+	v, _ = c.f.Get(wire.ParamUnitAmount)
 	if v == "" {
-		return missingParam(wire.ParamUnitAmount, "unit_amount is required: send the price of one unit in the currency's minor unit, from %d to %d.", wire.PriceAmountMin, wire.PriceAmountMax)
+		return apierr.MissingParam(wire.ParamUnitAmount, "unit_amount is required: send the price of one unit in the currency's minor unit, from %d to %d.", wire.PriceAmountMin, wire.PriceAmountMax)
 	}
-	if dst.unitAmount, e = parseAmount(wire.ParamUnitAmount, v, wire.PriceAmountMin, wire.PriceAmountMax); e != nil {
+	if dst.unitAmount, e = form.ParseAmount(wire.ParamUnitAmount, v, wire.PriceAmountMin, wire.PriceAmountMax); e != nil {
 		return e
 	}
-	interval, hasInterval := c.f.get(wire.ParamRecurringInterval)
-	count, hasCount := c.f.get(wire.ParamRecurringIntervalCount)
+	interval, hasInterval := c.f.Get(wire.ParamRecurringInterval)
+	count, hasCount := c.f.Get(wire.ParamRecurringIntervalCount)
 	if !hasInterval {
 		if hasCount {
-			return missingParam(wire.ParamRecurringInterval, "recurring[interval_count] needs recurring[interval]: send day, week, month or year, or neither for a one-time price.")
+			return apierr.MissingParam(wire.ParamRecurringInterval, "recurring[interval_count] needs recurring[interval]: send day, week, month or year, or neither for a one-time price.")
 		}
 		return nil
 	}
@@ -169,28 +171,28 @@ func (c *call) setPriceFixed(dst *price) *apiError {
 	if hasCount {
 		n, err := strconv.ParseInt(count, 10, 64)
 		if err != nil || count[0] == '+' {
-			return invalid(wire.ParamRecurringIntervalCount, "recurring[interval_count] %q is not a whole number; send how many intervals make one period, 1 or more.", clip(count))
+			return apierr.Invalid(wire.ParamRecurringIntervalCount, "recurring[interval_count] %q is not a whole number; send how many intervals make one period, 1 or more.", apierr.Clip(count))
 		}
 		r.IntervalCount = n
 	}
 	if param, err := r.Check(); err != nil {
-		return invalid(param, "%s.", err.Error())
+		return apierr.Invalid(param, "%s.", err.Error())
 	}
 	dst.recurring = r
 	return nil
 }
 
 func (c *call) createPrice() response {
-	if e := c.f.check(append(slices.Clone(priceFixed), priceMutable...)...); e != nil {
-		return e.response()
+	if e := c.f.Check(append(slices.Clone(priceFixed), priceMutable...)...); e != nil {
+		return errResponse(e)
 	}
 	pr := &price{created: c.unix, active: true}
 	if e := c.setPriceFixed(pr); e != nil {
-		return e.response()
+		return errResponse(e)
 	}
 	from, e := c.setPriceMutable(pr)
 	if e != nil {
-		return e.response()
+		return errResponse(e)
 	}
 	cat := &c.a.cat
 	pr.id = newRID()
@@ -218,35 +220,35 @@ func (c *call) takeLookupKey(from *price) {
 }
 
 func (c *call) retrievePrice() response {
-	if e := c.f.check(); e != nil {
-		return e.response()
+	if e := c.f.Check(); e != nil {
+		return errResponse(e)
 	}
 	pr, e := c.pathPrice()
 	if e != nil {
-		return e.response()
+		return errResponse(e)
 	}
 	return ok(priceJSON(nil, pr))
 }
 
 func (c *call) updatePrice() response {
 	for _, name := range priceFixed {
-		if _, ok := c.f.get(name); ok {
-			e := unknownParam(name)
-			e.message = name + " cannot change after a price is created: create another price with the new value and archive this one with active=false."
-			return e.response()
+		if _, ok := c.f.Get(name); ok {
+			e := apierr.UnknownParam(name)
+			e.Message = name + " cannot change after a price is created: create another price with the new value and archive this one with active=false."
+			return errResponse(e)
 		}
 	}
-	if e := c.f.check(priceMutable...); e != nil {
-		return e.response()
+	if e := c.f.Check(priceMutable...); e != nil {
+		return errResponse(e)
 	}
 	pr, e := c.pathPrice()
 	if e != nil {
-		return e.response()
+		return errResponse(e)
 	}
 	next := *pr
 	from, e := c.setPriceMutable(&next)
 	if e != nil {
-		return e.response()
+		return errResponse(e)
 	}
 	cat := &c.a.cat
 	c.takeLookupKey(from)
@@ -263,26 +265,26 @@ func (c *call) updatePrice() response {
 // match every filter given.
 func (c *call) listPrices() response {
 	if e := c.checkList(wire.ParamProduct, wire.ParamActive, wire.ParamLookupKeysItem); e != nil {
-		return e.response()
+		return errResponse(e)
 	}
 	var conds []func(*price) bool
-	if v, _ := c.f.get(wire.ParamProduct); v != "" {
+	if v, _ := c.f.Get(wire.ParamProduct); v != "" {
 		p := c.findProduct(v)
 		if p == nil {
-			return missingRef(wire.ParamProduct, "product %q is not a product of this account; list the products with GET %s.", clip(v), wire.PathProducts).response()
+			return errResponse(apierr.MissingRef(wire.ParamProduct, "product %q is not a product of this account; list the products with GET %s.", apierr.Clip(v), wire.PathProducts))
 		}
 		conds = append(conds, func(pr *price) bool { return pr.product == p.id })
 	}
-	active, given, e := boolFilter(c.f, wire.ParamActive)
+	active, given, e := form.BoolFilter(c.f, wire.ParamActive)
 	if e != nil {
-		return e.response()
+		return errResponse(e)
 	}
 	if given {
 		conds = append(conds, func(pr *price) bool { return pr.active == active })
 	}
-	if keys, found := c.f.all(wire.ParamLookupKeysItem); found {
+	if keys, found := c.f.All(wire.ParamLookupKeysItem); found {
 		if len(keys) > wire.LookupKeysMax {
-			return invalid(wire.ParamLookupKeys, "lookup_keys[] is given %d times; send at most %d lookup keys.", len(keys), wire.LookupKeysMax).response()
+			return errResponse(apierr.Invalid(wire.ParamLookupKeys, "lookup_keys[] is given %d times; send at most %d lookup keys.", len(keys), wire.LookupKeysMax))
 		}
 		conds = append(conds, func(pr *price) bool { return pr.lookupKey != "" && slices.Contains(keys, pr.lookupKey) })
 	}

@@ -6,6 +6,8 @@ import (
 	"strings"
 	"unicode/utf8"
 
+	"github.com/paymentsdev/terraform-provider-payments/internal/sandbox/apierr"
+	"github.com/paymentsdev/terraform-provider-payments/internal/sandbox/form"
 	"github.com/paymentsdev/terraform-provider-payments/internal/wire"
 )
 
@@ -78,30 +80,30 @@ func (cat *catalog) removeProduct(p *product) {
 }
 
 // productParams are the parameters of a product's create and update.
-var productParams = []string{wire.ParamName, wire.ParamDescription, wire.ParamActive, wire.ParamMetadata, paramMetadataKeys}
+var productParams = []string{wire.ParamName, wire.ParamDescription, wire.ParamActive, wire.ParamMetadata, form.MetadataKeys}
 
 // setProductFields validates the fields of the request and writes them to
 // dst, a copy, so that a refused request changes nothing.
-func (c *call) setProductFields(dst *product) *apiError {
-	if v, ok := c.f.get(wire.ParamName); ok {
+func (c *call) setProductFields(dst *product) *apierr.Error {
+	if v, ok := c.f.Get(wire.ParamName); ok {
 		if v == "" {
-			return missingParam(wire.ParamName, "name cannot be empty: a product needs a name people recognise, as in name=Gold plan.")
+			return apierr.MissingParam(wire.ParamName, "name cannot be empty: a product needs a name people recognise, as in name=Gold plan.")
 		}
-		if e := checkName(v); e != nil {
+		if e := form.CheckName(v); e != nil {
 			return e
 		}
 		dst.name = strings.Clone(v)
 	}
-	if v, ok := c.f.get(wire.ParamDescription); ok {
+	if v, ok := c.f.Get(wire.ParamDescription); ok {
 		if n := utf8.RuneCountInString(v); n > wire.ProductDescriptionMaxLength {
-			return invalid(wire.ParamDescription, "description is %d characters long; use at most %d.", n, wire.ProductDescriptionMaxLength)
+			return apierr.Invalid(wire.ParamDescription, "description is %d characters long; use at most %d.", n, wire.ProductDescriptionMaxLength)
 		}
-		if e := refuseBidi(wire.ParamDescription, "description", v); e != nil {
+		if e := form.RefuseBidi(wire.ParamDescription, "description", v); e != nil {
 			return e
 		}
 		dst.description = strings.Clone(v)
 	}
-	if e := boolParam(c.f, wire.ParamActive, &dst.active); e != nil {
+	if e := form.Bool(c.f, wire.ParamActive, &dst.active); e != nil {
 		return e
 	}
 	meta, e := applyMetadata(dst.meta, c.f)
@@ -113,12 +115,12 @@ func (c *call) setProductFields(dst *product) *apiError {
 }
 
 // pathProduct is the product named by the path's {id}, or a 404.
-func (c *call) pathProduct() (*product, *apiError) {
+func (c *call) pathProduct() (*product, *apierr.Error) {
 	id := c.r.PathValue("id")
 	if p := c.findProduct(id); p != nil {
 		return p, nil
 	}
-	return nil, notFound("product", id)
+	return nil, apierr.NotFound("product", id)
 }
 
 // findProduct is the account's product of that id, or nil.
@@ -130,15 +132,15 @@ func (c *call) findProduct(id string) *product {
 }
 
 func (c *call) createProduct() response {
-	if e := c.f.check(productParams...); e != nil {
-		return e.response()
+	if e := c.f.Check(productParams...); e != nil {
+		return errResponse(e)
 	}
-	if _, ok := c.f.get(wire.ParamName); !ok {
-		return missingParam(wire.ParamName, "name is required: send the product's name, as in name=Gold plan.").response()
+	if _, ok := c.f.Get(wire.ParamName); !ok {
+		return errResponse(apierr.MissingParam(wire.ParamName, "name is required: send the product's name, as in name=Gold plan."))
 	}
 	p := &product{created: c.unix, active: true}
 	if e := c.setProductFields(p); e != nil {
-		return e.response()
+		return errResponse(e)
 	}
 	c.a.cat.ensure()
 	p.id = newRID()
@@ -153,27 +155,27 @@ func (c *call) createProduct() response {
 }
 
 func (c *call) retrieveProduct() response {
-	if e := c.f.check(); e != nil {
-		return e.response()
+	if e := c.f.Check(); e != nil {
+		return errResponse(e)
 	}
 	p, e := c.pathProduct()
 	if e != nil {
-		return e.response()
+		return errResponse(e)
 	}
 	return ok(productJSON(nil, p))
 }
 
 func (c *call) updateProduct() response {
-	if e := c.f.check(productParams...); e != nil {
-		return e.response()
+	if e := c.f.Check(productParams...); e != nil {
+		return errResponse(e)
 	}
 	p, e := c.pathProduct()
 	if e != nil {
-		return e.response()
+		return errResponse(e)
 	}
 	next := *p
 	if e := c.setProductFields(&next); e != nil {
-		return e.response()
+		return errResponse(e)
 	}
 	*p = next
 	c.putProduct(p)
@@ -183,18 +185,18 @@ func (c *call) updateProduct() response {
 }
 
 func (c *call) deleteProduct() response {
-	if e := c.f.check(); e != nil {
-		return e.response()
+	if e := c.f.Check(); e != nil {
+		return errResponse(e)
 	}
 	p, e := c.pathProduct()
 	if e != nil {
-		return e.response()
+		return errResponse(e)
 	}
 	if p.prices > 0 {
-		e := invalid("", "Product %s has %d price(s), and prices cannot be deleted, so neither can it; archive it instead with POST %s/%s active=false.",
+		e := apierr.Invalid("", "Product %s has %d price(s), and prices cannot be deleted, so neither can it; archive it instead with POST %s/%s active=false.",
 			p.id.format(wire.ProductIDPrefix), p.prices, wire.PathProducts, p.id.format(wire.ProductIDPrefix))
-		e.code = wire.ErrorCodeProductHasPrices
-		return e.response()
+		e.Code = wire.ErrorCodeProductHasPrices
+		return errResponse(e)
 	}
 	c.a.cat.removeProduct(p)
 	c.a.charge(-p.counted)
@@ -208,12 +210,12 @@ func (c *call) deleteProduct() response {
 // whose active flag is the filter's.
 func (c *call) listProducts() response {
 	if e := c.checkList(wire.ParamActive); e != nil {
-		return e.response()
+		return errResponse(e)
 	}
 	var match func(*product) bool
-	active, given, e := boolFilter(c.f, wire.ParamActive)
+	active, given, e := form.BoolFilter(c.f, wire.ParamActive)
 	if e != nil {
-		return e.response()
+		return errResponse(e)
 	}
 	if given {
 		match = func(p *product) bool { return p.active == active }

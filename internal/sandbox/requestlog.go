@@ -6,6 +6,7 @@ import (
 	"strconv"
 	"time"
 
+	"github.com/paymentsdev/terraform-provider-payments/internal/sandbox/apierr"
 	"github.com/paymentsdev/terraform-provider-payments/internal/sandbox/reqlog"
 	"github.com/paymentsdev/terraform-provider-payments/internal/wire"
 )
@@ -61,14 +62,14 @@ func (w *loggingWriter) done() {
 }
 
 func (c *call) listRequests() response {
-	if e := c.f.check(wire.ParamStatusClass); e != nil {
-		return e.response()
+	if e := c.f.Check(wire.ParamStatusClass); e != nil {
+		return errResponse(e)
 	}
-	class, _ := c.f.get(wire.ParamStatusClass)
+	class, _ := c.f.Get(wire.ParamStatusClass)
 	lo := 0
 	if class != "" {
 		if len(class) != 3 || class[0] < '1' || class[0] > '5' || class[1:] != "xx" {
-			return invalid(wire.ParamStatusClass, "status_class %q is not a status class; use 2xx, 3xx, 4xx or 5xx (1xx too).", clip(class)).response()
+			return errResponse(apierr.Invalid(wire.ParamStatusClass, "status_class %q is not a status class; use 2xx, 3xx, 4xx or 5xx (1xx too).", apierr.Clip(class)))
 		}
 		lo = int(class[0]-'0') * 100
 	}

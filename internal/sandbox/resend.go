@@ -1,6 +1,7 @@
 package sandbox
 
 import (
+	"github.com/paymentsdev/terraform-provider-payments/internal/sandbox/apierr"
 	"github.com/paymentsdev/terraform-provider-payments/internal/wire"
 )
 
@@ -11,25 +12,25 @@ import (
 // count from 1 and are retried like the first ones, and it replaces a
 // delivery of the same event to the same endpoint still being retried.
 func (c *call) resendEvent() response {
-	if e := c.f.check(wire.ParamEndpoint); e != nil {
-		return e.response()
+	if e := c.f.Check(wire.ParamEndpoint); e != nil {
+		return errResponse(e)
 	}
 	wh := &c.a.wh
 	id := c.r.PathValue("id")
 	r, valid := parseRID(id, wire.EventIDPrefix)
 	ev := wh.events[r]
 	if !valid || ev == nil || c.expired(ev) {
-		return notFound("event", id).response()
+		return errResponse(apierr.NotFound("event", id))
 	}
 	var targets []*webhookEndpoint
-	if epID, _ := c.f.get(wire.ParamEndpoint); epID != "" {
+	if epID, _ := c.f.Get(wire.ParamEndpoint); epID != "" {
 		er, valid := parseRID(epID, wire.WebhookEndpointIDPrefix)
 		ep := wh.endpoints[er]
 		switch {
 		case !valid || ep == nil:
-			return missingRef(wire.ParamEndpoint, "No such webhook endpoint: '%s'; list them with GET %s.", clip(epID), wire.PathWebhookEndpoints).response()
+			return errResponse(apierr.MissingRef(wire.ParamEndpoint, "No such webhook endpoint: '%s'; list them with GET %s.", apierr.Clip(epID), wire.PathWebhookEndpoints))
 		case ep.disabled:
-			return invalid(wire.ParamEndpoint, "Webhook endpoint %s is disabled, and nothing is sent to a disabled endpoint; enable it (disabled=false) or name another.", epID).response()
+			return errResponse(apierr.Invalid(wire.ParamEndpoint, "Webhook endpoint %s is disabled, and nothing is sent to a disabled endpoint; enable it (disabled=false) or name another.", epID))
 		}
 		targets = append(targets, ep)
 	} else {
@@ -39,7 +40,7 @@ func (c *call) resendEvent() response {
 			}
 		}
 		if len(targets) == 0 {
-			return missingParam(wire.ParamEndpoint, "No enabled webhook endpoint of the account subscribes to %s events; name one with endpoint=%s….", ev.typ, wire.WebhookEndpointIDPrefix).response()
+			return errResponse(apierr.MissingParam(wire.ParamEndpoint, "No enabled webhook endpoint of the account subscribes to %s events; name one with endpoint=%s….", ev.typ, wire.WebhookEndpointIDPrefix))
 		}
 	}
 	b := make([]byte, 0, 96+40*len(targets))

@@ -1,6 +1,7 @@
 package sandbox
 
 import (
+	"slices"
 	"time"
 
 	"github.com/paymentsdev/terraform-provider-payments/internal/wire"
@@ -33,4 +34,9 @@ var PaymentTransitions = map[string][]string{
 	wire.PaymentStatusAuthorized:        {wire.PaymentStatusApproved},
 	wire.PaymentStatusApproved:          {wire.PaymentStatusPartiallyRefunded, wire.PaymentStatusRefunded, wire.PaymentStatusDisputed},
 	wire.PaymentStatusPartiallyRefunded: {wire.PaymentStatusPartiallyRefunded, wire.PaymentStatusRefunded, wire.PaymentStatusDisputed},
+}
+
+// canMove reports whether PaymentTransitions allows from -> to.
+func canMove(from, to string) bool {
+	return slices.Contains(PaymentTransitions[from], to)
 }

@@ -95,7 +95,7 @@
 //     invoices and charges the first period at once, through a payment of
 //     the payments API with its invoice set (makePayment), so that
 //     declines, 3-D Secure and disputes are a payment's. Items are
-//     items[N][price] and items[N][quantity] (form.go's one indexed
+//     items[N][price] and items[N][quantity] (package form's one indexed
 //     form), of one currency and period. error_if_incomplete refuses a
 //     first charge that would not succeed at once before anything is
 //     made; customer.subscription.created follows the first invoice's
@@ -160,6 +160,7 @@ import (
 	"github.com/paymentsdev/terraform-provider-payments/internal/sandbox/billing"
 	"github.com/paymentsdev/terraform-provider-payments/internal/sandbox/clock"
 	"github.com/paymentsdev/terraform-provider-payments/internal/sandbox/delivery"
+	"github.com/paymentsdev/terraform-provider-payments/internal/sandbox/form"
 	"github.com/paymentsdev/terraform-provider-payments/internal/sandbox/ids"
 	"github.com/paymentsdev/terraform-provider-payments/internal/sandbox/keys"
 	"github.com/paymentsdev/terraform-provider-payments/internal/sandbox/logmask"
@@ -384,14 +385,12 @@ type response struct {
 	rest func(w io.Writer) error
 }
 
-func ok(body []byte) response { return response{status: http.StatusOK, body: body} }
-
 // call is one request being handled, with the account locked.
 type call struct {
 	s    *Server
 	a    *account
 	r    *http.Request
-	f    form
+	f    form.Form
 	now  time.Time
 	unix int64
 	// ops are the store writes of the request, committed before it is

@@ -12,6 +12,7 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/paymentsdev/terraform-provider-payments/internal/sandbox/form"
 	"github.com/paymentsdev/terraform-provider-payments/internal/sandbox/storage"
 	"github.com/paymentsdev/terraform-provider-payments/internal/wire"
 )
@@ -141,7 +142,7 @@ func paymentFromRecord(rec paymentRecord) (*payment, error) {
 	id, ok1 := parseRID(rec.ID, wire.PaymentIDPrefix)
 	sid, ok2 := parseRID(rec.SourceID, wire.SourceIDPrefix)
 	cd, month := cardFromRecord(rec.Token, rec.Last4, rec.ExpMonth)
-	cur, cerr := currency(rec.Currency)
+	cur, cerr := form.Currency(rec.Currency)
 	if !ok1 || !ok2 || cd == nil || cerr != nil || !slices.Contains(wire.PaymentStatuses, rec.Status) {
 		return nil, fmt.Errorf("data file: payment %q is malformed", rec.ID)
 	}

@@ -11,6 +11,7 @@ import (
 	"sync/atomic"
 	"syscall"
 
+	"github.com/paymentsdev/terraform-provider-payments/internal/sandbox/apierr"
 	"github.com/paymentsdev/terraform-provider-payments/internal/sandbox/storage"
 	"github.com/paymentsdev/terraform-provider-payments/internal/wire"
 )
@@ -306,7 +307,7 @@ func (s *Server) rollback(c *call) error {
 // store cannot tell whether the changes are on disk, is the server left
 // refusing every request until a restart: memory may then hold what the
 // disk does not. The account is write-locked.
-func (s *Server) storeFailed(c *call, err error) *apiError {
+func (s *Server) storeFailed(c *call, err error) *apierr.Error {
 	if errors.Is(err, storage.ErrOutcomeUnknown) {
 		s.storeErr.CompareAndSwap(nil, &err)
 		s.log.Error("writing the data file failed and the write could not be erased: the request's outcome is unknown; refusing every request until a restart", "error", err)
@@ -324,18 +325,18 @@ func (s *Server) storeFailed(c *call, err error) *apiError {
 // names the cause (no space left on device, read-only file system…) but
 // never the file's path: answers reach clients, the path is the
 // operator's business and is in the log.
-func storageUnavailable(err error) *apiError {
-	return &apiError{
-		status: http.StatusServiceUnavailable, typ: wire.ErrorTypeAPI, code: wire.ErrorCodeStorageUnavailable,
-		message: fmt.Sprintf("The sandbox could not write its data file (%s), so this request changed nothing. Retry it, with the same Idempotency-Key, once the disk takes writes again.", storageCause(err)),
+func storageUnavailable(err error) *apierr.Error {
+	return &apierr.Error{
+		Status: http.StatusServiceUnavailable, Type: wire.ErrorTypeAPI, Code: wire.ErrorCodeStorageUnavailable,
+		Message: fmt.Sprintf("The sandbox could not write its data file (%s), so this request changed nothing. Retry it, with the same Idempotency-Key, once the disk takes writes again.", storageCause(err)),
 	}
 }
 
 // outcomeUnknown is the 503 of a write that may or may not be on disk:
 // its sync failed and so did erasing it. The sandbox then stops.
-func outcomeUnknown(err error) *apiError {
+func outcomeUnknown(err error) *apierr.Error {
 	e := storageUnavailable(err)
-	e.message = fmt.Sprintf("The sandbox could not write its data file (%s) nor erase the failed write, so the outcome of this request is unknown: it may or may not have changed anything. The sandbox answers no more requests until it is restarted; then read the objects back, or retry with the same Idempotency-Key.", storageCause(err))
+	e.Message = fmt.Sprintf("The sandbox could not write its data file (%s) nor erase the failed write, so the outcome of this request is unknown: it may or may not have changed anything. The sandbox answers no more requests until it is restarted; then read the objects back, or retry with the same Idempotency-Key.", storageCause(err))
 	return e
 }
 

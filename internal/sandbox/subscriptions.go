@@ -5,6 +5,8 @@ import (
 	"strings"
 	"time"
 
+	"github.com/paymentsdev/terraform-provider-payments/internal/sandbox/apierr"
+	"github.com/paymentsdev/terraform-provider-payments/internal/sandbox/form"
 	"github.com/paymentsdev/terraform-provider-payments/internal/wire"
 )
 
@@ -89,9 +91,9 @@ func (b *subBook) addSubscription(s *subscription) {
 
 var (
 	subscriptionCreateParams = []string{wire.ParamCustomer, itemPriceParam, itemQuantityParam, wire.ParamDefaultSource,
-		wire.ParamPaymentBehavior, wire.ParamTrialPeriodDays, wire.ParamCancelAtPeriodEnd, wire.ParamMetadata, paramMetadataKeys}
+		wire.ParamPaymentBehavior, wire.ParamTrialPeriodDays, wire.ParamCancelAtPeriodEnd, wire.ParamMetadata, form.MetadataKeys}
 	subscriptionUpdateParams = []string{itemPriceParam, itemQuantityParam, wire.ParamQuantity, wire.ParamDefaultSource,
-		wire.ParamCancelAtPeriodEnd, wire.ParamMetadata, paramMetadataKeys}
+		wire.ParamCancelAtPeriodEnd, wire.ParamMetadata, form.MetadataKeys}
 	itemPriceParam    = wire.ParamItems + "[#][" + wire.ParamPrice + "]"
 	itemQuantityParam = wire.ParamItems + "[#][" + wire.ParamQuantity + "]"
 )
@@ -100,53 +102,53 @@ var (
 // the id of the item of prev with the same price, so that an update that
 // only changes a quantity keeps the item. like, when set, is a price
 // whose currency and period every item must share.
-func (c *call) parseItems(prev []subItem, like *price) ([]subItem, bool, *apiError) {
+func (c *call) parseItems(prev []subItem, like *price) ([]subItem, bool, *apierr.Error) {
 	n := 0
 	for i := range c.f {
-		if p := &c.f[i]; p.indexed && p.base == wire.ParamItems {
-			n = max(n, p.index+1)
+		if p := &c.f[i]; p.Indexed && p.Base == wire.ParamItems {
+			n = max(n, p.Index+1)
 		}
 	}
 	if n == 0 {
 		return nil, false, nil
 	}
 	if n > wire.SubscriptionItemsMax {
-		return nil, true, invalid(wire.ParamItems, "items has %d entries; a subscription has at most %d.", n, wire.SubscriptionItemsMax)
+		return nil, true, apierr.Invalid(wire.ParamItems, "items has %d entries; a subscription has at most %d.", n, wire.SubscriptionItemsMax)
 	}
 	items := make([]subItem, n)
 	var total int64
 	for i := range items {
 		name := wire.ItemParam(i, wire.ParamPrice)
-		v, _ := c.f.get(name)
+		v, _ := c.f.Get(name)
 		if v == "" {
-			return nil, true, missingParam(name, "%s is required: number the items 0, 1, 2… and give each the price_ id of a recurring price.", name)
+			return nil, true, apierr.MissingParam(name, "%s is required: number the items 0, 1, 2… and give each the price_ id of a recurring price.", name)
 		}
 		pr := c.findPrice(v)
 		switch {
 		case pr == nil:
-			return nil, true, missingRef(name, "%s %q is not a price of this account; create it first with POST %s.", name, clip(v), wire.PathPrices)
+			return nil, true, apierr.MissingRef(name, "%s %q is not a price of this account; create it first with POST %s.", name, apierr.Clip(v), wire.PathPrices)
 		case !pr.isRecurring():
-			return nil, true, invalid(name, "%s %s is a one-time price; a subscription needs recurring prices (recurring[interval]).", name, clip(v))
+			return nil, true, apierr.Invalid(name, "%s %s is a one-time price; a subscription needs recurring prices (recurring[interval]).", name, apierr.Clip(v))
 		case !pr.active:
-			return nil, true, invalid(name, "%s %s is archived (active=false); subscribe to an active price.", name, clip(v))
+			return nil, true, apierr.Invalid(name, "%s %s is archived (active=false); subscribe to an active price.", name, apierr.Clip(v))
 		}
 		if like == nil {
 			like = pr
 		}
 		if pr.currency != like.currency || pr.recurring != like.recurring {
-			return nil, true, invalid(name, "%s %s bills %s every %d %s, but the subscription bills %s every %d %s; one subscription has one currency and one period.",
-				name, clip(v), pr.currency, pr.recurring.IntervalCount, pr.recurring.Interval, like.currency, like.recurring.IntervalCount, like.recurring.Interval)
+			return nil, true, apierr.Invalid(name, "%s %s bills %s every %d %s, but the subscription bills %s every %d %s; one subscription has one currency and one period.",
+				name, apierr.Clip(v), pr.currency, pr.recurring.IntervalCount, pr.recurring.Interval, like.currency, like.recurring.IntervalCount, like.recurring.Interval)
 		}
 		for _, it := range items[:i] {
 			if it.price == pr {
-				return nil, true, invalid(name, "%s %s is already an item of the subscription; raise that item's quantity instead.", name, clip(v))
+				return nil, true, apierr.Invalid(name, "%s %s is already an item of the subscription; raise that item's quantity instead.", name, apierr.Clip(v))
 			}
 		}
 		q := int64(1)
 		qname := wire.ItemParam(i, wire.ParamQuantity)
-		if v, ok := c.f.get(qname); ok {
-			var e *apiError
-			if q, e = parseCount(qname, v, 1, wire.QuantityMax); e != nil {
+		if v, ok := c.f.Get(qname); ok {
+			var e *apierr.Error
+			if q, e = form.ParseCount(qname, v, 1, wire.QuantityMax); e != nil {
 				return nil, true, e
 			}
 		}
@@ -159,7 +161,7 @@ func (c *call) parseItems(prev []subItem, like *price) ([]subItem, bool, *apiErr
 		total += pr.unitAmount * q
 	}
 	if total > wire.PaymentAmountMax {
-		return nil, true, invalid(wire.ParamItems, "items cost %d a period, over the largest payment, %d; lower a quantity.", total, wire.PaymentAmountMax)
+		return nil, true, apierr.Invalid(wire.ParamItems, "items cost %d a period, over the largest payment, %d; lower a quantity.", total, wire.PaymentAmountMax)
 	}
 	return items, true, nil
 }
@@ -175,8 +177,8 @@ func amount(items []subItem) int64 {
 
 // customerSource is the customer's source named by the parameter
 // default_source, or nil when it is not given.
-func (c *call) customerSource(cu *customer) (*source, *apiError) {
-	v, _ := c.f.get(wire.ParamDefaultSource)
+func (c *call) customerSource(cu *customer) (*source, *apierr.Error) {
+	v, _ := c.f.Get(wire.ParamDefaultSource)
 	if v == "" {
 		return nil, nil
 	}
@@ -185,58 +187,59 @@ func (c *call) customerSource(cu *customer) (*source, *apiError) {
 			return src, nil
 		}
 	}
-	return nil, missingRef(wire.ParamDefaultSource, "default_source %q is not a source of customer %s; attach it first with POST /v1/customers/%s/sources.",
-		clip(v), cu.id.format(wire.CustomerIDPrefix), cu.id.format(wire.CustomerIDPrefix))
+	return nil, apierr.MissingRef(wire.ParamDefaultSource, "default_source %q is not a source of customer %s; attach it first with POST /v1/customers/%s/sources.",
+		apierr.Clip(v), cu.id.format(wire.CustomerIDPrefix), cu.id.format(wire.CustomerIDPrefix))
 }
 
 func (c *call) createSubscription() response {
-	if e := c.f.check(subscriptionCreateParams...); e != nil {
-		return e.response()
+	if e := c.f.Check(subscriptionCreateParams...); e != nil {
+		return errResponse(e)
 	}
-	v, _ := c.f.get(wire.ParamCustomer)
+	v, _ := c.f.Get(wire.ParamCustomer)
 	if v == "" {
-		return missingParam(wire.ParamCustomer, "customer is required: send the %s… id of the customer to bill.", wire.CustomerIDPrefix).response()
+		return errResponse(apierr.MissingParam(wire.ParamCustomer, "customer is required: send the %s… id of the customer to bill.", wire.CustomerIDPrefix))
 	}
 	var cu *customer
 	if r, ok := parseRID(v, wire.CustomerIDPrefix); ok {
 		cu = c.a.customers[r]
 	}
 	if cu == nil {
-		return missingRef(wire.ParamCustomer, "customer %q does not exist; create it first with POST %s.", clip(v), wire.PathCustomers).response()
+		return errResponse(apierr.MissingRef(wire.ParamCustomer, "customer %q does not exist; create it first with POST %s.", apierr.Clip(v), wire.PathCustomers))
 	}
 	c.onClock(cu.id)
 	items, given, e := c.parseItems(nil, nil)
 	if e != nil {
-		return e.response()
+		return errResponse(e)
 	}
 	if !given {
-		return missingParam(wire.ItemParam(0, wire.ParamPrice), "items[0][price] is required: send the price_ id of a recurring price.").response()
+		return errResponse(apierr.MissingParam(wire.ItemParam(0, wire.ParamPrice), "items[0][price] is required: send the price_ id of a recurring price."))
 	}
 	src, e := c.customerSource(cu)
 	if e != nil {
-		return e.response()
+		return errResponse(e)
 	}
-	behavior, _ := c.f.get(wire.ParamPaymentBehavior)
+	behavior, _ := c.f.Get(wire.ParamPaymentBehavior)
 	switch behavior {
 	case "":
 		behavior = wire.PaymentBehaviorAllowIncomplete
 	case wire.PaymentBehaviorAllowIncomplete, wire.PaymentBehaviorErrorIfIncomplete:
 	default:
-		return invalid(wire.ParamPaymentBehavior, "payment_behavior %q is not valid; use %s or %s.", clip(behavior),
-			wire.PaymentBehaviorAllowIncomplete, wire.PaymentBehaviorErrorIfIncomplete).response()
+		return errResponse(apierr.Invalid(wire.ParamPaymentBehavior, "payment_behavior %q is not valid; use %s or %s.", apierr.Clip(behavior),
+			wire.PaymentBehaviorAllowIncomplete, wire.PaymentBehaviorErrorIfIncomplete))
+
 	}
 	var trialDays int64
-	if v, _ := c.f.get(wire.ParamTrialPeriodDays); v != "" {
-		if trialDays, e = parseCount(wire.ParamTrialPeriodDays, v, 1, wire.TrialPeriodDaysMax); e != nil {
-			return e.response()
+	if v, _ := c.f.Get(wire.ParamTrialPeriodDays); v != "" {
+		if trialDays, e = form.ParseCount(wire.ParamTrialPeriodDays, v, 1, wire.TrialPeriodDaysMax); e != nil {
+			return errResponse(e)
 		}
 	}
 	sub := &subscription{created: c.unix, customer: cu.id, items: items, status: wire.SubscriptionStatusIncomplete, clock: cu.clock}
-	if e := boolParam(c.f, wire.ParamCancelAtPeriodEnd, &sub.cancelAtPeriodEnd); e != nil {
-		return e.response()
+	if e := form.Bool(c.f, wire.ParamCancelAtPeriodEnd, &sub.cancelAtPeriodEnd); e != nil {
+		return errResponse(e)
 	}
 	if sub.meta, e = applyMetadata(nil, c.f); e != nil {
-		return e.response()
+		return errResponse(e)
 	}
 	if src != nil {
 		sub.defaultSource = src.id
@@ -245,19 +248,20 @@ func (c *call) createSubscription() response {
 	}
 	charged := trialDays == 0 && amount(items) > 0
 	if charged && src == nil {
-		e := invalid(wire.ParamDefaultSource, "customer %s has no default source to charge; attach one with POST /v1/customers/%s/sources, or send default_source.",
+		e := apierr.Invalid(wire.ParamDefaultSource, "customer %s has no default source to charge; attach one with POST /v1/customers/%s/sources, or send default_source.",
 			cu.id.format(wire.CustomerIDPrefix), cu.id.format(wire.CustomerIDPrefix))
-		e.code = wire.ErrorCodeMissingSource
-		return e.response()
+		e.Code = wire.ErrorCodeMissingSource
+		return errResponse(e)
 	}
 	firstApproves := src != nil && (src.card.behaviour == approves || src.card.behaviour == declinesLater && !c.chargedBefore(cu.id, src.id))
 	if charged && behavior == wire.PaymentBehaviorErrorIfIncomplete && !firstApproves {
 		// Nothing is created: not the subscription, its invoice or a payment.
-		return (&apiError{
-			status: 402, typ: wire.ErrorTypeCard, code: wire.ErrorCodeCardDeclined,
-			message: "The first payment would not succeed at once (sandbox token " + src.card.token + "), and payment_behavior is " +
+		return errResponse((&apierr.Error{
+			Status: 402, Type: wire.ErrorTypeCard, Code: wire.ErrorCodeCardDeclined,
+			Message: "The first payment would not succeed at once (sandbox token " + src.card.token + "), and payment_behavior is " +
 				wire.PaymentBehaviorErrorIfIncomplete + "; nothing was created. Use another card, or allow_incomplete.",
-		}).response()
+		}))
+
 	}
 
 	c.a.bill.ensure()
@@ -287,12 +291,12 @@ func (c *call) createSubscription() response {
 }
 
 // pathSubscription is the subscription named by the path's {id}, or a 404.
-func (c *call) pathSubscription() (*subscription, *apiError) {
+func (c *call) pathSubscription() (*subscription, *apierr.Error) {
 	id := c.r.PathValue("id")
 	if s := c.findSubscription(id); s != nil {
 		return s, nil
 	}
-	return nil, notFound("subscription", id)
+	return nil, apierr.NotFound("subscription", id)
 }
 
 func (c *call) findSubscription(id string) *subscription {
@@ -303,73 +307,73 @@ func (c *call) findSubscription(id string) *subscription {
 }
 
 func (c *call) retrieveSubscription() response {
-	if e := c.f.check(); e != nil {
-		return e.response()
+	if e := c.f.Check(); e != nil {
+		return errResponse(e)
 	}
 	s, e := c.pathSubscription()
 	if e != nil {
-		return e.response()
+		return errResponse(e)
 	}
 	return ok(subscriptionJSON(nil, s))
 }
 
 // endedError refuses to change a subscription that has ended.
-func endedError(s *subscription) *apiError {
-	e := invalid("", "Subscription %s is %s and can no longer change; create a new subscription instead.",
+func endedError(s *subscription) *apierr.Error {
+	e := apierr.Invalid("", "Subscription %s is %s and can no longer change; create a new subscription instead.",
 		s.id.format(wire.SubscriptionIDPrefix), s.status)
-	e.code = wire.ErrorCodeSubscriptionUnexpectedState
+	e.Code = wire.ErrorCodeSubscriptionUnexpectedState
 	return e
 }
 
 func (c *call) updateSubscription() response {
-	if e := c.f.check(subscriptionUpdateParams...); e != nil {
-		return e.response()
+	if e := c.f.Check(subscriptionUpdateParams...); e != nil {
+		return errResponse(e)
 	}
 	s, e := c.pathSubscription()
 	if e != nil {
-		return e.response()
+		return errResponse(e)
 	}
 	if s.ended() {
-		return endedError(s).response()
+		return errResponse(endedError(s))
 	}
 	c.onClock(s.customer)
 	next := *s
 	items, given, e := c.parseItems(s.items, s.items[0].price)
 	if e != nil {
-		return e.response()
+		return errResponse(e)
 	}
 	if given {
 		next.items = items
 	}
-	if v, ok := c.f.get(wire.ParamQuantity); ok {
+	if v, ok := c.f.Get(wire.ParamQuantity); ok {
 		if given || len(next.items) != 1 {
-			return invalid(wire.ParamQuantity, "quantity sets the quantity of a subscription's only item; with several items, or with items, send items[N][quantity].").response()
+			return errResponse(apierr.Invalid(wire.ParamQuantity, "quantity sets the quantity of a subscription's only item; with several items, or with items, send items[N][quantity]."))
 		}
-		q, e := parseCount(wire.ParamQuantity, v, 1, wire.QuantityMax)
+		q, e := form.ParseCount(wire.ParamQuantity, v, 1, wire.QuantityMax)
 		if e != nil {
-			return e.response()
+			return errResponse(e)
 		}
 		next.items = []subItem{{id: s.items[0].id, price: s.items[0].price, quantity: q}}
 		if amount(next.items) > wire.PaymentAmountMax {
-			return invalid(wire.ParamQuantity, "quantity %d costs %d a period, over the largest payment, %d.", q, amount(next.items), wire.PaymentAmountMax).response()
+			return errResponse(apierr.Invalid(wire.ParamQuantity, "quantity %d costs %d a period, over the largest payment, %d.", q, amount(next.items), wire.PaymentAmountMax))
 		}
 	}
 	cu := c.a.customers[s.customer]
-	if _, ok := c.f.get(wire.ParamDefaultSource); ok && cu != nil {
+	if _, ok := c.f.Get(wire.ParamDefaultSource); ok && cu != nil {
 		src, e := c.customerSource(cu)
 		if e != nil {
-			return e.response()
+			return errResponse(e)
 		}
 		next.defaultSource = rid{}
 		if src != nil {
 			next.defaultSource = src.id
 		}
 	}
-	if e := boolParam(c.f, wire.ParamCancelAtPeriodEnd, &next.cancelAtPeriodEnd); e != nil {
-		return e.response()
+	if e := form.Bool(c.f, wire.ParamCancelAtPeriodEnd, &next.cancelAtPeriodEnd); e != nil {
+		return errResponse(e)
 	}
 	if next.meta, e = applyMetadata(s.meta, c.f); e != nil {
-		return e.response()
+		return errResponse(e)
 	}
 	*s = next
 	c.putSubscription(s)
@@ -381,15 +385,15 @@ func (c *call) updateSubscription() response {
 // cancelSubscription is DELETE /v1/subscriptions/{id}: canceled at once,
 // and kept, retrievable.
 func (c *call) cancelSubscription() response {
-	if e := c.f.check(); e != nil {
-		return e.response()
+	if e := c.f.Check(); e != nil {
+		return errResponse(e)
 	}
 	s, e := c.pathSubscription()
 	if e != nil {
-		return e.response()
+		return errResponse(e)
 	}
 	if s.ended() {
-		return endedError(s).response()
+		return errResponse(endedError(s))
 	}
 	c.onClock(s.customer)
 	c.endSubscription(s)
@@ -417,22 +421,23 @@ func (c *call) cancelCustomerSubscriptions(cu rid) {
 // status filter, every status but canceled.
 func (c *call) listSubscriptions() response {
 	if e := c.checkList(wire.ParamCustomer, wire.ParamStatus, wire.ParamPrice); e != nil {
-		return e.response()
+		return errResponse(e)
 	}
 	cus, e := c.customerFilter()
 	if e != nil {
-		return e.response()
+		return errResponse(e)
 	}
 	var pr *price
-	if v, _ := c.f.get(wire.ParamPrice); v != "" {
+	if v, _ := c.f.Get(wire.ParamPrice); v != "" {
 		if pr = c.findPrice(v); pr == nil {
-			return missingRef(wire.ParamPrice, "price %q is not a price of this account; list the prices with GET %s.", clip(v), wire.PathPrices).response()
+			return errResponse(apierr.MissingRef(wire.ParamPrice, "price %q is not a price of this account; list the prices with GET %s.", apierr.Clip(v), wire.PathPrices))
 		}
 	}
-	status, _ := c.f.get(wire.ParamStatus)
+	status, _ := c.f.Get(wire.ParamStatus)
 	if status != "" && status != wire.SubscriptionStatusAll && !slices.Contains(wire.SubscriptionStatuses, status) {
-		return invalid(wire.ParamStatus, "status %q is not a subscription status; use one of %s, or %s.", clip(status),
-			strings.Join(wire.SubscriptionStatuses, ", "), wire.SubscriptionStatusAll).response()
+		return errResponse(apierr.Invalid(wire.ParamStatus, "status %q is not a subscription status; use one of %s, or %s.", apierr.Clip(status),
+			strings.Join(wire.SubscriptionStatuses, ", "), wire.SubscriptionStatusAll))
+
 	}
 	match := func(s *subscription) bool {
 		switch {

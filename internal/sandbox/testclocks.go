@@ -4,7 +4,9 @@ import (
 	"strings"
 	"time"
 
+	"github.com/paymentsdev/terraform-provider-payments/internal/sandbox/apierr"
 	"github.com/paymentsdev/terraform-provider-payments/internal/sandbox/billing"
+	"github.com/paymentsdev/terraform-provider-payments/internal/sandbox/form"
 	"github.com/paymentsdev/terraform-provider-payments/internal/wire"
 )
 
@@ -65,45 +67,45 @@ func (c *call) customerClock(cu rid) *testClock {
 }
 
 // customerClockParam reads test_clock of a customer's create.
-func (c *call) customerClockParam() (rid, *apiError) {
-	v, _ := c.f.get(wire.ParamTestClock)
+func (c *call) customerClockParam() (rid, *apierr.Error) {
+	v, _ := c.f.Get(wire.ParamTestClock)
 	if v == "" {
 		return rid{}, nil
 	}
 	if r, ok := parseRID(v, wire.TestClockIDPrefix); ok && c.a.clocks.byID[r] != nil {
 		return r, nil
 	}
-	return rid{}, missingRef(wire.ParamTestClock, "test_clock %q is not a test clock of this account; create one with POST %s.", clip(v), wire.PathTestClocks)
+	return rid{}, apierr.MissingRef(wire.ParamTestClock, "test_clock %q is not a test clock of this account; create one with POST %s.", apierr.Clip(v), wire.PathTestClocks)
 }
 
 // frozenTime parses frozen_time, RFC 3339, to whole seconds.
-func (c *call) frozenTime() (int64, bool, *apiError) {
-	v, ok := c.f.get(wire.ParamFrozenTime)
+func (c *call) frozenTime() (int64, bool, *apierr.Error) {
+	v, ok := c.f.Get(wire.ParamFrozenTime)
 	if !ok || v == "" {
 		return 0, false, nil
 	}
 	t, err := time.Parse(time.RFC3339, v)
 	if err != nil || t.Year() < 1971 || t.Year() > 9999 {
-		return 0, true, invalid(wire.ParamFrozenTime, "frozen_time %q is not an RFC 3339 time; use the form 2026-01-31T12:00:00Z.", clip(v))
+		return 0, true, apierr.Invalid(wire.ParamFrozenTime, "frozen_time %q is not an RFC 3339 time; use the form 2026-01-31T12:00:00Z.", apierr.Clip(v))
 	}
 	return t.Unix(), true, nil
 }
 
 func (c *call) createTestClock() response {
-	if e := c.f.check(wire.ParamFrozenTime, wire.ParamName); e != nil {
-		return e.response()
+	if e := c.f.Check(wire.ParamFrozenTime, wire.ParamName); e != nil {
+		return errResponse(e)
 	}
 	frozen, given, e := c.frozenTime()
 	if e != nil {
-		return e.response()
+		return errResponse(e)
 	}
 	if !given {
-		return missingParam(wire.ParamFrozenTime, "frozen_time is required: the clock's time to start from, as in 2026-01-31T12:00:00Z.").response()
+		return errResponse(apierr.MissingParam(wire.ParamFrozenTime, "frozen_time is required: the clock's time to start from, as in 2026-01-31T12:00:00Z."))
 	}
 	k := &testClock{created: c.unix, frozen: frozen}
-	if v, ok := c.f.get(wire.ParamName); ok {
-		if e := checkName(v); e != nil {
-			return e.response()
+	if v, ok := c.f.Get(wire.ParamName); ok {
+		if e := form.CheckName(v); e != nil {
+			return errResponse(e)
 		}
 		k.name = strings.Clone(v)
 	}
@@ -118,12 +120,12 @@ func (c *call) createTestClock() response {
 	return ok(b)
 }
 
-func (c *call) pathTestClock() (*testClock, *apiError) {
+func (c *call) pathTestClock() (*testClock, *apierr.Error) {
 	id := c.r.PathValue("id")
 	if k := c.findTestClock(id); k != nil {
 		return k, nil
 	}
-	return nil, notFound("test clock", id)
+	return nil, apierr.NotFound("test clock", id)
 }
 
 func (c *call) findTestClock(id string) *testClock {
@@ -134,12 +136,12 @@ func (c *call) findTestClock(id string) *testClock {
 }
 
 func (c *call) retrieveTestClock() response {
-	if e := c.f.check(); e != nil {
-		return e.response()
+	if e := c.f.Check(); e != nil {
+		return errResponse(e)
 	}
 	k, e := c.pathTestClock()
 	if e != nil {
-		return e.response()
+		return errResponse(e)
 	}
 	return ok(testClockJSON(nil, k, wire.TestClockStatusReady))
 }
@@ -147,12 +149,12 @@ func (c *call) retrieveTestClock() response {
 // deleteTestClock deletes the clock and the customers on it; their
 // subscriptions end with them.
 func (c *call) deleteTestClock() response {
-	if e := c.f.check(); e != nil {
-		return e.response()
+	if e := c.f.Check(); e != nil {
+		return errResponse(e)
 	}
 	k, e := c.pathTestClock()
 	if e != nil {
-		return e.response()
+		return errResponse(e)
 	}
 	for _, cu := range append([]*customer(nil), c.a.customerOrder...) {
 		if cu.clock == k.id {
@@ -186,23 +188,24 @@ func (l clockLedger) All(yield func(*subscription) bool) {
 // order. One advance crosses at most wire.TestClockAdvancePeriods periods
 // of the shortest subscription on the clock.
 func (c *call) advanceTestClock() response {
-	if e := c.f.check(wire.ParamFrozenTime); e != nil {
-		return e.response()
+	if e := c.f.Check(wire.ParamFrozenTime); e != nil {
+		return errResponse(e)
 	}
 	k, e := c.pathTestClock()
 	if e != nil {
-		return e.response()
+		return errResponse(e)
 	}
 	to, given, e := c.frozenTime()
 	if e != nil {
-		return e.response()
+		return errResponse(e)
 	}
 	if !given {
-		return missingParam(wire.ParamFrozenTime, "frozen_time is required: the clock's new time, after %s.", time.Unix(k.frozen, 0).UTC().Format(time.RFC3339)).response()
+		return errResponse(apierr.MissingParam(wire.ParamFrozenTime, "frozen_time is required: the clock's new time, after %s.", time.Unix(k.frozen, 0).UTC().Format(time.RFC3339)))
 	}
 	if to <= k.frozen {
-		return invalid(wire.ParamFrozenTime, "frozen_time %s is not after the clock's time, %s; a test clock only moves forward.",
-			time.Unix(to, 0).UTC().Format(time.RFC3339), time.Unix(k.frozen, 0).UTC().Format(time.RFC3339)).response()
+		return errResponse(apierr.Invalid(wire.ParamFrozenTime, "frozen_time %s is not after the clock's time, %s; a test clock only moves forward.",
+			time.Unix(to, 0).UTC().Format(time.RFC3339), time.Unix(k.frozen, 0).UTC().Format(time.RFC3339)))
+
 	}
 	from := time.Unix(k.frozen, 0).UTC()
 	limit := int64(0)
@@ -214,8 +217,9 @@ func (c *call) advanceTestClock() response {
 		}
 	}
 	if limit != 0 && to > limit {
-		return invalid(wire.ParamFrozenTime, "frozen_time %s is more than %d periods of the clock's shortest subscription ahead; advance to %s at most, then again.",
-			time.Unix(to, 0).UTC().Format(time.RFC3339), wire.TestClockAdvancePeriods, time.Unix(limit, 0).UTC().Format(time.RFC3339)).response()
+		return errResponse(apierr.Invalid(wire.ParamFrozenTime, "frozen_time %s is more than %d periods of the clock's shortest subscription ahead; advance to %s at most, then again.",
+			time.Unix(to, 0).UTC().Format(time.RFC3339), wire.TestClockAdvancePeriods, time.Unix(limit, 0).UTC().Format(time.RFC3339)))
+
 	}
 	c.unix, c.now = k.frozen, from
 	c.emit(wire.EventTestClockAdvancing, testClockJSON(nil, k, wire.TestClockStatusAdvancing))
@@ -230,7 +234,7 @@ func (c *call) advanceTestClock() response {
 
 func (c *call) listTestClocks() response {
 	if e := c.checkList(); e != nil {
-		return e.response()
+		return errResponse(e)
 	}
 	l := listOf[*testClock]{
 		url: wire.PathTestClocks, noun: "test clock",

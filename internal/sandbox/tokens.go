@@ -8,6 +8,7 @@ import (
 	"strconv"
 	"time"
 
+	"github.com/paymentsdev/terraform-provider-payments/internal/sandbox/apierr"
 	"github.com/paymentsdev/terraform-provider-payments/internal/wire"
 )
 
@@ -43,34 +44,35 @@ var TestCardNumbers = map[string]string{
 // token out. Each detail is checked in the order a form shows them, and
 // an error names the parameter; no error quotes the number or the CVC.
 func (c *call) createToken() response {
-	if e := c.f.check(wire.ParamCardNumber, wire.ParamCardExpMonth, wire.ParamCardExpYear, wire.ParamCardCVC); e != nil {
-		return e.response()
+	if e := c.f.Check(wire.ParamCardNumber, wire.ParamCardExpMonth, wire.ParamCardExpYear, wire.ParamCardCVC); e != nil {
+		return errResponse(e)
 	}
 	for _, p := range []string{wire.ParamCardNumber, wire.ParamCardExpMonth, wire.ParamCardExpYear, wire.ParamCardCVC} {
-		if v, _ := c.f.get(p); v == "" {
-			return missingParam(p, "%s is required.", p).response()
+		if v, _ := c.f.Get(p); v == "" {
+			return errResponse(apierr.MissingParam(p, "%s is required.", p))
 		}
 	}
-	number, _ := c.f.get(wire.ParamCardNumber)
+	number, _ := c.f.Get(wire.ParamCardNumber)
 	base, e := testCard(number)
 	if e != nil {
-		return e.response()
+		return errResponse(e)
 	}
 	month, year, e := c.cardExpiry()
 	if e != nil {
-		return e.response()
+		return errResponse(e)
 	}
-	cvc, _ := c.f.get(wire.ParamCardCVC)
+	cvc, _ := c.f.Get(wire.ParamCardCVC)
 	want := wire.CardCVCDigits
 	if base.brand == "amex" {
 		want = wire.CardCVCDigitsAmex
 	}
 	if len(cvc) != want || !wire.AllDigits(cvc) {
-		return cardError(wire.ParamCardCVC, wire.ErrorCodeInvalidCVC,
-			"card[cvc] must be %d digits for a %s card.", want, base.brand).response()
+		return errResponse(cardError(wire.ParamCardCVC, wire.ErrorCodeInvalidCVC,
+			"card[cvc] must be %d digits for a %s card.", want, base.brand))
+
 	}
 	if e := c.canGrow(); e != nil {
-		return e.response()
+		return errResponse(e)
 	}
 	t := &cardToken{
 		id:       newRID(),
@@ -91,7 +93,7 @@ func (c *call) createToken() response {
 }
 
 // testCard checks a card number and returns the test card it is.
-func testCard(number string) (*card, *apiError) {
+func testCard(number string) (*card, *apierr.Error) {
 	if !wire.AllDigits(number) || len(number) < wire.CardNumberMinDigits || len(number) > wire.CardNumberMaxDigits {
 		return nil, cardError(wire.ParamCardNumber, wire.ErrorCodeInvalidNumber,
 			"card[number] must be %d to %d digits, without spaces or dashes.", wire.CardNumberMinDigits, wire.CardNumberMaxDigits)
@@ -110,14 +112,14 @@ func testCard(number string) (*card, *apiError) {
 
 // cardExpiry reads card[exp_month] and card[exp_year]: a month 1 to 12
 // and a four-digit year, the end of that month not yet past.
-func (c *call) cardExpiry() (month, year int32, e *apiError) {
-	mv, _ := c.f.get(wire.ParamCardExpMonth)
+func (c *call) cardExpiry() (month, year int32, e *apierr.Error) {
+	mv, _ := c.f.Get(wire.ParamCardExpMonth)
 	m, err := strconv.Atoi(mv)
 	if err != nil || !wire.AllDigits(mv) || m < 1 || m > 12 {
 		return 0, 0, cardError(wire.ParamCardExpMonth, wire.ErrorCodeInvalidExpiryMonth,
 			"card[exp_month] must be a month from 1 to 12.")
 	}
-	yv, _ := c.f.get(wire.ParamCardExpYear)
+	yv, _ := c.f.Get(wire.ParamCardExpYear)
 	y, err := strconv.Atoi(yv)
 	now := c.now.UTC()
 	if err != nil || len(yv) != 4 || !wire.AllDigits(yv) || y > now.Year()+50 {
@@ -144,7 +146,7 @@ func (c *call) fingerprint(number string) string {
 // tokenSource returns a new source made from the token v named by param:
 // a test token (tok_visa, …), reusable, or a minted token, which it uses
 // up. The caller must not fail after it: the token is then spent.
-func (c *call) tokenSource(param, v string) (*source, *apiError) {
+func (c *call) tokenSource(param, v string) (*source, *apierr.Error) {
 	if cd := cardByToken(v); cd != nil {
 		return c.newSource(cd), nil
 	}
@@ -153,15 +155,15 @@ func (c *call) tokenSource(param, v string) (*source, *apiError) {
 		t = c.a.tokens[r]
 	}
 	if t == nil {
-		e := invalid(param, "%s %q is not a valid token; mint one with POST %s or use a sandbox test token such as %s.",
-			param, clip(v), wire.PathTokens, TokenVisa)
-		e.code = wire.ErrorCodeTokenInvalid
+		e := apierr.Invalid(param, "%s %q is not a valid token; mint one with POST %s or use a sandbox test token such as %s.",
+			param, apierr.Clip(v), wire.PathTokens, TokenVisa)
+		e.Code = wire.ErrorCodeTokenInvalid
 		return nil, e
 	}
 	if t.used {
-		e := invalid(param, "token %s was already used: a minted token attaches or charges one card once. Mint a new token with POST %s.",
-			clip(v), wire.PathTokens)
-		e.code = wire.ErrorCodeTokenAlreadyUsed
+		e := apierr.Invalid(param, "token %s was already used: a minted token attaches or charges one card once. Mint a new token with POST %s.",
+			apierr.Clip(v), wire.PathTokens)
+		e.Code = wire.ErrorCodeTokenAlreadyUsed
 		return nil, e
 	}
 	t.used = true
@@ -190,8 +192,8 @@ func tokenJSON(b []byte, t *cardToken) []byte {
 }
 
 // cardError is a 402 card_error about one of the card's details.
-func cardError(param, code, format string, args ...any) *apiError {
-	e := invalid(param, format, args...)
-	e.status, e.typ, e.code = http.StatusPaymentRequired, wire.ErrorTypeCard, code
+func cardError(param, code, format string, args ...any) *apierr.Error {
+	e := apierr.Invalid(param, format, args...)
+	e.Status, e.Type, e.Code = http.StatusPaymentRequired, wire.ErrorTypeCard, code
 	return e
 }

@@ -7,7 +7,9 @@ import (
 	"strings"
 	"unicode/utf8"
 
+	"github.com/paymentsdev/terraform-provider-payments/internal/sandbox/apierr"
 	"github.com/paymentsdev/terraform-provider-payments/internal/sandbox/delivery"
+	"github.com/paymentsdev/terraform-provider-payments/internal/sandbox/form"
 	"github.com/paymentsdev/terraform-provider-payments/internal/sandbox/ids"
 	"github.com/paymentsdev/terraform-provider-payments/internal/sandbox/metrics"
 	"github.com/paymentsdev/terraform-provider-payments/internal/wire"
@@ -81,35 +83,35 @@ func newWebhookSecret() string {
 }
 
 // checkWebhookURL validates an endpoint's url.
-func (c *call) checkWebhookURL(v string) *apiError {
+func (c *call) checkWebhookURL(v string) *apierr.Error {
 	if v == "" {
-		return missingParam(wire.ParamURL, "url is required: the absolute https or http URL the events are posted to, such as http://127.0.0.1:4242/webhooks.")
+		return apierr.MissingParam(wire.ParamURL, "url is required: the absolute https or http URL the events are posted to, such as http://127.0.0.1:4242/webhooks.")
 	}
 	if len(v) > wire.WebhookURLMaxLength {
-		return invalid(wire.ParamURL, "url is %d bytes long; use at most %d.", len(v), wire.WebhookURLMaxLength)
+		return apierr.Invalid(wire.ParamURL, "url is %d bytes long; use at most %d.", len(v), wire.WebhookURLMaxLength)
 	}
 	u, err := url.Parse(v)
 	if err != nil || (u.Scheme != "https" && u.Scheme != "http") || u.Hostname() == "" || u.Opaque != "" {
-		return invalid(wire.ParamURL, "url %q is not an absolute https or http URL; use one such as https://example.com/webhooks.", clip(v))
+		return apierr.Invalid(wire.ParamURL, "url %q is not an absolute https or http URL; use one such as https://example.com/webhooks.", apierr.Clip(v))
 	}
 	if u.Fragment != "" || strings.Contains(v, "#") {
-		return invalid(wire.ParamURL, "url %q has a fragment (#...), which is never sent to a server; remove it.", clip(v))
+		return apierr.Invalid(wire.ParamURL, "url %q has a fragment (#...), which is never sent to a server; remove it.", apierr.Clip(v))
 	}
 	port := urlPort(u)
 	if port == 0 {
-		return invalid(wire.ParamURL, "url %q has port %q; use a port from 1 to 65535, or none.", clip(v), clip(u.Port()))
+		return apierr.Invalid(wire.ParamURL, "url %q has port %q; use a port from 1 to 65535, or none.", apierr.Clip(v), apierr.Clip(u.Port()))
 	}
 	refused, known := c.s.hooks.CheckURLHost(u.Hostname(), port)
 	if refused != nil || !known {
 		c.s.metrics.Refused(metrics.LimitWebhookTarget)
 	}
 	if refused != nil {
-		return invalid(wire.ParamURL, "url %q: %v.", clip(v), refused)
+		return apierr.Invalid(wire.ParamURL, "url %q: %v.", apierr.Clip(v), refused)
 	}
 	if !known {
-		return invalid(wire.ParamURL, "url %q names host %s, which this sandbox does not call: it delivers only to loopback "+
+		return apierr.Invalid(wire.ParamURL, "url %q names host %s, which this sandbox does not call: it delivers only to loopback "+
 			"addresses (localhost, 127.0.0.1, ::1) unless started with -webhook-allow naming the host or its network.",
-			clip(v), clip(u.Hostname()))
+			apierr.Clip(v), apierr.Clip(u.Hostname()))
 	}
 	return nil
 }
@@ -131,8 +133,8 @@ func urlPort(u *url.URL) uint16 {
 }
 
 // enabledEvents reads and validates enabled_events[].
-func (c *call) enabledEvents() ([]string, bool, *apiError) {
-	vals, found := c.f.all(wire.ParamEnabledEventsItem)
+func (c *call) enabledEvents() ([]string, bool, *apierr.Error) {
+	vals, found := c.f.All(wire.ParamEnabledEventsItem)
 	if !found {
 		return nil, false, nil
 	}
@@ -142,22 +144,22 @@ func (c *call) enabledEvents() ([]string, bool, *apiError) {
 			continue
 		}
 		if v != wire.EventTypeAll && !wire.IsEventType(v) {
-			return nil, true, invalid(wire.ParamEnabledEvents, "enabled_events has %q, which is not an event type; use %s, or %s for every type.",
-				clip(v), strings.Join(wire.EventTypes, ", "), wire.EventTypeAll)
+			return nil, true, apierr.Invalid(wire.ParamEnabledEvents, "enabled_events has %q, which is not an event type; use %s, or %s for every type.",
+				apierr.Clip(v), strings.Join(wire.EventTypes, ", "), wire.EventTypeAll)
 		}
 		if !slices.Contains(out, v) {
 			out = append(out, strings.Clone(v))
 		}
 	}
 	if len(out) == 0 {
-		return nil, true, invalid(wire.ParamEnabledEvents, "enabled_events is empty; send at least one event type as enabled_events[]=payment.approved, or %s for every type.", wire.EventTypeAll)
+		return nil, true, apierr.Invalid(wire.ParamEnabledEvents, "enabled_events is empty; send at least one event type as enabled_events[]=payment.approved, or %s for every type.", wire.EventTypeAll)
 	}
 	return out, true, nil
 }
 
 // setWebhookFields applies the optional fields of a create or update.
-func (c *call) setWebhookFields(ep *webhookEndpoint) *apiError {
-	if v, ok := c.f.get(wire.ParamURL); ok {
+func (c *call) setWebhookFields(ep *webhookEndpoint) *apierr.Error {
+	if v, ok := c.f.Get(wire.ParamURL); ok {
 		if e := c.checkWebhookURL(v); e != nil {
 			return e
 		}
@@ -170,23 +172,23 @@ func (c *call) setWebhookFields(ep *webhookEndpoint) *apiError {
 	if found {
 		ep.events = events
 	}
-	if v, ok := c.f.get(wire.ParamDescription); ok {
+	if v, ok := c.f.Get(wire.ParamDescription); ok {
 		if n := utf8.RuneCountInString(v); n > wire.WebhookDescriptionMaxLength {
-			return invalid(wire.ParamDescription, "description is %d characters long; use at most %d.", n, wire.WebhookDescriptionMaxLength)
+			return apierr.Invalid(wire.ParamDescription, "description is %d characters long; use at most %d.", n, wire.WebhookDescriptionMaxLength)
 		}
-		if e := refuseBidi(wire.ParamDescription, "description", v); e != nil {
+		if e := form.RefuseBidi(wire.ParamDescription, "description", v); e != nil {
 			return e
 		}
 		ep.description = strings.Clone(v)
 	}
-	if v, ok := c.f.get(wire.ParamDisabled); ok {
+	if v, ok := c.f.Get(wire.ParamDisabled); ok {
 		switch v {
 		case "true":
 			ep.disabled = true
 		case "false", "":
 			ep.disabled = false
 		default:
-			return invalid(wire.ParamDisabled, "disabled %q is not valid; use true or false.", clip(v))
+			return apierr.Invalid(wire.ParamDisabled, "disabled %q is not valid; use true or false.", apierr.Clip(v))
 		}
 	}
 	meta, e := applyMetadata(ep.meta, c.f)
@@ -198,27 +200,28 @@ func (c *call) setWebhookFields(ep *webhookEndpoint) *apiError {
 }
 
 var webhookEndpointParams = []string{
-	wire.ParamURL, wire.ParamEnabledEventsItem, wire.ParamDescription, wire.ParamDisabled, wire.ParamMetadata, paramMetadataKeys,
+	wire.ParamURL, wire.ParamEnabledEventsItem, wire.ParamDescription, wire.ParamDisabled, wire.ParamMetadata, form.MetadataKeys,
 }
 
 func (c *call) createWebhookEndpoint() response {
-	if e := c.f.check(webhookEndpointParams...); e != nil {
-		return e.response()
+	if e := c.f.Check(webhookEndpointParams...); e != nil {
+		return errResponse(e)
 	}
 	ep := &webhookEndpoint{created: c.unix}
-	if v, _ := c.f.get(wire.ParamURL); v == "" {
-		return c.checkWebhookURL("").response()
+	if v, _ := c.f.Get(wire.ParamURL); v == "" {
+		return errResponse(c.checkWebhookURL(""))
 	}
-	if _, found := c.f.all(wire.ParamEnabledEventsItem); !found {
-		return missingParam(wire.ParamEnabledEvents, "enabled_events is required: send one or more event types as enabled_events[]=payment.approved, or %s for every type.", wire.EventTypeAll).response()
+	if _, found := c.f.All(wire.ParamEnabledEventsItem); !found {
+		return errResponse(apierr.MissingParam(wire.ParamEnabledEvents, "enabled_events is required: send one or more event types as enabled_events[]=payment.approved, or %s for every type.", wire.EventTypeAll))
 	}
 	if e := c.setWebhookFields(ep); e != nil {
-		return e.response()
+		return errResponse(e)
 	}
 	wh := &c.a.wh
 	if len(wh.endpoints) >= wire.MaxWebhookEndpoints {
-		return invalid(wire.ParamURL, "This account already has %d webhook endpoints, the most it may have; delete one first, or subscribe an existing endpoint to more events.",
-			wire.MaxWebhookEndpoints).response()
+		return errResponse(apierr.Invalid(wire.ParamURL, "This account already has %d webhook endpoints, the most it may have; delete one first, or subscribe an existing endpoint to more events.",
+			wire.MaxWebhookEndpoints))
+
 	}
 	wh.ensure()
 	ep.id = newRID()
@@ -235,39 +238,39 @@ func (c *call) createWebhookEndpoint() response {
 }
 
 // pathWebhookEndpoint is the endpoint named by the path's {id}, or a 404.
-func (c *call) pathWebhookEndpoint() (*webhookEndpoint, *apiError) {
+func (c *call) pathWebhookEndpoint() (*webhookEndpoint, *apierr.Error) {
 	id := c.r.PathValue("id")
 	if r, ok := parseRID(id, wire.WebhookEndpointIDPrefix); ok {
 		if ep := c.a.wh.endpoints[r]; ep != nil {
 			return ep, nil
 		}
 	}
-	return nil, notFound("webhook endpoint", id)
+	return nil, apierr.NotFound("webhook endpoint", id)
 }
 
 func (c *call) retrieveWebhookEndpoint() response {
-	if e := c.f.check(); e != nil {
-		return e.response()
+	if e := c.f.Check(); e != nil {
+		return errResponse(e)
 	}
 	ep, e := c.pathWebhookEndpoint()
 	if e != nil {
-		return e.response()
+		return errResponse(e)
 	}
 	return ok(webhookEndpointJSON(nil, ep, false))
 }
 
 func (c *call) updateWebhookEndpoint() response {
-	if e := c.f.check(webhookEndpointParams...); e != nil {
-		return e.response()
+	if e := c.f.Check(webhookEndpointParams...); e != nil {
+		return errResponse(e)
 	}
 	ep, e := c.pathWebhookEndpoint()
 	if e != nil {
-		return e.response()
+		return errResponse(e)
 	}
 	// On a copy, so that a rejected update changes nothing.
 	next := *ep
 	if e := c.setWebhookFields(&next); e != nil {
-		return e.response()
+		return errResponse(e)
 	}
 	*ep = next
 	c.putWebhookEndpoint(ep)
@@ -275,12 +278,12 @@ func (c *call) updateWebhookEndpoint() response {
 }
 
 func (c *call) deleteWebhookEndpoint() response {
-	if e := c.f.check(); e != nil {
-		return e.response()
+	if e := c.f.Check(); e != nil {
+		return errResponse(e)
 	}
 	ep, e := c.pathWebhookEndpoint()
 	if e != nil {
-		return e.response()
+		return errResponse(e)
 	}
 	wh := &c.a.wh
 	delete(wh.endpoints, ep.id)
@@ -293,12 +296,12 @@ func (c *call) deleteWebhookEndpoint() response {
 }
 
 func (c *call) rollWebhookEndpointSecret() response {
-	if e := c.f.check(); e != nil {
-		return e.response()
+	if e := c.f.Check(); e != nil {
+		return errResponse(e)
 	}
 	ep, e := c.pathWebhookEndpoint()
 	if e != nil {
-		return e.response()
+		return errResponse(e)
 	}
 	// Deliveries read the secret when they are sent: from now on, only
 	// the new one signs, retries of older events included.
@@ -309,7 +312,7 @@ func (c *call) rollWebhookEndpointSecret() response {
 
 func (c *call) listWebhookEndpoints() response {
 	if e := c.checkList(); e != nil {
-		return e.response()
+		return errResponse(e)
 	}
 	l := listOf[*webhookEndpoint]{
 		url: wire.PathWebhookEndpoints, noun: "webhook endpoint",

@@ -1,0 +1,187 @@
+// Package form reads the sandbox's API input: the form-encoded
+// parameters of a request (Parse, and a Form's Get, All and Check), the
+// fingerprint an Idempotency-Key remembers, and the checks of single
+// values every handler shares (an e-mail address, a label, an amount, a
+// currency, a boolean). Each refusal is an apierr.Error naming the field
+// and the fix. It knows nothing of the handlers or the objects.
+package form
+
+import (
+	"crypto/sha256"
+	"net/url"
+	"slices"
+	"strconv"
+	"strings"
+	"unicode/utf8"
+
+	"github.com/paymentsdev/terraform-provider-payments/internal/sandbox/apierr"
+)
+
+// Param is one decoded form field. A bracketed name such as metadata[plan]
+// has base "metadata" and sub "plan".
+type Param struct {
+	Name, Value string
+	Base, Sub   string
+	Bracketed   bool
+	// Array is a name ending in [] (enabled_events[]=a), which may repeat.
+	Array bool
+	// Indexed is a field of a list's entry, as in items[0][price]: base
+	// "items", index 0, sub "price".
+	Indexed bool
+	Index   int
+}
+
+// Form is a request's parameters: the query string, plus the body of a POST.
+type Form []Param
+
+// Parse decodes application/x-www-form-urlencoded text into dst. It is
+// stricter than url.ParseQuery on purpose: a field given twice, a name with
+// unbalanced or nested brackets, or text that is not UTF-8 is an error
+// naming the field, because a lenient server hides client bugs.
+func Parse(dst Form, raw string) (Form, *apierr.Error) {
+	for raw != "" {
+		var seg string
+		seg, raw, _ = strings.Cut(raw, "&")
+		if seg == "" {
+			continue
+		}
+		k, v, _ := strings.Cut(seg, "=")
+		name, err := url.QueryUnescape(k)
+		if err != nil {
+			return dst, apierr.Invalid(apierr.Clip(k), "The form field name %q is not valid percent-encoding; send application/x-www-form-urlencoded text.", apierr.Clip(k))
+		}
+		value, err := url.QueryUnescape(v)
+		if err != nil {
+			return dst, apierr.Invalid(name, "The value of %s is not valid percent-encoding; send application/x-www-form-urlencoded text.", apierr.Clip(name))
+		}
+		if name == "" {
+			return dst, apierr.Invalid("", "A form field has an empty name; send name=value pairs.")
+		}
+		if !utf8.ValidString(name) {
+			return dst, apierr.Invalid("", "A form field name is not valid UTF-8; send UTF-8 text.")
+		}
+		if !utf8.ValidString(value) {
+			return dst, apierr.Invalid(name, "The value of %s is not valid UTF-8; send UTF-8 text.", apierr.Clip(name))
+		}
+		p := Param{Name: name, Value: value}
+		if base, ok := strings.CutSuffix(name, "[]"); ok && base != "" && !strings.ContainsAny(base, "[]") {
+			p.Base, p.Array = base, true
+		} else if i := strings.IndexByte(name, '['); i >= 0 {
+			sub, ok := strings.CutSuffix(name[i+1:], "]")
+			if idx, key, found := strings.Cut(sub, "]["); ok && found && i > 0 {
+				n, err := strconv.Atoi(idx)
+				if err != nil || n < 0 || n > MaxIndex || strconv.Itoa(n) != idx || key == "" || strings.ContainsAny(key, "[]") {
+					return dst, apierr.Invalid(name, "The field name %s is malformed; name a list's entry by its index and field, as in items[0][price].", apierr.Clip(name))
+				}
+				p.Base, p.Sub, p.Index, p.Indexed = name[:i], key, n, true
+				dst = append(dst, p)
+				continue
+			}
+			if !ok || i == 0 || sub == "" || strings.ContainsAny(sub, "[]") {
+				return dst, apierr.Invalid(name, "The field name %s is malformed; use one key in brackets, as in metadata[plan]=gold.", apierr.Clip(name))
+			}
+			p.Base, p.Sub, p.Bracketed = name[:i], sub, true
+		} else if strings.IndexByte(name, ']') >= 0 {
+			return dst, apierr.Invalid(name, "The field name %s is malformed; use one key in brackets, as in metadata[plan]=gold.", apierr.Clip(name))
+		}
+		dst = append(dst, p)
+	}
+	// Sorting by name finds duplicates in O(n log n) whatever the body
+	// holds, and gives the canonical order the idempotency fingerprint needs.
+	slices.SortStableFunc(dst, func(a, b Param) int { return strings.Compare(a.Name, b.Name) })
+	for i := 1; i < len(dst); i++ {
+		if dst[i].Name == dst[i-1].Name && !dst[i].Array {
+			return dst, apierr.Invalid(dst[i].Name, "The parameter %s is given more than once; send it once.", apierr.Clip(dst[i].Name))
+		}
+	}
+	return dst, nil
+}
+
+// Get returns the value of the field named name.
+func (f Form) Get(name string) (string, bool) {
+	for i := range f {
+		if f[i].Name == name {
+			return f[i].Value, true
+		}
+	}
+	return "", false
+}
+
+// MaxIndex bounds the index of a list's entry (items[N][price]), so
+// that a request cannot make a handler allocate for a huge index.
+const MaxIndex = 999
+
+// Check rejects any field not in allowed. An entry "metadata[*]" admits
+// every bracketed key of metadata; "created[gte]" admits that one name;
+// "items[#][price]" admits the price of every entry of items.
+func (f Form) Check(allowed ...string) *apierr.Error {
+next:
+	for i := range f {
+		p := &f[i]
+		for _, a := range allowed {
+			if a == p.Name {
+				continue next
+			}
+			if p.Indexed && len(a) == len(p.Base)+len(p.Sub)+5 && strings.HasPrefix(a, p.Base) && strings.HasSuffix(a, "[#]["+p.Sub+"]") {
+				continue next
+			}
+			if p.Bracketed && len(a) == len(p.Base)+3 && strings.HasPrefix(a, p.Base) && strings.HasSuffix(a, "[*]") {
+				continue next
+			}
+		}
+		if p.Array {
+			// An array where none is taken: as malformed as before arrays.
+			return apierr.Invalid(p.Name, "The field name %s is malformed; use one key in brackets, as in metadata[plan]=gold.", apierr.Clip(p.Name))
+		}
+		return apierr.UnknownParam(p.Name)
+	}
+	return nil
+}
+
+// All returns the values of the repeated field name[] in the order sent.
+func (f Form) All(name string) (vals []string, found bool) {
+	for i := range f {
+		if f[i].Name == name {
+			vals, found = append(vals, f[i].Value), true
+		}
+	}
+	return vals, found
+}
+
+// Fingerprint identifies method, path and parameters for idempotency. The
+// form is sorted by name, so the order the client sent them in is moot.
+func Fingerprint(method, path string, f Form) [32]byte {
+	h := sha256.New()
+	h.Write([]byte(method))
+	h.Write([]byte{0})
+	h.Write([]byte(path))
+	for _, p := range f {
+		h.Write([]byte{0})
+		h.Write([]byte(p.Name))
+		h.Write([]byte{'='})
+		h.Write([]byte(p.Value))
+	}
+	var sum [32]byte
+	h.Sum(sum[:0])
+	return sum
+}
+
+// RawFingerprint identifies a request whose parameters could not be
+// decoded, or were over the size limit (body is then nil and tooLarge set).
+func RawFingerprint(method, path, query string, body []byte, tooLarge bool) [32]byte {
+	h := sha256.New()
+	h.Write([]byte(method))
+	h.Write([]byte{1})
+	h.Write([]byte(path))
+	h.Write([]byte{1})
+	h.Write([]byte(query))
+	h.Write([]byte{1})
+	if tooLarge {
+		h.Write([]byte("body over the limit"))
+	} else {
+		h.Write(body)
+	}
+	var sum [32]byte
+	h.Sum(sum[:0])
+	return sum
+}
