@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"slices"
 
-	"github.com/paymentsdev/terraform-provider-payments/internal/sandbox/form"
 	"github.com/paymentsdev/terraform-provider-payments/internal/sandbox/storage"
 	"github.com/paymentsdev/terraform-provider-payments/internal/wire"
 )
@@ -175,17 +174,17 @@ func intern(list []string, s string) (string, bool) {
 
 var billingReasons = []string{wire.BillingReasonSubscriptionCreate, wire.BillingReasonSubscriptionCycle}
 
-// loadBilling rebuilds the account's subscriptions and invoices from their
-// records, after the catalog; a record that does not decode or names a
-// price the file lacks fails the load.
-func (a *account) loadBilling(buckets map[string][][]byte) error {
+// load rebuilds an account's subscriptions and invoices from their
+// records, after its catalog cat; a record that does not decode or names
+// a price the file lacks fails the load.
+func (b *subBook) load(buckets map[string][][]byte, cat *catalog) error {
 	var subs []*subscription
 	for _, raw := range buckets[bucketSubscriptions] {
 		var rec subscriptionRecord
 		if err := json.Unmarshal(raw, &rec); err != nil {
 			return fmt.Errorf("reading a subscription record from the data file: %w", err)
 		}
-		s, err := a.subscriptionFromRecord(rec)
+		s, err := subscriptionFromRecord(rec, cat)
 		if err != nil {
 			return err
 		}
@@ -203,31 +202,9 @@ func (a *account) loadBilling(buckets map[string][][]byte) error {
 		}
 		invs = append(invs, inv)
 	}
-	var ks []*testClock
-	for _, raw := range buckets[bucketTestClocks] {
-		var rec testClockRecord
-		if err := json.Unmarshal(raw, &rec); err != nil {
-			return fmt.Errorf("reading a test clock record from the data file: %w", err)
-		}
-		id, ok := parseRID(rec.ID, wire.TestClockIDPrefix)
-		if !ok || rec.Seq == 0 {
-			return fmt.Errorf("data file: test clock %q is malformed", rec.ID)
-		}
-		ks = append(ks, &testClock{id: id, seq: rec.Seq, created: rec.Created, name: rec.Name, frozen: rec.Frozen})
-	}
-	slices.SortFunc(ks, func(x, y *testClock) int { return cmp.Compare(x.seq, y.seq) })
-	for _, k := range ks {
-		if a.clocks.byID == nil {
-			a.clocks.byID = make(map[rid]*testClock)
-		}
-		a.clocks.byID[k.id] = k
-		a.clocks.order = append(a.clocks.order, k)
-		a.clocks.seq = max(a.clocks.seq, k.seq)
-	}
 	if len(subs) == 0 && len(invs) == 0 {
 		return nil
 	}
-	b := &a.bill
 	b.ensure()
 	slices.SortFunc(subs, func(x, y *subscription) int { return cmp.Compare(x.seq, y.seq) })
 	for _, s := range subs {
@@ -244,7 +221,33 @@ func (a *account) loadBilling(buckets map[string][][]byte) error {
 	return nil
 }
 
-func (a *account) subscriptionFromRecord(rec subscriptionRecord) (*subscription, error) {
+// load rebuilds an account's test clocks from their records.
+func (cl *clocks) load(buckets map[string][][]byte) error {
+	var ks []*testClock
+	for _, raw := range buckets[bucketTestClocks] {
+		var rec testClockRecord
+		if err := json.Unmarshal(raw, &rec); err != nil {
+			return fmt.Errorf("reading a test clock record from the data file: %w", err)
+		}
+		id, ok := parseRID(rec.ID, wire.TestClockIDPrefix)
+		if !ok || rec.Seq == 0 {
+			return fmt.Errorf("data file: test clock %q is malformed", rec.ID)
+		}
+		ks = append(ks, &testClock{id: id, seq: rec.Seq, created: rec.Created, name: rec.Name, frozen: rec.Frozen})
+	}
+	slices.SortFunc(ks, func(x, y *testClock) int { return cmp.Compare(x.seq, y.seq) })
+	for _, k := range ks {
+		if cl.byID == nil {
+			cl.byID = make(map[rid]*testClock)
+		}
+		cl.byID[k.id] = k
+		cl.order = append(cl.order, k)
+		cl.seq = max(cl.seq, k.seq)
+	}
+	return nil
+}
+
+func subscriptionFromRecord(rec subscriptionRecord, cat *catalog) (*subscription, error) {
 	bad := fmt.Errorf("data file: subscription %q is malformed", rec.ID)
 	id, ok1 := parseRID(rec.ID, wire.SubscriptionIDPrefix)
 	cus, ok2 := parseRID(rec.Customer, wire.CustomerIDPrefix)
@@ -263,7 +266,7 @@ func (a *account) subscriptionFromRecord(rec subscriptionRecord) (*subscription,
 	for _, it := range rec.Items {
 		iid, ok := parseRID(it.ID, wire.SubscriptionItemIDPrefix)
 		pid, ok2 := parseRID(it.Price, wire.PriceIDPrefix)
-		pr := a.cat.prices[pid]
+		pr := cat.prices[pid]
 		if !ok || !ok2 || pr == nil || !pr.isRecurring() {
 			return nil, fmt.Errorf("data file: subscription %s names price %q, which the file lacks or does not recur", rec.ID, it.Price)
 		}
@@ -279,8 +282,8 @@ func invoiceFromRecord(rec invoiceRecord) (*invoice, error) {
 	pay, ok4 := parseOptID(rec.Payment, wire.PaymentIDPrefix)
 	status, ok5 := intern(wire.InvoiceStatuses, rec.Status)
 	reason, ok6 := intern(billingReasons, rec.BillingReason)
-	cur, cerr := form.Currency(rec.Currency)
-	if !ok1 || !ok2 || !ok3 || !ok4 || !ok5 || !ok6 || cerr != nil || rec.Seq == 0 {
+	cur, okCur := intern(wire.Currencies, rec.Currency)
+	if !ok1 || !ok2 || !ok3 || !ok4 || !ok5 || !ok6 || !okCur || rec.Seq == 0 {
 		return nil, fmt.Errorf("data file: invoice %q is malformed", rec.ID)
 	}
 	inv := &invoice{id: id, seq: rec.Seq, created: rec.Created, customer: cus, subscription: sub, status: status,

@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"slices"
 
-	"github.com/paymentsdev/terraform-provider-payments/internal/sandbox/form"
 	"github.com/paymentsdev/terraform-provider-payments/internal/sandbox/storage"
 	"github.com/paymentsdev/terraform-provider-payments/internal/wire"
 )
@@ -82,11 +81,10 @@ func (pr *price) RecordValue() []byte {
 	})
 }
 
-// loadCatalog rebuilds the account's catalog from its records, by bucket
-// name; a record that does not decode, or a price of a product the file
-// lacks, fails the load.
-func (a *account) loadCatalog(buckets map[string][][]byte) error {
-	cat := &a.cat
+// load rebuilds an account's catalog from its records, by bucket name; a
+// record that does not decode, or a price of a product the file lacks,
+// fails the load.
+func (cat *catalog) load(buckets map[string][][]byte) error {
 	var products []*product
 	for _, raw := range buckets[bucketProducts] {
 		var rec productRecord
@@ -141,8 +139,8 @@ func (a *account) loadCatalog(buckets map[string][][]byte) error {
 func priceFromRecord(rec priceRecord) (*price, error) {
 	id, ok1 := parseRID(rec.ID, wire.PriceIDPrefix)
 	prod, ok2 := parseRID(rec.Product, wire.ProductIDPrefix)
-	cur, cerr := form.Currency(rec.Currency)
-	if !ok1 || !ok2 || cerr != nil || rec.Seq == 0 {
+	cur, okCur := intern(wire.Currencies, rec.Currency)
+	if !ok1 || !ok2 || !okCur || rec.Seq == 0 {
 		return nil, fmt.Errorf("data file: price %q is malformed", rec.ID)
 	}
 	pr := &price{id: id, seq: rec.Seq, created: rec.Created, product: prod, currency: cur, unitAmount: rec.UnitAmount,

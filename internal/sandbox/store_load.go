@@ -12,7 +12,6 @@ import (
 	"sync/atomic"
 	"time"
 
-	"github.com/paymentsdev/terraform-provider-payments/internal/sandbox/form"
 	"github.com/paymentsdev/terraform-provider-payments/internal/sandbox/storage"
 	"github.com/paymentsdev/terraform-provider-payments/internal/wire"
 )
@@ -37,11 +36,7 @@ func (s *Server) buildAccount(hash [32]byte, sa *storedAccount, now time.Time, t
 	a := newAccount(hash, total)
 	a.seq = sa.seq
 	for _, raw := range sa.customers {
-		var rec customerRecord
-		if err := json.Unmarshal(raw, &rec); err != nil {
-			return nil, fmt.Errorf("reading a customer record from the data file: %w", err)
-		}
-		cu, err := customerFromRecord(rec)
+		cu, err := customerFromRecord(raw)
 		if err != nil {
 			return nil, err
 		}
@@ -53,11 +48,7 @@ func (s *Server) buildAccount(hash [32]byte, sa *storedAccount, now time.Time, t
 	}
 	ps := make([]*payment, 0, len(sa.payments))
 	for _, raw := range sa.payments {
-		var rec paymentRecord
-		if err := json.Unmarshal(raw, &rec); err != nil {
-			return nil, fmt.Errorf("reading a payment record from the data file: %w", err)
-		}
-		p, err := paymentFromRecord(rec)
+		p, err := paymentFromRecord(raw)
 		if err != nil {
 			return nil, err
 		}
@@ -71,27 +62,24 @@ func (s *Server) buildAccount(hash [32]byte, sa *storedAccount, now time.Time, t
 	if err := a.loadWebhooks(sa.webhooks); err != nil {
 		return nil, err
 	}
-	if err := a.loadCatalog(sa.catalog); err != nil {
+	if err := a.cat.load(sa.catalog); err != nil {
 		return nil, err
 	}
-	if err := a.loadBilling(sa.catalog); err != nil {
+	if err := a.bill.load(sa.catalog, &a.cat); err != nil {
+		return nil, err
+	}
+	if err := a.clocks.load(sa.catalog); err != nil {
 		return nil, err
 	}
 	for _, raw := range sa.tokens {
-		var rec tokenRecord
-		if err := json.Unmarshal(raw, &rec); err != nil {
-			return nil, fmt.Errorf("reading a token record from the data file: %w", err)
-		}
-		id, ok := parseRID(rec.ID, wire.TokenIDPrefix)
-		cd, month := cardFromRecord(rec.Token, rec.Last4, rec.ExpMonth)
-		if !ok || cd == nil {
-			return nil, fmt.Errorf("data file: token %q is malformed", rec.ID)
+		t, err := tokenFromRecord(raw)
+		if err != nil {
+			return nil, err
 		}
 		if a.tokens == nil {
 			a.tokens = make(map[rid]*cardToken)
 		}
-		a.tokens[id] = &cardToken{id: id, card: cd, expMonth: month, expYear: rec.ExpYear,
-			fingerprint: rec.Fingerprint, used: rec.Used, created: rec.Created}
+		a.tokens[t.id] = t
 	}
 	for key, raw := range sa.idem {
 		var st idemStored
@@ -114,7 +102,27 @@ func (s *Server) buildAccount(hash [32]byte, sa *storedAccount, now time.Time, t
 	return a, nil
 }
 
-func customerFromRecord(rec customerRecord) (*customer, error) {
+// tokenFromRecord decodes a minted card token's record.
+func tokenFromRecord(raw []byte) (*cardToken, error) {
+	var rec tokenRecord
+	if err := json.Unmarshal(raw, &rec); err != nil {
+		return nil, fmt.Errorf("reading a token record from the data file: %w", err)
+	}
+	id, ok := parseRID(rec.ID, wire.TokenIDPrefix)
+	cd, month := cardFromRecord(rec.Token, rec.Last4, rec.ExpMonth)
+	if !ok || cd == nil {
+		return nil, fmt.Errorf("data file: token %q is malformed", rec.ID)
+	}
+	return &cardToken{id: id, card: cd, expMonth: month, expYear: rec.ExpYear,
+		fingerprint: rec.Fingerprint, used: rec.Used, created: rec.Created}, nil
+}
+
+// customerFromRecord decodes a customer's record, its sources with it.
+func customerFromRecord(raw []byte) (*customer, error) {
+	var rec customerRecord
+	if err := json.Unmarshal(raw, &rec); err != nil {
+		return nil, fmt.Errorf("reading a customer record from the data file: %w", err)
+	}
 	id, ok := parseRID(rec.ID, wire.CustomerIDPrefix)
 	if !ok {
 		return nil, fmt.Errorf("data file: customer id %q is malformed", rec.ID)
@@ -138,12 +146,17 @@ func customerFromRecord(rec customerRecord) (*customer, error) {
 	return cu, nil
 }
 
-func paymentFromRecord(rec paymentRecord) (*payment, error) {
+// paymentFromRecord decodes a payment's record.
+func paymentFromRecord(raw []byte) (*payment, error) {
+	var rec paymentRecord
+	if err := json.Unmarshal(raw, &rec); err != nil {
+		return nil, fmt.Errorf("reading a payment record from the data file: %w", err)
+	}
 	id, ok1 := parseRID(rec.ID, wire.PaymentIDPrefix)
 	sid, ok2 := parseRID(rec.SourceID, wire.SourceIDPrefix)
 	cd, month := cardFromRecord(rec.Token, rec.Last4, rec.ExpMonth)
-	cur, cerr := form.Currency(rec.Currency)
-	if !ok1 || !ok2 || cd == nil || cerr != nil || !slices.Contains(wire.PaymentStatuses, rec.Status) {
+	cur, okCur := intern(wire.Currencies, rec.Currency)
+	if !ok1 || !ok2 || cd == nil || !okCur || !slices.Contains(wire.PaymentStatuses, rec.Status) {
 		return nil, fmt.Errorf("data file: payment %q is malformed", rec.ID)
 	}
 	p := &payment{

@@ -83,37 +83,21 @@ func (a *account) loadWebhooks(recs map[string][][]byte) error {
 	}
 	wh := &a.wh
 	wh.ensure()
-	bad := func(kind string, err error) error {
-		return fmt.Errorf("reading a %s record from the data file: %w", kind, err)
-	}
 	for _, raw := range recs[bucketWebhookEndpoints] {
-		var rec webhookEndpointRecord
-		if err := json.Unmarshal(raw, &rec); err != nil {
-			return bad("webhook endpoint", err)
+		ep, err := endpointFromRecord(raw)
+		if err != nil {
+			return err
 		}
-		id, ok := parseRID(rec.ID, wire.WebhookEndpointIDPrefix)
-		if !ok {
-			return fmt.Errorf("data file: webhook endpoint id %q is malformed", rec.ID)
-		}
-		ep := &webhookEndpoint{
-			id: id, seq: rec.Seq, created: rec.Created, url: rec.URL, events: rec.Events,
-			description: rec.Description, disabled: rec.Disabled, meta: metaFromRecord(rec.Meta), secret: rec.Secret,
-		}
-		wh.endpoints[id] = ep
+		wh.endpoints[ep.id] = ep
 		wh.endpointOrder = append(wh.endpointOrder, ep)
 		wh.seq = max(wh.seq, ep.seq)
 	}
 	for _, raw := range recs[bucketEvents] {
-		var rec eventRecord
-		if err := json.Unmarshal(raw, &rec); err != nil {
-			return bad("event", err)
+		ev, err := eventFromRecord(raw)
+		if err != nil {
+			return err
 		}
-		id, ok := parseRID(rec.ID, wire.EventIDPrefix)
-		if !ok {
-			return fmt.Errorf("data file: event id %q is malformed", rec.ID)
-		}
-		ev := &event{id: id, seq: rec.Seq, typ: rec.Type, created: rec.Created, body: rec.Body}
-		wh.events[id] = ev
+		wh.events[ev.id] = ev
 		wh.eventOrder = append(wh.eventOrder, ev)
 		wh.seq = max(wh.seq, ev.seq)
 	}
@@ -128,4 +112,33 @@ func (a *account) loadWebhooks(recs map[string][][]byte) error {
 	slices.SortFunc(wh.endpointOrder, func(x, y *webhookEndpoint) int { return cmp.Compare(x.seq, y.seq) })
 	slices.SortFunc(wh.eventOrder, func(x, y *event) int { return cmp.Compare(x.seq, y.seq) })
 	return nil
+}
+
+// endpointFromRecord decodes a webhook endpoint's record.
+func endpointFromRecord(raw []byte) (*webhookEndpoint, error) {
+	var rec webhookEndpointRecord
+	if err := json.Unmarshal(raw, &rec); err != nil {
+		return nil, fmt.Errorf("reading a webhook endpoint record from the data file: %w", err)
+	}
+	id, ok := parseRID(rec.ID, wire.WebhookEndpointIDPrefix)
+	if !ok {
+		return nil, fmt.Errorf("data file: webhook endpoint id %q is malformed", rec.ID)
+	}
+	return &webhookEndpoint{
+		id: id, seq: rec.Seq, created: rec.Created, url: rec.URL, events: rec.Events,
+		description: rec.Description, disabled: rec.Disabled, meta: metaFromRecord(rec.Meta), secret: rec.Secret,
+	}, nil
+}
+
+// eventFromRecord decodes an event's record.
+func eventFromRecord(raw []byte) (*event, error) {
+	var rec eventRecord
+	if err := json.Unmarshal(raw, &rec); err != nil {
+		return nil, fmt.Errorf("reading an event record from the data file: %w", err)
+	}
+	id, ok := parseRID(rec.ID, wire.EventIDPrefix)
+	if !ok {
+		return nil, fmt.Errorf("data file: event id %q is malformed", rec.ID)
+	}
+	return &event{id: id, seq: rec.Seq, typ: rec.Type, created: rec.Created, body: rec.Body}, nil
 }
