@@ -14,34 +14,34 @@ import (
 // the account, each record keyed by the object's id.
 
 const (
-	bucketSubscriptions = "subscriptions"
-	bucketInvoices      = "invoices"
-	bucketTestClocks    = "test_clocks"
+	BucketSubscriptions = "subscriptions"
+	BucketInvoices      = "invoices"
+	BucketTestClocks    = "test_clocks"
 )
 
 // billingBuckets are read with the catalog's (storedFrom), and loaded
 // after it: subscriptions name prices.
-var billingBuckets = []string{bucketSubscriptions, bucketInvoices, bucketTestClocks}
+var BillingBuckets = []string{BucketSubscriptions, BucketInvoices, BucketTestClocks}
 
 type (
-	testClockRecord struct {
+	TestClockRecord struct {
 		ID      string `json:"id"`
 		Seq     uint64 `json:"seq"`
 		Created int64  `json:"created"`
 		Name    string `json:"name,omitempty"`
 		Frozen  int64  `json:"frozen"`
 	}
-	subItemRecord struct {
+	SubItemRecord struct {
 		ID       string `json:"id"`
 		Price    string `json:"price"`
 		Quantity int64  `json:"quantity"`
 	}
-	subscriptionRecord struct {
+	SubscriptionRecord struct {
 		ID                string          `json:"id"`
 		Seq               uint64          `json:"seq"`
 		Created           int64           `json:"created"`
 		Customer          string          `json:"customer"`
-		Items             []subItemRecord `json:"items"`
+		Items             []SubItemRecord `json:"items"`
 		DefaultSource     string          `json:"default_source,omitempty"`
 		Status            string          `json:"status"`
 		PeriodStart       int64           `json:"period_start"`
@@ -57,13 +57,13 @@ type (
 		LatestInvoice     string          `json:"latest_invoice,omitempty"`
 		Meta              [][2]string     `json:"meta,omitempty"`
 	}
-	invoiceLineRecord struct {
+	InvoiceLineRecord struct {
 		Item     string `json:"item"`
 		Price    string `json:"price"`
 		Quantity int64  `json:"quantity"`
 		Amount   int64  `json:"amount"`
 	}
-	invoiceRecord struct {
+	InvoiceRecord struct {
 		ID            string              `json:"id"`
 		Seq           uint64              `json:"seq"`
 		Created       int64               `json:"created"`
@@ -71,7 +71,7 @@ type (
 		Subscription  string              `json:"subscription"`
 		Status        string              `json:"status"`
 		BillingReason string              `json:"billing_reason"`
-		Lines         []invoiceLineRecord `json:"lines"`
+		Lines         []InvoiceLineRecord `json:"lines"`
 		AmountDue     int64               `json:"amount_due"`
 		AmountPaid    int64               `json:"amount_paid"`
 		Currency      string              `json:"currency"`
@@ -84,79 +84,79 @@ type (
 )
 
 // optID formats r, or "" for the zero rid.
-func optID(prefix string, r rid) string {
-	if r.isZero() {
+func OptID(prefix string, r rid) string {
+	if r.IsZero() {
 		return ""
 	}
-	return r.format(prefix)
+	return r.Format(prefix)
 }
 
-func (c *call) putSubscription(s *subscription) {
-	c.a.recount(&s.counted, s.memBytes())
+func (c *call) putSubscription(s *Subscription) {
+	c.a.recount(&s.Counted, s.MemBytes())
 	c.pokeRenewals(s)
-	c.addOp(storage.PutRecord(bucketSubscriptions, s))
+	c.addOp(storage.PutRecord(BucketSubscriptions, s))
 }
 
-func (s *subscription) RecordKey() string { return s.id.format(wire.SubscriptionIDPrefix) }
+func (s *Subscription) RecordKey() string { return s.ID.Format(wire.SubscriptionIDPrefix) }
 
-func (s *subscription) RecordValue() []byte {
-	rec := subscriptionRecord{
-		ID: s.id.format(wire.SubscriptionIDPrefix), Seq: s.seq, Created: s.created,
-		Customer: s.customer.format(wire.CustomerIDPrefix), DefaultSource: optID(wire.SourceIDPrefix, s.defaultSource),
-		Status: s.status, PeriodStart: s.periodStart, PeriodEnd: s.periodEnd, CancelAtPeriodEnd: s.cancelAtPeriodEnd,
-		CanceledAt: s.canceledAt, TrialStart: s.trialStart, TrialEnd: s.trialEnd, TrialNoticeSent: s.trialNoticeSent,
-		Anchor: s.anchor, Cycle: s.cycle, Clock: optID(wire.TestClockIDPrefix, s.clock),
-		LatestInvoice: optID(wire.InvoiceIDPrefix, s.latestInvoice), Meta: metaRecord(s.meta),
+func (s *Subscription) RecordValue() []byte {
+	rec := SubscriptionRecord{
+		ID: s.ID.Format(wire.SubscriptionIDPrefix), Seq: s.Seq, Created: s.Created,
+		Customer: s.Customer.Format(wire.CustomerIDPrefix), DefaultSource: OptID(wire.SourceIDPrefix, s.DefaultSource),
+		Status: s.Status, PeriodStart: s.PeriodStart, PeriodEnd: s.PeriodEnd, CancelAtPeriodEnd: s.CancelAtPeriodEnd,
+		CanceledAt: s.CanceledAt, TrialStart: s.TrialStart, TrialEnd: s.TrialEnd, TrialNoticeSent: s.TrialNoticeSent,
+		Anchor: s.Anchor, Cycle: s.Cycle, Clock: OptID(wire.TestClockIDPrefix, s.Clock),
+		LatestInvoice: OptID(wire.InvoiceIDPrefix, s.LatestInvoice), Meta: MetaRecord(s.Meta),
 	}
-	for _, it := range s.items {
-		rec.Items = append(rec.Items, subItemRecord{ID: it.id.format(wire.SubscriptionItemIDPrefix),
-			Price: it.price.id.format(wire.PriceIDPrefix), Quantity: it.quantity})
+	for _, it := range s.Items {
+		rec.Items = append(rec.Items, SubItemRecord{ID: it.ID.Format(wire.SubscriptionItemIDPrefix),
+			Price: it.Price.ID.Format(wire.PriceIDPrefix), Quantity: it.Quantity})
 	}
-	return marshal(rec)
+	return Marshal(rec)
 }
 
-func (c *call) putInvoice(inv *invoice) {
-	c.a.recount(&inv.counted, inv.memBytes())
-	if s := c.a.bill.subs[inv.subscription]; s != nil {
+func (c *call) putInvoice(inv *Invoice) {
+	c.a.recount(&inv.Counted, inv.MemBytes())
+	if s := c.a.bill.Subs[inv.Subscription]; s != nil {
 		c.pokeRenewals(s)
 	}
-	c.addOp(storage.PutRecord(bucketInvoices, inv))
+	c.addOp(storage.PutRecord(BucketInvoices, inv))
 }
 
-func (inv *invoice) RecordKey() string { return inv.id.format(wire.InvoiceIDPrefix) }
+func (inv *Invoice) RecordKey() string { return inv.ID.Format(wire.InvoiceIDPrefix) }
 
-func (inv *invoice) RecordValue() []byte {
-	rec := invoiceRecord{
-		ID: inv.id.format(wire.InvoiceIDPrefix), Seq: inv.seq, Created: inv.created,
-		Customer: inv.customer.format(wire.CustomerIDPrefix), Subscription: inv.subscription.format(wire.SubscriptionIDPrefix),
-		Status: inv.status, BillingReason: inv.billingReason, AmountDue: inv.amountDue, AmountPaid: inv.amountPaid,
-		Currency: inv.currency, Attempts: inv.attempts, NextAttempt: inv.nextAttempt,
-		Payment: optID(wire.PaymentIDPrefix, inv.payment), PeriodStart: inv.periodStart, PeriodEnd: inv.periodEnd,
+func (inv *Invoice) RecordValue() []byte {
+	rec := InvoiceRecord{
+		ID: inv.ID.Format(wire.InvoiceIDPrefix), Seq: inv.Seq, Created: inv.Created,
+		Customer: inv.Customer.Format(wire.CustomerIDPrefix), Subscription: inv.Subscription.Format(wire.SubscriptionIDPrefix),
+		Status: inv.Status, BillingReason: inv.BillingReason, AmountDue: inv.AmountDue, AmountPaid: inv.AmountPaid,
+		Currency: inv.Currency, Attempts: inv.Attempts, NextAttempt: inv.NextAttempt,
+		Payment: OptID(wire.PaymentIDPrefix, inv.Payment), PeriodStart: inv.PeriodStart, PeriodEnd: inv.PeriodEnd,
 	}
-	for _, l := range inv.lines {
-		rec.Lines = append(rec.Lines, invoiceLineRecord{Item: l.item.format(wire.SubscriptionItemIDPrefix),
-			Price: l.price.format(wire.PriceIDPrefix), Quantity: l.quantity, Amount: l.amount})
+	for _, l := range inv.Lines {
+		rec.Lines = append(rec.Lines, InvoiceLineRecord{Item: l.Item.Format(wire.SubscriptionItemIDPrefix),
+			Price: l.Price.Format(wire.PriceIDPrefix), Quantity: l.Quantity, Amount: l.Amount})
 	}
-	return marshal(rec)
+	return Marshal(rec)
 }
 
-func (c *call) putTestClock(k *testClock) {
-	c.a.recount(&k.counted, k.memBytes())
-	c.addOp(storage.PutRecord(bucketTestClocks, k))
+func (c *call) putTestClock(k *TestClock) {
+	c.a.recount(&k.Counted, k.MemBytes())
+	c.addOp(storage.PutRecord(BucketTestClocks, k))
 }
 
-func (k *testClock) RecordKey() string { return k.id.format(wire.TestClockIDPrefix) }
+func (k *TestClock) RecordKey() string { return k.ID.Format(wire.TestClockIDPrefix) }
 
-func (k *testClock) RecordValue() []byte {
-	return marshal(testClockRecord{ID: k.id.format(wire.TestClockIDPrefix), Seq: k.seq, Created: k.created, Name: k.name, Frozen: k.frozen})
+func (k *TestClock) RecordValue() []byte {
+	return Marshal(TestClockRecord{ID: k.ID.Format(wire.TestClockIDPrefix), Seq: k.Seq, Created: k.Created, Name: k.Name, Frozen: k.Frozen})
 }
 
-func (c *call) deleteTestClockRecord(k *testClock) {
-	c.addOp(storage.DeleteRecord(bucketTestClocks, k))
+func (c *call) deleteTestClockRecord(k *TestClock) {
+	c.addOp(storage.DeleteRecord(BucketTestClocks, k))
 }
 
 // parseOptID parses an id that may be "", the zero rid.
-func parseOptID(s, prefix string) (rid, bool) {
+func ParseOptID(s, prefix string) (rid, bool) {
 	if s == "" {
 		return rid{}, true
 	}
@@ -165,38 +165,38 @@ func parseOptID(s, prefix string) (rid, bool) {
 
 // intern returns the entry of list equal to s, so that statuses compare
 // as the constants they are; ok is false when s is none of them.
-func intern(list []string, s string) (string, bool) {
+func Intern(list []string, s string) (string, bool) {
 	if i := slices.Index(list, s); i >= 0 {
 		return list[i], true
 	}
 	return "", false
 }
 
-var billingReasons = []string{wire.BillingReasonSubscriptionCreate, wire.BillingReasonSubscriptionCycle}
+var BillingReasons = []string{wire.BillingReasonSubscriptionCreate, wire.BillingReasonSubscriptionCycle}
 
 // load rebuilds an account's subscriptions and invoices from their
 // records, after its catalog cat; a record that does not decode or names
 // a price the file lacks fails the load.
-func (b *subBook) load(buckets map[string][][]byte, cat *catalog) error {
-	var subs []*subscription
-	for _, raw := range buckets[bucketSubscriptions] {
-		var rec subscriptionRecord
+func (b *SubBook) Load(buckets map[string][][]byte, cat *Catalog) error {
+	var subs []*Subscription
+	for _, raw := range buckets[BucketSubscriptions] {
+		var rec SubscriptionRecord
 		if err := json.Unmarshal(raw, &rec); err != nil {
 			return fmt.Errorf("reading a subscription record from the data file: %w", err)
 		}
-		s, err := subscriptionFromRecord(rec, cat)
+		s, err := SubscriptionFromRecord(rec, cat)
 		if err != nil {
 			return err
 		}
 		subs = append(subs, s)
 	}
-	var invs []*invoice
-	for _, raw := range buckets[bucketInvoices] {
-		var rec invoiceRecord
+	var invs []*Invoice
+	for _, raw := range buckets[BucketInvoices] {
+		var rec InvoiceRecord
 		if err := json.Unmarshal(raw, &rec); err != nil {
 			return fmt.Errorf("reading an invoice record from the data file: %w", err)
 		}
-		inv, err := invoiceFromRecord(rec)
+		inv, err := InvoiceFromRecord(rec)
 		if err != nil {
 			return err
 		}
@@ -205,27 +205,27 @@ func (b *subBook) load(buckets map[string][][]byte, cat *catalog) error {
 	if len(subs) == 0 && len(invs) == 0 {
 		return nil
 	}
-	b.ensure()
-	slices.SortFunc(subs, func(x, y *subscription) int { return cmp.Compare(x.seq, y.seq) })
+	b.Ensure()
+	slices.SortFunc(subs, func(x, y *Subscription) int { return cmp.Compare(x.Seq, y.Seq) })
 	for _, s := range subs {
-		b.subs[s.id] = s
-		b.subOrder = append(b.subOrder, s)
-		b.subSeq = max(b.subSeq, s.seq)
+		b.Subs[s.ID] = s
+		b.SubOrder = append(b.SubOrder, s)
+		b.SubSeq = max(b.SubSeq, s.Seq)
 	}
-	slices.SortFunc(invs, func(x, y *invoice) int { return cmp.Compare(x.seq, y.seq) })
+	slices.SortFunc(invs, func(x, y *Invoice) int { return cmp.Compare(x.Seq, y.Seq) })
 	for _, inv := range invs {
-		b.invoices[inv.id] = inv
-		b.invoiceOrder = append(b.invoiceOrder, inv)
-		b.invoiceSeq = max(b.invoiceSeq, inv.seq)
+		b.Invoices[inv.ID] = inv
+		b.InvoiceOrder = append(b.InvoiceOrder, inv)
+		b.InvoiceSeq = max(b.InvoiceSeq, inv.Seq)
 	}
 	return nil
 }
 
 // load rebuilds an account's test clocks from their records.
-func (cl *clocks) load(buckets map[string][][]byte) error {
-	var ks []*testClock
-	for _, raw := range buckets[bucketTestClocks] {
-		var rec testClockRecord
+func (cl *Clocks) Load(buckets map[string][][]byte) error {
+	var ks []*TestClock
+	for _, raw := range buckets[BucketTestClocks] {
+		var rec TestClockRecord
 		if err := json.Unmarshal(raw, &rec); err != nil {
 			return fmt.Errorf("reading a test clock record from the data file: %w", err)
 		}
@@ -233,69 +233,69 @@ func (cl *clocks) load(buckets map[string][][]byte) error {
 		if !ok || rec.Seq == 0 {
 			return fmt.Errorf("data file: test clock %q is malformed", rec.ID)
 		}
-		ks = append(ks, &testClock{id: id, seq: rec.Seq, created: rec.Created, name: rec.Name, frozen: rec.Frozen})
+		ks = append(ks, &TestClock{ID: id, Seq: rec.Seq, Created: rec.Created, Name: rec.Name, Frozen: rec.Frozen})
 	}
-	slices.SortFunc(ks, func(x, y *testClock) int { return cmp.Compare(x.seq, y.seq) })
+	slices.SortFunc(ks, func(x, y *TestClock) int { return cmp.Compare(x.Seq, y.Seq) })
 	for _, k := range ks {
-		if cl.byID == nil {
-			cl.byID = make(map[rid]*testClock)
+		if cl.ByID == nil {
+			cl.ByID = make(map[rid]*TestClock)
 		}
-		cl.byID[k.id] = k
-		cl.order = append(cl.order, k)
-		cl.seq = max(cl.seq, k.seq)
+		cl.ByID[k.ID] = k
+		cl.Order = append(cl.Order, k)
+		cl.Seq = max(cl.Seq, k.Seq)
 	}
 	return nil
 }
 
-func subscriptionFromRecord(rec subscriptionRecord, cat *catalog) (*subscription, error) {
+func SubscriptionFromRecord(rec SubscriptionRecord, cat *Catalog) (*Subscription, error) {
 	bad := fmt.Errorf("data file: subscription %q is malformed", rec.ID)
 	id, ok1 := parseRID(rec.ID, wire.SubscriptionIDPrefix)
 	cus, ok2 := parseRID(rec.Customer, wire.CustomerIDPrefix)
-	src, ok3 := parseOptID(rec.DefaultSource, wire.SourceIDPrefix)
-	latest, ok4 := parseOptID(rec.LatestInvoice, wire.InvoiceIDPrefix)
-	status, ok5 := intern(wire.SubscriptionStatuses, rec.Status)
-	clk, ok6 := parseOptID(rec.Clock, wire.TestClockIDPrefix)
+	src, ok3 := ParseOptID(rec.DefaultSource, wire.SourceIDPrefix)
+	latest, ok4 := ParseOptID(rec.LatestInvoice, wire.InvoiceIDPrefix)
+	status, ok5 := Intern(wire.SubscriptionStatuses, rec.Status)
+	clk, ok6 := ParseOptID(rec.Clock, wire.TestClockIDPrefix)
 	if !ok1 || !ok2 || !ok3 || !ok4 || !ok5 || !ok6 || rec.Seq == 0 || len(rec.Items) == 0 {
 		return nil, bad
 	}
-	s := &subscription{id: id, seq: rec.Seq, created: rec.Created, customer: cus, defaultSource: src, status: status,
-		periodStart: rec.PeriodStart, periodEnd: rec.PeriodEnd, cancelAtPeriodEnd: rec.CancelAtPeriodEnd,
-		canceledAt: rec.CanceledAt, trialStart: rec.TrialStart, trialEnd: rec.TrialEnd, latestInvoice: latest,
-		trialNoticeSent: rec.TrialNoticeSent, anchor: rec.Anchor, cycle: rec.Cycle, clock: clk,
-		meta: metaFromRecord(rec.Meta)}
+	s := &Subscription{ID: id, Seq: rec.Seq, Created: rec.Created, Customer: cus, DefaultSource: src, Status: status,
+		PeriodStart: rec.PeriodStart, PeriodEnd: rec.PeriodEnd, CancelAtPeriodEnd: rec.CancelAtPeriodEnd,
+		CanceledAt: rec.CanceledAt, TrialStart: rec.TrialStart, TrialEnd: rec.TrialEnd, LatestInvoice: latest,
+		TrialNoticeSent: rec.TrialNoticeSent, Anchor: rec.Anchor, Cycle: rec.Cycle, Clock: clk,
+		Meta: MetaFromRecord(rec.Meta)}
 	for _, it := range rec.Items {
 		iid, ok := parseRID(it.ID, wire.SubscriptionItemIDPrefix)
 		pid, ok2 := parseRID(it.Price, wire.PriceIDPrefix)
-		pr := cat.prices[pid]
-		if !ok || !ok2 || pr == nil || !pr.isRecurring() {
+		pr := cat.Prices[pid]
+		if !ok || !ok2 || pr == nil || !pr.IsRecurring() {
 			return nil, fmt.Errorf("data file: subscription %s names price %q, which the file lacks or does not recur", rec.ID, it.Price)
 		}
-		s.items = append(s.items, subItem{id: iid, price: pr, quantity: it.Quantity})
+		s.Items = append(s.Items, SubItem{ID: iid, Price: pr, Quantity: it.Quantity})
 	}
 	return s, nil
 }
 
-func invoiceFromRecord(rec invoiceRecord) (*invoice, error) {
+func InvoiceFromRecord(rec InvoiceRecord) (*Invoice, error) {
 	id, ok1 := parseRID(rec.ID, wire.InvoiceIDPrefix)
 	cus, ok2 := parseRID(rec.Customer, wire.CustomerIDPrefix)
 	sub, ok3 := parseRID(rec.Subscription, wire.SubscriptionIDPrefix)
-	pay, ok4 := parseOptID(rec.Payment, wire.PaymentIDPrefix)
-	status, ok5 := intern(wire.InvoiceStatuses, rec.Status)
-	reason, ok6 := intern(billingReasons, rec.BillingReason)
-	cur, okCur := intern(wire.Currencies, rec.Currency)
+	pay, ok4 := ParseOptID(rec.Payment, wire.PaymentIDPrefix)
+	status, ok5 := Intern(wire.InvoiceStatuses, rec.Status)
+	reason, ok6 := Intern(BillingReasons, rec.BillingReason)
+	cur, okCur := Intern(wire.Currencies, rec.Currency)
 	if !ok1 || !ok2 || !ok3 || !ok4 || !ok5 || !ok6 || !okCur || rec.Seq == 0 {
 		return nil, fmt.Errorf("data file: invoice %q is malformed", rec.ID)
 	}
-	inv := &invoice{id: id, seq: rec.Seq, created: rec.Created, customer: cus, subscription: sub, status: status,
-		billingReason: reason, amountDue: rec.AmountDue, amountPaid: rec.AmountPaid, currency: cur, attempts: rec.Attempts,
-		nextAttempt: rec.NextAttempt, payment: pay, periodStart: rec.PeriodStart, periodEnd: rec.PeriodEnd}
+	inv := &Invoice{ID: id, Seq: rec.Seq, Created: rec.Created, Customer: cus, Subscription: sub, Status: status,
+		BillingReason: reason, AmountDue: rec.AmountDue, AmountPaid: rec.AmountPaid, Currency: cur, Attempts: rec.Attempts,
+		NextAttempt: rec.NextAttempt, Payment: pay, PeriodStart: rec.PeriodStart, PeriodEnd: rec.PeriodEnd}
 	for _, l := range rec.Lines {
 		item, ok := parseRID(l.Item, wire.SubscriptionItemIDPrefix)
 		pr, ok2 := parseRID(l.Price, wire.PriceIDPrefix)
 		if !ok || !ok2 {
 			return nil, fmt.Errorf("data file: invoice %q has a malformed line", rec.ID)
 		}
-		inv.lines = append(inv.lines, invoiceLine{item: item, price: pr, quantity: l.Quantity, amount: l.Amount})
+		inv.Lines = append(inv.Lines, InvoiceLine{Item: item, Price: pr, Quantity: l.Quantity, Amount: l.Amount})
 	}
 	return inv, nil
 }

@@ -67,113 +67,113 @@ var DefaultLimits = Limits{
 // empty slots a map keeps around them; an entry of a growing slice costs a
 // pointer and half as much again of spare capacity.
 const (
-	allocOverhead = 16
-	ptrBytes      = 8
-	orderSlot     = ptrBytes * 3 / 2
-	ridMapEntry   = (wire.IDRandomLength + ptrBytes + 1) * 8 / 5
+	AllocOverhead = 16
+	PtrBytes      = 8
+	OrderSlot     = PtrBytes * 3 / 2
+	RidMapEntry   = (wire.IDRandomLength + PtrBytes + 1) * 8 / 5
 )
 
 var (
-	customerBytes    = int64(reflect.TypeFor[customer]().Size()) + allocOverhead
-	sourceBytes      = int64(reflect.TypeFor[source]().Size()) + allocOverhead
-	paymentBytes     = int64(reflect.TypeFor[payment]().Size()) + allocOverhead
-	idemBytes        = int64(reflect.TypeFor[idemRecord]().Size()) + allocOverhead
-	endpointBytes    = int64(reflect.TypeFor[webhookEndpoint]().Size()) + allocOverhead
-	eventBytes       = int64(reflect.TypeFor[event]().Size()) + allocOverhead
-	productBytes     = int64(reflect.TypeFor[product]().Size()) + allocOverhead
-	priceBytes       = int64(reflect.TypeFor[price]().Size()) + allocOverhead
-	subBytes         = int64(reflect.TypeFor[subscription]().Size()) + allocOverhead
-	subItemBytes     = int64(reflect.TypeFor[subItem]().Size())
-	invoiceBytes     = int64(reflect.TypeFor[invoice]().Size()) + allocOverhead
-	invoiceLineBytes = int64(reflect.TypeFor[invoiceLine]().Size())
-	clockBytes       = int64(reflect.TypeFor[testClock]().Size()) + allocOverhead
-	kvBytes          = int64(reflect.TypeFor[kv]().Size())
+	CustomerBytes    = int64(reflect.TypeFor[Customer]().Size()) + AllocOverhead
+	SourceBytes      = int64(reflect.TypeFor[Source]().Size()) + AllocOverhead
+	PaymentBytes     = int64(reflect.TypeFor[Payment]().Size()) + AllocOverhead
+	idemBytes        = int64(reflect.TypeFor[idemRecord]().Size()) + AllocOverhead
+	EndpointBytes    = int64(reflect.TypeFor[WebhookEndpoint]().Size()) + AllocOverhead
+	EventBytes       = int64(reflect.TypeFor[Event]().Size()) + AllocOverhead
+	ProductBytes     = int64(reflect.TypeFor[Product]().Size()) + AllocOverhead
+	PriceBytes       = int64(reflect.TypeFor[Price]().Size()) + AllocOverhead
+	SubBytes         = int64(reflect.TypeFor[Subscription]().Size()) + AllocOverhead
+	SubItemBytes     = int64(reflect.TypeFor[SubItem]().Size())
+	InvoiceBytes     = int64(reflect.TypeFor[Invoice]().Size()) + AllocOverhead
+	InvoiceLineBytes = int64(reflect.TypeFor[InvoiceLine]().Size())
+	ClockBytes       = int64(reflect.TypeFor[TestClock]().Size()) + AllocOverhead
+	KvBytes          = int64(reflect.TypeFor[Kv]().Size())
 	// accountBytes is an account with no objects: its struct, per-route
 	// counters and empty maps, and its entry in the server's map.
-	accountBytes = int64(reflect.TypeFor[account]().Size()) + allocOverhead +
-		int64(len(routes))*8 + 4*(48+allocOverhead) + (32+ptrBytes+1)*8/5
+	accountBytes = int64(reflect.TypeFor[account]().Size()) + AllocOverhead +
+		int64(len(routes))*8 + 4*(48+AllocOverhead) + (32+PtrBytes+1)*8/5
 )
 
 // strBytes is a string as the account is charged for it: its length as
 // JSON, escapes included, since answers and stored events carry it so;
 // 25,000 '<' kept in 25 KB are sent as 150 KB.
-func strBytes(s string) int64 {
+func StrBytes(s string) int64 {
 	if s == "" {
 		return 0
 	}
-	return int64(jsonLen(s)) + allocOverhead
+	return int64(jsonLen(s)) + AllocOverhead
 }
 
-func metaBytes(m metadata) int64 {
+func MetaBytes(m Metadata) int64 {
 	if len(m) == 0 {
 		return 0
 	}
-	n := int64(cap(m))*kvBytes + allocOverhead
+	n := int64(cap(m))*KvBytes + AllocOverhead
 	for _, e := range m {
-		n += strBytes(e.k) + strBytes(e.v)
+		n += StrBytes(e.K) + StrBytes(e.V)
 	}
 	return n
 }
 
-func (cu *customer) memBytes() int64 {
-	n := customerBytes + ridMapEntry + orderSlot +
-		strBytes(cu.email) + strBytes(cu.name) + strBytes(cu.phone) + metaBytes(cu.meta)
-	if len(cu.sources) > 0 {
-		n += int64(cap(cu.sources))*ptrBytes + allocOverhead + int64(len(cu.sources))*sourceBytes
+func (cu *Customer) MemBytes() int64 {
+	n := CustomerBytes + RidMapEntry + OrderSlot +
+		StrBytes(cu.Email) + StrBytes(cu.Name) + StrBytes(cu.Phone) + MetaBytes(cu.Meta)
+	if len(cu.Sources) > 0 {
+		n += int64(cap(cu.Sources))*PtrBytes + AllocOverhead + int64(len(cu.Sources))*SourceBytes
 	}
 	return n
 }
 
-func (p *payment) memBytes() int64 {
-	n := paymentBytes + ridMapEntry + orderSlot + strBytes(p.authCode) + strBytes(p.description) + metaBytes(p.meta)
-	if !p.customer.isZero() {
-		n += orderSlot // byCustomer
+func (p *Payment) MemBytes() int64 {
+	n := PaymentBytes + RidMapEntry + OrderSlot + StrBytes(p.AuthCode) + StrBytes(p.Description) + MetaBytes(p.Meta)
+	if !p.Customer.IsZero() {
+		n += OrderSlot // byCustomer
 	}
 	return n
 }
 
 func (rec *idemRecord) memBytes() int64 {
 	// The map entry: a string key, a pointer, and the map's spare slots.
-	return idemBytes + orderSlot + (16+ptrBytes+1)*8/5 + strBytes(rec.key) + int64(cap(rec.body)) + allocOverhead
+	return idemBytes + OrderSlot + (16+PtrBytes+1)*8/5 + StrBytes(rec.key) + int64(cap(rec.body)) + AllocOverhead
 }
 
-func (ep *webhookEndpoint) memBytes() int64 {
-	n := endpointBytes + ridMapEntry + orderSlot + strBytes(ep.url) + strBytes(ep.description) +
-		strBytes(ep.secret) + metaBytes(ep.meta) + int64(cap(ep.events))*16 + allocOverhead
-	for _, e := range ep.events {
-		n += strBytes(e)
+func (ep *WebhookEndpoint) MemBytes() int64 {
+	n := EndpointBytes + RidMapEntry + OrderSlot + StrBytes(ep.URL) + StrBytes(ep.Description) +
+		StrBytes(ep.Secret) + MetaBytes(ep.Meta) + int64(cap(ep.Events))*16 + AllocOverhead
+	for _, e := range ep.Events {
+		n += StrBytes(e)
 	}
 	return n
 }
 
-func (p *product) memBytes() int64 {
-	return productBytes + ridMapEntry + orderSlot + strBytes(p.name) + strBytes(p.description) + metaBytes(p.meta)
+func (p *Product) MemBytes() int64 {
+	return ProductBytes + RidMapEntry + OrderSlot + StrBytes(p.Name) + StrBytes(p.Description) + MetaBytes(p.Meta)
 }
 
 // memBytes of a price counts its place in the index of lookup keys while
 // it holds one.
-func (pr *price) memBytes() int64 {
-	n := priceBytes + ridMapEntry + orderSlot + strBytes(pr.nickname) + strBytes(pr.lookupKey) + metaBytes(pr.meta)
-	if pr.active && pr.lookupKey != "" {
-		n += (16 + ptrBytes + 1) * 8 / 5
+func (pr *Price) MemBytes() int64 {
+	n := PriceBytes + RidMapEntry + OrderSlot + StrBytes(pr.Nickname) + StrBytes(pr.LookupKey) + MetaBytes(pr.Meta)
+	if pr.Active && pr.LookupKey != "" {
+		n += (16 + PtrBytes + 1) * 8 / 5
 	}
 	return n
 }
 
-func (s *subscription) memBytes() int64 {
-	return subBytes + ridMapEntry + orderSlot + int64(cap(s.items))*subItemBytes + allocOverhead + metaBytes(s.meta)
+func (s *Subscription) MemBytes() int64 {
+	return SubBytes + RidMapEntry + OrderSlot + int64(cap(s.Items))*SubItemBytes + AllocOverhead + MetaBytes(s.Meta)
 }
 
-func (inv *invoice) memBytes() int64 {
-	return invoiceBytes + ridMapEntry + orderSlot + int64(cap(inv.lines))*invoiceLineBytes + allocOverhead
+func (inv *Invoice) MemBytes() int64 {
+	return InvoiceBytes + RidMapEntry + OrderSlot + int64(cap(inv.Lines))*InvoiceLineBytes + AllocOverhead
 }
 
-func (k *testClock) memBytes() int64 {
-	return clockBytes + ridMapEntry + orderSlot + strBytes(k.name)
+func (k *TestClock) MemBytes() int64 {
+	return ClockBytes + RidMapEntry + OrderSlot + StrBytes(k.Name)
 }
 
-func (ev *event) memBytes() int64 {
-	return eventBytes + ridMapEntry + orderSlot + int64(cap(ev.body)) + allocOverhead
+func (ev *Event) MemBytes() int64 {
+	return EventBytes + RidMapEntry + OrderSlot + int64(cap(ev.Body)) + AllocOverhead
 }
 
 // charge adds delta bytes to the account and the server's total. The
@@ -361,37 +361,37 @@ func (c *call) canGrowIf(grows bool) *apierr.Error {
 // countLoaded counts the records of an account rebuilt from the store.
 func (a *account) countLoaded(now time.Time) {
 	for _, cu := range a.customers {
-		a.recount(&cu.counted, cu.memBytes())
+		a.recount(&cu.Counted, cu.MemBytes())
 	}
 	for _, p := range a.payments {
-		a.recount(&p.counted, p.memBytes())
+		a.recount(&p.Counted, p.MemBytes())
 	}
 	for _, rec := range a.idem {
 		a.recount(&rec.counted, rec.memBytes())
 	}
 	for _, ep := range a.wh.endpoints {
-		a.recount(&ep.counted, ep.memBytes())
+		a.recount(&ep.Counted, ep.MemBytes())
 	}
 	for _, ev := range a.wh.events {
-		a.recount(&ev.counted, ev.memBytes())
+		a.recount(&ev.Counted, ev.MemBytes())
 	}
 	for _, t := range a.tokens {
-		a.recount(&t.counted, tokenBytes)
+		a.recount(&t.Counted, TokenBytes)
 	}
-	for _, p := range a.cat.products {
-		a.recount(&p.counted, p.memBytes())
+	for _, p := range a.cat.Products {
+		a.recount(&p.Counted, p.MemBytes())
 	}
-	for _, pr := range a.cat.prices {
-		a.recount(&pr.counted, pr.memBytes())
+	for _, pr := range a.cat.Prices {
+		a.recount(&pr.Counted, pr.MemBytes())
 	}
-	for _, s := range a.bill.subs {
-		a.recount(&s.counted, s.memBytes())
+	for _, s := range a.bill.Subs {
+		a.recount(&s.Counted, s.MemBytes())
 	}
-	for _, inv := range a.bill.invoices {
-		a.recount(&inv.counted, inv.memBytes())
+	for _, inv := range a.bill.Invoices {
+		a.recount(&inv.Counted, inv.MemBytes())
 	}
-	for _, k := range a.clocks.byID {
-		a.recount(&k.counted, k.memBytes())
+	for _, k := range a.clocks.ByID {
+		a.recount(&k.Counted, k.MemBytes())
 	}
 	a.lastUsed.Store(now.UnixNano())
 }

@@ -48,23 +48,23 @@ func marshalStd(v any) []byte {
 func TestCatalogJSON_MatchesEncodingJSON(t *testing.T) {
 	cus, _ := jsonwFixtures() // their strings and metadata are the tricky ones
 	for i, cu := range cus {
-		p := &product{id: newRID(), created: cu.created, name: cu.name, description: cu.email, active: i%2 == 0, meta: cu.meta}
-		want := marshalStd(productOut{ID: p.id.format(wire.ProductIDPrefix), Object: "product", Name: p.name,
-			Description: optStr(p.description), Active: p.active, Metadata: metaMap(p.meta), CreatedAt: rfc3339(p.created)})
+		p := &Product{ID: newRID(), Created: cu.Created, Name: cu.Name, Description: cu.Email, Active: i%2 == 0, Meta: cu.Meta}
+		want := marshalStd(productOut{ID: p.ID.Format(wire.ProductIDPrefix), Object: "product", Name: p.Name,
+			Description: optStr(p.Description), Active: p.Active, Metadata: metaMap(p.Meta), CreatedAt: rfc3339(p.Created)})
 		if got := productJSON(nil, p); !bytes.Equal(got, want) {
 			t.Errorf("product %d:\n got %s\nwant %s", i, got, want)
 		}
-		pr := &price{id: newRID(), created: cu.created, product: p.id, currency: wire.Currencies[i%len(wire.Currencies)],
-			unitAmount: int64(i) * 999, nickname: cu.name, lookupKey: cu.phone, active: i%3 != 0, meta: cu.meta}
+		pr := &Price{ID: newRID(), Created: cu.Created, Product: p.ID, Currency: wire.Currencies[i%len(wire.Currencies)],
+			UnitAmount: int64(i) * 999, Nickname: cu.Name, LookupKey: cu.Phone, Active: i%3 != 0, Meta: cu.Meta}
 		typ := wire.PriceTypeOneTime
 		var rec *wire.Recurring
 		if i%2 == 1 {
-			pr.recurring = wire.Recurring{Interval: wire.Intervals[i%len(wire.Intervals)], IntervalCount: int64(i)}
-			typ, rec = wire.PriceTypeRecurring, &pr.recurring
+			pr.Recurring = wire.Recurring{Interval: wire.Intervals[i%len(wire.Intervals)], IntervalCount: int64(i)}
+			typ, rec = wire.PriceTypeRecurring, &pr.Recurring
 		}
-		want = marshalStd(priceOut{ID: pr.id.format(wire.PriceIDPrefix), Object: "price", Product: p.id.format(wire.ProductIDPrefix),
-			Type: typ, Currency: pr.currency, UnitAmount: pr.unitAmount, Recurring: rec, Nickname: optStr(pr.nickname),
-			LookupKey: optStr(pr.lookupKey), Active: pr.active, Metadata: metaMap(pr.meta), CreatedAt: rfc3339(pr.created)})
+		want = marshalStd(priceOut{ID: pr.ID.Format(wire.PriceIDPrefix), Object: "price", Product: p.ID.Format(wire.ProductIDPrefix),
+			Type: typ, Currency: pr.Currency, UnitAmount: pr.UnitAmount, Recurring: rec, Nickname: optStr(pr.Nickname),
+			LookupKey: optStr(pr.LookupKey), Active: pr.Active, Metadata: metaMap(pr.Meta), CreatedAt: rfc3339(pr.Created)})
 		if got := priceJSON(nil, pr); !bytes.Equal(got, want) {
 			t.Errorf("price %d:\n got %s\nwant %s", i, got, want)
 		}

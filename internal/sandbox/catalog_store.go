@@ -14,15 +14,15 @@ import (
 // products and prices, each record keyed by the object's id.
 
 const (
-	bucketProducts = "products"
-	bucketPrices   = "prices"
+	BucketProducts = "products"
+	BucketPrices   = "prices"
 )
 
 // catalogBuckets are read into storedAccount.catalog (storedFrom).
-var catalogBuckets = []string{bucketProducts, bucketPrices}
+var CatalogBuckets = []string{BucketProducts, BucketPrices}
 
 type (
-	productRecord struct {
+	ProductRecord struct {
 		ID          string      `json:"id"`
 		Seq         uint64      `json:"seq"`
 		Created     int64       `json:"created"`
@@ -31,7 +31,7 @@ type (
 		Active      bool        `json:"active"`
 		Meta        [][2]string `json:"meta,omitempty"`
 	}
-	priceRecord struct {
+	PriceRecord struct {
 		ID            string      `json:"id"`
 		Seq           uint64      `json:"seq"`
 		Created       int64       `json:"created"`
@@ -47,47 +47,47 @@ type (
 	}
 )
 
-func (c *call) putProduct(p *product) {
-	c.a.recount(&p.counted, p.memBytes())
-	c.addOp(storage.PutRecord(bucketProducts, p))
+func (c *call) putProduct(p *Product) {
+	c.a.recount(&p.Counted, p.MemBytes())
+	c.addOp(storage.PutRecord(BucketProducts, p))
 }
 
-func (p *product) RecordKey() string { return p.id.format(wire.ProductIDPrefix) }
+func (p *Product) RecordKey() string { return p.ID.Format(wire.ProductIDPrefix) }
 
-func (p *product) RecordValue() []byte {
-	return marshal(productRecord{
-		ID: p.id.format(wire.ProductIDPrefix), Seq: p.seq, Created: p.created,
-		Name: p.name, Description: p.description, Active: p.active, Meta: metaRecord(p.meta),
+func (p *Product) RecordValue() []byte {
+	return Marshal(ProductRecord{
+		ID: p.ID.Format(wire.ProductIDPrefix), Seq: p.Seq, Created: p.Created,
+		Name: p.Name, Description: p.Description, Active: p.Active, Meta: MetaRecord(p.Meta),
 	})
 }
 
-func (c *call) deleteProductRecord(p *product) {
-	c.addOp(storage.DeleteRecord(bucketProducts, p))
+func (c *call) deleteProductRecord(p *Product) {
+	c.addOp(storage.DeleteRecord(BucketProducts, p))
 }
 
-func (c *call) putPrice(pr *price) {
-	c.a.recount(&pr.counted, pr.memBytes())
-	c.addOp(storage.PutRecord(bucketPrices, pr))
+func (c *call) putPrice(pr *Price) {
+	c.a.recount(&pr.Counted, pr.MemBytes())
+	c.addOp(storage.PutRecord(BucketPrices, pr))
 }
 
-func (pr *price) RecordKey() string { return pr.id.format(wire.PriceIDPrefix) }
+func (pr *Price) RecordKey() string { return pr.ID.Format(wire.PriceIDPrefix) }
 
-func (pr *price) RecordValue() []byte {
-	return marshal(priceRecord{
-		ID: pr.id.format(wire.PriceIDPrefix), Seq: pr.seq, Created: pr.created,
-		Product: pr.product.format(wire.ProductIDPrefix), Currency: pr.currency, UnitAmount: pr.unitAmount,
-		Interval: pr.recurring.Interval, IntervalCount: pr.recurring.IntervalCount,
-		Nickname: pr.nickname, LookupKey: pr.lookupKey, Active: pr.active, Meta: metaRecord(pr.meta),
+func (pr *Price) RecordValue() []byte {
+	return Marshal(PriceRecord{
+		ID: pr.ID.Format(wire.PriceIDPrefix), Seq: pr.Seq, Created: pr.Created,
+		Product: pr.Product.Format(wire.ProductIDPrefix), Currency: pr.Currency, UnitAmount: pr.UnitAmount,
+		Interval: pr.Recurring.Interval, IntervalCount: pr.Recurring.IntervalCount,
+		Nickname: pr.Nickname, LookupKey: pr.LookupKey, Active: pr.Active, Meta: MetaRecord(pr.Meta),
 	})
 }
 
 // load rebuilds an account's catalog from its records, by bucket name; a
 // record that does not decode, or a price of a product the file lacks,
 // fails the load.
-func (cat *catalog) load(buckets map[string][][]byte) error {
-	var products []*product
-	for _, raw := range buckets[bucketProducts] {
-		var rec productRecord
+func (cat *Catalog) Load(buckets map[string][][]byte) error {
+	var products []*Product
+	for _, raw := range buckets[BucketProducts] {
+		var rec ProductRecord
 		if err := json.Unmarshal(raw, &rec); err != nil {
 			return fmt.Errorf("reading a product record from the data file: %w", err)
 		}
@@ -95,16 +95,16 @@ func (cat *catalog) load(buckets map[string][][]byte) error {
 		if !ok || rec.Seq == 0 {
 			return fmt.Errorf("data file: product %q is malformed", rec.ID)
 		}
-		products = append(products, &product{id: id, seq: rec.Seq, created: rec.Created, name: rec.Name,
-			description: rec.Description, active: rec.Active, meta: metaFromRecord(rec.Meta)})
+		products = append(products, &Product{ID: id, Seq: rec.Seq, Created: rec.Created, Name: rec.Name,
+			Description: rec.Description, Active: rec.Active, Meta: MetaFromRecord(rec.Meta)})
 	}
-	var prices []*price
-	for _, raw := range buckets[bucketPrices] {
-		var rec priceRecord
+	var prices []*Price
+	for _, raw := range buckets[BucketPrices] {
+		var rec PriceRecord
 		if err := json.Unmarshal(raw, &rec); err != nil {
 			return fmt.Errorf("reading a price record from the data file: %w", err)
 		}
-		pr, err := priceFromRecord(rec)
+		pr, err := PriceFromRecord(rec)
 		if err != nil {
 			return err
 		}
@@ -113,45 +113,45 @@ func (cat *catalog) load(buckets map[string][][]byte) error {
 	if len(products) == 0 && len(prices) == 0 {
 		return nil
 	}
-	cat.ensure()
-	slices.SortFunc(products, func(x, y *product) int { return cmp.Compare(x.seq, y.seq) })
+	cat.Ensure()
+	slices.SortFunc(products, func(x, y *Product) int { return cmp.Compare(x.Seq, y.Seq) })
 	for _, p := range products {
-		cat.products[p.id] = p
-		cat.productOrder = append(cat.productOrder, p)
-		cat.productSeq = max(cat.productSeq, p.seq)
+		cat.Products[p.ID] = p
+		cat.ProductOrder = append(cat.ProductOrder, p)
+		cat.ProductSeq = max(cat.ProductSeq, p.Seq)
 	}
-	slices.SortFunc(prices, func(x, y *price) int { return cmp.Compare(x.seq, y.seq) })
+	slices.SortFunc(prices, func(x, y *Price) int { return cmp.Compare(x.Seq, y.Seq) })
 	for _, pr := range prices {
-		p := cat.products[pr.product]
+		p := cat.Products[pr.Product]
 		if p == nil {
 			return fmt.Errorf("data file: price %s names product %s, which the file lacks",
-				pr.id.format(wire.PriceIDPrefix), pr.product.format(wire.ProductIDPrefix))
+				pr.ID.Format(wire.PriceIDPrefix), pr.Product.Format(wire.ProductIDPrefix))
 		}
-		p.prices++
-		cat.prices[pr.id] = pr
-		cat.priceOrder = append(cat.priceOrder, pr)
-		cat.priceSeq = max(cat.priceSeq, pr.seq)
-		cat.indexLookupKey(pr)
+		p.Prices++
+		cat.Prices[pr.ID] = pr
+		cat.PriceOrder = append(cat.PriceOrder, pr)
+		cat.PriceSeq = max(cat.PriceSeq, pr.Seq)
+		cat.IndexLookupKey(pr)
 	}
 	return nil
 }
 
-func priceFromRecord(rec priceRecord) (*price, error) {
+func PriceFromRecord(rec PriceRecord) (*Price, error) {
 	id, ok1 := parseRID(rec.ID, wire.PriceIDPrefix)
 	prod, ok2 := parseRID(rec.Product, wire.ProductIDPrefix)
-	cur, okCur := intern(wire.Currencies, rec.Currency)
+	cur, okCur := Intern(wire.Currencies, rec.Currency)
 	if !ok1 || !ok2 || !okCur || rec.Seq == 0 {
 		return nil, fmt.Errorf("data file: price %q is malformed", rec.ID)
 	}
-	pr := &price{id: id, seq: rec.Seq, created: rec.Created, product: prod, currency: cur, unitAmount: rec.UnitAmount,
-		nickname: rec.Nickname, lookupKey: rec.LookupKey, active: rec.Active, meta: metaFromRecord(rec.Meta)}
+	pr := &Price{ID: id, Seq: rec.Seq, Created: rec.Created, Product: prod, Currency: cur, UnitAmount: rec.UnitAmount,
+		Nickname: rec.Nickname, LookupKey: rec.LookupKey, Active: rec.Active, Meta: MetaFromRecord(rec.Meta)}
 	if rec.Interval != "" {
 		r := wire.Recurring{Interval: rec.Interval, IntervalCount: rec.IntervalCount}
 		if _, err := r.Check(); err != nil {
 			return nil, fmt.Errorf("data file: price %s: %w", rec.ID, err)
 		}
-		r.Interval, _ = intern(wire.Intervals, r.Interval)
-		pr.recurring = r
+		r.Interval, _ = Intern(wire.Intervals, r.Interval)
+		pr.Recurring = r
 	}
 	return pr, nil
 }

@@ -21,7 +21,7 @@ func (c *call) completePayment() response {
 	case "":
 		// Finishing as the create asked: capture=false leaves it authorized.
 		outcome = wire.OutcomeApproved
-		if !p.captureRequested {
+		if !p.CaptureRequested {
 			outcome = wire.OutcomeAuthorized
 		}
 	case wire.OutcomeApproved, wire.OutcomeAuthorized, wire.OutcomeDeclined:
@@ -31,18 +31,18 @@ func (c *call) completePayment() response {
 
 	}
 	// Each outcome is also the status it leads to.
-	if p.status != wire.PaymentStatusPending || !canMove(p.status, outcome) {
+	if p.Status != wire.PaymentStatusPending || !canMove(p.Status, outcome) {
 		return errResponse(apierr.UnexpectedState("Payment %s is %s; only a %s payment can be completed.",
-			p.id.format(wire.PaymentIDPrefix), p.status, wire.PaymentStatusPending))
+			p.ID.Format(wire.PaymentIDPrefix), p.Status, wire.PaymentStatusPending))
 
 	}
-	c.onClock(p.customer)
-	p.status = outcome
+	c.onClock(p.Customer)
+	p.Status = outcome
 	switch outcome {
 	case wire.OutcomeApproved:
-		p.authCode, p.captured = newAuthorizationCode(), true
+		p.AuthCode, p.Captured = newAuthorizationCode(), true
 	case wire.OutcomeAuthorized:
-		p.authCode = newAuthorizationCode()
+		p.AuthCode = newAuthorizationCode()
 	}
 	c.putPayment(p)
 	body := paymentJSON(nil, p)
@@ -59,12 +59,12 @@ func (c *call) disputePayment() response {
 	if e != nil {
 		return errResponse(e)
 	}
-	if !canMove(p.status, wire.PaymentStatusDisputed) {
+	if !canMove(p.Status, wire.PaymentStatusDisputed) {
 		return errResponse(apierr.UnexpectedState("Payment %s is %s; only an %s or %s payment can be disputed.",
-			p.id.format(wire.PaymentIDPrefix), p.status, wire.PaymentStatusApproved, wire.PaymentStatusPartiallyRefunded))
+			p.ID.Format(wire.PaymentIDPrefix), p.Status, wire.PaymentStatusApproved, wire.PaymentStatusPartiallyRefunded))
 
 	}
-	p.status = wire.PaymentStatusDisputed
+	p.Status = wire.PaymentStatusDisputed
 	c.putPayment(p)
 	body := paymentJSON(nil, p)
 	c.emitPayment(p, body)

@@ -18,16 +18,16 @@ import (
 
 // indexCustomer gives a new customer the next sequence number and puts it
 // at the end of the account's creation order.
-func (a *account) indexCustomer(cu *customer) {
+func (a *account) indexCustomer(cu *Customer) {
 	a.customerSeq++
-	cu.seq = a.customerSeq
+	cu.Seq = a.customerSeq
 	a.customerOrder = append(a.customerOrder, cu)
 }
 
 // unindexCustomer takes a deleted customer out of the creation order.
-func (a *account) unindexCustomer(cu *customer) {
-	if i, found := slices.BinarySearchFunc(a.customerOrder, cu.seq, func(x *customer, s uint64) int {
-		return cmp.Compare(x.seq, s)
+func (a *account) unindexCustomer(cu *Customer) {
+	if i, found := slices.BinarySearchFunc(a.customerOrder, cu.Seq, func(x *Customer, s uint64) int {
+		return cmp.Compare(x.Seq, s)
 	}); found {
 		a.customerOrder = slices.Delete(a.customerOrder, i, i+1)
 	}
@@ -39,21 +39,21 @@ func (a *account) unindexCustomer(cu *customer) {
 // then numbered afresh and written back, so that the order is the same
 // after every later restart.
 func (s *Server) orderCustomers(a *account) error {
-	order := make([]*customer, 0, len(a.customers))
+	order := make([]*Customer, 0, len(a.customers))
 	legacy := false
 	for _, cu := range a.customers {
 		order = append(order, cu)
-		legacy = legacy || cu.seq == 0
-		a.customerSeq = max(a.customerSeq, cu.seq)
+		legacy = legacy || cu.Seq == 0
+		a.customerSeq = max(a.customerSeq, cu.Seq)
 	}
-	slices.SortFunc(order, func(x, y *customer) int {
-		if c := cmp.Compare(x.seq, y.seq); c != 0 {
+	slices.SortFunc(order, func(x, y *Customer) int {
+		if c := cmp.Compare(x.Seq, y.Seq); c != 0 {
 			return c
 		}
-		if c := cmp.Compare(x.created, y.created); c != 0 {
+		if c := cmp.Compare(x.Created, y.Created); c != 0 {
 			return c
 		}
-		return strings.Compare(string(x.id[:]), string(y.id[:]))
+		return strings.Compare(string(x.ID[:]), string(y.ID[:]))
 	})
 	a.customerOrder = order
 	if !legacy {
@@ -61,7 +61,7 @@ func (s *Server) orderCustomers(a *account) error {
 	}
 	c := &call{s: s, a: a}
 	for i, cu := range order {
-		cu.seq = uint64(i) + 1
+		cu.Seq = uint64(i) + 1
 		c.putCustomer(cu)
 	}
 	a.customerSeq = uint64(len(order))
@@ -98,23 +98,23 @@ func (c *call) listCustomers() response {
 	// A filter that no customer's address could equal is a mistake worth
 	// naming, not an empty page.
 	email, _ := c.f.Get(wire.ParamEmail)
-	var match func(*customer) bool
+	var match func(*Customer) bool
 	if email != "" {
 		if e := form.CheckEmail(email); e != nil {
 			return errResponse(e)
 		}
-		match = func(cu *customer) bool { return strings.EqualFold(cu.email, email) }
+		match = func(cu *Customer) bool { return strings.EqualFold(cu.Email, email) }
 	}
-	l := listOf[*customer]{
+	l := listOf[*Customer]{
 		url: wire.PathCustomers, noun: "customer",
-		seq: func(cu *customer) uint64 { return cu.seq },
-		find: func(id string) (*customer, bool) {
+		seq: func(cu *Customer) uint64 { return cu.Seq },
+		find: func(id string) (*Customer, bool) {
 			r, ok := parseRID(id, wire.CustomerIDPrefix)
 			cu := c.a.customers[r]
 			return cu, ok && cu != nil
 		},
-		every: func() []*customer { return c.a.customerOrder },
-		write: func(b []byte, cu *customer) []byte { return append(b, c.customerJSON(cu)...) },
+		every: func() []*Customer { return c.a.customerOrder },
+		write: func(b []byte, cu *Customer) []byte { return append(b, c.customerJSON(cu)...) },
 	}
 	return l.serve(c, c.a.customerOrder, match)
 }

@@ -15,16 +15,16 @@ import (
 var customerFields = []struct {
 	name  string
 	check func(string) *apierr.Error
-	field func(*customer) *string
+	field func(*Customer) *string
 }{
-	{wire.ParamEmail, form.CheckEmail, func(c *customer) *string { return &c.email }},
-	{wire.ParamName, form.CheckName, func(c *customer) *string { return &c.name }},
-	{wire.ParamPhone, form.CheckPhone, func(c *customer) *string { return &c.phone }},
+	{wire.ParamEmail, form.CheckEmail, func(c *Customer) *string { return &c.Email }},
+	{wire.ParamName, form.CheckName, func(c *Customer) *string { return &c.Name }},
+	{wire.ParamPhone, form.CheckPhone, func(c *Customer) *string { return &c.Phone }},
 }
 
 // setCustomerFields validates the scalar fields of f and writes them to
 // dst. An empty value clears the field.
-func (c *call) setCustomerFields(dst *customer) *apierr.Error {
+func (c *call) setCustomerFields(dst *Customer) *apierr.Error {
 	for _, cf := range customerFields {
 		v, ok := c.f.Get(cf.name)
 		if !ok {
@@ -41,21 +41,21 @@ func (c *call) setCustomerFields(dst *customer) *apierr.Error {
 	return nil
 }
 
-func (c *call) newSource(cd *card) *source {
-	return &source{id: newRID(), card: cd, expMonth: expMonth, expYear: int32(c.now.UTC().Year() + expYearsAhead)}
+func (c *call) newSource(cd *Card) *Source {
+	return &Source{ID: newRID(), Card: cd, ExpMonth: ExpMonth, ExpYear: int32(c.now.UTC().Year() + ExpYearsAhead)}
 }
 
 // attach adds src to cu, the default if cu has none.
-func (c *call) attach(cu *customer, src *source) {
-	cu.sources = append(cu.sources, src)
-	if cu.defaultSource == nil {
-		cu.defaultSource = src
+func (c *call) attach(cu *Customer, src *Source) {
+	cu.Sources = append(cu.Sources, src)
+	if cu.DefaultSource == nil {
+		cu.DefaultSource = src
 	}
 	c.a.sources++
 }
 
 // pathCustomer is the customer named by the path's {id}, or a 404.
-func (c *call) pathCustomer() (*customer, *apierr.Error) {
+func (c *call) pathCustomer() (*Customer, *apierr.Error) {
 	id := c.r.PathValue("id")
 	if r, ok := parseRID(id, wire.CustomerIDPrefix); ok {
 		if cu := c.a.customers[r]; cu != nil {
@@ -73,9 +73,9 @@ func (c *call) createCustomer() response {
 	if e != nil {
 		return errResponse(e)
 	}
-	cu := &customer{created: c.unix, clock: clk}
-	if k := c.a.clocks.byID[clk]; k != nil {
-		c.unix, c.now, cu.created = k.frozen, time.Unix(k.frozen, 0), k.frozen
+	cu := &Customer{Created: c.unix, Clock: clk}
+	if k := c.a.clocks.ByID[clk]; k != nil {
+		c.unix, c.now, cu.Created = k.Frozen, time.Unix(k.Frozen, 0), k.Frozen
 	}
 	if e := c.setCustomerFields(cu); e != nil {
 		return errResponse(e)
@@ -84,18 +84,18 @@ func (c *call) createCustomer() response {
 	if e != nil {
 		return errResponse(e)
 	}
-	cu.meta = meta
-	var src *source
+	cu.Meta = meta
+	var src *Source
 	if v, ok := c.f.Get(wire.ParamSource); ok && v != "" {
 		if src, e = c.tokenSource(wire.ParamSource, v); e != nil {
 			return errResponse(e)
 		}
 	}
-	cu.id = newRID()
-	for c.a.customers[cu.id] != nil {
-		cu.id = newRID()
+	cu.ID = newRID()
+	for c.a.customers[cu.ID] != nil {
+		cu.ID = newRID()
 	}
-	c.a.customers[cu.id] = cu
+	c.a.customers[cu.ID] = cu
 	c.a.indexCustomer(cu)
 	if src != nil {
 		c.attach(cu, src)
@@ -104,7 +104,7 @@ func (c *call) createCustomer() response {
 	b := c.customerJSON(cu)
 	c.emit(wire.EventCustomerCreated, b)
 	if src != nil {
-		c.emit(wire.EventCustomerSourceCreated, sourceJSON(nil, cu, cu.sources[0]))
+		c.emit(wire.EventCustomerSourceCreated, sourceJSON(nil, cu, cu.Sources[0]))
 	}
 	return ok(b)
 }
@@ -131,29 +131,29 @@ func (c *call) updateCustomer() response {
 	if e != nil {
 		return errResponse(e)
 	}
-	c.onClock(cu.id)
+	c.onClock(cu.ID)
 	// Validate everything on a copy, so that a rejected update changes nothing.
 	next := *cu
 	if e := c.setCustomerFields(&next); e != nil {
 		return errResponse(e)
 	}
-	if next.meta, e = applyMetadata(cu.meta, c.f); e != nil {
+	if next.Meta, e = applyMetadata(cu.Meta, c.f); e != nil {
 		return errResponse(e)
 	}
 	if v, ok := c.f.Get(wire.ParamDefaultSource); ok {
 		if v == "" {
 			return errResponse(apierr.Invalid(wire.ParamDefaultSource, "default_source cannot be empty: a default can be replaced by another attached source (%s...), not removed.", wire.SourceIDPrefix))
 		}
-		var src *source
+		var src *Source
 		if r, ok := parseRID(v, wire.SourceIDPrefix); ok {
-			_, src = cu.source(r)
+			_, src = cu.Source(r)
 		}
 		if src == nil {
 			return errResponse(apierr.MissingRef(wire.ParamDefaultSource, "default_source %q is not a source attached to customer %s; attach it first with POST /v1/customers/%s/sources.",
-				apierr.Clip(v), cu.id.format(wire.CustomerIDPrefix), cu.id.format(wire.CustomerIDPrefix)))
+				apierr.Clip(v), cu.ID.Format(wire.CustomerIDPrefix), cu.ID.Format(wire.CustomerIDPrefix)))
 
 		}
-		next.defaultSource = src
+		next.DefaultSource = src
 	}
 	*cu = next
 	c.putCustomer(cu)
@@ -176,16 +176,16 @@ func (c *call) deleteCustomer() response {
 // removeCustomer deletes cu and answers its deletion. Payments,
 // subscriptions and invoices keep the customer's id; only its sources go
 // with it, and its subscriptions end: nobody is left to bill.
-func (c *call) removeCustomer(cu *customer) []byte {
-	c.onClock(cu.id)
-	c.cancelCustomerSubscriptions(cu.id)
-	delete(c.a.customers, cu.id)
+func (c *call) removeCustomer(cu *Customer) []byte {
+	c.onClock(cu.ID)
+	c.cancelCustomerSubscriptions(cu.ID)
+	delete(c.a.customers, cu.ID)
 	c.a.unindexCustomer(cu)
-	delete(c.a.byCustomer, cu.id)
-	c.a.sources -= len(cu.sources)
-	c.a.charge(-cu.counted)
+	delete(c.a.byCustomer, cu.ID)
+	c.a.sources -= len(cu.Sources)
+	c.a.charge(-cu.Counted)
 	c.deleteCustomerRecord(cu)
-	b := deletedJSON(wire.CustomerIDPrefix, cu.id, "customer")
+	b := deletedJSON(wire.CustomerIDPrefix, cu.ID, "customer")
 	c.emit(wire.EventCustomerDeleted, b)
 	return b
 }
@@ -198,7 +198,7 @@ func (c *call) addSource() response {
 	if e != nil {
 		return errResponse(e)
 	}
-	c.onClock(cu.id)
+	c.onClock(cu.ID)
 	v, _ := c.f.Get(wire.ParamSource)
 	if v == "" {
 		return errResponse(apierr.MissingParam(wire.ParamSource, "source is required: send a sandbox test token such as %s.", TokenVisa))
@@ -207,7 +207,7 @@ func (c *call) addSource() response {
 	if e != nil {
 		return errResponse(e)
 	}
-	hadDefault := cu.defaultSource != nil
+	hadDefault := cu.DefaultSource != nil
 	c.attach(cu, src)
 	c.putCustomer(cu)
 	b := sourceJSON(nil, cu, src)
@@ -219,14 +219,14 @@ func (c *call) addSource() response {
 }
 
 // pathSource is the source {src} of the customer {id}, or a 404.
-func (c *call) pathSource() (*customer, int, *apierr.Error) {
+func (c *call) pathSource() (*Customer, int, *apierr.Error) {
 	cu, e := c.pathCustomer()
 	if e != nil {
 		return nil, 0, e
 	}
 	id := c.r.PathValue("src")
 	if r, ok := parseRID(id, wire.SourceIDPrefix); ok {
-		if i, _ := cu.source(r); i >= 0 {
+		if i, _ := cu.Source(r); i >= 0 {
 			return cu, i, nil
 		}
 	}
@@ -241,7 +241,7 @@ func (c *call) retrieveSource() response {
 	if e != nil {
 		return errResponse(e)
 	}
-	return ok(sourceJSON(nil, cu, cu.sources[i]))
+	return ok(sourceJSON(nil, cu, cu.Sources[i]))
 }
 
 func (c *call) removeSource() response {
@@ -252,76 +252,76 @@ func (c *call) removeSource() response {
 	if e != nil {
 		return errResponse(e)
 	}
-	c.onClock(cu.id)
-	src := cu.sources[i]
-	prevDefault := cu.defaultSource
-	cu.sources = slices.Delete(cu.sources, i, i+1)
-	if cu.defaultSource == src {
-		cu.defaultSource = nil
-		if n := len(cu.sources); n > 0 {
-			cu.defaultSource = cu.sources[n-1] // the most recently added
+	c.onClock(cu.ID)
+	src := cu.Sources[i]
+	prevDefault := cu.DefaultSource
+	cu.Sources = slices.Delete(cu.Sources, i, i+1)
+	if cu.DefaultSource == src {
+		cu.DefaultSource = nil
+		if n := len(cu.Sources); n > 0 {
+			cu.DefaultSource = cu.Sources[n-1] // the most recently added
 		}
 	}
 	c.a.sources--
 	c.putCustomer(cu)
-	b := deletedJSON(wire.SourceIDPrefix, src.id, "source")
+	b := deletedJSON(wire.SourceIDPrefix, src.ID, "source")
 	c.emit(wire.EventCustomerSourceDeleted, b)
-	if cu.defaultSource != src && src == prevDefault {
+	if cu.DefaultSource != src && src == prevDefault {
 		c.emit(wire.EventCustomerUpdated, c.customerJSON(cu)) // default_source changed
 	}
 	return ok(b)
 }
 
-func (c *call) customerJSON(cu *customer) []byte {
-	b := make([]byte, 0, 320+80*len(cu.sources))
+func (c *call) customerJSON(cu *Customer) []byte {
+	b := make([]byte, 0, 320+80*len(cu.Sources))
 	b = append(b, `{"id":`...)
-	b = appendID(b, wire.CustomerIDPrefix, cu.id)
+	b = appendID(b, wire.CustomerIDPrefix, cu.ID)
 	b = append(b, `,"object":"customer","email":`...)
-	b = appendOptString(b, cu.email)
+	b = appendOptString(b, cu.Email)
 	b = append(b, `,"name":`...)
-	b = appendOptString(b, cu.name)
+	b = appendOptString(b, cu.Name)
 	b = append(b, `,"phone":`...)
-	b = appendOptString(b, cu.phone)
+	b = appendOptString(b, cu.Phone)
 	b = append(b, `,"default_source":`...)
-	if cu.defaultSource != nil {
-		b = appendID(b, wire.SourceIDPrefix, cu.defaultSource.id)
+	if cu.DefaultSource != nil {
+		b = appendID(b, wire.SourceIDPrefix, cu.DefaultSource.ID)
 	} else {
 		b = append(b, "null"...)
 	}
 	b = append(b, `,"sources":{"object":"list","data":[`...)
-	for i, s := range cu.sources {
+	for i, s := range cu.Sources {
 		if i > 0 {
 			b = append(b, ',')
 		}
 		b = append(b, `{"id":`...)
-		b = appendID(b, wire.SourceIDPrefix, s.id)
+		b = appendID(b, wire.SourceIDPrefix, s.ID)
 		b = append(b, `,"brand":`...)
-		b = appendString(b, s.card.brand)
+		b = appendString(b, s.Card.Brand)
 		b = append(b, `,"last4":`...)
-		b = appendString(b, s.card.last4)
+		b = appendString(b, s.Card.Last4)
 		b = append(b, '}')
 	}
 	b = append(b, "]}"...)
-	if !cu.clock.isZero() {
+	if !cu.Clock.IsZero() {
 		b = append(b, `,"test_clock":`...)
-		b = appendID(b, wire.TestClockIDPrefix, cu.clock)
+		b = appendID(b, wire.TestClockIDPrefix, cu.Clock)
 	}
-	return appendMetadataTail(b, cu.meta, cu.created)
+	return appendMetadataTail(b, cu.Meta, cu.Created)
 }
 
-func sourceJSON(b []byte, cu *customer, s *source) []byte {
+func sourceJSON(b []byte, cu *Customer, s *Source) []byte {
 	b = append(b, `{"id":`...)
-	b = appendID(b, wire.SourceIDPrefix, s.id)
+	b = appendID(b, wire.SourceIDPrefix, s.ID)
 	b = append(b, `,"object":"source","customer":`...)
-	b = appendID(b, wire.CustomerIDPrefix, cu.id)
+	b = appendID(b, wire.CustomerIDPrefix, cu.ID)
 	b = append(b, `,"brand":`...)
-	b = appendString(b, s.card.brand)
+	b = appendString(b, s.Card.Brand)
 	b = append(b, `,"last4":`...)
-	b = appendString(b, s.card.last4)
+	b = appendString(b, s.Card.Last4)
 	b = append(b, `,"exp_month":`...)
-	b = appendInt(b, int64(s.expMonth))
+	b = appendInt(b, int64(s.ExpMonth))
 	b = append(b, `,"exp_year":`...)
-	b = appendInt(b, int64(s.expYear))
+	b = appendInt(b, int64(s.ExpYear))
 	return append(b, `,"livemode":false}`...)
 }
 

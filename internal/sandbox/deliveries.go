@@ -44,10 +44,10 @@ func (a *account) Target(event, endpoint string) (delivery.Target, bool) {
 	a.mu.RLock()
 	defer a.mu.RUnlock()
 	ep, ev := a.wh.endpoints[epR], a.wh.events[evR]
-	if !ok1 || !ok2 || ep == nil || ev == nil || ep.disabled {
+	if !ok1 || !ok2 || ep == nil || ev == nil || ep.Disabled {
 		return delivery.Target{}, false
 	}
-	return delivery.Target{URL: ep.url, Secret: ep.secret, Body: ev.body}, true
+	return delivery.Target{URL: ep.URL, Secret: ep.Secret, Body: ev.Body}, true
 }
 
 // deliveryHost is the sandbox as the delivery engine sees it.
@@ -84,7 +84,7 @@ func writeOps(w []delivery.Write) []storage.Op {
 // unless the account or the sandbox is at its byte limit: then the
 // delivery log says it was not queued, and why.
 func (c *call) addDelivery(ev, ep rid) {
-	evID, epID := ev.format(wire.EventIDPrefix), ep.format(wire.WebhookEndpointIDPrefix)
+	evID, epID := ev.Format(wire.EventIDPrefix), ep.Format(wire.WebhookEndpointIDPrefix)
 	if why := c.deliveryRefusal(); why != "" {
 		c.s.hooks.Refuse(c.a, evID, epID, why)
 		return
@@ -116,7 +116,7 @@ func (c *call) deliveryRefusal() string {
 // cancelEndpoint stops the deliveries to an endpoint being deleted; the
 // attempts recorded but not yet flushed are written by the request first.
 func (c *call) cancelEndpoint(ep rid) {
-	w, undo := c.s.hooks.CancelEndpoint(c.a, ep.format(wire.WebhookEndpointIDPrefix))
+	w, undo := c.s.hooks.CancelEndpoint(c.a, ep.Format(wire.WebhookEndpointIDPrefix))
 	c.addWrites(w)
 	c.undoBook(undo)
 }

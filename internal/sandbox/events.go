@@ -16,14 +16,14 @@ import (
 // memory; the oldest go first.
 const maxEvents = 10_000
 
-type event struct {
-	id      rid
-	seq     uint64
-	typ     string
-	created int64
+type Event struct {
+	ID      rid
+	Seq     uint64
+	Type    string
+	Created int64
 	// body is the event as sent and as answered: the JSON object.
-	body    []byte
-	counted int64 // bytes charged to the account, see bounds.go
+	Body    []byte
+	Counted int64 // bytes charged to the account, see bounds.go
 }
 
 // emit records an event of type typ about obj (the object's JSON right
@@ -39,19 +39,19 @@ func (c *call) emit(typ string, obj []byte) {
 	// of the server's clock serves the pruning too: a renewal emits five
 	// events, and the clock costs as much as a map write.
 	now := c.s.now()
-	ev := &event{id: newRID(), seq: wh.seq, typ: typ, created: max(c.unix, now.Unix())}
-	for wh.events[ev.id] != nil {
-		ev.id = newRID()
+	ev := &Event{ID: newRID(), Seq: wh.seq, Type: typ, Created: max(c.unix, now.Unix())}
+	for wh.events[ev.ID] != nil {
+		ev.ID = newRID()
 	}
-	ev.body = eventJSON(ev, c.unix, obj)
-	c.a.recount(&ev.counted, ev.memBytes())
-	wh.events[ev.id] = ev
+	ev.Body = eventJSON(ev, c.unix, obj)
+	c.a.recount(&ev.Counted, ev.MemBytes())
+	wh.events[ev.ID] = ev
 	wh.eventOrder = append(wh.eventOrder, ev)
 	c.putEvent(ev)
 	c.pruneEventsAt(now, func() bool { return false })
 	for _, ep := range wh.endpointOrder {
-		if ep.wants(typ) {
-			c.addDelivery(ev.id, ep.id)
+		if ep.Wants(typ) {
+			c.addDelivery(ev.ID, ep.ID)
 		}
 	}
 }
@@ -61,24 +61,24 @@ func (c *call) emit(typ string, obj []byte) {
 // renewal emits five events, and each object's own buffer was as much
 // garbage as its event. A scratch slice is valid until the next one.
 
-func (c *call) invoiceScratch(inv *invoice) []byte {
-	c.scratch = invoiceJSON(c.scratch[:0], inv)
+func (c *call) invoiceScratch(inv *Invoice) []byte {
+	c.scratch = InvoiceJSON(c.scratch[:0], inv)
 	return c.scratch
 }
 
-func (c *call) subscriptionScratch(s *subscription) []byte {
-	c.scratch = subscriptionJSON(c.scratch[:0], s)
+func (c *call) subscriptionScratch(s *Subscription) []byte {
+	c.scratch = SubscriptionJSON(c.scratch[:0], s)
 	return c.scratch
 }
 
-func (c *call) paymentScratch(p *payment) []byte {
+func (c *call) paymentScratch(p *Payment) []byte {
 	c.scratch = paymentJSON(c.scratch[:0], p)
 	return c.scratch
 }
 
 // emitPayment records the event of a payment entering its status.
-func (c *call) emitPayment(p *payment, body []byte) {
-	c.emit(wire.PaymentStatusEvent(p.status), body)
+func (c *call) emitPayment(p *Payment, body []byte) {
+	c.emit(wire.PaymentStatusEvent(p.Status), body)
 }
 
 // pruneEventsWhile forgets events past the retention or the count bound,
@@ -95,10 +95,10 @@ func (c *call) pruneEventsAt(now time.Time, over func() bool) {
 	wh := &c.a.wh
 	cutoff := now.Add(-wire.EventRetention).Unix()
 	n := 0
-	for n < len(wh.eventOrder) && (wh.eventOrder[n].created < cutoff || len(wh.eventOrder)-n > maxEvents || over()) {
+	for n < len(wh.eventOrder) && (wh.eventOrder[n].Created < cutoff || len(wh.eventOrder)-n > maxEvents || over()) {
 		ev := wh.eventOrder[n]
-		delete(wh.events, ev.id)
-		c.a.charge(-ev.counted)
+		delete(wh.events, ev.ID)
+		c.a.charge(-ev.Counted)
 		c.deleteEventRecord(ev)
 		n++
 	}
@@ -113,12 +113,12 @@ func (c *call) pruneEventsAt(now time.Time, over func() bool) {
 	}
 }
 
-func eventJSON(ev *event, at int64, obj []byte) []byte {
+func eventJSON(ev *Event, at int64, obj []byte) []byte {
 	b := make([]byte, 0, 160+len(obj))
 	b = append(b, `{"id":`...)
-	b = appendID(b, wire.EventIDPrefix, ev.id)
+	b = appendID(b, wire.EventIDPrefix, ev.ID)
 	b = append(b, `,"object":"event","type":`...)
-	b = appendString(b, ev.typ)
+	b = appendString(b, ev.Type)
 	b = append(b, `,"created_at":`...)
 	b = appendTime(b, at)
 	b = append(b, `,"livemode":false,"data":{"object":`...)
@@ -136,7 +136,7 @@ func (c *call) retrieveEvent() response {
 			// Shared, not copied: a body never changes once made (the
 			// deliveries send it as is too), so clients that do not
 			// read a large event do not each hold a copy of it.
-			return ok(ev.body)
+			return ok(ev.Body)
 		}
 	}
 	return errResponse(apierr.NotFound("event", id))
@@ -144,8 +144,8 @@ func (c *call) retrieveEvent() response {
 
 // expired reports whether an event is past the retention though not yet
 // pruned (pruning happens on the next event).
-func (c *call) expired(ev *event) bool {
-	return ev.created < c.s.now().Add(-wire.EventRetention).Unix()
+func (c *call) expired(ev *Event) bool {
+	return ev.Created < c.s.now().Add(-wire.EventRetention).Unix()
 }
 
 func (c *call) listEvents() response {
@@ -156,16 +156,16 @@ func (c *call) listEvents() response {
 	if typ != "" && !wire.IsEventType(typ) {
 		return errResponse(apierr.Invalid(wire.ParamType, "type %q is not an event type; use one of %s.", apierr.Clip(typ), strings.Join(wire.EventTypes, ", ")))
 	}
-	l := listOf[*event]{
+	l := listOf[*Event]{
 		url: wire.PathEvents, noun: "event",
-		seq: func(ev *event) uint64 { return ev.seq },
-		find: func(id string) (*event, bool) {
+		seq: func(ev *Event) uint64 { return ev.Seq },
+		find: func(id string) (*Event, bool) {
 			r, ok := parseRID(id, wire.EventIDPrefix)
 			ev := c.a.wh.events[r]
 			return ev, ok && ev != nil
 		},
-		every: func() []*event { return c.a.wh.eventOrder },
-		write: func(b []byte, ev *event) []byte { return append(b, ev.body...) },
+		every: func() []*Event { return c.a.wh.eventOrder },
+		write: func(b []byte, ev *Event) []byte { return append(b, ev.Body...) },
 	}
-	return l.serve(c, c.a.wh.eventOrder, func(ev *event) bool { return (typ == "" || ev.typ == typ) && !c.expired(ev) })
+	return l.serve(c, c.a.wh.eventOrder, func(ev *Event) bool { return (typ == "" || ev.Type == typ) && !c.expired(ev) })
 }

@@ -38,10 +38,10 @@ func AccountBytes(s *Server, key string) (running, recounted int64) {
 	defer a.mu.Unlock()
 	recounted = accountBytes
 	for _, cu := range a.customers {
-		recounted += cu.memBytes()
+		recounted += cu.MemBytes()
 	}
 	for _, p := range a.payments {
-		recounted += p.memBytes()
+		recounted += p.MemBytes()
 	}
 	for _, rec := range a.idem {
 		if rec.done {
@@ -49,25 +49,25 @@ func AccountBytes(s *Server, key string) (running, recounted int64) {
 		}
 	}
 	for _, ep := range a.wh.endpoints {
-		recounted += ep.memBytes()
+		recounted += ep.MemBytes()
 	}
 	for _, ev := range a.wh.events {
-		recounted += ev.memBytes()
+		recounted += ev.MemBytes()
 	}
-	for _, p := range a.cat.products {
-		recounted += p.memBytes()
+	for _, p := range a.cat.Products {
+		recounted += p.MemBytes()
 	}
-	for _, pr := range a.cat.prices {
-		recounted += pr.memBytes()
+	for _, pr := range a.cat.Prices {
+		recounted += pr.MemBytes()
 	}
-	for _, s := range a.bill.subs {
-		recounted += s.memBytes()
+	for _, s := range a.bill.Subs {
+		recounted += s.MemBytes()
 	}
-	for _, inv := range a.bill.invoices {
-		recounted += inv.memBytes()
+	for _, inv := range a.bill.Invoices {
+		recounted += inv.MemBytes()
 	}
-	for _, k := range a.clocks.byID {
-		recounted += k.memBytes()
+	for _, k := range a.clocks.ByID {
+		recounted += k.MemBytes()
 	}
 	logRunning, logRecounted, _ := a.reqlog.Recount(lineBytes)
 	recounted += logRecounted

@@ -71,7 +71,7 @@ func FuzzParseForm(f *testing.F) {
 		}
 
 		// Metadata rules hold on whatever was accepted.
-		meta, me := applyMetadata(metadata{{"keep", "1"}}, got)
+		meta, me := applyMetadata(Metadata{{"keep", "1"}}, got)
 		if me != nil {
 			if me.Param == "" {
 				t.Fatalf("metadata error without param: %+v", me)
@@ -82,8 +82,8 @@ func FuzzParseForm(f *testing.F) {
 			t.Fatalf("%d keys accepted", len(meta))
 		}
 		for i, kv := range meta {
-			if kv.v == "" || utf8.RuneCountInString(kv.k) > wire.MetadataKeyMaxLength ||
-				utf8.RuneCountInString(kv.v) > wire.MetadataValueMaxLength || (i > 0 && meta[i-1].k >= kv.k) {
+			if kv.V == "" || utf8.RuneCountInString(kv.K) > wire.MetadataKeyMaxLength ||
+				utf8.RuneCountInString(kv.V) > wire.MetadataValueMaxLength || (i > 0 && meta[i-1].K >= kv.K) {
 				t.Fatalf("metadata broke a rule: %+v", meta)
 			}
 		}

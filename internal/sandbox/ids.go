@@ -15,16 +15,16 @@ func parseRID(s, prefix string) (rid, bool) {
 	return rid(r), ok
 }
 
-func (r rid) format(prefix string) string { return ids.RID(r).Format(prefix) }
+func (r rid) Format(prefix string) string { return ids.RID(r).Format(prefix) }
 
-func (r rid) isZero() bool { return r == rid{} }
+func (r rid) IsZero() bool { return r == rid{} }
 
 // appendID writes prefix+r as a JSON string.
 func appendID(b []byte, prefix string, r rid) []byte { return ids.Append(b, prefix, ids.RID(r)) }
 
 // appendOptID writes the zero rid as null: no such object.
 func appendOptID(b []byte, prefix string, r rid) []byte {
-	if r.isZero() {
+	if r.IsZero() {
 		return append(b, "null"...)
 	}
 	return appendID(b, prefix, r)

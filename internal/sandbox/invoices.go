@@ -15,62 +15,62 @@ import (
 // field set, so that 3-D Secure, declines and disputes work as for any
 // payment.
 
-type invoiceLine struct {
-	item     rid
-	price    rid
-	quantity int64
-	amount   int64
+type InvoiceLine struct {
+	Item     rid
+	Price    rid
+	Quantity int64
+	Amount   int64
 }
 
-type invoice struct {
-	id            rid
-	seq           uint64 // creation order
-	created       int64
-	customer      rid
-	subscription  rid
-	status        string // interned, one of wire.InvoiceStatuses
-	billingReason string // interned
-	lines         []invoiceLine
-	amountDue     int64
-	amountPaid    int64
-	currency      string
-	attempts      int64
+type Invoice struct {
+	ID            rid
+	Seq           uint64 // creation order
+	Created       int64
+	Customer      rid
+	Subscription  rid
+	Status        string // interned, one of wire.InvoiceStatuses
+	BillingReason string // interned
+	Lines         []InvoiceLine
+	AmountDue     int64
+	AmountPaid    int64
+	Currency      string
+	Attempts      int64
 	// nextAttempt is when the invoice is charged again, 0 for never.
-	nextAttempt            int64
-	payment                rid // the latest attempt
-	periodStart, periodEnd int64
-	counted                int64 // bytes charged to the account, see bounds.go
+	NextAttempt            int64
+	Payment                rid // the latest attempt
+	PeriodStart, PeriodEnd int64
+	Counted                int64 // bytes charged to the account, see bounds.go
 }
 
-func (b *subBook) addInvoice(inv *invoice) {
-	b.ensure()
-	b.invoiceSeq++
-	inv.seq = b.invoiceSeq
-	b.invoices[inv.id] = inv
-	b.invoiceOrder = append(b.invoiceOrder, inv)
+func (b *SubBook) AddInvoice(inv *Invoice) {
+	b.Ensure()
+	b.InvoiceSeq++
+	inv.Seq = b.InvoiceSeq
+	b.Invoices[inv.ID] = inv
+	b.InvoiceOrder = append(b.InvoiceOrder, inv)
 }
 
 // newInvoice invoices the current period of s, open; free (a trial) bills
 // nothing.
-func (c *call) newInvoice(s *subscription, reason string, free bool) *invoice {
-	inv := &invoice{
-		created: c.unix, customer: s.customer, subscription: s.id, status: wire.InvoiceStatusOpen,
-		billingReason: reason, currency: s.currency(), periodStart: s.periodStart, periodEnd: s.periodEnd,
+func (c *call) newInvoice(s *Subscription, reason string, free bool) *Invoice {
+	inv := &Invoice{
+		Created: c.unix, Customer: s.Customer, Subscription: s.ID, Status: wire.InvoiceStatusOpen,
+		BillingReason: reason, Currency: s.Currency(), PeriodStart: s.PeriodStart, PeriodEnd: s.PeriodEnd,
 	}
-	inv.lines = make([]invoiceLine, len(s.items))
-	for i, it := range s.items {
-		inv.lines[i] = invoiceLine{item: it.id, price: it.price.id, quantity: it.quantity}
+	inv.Lines = make([]InvoiceLine, len(s.Items))
+	for i, it := range s.Items {
+		inv.Lines[i] = InvoiceLine{Item: it.ID, Price: it.Price.ID, Quantity: it.Quantity}
 		if !free {
-			inv.lines[i].amount = it.price.unitAmount * it.quantity
-			inv.amountDue += inv.lines[i].amount
+			inv.Lines[i].Amount = it.Price.UnitAmount * it.Quantity
+			inv.AmountDue += inv.Lines[i].Amount
 		}
 	}
-	inv.id = periodInvoiceID(s)
-	for c.a.bill.invoices[inv.id] != nil {
-		inv.id = newRID()
+	inv.ID = periodInvoiceID(s)
+	for c.a.bill.Invoices[inv.ID] != nil {
+		inv.ID = newRID()
 	}
-	c.a.bill.addInvoice(inv)
-	s.latestInvoice = inv.id
+	c.a.bill.AddInvoice(inv)
+	s.LatestInvoice = inv.ID
 	// Created and finalized at once: one JSON serves both events.
 	b := c.invoiceScratch(inv)
 	c.emit(wire.EventInvoiceCreated, b)
@@ -81,26 +81,26 @@ func (c *call) newInvoice(s *subscription, reason string, free bool) *invoice {
 // collect charges an open invoice once to src, or marks it paid when it
 // is for nothing, and moves s by the outcome. src is nil when the
 // customer has no card: the attempt then fails without a payment.
-func (c *call) collect(inv *invoice, s *subscription, src *source) {
-	if inv.amountDue == 0 {
+func (c *call) collect(inv *Invoice, s *Subscription, src *Source) {
+	if inv.AmountDue == 0 {
 		c.invoicePaid(inv, s)
 		return
 	}
-	inv.attempts++
+	inv.Attempts++
 	if src == nil {
 		c.putInvoice(inv)
 		c.emit(wire.EventInvoicePaymentFailed, c.invoiceScratch(inv))
 		c.invoiceUnpaid(s, inv)
 		return
 	}
-	p := &payment{
-		created: c.unix, amount: inv.amountDue, currency: inv.currency, captureRequested: true,
-		customer: inv.customer, invoice: inv.id,
-		description: "Invoice " + inv.id.format(wire.InvoiceIDPrefix),
+	p := &Payment{
+		Created: c.unix, Amount: inv.AmountDue, Currency: inv.Currency, CaptureRequested: true,
+		Customer: inv.Customer, Invoice: inv.ID,
+		Description: "Invoice " + inv.ID.Format(wire.InvoiceIDPrefix),
 	}
-	p.setSource(src)
+	p.SetSource(src)
 	c.makePayment(p)
-	inv.payment = p.id
+	inv.Payment = p.ID
 	c.emitPayment(p, c.paymentScratch(p))
 	c.settle(inv, s, p)
 }
@@ -108,8 +108,8 @@ func (c *call) collect(inv *invoice, s *subscription, src *source) {
 // settle moves inv and s by the status of p, the invoice's latest
 // payment: approved pays it, declined fails it, pending waits for 3-D
 // Secure.
-func (c *call) settle(inv *invoice, s *subscription, p *payment) {
-	switch p.status {
+func (c *call) settle(inv *Invoice, s *Subscription, p *Payment) {
+	switch p.Status {
 	case wire.PaymentStatusApproved:
 		c.invoicePaid(inv, s)
 	case wire.PaymentStatusPending:
@@ -123,16 +123,16 @@ func (c *call) settle(inv *invoice, s *subscription, p *payment) {
 	}
 }
 
-func (c *call) invoicePaid(inv *invoice, s *subscription) {
-	inv.status, inv.amountPaid, inv.nextAttempt = wire.InvoiceStatusPaid, inv.amountDue, 0
+func (c *call) invoicePaid(inv *Invoice, s *Subscription) {
+	inv.Status, inv.AmountPaid, inv.NextAttempt = wire.InvoiceStatusPaid, inv.AmountDue, 0
 	c.putInvoice(inv)
 	c.emit(wire.EventInvoicePaid, c.invoiceScratch(inv))
-	if s != nil && s.latestInvoice == inv.id {
-		switch s.status {
+	if s != nil && s.LatestInvoice == inv.ID {
+		switch s.Status {
 		case wire.SubscriptionStatusIncomplete, wire.SubscriptionStatusPastDue, wire.SubscriptionStatusUnpaid:
 			c.setSubscriptionStatus(s, wire.SubscriptionStatusActive)
 		case wire.SubscriptionStatusTrialing:
-			if inv.billingReason == wire.BillingReasonSubscriptionCycle {
+			if inv.BillingReason == wire.BillingReasonSubscriptionCycle {
 				c.setSubscriptionStatus(s, wire.SubscriptionStatusActive)
 			}
 		}
@@ -141,13 +141,13 @@ func (c *call) invoicePaid(inv *invoice, s *subscription) {
 
 // invoiceUnpaid moves s after a failed or waiting charge of inv: a first
 // invoice leaves it incomplete, a later one past_due.
-func (c *call) invoiceUnpaid(s *subscription, inv *invoice) {
-	if s == nil || s.latestInvoice != inv.id || s.ended() || inv.status == wire.InvoiceStatusUncollectible {
+func (c *call) invoiceUnpaid(s *Subscription, inv *Invoice) {
+	if s == nil || s.LatestInvoice != inv.ID || s.Ended() || inv.Status == wire.InvoiceStatusUncollectible {
 		// An uncollectible invoice's attempt leaves s in the state its
 		// dunning ended it in.
 		return
 	}
-	if inv.billingReason == wire.BillingReasonSubscriptionCreate {
+	if inv.BillingReason == wire.BillingReasonSubscriptionCreate {
 		c.setSubscriptionStatus(s, wire.SubscriptionStatusIncomplete)
 	} else {
 		c.setSubscriptionStatus(s, wire.SubscriptionStatusPastDue)
@@ -156,11 +156,11 @@ func (c *call) invoiceUnpaid(s *subscription, inv *invoice) {
 
 // setSubscriptionStatus moves s to status. The subscription the request
 // creates is announced once, as a whole, by its create.
-func (c *call) setSubscriptionStatus(s *subscription, status string) {
-	if s.status == status {
+func (c *call) setSubscriptionStatus(s *Subscription, status string) {
+	if s.Status == status {
 		return
 	}
-	s.status = status
+	s.Status = status
 	if c.newSub == s {
 		return
 	}
@@ -170,32 +170,32 @@ func (c *call) setSubscriptionStatus(s *subscription, status string) {
 
 // paymentSettled follows a payment of an invoice that left pending (3-D
 // Secure completed or failed) to its invoice, while the invoice is open.
-func (c *call) paymentSettled(p *payment) {
-	inv := c.a.bill.invoices[p.invoice]
-	if p.invoice.isZero() || inv == nil || !payable(inv) || inv.payment != p.id {
+func (c *call) paymentSettled(p *Payment) {
+	inv := c.a.bill.Invoices[p.Invoice]
+	if p.Invoice.IsZero() || inv == nil || !payable(inv) || inv.Payment != p.ID {
 		return
 	}
-	s := c.a.bill.subs[inv.subscription]
+	s := c.a.bill.Subs[inv.Subscription]
 	c.settle(inv, s, p)
 	c.dun(inv, s)
 }
 
 // source is the card s charges: its default_source, else its customer's
 // default; nil when there is none.
-func (c *call) subscriptionSource(s *subscription) *source {
-	cu := c.a.customers[s.customer]
+func (c *call) subscriptionSource(s *Subscription) *Source {
+	cu := c.a.customers[s.Customer]
 	if cu == nil {
 		return nil
 	}
-	if !s.defaultSource.isZero() {
-		if _, src := cu.source(s.defaultSource); src != nil {
+	if !s.DefaultSource.IsZero() {
+		if _, src := cu.Source(s.DefaultSource); src != nil {
 			return src
 		}
 	}
-	return cu.defaultSource
+	return cu.DefaultSource
 }
 
-func (c *call) pathInvoice() (*invoice, *apierr.Error) {
+func (c *call) pathInvoice() (*Invoice, *apierr.Error) {
 	id := c.r.PathValue("id")
 	if inv := c.findInvoice(id); inv != nil {
 		return inv, nil
@@ -203,9 +203,9 @@ func (c *call) pathInvoice() (*invoice, *apierr.Error) {
 	return nil, apierr.NotFound("invoice", id)
 }
 
-func (c *call) findInvoice(id string) *invoice {
+func (c *call) findInvoice(id string) *Invoice {
 	if r, ok := parseRID(id, wire.InvoiceIDPrefix); ok {
-		return c.a.bill.invoices[r]
+		return c.a.bill.Invoices[r]
 	}
 	return nil
 }
@@ -218,20 +218,20 @@ func (c *call) retrieveInvoice() response {
 	if e != nil {
 		return errResponse(e)
 	}
-	return ok(invoiceJSON(nil, inv))
+	return ok(InvoiceJSON(nil, inv))
 }
 
 // openOnly refuses to act on an invoice that is not open.
-func openOnly(inv *invoice, verb string) *apierr.Error {
-	e := apierr.Invalid("", "Invoice %s is %s; only an open invoice can be %s.", inv.id.format(wire.InvoiceIDPrefix), inv.status, verb)
+func openOnly(inv *Invoice, verb string) *apierr.Error {
+	e := apierr.Invalid("", "Invoice %s is %s; only an open invoice can be %s.", inv.ID.Format(wire.InvoiceIDPrefix), inv.Status, verb)
 	e.Code = wire.ErrorCodeInvoiceUnexpectedState
 	return e
 }
 
 // payable reports whether inv can still be paid: open, or uncollectible
 // after its dunning ran out, as Stripe's invoices are.
-func payable(inv *invoice) bool {
-	return inv.status == wire.InvoiceStatusOpen || inv.status == wire.InvoiceStatusUncollectible
+func payable(inv *Invoice) bool {
+	return inv.Status == wire.InvoiceStatusOpen || inv.Status == wire.InvoiceStatusUncollectible
 }
 
 // payInvoice is POST /v1/invoices/{id}/pay: one more attempt, now, of an
@@ -249,26 +249,26 @@ func (c *call) payInvoice() response {
 	}
 	if !payable(inv) {
 		e := openOnly(inv, "paid")
-		e.Message = "Invoice " + inv.id.format(wire.InvoiceIDPrefix) + " is " + inv.status + "; only an open or uncollectible invoice can be paid."
+		e.Message = "Invoice " + inv.ID.Format(wire.InvoiceIDPrefix) + " is " + inv.Status + "; only an open or uncollectible invoice can be paid."
 		return errResponse(e)
 	}
-	c.onClock(inv.customer)
-	if p := c.a.payments[inv.payment]; p != nil && p.status == wire.PaymentStatusPending {
+	c.onClock(inv.Customer)
+	if p := c.a.payments[inv.Payment]; p != nil && p.Status == wire.PaymentStatusPending {
 		e := openOnly(inv, "paid")
-		e.Message = "Invoice " + inv.id.format(wire.InvoiceIDPrefix) + "'s payment " + p.id.format(wire.PaymentIDPrefix) +
+		e.Message = "Invoice " + inv.ID.Format(wire.InvoiceIDPrefix) + "'s payment " + p.ID.Format(wire.PaymentIDPrefix) +
 			" is waiting for 3-D Secure; complete it (POST /_sandbox/payments/{id}/complete) before another attempt."
 		return errResponse(e)
 	}
-	s := c.a.bill.subs[inv.subscription]
+	s := c.a.bill.Subs[inv.Subscription]
 	src := c.subscriptionSource(s)
 	if src == nil {
 		e := apierr.Invalid("", "Customer %s has no default source to charge; attach one with POST /v1/customers/%s/sources.",
-			inv.customer.format(wire.CustomerIDPrefix), inv.customer.format(wire.CustomerIDPrefix))
+			inv.Customer.Format(wire.CustomerIDPrefix), inv.Customer.Format(wire.CustomerIDPrefix))
 		e.Code = wire.ErrorCodeMissingSource
 		return errResponse(e)
 	}
 	c.collect(inv, s, src)
-	return ok(invoiceJSON(nil, inv))
+	return ok(InvoiceJSON(nil, inv))
 }
 
 // voidInvoice is POST /v1/invoices/{id}/void: an open invoice is never to
@@ -282,19 +282,19 @@ func (c *call) voidInvoice() response {
 	if e != nil {
 		return errResponse(e)
 	}
-	if inv.status != wire.InvoiceStatusOpen {
+	if inv.Status != wire.InvoiceStatusOpen {
 		return errResponse(openOnly(inv, "voided"))
 	}
-	if p := c.a.payments[inv.payment]; p != nil && p.status == wire.PaymentStatusPending {
+	if p := c.a.payments[inv.Payment]; p != nil && p.Status == wire.PaymentStatusPending {
 		e := openOnly(inv, "voided")
-		e.Message = "Invoice " + inv.id.format(wire.InvoiceIDPrefix) + "'s payment " + p.id.format(wire.PaymentIDPrefix) +
+		e.Message = "Invoice " + inv.ID.Format(wire.InvoiceIDPrefix) + "'s payment " + p.ID.Format(wire.PaymentIDPrefix) +
 			" is waiting for 3-D Secure; complete it (POST /_sandbox/payments/{id}/complete) first."
 		return errResponse(e)
 	}
-	c.onClock(inv.customer)
-	inv.status, inv.nextAttempt = wire.InvoiceStatusVoid, 0
+	c.onClock(inv.Customer)
+	inv.Status, inv.NextAttempt = wire.InvoiceStatusVoid, 0
 	c.putInvoice(inv)
-	b := invoiceJSON(nil, inv)
+	b := InvoiceJSON(nil, inv)
 	c.emit(wire.EventInvoiceVoided, b)
 	return ok(b)
 }
@@ -315,24 +315,24 @@ func (c *call) listInvoices() response {
 		if s == nil {
 			return errResponse(apierr.MissingRef(wire.ParamSubscription, "subscription %q does not exist.", apierr.Clip(v)))
 		}
-		sub = s.id
+		sub = s.ID
 	}
 	status, _ := c.f.Get(wire.ParamStatus)
 	if status != "" && !slices.Contains(wire.InvoiceStatuses, status) {
 		return errResponse(apierr.Invalid(wire.ParamStatus, "status %q is not an invoice status; use one of %s.", apierr.Clip(status), strings.Join(wire.InvoiceStatuses, ", ")))
 	}
-	match := func(inv *invoice) bool {
-		return (cus.isZero() || inv.customer == cus) && (sub.isZero() || inv.subscription == sub) && (status == "" || inv.status == status)
+	match := func(inv *Invoice) bool {
+		return (cus.IsZero() || inv.Customer == cus) && (sub.IsZero() || inv.Subscription == sub) && (status == "" || inv.Status == status)
 	}
-	l := listOf[*invoice]{
+	l := listOf[*Invoice]{
 		url: wire.PathInvoices, noun: "invoice",
-		seq: func(inv *invoice) uint64 { return inv.seq },
-		find: func(id string) (*invoice, bool) {
+		seq: func(inv *Invoice) uint64 { return inv.Seq },
+		find: func(id string) (*Invoice, bool) {
 			inv := c.findInvoice(id)
 			return inv, inv != nil
 		},
-		every: func() []*invoice { return c.a.bill.invoiceOrder },
-		write: invoiceJSON,
+		every: func() []*Invoice { return c.a.bill.InvoiceOrder },
+		write: InvoiceJSON,
 	}
-	return l.serve(c, c.a.bill.invoiceOrder, match)
+	return l.serve(c, c.a.bill.InvoiceOrder, match)
 }

@@ -39,16 +39,16 @@ func appendFloat(b []byte, f float64) []byte { return jsonw.Float(b, f) }
 // metadata is an object's metadata, sorted by key. A sorted slice costs
 // far less than a map for the few keys objects carry, and its order makes
 // answers byte-for-byte stable, which idempotent replays compare.
-type metadata []kv
+type Metadata []Kv
 
-type kv struct{ k, v string }
+type Kv struct{ K, V string }
 
-func (m metadata) index(k string) (int, bool) {
-	return slices.BinarySearchFunc(m, k, func(e kv, k string) int {
+func (m Metadata) Index(k string) (int, bool) {
+	return slices.BinarySearchFunc(m, k, func(e Kv, k string) int {
 		switch {
-		case e.k < k:
+		case e.K < k:
 			return -1
-		case e.k > k:
+		case e.K > k:
 			return 1
 		}
 		return 0
@@ -57,23 +57,23 @@ func (m metadata) index(k string) (int, bool) {
 
 // appendMetadataTail ends each object that carries metadata (customers,
 // payments, webhook endpoints) alike: metadata, created_at, livemode.
-func appendMetadataTail(b []byte, m metadata, created int64) []byte {
+func appendMetadataTail(b []byte, m Metadata, created int64) []byte {
 	b = append(b, `,"metadata":`...)
-	b = m.appendJSON(b)
+	b = m.AppendJSON(b)
 	b = append(b, `,"created_at":`...)
 	b = appendTime(b, created)
 	return append(b, `,"livemode":false}`...)
 }
 
-func (m metadata) appendJSON(b []byte) []byte {
+func (m Metadata) AppendJSON(b []byte) []byte {
 	b = append(b, '{')
 	for i, e := range m {
 		if i > 0 {
 			b = append(b, ',')
 		}
-		b = appendString(b, e.k)
+		b = appendString(b, e.K)
 		b = append(b, ':')
-		b = appendString(b, e.v)
+		b = appendString(b, e.V)
 	}
 	return append(b, '}')
 }

@@ -22,10 +22,10 @@ func optStr(s string) *string {
 	return &s
 }
 
-func metaMap(m metadata) map[string]string {
+func metaMap(m Metadata) map[string]string {
 	out := make(map[string]string, len(m))
 	for _, e := range m {
-		out[e.k] = e.v
+		out[e.K] = e.V
 	}
 	return out
 }
@@ -50,21 +50,21 @@ type sourceSummaryList struct {
 	Data   []wire.SourceSummary `json:"data"`
 }
 
-func customerJSONStd(cu *customer) []byte {
+func customerJSONStd(cu *Customer) []byte {
 	o := customerOut{
-		ID: cu.id.format(wire.CustomerIDPrefix), Object: "customer",
-		Email: optStr(cu.email), Name: optStr(cu.name), Phone: optStr(cu.phone),
-		Sources:  sourceSummaryList{Object: "list", Data: make([]wire.SourceSummary, 0, len(cu.sources))},
-		Metadata: metaMap(cu.meta), CreatedAt: rfc3339(cu.created),
+		ID: cu.ID.Format(wire.CustomerIDPrefix), Object: "customer",
+		Email: optStr(cu.Email), Name: optStr(cu.Name), Phone: optStr(cu.Phone),
+		Sources:  sourceSummaryList{Object: "list", Data: make([]wire.SourceSummary, 0, len(cu.Sources))},
+		Metadata: metaMap(cu.Meta), CreatedAt: rfc3339(cu.Created),
 	}
-	if cu.defaultSource != nil {
-		o.DefaultSource = optStr(cu.defaultSource.id.format(wire.SourceIDPrefix))
+	if cu.DefaultSource != nil {
+		o.DefaultSource = optStr(cu.DefaultSource.ID.Format(wire.SourceIDPrefix))
 	}
-	if !cu.clock.isZero() {
-		o.TestClock = cu.clock.format(wire.TestClockIDPrefix)
+	if !cu.Clock.IsZero() {
+		o.TestClock = cu.Clock.Format(wire.TestClockIDPrefix)
 	}
-	for _, s := range cu.sources {
-		o.Sources.Data = append(o.Sources.Data, wire.SourceSummary{ID: s.id.format(wire.SourceIDPrefix), Brand: s.card.brand, Last4: s.card.last4})
+	for _, s := range cu.Sources {
+		o.Sources.Data = append(o.Sources.Data, wire.SourceSummary{ID: s.ID.Format(wire.SourceIDPrefix), Brand: s.Card.Brand, Last4: s.Card.Last4})
 	}
 	b, err := json.Marshal(o)
 	if err != nil {
@@ -91,18 +91,18 @@ type paymentOut struct {
 	Livemode          bool               `json:"livemode"`
 }
 
-func paymentJSONStd(p *payment) []byte {
+func paymentJSONStd(p *Payment) []byte {
 	o := paymentOut{
-		ID: p.id.format(wire.PaymentIDPrefix), Object: "payment", Amount: p.amount, AmountRefunded: p.refunded,
-		Currency: p.currency, Status: p.status, Captured: p.captured, AuthorizationCode: optStr(p.authCode),
-		Source:      wire.PaymentSource{ID: p.sourceID.format(wire.SourceIDPrefix), Brand: p.card.brand, Last4: p.card.last4, ExpMonth: int64(p.expMonth), ExpYear: int64(p.expYear)},
-		Description: optStr(p.description), Metadata: metaMap(p.meta), CreatedAt: rfc3339(p.created),
+		ID: p.ID.Format(wire.PaymentIDPrefix), Object: "payment", Amount: p.Amount, AmountRefunded: p.Refunded,
+		Currency: p.Currency, Status: p.Status, Captured: p.Captured, AuthorizationCode: optStr(p.AuthCode),
+		Source:      wire.PaymentSource{ID: p.SourceID.Format(wire.SourceIDPrefix), Brand: p.Card.Brand, Last4: p.Card.Last4, ExpMonth: int64(p.ExpMonth), ExpYear: int64(p.ExpYear)},
+		Description: optStr(p.Description), Metadata: metaMap(p.Meta), CreatedAt: rfc3339(p.Created),
 	}
-	if !p.customer.isZero() {
-		o.Customer = optStr(p.customer.format(wire.CustomerIDPrefix))
+	if !p.Customer.IsZero() {
+		o.Customer = optStr(p.Customer.Format(wire.CustomerIDPrefix))
 	}
-	if !p.invoice.isZero() {
-		o.Invoice = optStr(p.invoice.format(wire.InvoiceIDPrefix))
+	if !p.Invoice.IsZero() {
+		o.Invoice = optStr(p.Invoice.Format(wire.InvoiceIDPrefix))
 	}
 	out, err := json.Marshal(o)
 	if err != nil {
@@ -111,29 +111,29 @@ func paymentJSONStd(p *payment) []byte {
 	return out
 }
 
-func jsonwFixtures() ([]*customer, []*payment) {
+func jsonwFixtures() ([]*Customer, []*Payment) {
 	tricky := []string{"", "plain", `quote " backslash \\ slash /`, "<script>&amp;</script>", "tab\t nl\n cr\r ctl\x01\x1f",
 		"line\u2028sep\u2029", "bad utf8 \xff\xfe end", "é ü 漢字 🎉"}
-	var cus []*customer
-	var pays []*payment
+	var cus []*Customer
+	var pays []*Payment
 	for i, s := range tricky {
-		cu := &customer{id: newRID(), created: 1_700_000_000 + int64(i), email: s, name: s, phone: s, meta: metadata{{"k", s}}}
+		cu := &Customer{ID: newRID(), Created: 1_700_000_000 + int64(i), Email: s, Name: s, Phone: s, Meta: Metadata{{"k", s}}}
 		if s != "" {
-			cu.meta = append(cu.meta, kv{s, "v"})
-			slices.SortFunc(cu.meta, func(a, b kv) int { return strings.Compare(a.k, b.k) })
+			cu.Meta = append(cu.Meta, Kv{s, "v"})
+			slices.SortFunc(cu.Meta, func(a, b Kv) int { return strings.Compare(a.K, b.K) })
 		}
 		for j := range i % 3 {
-			cu.sources = append(cu.sources, &source{id: newRID(), card: cards[j], expMonth: expMonth, expYear: 2030})
+			cu.Sources = append(cu.Sources, &Source{ID: newRID(), Card: Cards[j], ExpMonth: ExpMonth, ExpYear: 2030})
 		}
-		if len(cu.sources) > 0 {
-			cu.defaultSource = cu.sources[len(cu.sources)-1]
+		if len(cu.Sources) > 0 {
+			cu.DefaultSource = cu.Sources[len(cu.Sources)-1]
 		}
 		cus = append(cus, cu)
-		p := &payment{id: newRID(), created: cu.created, amount: int64(i) * 1000, refunded: int64(i), currency: "USD",
-			status: wire.PaymentStatuses[i%len(wire.PaymentStatuses)], captured: i%2 == 0, authCode: s,
-			sourceID: newRID(), card: cards[i%len(cards)], expMonth: 7, expYear: 2029, description: s, meta: cu.meta}
+		p := &Payment{ID: newRID(), Created: cu.Created, Amount: int64(i) * 1000, Refunded: int64(i), Currency: "USD",
+			Status: wire.PaymentStatuses[i%len(wire.PaymentStatuses)], Captured: i%2 == 0, AuthCode: s,
+			SourceID: newRID(), Card: Cards[i%len(Cards)], ExpMonth: 7, ExpYear: 2029, Description: s, Meta: cu.Meta}
 		if i%2 == 1 {
-			p.customer = cu.id
+			p.Customer = cu.ID
 		}
 		pays = append(pays, p)
 	}

@@ -14,7 +14,7 @@ import (
 // applyMetadata returns cur changed by the metadata fields of f, without
 // touching cur: `metadata=` removes every key, then `metadata[k]=` removes
 // k and `metadata[k]=v` sets it. The limits apply to the result.
-func applyMetadata(cur metadata, f form.Form) (metadata, *apierr.Error) {
+func applyMetadata(cur Metadata, f form.Form) (Metadata, *apierr.Error) {
 	next := cur
 	copied := false
 	if v, ok := f.Get(wire.ParamMetadata); ok {
@@ -45,16 +45,16 @@ func applyMetadata(cur metadata, f form.Form) (metadata, *apierr.Error) {
 		if !copied {
 			next, copied = slices.Clone(cur), true
 		}
-		i, found := next.index(p.Sub)
+		i, found := next.Index(p.Sub)
 		switch {
 		case p.Value == "" && found:
 			next = slices.Delete(next, i, i+1)
 		case p.Value == "":
 		case found:
-			next[i].v = strings.Clone(p.Value)
+			next[i].V = strings.Clone(p.Value)
 		default:
 			// Clones: the form's strings are views into the request body.
-			next = slices.Insert(next, i, kv{strings.Clone(p.Sub), strings.Clone(p.Value)})
+			next = slices.Insert(next, i, Kv{strings.Clone(p.Sub), strings.Clone(p.Value)})
 		}
 	}
 	if len(next) > wire.MetadataMaxKeys {

@@ -13,38 +13,38 @@ import (
 )
 
 // cardBehaviour is what happens when a card is charged.
-type cardBehaviour uint8
+type CardBehaviour uint8
 
 const (
-	approves cardBehaviour = iota
-	declines
-	needs3DS
+	Approves CardBehaviour = iota
+	Declines
+	Needs3DS
 	// declinesLater approves a stored card's first charge and declines
 	// every later one.
-	declinesLater
+	DeclinesLater
 )
 
 // card is the profile behind a sandbox test token.
-type card struct {
-	token, brand, last4 string
-	behaviour           cardBehaviour
+type Card struct {
+	Token, Brand, Last4 string
+	Behaviour           CardBehaviour
 }
 
 // cards are the cards behind the sandbox test tokens of rules.go.
-var cards = []*card{
-	{TokenVisa, "visa", "4242", approves},
-	{TokenMastercard, "mastercard", "4444", approves},
-	{TokenAmex, "amex", "8431", approves},
-	{TokenDeclined, "visa", "0002", declines},
-	{Token3DS, "visa", "3184", needs3DS},
+var Cards = []*Card{
+	{TokenVisa, "visa", "4242", Approves},
+	{TokenMastercard, "mastercard", "4444", Approves},
+	{TokenAmex, "amex", "8431", Approves},
+	{TokenDeclined, "visa", "0002", Declines},
+	{Token3DS, "visa", "3184", Needs3DS},
 	// tok_dispute approves; the dispute itself is a sandbox control.
-	{TokenDispute, "visa", "0259", approves},
-	{TokenDeclinedLater, "visa", "0341", declinesLater},
+	{TokenDispute, "visa", "0259", Approves},
+	{TokenDeclinedLater, "visa", "0341", DeclinesLater},
 }
 
-func cardByToken(tok string) *card {
-	for _, c := range cards {
-		if c.token == tok {
+func CardByToken(tok string) *Card {
+	for _, c := range Cards {
+		if c.Token == tok {
 			return c
 		}
 	}
@@ -55,63 +55,63 @@ func cardByToken(tok string) *card {
 // year the card was stored or charged plus expYearsAhead. A minted token's
 // card keeps the expiry it was tokenized with.
 const (
-	expMonth      = 12
-	expYearsAhead = 3
+	ExpMonth      = 12
+	ExpYearsAhead = 3
 )
 
-type customer struct {
-	id                 rid
-	seq                uint64 // creation order, see customer_list.go
-	created            int64
-	email, name, phone string
-	meta               metadata
+type Customer struct {
+	ID                 rid
+	Seq                uint64 // creation order, see customer_list.go
+	Created            int64
+	Email, Name, Phone string
+	Meta               Metadata
 	// sources are in the order they were attached; the default after
 	// removing the default is the last of them.
-	sources       []*source
-	defaultSource *source
+	Sources       []*Source
+	DefaultSource *Source
 	// clock is the customer's test clock, zero on real time; fixed at
 	// creation (testclocks.go).
-	clock   rid
-	counted int64 // bytes charged to the account, see bounds.go
+	Clock   rid
+	Counted int64 // bytes charged to the account, see bounds.go
 }
 
-func (c *customer) source(r rid) (int, *source) {
-	for i, s := range c.sources {
-		if s.id == r {
+func (c *Customer) Source(r rid) (int, *Source) {
+	for i, s := range c.Sources {
+		if s.ID == r {
 			return i, s
 		}
 	}
 	return -1, nil
 }
 
-type source struct {
-	id                rid
-	card              *card
-	expMonth, expYear int32
+type Source struct {
+	ID                rid
+	Card              *Card
+	ExpMonth, ExpYear int32
 }
 
-type payment struct {
-	id       rid
-	seq      uint64
-	created  int64
-	amount   int64
-	refunded int64
-	currency string
-	status   string
-	captured bool
+type Payment struct {
+	ID       rid
+	Seq      uint64
+	Created  int64
+	Amount   int64
+	Refunded int64
+	Currency string
+	Status   string
+	Captured bool
 	// captureRequested is the create's capture flag; a 3-D Secure payment
 	// completed without an outcome ends authorized when it was false.
-	captureRequested bool
-	authCode         string
-	sourceID         rid
-	card             *card
-	expMonth         int32
-	expYear          int32
-	customer         rid // zero when none
-	invoice          rid // the invoice it pays, zero when none
-	description      string
-	meta             metadata
-	counted          int64 // bytes charged to the account, see bounds.go
+	CaptureRequested bool
+	AuthCode         string
+	SourceID         rid
+	Card             *Card
+	ExpMonth         int32
+	ExpYear          int32
+	Customer         rid // zero when none
+	Invoice          rid // the invoice it pays, zero when none
+	Description      string
+	Meta             Metadata
+	Counted          int64 // bytes charged to the account, see bounds.go
 }
 
 // account is the state of one secret key. Its objects are guarded by mu;
@@ -123,10 +123,10 @@ type account struct {
 	publishable string
 
 	mu         sync.RWMutex
-	customers  map[rid]*customer
-	payments   map[rid]*payment
-	order      []*payment         // by seq, oldest first
-	byCustomer map[rid][]*payment // by seq, oldest first, existing customers only
+	customers  map[rid]*Customer
+	payments   map[rid]*Payment
+	order      []*Payment         // by seq, oldest first
+	byCustomer map[rid][]*Payment // by seq, oldest first, existing customers only
 	sources    int                // attached sources, all customers
 	seq        uint64             // last payment sequence number
 	idem       map[string]*idemRecord
@@ -134,16 +134,16 @@ type account struct {
 	wh         webhookState  // endpoints, events, deliveries
 
 	// customerOrder is by seq, oldest first; customerSeq is the last seq.
-	customerOrder []*customer
+	customerOrder []*Customer
 	customerSeq   uint64
 
 	// cat is the catalog: products and prices (products.go, prices.go).
-	cat catalog
+	cat Catalog
 	// bill is the subscriptions and their invoices (subscriptions.go,
 	// invoices.go).
-	bill subBook
+	bill SubBook
 	// clocks are the account's test clocks (testclocks.go).
-	clocks clocks
+	clocks Clocks
 
 	// bytes is what the account keeps (see bounds.go), under mu; total is
 	// the server's sum over every account, which charge keeps in step.
@@ -164,7 +164,7 @@ type account struct {
 	faultRateLimited atomic.Int64
 
 	// tokens are the card tokens minted by POST /v1/tokens (tokens.go).
-	tokens map[rid]*cardToken
+	tokens map[rid]*CardToken
 
 	// reqlog is the request log (requestlog.go, package reqlog).
 	reqlog reqlog.Log
@@ -178,9 +178,9 @@ func newAccount(hash [32]byte, total *atomic.Int64) *account {
 		hash:        hash,
 		publishable: keys.Publishable(hash),
 		total:       total,
-		customers:   make(map[rid]*customer),
-		payments:    make(map[rid]*payment),
-		byCustomer:  make(map[rid][]*payment),
+		customers:   make(map[rid]*Customer),
+		payments:    make(map[rid]*Payment),
+		byCustomer:  make(map[rid][]*Payment),
 		idem:        make(map[string]*idemRecord),
 		byRoute:     make([]atomic.Int64, len(routes)),
 	}
@@ -192,12 +192,12 @@ func newAccount(hash [32]byte, total *atomic.Int64) *account {
 }
 
 // addPayment indexes a new payment; its seq is above every other.
-func (a *account) addPayment(p *payment) {
-	a.payments[p.id] = p
+func (a *account) addPayment(p *Payment) {
+	a.payments[p.ID] = p
 	a.order = append(a.order, p)
-	if !p.customer.isZero() {
-		if _, ok := a.customers[p.customer]; ok {
-			a.byCustomer[p.customer] = append(a.byCustomer[p.customer], p)
+	if !p.Customer.IsZero() {
+		if _, ok := a.customers[p.Customer]; ok {
+			a.byCustomer[p.Customer] = append(a.byCustomer[p.Customer], p)
 		}
 	}
 }
@@ -215,9 +215,9 @@ func (a *account) clear(c *call) {
 	a.order = nil
 	a.idemQueue = nil
 	a.sources = 0
-	a.cat.reset()
-	a.bill.reset()
-	a.clocks = clocks{seq: a.clocks.seq}
+	a.cat.Reset()
+	a.bill.Reset()
+	a.clocks = Clocks{Seq: a.clocks.Seq}
 	a.wh.clear(c)
 	a.charge(accountBytes - a.bytes)
 }
@@ -244,15 +244,15 @@ func (a *account) restore(from *account, undo []delivery.Undo) {
 	a.idem, a.idemQueue = from.idem, from.idemQueue
 	a.seq = max(a.seq, from.seq)
 	a.customerSeq = max(a.customerSeq, from.customerSeq)
-	productSeq, priceSeq := max(a.cat.productSeq, from.cat.productSeq), max(a.cat.priceSeq, from.cat.priceSeq)
+	productSeq, priceSeq := max(a.cat.ProductSeq, from.cat.ProductSeq), max(a.cat.PriceSeq, from.cat.PriceSeq)
 	a.cat = from.cat
-	a.cat.productSeq, a.cat.priceSeq = productSeq, priceSeq
-	subSeq, invoiceSeq := max(a.bill.subSeq, from.bill.subSeq), max(a.bill.invoiceSeq, from.bill.invoiceSeq)
+	a.cat.ProductSeq, a.cat.PriceSeq = productSeq, priceSeq
+	subSeq, invoiceSeq := max(a.bill.SubSeq, from.bill.SubSeq), max(a.bill.InvoiceSeq, from.bill.InvoiceSeq)
 	a.bill = from.bill
-	a.bill.subSeq, a.bill.invoiceSeq = subSeq, invoiceSeq
-	clockSeq := max(a.clocks.seq, from.clocks.seq)
+	a.bill.SubSeq, a.bill.InvoiceSeq = subSeq, invoiceSeq
+	clockSeq := max(a.clocks.Seq, from.clocks.Seq)
 	a.clocks = from.clocks
-	a.clocks.seq = clockSeq
+	a.clocks.Seq = clockSeq
 	a.wh.endpoints, a.wh.endpointOrder = from.wh.endpoints, from.wh.endpointOrder
 	a.wh.events, a.wh.eventOrder = from.wh.events, from.wh.eventOrder
 	a.wh.seq = max(a.wh.seq, from.wh.seq)

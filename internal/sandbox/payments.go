@@ -47,7 +47,7 @@ func (c *call) createPayment() response {
 		return errResponse(e)
 	}
 
-	var cu *customer
+	var cu *Customer
 	if v, _ := c.f.Get(wire.ParamCustomer); v != "" {
 		if r, ok := parseRID(v, wire.CustomerIDPrefix); ok {
 			cu = c.a.customers[r]
@@ -57,46 +57,46 @@ func (c *call) createPayment() response {
 		}
 	}
 	if cu != nil {
-		c.onClock(cu.id)
+		c.onClock(cu.ID)
 	}
-	p := &payment{
-		created: c.unix, amount: amount, currency: cur, captureRequested: capture,
-		description: description, meta: meta,
+	p := &Payment{
+		Created: c.unix, Amount: amount, Currency: cur, CaptureRequested: capture,
+		Description: description, Meta: meta,
 	}
 	if cu != nil {
-		p.customer = cu.id
+		p.Customer = cu.ID
 	}
 	switch v, _ := c.f.Get(wire.ParamSource); {
 	case strings.HasPrefix(v, wire.SourceIDPrefix):
 		if cu == nil {
 			return errResponse(apierr.MissingParam(wire.ParamCustomer, "source %s is a stored source; send it together with customer, the customer it is attached to.", apierr.Clip(v)))
 		}
-		var src *source
+		var src *Source
 		if r, ok := parseRID(v, wire.SourceIDPrefix); ok {
-			_, src = cu.source(r)
+			_, src = cu.Source(r)
 		}
 		if src == nil {
 			return errResponse(apierr.MissingRef(wire.ParamSource, "source %q is not attached to customer %s; send one of its sources, or a token.",
-				apierr.Clip(v), cu.id.format(wire.CustomerIDPrefix)))
+				apierr.Clip(v), cu.ID.Format(wire.CustomerIDPrefix)))
 
 		}
-		p.setSource(src)
+		p.SetSource(src)
 	case v != "":
 		// A charged token becomes a one-off source of its own.
 		src, e := c.tokenSource(wire.ParamSource, v)
 		if e != nil {
 			return errResponse(e)
 		}
-		p.setSource(src)
+		p.SetSource(src)
 	case cu != nil:
-		src := cu.defaultSource
+		src := cu.DefaultSource
 		if src == nil {
 			e := apierr.Invalid(wire.ParamSource, "customer %s has no default source to charge; attach one with POST /v1/customers/%s/sources, or send source.",
-				cu.id.format(wire.CustomerIDPrefix), cu.id.format(wire.CustomerIDPrefix))
+				cu.ID.Format(wire.CustomerIDPrefix), cu.ID.Format(wire.CustomerIDPrefix))
 			e.Code = wire.ErrorCodeMissingSource
 			return errResponse(e)
 		}
-		p.setSource(src)
+		p.SetSource(src)
 	default:
 		return errResponse(apierr.MissingParam(wire.ParamSource, "Send source (a token such as %s), customer (a customer with a default source), or both.", TokenVisa))
 	}
@@ -104,12 +104,12 @@ func (c *call) createPayment() response {
 	c.makePayment(p)
 	body := paymentJSON(nil, p)
 	c.emitPayment(p, body)
-	if p.status == wire.PaymentStatusDeclined {
+	if p.Status == wire.PaymentStatusDeclined {
 		// The declined payment exists; the 402 names it.
 		return errResponse((&apierr.Error{
 			Status: 402, Type: wire.ErrorTypeCard, Code: wire.ErrorCodeCardDeclined,
-			Message: "The card was declined (sandbox token " + p.card.token + "). Use another card.",
-			Payment: p.id.format(wire.PaymentIDPrefix),
+			Message: "The card was declined (sandbox token " + p.Card.Token + "). Use another card.",
+			Payment: p.ID.Format(wire.PaymentIDPrefix),
 		}))
 
 	}
@@ -118,33 +118,33 @@ func (c *call) createPayment() response {
 
 // makePayment charges p's card: the card's behaviour decides its status.
 // It stores and indexes p; the caller emits its event.
-func (c *call) makePayment(p *payment) {
-	p.id = newRID()
-	for c.a.payments[p.id] != nil {
-		p.id = newRID()
+func (c *call) makePayment(p *Payment) {
+	p.ID = newRID()
+	for c.a.payments[p.ID] != nil {
+		p.ID = newRID()
 	}
-	behaviour := p.card.behaviour
-	if behaviour == declinesLater {
-		behaviour = approves
-		if c.chargedBefore(p.customer, p.sourceID) {
-			behaviour = declines
+	behaviour := p.Card.Behaviour
+	if behaviour == DeclinesLater {
+		behaviour = Approves
+		if c.chargedBefore(p.Customer, p.SourceID) {
+			behaviour = Declines
 		}
 	}
 	switch behaviour {
-	case declines:
-		p.status = wire.PaymentStatusDeclined
-	case needs3DS:
-		p.status = wire.PaymentStatusPending
+	case Declines:
+		p.Status = wire.PaymentStatusDeclined
+	case Needs3DS:
+		p.Status = wire.PaymentStatusPending
 	default:
-		p.authCode = newAuthorizationCode()
-		if p.captureRequested {
-			p.status, p.captured = wire.PaymentStatusApproved, true
+		p.AuthCode = newAuthorizationCode()
+		if p.CaptureRequested {
+			p.Status, p.Captured = wire.PaymentStatusApproved, true
 		} else {
-			p.status = wire.PaymentStatusAuthorized
+			p.Status = wire.PaymentStatusAuthorized
 		}
 	}
 	c.a.seq++
-	p.seq = c.a.seq
+	p.Seq = c.a.seq
 	c.a.addPayment(p)
 	c.putPayment(p)
 	c.putSeq()
@@ -155,7 +155,7 @@ func (c *call) makePayment(p *payment) {
 // charged before.
 func (c *call) chargedBefore(cu, src rid) bool {
 	for _, q := range c.a.byCustomer[cu] {
-		if q.sourceID == src {
+		if q.SourceID == src {
 			return true
 		}
 	}
@@ -163,12 +163,12 @@ func (c *call) chargedBefore(cu, src rid) bool {
 }
 
 // setSource records the card a payment is charged to.
-func (p *payment) setSource(src *source) {
-	p.sourceID, p.card, p.expMonth, p.expYear = src.id, src.card, src.expMonth, src.expYear
+func (p *Payment) SetSource(src *Source) {
+	p.SourceID, p.Card, p.ExpMonth, p.ExpYear = src.ID, src.Card, src.ExpMonth, src.ExpYear
 }
 
 // pathPayment is the payment named by the path's {id}, or a 404.
-func (c *call) pathPayment() (*payment, *apierr.Error) {
+func (c *call) pathPayment() (*Payment, *apierr.Error) {
 	id := c.r.PathValue("id")
 	if r, ok := parseRID(id, wire.PaymentIDPrefix); ok {
 		if p := c.a.payments[r]; p != nil {
@@ -201,7 +201,7 @@ func (c *call) updatePayment() response {
 		return errResponse(e)
 	}
 	// Validate on a copy of the metadata, so that a rejected update changes nothing.
-	meta, e := applyMetadata(p.meta, c.f)
+	meta, e := applyMetadata(p.Meta, c.f)
 	if e != nil {
 		return errResponse(e)
 	}
@@ -210,9 +210,9 @@ func (c *call) updatePayment() response {
 			return errResponse(e)
 		}
 		// An empty description clears it; clone, v points into the body.
-		p.description = strings.Clone(v)
+		p.Description = strings.Clone(v)
 	}
-	p.meta = meta
+	p.Meta = meta
 	c.putPayment(p)
 	body := paymentJSON(nil, p)
 	c.emit(wire.EventPaymentUpdated, body)
@@ -229,19 +229,19 @@ func (c *call) capturePayment() response {
 	}
 	// pending -> approved is allowed too, but that is the bank finishing a
 	// payment, not a capture: only an authorized payment can be captured.
-	if p.status != wire.PaymentStatusAuthorized || !canMove(p.status, wire.PaymentStatusApproved) {
+	if p.Status != wire.PaymentStatusAuthorized || !canMove(p.Status, wire.PaymentStatusApproved) {
 		return errResponse(apierr.UnexpectedState("Payment %s is %s; only an %s payment can be captured.",
-			p.id.format(wire.PaymentIDPrefix), p.status, wire.PaymentStatusAuthorized))
+			p.ID.Format(wire.PaymentIDPrefix), p.Status, wire.PaymentStatusAuthorized))
 
 	}
-	amount := p.amount
+	amount := p.Amount
 	if v, _ := c.f.Get(wire.ParamAmount); v != "" {
-		if amount, e = form.ParseMoney(wire.ParamAmount, v, wire.PaymentAmountMin, p.amount, p.currency); e != nil {
+		if amount, e = form.ParseMoney(wire.ParamAmount, v, wire.PaymentAmountMin, p.Amount, p.Currency); e != nil {
 			return errResponse(e)
 		}
 	}
 	// Capturing less releases the rest: the payment is for what was captured.
-	p.amount, p.status, p.captured = amount, wire.PaymentStatusApproved, true
+	p.Amount, p.Status, p.Captured = amount, wire.PaymentStatusApproved, true
 	c.putPayment(p)
 	body := paymentJSON(nil, p)
 	c.emitPayment(p, body)
@@ -256,27 +256,27 @@ func (c *call) refundPayment() response {
 	if e != nil {
 		return errResponse(e)
 	}
-	if !canMove(p.status, wire.PaymentStatusRefunded) {
+	if !canMove(p.Status, wire.PaymentStatusRefunded) {
 		return errResponse(apierr.UnexpectedState("Payment %s is %s; only an %s or %s payment can be refunded.",
-			p.id.format(wire.PaymentIDPrefix), p.status, wire.PaymentStatusApproved, wire.PaymentStatusPartiallyRefunded))
+			p.ID.Format(wire.PaymentIDPrefix), p.Status, wire.PaymentStatusApproved, wire.PaymentStatusPartiallyRefunded))
 
 	}
-	left := p.amount - p.refunded
+	left := p.Amount - p.Refunded
 	amount := left
 	if v, _ := c.f.Get(wire.ParamAmount); v != "" {
-		if amount, e = form.ParseMoney(wire.ParamAmount, v, wire.PaymentAmountMin, left, p.currency); e != nil {
+		if amount, e = form.ParseMoney(wire.ParamAmount, v, wire.PaymentAmountMin, left, p.Currency); e != nil {
 			return errResponse(e)
 		}
 	}
 	status := wire.PaymentStatusPartiallyRefunded
-	if p.refunded+amount == p.amount {
+	if p.Refunded+amount == p.Amount {
 		status = wire.PaymentStatusRefunded
 	}
-	if !canMove(p.status, status) {
-		return errResponse(apierr.UnexpectedState("Payment %s cannot move from %s to %s.", p.id.format(wire.PaymentIDPrefix), p.status, status))
+	if !canMove(p.Status, status) {
+		return errResponse(apierr.UnexpectedState("Payment %s cannot move from %s to %s.", p.ID.Format(wire.PaymentIDPrefix), p.Status, status))
 	}
-	p.refunded += amount
-	p.status = status
+	p.Refunded += amount
+	p.Status = status
 	c.putPayment(p)
 	body := paymentJSON(nil, p)
 	c.emitPayment(p, body)
@@ -292,7 +292,7 @@ func (c *call) listPayments() response {
 		return errResponse(e)
 	}
 	all := c.a.order
-	if !cus.isZero() {
+	if !cus.IsZero() {
 		all = c.a.byCustomer[cus]
 	}
 	status, _ := c.f.Get(wire.ParamStatus)
@@ -316,59 +316,59 @@ func (c *call) listPayments() response {
 			bounds[i]++
 		}
 	}
-	l := listOf[*payment]{
+	l := listOf[*Payment]{
 		url: wire.PathPayments, noun: "payment",
-		seq: func(p *payment) uint64 { return p.seq },
-		find: func(id string) (*payment, bool) {
+		seq: func(p *Payment) uint64 { return p.Seq },
+		find: func(id string) (*Payment, bool) {
 			r, ok := parseRID(id, wire.PaymentIDPrefix)
 			p := c.a.payments[r]
 			return p, ok && p != nil
 		},
-		every: func() []*payment { return c.a.order },
+		every: func() []*Payment { return c.a.order },
 		write: paymentJSON,
 	}
-	return l.serve(c, all, func(p *payment) bool {
-		return (status == "" || p.status == status) && p.created >= bounds[0] && p.created <= bounds[1]
+	return l.serve(c, all, func(p *Payment) bool {
+		return (status == "" || p.Status == status) && p.Created >= bounds[0] && p.Created <= bounds[1]
 	})
 }
 
-func paymentJSON(b []byte, p *payment) []byte {
+func paymentJSON(b []byte, p *Payment) []byte {
 	if b == nil {
-		b = make([]byte, 0, 512+len(p.description))
+		b = make([]byte, 0, 512+len(p.Description))
 	}
 	b = append(b, `{"id":`...)
-	b = appendID(b, wire.PaymentIDPrefix, p.id)
+	b = appendID(b, wire.PaymentIDPrefix, p.ID)
 	b = append(b, `,"object":"payment","amount":`...)
-	b = appendInt(b, p.amount)
+	b = appendInt(b, p.Amount)
 	b = append(b, `,"amount_refunded":`...)
-	b = appendInt(b, p.refunded)
+	b = appendInt(b, p.Refunded)
 	b = append(b, `,"currency":`...)
-	b = appendString(b, p.currency)
+	b = appendString(b, p.Currency)
 	b = append(b, `,"status":`...)
-	b = appendString(b, p.status)
+	b = appendString(b, p.Status)
 	b = append(b, `,"captured":`...)
-	b = appendBool(b, p.captured)
+	b = appendBool(b, p.Captured)
 	b = append(b, `,"authorization_code":`...)
-	b = appendOptString(b, p.authCode)
+	b = appendOptString(b, p.AuthCode)
 	b = append(b, `,"source":{"id":`...)
-	b = appendID(b, wire.SourceIDPrefix, p.sourceID)
+	b = appendID(b, wire.SourceIDPrefix, p.SourceID)
 	b = append(b, `,"brand":`...)
-	b = appendString(b, p.card.brand)
+	b = appendString(b, p.Card.Brand)
 	b = append(b, `,"last4":`...)
-	b = appendString(b, p.card.last4)
+	b = appendString(b, p.Card.Last4)
 	b = append(b, `,"exp_month":`...)
-	b = appendInt(b, int64(p.expMonth))
+	b = appendInt(b, int64(p.ExpMonth))
 	b = append(b, `,"exp_year":`...)
-	b = appendInt(b, int64(p.expYear))
+	b = appendInt(b, int64(p.ExpYear))
 	b = append(b, `},"customer":`...)
-	if p.customer.isZero() {
+	if p.Customer.IsZero() {
 		b = append(b, "null"...)
 	} else {
-		b = appendID(b, wire.CustomerIDPrefix, p.customer)
+		b = appendID(b, wire.CustomerIDPrefix, p.Customer)
 	}
 	b = append(b, `,"description":`...)
-	b = appendOptString(b, p.description)
+	b = appendOptString(b, p.Description)
 	b = append(b, `,"invoice":`...)
-	b = appendOptID(b, wire.InvoiceIDPrefix, p.invoice)
-	return appendMetadataTail(b, p.meta, p.created)
+	b = appendOptID(b, wire.InvoiceIDPrefix, p.Invoice)
+	return appendMetadataTail(b, p.Meta, p.Created)
 }

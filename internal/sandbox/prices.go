@@ -15,62 +15,62 @@ import (
 // fixed at creation, so that every invoice made from it means what it
 // meant when the customer signed up; there is no delete.
 
-type price struct {
-	id         rid
-	seq        uint64 // creation order
-	created    int64
-	product    rid
-	currency   string // interned, one of wire.Currencies
-	unitAmount int64
+type Price struct {
+	ID         rid
+	Seq        uint64 // creation order
+	Created    int64
+	Product    rid
+	Currency   string // interned, one of wire.Currencies
+	UnitAmount int64
 	// recurring is the period; its Interval is "" for a one-time price,
 	// else one of wire.Intervals (interned).
-	recurring wire.Recurring
-	nickname  string
-	lookupKey string
-	active    bool
-	meta      metadata
-	counted   int64 // bytes charged to the account, see bounds.go
+	Recurring wire.Recurring
+	Nickname  string
+	LookupKey string
+	Active    bool
+	Meta      Metadata
+	Counted   int64 // bytes charged to the account, see bounds.go
 }
 
 // isRecurring reports whether the price bills every period.
-func (pr *price) isRecurring() bool { return pr.recurring.Interval != "" }
+func (pr *Price) IsRecurring() bool { return pr.Recurring.Interval != "" }
 
-func (cat *catalog) addPrice(pr *price) {
-	cat.ensure()
-	cat.priceSeq++
-	pr.seq = cat.priceSeq
-	cat.prices[pr.id] = pr
-	cat.priceOrder = append(cat.priceOrder, pr)
-	if p := cat.products[pr.product]; p != nil {
-		p.prices++
+func (cat *Catalog) AddPrice(pr *Price) {
+	cat.Ensure()
+	cat.PriceSeq++
+	pr.Seq = cat.PriceSeq
+	cat.Prices[pr.ID] = pr
+	cat.PriceOrder = append(cat.PriceOrder, pr)
+	if p := cat.Products[pr.Product]; p != nil {
+		p.Prices++
 	}
-	cat.indexLookupKey(pr)
+	cat.IndexLookupKey(pr)
 }
 
 // indexLookupKey makes pr the holder of its lookup_key when it is active.
-func (cat *catalog) indexLookupKey(pr *price) {
-	if pr.active && pr.lookupKey != "" {
-		cat.byLookupKey[pr.lookupKey] = pr
+func (cat *Catalog) IndexLookupKey(pr *Price) {
+	if pr.Active && pr.LookupKey != "" {
+		cat.ByLookupKey[pr.LookupKey] = pr
 	}
 }
 
 // unindexLookupKey forgets pr as the holder of its lookup_key.
-func (cat *catalog) unindexLookupKey(pr *price) {
-	if pr.lookupKey != "" && cat.byLookupKey[pr.lookupKey] == pr {
-		delete(cat.byLookupKey, pr.lookupKey)
+func (cat *Catalog) UnindexLookupKey(pr *Price) {
+	if pr.LookupKey != "" && cat.ByLookupKey[pr.LookupKey] == pr {
+		delete(cat.ByLookupKey, pr.LookupKey)
 	}
 }
 
 // findPrice is the account's price of that id, or nil. Subscriptions
 // name their prices with it.
-func (c *call) findPrice(id string) *price {
+func (c *call) findPrice(id string) *Price {
 	if r, ok := parseRID(id, wire.PriceIDPrefix); ok {
-		return c.a.cat.prices[r]
+		return c.a.cat.Prices[r]
 	}
 	return nil
 }
 
-func (c *call) pathPrice() (*price, *apierr.Error) {
+func (c *call) pathPrice() (*Price, *apierr.Error) {
 	id := c.r.PathValue("id")
 	if pr := c.findPrice(id); pr != nil {
 		return pr, nil
@@ -88,50 +88,50 @@ var (
 // setPriceMutable validates the fields an update may change and writes
 // them to dst, a copy. It returns the active price whose lookup_key dst
 // takes under transfer_lookup_key, if any.
-func (c *call) setPriceMutable(dst *price) (*price, *apierr.Error) {
+func (c *call) setPriceMutable(dst *Price) (*Price, *apierr.Error) {
 	if v, ok := c.f.Get(wire.ParamNickname); ok {
 		if e := form.CheckLabel(wire.ParamNickname, v, wire.NameMaxLength); e != nil {
 			return nil, e
 		}
-		dst.nickname = strings.Clone(v)
+		dst.Nickname = strings.Clone(v)
 	}
 	if v, ok := c.f.Get(wire.ParamLookupKey); ok {
 		if e := form.CheckLabel(wire.ParamLookupKey, v, wire.LookupKeyMaxLength); e != nil {
 			return nil, e
 		}
-		dst.lookupKey = strings.Clone(v)
+		dst.LookupKey = strings.Clone(v)
 	}
-	if e := form.Bool(c.f, wire.ParamActive, &dst.active); e != nil {
+	if e := form.Bool(c.f, wire.ParamActive, &dst.Active); e != nil {
 		return nil, e
 	}
 	var transfer bool
 	if e := form.Bool(c.f, wire.ParamTransferLookupKey, &transfer); e != nil {
 		return nil, e
 	}
-	meta, e := applyMetadata(dst.meta, c.f)
+	meta, e := applyMetadata(dst.Meta, c.f)
 	if e != nil {
 		return nil, e
 	}
-	dst.meta = meta
-	if dst.lookupKey == "" {
+	dst.Meta = meta
+	if dst.LookupKey == "" {
 		return nil, nil
 	}
-	holder := c.a.cat.byLookupKey[dst.lookupKey]
+	holder := c.a.cat.ByLookupKey[dst.LookupKey]
 	switch {
-	case holder == nil || holder.id == dst.id:
+	case holder == nil || holder.ID == dst.ID:
 		return nil, nil
 	case transfer:
 		return holder, nil
-	case !dst.active:
+	case !dst.Active:
 		return nil, nil // unique among active prices only
 	}
 	return nil, apierr.Invalid(wire.ParamLookupKey, "lookup_key %q is held by the active price %s; send transfer_lookup_key=true to move it to this price, or choose another lookup_key.",
-		apierr.Clip(dst.lookupKey), holder.id.format(wire.PriceIDPrefix))
+		apierr.Clip(dst.LookupKey), holder.ID.Format(wire.PriceIDPrefix))
 }
 
 // setPriceFixed validates what a price is of, costs and bills: the
 // fields set once, at creation.
-func (c *call) setPriceFixed(dst *price) *apierr.Error {
+func (c *call) setPriceFixed(dst *Price) *apierr.Error {
 	v, _ := c.f.Get(wire.ParamProduct)
 	if v == "" {
 		return apierr.MissingParam(wire.ParamProduct, "product is required: send the %s… id of the product this is a price of.", wire.ProductIDPrefix)
@@ -140,20 +140,20 @@ func (c *call) setPriceFixed(dst *price) *apierr.Error {
 	if p == nil {
 		return apierr.MissingRef(wire.ParamProduct, "product %q is not a product of this account; create it first with POST %s.", apierr.Clip(v), wire.PathProducts)
 	}
-	dst.product = p.id
+	dst.Product = p.ID
 	v, _ = c.f.Get(wire.ParamCurrency)
 	if v == "" {
 		return apierr.MissingParam(wire.ParamCurrency, "currency is required: send an upper-case code such as USD; use one of %s.", strings.Join(wire.Currencies, ", "))
 	}
 	var e *apierr.Error
-	if dst.currency, e = form.Currency(v); e != nil {
+	if dst.Currency, e = form.Currency(v); e != nil {
 		return e
 	}
 	v, _ = c.f.Get(wire.ParamUnitAmount)
 	if v == "" {
 		return apierr.MissingParam(wire.ParamUnitAmount, "unit_amount is required: send the price of one unit in the currency's minor unit, from %d to %d.", wire.PriceAmountMin, wire.PriceAmountMax)
 	}
-	if dst.unitAmount, e = form.ParseAmount(wire.ParamUnitAmount, v, wire.PriceAmountMin, wire.PriceAmountMax); e != nil {
+	if dst.UnitAmount, e = form.ParseAmount(wire.ParamUnitAmount, v, wire.PriceAmountMin, wire.PriceAmountMax); e != nil {
 		return e
 	}
 	interval, hasInterval := c.f.Get(wire.ParamRecurringInterval)
@@ -165,7 +165,7 @@ func (c *call) setPriceFixed(dst *price) *apierr.Error {
 		return nil
 	}
 	r := wire.Recurring{Interval: interval, IntervalCount: 1}
-	if known, ok := intern(wire.Intervals, interval); ok {
+	if known, ok := Intern(wire.Intervals, interval); ok {
 		r.Interval = known
 	}
 	if hasCount {
@@ -178,7 +178,7 @@ func (c *call) setPriceFixed(dst *price) *apierr.Error {
 	if param, err := r.Check(); err != nil {
 		return apierr.Invalid(param, "%s.", err.Error())
 	}
-	dst.recurring = r
+	dst.Recurring = r
 	return nil
 }
 
@@ -186,7 +186,7 @@ func (c *call) createPrice() response {
 	if e := c.f.Check(append(slices.Clone(priceFixed), priceMutable...)...); e != nil {
 		return errResponse(e)
 	}
-	pr := &price{created: c.unix, active: true}
+	pr := &Price{Created: c.unix, Active: true}
 	if e := c.setPriceFixed(pr); e != nil {
 		return errResponse(e)
 	}
@@ -195,12 +195,12 @@ func (c *call) createPrice() response {
 		return errResponse(e)
 	}
 	cat := &c.a.cat
-	pr.id = newRID()
-	for cat.prices[pr.id] != nil {
-		pr.id = newRID()
+	pr.ID = newRID()
+	for cat.Prices[pr.ID] != nil {
+		pr.ID = newRID()
 	}
 	c.takeLookupKey(from)
-	cat.addPrice(pr)
+	cat.AddPrice(pr)
 	c.putPrice(pr)
 	b := priceJSON(nil, pr)
 	c.emit(wire.EventPriceCreated, b)
@@ -209,12 +209,12 @@ func (c *call) createPrice() response {
 
 // takeLookupKey removes the lookup_key of from, the active price that
 // holds the key another price takes under transfer_lookup_key.
-func (c *call) takeLookupKey(from *price) {
+func (c *call) takeLookupKey(from *Price) {
 	if from == nil {
 		return
 	}
-	c.a.cat.unindexLookupKey(from)
-	from.lookupKey = ""
+	c.a.cat.UnindexLookupKey(from)
+	from.LookupKey = ""
 	c.putPrice(from)
 	c.emit(wire.EventPriceUpdated, priceJSON(nil, from))
 }
@@ -252,9 +252,9 @@ func (c *call) updatePrice() response {
 	}
 	cat := &c.a.cat
 	c.takeLookupKey(from)
-	cat.unindexLookupKey(pr)
+	cat.UnindexLookupKey(pr)
 	*pr = next
-	cat.indexLookupKey(pr)
+	cat.IndexLookupKey(pr)
 	c.putPrice(pr)
 	b := priceJSON(nil, pr)
 	c.emit(wire.EventPriceUpdated, b)
@@ -267,30 +267,30 @@ func (c *call) listPrices() response {
 	if e := c.checkList(wire.ParamProduct, wire.ParamActive, wire.ParamLookupKeysItem); e != nil {
 		return errResponse(e)
 	}
-	var conds []func(*price) bool
+	var conds []func(*Price) bool
 	if v, _ := c.f.Get(wire.ParamProduct); v != "" {
 		p := c.findProduct(v)
 		if p == nil {
 			return errResponse(apierr.MissingRef(wire.ParamProduct, "product %q is not a product of this account; list the products with GET %s.", apierr.Clip(v), wire.PathProducts))
 		}
-		conds = append(conds, func(pr *price) bool { return pr.product == p.id })
+		conds = append(conds, func(pr *Price) bool { return pr.Product == p.ID })
 	}
 	active, given, e := form.BoolFilter(c.f, wire.ParamActive)
 	if e != nil {
 		return errResponse(e)
 	}
 	if given {
-		conds = append(conds, func(pr *price) bool { return pr.active == active })
+		conds = append(conds, func(pr *Price) bool { return pr.Active == active })
 	}
 	if keys, found := c.f.All(wire.ParamLookupKeysItem); found {
 		if len(keys) > wire.LookupKeysMax {
 			return errResponse(apierr.Invalid(wire.ParamLookupKeys, "lookup_keys[] is given %d times; send at most %d lookup keys.", len(keys), wire.LookupKeysMax))
 		}
-		conds = append(conds, func(pr *price) bool { return pr.lookupKey != "" && slices.Contains(keys, pr.lookupKey) })
+		conds = append(conds, func(pr *Price) bool { return pr.LookupKey != "" && slices.Contains(keys, pr.LookupKey) })
 	}
-	var match func(*price) bool
+	var match func(*Price) bool
 	if len(conds) > 0 {
-		match = func(pr *price) bool {
+		match = func(pr *Price) bool {
 			for _, cond := range conds {
 				if !cond(pr) {
 					return false
@@ -299,52 +299,52 @@ func (c *call) listPrices() response {
 			return true
 		}
 	}
-	l := listOf[*price]{
+	l := listOf[*Price]{
 		url: wire.PathPrices, noun: "price",
-		seq: func(pr *price) uint64 { return pr.seq },
-		find: func(id string) (*price, bool) {
+		seq: func(pr *Price) uint64 { return pr.Seq },
+		find: func(id string) (*Price, bool) {
 			pr := c.findPrice(id)
 			return pr, pr != nil
 		},
-		every: func() []*price { return c.a.cat.priceOrder },
+		every: func() []*Price { return c.a.cat.PriceOrder },
 		write: priceJSON,
 	}
-	return l.serve(c, c.a.cat.priceOrder, match)
+	return l.serve(c, c.a.cat.PriceOrder, match)
 }
 
-func priceJSON(b []byte, pr *price) []byte {
+func priceJSON(b []byte, pr *Price) []byte {
 	if b == nil {
-		b = make([]byte, 0, 384+len(pr.nickname)+len(pr.lookupKey))
+		b = make([]byte, 0, 384+len(pr.Nickname)+len(pr.LookupKey))
 	}
 	b = append(b, `{"id":`...)
-	b = appendID(b, wire.PriceIDPrefix, pr.id)
+	b = appendID(b, wire.PriceIDPrefix, pr.ID)
 	b = append(b, `,"object":"price","product":`...)
-	b = appendID(b, wire.ProductIDPrefix, pr.product)
+	b = appendID(b, wire.ProductIDPrefix, pr.Product)
 	b = append(b, `,"type":`...)
-	if pr.isRecurring() {
+	if pr.IsRecurring() {
 		b = appendString(b, wire.PriceTypeRecurring)
 	} else {
 		b = appendString(b, wire.PriceTypeOneTime)
 	}
 	b = append(b, `,"currency":`...)
-	b = appendString(b, pr.currency)
+	b = appendString(b, pr.Currency)
 	b = append(b, `,"unit_amount":`...)
-	b = appendInt(b, pr.unitAmount)
+	b = appendInt(b, pr.UnitAmount)
 	b = append(b, `,"recurring":`...)
-	if pr.isRecurring() {
+	if pr.IsRecurring() {
 		b = append(b, `{"interval":`...)
-		b = appendString(b, pr.recurring.Interval)
+		b = appendString(b, pr.Recurring.Interval)
 		b = append(b, `,"interval_count":`...)
-		b = appendInt(b, pr.recurring.IntervalCount)
+		b = appendInt(b, pr.Recurring.IntervalCount)
 		b = append(b, '}')
 	} else {
 		b = append(b, "null"...)
 	}
 	b = append(b, `,"nickname":`...)
-	b = appendOptString(b, pr.nickname)
+	b = appendOptString(b, pr.Nickname)
 	b = append(b, `,"lookup_key":`...)
-	b = appendOptString(b, pr.lookupKey)
+	b = appendOptString(b, pr.LookupKey)
 	b = append(b, `,"active":`...)
-	b = appendBool(b, pr.active)
-	return appendMetadataTail(b, pr.meta, pr.created)
+	b = appendBool(b, pr.Active)
+	return appendMetadataTail(b, pr.Meta, pr.Created)
 }

@@ -16,66 +16,66 @@ import (
 // prices cannot be deleted, so that the subscriptions and invoices that
 // name one always find it; a product with prices is archived instead.
 
-type product struct {
-	id          rid
-	seq         uint64 // creation order
-	created     int64
-	name        string
-	description string
-	active      bool
-	meta        metadata
+type Product struct {
+	ID          rid
+	Seq         uint64 // creation order
+	Created     int64
+	Name        string
+	Description string
+	Active      bool
+	Meta        Metadata
 	// prices counts the product's prices, active or not.
-	prices  int
-	counted int64 // bytes charged to the account, see bounds.go
+	Prices  int
+	Counted int64 // bytes charged to the account, see bounds.go
 }
 
 // catalog is an account's products and prices, each kind in creation
 // order with a sequence number of its own (as customers, see
 // customer_list.go), kept in the data file.
-type catalog struct {
-	products     map[rid]*product
-	productOrder []*product
-	productSeq   uint64
-	prices       map[rid]*price
-	priceOrder   []*price
-	priceSeq     uint64
+type Catalog struct {
+	Products     map[rid]*Product
+	ProductOrder []*Product
+	ProductSeq   uint64
+	Prices       map[rid]*Price
+	PriceOrder   []*Price
+	PriceSeq     uint64
 	// byLookupKey holds the active prices that have a lookup_key: the
 	// key is unique among them.
-	byLookupKey map[string]*price
+	ByLookupKey map[string]*Price
 }
 
 // ensure makes the maps of an account that had no catalog.
-func (cat *catalog) ensure() {
-	if cat.products == nil {
-		cat.products = make(map[rid]*product)
-		cat.prices = make(map[rid]*price)
-		cat.byLookupKey = make(map[string]*price)
+func (cat *Catalog) Ensure() {
+	if cat.Products == nil {
+		cat.Products = make(map[rid]*Product)
+		cat.Prices = make(map[rid]*Price)
+		cat.ByLookupKey = make(map[string]*Price)
 	}
 }
 
 // reset forgets every product and price; the sequences go on, so that a
 // cursor taken before never matches an object made after.
-func (cat *catalog) reset() {
-	*cat = catalog{productSeq: cat.productSeq, priceSeq: cat.priceSeq}
+func (cat *Catalog) Reset() {
+	*cat = Catalog{ProductSeq: cat.ProductSeq, PriceSeq: cat.PriceSeq}
 }
 
 // bySeq finds the position of seq in an order kept by seq.
-func bySeq[T any](order []T, seq uint64, seqOf func(T) uint64) (int, bool) {
+func BySeq[T any](order []T, seq uint64, seqOf func(T) uint64) (int, bool) {
 	return slices.BinarySearchFunc(order, seq, func(x T, s uint64) int { return cmp.Compare(seqOf(x), s) })
 }
 
-func (cat *catalog) addProduct(p *product) {
-	cat.ensure()
-	cat.productSeq++
-	p.seq = cat.productSeq
-	cat.products[p.id] = p
-	cat.productOrder = append(cat.productOrder, p)
+func (cat *Catalog) AddProduct(p *Product) {
+	cat.Ensure()
+	cat.ProductSeq++
+	p.Seq = cat.ProductSeq
+	cat.Products[p.ID] = p
+	cat.ProductOrder = append(cat.ProductOrder, p)
 }
 
-func (cat *catalog) removeProduct(p *product) {
-	delete(cat.products, p.id)
-	if i, found := bySeq(cat.productOrder, p.seq, func(x *product) uint64 { return x.seq }); found {
-		cat.productOrder = slices.Delete(cat.productOrder, i, i+1)
+func (cat *Catalog) RemoveProduct(p *Product) {
+	delete(cat.Products, p.ID)
+	if i, found := BySeq(cat.ProductOrder, p.Seq, func(x *Product) uint64 { return x.Seq }); found {
+		cat.ProductOrder = slices.Delete(cat.ProductOrder, i, i+1)
 	}
 }
 
@@ -84,7 +84,7 @@ var productParams = []string{wire.ParamName, wire.ParamDescription, wire.ParamAc
 
 // setProductFields validates the fields of the request and writes them to
 // dst, a copy, so that a refused request changes nothing.
-func (c *call) setProductFields(dst *product) *apierr.Error {
+func (c *call) setProductFields(dst *Product) *apierr.Error {
 	if v, ok := c.f.Get(wire.ParamName); ok {
 		if v == "" {
 			return apierr.MissingParam(wire.ParamName, "name cannot be empty: a product needs a name people recognise, as in name=Gold plan.")
@@ -92,7 +92,7 @@ func (c *call) setProductFields(dst *product) *apierr.Error {
 		if e := form.CheckName(v); e != nil {
 			return e
 		}
-		dst.name = strings.Clone(v)
+		dst.Name = strings.Clone(v)
 	}
 	if v, ok := c.f.Get(wire.ParamDescription); ok {
 		if n := utf8.RuneCountInString(v); n > wire.ProductDescriptionMaxLength {
@@ -101,21 +101,21 @@ func (c *call) setProductFields(dst *product) *apierr.Error {
 		if e := form.RefuseBidi(wire.ParamDescription, "description", v); e != nil {
 			return e
 		}
-		dst.description = strings.Clone(v)
+		dst.Description = strings.Clone(v)
 	}
-	if e := form.Bool(c.f, wire.ParamActive, &dst.active); e != nil {
+	if e := form.Bool(c.f, wire.ParamActive, &dst.Active); e != nil {
 		return e
 	}
-	meta, e := applyMetadata(dst.meta, c.f)
+	meta, e := applyMetadata(dst.Meta, c.f)
 	if e != nil {
 		return e
 	}
-	dst.meta = meta
+	dst.Meta = meta
 	return nil
 }
 
 // pathProduct is the product named by the path's {id}, or a 404.
-func (c *call) pathProduct() (*product, *apierr.Error) {
+func (c *call) pathProduct() (*Product, *apierr.Error) {
 	id := c.r.PathValue("id")
 	if p := c.findProduct(id); p != nil {
 		return p, nil
@@ -124,9 +124,9 @@ func (c *call) pathProduct() (*product, *apierr.Error) {
 }
 
 // findProduct is the account's product of that id, or nil.
-func (c *call) findProduct(id string) *product {
+func (c *call) findProduct(id string) *Product {
 	if r, ok := parseRID(id, wire.ProductIDPrefix); ok {
-		return c.a.cat.products[r]
+		return c.a.cat.Products[r]
 	}
 	return nil
 }
@@ -138,16 +138,16 @@ func (c *call) createProduct() response {
 	if _, ok := c.f.Get(wire.ParamName); !ok {
 		return errResponse(apierr.MissingParam(wire.ParamName, "name is required: send the product's name, as in name=Gold plan."))
 	}
-	p := &product{created: c.unix, active: true}
+	p := &Product{Created: c.unix, Active: true}
 	if e := c.setProductFields(p); e != nil {
 		return errResponse(e)
 	}
-	c.a.cat.ensure()
-	p.id = newRID()
-	for c.a.cat.products[p.id] != nil {
-		p.id = newRID()
+	c.a.cat.Ensure()
+	p.ID = newRID()
+	for c.a.cat.Products[p.ID] != nil {
+		p.ID = newRID()
 	}
-	c.a.cat.addProduct(p)
+	c.a.cat.AddProduct(p)
 	c.putProduct(p)
 	b := productJSON(nil, p)
 	c.emit(wire.EventProductCreated, b)
@@ -192,16 +192,16 @@ func (c *call) deleteProduct() response {
 	if e != nil {
 		return errResponse(e)
 	}
-	if p.prices > 0 {
+	if p.Prices > 0 {
 		e := apierr.Invalid("", "Product %s has %d price(s), and prices cannot be deleted, so neither can it; archive it instead with POST %s/%s active=false.",
-			p.id.format(wire.ProductIDPrefix), p.prices, wire.PathProducts, p.id.format(wire.ProductIDPrefix))
+			p.ID.Format(wire.ProductIDPrefix), p.Prices, wire.PathProducts, p.ID.Format(wire.ProductIDPrefix))
 		e.Code = wire.ErrorCodeProductHasPrices
 		return errResponse(e)
 	}
-	c.a.cat.removeProduct(p)
-	c.a.charge(-p.counted)
+	c.a.cat.RemoveProduct(p)
+	c.a.charge(-p.Counted)
 	c.deleteProductRecord(p)
-	b := deletedJSON(wire.ProductIDPrefix, p.id, "product")
+	b := deletedJSON(wire.ProductIDPrefix, p.ID, "product")
 	c.emit(wire.EventProductDeleted, b)
 	return ok(b)
 }
@@ -212,38 +212,38 @@ func (c *call) listProducts() response {
 	if e := c.checkList(wire.ParamActive); e != nil {
 		return errResponse(e)
 	}
-	var match func(*product) bool
+	var match func(*Product) bool
 	active, given, e := form.BoolFilter(c.f, wire.ParamActive)
 	if e != nil {
 		return errResponse(e)
 	}
 	if given {
-		match = func(p *product) bool { return p.active == active }
+		match = func(p *Product) bool { return p.Active == active }
 	}
-	l := listOf[*product]{
+	l := listOf[*Product]{
 		url: wire.PathProducts, noun: "product",
-		seq: func(p *product) uint64 { return p.seq },
-		find: func(id string) (*product, bool) {
+		seq: func(p *Product) uint64 { return p.Seq },
+		find: func(id string) (*Product, bool) {
 			p := c.findProduct(id)
 			return p, p != nil
 		},
-		every: func() []*product { return c.a.cat.productOrder },
+		every: func() []*Product { return c.a.cat.ProductOrder },
 		write: productJSON,
 	}
-	return l.serve(c, c.a.cat.productOrder, match)
+	return l.serve(c, c.a.cat.ProductOrder, match)
 }
 
-func productJSON(b []byte, p *product) []byte {
+func productJSON(b []byte, p *Product) []byte {
 	if b == nil {
-		b = make([]byte, 0, 256+len(p.name)+len(p.description))
+		b = make([]byte, 0, 256+len(p.Name)+len(p.Description))
 	}
 	b = append(b, `{"id":`...)
-	b = appendID(b, wire.ProductIDPrefix, p.id)
+	b = appendID(b, wire.ProductIDPrefix, p.ID)
 	b = append(b, `,"object":"product","name":`...)
-	b = appendString(b, p.name)
+	b = appendString(b, p.Name)
 	b = append(b, `,"description":`...)
-	b = appendOptString(b, p.description)
+	b = appendOptString(b, p.Description)
 	b = append(b, `,"active":`...)
-	b = appendBool(b, p.active)
-	return appendMetadataTail(b, p.meta, p.created)
+	b = appendBool(b, p.Active)
+	return appendMetadataTail(b, p.Meta, p.Created)
 }

@@ -24,49 +24,49 @@ var DunningEnds = []string{wire.SubscriptionStatusCanceled, wire.SubscriptionSta
 // is the run's, its time moved to each step's.
 type ledger struct{ c *call }
 
-func (l ledger) All(yield func(*subscription) bool) {
-	for _, s := range l.c.a.bill.subOrder {
+func (l ledger) All(yield func(*Subscription) bool) {
+	for _, s := range l.c.a.bill.SubOrder {
 		// A test clock's subscriptions renew when their clock advances.
-		if s.clock.isZero() && !s.ended() && !yield(s) {
+		if s.Clock.IsZero() && !s.Ended() && !yield(s) {
 			return
 		}
 	}
 }
 
-func (l ledger) State(s *subscription) billing.State {
-	st := billing.State{Status: s.status, Created: s.created, PeriodEnd: s.periodEnd, TrialEnd: s.trialEnd, TrialNoticeSent: s.trialNoticeSent}
-	if inv := l.c.a.bill.invoices[s.latestInvoice]; inv != nil && inv.status == wire.InvoiceStatusOpen {
-		st.NextAttempt = inv.nextAttempt
+func (l ledger) State(s *Subscription) billing.State {
+	st := billing.State{Status: s.Status, Created: s.Created, PeriodEnd: s.PeriodEnd, TrialEnd: s.TrialEnd, TrialNoticeSent: s.TrialNoticeSent}
+	if inv := l.c.a.bill.Invoices[s.LatestInvoice]; inv != nil && inv.Status == wire.InvoiceStatusOpen {
+		st.NextAttempt = inv.NextAttempt
 	}
 	return st
 }
 
-func (l ledger) Do(s *subscription, kind billing.Kind, at int64) {
+func (l ledger) Do(s *Subscription, kind billing.Kind, at int64) {
 	c := l.c
 	c.unix, c.now = at, time.Unix(at, 0)
 	switch kind {
 	case billing.Expire:
-		if inv := c.a.bill.invoices[s.latestInvoice]; inv != nil && inv.status == wire.InvoiceStatusOpen {
-			if p := c.a.payments[inv.payment]; p != nil && p.status == wire.PaymentStatusPending {
+		if inv := c.a.bill.Invoices[s.LatestInvoice]; inv != nil && inv.Status == wire.InvoiceStatusOpen {
+			if p := c.a.payments[inv.Payment]; p != nil && p.Status == wire.PaymentStatusPending {
 				// Its 3-D Secure was never completed: it ends declined,
 				// so that completing it later cannot charge for a void
 				// invoice.
-				p.status = wire.PaymentStatusDeclined
+				p.Status = wire.PaymentStatusDeclined
 				c.putPayment(p)
 				c.emitPayment(p, c.paymentScratch(p))
 			}
-			inv.status, inv.nextAttempt = wire.InvoiceStatusVoid, 0
+			inv.Status, inv.NextAttempt = wire.InvoiceStatusVoid, 0
 			c.putInvoice(inv)
 			c.emit(wire.EventInvoiceVoided, c.invoiceScratch(inv))
 		}
 		c.setSubscriptionStatus(s, wire.SubscriptionStatusIncompleteExpired)
 	case billing.TrialWillEnd:
-		s.trialNoticeSent = true
+		s.TrialNoticeSent = true
 		c.putSubscription(s)
 		c.emit(wire.EventSubscriptionTrialWillEnd, c.subscriptionScratch(s))
 	case billing.Retry:
-		inv := c.a.bill.invoices[s.latestInvoice]
-		inv.nextAttempt = 0
+		inv := c.a.bill.Invoices[s.LatestInvoice]
+		inv.NextAttempt = 0
 		c.collect(inv, s, c.subscriptionSource(s))
 		c.dun(inv, s)
 	case billing.Renew:
@@ -77,25 +77,25 @@ func (l ledger) Do(s *subscription, kind billing.Kind, at int64) {
 // renew ends s's period at its end: s ends there when it was to cancel
 // at the period's end; else the next period starts and is invoiced and
 // charged.
-func (c *call) renew(s *subscription) {
-	if s.cancelAtPeriodEnd {
+func (c *call) renew(s *Subscription) {
+	if s.CancelAtPeriodEnd {
 		c.endSubscription(s)
 		return
 	}
-	s.cycle++
-	anchor := time.Unix(s.anchor, 0).UTC()
-	s.periodStart, s.periodEnd = s.periodEnd, s.recurring().PeriodEnd(anchor, int(s.cycle)).Unix()
-	if c.a.bill.invoices[periodInvoiceID(s)] != nil {
+	s.Cycle++
+	anchor := time.Unix(s.Anchor, 0).UTC()
+	s.PeriodStart, s.PeriodEnd = s.PeriodEnd, s.Recurring().PeriodEnd(anchor, int(s.Cycle)).Unix()
+	if c.a.bill.Invoices[periodInvoiceID(s)] != nil {
 		// Invoiced already: never twice.
 		c.putSubscription(s)
 		return
 	}
-	before := s.status
+	before := s.Status
 	inv := c.newInvoice(s, wire.BillingReasonSubscriptionCycle, false)
 	c.collect(inv, s, c.subscriptionSource(s))
 	c.dun(inv, s)
 	c.putSubscription(s)
-	if s.status == before {
+	if s.Status == before {
 		// A new period is a change too; a new status announced it already.
 		c.emit(wire.EventSubscriptionUpdated, c.subscriptionScratch(s))
 	}
@@ -104,13 +104,13 @@ func (c *call) renew(s *subscription) {
 // periodInvoiceID is the id of the invoice of s's current period: the
 // same for the same subscription and period, so that a period replayed
 // after a crash finds its invoice rather than making a second.
-func periodInvoiceID(s *subscription) rid {
+func periodInvoiceID(s *Subscription) rid {
 	// The hash of the id then the period's start, little-endian, on the
 	// stack: a renewal reads it twice.
-	var b [len(s.id) + 8]byte
-	n := copy(b[:], s.id[:])
+	var b [len(s.ID) + 8]byte
+	n := copy(b[:], s.ID[:])
 	for i := range 8 {
-		b[n+i] = byte(s.periodStart >> (8 * i))
+		b[n+i] = byte(s.PeriodStart >> (8 * i))
 	}
 	sum := sha256.Sum256(b[:])
 	return rid(ids.FromHash(sum[:]))
@@ -120,22 +120,22 @@ func periodInvoiceID(s *subscription) rid {
 // unpaid, or, when the retries have run out, marks it uncollectible and
 // ends s in the dunning end state. A payment waiting for 3-D Secure is
 // not retried: it leaves s past_due until it completes.
-func (c *call) dun(inv *invoice, s *subscription) {
-	if inv.status != wire.InvoiceStatusOpen || inv.billingReason != wire.BillingReasonSubscriptionCycle {
+func (c *call) dun(inv *Invoice, s *Subscription) {
+	if inv.Status != wire.InvoiceStatusOpen || inv.BillingReason != wire.BillingReasonSubscriptionCycle {
 		return
 	}
-	if p := c.a.payments[inv.payment]; p != nil && p.status == wire.PaymentStatusPending {
+	if p := c.a.payments[inv.Payment]; p != nil && p.Status == wire.PaymentStatusPending {
 		return
 	}
-	if at, ok := billing.RetryAt(c.unix, inv.attempts); ok {
-		inv.nextAttempt = at
+	if at, ok := billing.RetryAt(c.unix, inv.Attempts); ok {
+		inv.NextAttempt = at
 		c.putInvoice(inv)
 		return
 	}
-	inv.status, inv.nextAttempt = wire.InvoiceStatusUncollectible, 0
+	inv.Status, inv.NextAttempt = wire.InvoiceStatusUncollectible, 0
 	c.putInvoice(inv)
 	c.emit(wire.EventInvoiceMarkedUncollectible, c.invoiceScratch(inv))
-	if s == nil || s.latestInvoice != inv.id || s.ended() {
+	if s == nil || s.LatestInvoice != inv.ID || s.Ended() {
 		return
 	}
 	switch end := c.s.dunningEnd; end {
@@ -179,7 +179,7 @@ func (s *Server) renewAccount(a *account, now time.Time) (next int64) {
 	s.mu.RLock()
 	current := s.accounts[a.hash] == a
 	s.mu.RUnlock()
-	if !current || len(a.bill.subOrder) == 0 {
+	if !current || len(a.bill.SubOrder) == 0 {
 		return 0
 	}
 	c := &call{s: s, a: a, now: now, unix: now.Unix()}
@@ -189,7 +189,7 @@ func (s *Server) renewAccount(a *account, now time.Time) (next int64) {
 		// its own time, as after a restart.
 		next = now.Add(renewalsWait).Unix()
 	} else {
-		_, next = billing.Advance[*subscription](ledger{c}, now.Unix())
+		_, next = billing.Advance[*Subscription](ledger{c}, now.Unix())
 	}
 	if len(c.ops) == 0 {
 		return next
@@ -205,8 +205,8 @@ func (s *Server) renewAccount(a *account, now time.Time) (next int64) {
 }
 
 // pokeRenewals tells the runner of s's next due step, after a change.
-func (c *call) pokeRenewals(s *subscription) {
-	if c.s.renewals == nil || !s.clock.isZero() {
+func (c *call) pokeRenewals(s *Subscription) {
+	if c.s.renewals == nil || !s.Clock.IsZero() {
 		return
 	}
 	if _, at, ok := billing.Due(ledger{c}.State(s)); ok {

@@ -17,7 +17,7 @@ import (
 
 // lineBytes is what a logged line costs its account (bounds.go).
 func lineBytes(e *reqlog.Line) int64 {
-	return reqlog.LineBytes + strBytes(e.ID) + strBytes(e.Method) + strBytes(e.Path) + strBytes(e.IdemKey) + strBytes(e.Code)
+	return reqlog.LineBytes + StrBytes(e.ID) + StrBytes(e.Method) + StrBytes(e.Path) + StrBytes(e.IdemKey) + StrBytes(e.Code)
 }
 
 // internalKey marks a request made in-process through Server.Internal.

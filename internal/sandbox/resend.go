@@ -22,37 +22,37 @@ func (c *call) resendEvent() response {
 	if !valid || ev == nil || c.expired(ev) {
 		return errResponse(apierr.NotFound("event", id))
 	}
-	var targets []*webhookEndpoint
+	var targets []*WebhookEndpoint
 	if epID, _ := c.f.Get(wire.ParamEndpoint); epID != "" {
 		er, valid := parseRID(epID, wire.WebhookEndpointIDPrefix)
 		ep := wh.endpoints[er]
 		switch {
 		case !valid || ep == nil:
 			return errResponse(apierr.MissingRef(wire.ParamEndpoint, "No such webhook endpoint: '%s'; list them with GET %s.", apierr.Clip(epID), wire.PathWebhookEndpoints))
-		case ep.disabled:
+		case ep.Disabled:
 			return errResponse(apierr.Invalid(wire.ParamEndpoint, "Webhook endpoint %s is disabled, and nothing is sent to a disabled endpoint; enable it (disabled=false) or name another.", epID))
 		}
 		targets = append(targets, ep)
 	} else {
 		for _, ep := range wh.endpointOrder {
-			if ep.wants(ev.typ) {
+			if ep.Wants(ev.Type) {
 				targets = append(targets, ep)
 			}
 		}
 		if len(targets) == 0 {
-			return errResponse(apierr.MissingParam(wire.ParamEndpoint, "No enabled webhook endpoint of the account subscribes to %s events; name one with endpoint=%s….", ev.typ, wire.WebhookEndpointIDPrefix))
+			return errResponse(apierr.MissingParam(wire.ParamEndpoint, "No enabled webhook endpoint of the account subscribes to %s events; name one with endpoint=%s….", ev.Type, wire.WebhookEndpointIDPrefix))
 		}
 	}
 	b := make([]byte, 0, 96+40*len(targets))
 	b = append(b, `{"object":"event_resend","event":`...)
-	b = appendID(b, wire.EventIDPrefix, ev.id)
+	b = appendID(b, wire.EventIDPrefix, ev.ID)
 	b = append(b, `,"endpoints":[`...)
 	for i, ep := range targets {
-		c.addDelivery(ev.id, ep.id)
+		c.addDelivery(ev.ID, ep.ID)
 		if i > 0 {
 			b = append(b, ',')
 		}
-		b = appendID(b, wire.WebhookEndpointIDPrefix, ep.id)
+		b = appendID(b, wire.WebhookEndpointIDPrefix, ep.ID)
 	}
 	return ok(append(b, "]}"...))
 }

@@ -402,7 +402,7 @@ type call struct {
 	undo []delivery.Undo
 	// newSub is the subscription the request creates, announced once by
 	// its create rather than at each change on the way.
-	newSub  *subscription
+	newSub  *Subscription
 	scratch []byte // an object's JSON made only for an event (events.go)
 }
 

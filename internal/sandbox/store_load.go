@@ -36,50 +36,50 @@ func (s *Server) buildAccount(hash [32]byte, sa *storedAccount, now time.Time, t
 	a := newAccount(hash, total)
 	a.seq = sa.seq
 	for _, raw := range sa.customers {
-		cu, err := customerFromRecord(raw)
+		cu, err := CustomerFromRecord(raw)
 		if err != nil {
 			return nil, err
 		}
-		a.customers[cu.id] = cu
-		a.sources += len(cu.sources)
+		a.customers[cu.ID] = cu
+		a.sources += len(cu.Sources)
 	}
 	if err := s.orderCustomers(a); err != nil {
 		return nil, err
 	}
-	ps := make([]*payment, 0, len(sa.payments))
+	ps := make([]*Payment, 0, len(sa.payments))
 	for _, raw := range sa.payments {
-		p, err := paymentFromRecord(raw)
+		p, err := PaymentFromRecord(raw)
 		if err != nil {
 			return nil, err
 		}
 		ps = append(ps, p)
-		a.seq = max(a.seq, p.seq)
+		a.seq = max(a.seq, p.Seq)
 	}
-	slices.SortFunc(ps, func(x, y *payment) int { return cmp.Compare(x.seq, y.seq) })
+	slices.SortFunc(ps, func(x, y *Payment) int { return cmp.Compare(x.Seq, y.Seq) })
 	for _, p := range ps {
 		a.addPayment(p)
 	}
 	if err := a.loadWebhooks(sa.webhooks); err != nil {
 		return nil, err
 	}
-	if err := a.cat.load(sa.catalog); err != nil {
+	if err := a.cat.Load(sa.catalog); err != nil {
 		return nil, err
 	}
-	if err := a.bill.load(sa.catalog, &a.cat); err != nil {
+	if err := a.bill.Load(sa.catalog, &a.cat); err != nil {
 		return nil, err
 	}
-	if err := a.clocks.load(sa.catalog); err != nil {
+	if err := a.clocks.Load(sa.catalog); err != nil {
 		return nil, err
 	}
 	for _, raw := range sa.tokens {
-		t, err := tokenFromRecord(raw)
+		t, err := TokenFromRecord(raw)
 		if err != nil {
 			return nil, err
 		}
 		if a.tokens == nil {
-			a.tokens = make(map[rid]*cardToken)
+			a.tokens = make(map[rid]*CardToken)
 		}
-		a.tokens[t.id] = t
+		a.tokens[t.ID] = t
 	}
 	for key, raw := range sa.idem {
 		var st idemStored
@@ -103,23 +103,23 @@ func (s *Server) buildAccount(hash [32]byte, sa *storedAccount, now time.Time, t
 }
 
 // tokenFromRecord decodes a minted card token's record.
-func tokenFromRecord(raw []byte) (*cardToken, error) {
-	var rec tokenRecord
+func TokenFromRecord(raw []byte) (*CardToken, error) {
+	var rec TokenRecord
 	if err := json.Unmarshal(raw, &rec); err != nil {
 		return nil, fmt.Errorf("reading a token record from the data file: %w", err)
 	}
 	id, ok := parseRID(rec.ID, wire.TokenIDPrefix)
-	cd, month := cardFromRecord(rec.Token, rec.Last4, rec.ExpMonth)
+	cd, month := CardFromRecord(rec.Token, rec.Last4, rec.ExpMonth)
 	if !ok || cd == nil {
 		return nil, fmt.Errorf("data file: token %q is malformed", rec.ID)
 	}
-	return &cardToken{id: id, card: cd, expMonth: month, expYear: rec.ExpYear,
-		fingerprint: rec.Fingerprint, used: rec.Used, created: rec.Created}, nil
+	return &CardToken{ID: id, Card: cd, ExpMonth: month, ExpYear: rec.ExpYear,
+		Fingerprint: rec.Fingerprint, Used: rec.Used, Created: rec.Created}, nil
 }
 
 // customerFromRecord decodes a customer's record, its sources with it.
-func customerFromRecord(raw []byte) (*customer, error) {
-	var rec customerRecord
+func CustomerFromRecord(raw []byte) (*Customer, error) {
+	var rec CustomerRecord
 	if err := json.Unmarshal(raw, &rec); err != nil {
 		return nil, fmt.Errorf("reading a customer record from the data file: %w", err)
 	}
@@ -127,52 +127,52 @@ func customerFromRecord(raw []byte) (*customer, error) {
 	if !ok {
 		return nil, fmt.Errorf("data file: customer id %q is malformed", rec.ID)
 	}
-	cu := &customer{id: id, seq: rec.Seq, created: rec.Created, email: rec.Email, name: rec.Name, phone: rec.Phone, meta: metaFromRecord(rec.Meta)}
-	if cu.clock, ok = parseOptID(rec.Clock, wire.TestClockIDPrefix); !ok {
+	cu := &Customer{ID: id, Seq: rec.Seq, Created: rec.Created, Email: rec.Email, Name: rec.Name, Phone: rec.Phone, Meta: MetaFromRecord(rec.Meta)}
+	if cu.Clock, ok = ParseOptID(rec.Clock, wire.TestClockIDPrefix); !ok {
 		return nil, fmt.Errorf("data file: customer %s has a malformed test clock %q", rec.ID, rec.Clock)
 	}
 	for _, sr := range rec.Sources {
 		sid, ok := parseRID(sr.ID, wire.SourceIDPrefix)
-		cd, month := cardFromRecord(sr.Token, sr.Last4, sr.ExpMonth)
+		cd, month := CardFromRecord(sr.Token, sr.Last4, sr.ExpMonth)
 		if !ok || cd == nil {
 			return nil, fmt.Errorf("data file: source %q of customer %s is malformed", sr.ID, rec.ID)
 		}
-		src := &source{id: sid, card: cd, expMonth: month, expYear: sr.ExpYear}
-		cu.sources = append(cu.sources, src)
+		src := &Source{ID: sid, Card: cd, ExpMonth: month, ExpYear: sr.ExpYear}
+		cu.Sources = append(cu.Sources, src)
 		if sr.ID == rec.Default {
-			cu.defaultSource = src
+			cu.DefaultSource = src
 		}
 	}
 	return cu, nil
 }
 
 // paymentFromRecord decodes a payment's record.
-func paymentFromRecord(raw []byte) (*payment, error) {
-	var rec paymentRecord
+func PaymentFromRecord(raw []byte) (*Payment, error) {
+	var rec PaymentRecord
 	if err := json.Unmarshal(raw, &rec); err != nil {
 		return nil, fmt.Errorf("reading a payment record from the data file: %w", err)
 	}
 	id, ok1 := parseRID(rec.ID, wire.PaymentIDPrefix)
 	sid, ok2 := parseRID(rec.SourceID, wire.SourceIDPrefix)
-	cd, month := cardFromRecord(rec.Token, rec.Last4, rec.ExpMonth)
-	cur, okCur := intern(wire.Currencies, rec.Currency)
+	cd, month := CardFromRecord(rec.Token, rec.Last4, rec.ExpMonth)
+	cur, okCur := Intern(wire.Currencies, rec.Currency)
 	if !ok1 || !ok2 || cd == nil || !okCur || !slices.Contains(wire.PaymentStatuses, rec.Status) {
 		return nil, fmt.Errorf("data file: payment %q is malformed", rec.ID)
 	}
-	p := &payment{
-		id: id, seq: rec.Seq, created: rec.Created, amount: rec.Amount, refunded: rec.Refunded,
-		currency: cur, captured: rec.Captured, captureRequested: rec.CaptureRequested,
-		authCode: rec.AuthCode, sourceID: sid, card: cd, expMonth: month, expYear: rec.ExpYear,
-		description: rec.Description, meta: metaFromRecord(rec.Meta),
+	p := &Payment{
+		ID: id, Seq: rec.Seq, Created: rec.Created, Amount: rec.Amount, Refunded: rec.Refunded,
+		Currency: cur, Captured: rec.Captured, CaptureRequested: rec.CaptureRequested,
+		AuthCode: rec.AuthCode, SourceID: sid, Card: cd, ExpMonth: month, ExpYear: rec.ExpYear,
+		Description: rec.Description, Meta: MetaFromRecord(rec.Meta),
 	}
 	// Interned like a fresh payment's, so that statuses compare as constants.
-	p.status = wire.PaymentStatuses[slices.Index(wire.PaymentStatuses, rec.Status)]
+	p.Status = wire.PaymentStatuses[slices.Index(wire.PaymentStatuses, rec.Status)]
 	if rec.Customer != "" {
-		if p.customer, ok1 = parseRID(rec.Customer, wire.CustomerIDPrefix); !ok1 {
+		if p.Customer, ok1 = parseRID(rec.Customer, wire.CustomerIDPrefix); !ok1 {
 			return nil, fmt.Errorf("data file: payment %s has a malformed customer %q", rec.ID, rec.Customer)
 		}
 	}
-	if p.invoice, ok1 = parseOptID(rec.Invoice, wire.InvoiceIDPrefix); !ok1 {
+	if p.Invoice, ok1 = ParseOptID(rec.Invoice, wire.InvoiceIDPrefix); !ok1 {
 		return nil, fmt.Errorf("data file: payment %s has a malformed invoice %q", rec.ID, rec.Invoice)
 	}
 	return p, nil

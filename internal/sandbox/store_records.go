@@ -19,10 +19,10 @@ import (
 // The buckets of an account's records in the store, beside the webhooks'
 // (webhooks_store.go).
 const (
-	bucketCustomers = "customers"
-	bucketPayments  = "payments"
+	BucketCustomers = "customers"
+	BucketPayments  = "payments"
 	bucketIdem      = "idem"
-	bucketTokens    = "tokens"
+	BucketTokens    = "tokens"
 )
 
 // storedAccount is one account's records, each bucket's in key order.
@@ -50,15 +50,15 @@ func storedFrom(acct *storage.Account) *storedAccount {
 		}
 		return out
 	}
-	sa.customers = inOrder(acct.Buckets[bucketCustomers])
-	sa.payments = inOrder(acct.Buckets[bucketPayments])
-	sa.tokens = inOrder(acct.Buckets[bucketTokens])
+	sa.customers = inOrder(acct.Buckets[BucketCustomers])
+	sa.payments = inOrder(acct.Buckets[BucketPayments])
+	sa.tokens = inOrder(acct.Buckets[BucketTokens])
 	for _, name := range webhookBuckets {
 		if m := acct.Buckets[name]; len(m) > 0 {
 			sa.webhooks[name] = inOrder(m)
 		}
 	}
-	for _, name := range append(catalogBuckets, billingBuckets...) {
+	for _, name := range append(CatalogBuckets, BillingBuckets...) {
 		if m := acct.Buckets[name]; len(m) > 0 {
 			sa.catalog[name] = inOrder(m)
 		}
@@ -69,7 +69,7 @@ func storedFrom(acct *storage.Account) *storedAccount {
 // The records, as JSON. Sources live inside their customer's record, in
 // attach order, so that a customer and its sources change together.
 type (
-	customerRecord struct {
+	CustomerRecord struct {
 		ID      string         `json:"id"`
 		Seq     uint64         `json:"seq,omitempty"` // 0 in files written before the customer list
 		Created int64          `json:"created"`
@@ -77,11 +77,11 @@ type (
 		Name    string         `json:"name,omitempty"`
 		Phone   string         `json:"phone,omitempty"`
 		Meta    [][2]string    `json:"meta,omitempty"`
-		Sources []sourceRecord `json:"sources,omitempty"`
+		Sources []SourceRecord `json:"sources,omitempty"`
 		Default string         `json:"default,omitempty"`
 		Clock   string         `json:"clock,omitempty"`
 	}
-	sourceRecord struct {
+	SourceRecord struct {
 		ID      string `json:"id"`
 		Token   string `json:"token"`
 		ExpYear int32  `json:"exp_year"`
@@ -90,7 +90,7 @@ type (
 		Last4    string `json:"last4,omitempty"`
 		ExpMonth int32  `json:"exp_month,omitempty"`
 	}
-	tokenRecord struct {
+	TokenRecord struct {
 		ID          string `json:"id"`
 		Token       string `json:"token"` // the test token whose behaviour the card has
 		Last4       string `json:"last4"`
@@ -100,7 +100,7 @@ type (
 		Used        bool   `json:"used,omitempty"`
 		Created     int64  `json:"created"`
 	}
-	paymentRecord struct {
+	PaymentRecord struct {
 		ID               string      `json:"id"`
 		Seq              uint64      `json:"seq"`
 		Created          int64       `json:"created"`
@@ -129,23 +129,23 @@ type (
 	}
 )
 
-func metaRecord(m metadata) [][2]string {
+func MetaRecord(m Metadata) [][2]string {
 	out := make([][2]string, len(m))
 	for i, e := range m {
-		out[i] = [2]string{e.k, e.v}
+		out[i] = [2]string{e.K, e.V}
 	}
 	return out
 }
 
-func metaFromRecord(r [][2]string) metadata {
+func MetaFromRecord(r [][2]string) Metadata {
 	if len(r) == 0 {
 		return nil
 	}
-	m := make(metadata, len(r))
+	m := make(Metadata, len(r))
 	for i, e := range r {
-		m[i] = kv{e[0], e[1]}
+		m[i] = Kv{e[0], e[1]}
 	}
-	slices.SortFunc(m, func(a, b kv) int { return cmp.Compare(a.k, b.k) })
+	slices.SortFunc(m, func(a, b Kv) int { return cmp.Compare(a.K, b.K) })
 	return m
 }
 
@@ -154,7 +154,7 @@ func metaFromRecord(r [][2]string) metadata {
 func (c *call) addOp(o storage.Op) { c.ops = c.s.store.Stage(c.ops, o) }
 
 // marshal encodes a record's JSON.
-func marshal(v any) []byte {
+func Marshal(v any) []byte {
 	b, err := json.Marshal(v)
 	if err != nil {
 		panic(fmt.Sprintf("sandbox: encoding a record: %v", err)) // plain structs cannot fail
@@ -162,92 +162,92 @@ func marshal(v any) []byte {
 	return b
 }
 
-func (c *call) putCustomer(cu *customer) {
-	c.a.recount(&cu.counted, cu.memBytes())
-	c.addOp(storage.PutRecord(bucketCustomers, cu))
+func (c *call) putCustomer(cu *Customer) {
+	c.a.recount(&cu.Counted, cu.MemBytes())
+	c.addOp(storage.PutRecord(BucketCustomers, cu))
 }
 
-func (cu *customer) RecordKey() string { return cu.id.format(wire.CustomerIDPrefix) }
+func (cu *Customer) RecordKey() string { return cu.ID.Format(wire.CustomerIDPrefix) }
 
-func (cu *customer) RecordValue() []byte {
-	rec := customerRecord{
-		ID: cu.id.format(wire.CustomerIDPrefix), Seq: cu.seq, Created: cu.created,
-		Email: cu.email, Name: cu.name, Phone: cu.phone, Meta: metaRecord(cu.meta),
+func (cu *Customer) RecordValue() []byte {
+	rec := CustomerRecord{
+		ID: cu.ID.Format(wire.CustomerIDPrefix), Seq: cu.Seq, Created: cu.Created,
+		Email: cu.Email, Name: cu.Name, Phone: cu.Phone, Meta: MetaRecord(cu.Meta),
 	}
-	rec.Clock = optID(wire.TestClockIDPrefix, cu.clock)
-	for _, s := range cu.sources {
-		sr := sourceRecord{ID: s.id.format(wire.SourceIDPrefix), Token: s.card.token, ExpYear: s.expYear}
-		sr.Last4, sr.ExpMonth = cardRecord(s.card, s.expMonth)
+	rec.Clock = OptID(wire.TestClockIDPrefix, cu.Clock)
+	for _, s := range cu.Sources {
+		sr := SourceRecord{ID: s.ID.Format(wire.SourceIDPrefix), Token: s.Card.Token, ExpYear: s.ExpYear}
+		sr.Last4, sr.ExpMonth = CardRecord(s.Card, s.ExpMonth)
 		rec.Sources = append(rec.Sources, sr)
 	}
-	if cu.defaultSource != nil {
-		rec.Default = cu.defaultSource.id.format(wire.SourceIDPrefix)
+	if cu.DefaultSource != nil {
+		rec.Default = cu.DefaultSource.ID.Format(wire.SourceIDPrefix)
 	}
-	return marshal(rec)
+	return Marshal(rec)
 }
 
-func (c *call) deleteCustomerRecord(cu *customer) {
-	c.addOp(storage.DeleteRecord(bucketCustomers, cu))
+func (c *call) deleteCustomerRecord(cu *Customer) {
+	c.addOp(storage.DeleteRecord(BucketCustomers, cu))
 }
 
-func (c *call) putPayment(p *payment) {
-	c.a.recount(&p.counted, p.memBytes())
-	c.addOp(storage.PutRecord(bucketPayments, p))
+func (c *call) putPayment(p *Payment) {
+	c.a.recount(&p.Counted, p.MemBytes())
+	c.addOp(storage.PutRecord(BucketPayments, p))
 }
 
-func (p *payment) RecordKey() string { return p.id.format(wire.PaymentIDPrefix) }
+func (p *Payment) RecordKey() string { return p.ID.Format(wire.PaymentIDPrefix) }
 
-func (p *payment) RecordValue() []byte {
-	rec := paymentRecord{
-		ID: p.id.format(wire.PaymentIDPrefix), Seq: p.seq, Created: p.created,
-		Amount: p.amount, Refunded: p.refunded, Currency: p.currency, Status: p.status,
-		Captured: p.captured, CaptureRequested: p.captureRequested, AuthCode: p.authCode,
-		SourceID: p.sourceID.format(wire.SourceIDPrefix), Token: p.card.token, ExpYear: p.expYear,
-		Description: p.description, Meta: metaRecord(p.meta),
+func (p *Payment) RecordValue() []byte {
+	rec := PaymentRecord{
+		ID: p.ID.Format(wire.PaymentIDPrefix), Seq: p.Seq, Created: p.Created,
+		Amount: p.Amount, Refunded: p.Refunded, Currency: p.Currency, Status: p.Status,
+		Captured: p.Captured, CaptureRequested: p.CaptureRequested, AuthCode: p.AuthCode,
+		SourceID: p.SourceID.Format(wire.SourceIDPrefix), Token: p.Card.Token, ExpYear: p.ExpYear,
+		Description: p.Description, Meta: MetaRecord(p.Meta),
 	}
-	rec.Last4, rec.ExpMonth = cardRecord(p.card, p.expMonth)
-	if !p.customer.isZero() {
-		rec.Customer = p.customer.format(wire.CustomerIDPrefix)
+	rec.Last4, rec.ExpMonth = CardRecord(p.Card, p.ExpMonth)
+	if !p.Customer.IsZero() {
+		rec.Customer = p.Customer.Format(wire.CustomerIDPrefix)
 	}
-	rec.Invoice = optID(wire.InvoiceIDPrefix, p.invoice)
-	return marshal(rec)
+	rec.Invoice = OptID(wire.InvoiceIDPrefix, p.Invoice)
+	return Marshal(rec)
 }
 
-func (c *call) putToken(t *cardToken) {
-	c.a.recount(&t.counted, tokenBytes)
-	c.addOp(storage.PutRecord(bucketTokens, t))
+func (c *call) putToken(t *CardToken) {
+	c.a.recount(&t.Counted, TokenBytes)
+	c.addOp(storage.PutRecord(BucketTokens, t))
 }
 
-func (t *cardToken) RecordKey() string { return t.id.format(wire.TokenIDPrefix) }
+func (t *CardToken) RecordKey() string { return t.ID.Format(wire.TokenIDPrefix) }
 
-func (t *cardToken) RecordValue() []byte {
-	return marshal(tokenRecord{
-		ID: t.id.format(wire.TokenIDPrefix), Token: t.card.token, Last4: t.card.last4,
-		ExpMonth: t.expMonth, ExpYear: t.expYear, Fingerprint: t.fingerprint, Used: t.used, Created: t.created,
+func (t *CardToken) RecordValue() []byte {
+	return Marshal(TokenRecord{
+		ID: t.ID.Format(wire.TokenIDPrefix), Token: t.Card.Token, Last4: t.Card.Last4,
+		ExpMonth: t.ExpMonth, ExpYear: t.ExpYear, Fingerprint: t.Fingerprint, Used: t.Used, Created: t.Created,
 	})
 }
 
 // cardRecord is what a record keeps of a card beyond its test token: the
 // last 4 and expiry month of a minted token's card, none for a test token.
-func cardRecord(cd *card, month int32) (string, int32) {
-	if base := cardByToken(cd.token); base != nil && base.last4 == cd.last4 && month == expMonth {
+func CardRecord(cd *Card, month int32) (string, int32) {
+	if base := CardByToken(cd.Token); base != nil && base.Last4 == cd.Last4 && month == ExpMonth {
 		return "", 0
 	}
-	return cd.last4, month
+	return cd.Last4, month
 }
 
 // cardFromRecord is the card a record names: its test token's, with a
 // minted token's own last 4 when the record has one.
-func cardFromRecord(token, last4 string, month int32) (*card, int32) {
-	cd := cardByToken(token)
+func CardFromRecord(token, last4 string, month int32) (*Card, int32) {
+	cd := CardByToken(token)
 	if cd == nil {
 		return nil, 0
 	}
 	if month == 0 {
-		month = expMonth
+		month = ExpMonth
 	}
-	if last4 != "" && last4 != cd.last4 {
-		cd = &card{token: cd.token, brand: cd.brand, last4: last4, behaviour: cd.behaviour}
+	if last4 != "" && last4 != cd.Last4 {
+		cd = &Card{Token: cd.Token, Brand: cd.Brand, Last4: last4, Behaviour: cd.Behaviour}
 	}
 	return cd, month
 }
@@ -261,7 +261,7 @@ func (c *call) putIdem(rec *idemRecord) { c.addOp(storage.PutRecord(bucketIdem, 
 func (rec *idemRecord) RecordKey() string { return rec.key }
 
 func (rec *idemRecord) RecordValue() []byte {
-	return marshal(idemStored{FP: rec.fp[:], Created: rec.created, Status: rec.status, Body: rec.body})
+	return Marshal(idemStored{FP: rec.fp[:], Created: rec.created, Status: rec.status, Body: rec.body})
 }
 
 func (c *call) deleteIdem(rec *idemRecord) { c.addOp(storage.DeleteRecord(bucketIdem, rec)) }

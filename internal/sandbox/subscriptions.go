@@ -16,77 +16,77 @@ import (
 // (invoices.go); a change takes effect from the next period, without
 // proration.
 
-type subItem struct {
-	id       rid
-	price    *price // prices are never deleted; a reset drops both
-	quantity int64
+type SubItem struct {
+	ID       rid
+	Price    *Price // prices are never deleted; a reset drops both
+	Quantity int64
 }
 
-type subscription struct {
-	id       rid
-	seq      uint64 // creation order
-	created  int64
-	customer rid
-	items    []subItem
+type Subscription struct {
+	ID       rid
+	Seq      uint64 // creation order
+	Created  int64
+	Customer rid
+	Items    []SubItem
 	// defaultSource is the card charged; zero charges the customer's
 	// default source.
-	defaultSource          rid
-	status                 string // interned, one of wire.SubscriptionStatuses
-	periodStart, periodEnd int64
-	cancelAtPeriodEnd      bool
-	canceledAt             int64 // 0 while not canceled
-	trialStart, trialEnd   int64 // 0 without a trial
+	DefaultSource          rid
+	Status                 string // interned, one of wire.SubscriptionStatuses
+	PeriodStart, PeriodEnd int64
+	CancelAtPeriodEnd      bool
+	CanceledAt             int64 // 0 while not canceled
+	TrialStart, TrialEnd   int64 // 0 without a trial
 	// trialNoticeSent is set once customer.subscription.trial_will_end is.
-	trialNoticeSent bool
+	TrialNoticeSent bool
 	// anchor is where periods are counted from (the creation, or the
 	// trial's end) and cycle the current period's number from it: 0 for
 	// a trial.
-	anchor, cycle int64
+	Anchor, Cycle int64
 	// clock is the test clock of the customer, zero on real time.
-	clock         rid
-	latestInvoice rid
-	meta          metadata
-	counted       int64 // bytes charged to the account, see bounds.go
+	Clock         rid
+	LatestInvoice rid
+	Meta          Metadata
+	Counted       int64 // bytes charged to the account, see bounds.go
 }
 
 // ended reports whether the subscription can no longer change.
-func (s *subscription) ended() bool {
-	return s.status == wire.SubscriptionStatusCanceled || s.status == wire.SubscriptionStatusIncompleteExpired
+func (s *Subscription) Ended() bool {
+	return s.Status == wire.SubscriptionStatusCanceled || s.Status == wire.SubscriptionStatusIncompleteExpired
 }
 
 // recurring is the subscription's period, the same for all its items.
-func (s *subscription) recurring() wire.Recurring { return s.items[0].price.recurring }
+func (s *Subscription) Recurring() wire.Recurring { return s.Items[0].Price.Recurring }
 
 // currency is the subscription's currency, the same for all its items.
-func (s *subscription) currency() string { return s.items[0].price.currency }
+func (s *Subscription) Currency() string { return s.Items[0].Price.Currency }
 
 // subBook is an account's subscriptions and invoices, each kind in
 // creation order with a sequence of its own, as the catalog's.
-type subBook struct {
-	subs         map[rid]*subscription
-	subOrder     []*subscription
-	subSeq       uint64
-	invoices     map[rid]*invoice
-	invoiceOrder []*invoice
-	invoiceSeq   uint64
+type SubBook struct {
+	Subs         map[rid]*Subscription
+	SubOrder     []*Subscription
+	SubSeq       uint64
+	Invoices     map[rid]*Invoice
+	InvoiceOrder []*Invoice
+	InvoiceSeq   uint64
 }
 
-func (b *subBook) ensure() {
-	if b.subs == nil {
-		b.subs = make(map[rid]*subscription)
-		b.invoices = make(map[rid]*invoice)
+func (b *SubBook) Ensure() {
+	if b.Subs == nil {
+		b.Subs = make(map[rid]*Subscription)
+		b.Invoices = make(map[rid]*Invoice)
 	}
 }
 
 // reset forgets every subscription and invoice; the sequences go on.
-func (b *subBook) reset() { *b = subBook{subSeq: b.subSeq, invoiceSeq: b.invoiceSeq} }
+func (b *SubBook) Reset() { *b = SubBook{SubSeq: b.SubSeq, InvoiceSeq: b.InvoiceSeq} }
 
-func (b *subBook) addSubscription(s *subscription) {
-	b.ensure()
-	b.subSeq++
-	s.seq = b.subSeq
-	b.subs[s.id] = s
-	b.subOrder = append(b.subOrder, s)
+func (b *SubBook) AddSubscription(s *Subscription) {
+	b.Ensure()
+	b.SubSeq++
+	s.Seq = b.SubSeq
+	b.Subs[s.ID] = s
+	b.SubOrder = append(b.SubOrder, s)
 }
 
 var (
@@ -102,7 +102,7 @@ var (
 // the id of the item of prev with the same price, so that an update that
 // only changes a quantity keeps the item. like, when set, is a price
 // whose currency and period every item must share.
-func (c *call) parseItems(prev []subItem, like *price) ([]subItem, bool, *apierr.Error) {
+func (c *call) parseItems(prev []SubItem, like *Price) ([]SubItem, bool, *apierr.Error) {
 	n := 0
 	for i := range c.f {
 		if p := &c.f[i]; p.Indexed && p.Base == wire.ParamItems {
@@ -115,7 +115,7 @@ func (c *call) parseItems(prev []subItem, like *price) ([]subItem, bool, *apierr
 	if n > wire.SubscriptionItemsMax {
 		return nil, true, apierr.Invalid(wire.ParamItems, "items has %d entries; a subscription has at most %d.", n, wire.SubscriptionItemsMax)
 	}
-	items := make([]subItem, n)
+	items := make([]SubItem, n)
 	var total int64
 	for i := range items {
 		name := wire.ItemParam(i, wire.ParamPrice)
@@ -127,20 +127,20 @@ func (c *call) parseItems(prev []subItem, like *price) ([]subItem, bool, *apierr
 		switch {
 		case pr == nil:
 			return nil, true, apierr.MissingRef(name, "%s %q is not a price of this account; create it first with POST %s.", name, apierr.Clip(v), wire.PathPrices)
-		case !pr.isRecurring():
+		case !pr.IsRecurring():
 			return nil, true, apierr.Invalid(name, "%s %s is a one-time price; a subscription needs recurring prices (recurring[interval]).", name, apierr.Clip(v))
-		case !pr.active:
+		case !pr.Active:
 			return nil, true, apierr.Invalid(name, "%s %s is archived (active=false); subscribe to an active price.", name, apierr.Clip(v))
 		}
 		if like == nil {
 			like = pr
 		}
-		if pr.currency != like.currency || pr.recurring != like.recurring {
+		if pr.Currency != like.Currency || pr.Recurring != like.Recurring {
 			return nil, true, apierr.Invalid(name, "%s %s bills %s every %d %s, but the subscription bills %s every %d %s; one subscription has one currency and one period.",
-				name, apierr.Clip(v), pr.currency, pr.recurring.IntervalCount, pr.recurring.Interval, like.currency, like.recurring.IntervalCount, like.recurring.Interval)
+				name, apierr.Clip(v), pr.Currency, pr.Recurring.IntervalCount, pr.Recurring.Interval, like.Currency, like.Recurring.IntervalCount, like.Recurring.Interval)
 		}
 		for _, it := range items[:i] {
-			if it.price == pr {
+			if it.Price == pr {
 				return nil, true, apierr.Invalid(name, "%s %s is already an item of the subscription; raise that item's quantity instead.", name, apierr.Clip(v))
 			}
 		}
@@ -152,13 +152,13 @@ func (c *call) parseItems(prev []subItem, like *price) ([]subItem, bool, *apierr
 				return nil, true, e
 			}
 		}
-		items[i] = subItem{id: newRID(), price: pr, quantity: q}
+		items[i] = SubItem{ID: newRID(), Price: pr, Quantity: q}
 		for _, old := range prev {
-			if old.price == pr {
-				items[i].id = old.id
+			if old.Price == pr {
+				items[i].ID = old.ID
 			}
 		}
-		total += pr.unitAmount * q
+		total += pr.UnitAmount * q
 	}
 	if total > wire.PaymentAmountMax {
 		return nil, true, apierr.Invalid(wire.ParamItems, "items cost %d a period, over the largest payment, %d; lower a quantity.", total, wire.PaymentAmountMax)
@@ -167,28 +167,28 @@ func (c *call) parseItems(prev []subItem, like *price) ([]subItem, bool, *apierr
 }
 
 // amount is what one period of items costs.
-func amount(items []subItem) int64 {
+func amount(items []SubItem) int64 {
 	var n int64
 	for _, it := range items {
-		n += it.price.unitAmount * it.quantity
+		n += it.Price.UnitAmount * it.Quantity
 	}
 	return n
 }
 
 // customerSource is the customer's source named by the parameter
 // default_source, or nil when it is not given.
-func (c *call) customerSource(cu *customer) (*source, *apierr.Error) {
+func (c *call) customerSource(cu *Customer) (*Source, *apierr.Error) {
 	v, _ := c.f.Get(wire.ParamDefaultSource)
 	if v == "" {
 		return nil, nil
 	}
 	if r, ok := parseRID(v, wire.SourceIDPrefix); ok {
-		if _, src := cu.source(r); src != nil {
+		if _, src := cu.Source(r); src != nil {
 			return src, nil
 		}
 	}
 	return nil, apierr.MissingRef(wire.ParamDefaultSource, "default_source %q is not a source of customer %s; attach it first with POST /v1/customers/%s/sources.",
-		apierr.Clip(v), cu.id.format(wire.CustomerIDPrefix), cu.id.format(wire.CustomerIDPrefix))
+		apierr.Clip(v), cu.ID.Format(wire.CustomerIDPrefix), cu.ID.Format(wire.CustomerIDPrefix))
 }
 
 func (c *call) createSubscription() response {
@@ -199,14 +199,14 @@ func (c *call) createSubscription() response {
 	if v == "" {
 		return errResponse(apierr.MissingParam(wire.ParamCustomer, "customer is required: send the %s… id of the customer to bill.", wire.CustomerIDPrefix))
 	}
-	var cu *customer
+	var cu *Customer
 	if r, ok := parseRID(v, wire.CustomerIDPrefix); ok {
 		cu = c.a.customers[r]
 	}
 	if cu == nil {
 		return errResponse(apierr.MissingRef(wire.ParamCustomer, "customer %q does not exist; create it first with POST %s.", apierr.Clip(v), wire.PathCustomers))
 	}
-	c.onClock(cu.id)
+	c.onClock(cu.ID)
 	items, given, e := c.parseItems(nil, nil)
 	if e != nil {
 		return errResponse(e)
@@ -234,64 +234,64 @@ func (c *call) createSubscription() response {
 			return errResponse(e)
 		}
 	}
-	sub := &subscription{created: c.unix, customer: cu.id, items: items, status: wire.SubscriptionStatusIncomplete, clock: cu.clock}
-	if e := form.Bool(c.f, wire.ParamCancelAtPeriodEnd, &sub.cancelAtPeriodEnd); e != nil {
+	sub := &Subscription{Created: c.unix, Customer: cu.ID, Items: items, Status: wire.SubscriptionStatusIncomplete, Clock: cu.Clock}
+	if e := form.Bool(c.f, wire.ParamCancelAtPeriodEnd, &sub.CancelAtPeriodEnd); e != nil {
 		return errResponse(e)
 	}
-	if sub.meta, e = applyMetadata(nil, c.f); e != nil {
+	if sub.Meta, e = applyMetadata(nil, c.f); e != nil {
 		return errResponse(e)
 	}
 	if src != nil {
-		sub.defaultSource = src.id
+		sub.DefaultSource = src.ID
 	} else {
-		src = cu.defaultSource
+		src = cu.DefaultSource
 	}
 	charged := trialDays == 0 && amount(items) > 0
 	if charged && src == nil {
 		e := apierr.Invalid(wire.ParamDefaultSource, "customer %s has no default source to charge; attach one with POST /v1/customers/%s/sources, or send default_source.",
-			cu.id.format(wire.CustomerIDPrefix), cu.id.format(wire.CustomerIDPrefix))
+			cu.ID.Format(wire.CustomerIDPrefix), cu.ID.Format(wire.CustomerIDPrefix))
 		e.Code = wire.ErrorCodeMissingSource
 		return errResponse(e)
 	}
-	firstApproves := src != nil && (src.card.behaviour == approves || src.card.behaviour == declinesLater && !c.chargedBefore(cu.id, src.id))
+	firstApproves := src != nil && (src.Card.Behaviour == Approves || src.Card.Behaviour == DeclinesLater && !c.chargedBefore(cu.ID, src.ID))
 	if charged && behavior == wire.PaymentBehaviorErrorIfIncomplete && !firstApproves {
 		// Nothing is created: not the subscription, its invoice or a payment.
 		return errResponse((&apierr.Error{
 			Status: 402, Type: wire.ErrorTypeCard, Code: wire.ErrorCodeCardDeclined,
-			Message: "The first payment would not succeed at once (sandbox token " + src.card.token + "), and payment_behavior is " +
+			Message: "The first payment would not succeed at once (sandbox token " + src.Card.Token + "), and payment_behavior is " +
 				wire.PaymentBehaviorErrorIfIncomplete + "; nothing was created. Use another card, or allow_incomplete.",
 		}))
 
 	}
 
-	c.a.bill.ensure()
-	sub.id = newRID()
-	for c.a.bill.subs[sub.id] != nil {
-		sub.id = newRID()
+	c.a.bill.Ensure()
+	sub.ID = newRID()
+	for c.a.bill.Subs[sub.ID] != nil {
+		sub.ID = newRID()
 	}
 	start := time.Unix(c.unix, 0).UTC()
-	end := sub.recurring().PeriodEnd(start, 1)
+	end := sub.Recurring().PeriodEnd(start, 1)
 	if trialDays > 0 {
 		end = start.AddDate(0, 0, int(trialDays))
-		sub.trialStart, sub.trialEnd = start.Unix(), end.Unix()
-		sub.status = wire.SubscriptionStatusTrialing
-		sub.anchor = end.Unix()
+		sub.TrialStart, sub.TrialEnd = start.Unix(), end.Unix()
+		sub.Status = wire.SubscriptionStatusTrialing
+		sub.Anchor = end.Unix()
 	} else {
-		sub.anchor, sub.cycle = start.Unix(), 1
+		sub.Anchor, sub.Cycle = start.Unix(), 1
 	}
-	sub.periodStart, sub.periodEnd = start.Unix(), end.Unix()
-	c.a.bill.addSubscription(sub)
+	sub.PeriodStart, sub.PeriodEnd = start.Unix(), end.Unix()
+	c.a.bill.AddSubscription(sub)
 	c.newSub = sub
 	inv := c.newInvoice(sub, wire.BillingReasonSubscriptionCreate, trialDays > 0)
 	c.collect(inv, sub, src)
 	c.putSubscription(sub)
-	b := subscriptionJSON(nil, sub)
+	b := SubscriptionJSON(nil, sub)
 	c.emit(wire.EventSubscriptionCreated, b)
 	return ok(b)
 }
 
 // pathSubscription is the subscription named by the path's {id}, or a 404.
-func (c *call) pathSubscription() (*subscription, *apierr.Error) {
+func (c *call) pathSubscription() (*Subscription, *apierr.Error) {
 	id := c.r.PathValue("id")
 	if s := c.findSubscription(id); s != nil {
 		return s, nil
@@ -299,9 +299,9 @@ func (c *call) pathSubscription() (*subscription, *apierr.Error) {
 	return nil, apierr.NotFound("subscription", id)
 }
 
-func (c *call) findSubscription(id string) *subscription {
+func (c *call) findSubscription(id string) *Subscription {
 	if r, ok := parseRID(id, wire.SubscriptionIDPrefix); ok {
-		return c.a.bill.subs[r]
+		return c.a.bill.Subs[r]
 	}
 	return nil
 }
@@ -314,13 +314,13 @@ func (c *call) retrieveSubscription() response {
 	if e != nil {
 		return errResponse(e)
 	}
-	return ok(subscriptionJSON(nil, s))
+	return ok(SubscriptionJSON(nil, s))
 }
 
 // endedError refuses to change a subscription that has ended.
-func endedError(s *subscription) *apierr.Error {
+func endedError(s *Subscription) *apierr.Error {
 	e := apierr.Invalid("", "Subscription %s is %s and can no longer change; create a new subscription instead.",
-		s.id.format(wire.SubscriptionIDPrefix), s.status)
+		s.ID.Format(wire.SubscriptionIDPrefix), s.Status)
 	e.Code = wire.ErrorCodeSubscriptionUnexpectedState
 	return e
 }
@@ -333,51 +333,51 @@ func (c *call) updateSubscription() response {
 	if e != nil {
 		return errResponse(e)
 	}
-	if s.ended() {
+	if s.Ended() {
 		return errResponse(endedError(s))
 	}
-	c.onClock(s.customer)
+	c.onClock(s.Customer)
 	next := *s
-	items, given, e := c.parseItems(s.items, s.items[0].price)
+	items, given, e := c.parseItems(s.Items, s.Items[0].Price)
 	if e != nil {
 		return errResponse(e)
 	}
 	if given {
-		next.items = items
+		next.Items = items
 	}
 	if v, ok := c.f.Get(wire.ParamQuantity); ok {
-		if given || len(next.items) != 1 {
+		if given || len(next.Items) != 1 {
 			return errResponse(apierr.Invalid(wire.ParamQuantity, "quantity sets the quantity of a subscription's only item; with several items, or with items, send items[N][quantity]."))
 		}
 		q, e := form.ParseCount(wire.ParamQuantity, v, 1, wire.QuantityMax)
 		if e != nil {
 			return errResponse(e)
 		}
-		next.items = []subItem{{id: s.items[0].id, price: s.items[0].price, quantity: q}}
-		if amount(next.items) > wire.PaymentAmountMax {
-			return errResponse(apierr.Invalid(wire.ParamQuantity, "quantity %d costs %d a period, over the largest payment, %d.", q, amount(next.items), wire.PaymentAmountMax))
+		next.Items = []SubItem{{ID: s.Items[0].ID, Price: s.Items[0].Price, Quantity: q}}
+		if amount(next.Items) > wire.PaymentAmountMax {
+			return errResponse(apierr.Invalid(wire.ParamQuantity, "quantity %d costs %d a period, over the largest payment, %d.", q, amount(next.Items), wire.PaymentAmountMax))
 		}
 	}
-	cu := c.a.customers[s.customer]
+	cu := c.a.customers[s.Customer]
 	if _, ok := c.f.Get(wire.ParamDefaultSource); ok && cu != nil {
 		src, e := c.customerSource(cu)
 		if e != nil {
 			return errResponse(e)
 		}
-		next.defaultSource = rid{}
+		next.DefaultSource = rid{}
 		if src != nil {
-			next.defaultSource = src.id
+			next.DefaultSource = src.ID
 		}
 	}
-	if e := form.Bool(c.f, wire.ParamCancelAtPeriodEnd, &next.cancelAtPeriodEnd); e != nil {
+	if e := form.Bool(c.f, wire.ParamCancelAtPeriodEnd, &next.CancelAtPeriodEnd); e != nil {
 		return errResponse(e)
 	}
-	if next.meta, e = applyMetadata(s.meta, c.f); e != nil {
+	if next.Meta, e = applyMetadata(s.Meta, c.f); e != nil {
 		return errResponse(e)
 	}
 	*s = next
 	c.putSubscription(s)
-	b := subscriptionJSON(nil, s)
+	b := SubscriptionJSON(nil, s)
 	c.emit(wire.EventSubscriptionUpdated, b)
 	return ok(b)
 }
@@ -392,26 +392,26 @@ func (c *call) cancelSubscription() response {
 	if e != nil {
 		return errResponse(e)
 	}
-	if s.ended() {
+	if s.Ended() {
 		return errResponse(endedError(s))
 	}
-	c.onClock(s.customer)
+	c.onClock(s.Customer)
 	c.endSubscription(s)
-	return ok(subscriptionJSON(nil, s))
+	return ok(SubscriptionJSON(nil, s))
 }
 
 // endSubscription cancels s now.
-func (c *call) endSubscription(s *subscription) {
-	s.status, s.canceledAt = wire.SubscriptionStatusCanceled, c.unix
+func (c *call) endSubscription(s *Subscription) {
+	s.Status, s.CanceledAt = wire.SubscriptionStatusCanceled, c.unix
 	c.putSubscription(s)
-	c.emit(wire.EventSubscriptionDeleted, subscriptionJSON(nil, s))
+	c.emit(wire.EventSubscriptionDeleted, SubscriptionJSON(nil, s))
 }
 
 // cancelCustomerSubscriptions cancels the subscriptions of a customer
 // being deleted: nobody is left to bill.
 func (c *call) cancelCustomerSubscriptions(cu rid) {
-	for _, s := range c.a.bill.subOrder {
-		if s.customer == cu && !s.ended() {
+	for _, s := range c.a.bill.SubOrder {
+		if s.Customer == cu && !s.Ended() {
 			c.endSubscription(s)
 		}
 	}
@@ -427,7 +427,7 @@ func (c *call) listSubscriptions() response {
 	if e != nil {
 		return errResponse(e)
 	}
-	var pr *price
+	var pr *Price
 	if v, _ := c.f.Get(wire.ParamPrice); v != "" {
 		if pr = c.findPrice(v); pr == nil {
 			return errResponse(apierr.MissingRef(wire.ParamPrice, "price %q is not a price of this account; list the prices with GET %s.", apierr.Clip(v), wire.PathPrices))
@@ -439,28 +439,28 @@ func (c *call) listSubscriptions() response {
 			strings.Join(wire.SubscriptionStatuses, ", "), wire.SubscriptionStatusAll))
 
 	}
-	match := func(s *subscription) bool {
+	match := func(s *Subscription) bool {
 		switch {
-		case !cus.isZero() && s.customer != cus:
+		case !cus.IsZero() && s.Customer != cus:
 			return false
-		case status == "" && s.status == wire.SubscriptionStatusCanceled:
+		case status == "" && s.Status == wire.SubscriptionStatusCanceled:
 			return false
-		case status != "" && status != wire.SubscriptionStatusAll && s.status != status:
+		case status != "" && status != wire.SubscriptionStatusAll && s.Status != status:
 			return false
-		case pr != nil && !slices.ContainsFunc(s.items, func(it subItem) bool { return it.price == pr }):
+		case pr != nil && !slices.ContainsFunc(s.Items, func(it SubItem) bool { return it.Price == pr }):
 			return false
 		}
 		return true
 	}
-	l := listOf[*subscription]{
+	l := listOf[*Subscription]{
 		url: wire.PathSubscriptions, noun: "subscription",
-		seq: func(s *subscription) uint64 { return s.seq },
-		find: func(id string) (*subscription, bool) {
+		seq: func(s *Subscription) uint64 { return s.Seq },
+		find: func(id string) (*Subscription, bool) {
 			s := c.findSubscription(id)
 			return s, s != nil
 		},
-		every: func() []*subscription { return c.a.bill.subOrder },
-		write: subscriptionJSON,
+		every: func() []*Subscription { return c.a.bill.SubOrder },
+		write: SubscriptionJSON,
 	}
-	return l.serve(c, c.a.bill.subOrder, match)
+	return l.serve(c, c.a.bill.SubOrder, match)
 }

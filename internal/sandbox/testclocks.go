@@ -17,36 +17,36 @@ import (
 // due by the new time, in time order, each at its own time, so that the
 // events come out in the clock's time order.
 
-type testClock struct {
-	id      rid
-	seq     uint64 // creation order
-	created int64
-	name    string
-	frozen  int64
-	counted int64 // bytes charged to the account, see bounds.go
+type TestClock struct {
+	ID      rid
+	Seq     uint64 // creation order
+	Created int64
+	Name    string
+	Frozen  int64
+	Counted int64 // bytes charged to the account, see bounds.go
 }
 
 // clocks is an account's test clocks in creation order.
-type clocks struct {
-	byID  map[rid]*testClock
-	order []*testClock
-	seq   uint64
+type Clocks struct {
+	ByID  map[rid]*TestClock
+	Order []*TestClock
+	Seq   uint64
 }
 
-func (cl *clocks) add(k *testClock) {
-	if cl.byID == nil {
-		cl.byID = make(map[rid]*testClock)
+func (cl *Clocks) Add(k *TestClock) {
+	if cl.ByID == nil {
+		cl.ByID = make(map[rid]*TestClock)
 	}
-	cl.seq++
-	k.seq = cl.seq
-	cl.byID[k.id] = k
-	cl.order = append(cl.order, k)
+	cl.Seq++
+	k.Seq = cl.Seq
+	cl.ByID[k.ID] = k
+	cl.Order = append(cl.Order, k)
 }
 
-func (cl *clocks) remove(k *testClock) {
-	delete(cl.byID, k.id)
-	if i, found := bySeq(cl.order, k.seq, func(x *testClock) uint64 { return x.seq }); found {
-		cl.order = append(cl.order[:i], cl.order[i+1:]...)
+func (cl *Clocks) Remove(k *TestClock) {
+	delete(cl.ByID, k.ID)
+	if i, found := BySeq(cl.Order, k.Seq, func(x *TestClock) uint64 { return x.Seq }); found {
+		cl.Order = append(cl.Order[:i], cl.Order[i+1:]...)
 	}
 }
 
@@ -54,14 +54,14 @@ func (cl *clocks) remove(k *testClock) {
 // it is on one: every object of such a customer takes its times from it.
 func (c *call) onClock(cu rid) {
 	if k := c.customerClock(cu); k != nil {
-		c.unix, c.now = k.frozen, time.Unix(k.frozen, 0)
+		c.unix, c.now = k.Frozen, time.Unix(k.Frozen, 0)
 	}
 }
 
 // customerClock is the test clock of customer cu, or nil.
-func (c *call) customerClock(cu rid) *testClock {
-	if x := c.a.customers[cu]; x != nil && !x.clock.isZero() {
-		return c.a.clocks.byID[x.clock]
+func (c *call) customerClock(cu rid) *TestClock {
+	if x := c.a.customers[cu]; x != nil && !x.Clock.IsZero() {
+		return c.a.clocks.ByID[x.Clock]
 	}
 	return nil
 }
@@ -72,7 +72,7 @@ func (c *call) customerClockParam() (rid, *apierr.Error) {
 	if v == "" {
 		return rid{}, nil
 	}
-	if r, ok := parseRID(v, wire.TestClockIDPrefix); ok && c.a.clocks.byID[r] != nil {
+	if r, ok := parseRID(v, wire.TestClockIDPrefix); ok && c.a.clocks.ByID[r] != nil {
 		return r, nil
 	}
 	return rid{}, apierr.MissingRef(wire.ParamTestClock, "test_clock %q is not a test clock of this account; create one with POST %s.", apierr.Clip(v), wire.PathTestClocks)
@@ -102,25 +102,25 @@ func (c *call) createTestClock() response {
 	if !given {
 		return errResponse(apierr.MissingParam(wire.ParamFrozenTime, "frozen_time is required: the clock's time to start from, as in 2026-01-31T12:00:00Z."))
 	}
-	k := &testClock{created: c.unix, frozen: frozen}
+	k := &TestClock{Created: c.unix, Frozen: frozen}
 	if v, ok := c.f.Get(wire.ParamName); ok {
 		if e := form.CheckName(v); e != nil {
 			return errResponse(e)
 		}
-		k.name = strings.Clone(v)
+		k.Name = strings.Clone(v)
 	}
-	k.id = newRID()
-	for c.a.clocks.byID[k.id] != nil {
-		k.id = newRID()
+	k.ID = newRID()
+	for c.a.clocks.ByID[k.ID] != nil {
+		k.ID = newRID()
 	}
-	c.a.clocks.add(k)
+	c.a.clocks.Add(k)
 	c.putTestClock(k)
 	b := testClockJSON(nil, k, wire.TestClockStatusReady)
 	c.emit(wire.EventTestClockCreated, b)
 	return ok(b)
 }
 
-func (c *call) pathTestClock() (*testClock, *apierr.Error) {
+func (c *call) pathTestClock() (*TestClock, *apierr.Error) {
 	id := c.r.PathValue("id")
 	if k := c.findTestClock(id); k != nil {
 		return k, nil
@@ -128,9 +128,9 @@ func (c *call) pathTestClock() (*testClock, *apierr.Error) {
 	return nil, apierr.NotFound("test clock", id)
 }
 
-func (c *call) findTestClock(id string) *testClock {
+func (c *call) findTestClock(id string) *TestClock {
 	if r, ok := parseRID(id, wire.TestClockIDPrefix); ok {
-		return c.a.clocks.byID[r]
+		return c.a.clocks.ByID[r]
 	}
 	return nil
 }
@@ -156,15 +156,15 @@ func (c *call) deleteTestClock() response {
 	if e != nil {
 		return errResponse(e)
 	}
-	for _, cu := range append([]*customer(nil), c.a.customerOrder...) {
-		if cu.clock == k.id {
+	for _, cu := range append([]*Customer(nil), c.a.customerOrder...) {
+		if cu.Clock == k.ID {
 			c.removeCustomer(cu)
 		}
 	}
-	c.a.clocks.remove(k)
-	c.a.charge(-k.counted)
+	c.a.clocks.Remove(k)
+	c.a.charge(-k.Counted)
 	c.deleteTestClockRecord(k)
-	b := deletedJSON(wire.TestClockIDPrefix, k.id, "test_helpers.test_clock")
+	b := deletedJSON(wire.TestClockIDPrefix, k.ID, "test_helpers.test_clock")
 	c.emit(wire.EventTestClockDeleted, b)
 	return ok(b)
 }
@@ -172,12 +172,12 @@ func (c *call) deleteTestClock() response {
 // clockLedger is the subscriptions of one clock's customers.
 type clockLedger struct {
 	ledger
-	k *testClock
+	k *TestClock
 }
 
-func (l clockLedger) All(yield func(*subscription) bool) {
-	for _, s := range l.c.a.bill.subOrder {
-		if s.clock == l.k.id && !s.ended() && !yield(s) {
+func (l clockLedger) All(yield func(*Subscription) bool) {
+	for _, s := range l.c.a.bill.SubOrder {
+		if s.Clock == l.k.ID && !s.Ended() && !yield(s) {
 			return
 		}
 	}
@@ -200,18 +200,18 @@ func (c *call) advanceTestClock() response {
 		return errResponse(e)
 	}
 	if !given {
-		return errResponse(apierr.MissingParam(wire.ParamFrozenTime, "frozen_time is required: the clock's new time, after %s.", time.Unix(k.frozen, 0).UTC().Format(time.RFC3339)))
+		return errResponse(apierr.MissingParam(wire.ParamFrozenTime, "frozen_time is required: the clock's new time, after %s.", time.Unix(k.Frozen, 0).UTC().Format(time.RFC3339)))
 	}
-	if to <= k.frozen {
+	if to <= k.Frozen {
 		return errResponse(apierr.Invalid(wire.ParamFrozenTime, "frozen_time %s is not after the clock's time, %s; a test clock only moves forward.",
-			time.Unix(to, 0).UTC().Format(time.RFC3339), time.Unix(k.frozen, 0).UTC().Format(time.RFC3339)))
+			time.Unix(to, 0).UTC().Format(time.RFC3339), time.Unix(k.Frozen, 0).UTC().Format(time.RFC3339)))
 
 	}
-	from := time.Unix(k.frozen, 0).UTC()
+	from := time.Unix(k.Frozen, 0).UTC()
 	limit := int64(0)
-	for _, s := range c.a.bill.subOrder {
-		if s.clock == k.id && !s.ended() {
-			if end := s.recurring().PeriodEnd(from, wire.TestClockAdvancePeriods).Unix(); limit == 0 || end < limit {
+	for _, s := range c.a.bill.SubOrder {
+		if s.Clock == k.ID && !s.Ended() {
+			if end := s.Recurring().PeriodEnd(from, wire.TestClockAdvancePeriods).Unix(); limit == 0 || end < limit {
 				limit = end
 			}
 		}
@@ -221,10 +221,10 @@ func (c *call) advanceTestClock() response {
 			time.Unix(to, 0).UTC().Format(time.RFC3339), wire.TestClockAdvancePeriods, time.Unix(limit, 0).UTC().Format(time.RFC3339)))
 
 	}
-	c.unix, c.now = k.frozen, from
+	c.unix, c.now = k.Frozen, from
 	c.emit(wire.EventTestClockAdvancing, testClockJSON(nil, k, wire.TestClockStatusAdvancing))
-	billing.Advance[*subscription](clockLedger{ledger{c}, k}, to)
-	k.frozen = to
+	billing.Advance[*Subscription](clockLedger{ledger{c}, k}, to)
+	k.Frozen = to
 	c.unix, c.now = to, time.Unix(to, 0)
 	c.putTestClock(k)
 	b := testClockJSON(nil, k, wire.TestClockStatusReady)
@@ -236,32 +236,32 @@ func (c *call) listTestClocks() response {
 	if e := c.checkList(); e != nil {
 		return errResponse(e)
 	}
-	l := listOf[*testClock]{
+	l := listOf[*TestClock]{
 		url: wire.PathTestClocks, noun: "test clock",
-		seq: func(k *testClock) uint64 { return k.seq },
-		find: func(id string) (*testClock, bool) {
+		seq: func(k *TestClock) uint64 { return k.Seq },
+		find: func(id string) (*TestClock, bool) {
 			k := c.findTestClock(id)
 			return k, k != nil
 		},
-		every: func() []*testClock { return c.a.clocks.order },
-		write: func(b []byte, k *testClock) []byte { return testClockJSON(b, k, wire.TestClockStatusReady) },
+		every: func() []*TestClock { return c.a.clocks.Order },
+		write: func(b []byte, k *TestClock) []byte { return testClockJSON(b, k, wire.TestClockStatusReady) },
 	}
-	return l.serve(c, c.a.clocks.order, nil)
+	return l.serve(c, c.a.clocks.Order, nil)
 }
 
-func testClockJSON(b []byte, k *testClock, status string) []byte {
+func testClockJSON(b []byte, k *TestClock, status string) []byte {
 	if b == nil {
-		b = make([]byte, 0, 224+len(k.name))
+		b = make([]byte, 0, 224+len(k.Name))
 	}
 	b = append(b, `{"id":`...)
-	b = appendID(b, wire.TestClockIDPrefix, k.id)
+	b = appendID(b, wire.TestClockIDPrefix, k.ID)
 	b = append(b, `,"object":"test_helpers.test_clock","name":`...)
-	b = appendOptString(b, k.name)
+	b = appendOptString(b, k.Name)
 	b = append(b, `,"frozen_time":`...)
-	b = appendTime(b, k.frozen)
+	b = appendTime(b, k.Frozen)
 	b = append(b, `,"status":`...)
 	b = appendString(b, status)
 	b = append(b, `,"created_at":`...)
-	b = appendTime(b, k.created)
+	b = appendTime(b, k.Created)
 	return append(b, `,"livemode":false}`...)
 }

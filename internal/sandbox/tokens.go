@@ -14,18 +14,18 @@ import (
 
 // cardToken is a token minted by POST /v1/tokens. It keeps what the API
 // shows of the card, never its number or CVC.
-type cardToken struct {
-	id                rid
-	card              *card // brand, last 4 and the test card's behaviour
-	expMonth, expYear int32
-	fingerprint       string
-	used              bool
-	created           int64
-	counted           int64 // bytes charged to the account, see bounds.go
+type CardToken struct {
+	ID                rid
+	Card              *Card // brand, last 4 and the test card's behaviour
+	ExpMonth, ExpYear int32
+	Fingerprint       string
+	Used              bool
+	Created           int64
+	Counted           int64 // bytes charged to the account, see bounds.go
 }
 
 // tokenBytes is what a minted token keeps, for the account's bound.
-const tokenBytes = 256
+const TokenBytes = 256
 
 // TestCardNumbers maps each card number the sandbox tokenizes to the test
 // token whose behaviour its card has. Any other number is refused: the
@@ -63,37 +63,37 @@ func (c *call) createToken() response {
 	}
 	cvc, _ := c.f.Get(wire.ParamCardCVC)
 	want := wire.CardCVCDigits
-	if base.brand == "amex" {
+	if base.Brand == "amex" {
 		want = wire.CardCVCDigitsAmex
 	}
 	if len(cvc) != want || !wire.AllDigits(cvc) {
 		return errResponse(cardError(wire.ParamCardCVC, wire.ErrorCodeInvalidCVC,
-			"card[cvc] must be %d digits for a %s card.", want, base.brand))
+			"card[cvc] must be %d digits for a %s card.", want, base.Brand))
 
 	}
 	if e := c.canGrow(); e != nil {
 		return errResponse(e)
 	}
-	t := &cardToken{
-		id:       newRID(),
-		card:     &card{token: base.token, brand: base.brand, last4: number[len(number)-4:], behaviour: base.behaviour},
-		expMonth: month, expYear: year,
-		fingerprint: c.fingerprint(number),
-		created:     c.unix,
+	t := &CardToken{
+		ID:       newRID(),
+		Card:     &Card{Token: base.Token, Brand: base.Brand, Last4: number[len(number)-4:], Behaviour: base.Behaviour},
+		ExpMonth: month, ExpYear: year,
+		Fingerprint: c.fingerprint(number),
+		Created:     c.unix,
 	}
 	if c.a.tokens == nil {
-		c.a.tokens = make(map[rid]*cardToken)
+		c.a.tokens = make(map[rid]*CardToken)
 	}
-	for c.a.tokens[t.id] != nil {
-		t.id = newRID()
+	for c.a.tokens[t.ID] != nil {
+		t.ID = newRID()
 	}
-	c.a.tokens[t.id] = t
+	c.a.tokens[t.ID] = t
 	c.putToken(t)
 	return ok(tokenJSON(nil, t))
 }
 
 // testCard checks a card number and returns the test card it is.
-func testCard(number string) (*card, *apierr.Error) {
+func testCard(number string) (*Card, *apierr.Error) {
 	if !wire.AllDigits(number) || len(number) < wire.CardNumberMinDigits || len(number) > wire.CardNumberMaxDigits {
 		return nil, cardError(wire.ParamCardNumber, wire.ErrorCodeInvalidNumber,
 			"card[number] must be %d to %d digits, without spaces or dashes.", wire.CardNumberMinDigits, wire.CardNumberMaxDigits)
@@ -107,7 +107,7 @@ func testCard(number string) (*card, *apierr.Error) {
 		return nil, cardError(wire.ParamCardNumber, wire.ErrorCodeInvalidNumber,
 			"card[number] is not a sandbox test card, and the sandbox never takes a real one. Use 4242424242424242 (Visa), 5555555555554444 (Mastercard), 378282246310005 (American Express), 4000000000000002 (declined), 4000000000003220 (3-D Secure), 4000000000000259 (disputed) or 4000000000000341 (declined after its first charge).")
 	}
-	return cardByToken(tok), nil
+	return CardByToken(tok), nil
 }
 
 // cardExpiry reads card[exp_month] and card[exp_year]: a month 1 to 12
@@ -146,11 +146,11 @@ func (c *call) fingerprint(number string) string {
 // tokenSource returns a new source made from the token v named by param:
 // a test token (tok_visa, …), reusable, or a minted token, which it uses
 // up. The caller must not fail after it: the token is then spent.
-func (c *call) tokenSource(param, v string) (*source, *apierr.Error) {
-	if cd := cardByToken(v); cd != nil {
+func (c *call) tokenSource(param, v string) (*Source, *apierr.Error) {
+	if cd := CardByToken(v); cd != nil {
 		return c.newSource(cd), nil
 	}
-	var t *cardToken
+	var t *CardToken
 	if r, ok := parseRID(v, wire.TokenIDPrefix); ok {
 		t = c.a.tokens[r]
 	}
@@ -160,34 +160,34 @@ func (c *call) tokenSource(param, v string) (*source, *apierr.Error) {
 		e.Code = wire.ErrorCodeTokenInvalid
 		return nil, e
 	}
-	if t.used {
+	if t.Used {
 		e := apierr.Invalid(param, "token %s was already used: a minted token attaches or charges one card once. Mint a new token with POST %s.",
 			apierr.Clip(v), wire.PathTokens)
 		e.Code = wire.ErrorCodeTokenAlreadyUsed
 		return nil, e
 	}
-	t.used = true
+	t.Used = true
 	c.putToken(t)
-	return &source{id: newRID(), card: t.card, expMonth: t.expMonth, expYear: t.expYear}, nil
+	return &Source{ID: newRID(), Card: t.Card, ExpMonth: t.ExpMonth, ExpYear: t.ExpYear}, nil
 }
 
-func tokenJSON(b []byte, t *cardToken) []byte {
+func tokenJSON(b []byte, t *CardToken) []byte {
 	b = append(b, `{"id":`...)
-	b = appendID(b, wire.TokenIDPrefix, t.id)
+	b = appendID(b, wire.TokenIDPrefix, t.ID)
 	b = append(b, `,"object":"token","card":{"brand":`...)
-	b = appendString(b, t.card.brand)
+	b = appendString(b, t.Card.Brand)
 	b = append(b, `,"last4":`...)
-	b = appendString(b, t.card.last4)
+	b = appendString(b, t.Card.Last4)
 	b = append(b, `,"exp_month":`...)
-	b = appendInt(b, int64(t.expMonth))
+	b = appendInt(b, int64(t.ExpMonth))
 	b = append(b, `,"exp_year":`...)
-	b = appendInt(b, int64(t.expYear))
+	b = appendInt(b, int64(t.ExpYear))
 	b = append(b, `,"fingerprint":`...)
-	b = appendString(b, t.fingerprint)
+	b = appendString(b, t.Fingerprint)
 	b = append(b, `},"livemode":false,"used":`...)
-	b = strconv.AppendBool(b, t.used)
+	b = strconv.AppendBool(b, t.Used)
 	b = append(b, `,"created_at":`...)
-	b = appendTime(b, t.created)
+	b = appendTime(b, t.Created)
 	return append(b, '}')
 }
 

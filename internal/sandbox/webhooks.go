@@ -19,25 +19,25 @@ import (
 // endpoint's secret signs every delivery to it; the answers of create and
 // roll_secret are the only ones that show it.
 
-type webhookEndpoint struct {
-	id          rid
-	seq         uint64
-	created     int64
-	url         string
-	events      []string // as sent, without duplicates
-	description string
-	disabled    bool
-	meta        metadata
-	secret      string
-	counted     int64 // bytes charged to the account, see bounds.go
+type WebhookEndpoint struct {
+	ID          rid
+	Seq         uint64
+	Created     int64
+	URL         string
+	Events      []string // as sent, without duplicates
+	Description string
+	Disabled    bool
+	Meta        Metadata
+	Secret      string
+	Counted     int64 // bytes charged to the account, see bounds.go
 }
 
 // wants reports whether the endpoint is sent events of type typ.
-func (ep *webhookEndpoint) wants(typ string) bool {
-	if ep.disabled {
+func (ep *WebhookEndpoint) Wants(typ string) bool {
+	if ep.Disabled {
 		return false
 	}
-	for _, e := range ep.events {
+	for _, e := range ep.Events {
 		if e == typ || e == wire.EventTypeAll {
 			return true
 		}
@@ -49,10 +49,10 @@ func (ep *webhookEndpoint) wants(typ string) bool {
 // by the account's mu. Its maps are made on first write, so that an
 // account that never uses webhooks costs nothing.
 type webhookState struct {
-	endpoints     map[rid]*webhookEndpoint
-	endpointOrder []*webhookEndpoint // by seq, oldest first
-	events        map[rid]*event
-	eventOrder    []*event // by seq, oldest first
+	endpoints     map[rid]*WebhookEndpoint
+	endpointOrder []*WebhookEndpoint // by seq, oldest first
+	events        map[rid]*Event
+	eventOrder    []*Event // by seq, oldest first
 	// book is the pending deliveries and the delivery log, under a lock
 	// of their own (see package delivery).
 	book delivery.Book
@@ -62,8 +62,8 @@ type webhookState struct {
 
 func (w *webhookState) ensure() {
 	if w.endpoints == nil {
-		w.endpoints = make(map[rid]*webhookEndpoint)
-		w.events = make(map[rid]*event)
+		w.endpoints = make(map[rid]*WebhookEndpoint)
+		w.events = make(map[rid]*Event)
 	}
 }
 
@@ -158,19 +158,19 @@ func (c *call) enabledEvents() ([]string, bool, *apierr.Error) {
 }
 
 // setWebhookFields applies the optional fields of a create or update.
-func (c *call) setWebhookFields(ep *webhookEndpoint) *apierr.Error {
+func (c *call) setWebhookFields(ep *WebhookEndpoint) *apierr.Error {
 	if v, ok := c.f.Get(wire.ParamURL); ok {
 		if e := c.checkWebhookURL(v); e != nil {
 			return e
 		}
-		ep.url = strings.Clone(v)
+		ep.URL = strings.Clone(v)
 	}
 	events, found, e := c.enabledEvents()
 	if e != nil {
 		return e
 	}
 	if found {
-		ep.events = events
+		ep.Events = events
 	}
 	if v, ok := c.f.Get(wire.ParamDescription); ok {
 		if n := utf8.RuneCountInString(v); n > wire.WebhookDescriptionMaxLength {
@@ -179,23 +179,23 @@ func (c *call) setWebhookFields(ep *webhookEndpoint) *apierr.Error {
 		if e := form.RefuseBidi(wire.ParamDescription, "description", v); e != nil {
 			return e
 		}
-		ep.description = strings.Clone(v)
+		ep.Description = strings.Clone(v)
 	}
 	if v, ok := c.f.Get(wire.ParamDisabled); ok {
 		switch v {
 		case "true":
-			ep.disabled = true
+			ep.Disabled = true
 		case "false", "":
-			ep.disabled = false
+			ep.Disabled = false
 		default:
 			return apierr.Invalid(wire.ParamDisabled, "disabled %q is not valid; use true or false.", apierr.Clip(v))
 		}
 	}
-	meta, e := applyMetadata(ep.meta, c.f)
+	meta, e := applyMetadata(ep.Meta, c.f)
 	if e != nil {
 		return e
 	}
-	ep.meta = meta
+	ep.Meta = meta
 	return nil
 }
 
@@ -207,7 +207,7 @@ func (c *call) createWebhookEndpoint() response {
 	if e := c.f.Check(webhookEndpointParams...); e != nil {
 		return errResponse(e)
 	}
-	ep := &webhookEndpoint{created: c.unix}
+	ep := &WebhookEndpoint{Created: c.unix}
 	if v, _ := c.f.Get(wire.ParamURL); v == "" {
 		return errResponse(c.checkWebhookURL(""))
 	}
@@ -224,21 +224,21 @@ func (c *call) createWebhookEndpoint() response {
 
 	}
 	wh.ensure()
-	ep.id = newRID()
-	for wh.endpoints[ep.id] != nil {
-		ep.id = newRID()
+	ep.ID = newRID()
+	for wh.endpoints[ep.ID] != nil {
+		ep.ID = newRID()
 	}
-	ep.secret = newWebhookSecret()
+	ep.Secret = newWebhookSecret()
 	wh.seq++
-	ep.seq = wh.seq
-	wh.endpoints[ep.id] = ep
+	ep.Seq = wh.seq
+	wh.endpoints[ep.ID] = ep
 	wh.endpointOrder = append(wh.endpointOrder, ep)
 	c.putWebhookEndpoint(ep)
 	return ok(webhookEndpointJSON(nil, ep, true))
 }
 
 // pathWebhookEndpoint is the endpoint named by the path's {id}, or a 404.
-func (c *call) pathWebhookEndpoint() (*webhookEndpoint, *apierr.Error) {
+func (c *call) pathWebhookEndpoint() (*WebhookEndpoint, *apierr.Error) {
 	id := c.r.PathValue("id")
 	if r, ok := parseRID(id, wire.WebhookEndpointIDPrefix); ok {
 		if ep := c.a.wh.endpoints[r]; ep != nil {
@@ -286,13 +286,13 @@ func (c *call) deleteWebhookEndpoint() response {
 		return errResponse(e)
 	}
 	wh := &c.a.wh
-	delete(wh.endpoints, ep.id)
-	wh.endpointOrder = slices.DeleteFunc(wh.endpointOrder, func(x *webhookEndpoint) bool { return x == ep })
+	delete(wh.endpoints, ep.ID)
+	wh.endpointOrder = slices.DeleteFunc(wh.endpointOrder, func(x *WebhookEndpoint) bool { return x == ep })
 	// Its deliveries stop: a scheduled attempt finds itself gone.
-	c.cancelEndpoint(ep.id)
-	c.a.charge(-ep.counted)
+	c.cancelEndpoint(ep.ID)
+	c.a.charge(-ep.Counted)
 	c.deleteWebhookEndpointRecord(ep)
-	return ok(deletedJSON(wire.WebhookEndpointIDPrefix, ep.id, "webhook_endpoint"))
+	return ok(deletedJSON(wire.WebhookEndpointIDPrefix, ep.ID, "webhook_endpoint"))
 }
 
 func (c *call) rollWebhookEndpointSecret() response {
@@ -305,7 +305,7 @@ func (c *call) rollWebhookEndpointSecret() response {
 	}
 	// Deliveries read the secret when they are sent: from now on, only
 	// the new one signs, retries of older events included.
-	ep.secret = newWebhookSecret()
+	ep.Secret = newWebhookSecret()
 	c.putWebhookEndpoint(ep)
 	return ok(webhookEndpointJSON(nil, ep, true))
 }
@@ -314,42 +314,42 @@ func (c *call) listWebhookEndpoints() response {
 	if e := c.checkList(); e != nil {
 		return errResponse(e)
 	}
-	l := listOf[*webhookEndpoint]{
+	l := listOf[*WebhookEndpoint]{
 		url: wire.PathWebhookEndpoints, noun: "webhook endpoint",
-		seq: func(ep *webhookEndpoint) uint64 { return ep.seq },
-		find: func(id string) (*webhookEndpoint, bool) {
+		seq: func(ep *WebhookEndpoint) uint64 { return ep.Seq },
+		find: func(id string) (*WebhookEndpoint, bool) {
 			r, ok := parseRID(id, wire.WebhookEndpointIDPrefix)
 			ep := c.a.wh.endpoints[r]
 			return ep, ok && ep != nil
 		},
-		every: func() []*webhookEndpoint { return c.a.wh.endpointOrder },
-		write: func(b []byte, ep *webhookEndpoint) []byte { return webhookEndpointJSON(b, ep, false) },
+		every: func() []*WebhookEndpoint { return c.a.wh.endpointOrder },
+		write: func(b []byte, ep *WebhookEndpoint) []byte { return webhookEndpointJSON(b, ep, false) },
 	}
 	return l.serve(c, c.a.wh.endpointOrder, nil)
 }
 
-func webhookEndpointJSON(b []byte, ep *webhookEndpoint, withSecret bool) []byte {
+func webhookEndpointJSON(b []byte, ep *WebhookEndpoint, withSecret bool) []byte {
 	if b == nil {
-		b = make([]byte, 0, 384+len(ep.url)+len(ep.description))
+		b = make([]byte, 0, 384+len(ep.URL)+len(ep.Description))
 	}
 	b = append(b, `{"id":`...)
-	b = appendID(b, wire.WebhookEndpointIDPrefix, ep.id)
+	b = appendID(b, wire.WebhookEndpointIDPrefix, ep.ID)
 	b = append(b, `,"object":"webhook_endpoint","url":`...)
-	b = appendString(b, ep.url)
+	b = appendString(b, ep.URL)
 	b = append(b, `,"enabled_events":[`...)
-	for i, e := range ep.events {
+	for i, e := range ep.Events {
 		if i > 0 {
 			b = append(b, ',')
 		}
 		b = appendString(b, e)
 	}
 	b = append(b, `],"description":`...)
-	b = appendOptString(b, ep.description)
+	b = appendOptString(b, ep.Description)
 	b = append(b, `,"disabled":`...)
-	b = appendBool(b, ep.disabled)
+	b = appendBool(b, ep.Disabled)
 	if withSecret {
 		b = append(b, `,"secret":`...)
-		b = appendString(b, ep.secret)
+		b = appendString(b, ep.Secret)
 	}
-	return appendMetadataTail(b, ep.meta, ep.created)
+	return appendMetadataTail(b, ep.Meta, ep.Created)
 }

@@ -16,16 +16,16 @@ import (
 // stored: the sandbox must sign with them after a restart.
 
 const (
-	bucketWebhookEndpoints = "webhook_endpoints"
-	bucketEvents           = "events"
+	BucketWebhookEndpoints = "webhook_endpoints"
+	BucketEvents           = "events"
 )
 
 // webhookBuckets are read by the store's load into storedAccount.webhooks;
 // the delivery engine's records are in the last two.
-var webhookBuckets = []string{bucketWebhookEndpoints, bucketEvents, delivery.BucketPending, delivery.BucketLog}
+var webhookBuckets = []string{BucketWebhookEndpoints, BucketEvents, delivery.BucketPending, delivery.BucketLog}
 
 type (
-	webhookEndpointRecord struct {
+	WebhookEndpointRecord struct {
 		ID          string      `json:"id"`
 		Seq         uint64      `json:"seq"`
 		Created     int64       `json:"created"`
@@ -36,7 +36,7 @@ type (
 		Meta        [][2]string `json:"meta,omitempty"`
 		Secret      string      `json:"secret"`
 	}
-	eventRecord struct {
+	EventRecord struct {
 		ID      string `json:"id"`
 		Seq     uint64 `json:"seq"`
 		Type    string `json:"type"`
@@ -45,36 +45,36 @@ type (
 	}
 )
 
-func (c *call) putWebhookEndpoint(ep *webhookEndpoint) {
-	c.a.recount(&ep.counted, ep.memBytes())
-	c.addOp(storage.PutRecord(bucketWebhookEndpoints, ep))
+func (c *call) putWebhookEndpoint(ep *WebhookEndpoint) {
+	c.a.recount(&ep.Counted, ep.MemBytes())
+	c.addOp(storage.PutRecord(BucketWebhookEndpoints, ep))
 }
 
-func (ep *webhookEndpoint) RecordKey() string { return ep.id.format(wire.WebhookEndpointIDPrefix) }
+func (ep *WebhookEndpoint) RecordKey() string { return ep.ID.Format(wire.WebhookEndpointIDPrefix) }
 
-func (ep *webhookEndpoint) RecordValue() []byte {
-	return marshal(webhookEndpointRecord{
-		ID: ep.id.format(wire.WebhookEndpointIDPrefix), Seq: ep.seq, Created: ep.created, URL: ep.url,
-		Events: ep.events, Description: ep.description, Disabled: ep.disabled, Meta: metaRecord(ep.meta), Secret: ep.secret,
+func (ep *WebhookEndpoint) RecordValue() []byte {
+	return Marshal(WebhookEndpointRecord{
+		ID: ep.ID.Format(wire.WebhookEndpointIDPrefix), Seq: ep.Seq, Created: ep.Created, URL: ep.URL,
+		Events: ep.Events, Description: ep.Description, Disabled: ep.Disabled, Meta: MetaRecord(ep.Meta), Secret: ep.Secret,
 	})
 }
 
-func (c *call) deleteWebhookEndpointRecord(ep *webhookEndpoint) {
-	c.addOp(storage.DeleteRecord(bucketWebhookEndpoints, ep))
+func (c *call) deleteWebhookEndpointRecord(ep *WebhookEndpoint) {
+	c.addOp(storage.DeleteRecord(BucketWebhookEndpoints, ep))
 }
 
-func (c *call) putEvent(ev *event) { c.addOp(storage.PutRecord(bucketEvents, ev)) }
+func (c *call) putEvent(ev *Event) { c.addOp(storage.PutRecord(BucketEvents, ev)) }
 
-func (ev *event) RecordKey() string { return ev.id.format(wire.EventIDPrefix) }
+func (ev *Event) RecordKey() string { return ev.ID.Format(wire.EventIDPrefix) }
 
-func (ev *event) RecordValue() []byte {
-	return marshal(eventRecord{ID: ev.id.format(wire.EventIDPrefix), Seq: ev.seq, Type: ev.typ, Created: ev.created, Body: ev.body})
+func (ev *Event) RecordValue() []byte {
+	return Marshal(EventRecord{ID: ev.ID.Format(wire.EventIDPrefix), Seq: ev.Seq, Type: ev.Type, Created: ev.Created, Body: ev.Body})
 }
 
 // deleteEventRecord names the event, not its id's text: without a data
 // file nothing formats it, and each new event at the count bound prunes
 // one.
-func (c *call) deleteEventRecord(ev *event) { c.addOp(storage.DeleteRecord(bucketEvents, ev)) }
+func (c *call) deleteEventRecord(ev *Event) { c.addOp(storage.DeleteRecord(BucketEvents, ev)) }
 
 // loadWebhooks rebuilds an account's webhook state from its records.
 func (a *account) loadWebhooks(recs map[string][][]byte) error {
@@ -83,23 +83,23 @@ func (a *account) loadWebhooks(recs map[string][][]byte) error {
 	}
 	wh := &a.wh
 	wh.ensure()
-	for _, raw := range recs[bucketWebhookEndpoints] {
-		ep, err := endpointFromRecord(raw)
+	for _, raw := range recs[BucketWebhookEndpoints] {
+		ep, err := EndpointFromRecord(raw)
 		if err != nil {
 			return err
 		}
-		wh.endpoints[ep.id] = ep
+		wh.endpoints[ep.ID] = ep
 		wh.endpointOrder = append(wh.endpointOrder, ep)
-		wh.seq = max(wh.seq, ep.seq)
+		wh.seq = max(wh.seq, ep.Seq)
 	}
-	for _, raw := range recs[bucketEvents] {
-		ev, err := eventFromRecord(raw)
+	for _, raw := range recs[BucketEvents] {
+		ev, err := EventFromRecord(raw)
 		if err != nil {
 			return err
 		}
-		wh.events[ev.id] = ev
+		wh.events[ev.ID] = ev
 		wh.eventOrder = append(wh.eventOrder, ev)
-		wh.seq = max(wh.seq, ev.seq)
+		wh.seq = max(wh.seq, ev.Seq)
 	}
 	valid := func(ev, ep string) bool {
 		_, ok1 := parseRID(ev, wire.EventIDPrefix)
@@ -109,14 +109,14 @@ func (a *account) loadWebhooks(recs map[string][][]byte) error {
 	if err := delivery.Load(a, recs, valid); err != nil {
 		return err
 	}
-	slices.SortFunc(wh.endpointOrder, func(x, y *webhookEndpoint) int { return cmp.Compare(x.seq, y.seq) })
-	slices.SortFunc(wh.eventOrder, func(x, y *event) int { return cmp.Compare(x.seq, y.seq) })
+	slices.SortFunc(wh.endpointOrder, func(x, y *WebhookEndpoint) int { return cmp.Compare(x.Seq, y.Seq) })
+	slices.SortFunc(wh.eventOrder, func(x, y *Event) int { return cmp.Compare(x.Seq, y.Seq) })
 	return nil
 }
 
 // endpointFromRecord decodes a webhook endpoint's record.
-func endpointFromRecord(raw []byte) (*webhookEndpoint, error) {
-	var rec webhookEndpointRecord
+func EndpointFromRecord(raw []byte) (*WebhookEndpoint, error) {
+	var rec WebhookEndpointRecord
 	if err := json.Unmarshal(raw, &rec); err != nil {
 		return nil, fmt.Errorf("reading a webhook endpoint record from the data file: %w", err)
 	}
@@ -124,15 +124,15 @@ func endpointFromRecord(raw []byte) (*webhookEndpoint, error) {
 	if !ok {
 		return nil, fmt.Errorf("data file: webhook endpoint id %q is malformed", rec.ID)
 	}
-	return &webhookEndpoint{
-		id: id, seq: rec.Seq, created: rec.Created, url: rec.URL, events: rec.Events,
-		description: rec.Description, disabled: rec.Disabled, meta: metaFromRecord(rec.Meta), secret: rec.Secret,
+	return &WebhookEndpoint{
+		ID: id, Seq: rec.Seq, Created: rec.Created, URL: rec.URL, Events: rec.Events,
+		Description: rec.Description, Disabled: rec.Disabled, Meta: MetaFromRecord(rec.Meta), Secret: rec.Secret,
 	}, nil
 }
 
 // eventFromRecord decodes an event's record.
-func eventFromRecord(raw []byte) (*event, error) {
-	var rec eventRecord
+func EventFromRecord(raw []byte) (*Event, error) {
+	var rec EventRecord
 	if err := json.Unmarshal(raw, &rec); err != nil {
 		return nil, fmt.Errorf("reading an event record from the data file: %w", err)
 	}
@@ -140,5 +140,5 @@ func eventFromRecord(raw []byte) (*event, error) {
 	if !ok {
 		return nil, fmt.Errorf("data file: event id %q is malformed", rec.ID)
 	}
-	return &event{id: id, seq: rec.Seq, typ: rec.Type, created: rec.Created, body: rec.Body}, nil
+	return &Event{ID: id, Seq: rec.Seq, Type: rec.Type, Created: rec.Created, Body: rec.Body}, nil
 }
