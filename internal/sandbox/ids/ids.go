@@ -1,12 +1,13 @@
 // Package ids makes the sandbox's random identifiers: the random part of
 // an object id (RID, 24 characters of [A-Za-z0-9] after the object's
-// prefix), request ids and the issuer's authorization codes, all drawn
-// from crypto/rand without bias. It knows nothing of the objects the ids
-// name.
+// prefix), request ids and the issuer's authorization codes, drawn
+// without bias from a ChaCha8 stream keyed from crypto/rand (see pool).
+// It knows nothing of the objects the ids name.
 package ids
 
 import (
 	"crypto/rand"
+	mathrand "math/rand/v2"
 	"strings"
 	"sync"
 
@@ -21,34 +22,62 @@ const alphabet = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789
 // and map keys compare without hashing a pointer chase.
 type RID [wire.IDRandomLength]byte
 
-// randomPool hands out crypto/rand bytes from a buffer: one getrandom call
-// per 4 KiB instead of one per id keeps creates cheap under benchmarks.
-var randomPool struct {
+// pool hands out random bytes from a buffer filled from a ChaCha8
+// stream (math/rand/v2's: a cryptographically strong generator that
+// erases its key as it goes, so a later state reveals no earlier
+// output), keyed from crypto/rand and keyed again from it every
+// rekeyBytes. Ids name objects in URLs and must stay unguessable;
+// filling the buffer from crypto/rand itself, one getrandom call per
+// 4 KiB, cost most of an id (about 150 ns of 180), and a renewal draws
+// six of them.
+var pool struct {
 	sync.Mutex
-	buf [4096]byte
-	off int
+	stream *mathrand.ChaCha8
+	buf    [4096]byte
+	off    int
+	drawn  int // bytes since the last key from crypto/rand
 }
 
-func init() { randomPool.off = len(randomPool.buf) }
+// rekeyBytes is how much of the stream one key from crypto/rand serves.
+const rekeyBytes = 1 << 20
+
+// draw fills dst with random bytes below limit (a multiple of n, so
+// that b%n is unbiased), each mapped through digits[b%n]; pool is locked.
+func draw(dst []byte, limit byte, digits string) {
+	n := byte(len(digits))
+	for i := 0; i < len(dst); {
+		if pool.off == len(pool.buf) {
+			refill()
+		}
+		for ; pool.off < len(pool.buf) && i < len(dst); pool.off++ {
+			if b := pool.buf[pool.off]; b < limit {
+				dst[i] = digits[b%n]
+				i++
+			}
+		}
+	}
+}
+
+// refill fills pool.buf from the stream; pool is locked.
+func refill() {
+	if pool.stream == nil || pool.drawn >= rekeyBytes {
+		var key [32]byte
+		// crypto/rand.Read never fails on supported platforms (Go 1.24+).
+		_, _ = rand.Read(key[:])
+		pool.stream, pool.drawn = mathrand.NewChaCha8(key), 0
+	}
+	_, _ = pool.stream.Read(pool.buf[:]) // never fails
+	pool.off, pool.drawn = 0, pool.drawn+len(pool.buf)
+}
+
+func init() { pool.off = len(pool.buf) }
 
 // FillAlnum fills dst with uniformly random [A-Za-z0-9] characters.
 func FillAlnum(dst []byte) {
-	randomPool.Lock()
-	defer randomPool.Unlock()
-	for i := 0; i < len(dst); {
-		if randomPool.off == len(randomPool.buf) {
-			// crypto/rand.Read never fails on supported platforms (Go 1.24+).
-			_, _ = rand.Read(randomPool.buf[:])
-			randomPool.off = 0
-		}
-		b := randomPool.buf[randomPool.off]
-		randomPool.off++
-		// 248 = 4*62: rejecting the top 8 values keeps the draw unbiased.
-		if b < 248 {
-			dst[i] = alphabet[b%62]
-			i++
-		}
-	}
+	pool.Lock()
+	// 248 = 4*62: rejecting the top 8 values keeps the draw unbiased.
+	draw(dst, 248, alphabet)
+	pool.Unlock()
 }
 
 // FromHash makes an id from sum, a hash of at least as many bytes as an
@@ -108,19 +137,8 @@ func RequestID() string {
 // AuthorizationCode returns the issuer's code: six digits.
 func AuthorizationCode() string {
 	var b [6]byte
-	randomPool.Lock()
-	for i := 0; i < len(b); {
-		if randomPool.off == len(randomPool.buf) {
-			_, _ = rand.Read(randomPool.buf[:])
-			randomPool.off = 0
-		}
-		c := randomPool.buf[randomPool.off]
-		randomPool.off++
-		if c < 250 { // 250 = 25*10, unbiased
-			b[i] = '0' + c%10
-			i++
-		}
-	}
-	randomPool.Unlock()
+	pool.Lock()
+	draw(b[:], 250, "0123456789") // 250 = 25*10, unbiased
+	pool.Unlock()
 	return string(b[:])
 }
