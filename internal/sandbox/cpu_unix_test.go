@@ -20,6 +20,10 @@ func ReportCPU(b *testing.B) func() {
 	}
 }
 
+// CPUTime is the process's CPU time so far, user and system, for
+// benchmarks that compare two phases of one run.
+func CPUTime() time.Duration { return cpuTime() }
+
 func cpuTime() time.Duration {
 	var ru syscall.Rusage
 	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
