@@ -60,6 +60,47 @@ func TestString_MatchesEncodingJSON(t *testing.T) {
 	}
 }
 
+// TestTime_AsTimeFormats: the hand-written dates are time's, at the
+// edges of months, leap years, eras and the range written by hand, and
+// at random seconds (seed logged).
+func TestTime_AsTimeFormats(t *testing.T) {
+	t.Parallel()
+	at := func(y int, m time.Month, d, hh, mm, ss int) int64 {
+		return time.Date(y, m, d, hh, mm, ss, 0, time.UTC).Unix()
+	}
+	cases := []struct {
+		name string
+		unix int64
+	}{
+		{"the epoch", 0},
+		{"a second before the epoch", -1},
+		{"year 1", at(1, 1, 1, 0, 0, 0)},
+		{"the end of February in a leap year", at(2024, 2, 29, 23, 59, 59)},
+		{"March 1 after a leap day", at(2024, 3, 1, 0, 0, 0)},
+		{"2000, a leap century", at(2000, 2, 29, 12, 0, 0)},
+		{"2100, no leap day", at(2100, 3, 1, 0, 0, 0)},
+		{"the end of a year", at(2026, 12, 31, 23, 59, 59)},
+		{"the start of an era", at(2400, 3, 1, 0, 0, 0)},
+		{"the last second written by hand", at(9999, 12, 31, 23, 59, 59)},
+		{"the first past it", at(10000, 1, 1, 0, 0, 0)},
+	}
+	seed := time.Now().UnixNano()
+	t.Logf("seed %d", seed)
+	r := rand.New(rand.NewPCG(uint64(seed), 0))
+	for range 2000 {
+		cases = append(cases, struct {
+			name string
+			unix int64
+		}{"random", r.Int64N(at(10001, 1, 1, 0, 0, 0))})
+	}
+	for _, tc := range cases {
+		want := `"` + time.Unix(tc.unix, 0).UTC().Format(time.RFC3339) + `"`
+		if got := string(jsonw.Time([]byte("x"), tc.unix)); got != "x"+want {
+			t.Errorf("%s: Time(%d) = %s, want x%s", tc.name, tc.unix, got, want)
+		}
+	}
+}
+
 func TestWriters_OptStringTimeFloat(t *testing.T) {
 	t.Parallel()
 	for _, tc := range []struct{ got, want string }{
