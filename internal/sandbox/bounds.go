@@ -173,7 +173,8 @@ func (k *TestClock) MemBytes() int64 {
 }
 
 func (ev *Event) MemBytes() int64 {
-	return EventBytes + RidMapEntry + OrderSlot + int64(cap(ev.Body)) + AllocOverhead
+	// A shared Obj is charged to each of its events: a bound errs high.
+	return EventBytes + RidMapEntry + OrderSlot + int64(cap(ev.Obj)) + int64(cap(ev.Body)) + AllocOverhead
 }
 
 // charge adds delta bytes to the account and the server's total. The

@@ -1,6 +1,7 @@
 package sandbox
 
 import (
+	"bytes"
 	"strings"
 	"time"
 
@@ -21,7 +22,17 @@ type Event struct {
 	Seq     uint64
 	Type    string
 	Created int64
-	// body is the event as sent and as answered: the JSON object.
+	// At is the change's time, the body's created_at.
+	At int64
+	// Obj is the object's JSON, from which the body (the event as sent
+	// and as answered) is written when it is read (JSON): most events
+	// are never read, and their bodies cost a renewal five allocations
+	// and copies. Events of one object alike in a row (an invoice
+	// created and finalized at once) share it; it never changes once
+	// made.
+	Obj []byte
+	// Body is the whole body of an event read from the data file; Obj is
+	// then nil.
 	Body    []byte
 	Counted int64 // bytes charged to the account, see bounds.go
 }
@@ -39,11 +50,15 @@ func (c *call) emit(typ string, obj []byte) {
 	// of the server's clock serves the pruning too: a renewal emits five
 	// events, and the clock costs as much as a map write.
 	now := c.s.now()
-	ev := &Event{ID: newRID(), Seq: wh.seq, Type: typ, Created: max(c.unix, now.Unix())}
+	ev := &Event{ID: newRID(), Seq: wh.seq, Type: typ, Created: max(c.unix, now.Unix()), At: c.unix}
 	for wh.events[ev.ID] != nil {
 		ev.ID = newRID()
 	}
-	ev.Body = eventJSON(ev, c.unix, obj)
+	if n := len(wh.eventOrder); n > 0 && bytes.Equal(wh.eventOrder[n-1].Obj, obj) {
+		ev.Obj = wh.eventOrder[n-1].Obj
+	} else {
+		ev.Obj = bytes.Clone(obj) // obj may be the call's scratch
+	}
 	c.a.recount(&ev.Counted, ev.MemBytes())
 	wh.events[ev.ID] = ev
 	wh.eventOrder = append(wh.eventOrder, ev)
@@ -113,16 +128,31 @@ func (c *call) pruneEventsAt(now time.Time, over func() bool) {
 	}
 }
 
-func eventJSON(ev *Event, at int64, obj []byte) []byte {
-	b := make([]byte, 0, 160+len(obj))
+// JSON is the event's body: the same bytes at every read, so that a
+// delivery's signature, a retrieve and a list agree.
+func (ev *Event) JSON() []byte {
+	if ev.Obj == nil {
+		return ev.Body
+	}
+	return ev.AppendJSON(make([]byte, 0, eventHeadBytes+len(ev.Obj)))
+}
+
+// eventHeadBytes is about what an event's body holds besides its object.
+const eventHeadBytes = 160
+
+// AppendJSON writes the event's body.
+func (ev *Event) AppendJSON(b []byte) []byte {
+	if ev.Obj == nil {
+		return append(b, ev.Body...)
+	}
 	b = append(b, `{"id":`...)
 	b = appendID(b, wire.EventIDPrefix, ev.ID)
 	b = append(b, `,"object":"event","type":`...)
 	b = appendString(b, ev.Type)
 	b = append(b, `,"created_at":`...)
-	b = appendTime(b, at)
+	b = appendTime(b, ev.At)
 	b = append(b, `,"livemode":false,"data":{"object":`...)
-	b = append(b, obj...)
+	b = append(b, ev.Obj...)
 	return append(b, "}}"...)
 }
 
@@ -133,10 +163,7 @@ func (c *call) retrieveEvent() response {
 	id := c.r.PathValue("id")
 	if r, valid := parseRID(id, wire.EventIDPrefix); valid {
 		if ev := c.a.wh.events[r]; ev != nil && !c.expired(ev) {
-			// Shared, not copied: a body never changes once made (the
-			// deliveries send it as is too), so clients that do not
-			// read a large event do not each hold a copy of it.
-			return ok(ev.Body)
+			return ok(ev.JSON())
 		}
 	}
 	return errResponse(apierr.NotFound("event", id))
@@ -165,7 +192,7 @@ func (c *call) listEvents() response {
 			return ev, ok && ev != nil
 		},
 		every: func() []*Event { return c.a.wh.eventOrder },
-		write: func(b []byte, ev *Event) []byte { return append(b, ev.Body...) },
+		write: func(b []byte, ev *Event) []byte { return ev.AppendJSON(b) },
 	}
 	return l.serve(c, c.a.wh.eventOrder, func(ev *Event) bool { return (typ == "" || ev.Type == typ) && !c.expired(ev) })
 }

@@ -68,7 +68,7 @@ func (c *call) putEvent(ev *Event) { c.addOp(storage.PutRecord(BucketEvents, ev)
 func (ev *Event) RecordKey() string { return ev.ID.Format(wire.EventIDPrefix) }
 
 func (ev *Event) RecordValue() []byte {
-	return Marshal(EventRecord{ID: ev.ID.Format(wire.EventIDPrefix), Seq: ev.Seq, Type: ev.Type, Created: ev.Created, Body: ev.Body})
+	return Marshal(EventRecord{ID: ev.ID.Format(wire.EventIDPrefix), Seq: ev.Seq, Type: ev.Type, Created: ev.Created, Body: ev.JSON()})
 }
 
 // deleteEventRecord names the event, not its id's text: without a data
