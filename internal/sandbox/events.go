@@ -46,10 +46,8 @@ func (c *call) emit(typ string, obj []byte) {
 	wh.seq++
 	// created is when the event was recorded, which its retention counts
 	// from; the body's created_at is the change's time, which for a
-	// customer on a test clock is the clock's (testclocks.go). One reading
-	// of the server's clock serves the pruning too: a renewal emits five
-	// events, and the clock costs as much as a map write.
-	now := c.s.now()
+	// customer on a test clock is the clock's (testclocks.go).
+	now := c.wallNow()
 	ev := &Event{ID: newRID(), Seq: wh.seq, Type: typ, Created: max(c.unix, now.Unix()), At: c.unix}
 	for wh.events[ev.ID] != nil {
 		ev.ID = newRID()
@@ -69,6 +67,17 @@ func (c *call) emit(typ string, obj []byte) {
 			c.addDelivery(ev.ID, ep.ID)
 		}
 	}
+}
+
+// wallNow is the server's time for the call's events and their pruning,
+// read once a call (or a renewal step, which resets it): a renewal
+// emits five events, and reading the clock cost as much as a map write
+// each time.
+func (c *call) wallNow() time.Time {
+	if c.wall.IsZero() {
+		c.wall = c.s.now()
+	}
+	return c.wall
 }
 
 // The objects' JSON that only an event copies (emit keeps none of obj) is

@@ -53,6 +53,13 @@ func (b *SubBook) AddInvoice(inv *Invoice) {
 // newInvoice invoices the current period of s, open; free (a trial) bills
 // nothing.
 func (c *call) newInvoice(s *Subscription, reason string, free bool) *Invoice {
+	return c.newInvoiceAs(periodInvoiceID(s), s, reason, free)
+}
+
+// newInvoiceAs is newInvoice under id, s's periodInvoiceID, that the
+// caller has at hand (a renewal looked for it), or a random one when
+// that is taken.
+func (c *call) newInvoiceAs(id rid, s *Subscription, reason string, free bool) *Invoice {
 	inv := &Invoice{
 		Created: c.unix, Customer: s.Customer, Subscription: s.ID, Status: wire.InvoiceStatusOpen,
 		BillingReason: reason, Currency: s.Currency(), PeriodStart: s.PeriodStart, PeriodEnd: s.PeriodEnd,
@@ -65,7 +72,7 @@ func (c *call) newInvoice(s *Subscription, reason string, free bool) *Invoice {
 			inv.AmountDue += inv.Lines[i].Amount
 		}
 	}
-	inv.ID = periodInvoiceID(s)
+	inv.ID = id
 	for c.a.bill.Invoices[inv.ID] != nil {
 		inv.ID = newRID()
 	}
@@ -96,7 +103,7 @@ func (c *call) collect(inv *Invoice, s *Subscription, src *Source) {
 	p := &Payment{
 		Created: c.unix, Amount: inv.AmountDue, Currency: inv.Currency, CaptureRequested: true,
 		Customer: inv.Customer, Invoice: inv.ID,
-		Description: "Invoice " + inv.ID.Format(wire.InvoiceIDPrefix),
+		Description: "Invoice " + wire.InvoiceIDPrefix + string(inv.ID[:]), // one allocation
 	}
 	p.SetSource(src)
 	c.makePayment(p)

@@ -43,7 +43,7 @@ func (l ledger) State(s *Subscription) billing.State {
 
 func (l ledger) Do(s *Subscription, kind billing.Kind, at int64) {
 	c := l.c
-	c.unix, c.now = at, time.Unix(at, 0)
+	c.unix, c.now, c.wall = at, time.Unix(at, 0), time.Time{}
 	switch kind {
 	case billing.Expire:
 		if inv := c.a.bill.Invoices[s.LatestInvoice]; inv != nil && inv.Status == wire.InvoiceStatusOpen {
@@ -85,13 +85,14 @@ func (c *call) renew(s *Subscription) {
 	s.Cycle++
 	anchor := time.Unix(s.Anchor, 0).UTC()
 	s.PeriodStart, s.PeriodEnd = s.PeriodEnd, s.Recurring().PeriodEnd(anchor, int(s.Cycle)).Unix()
-	if c.a.bill.Invoices[periodInvoiceID(s)] != nil {
+	id := periodInvoiceID(s)
+	if c.a.bill.Invoices[id] != nil {
 		// Invoiced already: never twice.
 		c.putSubscription(s)
 		return
 	}
 	before := s.Status
-	inv := c.newInvoice(s, wire.BillingReasonSubscriptionCycle, false)
+	inv := c.newInvoiceAs(id, s, wire.BillingReasonSubscriptionCycle, false)
 	c.collect(inv, s, c.subscriptionSource(s))
 	c.dun(inv, s)
 	c.putSubscription(s)
@@ -106,7 +107,7 @@ func (c *call) renew(s *Subscription) {
 // after a crash finds its invoice rather than making a second.
 func periodInvoiceID(s *Subscription) rid {
 	// The hash of the id then the period's start, little-endian, on the
-	// stack: a renewal reads it twice.
+	// stack.
 	var b [len(s.ID) + 8]byte
 	n := copy(b[:], s.ID[:])
 	for i := range 8 {

@@ -404,6 +404,9 @@ type call struct {
 	// its create rather than at each change on the way.
 	newSub  *Subscription
 	scratch []byte // an object's JSON made only for an event (events.go)
+	// wall is the server's time as the call's events record it, read
+	// once (wallNow) rather than at each event; zero until read.
+	wall time.Time
 }
 
 // route is one endpoint.
