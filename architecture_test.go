@@ -54,6 +54,7 @@ func TestArchitecture_Doors(t *testing.T) {
 		// nor of the engines.
 		{"./internal/sandbox/apierr", append(opsDenied, mod+"internal/sandbox/billing", mod+"internal/sandbox/form")},
 		{"./internal/sandbox/form", append(opsDenied, mod+"internal/sandbox/billing")},
+		{"./internal/sandbox/listing", append(opsDenied, mod+"internal/sandbox/billing")},
 		{"./internal/sandbox/dashboard", []string{mod + "internal/client", mod + "internal/provider", "github.com/hashicorp/terraform-plugin"}},
 		{"./internal/client", []string{mod + "internal/sandbox", mod + "internal/provider", "github.com/hashicorp/terraform-plugin"}},
 		{"./internal/provider", []string{mod + "internal/sandbox", mod + "internal/tfcli", mod + "api"}},

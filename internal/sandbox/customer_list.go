@@ -8,6 +8,7 @@ import (
 
 	"github.com/paymentsdev/terraform-provider-payments/internal/sandbox/apierr"
 	"github.com/paymentsdev/terraform-provider-payments/internal/sandbox/form"
+	"github.com/paymentsdev/terraform-provider-payments/internal/sandbox/listing"
 	"github.com/paymentsdev/terraform-provider-payments/internal/wire"
 )
 
@@ -26,11 +27,7 @@ func (a *account) indexCustomer(cu *Customer) {
 
 // unindexCustomer takes a deleted customer out of the creation order.
 func (a *account) unindexCustomer(cu *Customer) {
-	if i, found := slices.BinarySearchFunc(a.customerOrder, cu.Seq, func(x *Customer, s uint64) int {
-		return cmp.Compare(x.Seq, s)
-	}); found {
-		a.customerOrder = slices.Delete(a.customerOrder, i, i+1)
-	}
+	a.customerOrder = listing.Remove(a.customerOrder, cu.Seq, func(x *Customer) uint64 { return x.Seq })
 }
 
 // orderCustomers builds the creation order of the customers loaded from the
@@ -92,7 +89,7 @@ func (c *call) customerFilter() (rid, *apierr.Error) {
 // first, optionally only those whose e-mail address is email, ignoring
 // case (an empty email filters nothing, as the other lists' filters).
 func (c *call) listCustomers() response {
-	if e := c.checkList(wire.ParamEmail); e != nil {
+	if e := listing.Check(c.f, wire.ParamEmail); e != nil {
 		return errResponse(e)
 	}
 	// A filter that no customer's address could equal is a mistake worth
@@ -105,16 +102,16 @@ func (c *call) listCustomers() response {
 		}
 		match = func(cu *Customer) bool { return strings.EqualFold(cu.Email, email) }
 	}
-	l := listOf[*Customer]{
-		url: wire.PathCustomers, noun: "customer",
-		seq: func(cu *Customer) uint64 { return cu.Seq },
-		find: func(id string) (*Customer, bool) {
+	l := listing.List[*Customer]{
+		URL: wire.PathCustomers, Noun: "customer",
+		Seq: func(cu *Customer) uint64 { return cu.Seq },
+		Find: func(id string) (*Customer, bool) {
 			r, ok := parseRID(id, wire.CustomerIDPrefix)
 			cu := c.a.customers[r]
 			return cu, ok && cu != nil
 		},
-		every: func() []*Customer { return c.a.customerOrder },
-		write: func(b []byte, cu *Customer) []byte { return append(b, c.customerJSON(cu)...) },
+		Every: func() []*Customer { return c.a.customerOrder },
+		Write: func(b []byte, cu *Customer) []byte { return append(b, c.customerJSON(cu)...) },
 	}
-	return l.serve(c, c.a.customerOrder, match)
+	return serveList(c, &l, c.a.customerOrder, match)
 }

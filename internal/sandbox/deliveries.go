@@ -7,6 +7,7 @@ import (
 	"github.com/paymentsdev/terraform-provider-payments/internal/sandbox/apierr"
 	"github.com/paymentsdev/terraform-provider-payments/internal/sandbox/bytesize"
 	"github.com/paymentsdev/terraform-provider-payments/internal/sandbox/delivery"
+	"github.com/paymentsdev/terraform-provider-payments/internal/sandbox/listing"
 	"github.com/paymentsdev/terraform-provider-payments/internal/sandbox/metrics"
 	"github.com/paymentsdev/terraform-provider-payments/internal/sandbox/storage"
 	"github.com/paymentsdev/terraform-provider-payments/internal/wire"
@@ -195,5 +196,5 @@ func (c *call) listDeliveries() response {
 			b = appendTime(b, at.RetryMS/1000)
 		}
 		return append(b, '}')
-	}, noLock)
+	}, listing.NoLock)
 }

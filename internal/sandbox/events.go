@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/paymentsdev/terraform-provider-payments/internal/sandbox/apierr"
+	"github.com/paymentsdev/terraform-provider-payments/internal/sandbox/listing"
 	"github.com/paymentsdev/terraform-provider-payments/internal/wire"
 )
 
@@ -185,23 +186,23 @@ func (c *call) expired(ev *Event) bool {
 }
 
 func (c *call) listEvents() response {
-	if e := c.checkList(wire.ParamType); e != nil {
+	if e := listing.Check(c.f, wire.ParamType); e != nil {
 		return errResponse(e)
 	}
 	typ, _ := c.f.Get(wire.ParamType)
 	if typ != "" && !wire.IsEventType(typ) {
 		return errResponse(apierr.Invalid(wire.ParamType, "type %q is not an event type; use one of %s.", apierr.Clip(typ), strings.Join(wire.EventTypes, ", ")))
 	}
-	l := listOf[*Event]{
-		url: wire.PathEvents, noun: "event",
-		seq: func(ev *Event) uint64 { return ev.Seq },
-		find: func(id string) (*Event, bool) {
+	l := listing.List[*Event]{
+		URL: wire.PathEvents, Noun: "event",
+		Seq: func(ev *Event) uint64 { return ev.Seq },
+		Find: func(id string) (*Event, bool) {
 			r, ok := parseRID(id, wire.EventIDPrefix)
 			ev := c.a.wh.events[r]
 			return ev, ok && ev != nil
 		},
-		every: func() []*Event { return c.a.wh.eventOrder },
-		write: func(b []byte, ev *Event) []byte { return ev.AppendJSON(b) },
+		Every: func() []*Event { return c.a.wh.eventOrder },
+		Write: func(b []byte, ev *Event) []byte { return ev.AppendJSON(b) },
 	}
-	return l.serve(c, c.a.wh.eventOrder, func(ev *Event) bool { return (typ == "" || ev.Type == typ) && !c.expired(ev) })
+	return serveList(c, &l, c.a.wh.eventOrder, func(ev *Event) bool { return (typ == "" || ev.Type == typ) && !c.expired(ev) })
 }

@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/paymentsdev/terraform-provider-payments/internal/sandbox/apierr"
+	"github.com/paymentsdev/terraform-provider-payments/internal/sandbox/listing"
 	"github.com/paymentsdev/terraform-provider-payments/internal/wire"
 )
 
@@ -309,7 +310,7 @@ func (c *call) voidInvoice() response {
 // listInvoices is GET /v1/invoices: newest first, keeping those that
 // match every filter given.
 func (c *call) listInvoices() response {
-	if e := c.checkList(wire.ParamCustomer, wire.ParamSubscription, wire.ParamStatus); e != nil {
+	if e := listing.Check(c.f, wire.ParamCustomer, wire.ParamSubscription, wire.ParamStatus); e != nil {
 		return errResponse(e)
 	}
 	cus, e := c.customerFilter()
@@ -331,15 +332,15 @@ func (c *call) listInvoices() response {
 	match := func(inv *Invoice) bool {
 		return (cus.IsZero() || inv.Customer == cus) && (sub.IsZero() || inv.Subscription == sub) && (status == "" || inv.Status == status)
 	}
-	l := listOf[*Invoice]{
-		url: wire.PathInvoices, noun: "invoice",
-		seq: func(inv *Invoice) uint64 { return inv.Seq },
-		find: func(id string) (*Invoice, bool) {
+	l := listing.List[*Invoice]{
+		URL: wire.PathInvoices, Noun: "invoice",
+		Seq: func(inv *Invoice) uint64 { return inv.Seq },
+		Find: func(id string) (*Invoice, bool) {
 			inv := c.findInvoice(id)
 			return inv, inv != nil
 		},
-		every: func() []*Invoice { return c.a.bill.InvoiceOrder },
-		write: InvoiceJSON,
+		Every: func() []*Invoice { return c.a.bill.InvoiceOrder },
+		Write: InvoiceJSON,
 	}
-	return l.serve(c, c.a.bill.InvoiceOrder, match)
+	return serveList(c, &l, c.a.bill.InvoiceOrder, match)
 }

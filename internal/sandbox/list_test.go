@@ -15,7 +15,7 @@ import (
 	"github.com/paymentsdev/terraform-provider-payments/internal/wire"
 )
 
-// TestList_Paging holds the paging rules every list shares (list.go): the
+// TestList_Paging holds the paging rules every list shares (package listing): the
 // same limit, cursors and errors on each. A list's own filters are tested
 // with it.
 func TestList_Paging(t *testing.T) {

@@ -7,6 +7,7 @@ import (
 
 	"github.com/paymentsdev/terraform-provider-payments/internal/sandbox/apierr"
 	"github.com/paymentsdev/terraform-provider-payments/internal/sandbox/form"
+	"github.com/paymentsdev/terraform-provider-payments/internal/sandbox/listing"
 	"github.com/paymentsdev/terraform-provider-payments/internal/wire"
 )
 
@@ -284,7 +285,7 @@ func (c *call) refundPayment() response {
 }
 
 func (c *call) listPayments() response {
-	if e := c.checkList(wire.ParamCustomer, wire.ParamStatus, wire.ParamCreatedGTE, wire.ParamCreatedLTE); e != nil {
+	if e := listing.Check(c.f, wire.ParamCustomer, wire.ParamStatus, wire.ParamCreatedGTE, wire.ParamCreatedLTE); e != nil {
 		return errResponse(e)
 	}
 	cus, e := c.customerFilter()
@@ -316,18 +317,18 @@ func (c *call) listPayments() response {
 			bounds[i]++
 		}
 	}
-	l := listOf[*Payment]{
-		url: wire.PathPayments, noun: "payment",
-		seq: func(p *Payment) uint64 { return p.Seq },
-		find: func(id string) (*Payment, bool) {
+	l := listing.List[*Payment]{
+		URL: wire.PathPayments, Noun: "payment",
+		Seq: func(p *Payment) uint64 { return p.Seq },
+		Find: func(id string) (*Payment, bool) {
 			r, ok := parseRID(id, wire.PaymentIDPrefix)
 			p := c.a.payments[r]
 			return p, ok && p != nil
 		},
-		every: func() []*Payment { return c.a.order },
-		write: paymentJSON,
+		Every: func() []*Payment { return c.a.order },
+		Write: paymentJSON,
 	}
-	return l.serve(c, all, func(p *Payment) bool {
+	return serveList(c, &l, all, func(p *Payment) bool {
 		return (status == "" || p.Status == status) && p.Created >= bounds[0] && p.Created <= bounds[1]
 	})
 }

@@ -7,6 +7,7 @@ import (
 
 	"github.com/paymentsdev/terraform-provider-payments/internal/sandbox/apierr"
 	"github.com/paymentsdev/terraform-provider-payments/internal/sandbox/form"
+	"github.com/paymentsdev/terraform-provider-payments/internal/sandbox/listing"
 	"github.com/paymentsdev/terraform-provider-payments/internal/wire"
 )
 
@@ -264,7 +265,7 @@ func (c *call) updatePrice() response {
 // listPrices is GET /v1/prices: newest first, keeping the prices that
 // match every filter given.
 func (c *call) listPrices() response {
-	if e := c.checkList(wire.ParamProduct, wire.ParamActive, wire.ParamLookupKeysItem); e != nil {
+	if e := listing.Check(c.f, wire.ParamProduct, wire.ParamActive, wire.ParamLookupKeysItem); e != nil {
 		return errResponse(e)
 	}
 	var conds []func(*Price) bool
@@ -299,17 +300,17 @@ func (c *call) listPrices() response {
 			return true
 		}
 	}
-	l := listOf[*Price]{
-		url: wire.PathPrices, noun: "price",
-		seq: func(pr *Price) uint64 { return pr.Seq },
-		find: func(id string) (*Price, bool) {
+	l := listing.List[*Price]{
+		URL: wire.PathPrices, Noun: "price",
+		Seq: func(pr *Price) uint64 { return pr.Seq },
+		Find: func(id string) (*Price, bool) {
 			pr := c.findPrice(id)
 			return pr, pr != nil
 		},
-		every: func() []*Price { return c.a.cat.PriceOrder },
-		write: priceJSON,
+		Every: func() []*Price { return c.a.cat.PriceOrder },
+		Write: priceJSON,
 	}
-	return l.serve(c, c.a.cat.PriceOrder, match)
+	return serveList(c, &l, c.a.cat.PriceOrder, match)
 }
 
 func priceJSON(b []byte, pr *Price) []byte {

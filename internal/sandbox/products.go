@@ -8,6 +8,7 @@ import (
 
 	"github.com/paymentsdev/terraform-provider-payments/internal/sandbox/apierr"
 	"github.com/paymentsdev/terraform-provider-payments/internal/sandbox/form"
+	"github.com/paymentsdev/terraform-provider-payments/internal/sandbox/listing"
 	"github.com/paymentsdev/terraform-provider-payments/internal/wire"
 )
 
@@ -209,7 +210,7 @@ func (c *call) deleteProduct() response {
 // listProducts is GET /v1/products: newest first, optionally only those
 // whose active flag is the filter's.
 func (c *call) listProducts() response {
-	if e := c.checkList(wire.ParamActive); e != nil {
+	if e := listing.Check(c.f, wire.ParamActive); e != nil {
 		return errResponse(e)
 	}
 	var match func(*Product) bool
@@ -220,17 +221,17 @@ func (c *call) listProducts() response {
 	if given {
 		match = func(p *Product) bool { return p.Active == active }
 	}
-	l := listOf[*Product]{
-		url: wire.PathProducts, noun: "product",
-		seq: func(p *Product) uint64 { return p.Seq },
-		find: func(id string) (*Product, bool) {
+	l := listing.List[*Product]{
+		URL: wire.PathProducts, Noun: "product",
+		Seq: func(p *Product) uint64 { return p.Seq },
+		Find: func(id string) (*Product, bool) {
 			p := c.findProduct(id)
 			return p, p != nil
 		},
-		every: func() []*Product { return c.a.cat.ProductOrder },
-		write: productJSON,
+		Every: func() []*Product { return c.a.cat.ProductOrder },
+		Write: productJSON,
 	}
-	return l.serve(c, c.a.cat.ProductOrder, match)
+	return serveList(c, &l, c.a.cat.ProductOrder, match)
 }
 
 func productJSON(b []byte, p *Product) []byte {

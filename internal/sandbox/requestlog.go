@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/paymentsdev/terraform-provider-payments/internal/sandbox/apierr"
+	"github.com/paymentsdev/terraform-provider-payments/internal/sandbox/listing"
 	"github.com/paymentsdev/terraform-provider-payments/internal/sandbox/reqlog"
 	"github.com/paymentsdev/terraform-provider-payments/internal/wire"
 )
@@ -78,7 +79,7 @@ func (c *call) listRequests() response {
 	})
 	return answerList(wire.PathSandboxRequests, false, len(lines), func(b []byte, i int) []byte {
 		return appendLoggedRequest(b, &lines[i])
-	}, noLock)
+	}, listing.NoLock)
 }
 
 func appendLoggedRequest(b []byte, e *reqlog.Line) []byte {

@@ -35,7 +35,7 @@
 //   - Capture only from authorized (pending -> approved is the bank's
 //     move, made with /_sandbox/…/complete). Complete only from pending;
 //     without outcome it ends approved, or authorized for capture=false.
-//   - Lists page alike (list.go): limit is 1 to 100 in plain digits (05,
+//   - Lists page alike (package listing): limit is 1 to 100 in plain digits (05,
 //     +5 or 1e1 is 400), cursors must be objects of the list in the
 //     account, and starting_after with ending_before is 400. An answer
 //     over 32 KiB streams, a part at a time, the account read again for

@@ -7,6 +7,7 @@ import (
 
 	"github.com/paymentsdev/terraform-provider-payments/internal/sandbox/apierr"
 	"github.com/paymentsdev/terraform-provider-payments/internal/sandbox/form"
+	"github.com/paymentsdev/terraform-provider-payments/internal/sandbox/listing"
 	"github.com/paymentsdev/terraform-provider-payments/internal/wire"
 )
 
@@ -420,7 +421,7 @@ func (c *call) cancelCustomerSubscriptions(cu rid) {
 // listSubscriptions is GET /v1/subscriptions: newest first; without a
 // status filter, every status but canceled.
 func (c *call) listSubscriptions() response {
-	if e := c.checkList(wire.ParamCustomer, wire.ParamStatus, wire.ParamPrice); e != nil {
+	if e := listing.Check(c.f, wire.ParamCustomer, wire.ParamStatus, wire.ParamPrice); e != nil {
 		return errResponse(e)
 	}
 	cus, e := c.customerFilter()
@@ -452,15 +453,15 @@ func (c *call) listSubscriptions() response {
 		}
 		return true
 	}
-	l := listOf[*Subscription]{
-		url: wire.PathSubscriptions, noun: "subscription",
-		seq: func(s *Subscription) uint64 { return s.Seq },
-		find: func(id string) (*Subscription, bool) {
+	l := listing.List[*Subscription]{
+		URL: wire.PathSubscriptions, Noun: "subscription",
+		Seq: func(s *Subscription) uint64 { return s.Seq },
+		Find: func(id string) (*Subscription, bool) {
 			s := c.findSubscription(id)
 			return s, s != nil
 		},
-		every: func() []*Subscription { return c.a.bill.SubOrder },
-		write: SubscriptionJSON,
+		Every: func() []*Subscription { return c.a.bill.SubOrder },
+		Write: SubscriptionJSON,
 	}
-	return l.serve(c, c.a.bill.SubOrder, match)
+	return serveList(c, &l, c.a.bill.SubOrder, match)
 }

@@ -7,6 +7,7 @@ import (
 	"github.com/paymentsdev/terraform-provider-payments/internal/sandbox/apierr"
 	"github.com/paymentsdev/terraform-provider-payments/internal/sandbox/billing"
 	"github.com/paymentsdev/terraform-provider-payments/internal/sandbox/form"
+	"github.com/paymentsdev/terraform-provider-payments/internal/sandbox/listing"
 	"github.com/paymentsdev/terraform-provider-payments/internal/wire"
 )
 
@@ -233,20 +234,20 @@ func (c *call) advanceTestClock() response {
 }
 
 func (c *call) listTestClocks() response {
-	if e := c.checkList(); e != nil {
+	if e := listing.Check(c.f); e != nil {
 		return errResponse(e)
 	}
-	l := listOf[*TestClock]{
-		url: wire.PathTestClocks, noun: "test clock",
-		seq: func(k *TestClock) uint64 { return k.Seq },
-		find: func(id string) (*TestClock, bool) {
+	l := listing.List[*TestClock]{
+		URL: wire.PathTestClocks, Noun: "test clock",
+		Seq: func(k *TestClock) uint64 { return k.Seq },
+		Find: func(id string) (*TestClock, bool) {
 			k := c.findTestClock(id)
 			return k, k != nil
 		},
-		every: func() []*TestClock { return c.a.clocks.Order },
-		write: func(b []byte, k *TestClock) []byte { return testClockJSON(b, k, wire.TestClockStatusReady) },
+		Every: func() []*TestClock { return c.a.clocks.Order },
+		Write: func(b []byte, k *TestClock) []byte { return testClockJSON(b, k, wire.TestClockStatusReady) },
 	}
-	return l.serve(c, c.a.clocks.Order, nil)
+	return serveList(c, &l, c.a.clocks.Order, nil)
 }
 
 func testClockJSON(b []byte, k *TestClock, status string) []byte {

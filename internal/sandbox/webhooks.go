@@ -11,6 +11,7 @@ import (
 	"github.com/paymentsdev/terraform-provider-payments/internal/sandbox/delivery"
 	"github.com/paymentsdev/terraform-provider-payments/internal/sandbox/form"
 	"github.com/paymentsdev/terraform-provider-payments/internal/sandbox/ids"
+	"github.com/paymentsdev/terraform-provider-payments/internal/sandbox/listing"
 	"github.com/paymentsdev/terraform-provider-payments/internal/sandbox/metrics"
 	"github.com/paymentsdev/terraform-provider-payments/internal/wire"
 )
@@ -311,21 +312,21 @@ func (c *call) rollWebhookEndpointSecret() response {
 }
 
 func (c *call) listWebhookEndpoints() response {
-	if e := c.checkList(); e != nil {
+	if e := listing.Check(c.f); e != nil {
 		return errResponse(e)
 	}
-	l := listOf[*WebhookEndpoint]{
-		url: wire.PathWebhookEndpoints, noun: "webhook endpoint",
-		seq: func(ep *WebhookEndpoint) uint64 { return ep.Seq },
-		find: func(id string) (*WebhookEndpoint, bool) {
+	l := listing.List[*WebhookEndpoint]{
+		URL: wire.PathWebhookEndpoints, Noun: "webhook endpoint",
+		Seq: func(ep *WebhookEndpoint) uint64 { return ep.Seq },
+		Find: func(id string) (*WebhookEndpoint, bool) {
 			r, ok := parseRID(id, wire.WebhookEndpointIDPrefix)
 			ep := c.a.wh.endpoints[r]
 			return ep, ok && ep != nil
 		},
-		every: func() []*WebhookEndpoint { return c.a.wh.endpointOrder },
-		write: func(b []byte, ep *WebhookEndpoint) []byte { return webhookEndpointJSON(b, ep, false) },
+		Every: func() []*WebhookEndpoint { return c.a.wh.endpointOrder },
+		Write: func(b []byte, ep *WebhookEndpoint) []byte { return webhookEndpointJSON(b, ep, false) },
 	}
-	return l.serve(c, c.a.wh.endpointOrder, nil)
+	return serveList(c, &l, c.a.wh.endpointOrder, nil)
 }
 
 func webhookEndpointJSON(b []byte, ep *WebhookEndpoint, withSecret bool) []byte {
