@@ -16,14 +16,17 @@ import (
 // version is set by goreleaser at build time.
 var version = "dev"
 
+// address is the provider's registry address, which also names its logger.
+const address = "registry.terraform.io/paymentsdev/payments"
+
 func main() {
 	var debug bool
 	flag.BoolVar(&debug, "debug", false, "set to true to run the provider with support for debuggers like delve")
 	flag.Parse()
-	pluginlog.QuietUnasked()
+	pluginlog.QuietUnasked(address)
 
 	opts := providerserver.ServeOpts{
-		Address: "registry.terraform.io/paymentsdev/payments",
+		Address: address,
 		Debug:   debug,
 	}
 	if err := providerserver.Serve(context.Background(), provider.New(version), opts); err != nil {

@@ -5,25 +5,39 @@ package pluginlog
 
 import (
 	"os"
+	"slices"
 	"strings"
 )
 
-// sdkLevelVars are the log-level variables of terraform-plugin-go,
-// terraform-plugin-framework and terraform-plugin-log (the provider's own
-// lines).
+// sdkLevelVars are the log-level variables of terraform-plugin-go and
+// terraform-plugin-framework. The provider's own lines (tflog, and the
+// libraries that log through it, such as the timeouts package) have a
+// variable named after the provider, providerLevelVar.
 var sdkLevelVars = []string{"TF_LOG_PROVIDER", "TF_LOG_SDK", "TF_LOG_SDK_PROTO", "TF_LOG_SDK_FRAMEWORK"}
 
 // QuietUnasked turns the plugin's logs off when no TF_LOG* variable asks
 // for them. Without it the framework writes TRACE lines for every request
 // even when TF_LOG is unset, and Terraform parses and discards them
 // (hashicorp/terraform-plugin-framework#1269): about half of a refresh
-// plan's CPU. Terraform passes its environment to the plugin, so
-// TF_LOG=TRACE (or any TF_LOG_* setting) still gets every line. Call it
-// first thing in main, before the server starts.
-func QuietUnasked() {
-	for _, name := range unasked(os.Environ()) {
+// plan's CPU. The provider's own logger, served at address (the registry
+// address given to providerserver.Serve), is at TRACE too unless its own
+// variable says otherwise: terraform-plugin-go reads TF_LOG_PROVIDER_<TYPE>
+// for it, not TF_LOG_PROVIDER. Terraform passes its environment to the
+// plugin, so TF_LOG=TRACE (or any TF_LOG_* setting) still gets every line.
+// Call it first thing in main, before the server starts.
+func QuietUnasked(address string) {
+	for _, name := range unasked(os.Environ(), address) {
 		_ = os.Setenv(name, "off")
 	}
+}
+
+// providerLevelVar is the variable terraform-plugin-go reads the level of
+// the provider's own logger from: TF_LOG_PROVIDER_ and the provider's type,
+// the last part of its address, with dashes as underscores, in upper case
+// ("registry.terraform.io/paymentsdev/payments": TF_LOG_PROVIDER_PAYMENTS).
+func providerLevelVar(address string) string {
+	typ := address[strings.LastIndexByte(address, '/')+1:]
+	return "TF_LOG_PROVIDER_" + strings.ToUpper(strings.ReplaceAll(typ, "-", "_"))
 }
 
 // Wanted tells whether the environment may ask for the plugin's logs:
@@ -44,13 +58,14 @@ func wanted(environ []string) bool {
 	return false
 }
 
-// unasked returns the level variables to set to "off" in environ: all of
-// them when no variable of environ starts with TF_LOG, else none.
-func unasked(environ []string) []string {
+// unasked returns the level variables to set to "off" in environ, for the
+// provider served at address: all of them when no variable of environ
+// starts with TF_LOG, else none.
+func unasked(environ []string, address string) []string {
 	for _, kv := range environ {
 		if strings.HasPrefix(kv, "TF_LOG") {
 			return nil
 		}
 	}
-	return sdkLevelVars
+	return append(slices.Clone(sdkLevelVars), providerLevelVar(address))
 }

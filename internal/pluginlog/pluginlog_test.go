@@ -8,7 +8,7 @@ import (
 )
 
 func TestUnasked_Environments(t *testing.T) {
-	all := []string{"TF_LOG_PROVIDER", "TF_LOG_SDK", "TF_LOG_SDK_PROTO", "TF_LOG_SDK_FRAMEWORK"}
+	all := []string{"TF_LOG_PROVIDER", "TF_LOG_SDK", "TF_LOG_SDK_PROTO", "TF_LOG_SDK_FRAMEWORK", "TF_LOG_PROVIDER_PAYMENTS"}
 	tests := []struct {
 		name    string
 		environ []string
@@ -24,10 +24,26 @@ func TestUnasked_Environments(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			if got := unasked(tt.environ); !slices.Equal(got, tt.want) {
+			if got := unasked(tt.environ, testAddress); !slices.Equal(got, tt.want) {
 				t.Errorf("unasked(%q) = %q, want %q", tt.environ, got, tt.want)
 			}
 		})
+	}
+}
+
+// testAddress is the payments provider's address, as main.go serves it.
+const testAddress = "registry.terraform.io/paymentsdev/payments"
+
+func TestProviderLevelVar_Addresses(t *testing.T) {
+	for _, tt := range []struct{ address, want string }{
+		{testAddress, "TF_LOG_PROVIDER_PAYMENTS"},
+		{"registry.terraform.io/bench/floor", "TF_LOG_PROVIDER_FLOOR"},
+		{"registry.opentofu.org/example/some-thing", "TF_LOG_PROVIDER_SOME_THING"},
+		{"payments", "TF_LOG_PROVIDER_PAYMENTS"},
+	} {
+		if got := providerLevelVar(tt.address); got != tt.want {
+			t.Errorf("providerLevelVar(%q) = %q, want %q", tt.address, got, tt.want)
+		}
 	}
 }
 
@@ -39,7 +55,7 @@ func TestWanted_Environments(t *testing.T) {
 	}{
 		{"empty environment", nil, false},
 		{"unrelated variables", []string{"HOME=/root", "PAYMENTS_TF_LOG=trace", "XTF_LOG=trace"}, false},
-		{"as QuietUnasked leaves it", []string{"TF_LOG_PROVIDER=off", "TF_LOG_SDK=off", "TF_LOG_SDK_PROTO=off", "TF_LOG_SDK_FRAMEWORK=off"}, false},
+		{"as QuietUnasked leaves it", []string{"TF_LOG_PROVIDER=off", "TF_LOG_SDK=off", "TF_LOG_SDK_PROTO=off", "TF_LOG_SDK_FRAMEWORK=off", "TF_LOG_PROVIDER_PAYMENTS=off"}, false},
 		{"off in any case, or empty", []string{"TF_LOG=OFF", "TF_LOG_PROVIDER=Off", "TF_LOG_SDK="}, false},
 		{"TF_LOG", []string{"TF_LOG=TRACE"}, true},
 		{"the provider's level only", []string{"TF_LOG_SDK=off", "TF_LOG_PROVIDER=DEBUG"}, true},
@@ -58,7 +74,8 @@ func TestWanted_Environments(t *testing.T) {
 
 func TestQuietUnasked_TurnsLogsOff(t *testing.T) {
 	// Unset every TF_LOG* variable for the test; t.Setenv restores them.
-	names := slices.Clone(sdkLevelVars)
+	quieted := append(slices.Clone(sdkLevelVars), "TF_LOG_PROVIDER_PAYMENTS")
+	names := slices.Clone(quieted)
 	for _, kv := range os.Environ() {
 		if name, _, _ := strings.Cut(kv, "="); strings.HasPrefix(name, "TF_LOG") {
 			names = append(names, name)
@@ -70,8 +87,8 @@ func TestQuietUnasked_TurnsLogsOff(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	QuietUnasked()
-	for _, name := range sdkLevelVars {
+	QuietUnasked(testAddress)
+	for _, name := range quieted {
 		if got := os.Getenv(name); got != "off" {
 			t.Errorf("%s = %q after QuietUnasked without TF_LOG*, want off", name, got)
 		}

@@ -16,7 +16,7 @@ import (
 func main() {
 	// As the payments provider does: a floor that wrote TRACE lines for
 	// Terraform to discard would be slower than the provider it measures.
-	pluginlog.QuietUnasked()
+	pluginlog.QuietUnasked(floor.Address)
 	err := providerserver.Serve(context.Background(), func() provider.Provider { return floor.New() },
 		providerserver.ServeOpts{Address: floor.Address})
 	if err != nil {
