@@ -4,31 +4,21 @@ import "github.com/paymentsdev/terraform-provider-payments/internal/sandbox/ids"
 
 // rid is the random part of an object id (package ids), with the short
 // names the handlers use.
-type rid ids.RID
+type rid = ids.RID
 
-func newRID() rid { return rid(ids.New()) }
+func newRID() rid { return ids.New() }
 
 // parseRID takes the random part out of prefix+24 alphanumerics; ok is
 // false for anything else, which callers answer as "no such object".
 func parseRID(s, prefix string) (rid, bool) {
-	r, ok := ids.Parse(s, prefix)
-	return rid(r), ok
+	return ids.Parse(s, prefix)
 }
-
-func (r rid) Format(prefix string) string { return ids.RID(r).Format(prefix) }
-
-func (r rid) IsZero() bool { return r == rid{} }
 
 // appendID writes prefix+r as a JSON string.
-func appendID(b []byte, prefix string, r rid) []byte { return ids.Append(b, prefix, ids.RID(r)) }
+func appendID(b []byte, prefix string, r rid) []byte { return ids.Append(b, prefix, r) }
 
 // appendOptID writes the zero rid as null: no such object.
-func appendOptID(b []byte, prefix string, r rid) []byte {
-	if r.IsZero() {
-		return append(b, "null"...)
-	}
-	return appendID(b, prefix, r)
-}
+func appendOptID(b []byte, prefix string, r rid) []byte { return ids.AppendOpt(b, prefix, r) }
 
 // newAuthorizationCode returns the issuer's code: six digits.
 func newAuthorizationCode() string { return ids.AuthorizationCode() }

@@ -2,7 +2,6 @@ package sandbox
 
 import (
 	"slices"
-	"strconv"
 
 	"github.com/paymentsdev/terraform-provider-payments/internal/sandbox/jsonw"
 )
@@ -18,20 +17,15 @@ func jsonLen(s string) int { return jsonw.Len(s) }
 // appendOptString writes "" as null: a cleared or never-set field.
 func appendOptString(b []byte, s string) []byte { return jsonw.OptString(b, s) }
 
-func appendInt(b []byte, n int64) []byte { return strconv.AppendInt(b, n, 10) }
+func appendInt(b []byte, n int64) []byte { return jsonw.Int(b, n) }
 
-func appendBool(b []byte, v bool) []byte { return strconv.AppendBool(b, v) }
+func appendBool(b []byte, v bool) []byte { return jsonw.Bool(b, v) }
 
 // appendTime writes unix seconds as RFC 3339 UTC, second precision, Z.
 func appendTime(b []byte, unix int64) []byte { return jsonw.Time(b, unix) }
 
 // appendOptTime writes 0 as null: a time that has not come.
-func appendOptTime(b []byte, unix int64) []byte {
-	if unix == 0 {
-		return append(b, "null"...)
-	}
-	return appendTime(b, unix)
-}
+func appendOptTime(b []byte, unix int64) []byte { return jsonw.OptTime(b, unix) }
 
 // appendFloat writes a fault rate the way encoding/json would.
 func appendFloat(b []byte, f float64) []byte { return jsonw.Float(b, f) }

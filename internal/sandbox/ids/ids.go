@@ -118,6 +118,17 @@ func Parse(s, prefix string) (r RID, ok bool) {
 // Format is the id prefix+r.
 func (r RID) Format(prefix string) string { return prefix + string(r[:]) }
 
+// IsZero reports whether r is the zero RID, which stands for no id.
+func (r RID) IsZero() bool { return r == RID{} }
+
+// AppendOpt writes prefix+r as a JSON string, or null for the zero RID.
+func AppendOpt(b []byte, prefix string, r RID) []byte {
+	if r.IsZero() {
+		return append(b, "null"...)
+	}
+	return Append(b, prefix, r)
+}
+
 // Append writes prefix+r as a JSON string.
 func Append(b []byte, prefix string, r RID) []byte {
 	b = append(b, '"')

@@ -167,6 +167,21 @@ func put2(b []byte, v uint64) {
 
 const twoDigits = "00010203040506070809101112131415161718192021222324252627282930313233343536373839404142434445464748495051525354555657585960616263646566676869707172737475767778798081828384858687888990919293949596979899"
 
+// Int writes n in decimal.
+func Int(b []byte, n int64) []byte { return strconv.AppendInt(b, n, 10) }
+
+// Bool writes true or false.
+func Bool(b []byte, v bool) []byte { return strconv.AppendBool(b, v) }
+
+// OptTime writes unix seconds as Time does, and 0 as null: a time that
+// has not come.
+func OptTime(b []byte, unix int64) []byte {
+	if unix == 0 {
+		return append(b, "null"...)
+	}
+	return Time(b, unix)
+}
+
 // Float writes a rate from 0 to 1 the way encoding/json would; below
 // 1e-4 the spelling differs (1e-05 for 0.00001), the value does not.
 func Float(b []byte, f float64) []byte {
