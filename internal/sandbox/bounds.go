@@ -9,6 +9,7 @@ import (
 	"github.com/paymentsdev/terraform-provider-payments/internal/sandbox/apierr"
 	"github.com/paymentsdev/terraform-provider-payments/internal/sandbox/bytesize"
 	"github.com/paymentsdev/terraform-provider-payments/internal/sandbox/metrics"
+	"github.com/paymentsdev/terraform-provider-payments/internal/sandbox/model"
 	"github.com/paymentsdev/terraform-provider-payments/internal/sandbox/storage"
 	"github.com/paymentsdev/terraform-provider-payments/internal/wire"
 )
@@ -62,119 +63,18 @@ var DefaultLimits = Limits{
 	AccountIdle:     DefaultAccountIdle,
 }
 
-// Size estimates. A heap allocation costs its bytes plus allocOverhead for
-// the size-class rounding; a map entry costs its key and value with the
-// empty slots a map keeps around them; an entry of a growing slice costs a
-// pointer and half as much again of spare capacity.
-const (
-	AllocOverhead = 16
-	PtrBytes      = 8
-	OrderSlot     = PtrBytes * 3 / 2
-	RidMapEntry   = (wire.IDRandomLength + PtrBytes + 1) * 8 / 5
-)
-
 var (
-	CustomerBytes    = int64(reflect.TypeFor[Customer]().Size()) + AllocOverhead
-	SourceBytes      = int64(reflect.TypeFor[Source]().Size()) + AllocOverhead
-	PaymentBytes     = int64(reflect.TypeFor[Payment]().Size()) + AllocOverhead
-	idemBytes        = int64(reflect.TypeFor[idemRecord]().Size()) + AllocOverhead
-	EndpointBytes    = int64(reflect.TypeFor[WebhookEndpoint]().Size()) + AllocOverhead
-	EventBytes       = int64(reflect.TypeFor[Event]().Size()) + AllocOverhead
-	ProductBytes     = int64(reflect.TypeFor[Product]().Size()) + AllocOverhead
-	PriceBytes       = int64(reflect.TypeFor[Price]().Size()) + AllocOverhead
-	SubBytes         = int64(reflect.TypeFor[Subscription]().Size()) + AllocOverhead
-	SubItemBytes     = int64(reflect.TypeFor[SubItem]().Size())
-	InvoiceBytes     = int64(reflect.TypeFor[Invoice]().Size()) + AllocOverhead
-	InvoiceLineBytes = int64(reflect.TypeFor[InvoiceLine]().Size())
-	ClockBytes       = int64(reflect.TypeFor[TestClock]().Size()) + AllocOverhead
-	KvBytes          = int64(reflect.TypeFor[Kv]().Size())
+	idemBytes = int64(reflect.TypeFor[idemRecord]().Size()) + model.AllocOverhead
+
 	// accountBytes is an account with no objects: its struct, per-route
 	// counters and empty maps, and its entry in the server's map.
-	accountBytes = int64(reflect.TypeFor[account]().Size()) + AllocOverhead +
-		int64(len(routes))*8 + 4*(48+AllocOverhead) + (32+PtrBytes+1)*8/5
+	accountBytes = int64(reflect.TypeFor[account]().Size()) + model.AllocOverhead +
+		int64(len(routes))*8 + 4*(48+model.AllocOverhead) + (32+model.PtrBytes+1)*8/5
 )
-
-// strBytes is a string as the account is charged for it: its length as
-// JSON, escapes included, since answers and stored events carry it so;
-// 25,000 '<' kept in 25 KB are sent as 150 KB.
-func StrBytes(s string) int64 {
-	if s == "" {
-		return 0
-	}
-	return int64(jsonLen(s)) + AllocOverhead
-}
-
-func MetaBytes(m Metadata) int64 {
-	if len(m) == 0 {
-		return 0
-	}
-	n := int64(cap(m))*KvBytes + AllocOverhead
-	for _, e := range m {
-		n += StrBytes(e.K) + StrBytes(e.V)
-	}
-	return n
-}
-
-func (cu *Customer) MemBytes() int64 {
-	n := CustomerBytes + RidMapEntry + OrderSlot +
-		StrBytes(cu.Email) + StrBytes(cu.Name) + StrBytes(cu.Phone) + MetaBytes(cu.Meta)
-	if len(cu.Sources) > 0 {
-		n += int64(cap(cu.Sources))*PtrBytes + AllocOverhead + int64(len(cu.Sources))*SourceBytes
-	}
-	return n
-}
-
-func (p *Payment) MemBytes() int64 {
-	n := PaymentBytes + RidMapEntry + OrderSlot + StrBytes(p.AuthCode) + StrBytes(p.Description) + MetaBytes(p.Meta)
-	if !p.Customer.IsZero() {
-		n += OrderSlot // byCustomer
-	}
-	return n
-}
 
 func (rec *idemRecord) memBytes() int64 {
 	// The map entry: a string key, a pointer, and the map's spare slots.
-	return idemBytes + OrderSlot + (16+PtrBytes+1)*8/5 + StrBytes(rec.key) + int64(cap(rec.body)) + AllocOverhead
-}
-
-func (ep *WebhookEndpoint) MemBytes() int64 {
-	n := EndpointBytes + RidMapEntry + OrderSlot + StrBytes(ep.URL) + StrBytes(ep.Description) +
-		StrBytes(ep.Secret) + MetaBytes(ep.Meta) + int64(cap(ep.Events))*16 + AllocOverhead
-	for _, e := range ep.Events {
-		n += StrBytes(e)
-	}
-	return n
-}
-
-func (p *Product) MemBytes() int64 {
-	return ProductBytes + RidMapEntry + OrderSlot + StrBytes(p.Name) + StrBytes(p.Description) + MetaBytes(p.Meta)
-}
-
-// memBytes of a price counts its place in the index of lookup keys while
-// it holds one.
-func (pr *Price) MemBytes() int64 {
-	n := PriceBytes + RidMapEntry + OrderSlot + StrBytes(pr.Nickname) + StrBytes(pr.LookupKey) + MetaBytes(pr.Meta)
-	if pr.Active && pr.LookupKey != "" {
-		n += (16 + PtrBytes + 1) * 8 / 5
-	}
-	return n
-}
-
-func (s *Subscription) MemBytes() int64 {
-	return SubBytes + RidMapEntry + OrderSlot + int64(cap(s.Items))*SubItemBytes + AllocOverhead + MetaBytes(s.Meta)
-}
-
-func (inv *Invoice) MemBytes() int64 {
-	return InvoiceBytes + RidMapEntry + OrderSlot + int64(cap(inv.Lines))*InvoiceLineBytes + AllocOverhead
-}
-
-func (k *TestClock) MemBytes() int64 {
-	return ClockBytes + RidMapEntry + OrderSlot + StrBytes(k.Name)
-}
-
-func (ev *Event) MemBytes() int64 {
-	// A shared Obj is charged to each of its events: a bound errs high.
-	return EventBytes + RidMapEntry + OrderSlot + int64(cap(ev.Obj)) + int64(cap(ev.Body)) + AllocOverhead
+	return idemBytes + model.OrderSlot + (16+model.PtrBytes+1)*8/5 + model.StrBytes(rec.key) + int64(cap(rec.body)) + model.AllocOverhead
 }
 
 // charge adds delta bytes to the account and the server's total. The
@@ -377,7 +277,7 @@ func (a *account) countLoaded(now time.Time) {
 		a.recount(&ev.Counted, ev.MemBytes())
 	}
 	for _, t := range a.tokens {
-		a.recount(&t.Counted, TokenBytes)
+		a.recount(&t.Counted, model.TokenBytes)
 	}
 	for _, p := range a.cat.Products {
 		a.recount(&p.Counted, p.MemBytes())

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"testing"
 
+	"github.com/paymentsdev/terraform-provider-payments/internal/sandbox/model"
 	"github.com/paymentsdev/terraform-provider-payments/internal/wire"
 )
 
@@ -48,13 +49,13 @@ func marshalStd(v any) []byte {
 func TestCatalogJSON_MatchesEncodingJSON(t *testing.T) {
 	cus, _ := jsonwFixtures() // their strings and metadata are the tricky ones
 	for i, cu := range cus {
-		p := &Product{ID: newRID(), Created: cu.Created, Name: cu.Name, Description: cu.Email, Active: i%2 == 0, Meta: cu.Meta}
+		p := &model.Product{ID: newRID(), Created: cu.Created, Name: cu.Name, Description: cu.Email, Active: i%2 == 0, Meta: cu.Meta}
 		want := marshalStd(productOut{ID: p.ID.Format(wire.ProductIDPrefix), Object: "product", Name: p.Name,
 			Description: optStr(p.Description), Active: p.Active, Metadata: metaMap(p.Meta), CreatedAt: rfc3339(p.Created)})
-		if got := productJSON(nil, p); !bytes.Equal(got, want) {
+		if got := model.ProductJSON(nil, p); !bytes.Equal(got, want) {
 			t.Errorf("product %d:\n got %s\nwant %s", i, got, want)
 		}
-		pr := &Price{ID: newRID(), Created: cu.Created, Product: p.ID, Currency: wire.Currencies[i%len(wire.Currencies)],
+		pr := &model.Price{ID: newRID(), Created: cu.Created, Product: p.ID, Currency: wire.Currencies[i%len(wire.Currencies)],
 			UnitAmount: int64(i) * 999, Nickname: cu.Name, LookupKey: cu.Phone, Active: i%3 != 0, Meta: cu.Meta}
 		typ := wire.PriceTypeOneTime
 		var rec *wire.Recurring
@@ -65,7 +66,7 @@ func TestCatalogJSON_MatchesEncodingJSON(t *testing.T) {
 		want = marshalStd(priceOut{ID: pr.ID.Format(wire.PriceIDPrefix), Object: "price", Product: p.ID.Format(wire.ProductIDPrefix),
 			Type: typ, Currency: pr.Currency, UnitAmount: pr.UnitAmount, Recurring: rec, Nickname: optStr(pr.Nickname),
 			LookupKey: optStr(pr.LookupKey), Active: pr.Active, Metadata: metaMap(pr.Meta), CreatedAt: rfc3339(pr.Created)})
-		if got := priceJSON(nil, pr); !bytes.Equal(got, want) {
+		if got := model.PriceJSON(nil, pr); !bytes.Equal(got, want) {
 			t.Errorf("price %d:\n got %s\nwant %s", i, got, want)
 		}
 	}

@@ -2,6 +2,7 @@ package sandbox
 
 import (
 	"github.com/paymentsdev/terraform-provider-payments/internal/sandbox/apierr"
+	"github.com/paymentsdev/terraform-provider-payments/internal/sandbox/model"
 	"github.com/paymentsdev/terraform-provider-payments/internal/wire"
 )
 
@@ -45,7 +46,7 @@ func (c *call) completePayment() response {
 		p.AuthCode = newAuthorizationCode()
 	}
 	c.putPayment(p)
-	body := paymentJSON(nil, p)
+	body := model.PaymentJSON(nil, p)
 	c.emitPayment(p, body)
 	c.paymentSettled(p)
 	return ok(body)
@@ -66,7 +67,7 @@ func (c *call) disputePayment() response {
 	}
 	p.Status = wire.PaymentStatusDisputed
 	c.putPayment(p)
-	body := paymentJSON(nil, p)
+	body := model.PaymentJSON(nil, p)
 	c.emitPayment(p, body)
 	return ok(body)
 }

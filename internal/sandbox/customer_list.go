@@ -9,6 +9,7 @@ import (
 	"github.com/paymentsdev/terraform-provider-payments/internal/sandbox/apierr"
 	"github.com/paymentsdev/terraform-provider-payments/internal/sandbox/form"
 	"github.com/paymentsdev/terraform-provider-payments/internal/sandbox/listing"
+	"github.com/paymentsdev/terraform-provider-payments/internal/sandbox/model"
 	"github.com/paymentsdev/terraform-provider-payments/internal/wire"
 )
 
@@ -19,15 +20,15 @@ import (
 
 // indexCustomer gives a new customer the next sequence number and puts it
 // at the end of the account's creation order.
-func (a *account) indexCustomer(cu *Customer) {
+func (a *account) indexCustomer(cu *model.Customer) {
 	a.customerSeq++
 	cu.Seq = a.customerSeq
 	a.customerOrder = append(a.customerOrder, cu)
 }
 
 // unindexCustomer takes a deleted customer out of the creation order.
-func (a *account) unindexCustomer(cu *Customer) {
-	a.customerOrder = listing.Remove(a.customerOrder, cu.Seq, func(x *Customer) uint64 { return x.Seq })
+func (a *account) unindexCustomer(cu *model.Customer) {
+	a.customerOrder = listing.Remove(a.customerOrder, cu.Seq, func(x *model.Customer) uint64 { return x.Seq })
 }
 
 // orderCustomers builds the creation order of the customers loaded from the
@@ -36,14 +37,14 @@ func (a *account) unindexCustomer(cu *Customer) {
 // then numbered afresh and written back, so that the order is the same
 // after every later restart.
 func (s *Server) orderCustomers(a *account) error {
-	order := make([]*Customer, 0, len(a.customers))
+	order := make([]*model.Customer, 0, len(a.customers))
 	legacy := false
 	for _, cu := range a.customers {
 		order = append(order, cu)
 		legacy = legacy || cu.Seq == 0
 		a.customerSeq = max(a.customerSeq, cu.Seq)
 	}
-	slices.SortFunc(order, func(x, y *Customer) int {
+	slices.SortFunc(order, func(x, y *model.Customer) int {
 		if c := cmp.Compare(x.Seq, y.Seq); c != 0 {
 			return c
 		}
@@ -95,23 +96,23 @@ func (c *call) listCustomers() response {
 	// A filter that no customer's address could equal is a mistake worth
 	// naming, not an empty page.
 	email, _ := c.f.Get(wire.ParamEmail)
-	var match func(*Customer) bool
+	var match func(*model.Customer) bool
 	if email != "" {
 		if e := form.CheckEmail(email); e != nil {
 			return errResponse(e)
 		}
-		match = func(cu *Customer) bool { return strings.EqualFold(cu.Email, email) }
+		match = func(cu *model.Customer) bool { return strings.EqualFold(cu.Email, email) }
 	}
-	l := listing.List[*Customer]{
+	l := listing.List[*model.Customer]{
 		URL: wire.PathCustomers, Noun: "customer",
-		Seq: func(cu *Customer) uint64 { return cu.Seq },
-		Find: func(id string) (*Customer, bool) {
+		Seq: func(cu *model.Customer) uint64 { return cu.Seq },
+		Find: func(id string) (*model.Customer, bool) {
 			r, ok := parseRID(id, wire.CustomerIDPrefix)
 			cu := c.a.customers[r]
 			return cu, ok && cu != nil
 		},
-		Every: func() []*Customer { return c.a.customerOrder },
-		Write: func(b []byte, cu *Customer) []byte { return append(b, c.customerJSON(cu)...) },
+		Every: func() []*model.Customer { return c.a.customerOrder },
+		Write: func(b []byte, cu *model.Customer) []byte { return append(b, c.customerJSON(cu)...) },
 	}
 	return serveList(c, &l, c.a.customerOrder, match)
 }

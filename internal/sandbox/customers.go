@@ -7,6 +7,7 @@ import (
 
 	"github.com/paymentsdev/terraform-provider-payments/internal/sandbox/apierr"
 	"github.com/paymentsdev/terraform-provider-payments/internal/sandbox/form"
+	"github.com/paymentsdev/terraform-provider-payments/internal/sandbox/model"
 	"github.com/paymentsdev/terraform-provider-payments/internal/wire"
 )
 
@@ -15,16 +16,16 @@ import (
 var customerFields = []struct {
 	name  string
 	check func(string) *apierr.Error
-	field func(*Customer) *string
+	field func(*model.Customer) *string
 }{
-	{wire.ParamEmail, form.CheckEmail, func(c *Customer) *string { return &c.Email }},
-	{wire.ParamName, form.CheckName, func(c *Customer) *string { return &c.Name }},
-	{wire.ParamPhone, form.CheckPhone, func(c *Customer) *string { return &c.Phone }},
+	{wire.ParamEmail, form.CheckEmail, func(c *model.Customer) *string { return &c.Email }},
+	{wire.ParamName, form.CheckName, func(c *model.Customer) *string { return &c.Name }},
+	{wire.ParamPhone, form.CheckPhone, func(c *model.Customer) *string { return &c.Phone }},
 }
 
 // setCustomerFields validates the scalar fields of f and writes them to
 // dst. An empty value clears the field.
-func (c *call) setCustomerFields(dst *Customer) *apierr.Error {
+func (c *call) setCustomerFields(dst *model.Customer) *apierr.Error {
 	for _, cf := range customerFields {
 		v, ok := c.f.Get(cf.name)
 		if !ok {
@@ -41,12 +42,12 @@ func (c *call) setCustomerFields(dst *Customer) *apierr.Error {
 	return nil
 }
 
-func (c *call) newSource(cd *Card) *Source {
-	return &Source{ID: newRID(), Card: cd, ExpMonth: ExpMonth, ExpYear: int32(c.now.UTC().Year() + ExpYearsAhead)}
+func (c *call) newSource(cd *model.Card) *model.Source {
+	return &model.Source{ID: newRID(), Card: cd, ExpMonth: model.ExpMonth, ExpYear: int32(c.now.UTC().Year() + model.ExpYearsAhead)}
 }
 
 // attach adds src to cu, the default if cu has none.
-func (c *call) attach(cu *Customer, src *Source) {
+func (c *call) attach(cu *model.Customer, src *model.Source) {
 	cu.Sources = append(cu.Sources, src)
 	if cu.DefaultSource == nil {
 		cu.DefaultSource = src
@@ -55,7 +56,7 @@ func (c *call) attach(cu *Customer, src *Source) {
 }
 
 // pathCustomer is the customer named by the path's {id}, or a 404.
-func (c *call) pathCustomer() (*Customer, *apierr.Error) {
+func (c *call) pathCustomer() (*model.Customer, *apierr.Error) {
 	id := c.r.PathValue("id")
 	if r, ok := parseRID(id, wire.CustomerIDPrefix); ok {
 		if cu := c.a.customers[r]; cu != nil {
@@ -73,7 +74,7 @@ func (c *call) createCustomer() response {
 	if e != nil {
 		return errResponse(e)
 	}
-	cu := &Customer{Created: c.unix, Clock: clk}
+	cu := &model.Customer{Created: c.unix, Clock: clk}
 	if k := c.a.clocks.ByID[clk]; k != nil {
 		c.unix, c.now, cu.Created = k.Frozen, time.Unix(k.Frozen, 0), k.Frozen
 	}
@@ -85,7 +86,7 @@ func (c *call) createCustomer() response {
 		return errResponse(e)
 	}
 	cu.Meta = meta
-	var src *Source
+	var src *model.Source
 	if v, ok := c.f.Get(wire.ParamSource); ok && v != "" {
 		if src, e = c.tokenSource(wire.ParamSource, v); e != nil {
 			return errResponse(e)
@@ -144,7 +145,7 @@ func (c *call) updateCustomer() response {
 		if v == "" {
 			return errResponse(apierr.Invalid(wire.ParamDefaultSource, "default_source cannot be empty: a default can be replaced by another attached source (%s...), not removed.", wire.SourceIDPrefix))
 		}
-		var src *Source
+		var src *model.Source
 		if r, ok := parseRID(v, wire.SourceIDPrefix); ok {
 			_, src = cu.Source(r)
 		}
@@ -176,7 +177,7 @@ func (c *call) deleteCustomer() response {
 // removeCustomer deletes cu and answers its deletion. Payments,
 // subscriptions and invoices keep the customer's id; only its sources go
 // with it, and its subscriptions end: nobody is left to bill.
-func (c *call) removeCustomer(cu *Customer) []byte {
+func (c *call) removeCustomer(cu *model.Customer) []byte {
 	c.onClock(cu.ID)
 	c.cancelCustomerSubscriptions(cu.ID)
 	delete(c.a.customers, cu.ID)
@@ -201,7 +202,7 @@ func (c *call) addSource() response {
 	c.onClock(cu.ID)
 	v, _ := c.f.Get(wire.ParamSource)
 	if v == "" {
-		return errResponse(apierr.MissingParam(wire.ParamSource, "source is required: send a sandbox test token such as %s.", TokenVisa))
+		return errResponse(apierr.MissingParam(wire.ParamSource, "source is required: send a sandbox test token such as %s.", model.TokenVisa))
 	}
 	src, e := c.tokenSource(wire.ParamSource, v)
 	if e != nil {
@@ -219,7 +220,7 @@ func (c *call) addSource() response {
 }
 
 // pathSource is the source {src} of the customer {id}, or a 404.
-func (c *call) pathSource() (*Customer, int, *apierr.Error) {
+func (c *call) pathSource() (*model.Customer, int, *apierr.Error) {
 	cu, e := c.pathCustomer()
 	if e != nil {
 		return nil, 0, e
@@ -272,7 +273,7 @@ func (c *call) removeSource() response {
 	return ok(b)
 }
 
-func (c *call) customerJSON(cu *Customer) []byte {
+func (c *call) customerJSON(cu *model.Customer) []byte {
 	b := make([]byte, 0, 320+80*len(cu.Sources))
 	b = append(b, `{"id":`...)
 	b = appendID(b, wire.CustomerIDPrefix, cu.ID)
@@ -306,10 +307,10 @@ func (c *call) customerJSON(cu *Customer) []byte {
 		b = append(b, `,"test_clock":`...)
 		b = appendID(b, wire.TestClockIDPrefix, cu.Clock)
 	}
-	return appendMetadataTail(b, cu.Meta, cu.Created)
+	return model.AppendMetadataTail(b, cu.Meta, cu.Created)
 }
 
-func sourceJSON(b []byte, cu *Customer, s *Source) []byte {
+func sourceJSON(b []byte, cu *model.Customer, s *model.Source) []byte {
 	b = append(b, `{"id":`...)
 	b = appendID(b, wire.SourceIDPrefix, s.ID)
 	b = append(b, `,"object":"source","customer":`...)

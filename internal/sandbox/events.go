@@ -7,6 +7,7 @@ import (
 
 	"github.com/paymentsdev/terraform-provider-payments/internal/sandbox/apierr"
 	"github.com/paymentsdev/terraform-provider-payments/internal/sandbox/listing"
+	"github.com/paymentsdev/terraform-provider-payments/internal/sandbox/model"
 	"github.com/paymentsdev/terraform-provider-payments/internal/wire"
 )
 
@@ -17,26 +18,6 @@ import (
 // a benchmark's hundred thousand writes cannot hold as many events in
 // memory; the oldest go first.
 const maxEvents = 10_000
-
-type Event struct {
-	ID      rid
-	Seq     uint64
-	Type    string
-	Created int64
-	// At is the change's time, the body's created_at.
-	At int64
-	// Obj is the object's JSON, from which the body (the event as sent
-	// and as answered) is written when it is read (JSON): most events
-	// are never read, and their bodies cost a renewal five allocations
-	// and copies. Events of one object alike in a row (an invoice
-	// created and finalized at once) share it; it never changes once
-	// made.
-	Obj []byte
-	// Body is the whole body of an event read from the data file; Obj is
-	// then nil.
-	Body    []byte
-	Counted int64 // bytes charged to the account, see bounds.go
-}
 
 // emit records an event of type typ about obj (the object's JSON right
 // after the change) and schedules its deliveries. It runs inside the
@@ -49,7 +30,7 @@ func (c *call) emit(typ string, obj []byte) {
 	// from; the body's created_at is the change's time, which for a
 	// customer on a test clock is the clock's (testclocks.go).
 	now := c.wallNow()
-	ev := &Event{ID: newRID(), Seq: wh.seq, Type: typ, Created: max(c.unix, now.Unix()), At: c.unix}
+	ev := &model.Event{ID: newRID(), Seq: wh.seq, Type: typ, Created: max(c.unix, now.Unix()), At: c.unix}
 	for wh.events[ev.ID] != nil {
 		ev.ID = newRID()
 	}
@@ -86,23 +67,23 @@ func (c *call) wallNow() time.Time {
 // renewal emits five events, and each object's own buffer was as much
 // garbage as its event. A scratch slice is valid until the next one.
 
-func (c *call) invoiceScratch(inv *Invoice) []byte {
-	c.scratch = InvoiceJSON(c.scratch[:0], inv)
+func (c *call) invoiceScratch(inv *model.Invoice) []byte {
+	c.scratch = model.InvoiceJSON(c.scratch[:0], inv)
 	return c.scratch
 }
 
-func (c *call) subscriptionScratch(s *Subscription) []byte {
-	c.scratch = SubscriptionJSON(c.scratch[:0], s)
+func (c *call) subscriptionScratch(s *model.Subscription) []byte {
+	c.scratch = model.SubscriptionJSON(c.scratch[:0], s)
 	return c.scratch
 }
 
-func (c *call) paymentScratch(p *Payment) []byte {
-	c.scratch = paymentJSON(c.scratch[:0], p)
+func (c *call) paymentScratch(p *model.Payment) []byte {
+	c.scratch = model.PaymentJSON(c.scratch[:0], p)
 	return c.scratch
 }
 
 // emitPayment records the event of a payment entering its status.
-func (c *call) emitPayment(p *Payment, body []byte) {
+func (c *call) emitPayment(p *model.Payment, body []byte) {
 	c.emit(wire.PaymentStatusEvent(p.Status), body)
 }
 
@@ -138,34 +119,6 @@ func (c *call) pruneEventsAt(now time.Time, over func() bool) {
 	}
 }
 
-// JSON is the event's body: the same bytes at every read, so that a
-// delivery's signature, a retrieve and a list agree.
-func (ev *Event) JSON() []byte {
-	if ev.Obj == nil {
-		return ev.Body
-	}
-	return ev.AppendJSON(make([]byte, 0, eventHeadBytes+len(ev.Obj)))
-}
-
-// eventHeadBytes is about what an event's body holds besides its object.
-const eventHeadBytes = 160
-
-// AppendJSON writes the event's body.
-func (ev *Event) AppendJSON(b []byte) []byte {
-	if ev.Obj == nil {
-		return append(b, ev.Body...)
-	}
-	b = append(b, `{"id":`...)
-	b = appendID(b, wire.EventIDPrefix, ev.ID)
-	b = append(b, `,"object":"event","type":`...)
-	b = appendString(b, ev.Type)
-	b = append(b, `,"created_at":`...)
-	b = appendTime(b, ev.At)
-	b = append(b, `,"livemode":false,"data":{"object":`...)
-	b = append(b, ev.Obj...)
-	return append(b, "}}"...)
-}
-
 func (c *call) retrieveEvent() response {
 	if e := c.f.Check(); e != nil {
 		return errResponse(e)
@@ -181,7 +134,7 @@ func (c *call) retrieveEvent() response {
 
 // expired reports whether an event is past the retention though not yet
 // pruned (pruning happens on the next event).
-func (c *call) expired(ev *Event) bool {
+func (c *call) expired(ev *model.Event) bool {
 	return ev.Created < c.s.now().Add(-wire.EventRetention).Unix()
 }
 
@@ -193,16 +146,16 @@ func (c *call) listEvents() response {
 	if typ != "" && !wire.IsEventType(typ) {
 		return errResponse(apierr.Invalid(wire.ParamType, "type %q is not an event type; use one of %s.", apierr.Clip(typ), strings.Join(wire.EventTypes, ", ")))
 	}
-	l := listing.List[*Event]{
+	l := listing.List[*model.Event]{
 		URL: wire.PathEvents, Noun: "event",
-		Seq: func(ev *Event) uint64 { return ev.Seq },
-		Find: func(id string) (*Event, bool) {
+		Seq: func(ev *model.Event) uint64 { return ev.Seq },
+		Find: func(id string) (*model.Event, bool) {
 			r, ok := parseRID(id, wire.EventIDPrefix)
 			ev := c.a.wh.events[r]
 			return ev, ok && ev != nil
 		},
-		Every: func() []*Event { return c.a.wh.eventOrder },
-		Write: func(b []byte, ev *Event) []byte { return ev.AppendJSON(b) },
+		Every: func() []*model.Event { return c.a.wh.eventOrder },
+		Write: func(b []byte, ev *model.Event) []byte { return ev.AppendJSON(b) },
 	}
-	return serveList(c, &l, c.a.wh.eventOrder, func(ev *Event) bool { return (typ == "" || ev.Type == typ) && !c.expired(ev) })
+	return serveList(c, &l, c.a.wh.eventOrder, func(ev *model.Event) bool { return (typ == "" || ev.Type == typ) && !c.expired(ev) })
 }

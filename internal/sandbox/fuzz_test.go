@@ -11,6 +11,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/paymentsdev/terraform-provider-payments/internal/sandbox/form"
+	"github.com/paymentsdev/terraform-provider-payments/internal/sandbox/model"
 	"github.com/paymentsdev/terraform-provider-payments/internal/wire"
 )
 
@@ -71,7 +72,7 @@ func FuzzParseForm(f *testing.F) {
 		}
 
 		// Metadata rules hold on whatever was accepted.
-		meta, me := applyMetadata(Metadata{{"keep", "1"}}, got)
+		meta, me := applyMetadata(model.Metadata{{K: "keep", V: "1"}}, got)
 		if me != nil {
 			if me.Param == "" {
 				t.Fatalf("metadata error without param: %+v", me)

@@ -6,6 +6,7 @@ import (
 
 	"github.com/paymentsdev/terraform-provider-payments/internal/sandbox/apierr"
 	"github.com/paymentsdev/terraform-provider-payments/internal/sandbox/listing"
+	"github.com/paymentsdev/terraform-provider-payments/internal/sandbox/model"
 	"github.com/paymentsdev/terraform-provider-payments/internal/wire"
 )
 
@@ -16,58 +17,23 @@ import (
 // field set, so that 3-D Secure, declines and disputes work as for any
 // payment.
 
-type InvoiceLine struct {
-	Item     rid
-	Price    rid
-	Quantity int64
-	Amount   int64
-}
-
-type Invoice struct {
-	ID            rid
-	Seq           uint64 // creation order
-	Created       int64
-	Customer      rid
-	Subscription  rid
-	Status        string // interned, one of wire.InvoiceStatuses
-	BillingReason string // interned
-	Lines         []InvoiceLine
-	AmountDue     int64
-	AmountPaid    int64
-	Currency      string
-	Attempts      int64
-	// nextAttempt is when the invoice is charged again, 0 for never.
-	NextAttempt            int64
-	Payment                rid // the latest attempt
-	PeriodStart, PeriodEnd int64
-	Counted                int64 // bytes charged to the account, see bounds.go
-}
-
-func (b *SubBook) AddInvoice(inv *Invoice) {
-	b.Ensure()
-	b.InvoiceSeq++
-	inv.Seq = b.InvoiceSeq
-	b.Invoices[inv.ID] = inv
-	b.InvoiceOrder = append(b.InvoiceOrder, inv)
-}
-
 // newInvoice invoices the current period of s, open; free (a trial) bills
 // nothing.
-func (c *call) newInvoice(s *Subscription, reason string, free bool) *Invoice {
+func (c *call) newInvoice(s *model.Subscription, reason string, free bool) *model.Invoice {
 	return c.newInvoiceAs(periodInvoiceID(s), s, reason, free)
 }
 
 // newInvoiceAs is newInvoice under id, s's periodInvoiceID, that the
 // caller has at hand (a renewal looked for it), or a random one when
 // that is taken.
-func (c *call) newInvoiceAs(id rid, s *Subscription, reason string, free bool) *Invoice {
-	inv := &Invoice{
+func (c *call) newInvoiceAs(id rid, s *model.Subscription, reason string, free bool) *model.Invoice {
+	inv := &model.Invoice{
 		Created: c.unix, Customer: s.Customer, Subscription: s.ID, Status: wire.InvoiceStatusOpen,
 		BillingReason: reason, Currency: s.Currency(), PeriodStart: s.PeriodStart, PeriodEnd: s.PeriodEnd,
 	}
-	inv.Lines = make([]InvoiceLine, len(s.Items))
+	inv.Lines = make([]model.InvoiceLine, len(s.Items))
 	for i, it := range s.Items {
-		inv.Lines[i] = InvoiceLine{Item: it.ID, Price: it.Price.ID, Quantity: it.Quantity}
+		inv.Lines[i] = model.InvoiceLine{Item: it.ID, Price: it.Price.ID, Quantity: it.Quantity}
 		if !free {
 			inv.Lines[i].Amount = it.Price.UnitAmount * it.Quantity
 			inv.AmountDue += inv.Lines[i].Amount
@@ -89,7 +55,7 @@ func (c *call) newInvoiceAs(id rid, s *Subscription, reason string, free bool) *
 // collect charges an open invoice once to src, or marks it paid when it
 // is for nothing, and moves s by the outcome. src is nil when the
 // customer has no card: the attempt then fails without a payment.
-func (c *call) collect(inv *Invoice, s *Subscription, src *Source) {
+func (c *call) collect(inv *model.Invoice, s *model.Subscription, src *model.Source) {
 	if inv.AmountDue == 0 {
 		c.invoicePaid(inv, s)
 		return
@@ -101,7 +67,7 @@ func (c *call) collect(inv *Invoice, s *Subscription, src *Source) {
 		c.invoiceUnpaid(s, inv)
 		return
 	}
-	p := &Payment{
+	p := &model.Payment{
 		Created: c.unix, Amount: inv.AmountDue, Currency: inv.Currency, CaptureRequested: true,
 		Customer: inv.Customer, Invoice: inv.ID,
 		Description: "Invoice " + wire.InvoiceIDPrefix + string(inv.ID[:]), // one allocation
@@ -116,7 +82,7 @@ func (c *call) collect(inv *Invoice, s *Subscription, src *Source) {
 // settle moves inv and s by the status of p, the invoice's latest
 // payment: approved pays it, declined fails it, pending waits for 3-D
 // Secure.
-func (c *call) settle(inv *Invoice, s *Subscription, p *Payment) {
+func (c *call) settle(inv *model.Invoice, s *model.Subscription, p *model.Payment) {
 	switch p.Status {
 	case wire.PaymentStatusApproved:
 		c.invoicePaid(inv, s)
@@ -131,7 +97,7 @@ func (c *call) settle(inv *Invoice, s *Subscription, p *Payment) {
 	}
 }
 
-func (c *call) invoicePaid(inv *Invoice, s *Subscription) {
+func (c *call) invoicePaid(inv *model.Invoice, s *model.Subscription) {
 	inv.Status, inv.AmountPaid, inv.NextAttempt = wire.InvoiceStatusPaid, inv.AmountDue, 0
 	c.putInvoice(inv)
 	c.emit(wire.EventInvoicePaid, c.invoiceScratch(inv))
@@ -149,7 +115,7 @@ func (c *call) invoicePaid(inv *Invoice, s *Subscription) {
 
 // invoiceUnpaid moves s after a failed or waiting charge of inv: a first
 // invoice leaves it incomplete, a later one past_due.
-func (c *call) invoiceUnpaid(s *Subscription, inv *Invoice) {
+func (c *call) invoiceUnpaid(s *model.Subscription, inv *model.Invoice) {
 	if s == nil || s.LatestInvoice != inv.ID || s.Ended() || inv.Status == wire.InvoiceStatusUncollectible {
 		// An uncollectible invoice's attempt leaves s in the state its
 		// dunning ended it in.
@@ -164,7 +130,7 @@ func (c *call) invoiceUnpaid(s *Subscription, inv *Invoice) {
 
 // setSubscriptionStatus moves s to status. The subscription the request
 // creates is announced once, as a whole, by its create.
-func (c *call) setSubscriptionStatus(s *Subscription, status string) {
+func (c *call) setSubscriptionStatus(s *model.Subscription, status string) {
 	if s.Status == status {
 		return
 	}
@@ -178,7 +144,7 @@ func (c *call) setSubscriptionStatus(s *Subscription, status string) {
 
 // paymentSettled follows a payment of an invoice that left pending (3-D
 // Secure completed or failed) to its invoice, while the invoice is open.
-func (c *call) paymentSettled(p *Payment) {
+func (c *call) paymentSettled(p *model.Payment) {
 	inv := c.a.bill.Invoices[p.Invoice]
 	if p.Invoice.IsZero() || inv == nil || !payable(inv) || inv.Payment != p.ID {
 		return
@@ -190,7 +156,7 @@ func (c *call) paymentSettled(p *Payment) {
 
 // source is the card s charges: its default_source, else its customer's
 // default; nil when there is none.
-func (c *call) subscriptionSource(s *Subscription) *Source {
+func (c *call) subscriptionSource(s *model.Subscription) *model.Source {
 	cu := c.a.customers[s.Customer]
 	if cu == nil {
 		return nil
@@ -203,7 +169,7 @@ func (c *call) subscriptionSource(s *Subscription) *Source {
 	return cu.DefaultSource
 }
 
-func (c *call) pathInvoice() (*Invoice, *apierr.Error) {
+func (c *call) pathInvoice() (*model.Invoice, *apierr.Error) {
 	id := c.r.PathValue("id")
 	if inv := c.findInvoice(id); inv != nil {
 		return inv, nil
@@ -211,7 +177,7 @@ func (c *call) pathInvoice() (*Invoice, *apierr.Error) {
 	return nil, apierr.NotFound("invoice", id)
 }
 
-func (c *call) findInvoice(id string) *Invoice {
+func (c *call) findInvoice(id string) *model.Invoice {
 	if r, ok := parseRID(id, wire.InvoiceIDPrefix); ok {
 		return c.a.bill.Invoices[r]
 	}
@@ -226,11 +192,11 @@ func (c *call) retrieveInvoice() response {
 	if e != nil {
 		return errResponse(e)
 	}
-	return ok(InvoiceJSON(nil, inv))
+	return ok(model.InvoiceJSON(nil, inv))
 }
 
 // openOnly refuses to act on an invoice that is not open.
-func openOnly(inv *Invoice, verb string) *apierr.Error {
+func openOnly(inv *model.Invoice, verb string) *apierr.Error {
 	e := apierr.Invalid("", "Invoice %s is %s; only an open invoice can be %s.", inv.ID.Format(wire.InvoiceIDPrefix), inv.Status, verb)
 	e.Code = wire.ErrorCodeInvoiceUnexpectedState
 	return e
@@ -238,7 +204,7 @@ func openOnly(inv *Invoice, verb string) *apierr.Error {
 
 // payable reports whether inv can still be paid: open, or uncollectible
 // after its dunning ran out, as Stripe's invoices are.
-func payable(inv *Invoice) bool {
+func payable(inv *model.Invoice) bool {
 	return inv.Status == wire.InvoiceStatusOpen || inv.Status == wire.InvoiceStatusUncollectible
 }
 
@@ -276,7 +242,7 @@ func (c *call) payInvoice() response {
 		return errResponse(e)
 	}
 	c.collect(inv, s, src)
-	return ok(InvoiceJSON(nil, inv))
+	return ok(model.InvoiceJSON(nil, inv))
 }
 
 // voidInvoice is POST /v1/invoices/{id}/void: an open invoice is never to
@@ -302,7 +268,7 @@ func (c *call) voidInvoice() response {
 	c.onClock(inv.Customer)
 	inv.Status, inv.NextAttempt = wire.InvoiceStatusVoid, 0
 	c.putInvoice(inv)
-	b := InvoiceJSON(nil, inv)
+	b := model.InvoiceJSON(nil, inv)
 	c.emit(wire.EventInvoiceVoided, b)
 	return ok(b)
 }
@@ -329,18 +295,18 @@ func (c *call) listInvoices() response {
 	if status != "" && !slices.Contains(wire.InvoiceStatuses, status) {
 		return errResponse(apierr.Invalid(wire.ParamStatus, "status %q is not an invoice status; use one of %s.", apierr.Clip(status), strings.Join(wire.InvoiceStatuses, ", ")))
 	}
-	match := func(inv *Invoice) bool {
+	match := func(inv *model.Invoice) bool {
 		return (cus.IsZero() || inv.Customer == cus) && (sub.IsZero() || inv.Subscription == sub) && (status == "" || inv.Status == status)
 	}
-	l := listing.List[*Invoice]{
+	l := listing.List[*model.Invoice]{
 		URL: wire.PathInvoices, Noun: "invoice",
-		Seq: func(inv *Invoice) uint64 { return inv.Seq },
-		Find: func(id string) (*Invoice, bool) {
+		Seq: func(inv *model.Invoice) uint64 { return inv.Seq },
+		Find: func(id string) (*model.Invoice, bool) {
 			inv := c.findInvoice(id)
 			return inv, inv != nil
 		},
-		Every: func() []*Invoice { return c.a.bill.InvoiceOrder },
-		Write: InvoiceJSON,
+		Every: func() []*model.Invoice { return c.a.bill.InvoiceOrder },
+		Write: model.InvoiceJSON,
 	}
 	return serveList(c, &l, c.a.bill.InvoiceOrder, match)
 }

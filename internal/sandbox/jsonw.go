@@ -1,8 +1,6 @@
 package sandbox
 
 import (
-	"slices"
-
 	"github.com/paymentsdev/terraform-provider-payments/internal/sandbox/jsonw"
 )
 
@@ -29,45 +27,3 @@ func appendOptTime(b []byte, unix int64) []byte { return jsonw.OptTime(b, unix) 
 
 // appendFloat writes a fault rate the way encoding/json would.
 func appendFloat(b []byte, f float64) []byte { return jsonw.Float(b, f) }
-
-// metadata is an object's metadata, sorted by key. A sorted slice costs
-// far less than a map for the few keys objects carry, and its order makes
-// answers byte-for-byte stable, which idempotent replays compare.
-type Metadata []Kv
-
-type Kv struct{ K, V string }
-
-func (m Metadata) Index(k string) (int, bool) {
-	return slices.BinarySearchFunc(m, k, func(e Kv, k string) int {
-		switch {
-		case e.K < k:
-			return -1
-		case e.K > k:
-			return 1
-		}
-		return 0
-	})
-}
-
-// appendMetadataTail ends each object that carries metadata (customers,
-// payments, webhook endpoints) alike: metadata, created_at, livemode.
-func appendMetadataTail(b []byte, m Metadata, created int64) []byte {
-	b = append(b, `,"metadata":`...)
-	b = m.AppendJSON(b)
-	b = append(b, `,"created_at":`...)
-	b = appendTime(b, created)
-	return append(b, `,"livemode":false}`...)
-}
-
-func (m Metadata) AppendJSON(b []byte) []byte {
-	b = append(b, '{')
-	for i, e := range m {
-		if i > 0 {
-			b = append(b, ',')
-		}
-		b = appendString(b, e.K)
-		b = append(b, ':')
-		b = appendString(b, e.V)
-	}
-	return append(b, '}')
-}

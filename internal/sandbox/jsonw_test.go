@@ -8,6 +8,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/paymentsdev/terraform-provider-payments/internal/sandbox/model"
 	"github.com/paymentsdev/terraform-provider-payments/internal/wire"
 )
 
@@ -22,7 +23,7 @@ func optStr(s string) *string {
 	return &s
 }
 
-func metaMap(m Metadata) map[string]string {
+func metaMap(m model.Metadata) map[string]string {
 	out := make(map[string]string, len(m))
 	for _, e := range m {
 		out[e.K] = e.V
@@ -50,7 +51,7 @@ type sourceSummaryList struct {
 	Data   []wire.SourceSummary `json:"data"`
 }
 
-func customerJSONStd(cu *Customer) []byte {
+func customerJSONStd(cu *model.Customer) []byte {
 	o := customerOut{
 		ID: cu.ID.Format(wire.CustomerIDPrefix), Object: "customer",
 		Email: optStr(cu.Email), Name: optStr(cu.Name), Phone: optStr(cu.Phone),
@@ -91,7 +92,7 @@ type paymentOut struct {
 	Livemode          bool               `json:"livemode"`
 }
 
-func paymentJSONStd(p *Payment) []byte {
+func paymentJSONStd(p *model.Payment) []byte {
 	o := paymentOut{
 		ID: p.ID.Format(wire.PaymentIDPrefix), Object: "payment", Amount: p.Amount, AmountRefunded: p.Refunded,
 		Currency: p.Currency, Status: p.Status, Captured: p.Captured, AuthorizationCode: optStr(p.AuthCode),
@@ -111,27 +112,27 @@ func paymentJSONStd(p *Payment) []byte {
 	return out
 }
 
-func jsonwFixtures() ([]*Customer, []*Payment) {
+func jsonwFixtures() ([]*model.Customer, []*model.Payment) {
 	tricky := []string{"", "plain", `quote " backslash \\ slash /`, "<script>&amp;</script>", "tab\t nl\n cr\r ctl\x01\x1f",
 		"line\u2028sep\u2029", "bad utf8 \xff\xfe end", "é ü 漢字 🎉"}
-	var cus []*Customer
-	var pays []*Payment
+	var cus []*model.Customer
+	var pays []*model.Payment
 	for i, s := range tricky {
-		cu := &Customer{ID: newRID(), Created: 1_700_000_000 + int64(i), Email: s, Name: s, Phone: s, Meta: Metadata{{"k", s}}}
+		cu := &model.Customer{ID: newRID(), Created: 1_700_000_000 + int64(i), Email: s, Name: s, Phone: s, Meta: model.Metadata{{K: "k", V: s}}}
 		if s != "" {
-			cu.Meta = append(cu.Meta, Kv{s, "v"})
-			slices.SortFunc(cu.Meta, func(a, b Kv) int { return strings.Compare(a.K, b.K) })
+			cu.Meta = append(cu.Meta, model.KV{K: s, V: "v"})
+			slices.SortFunc(cu.Meta, func(a, b model.KV) int { return strings.Compare(a.K, b.K) })
 		}
 		for j := range i % 3 {
-			cu.Sources = append(cu.Sources, &Source{ID: newRID(), Card: Cards[j], ExpMonth: ExpMonth, ExpYear: 2030})
+			cu.Sources = append(cu.Sources, &model.Source{ID: newRID(), Card: model.Cards[j], ExpMonth: model.ExpMonth, ExpYear: 2030})
 		}
 		if len(cu.Sources) > 0 {
 			cu.DefaultSource = cu.Sources[len(cu.Sources)-1]
 		}
 		cus = append(cus, cu)
-		p := &Payment{ID: newRID(), Created: cu.Created, Amount: int64(i) * 1000, Refunded: int64(i), Currency: "USD",
+		p := &model.Payment{ID: newRID(), Created: cu.Created, Amount: int64(i) * 1000, Refunded: int64(i), Currency: "USD",
 			Status: wire.PaymentStatuses[i%len(wire.PaymentStatuses)], Captured: i%2 == 0, AuthCode: s,
-			SourceID: newRID(), Card: Cards[i%len(Cards)], ExpMonth: 7, ExpYear: 2029, Description: s, Meta: cu.Meta}
+			SourceID: newRID(), Card: model.Cards[i%len(model.Cards)], ExpMonth: 7, ExpYear: 2029, Description: s, Meta: cu.Meta}
 		if i%2 == 1 {
 			p.Customer = cu.ID
 		}
@@ -151,7 +152,7 @@ func TestJSONW_MatchesEncodingJSON(t *testing.T) {
 		}
 	}
 	for i, p := range pays {
-		if got, want := paymentJSON(nil, p), paymentJSONStd(p); !bytes.Equal(got, want) {
+		if got, want := model.PaymentJSON(nil, p), paymentJSONStd(p); !bytes.Equal(got, want) {
 			t.Errorf("payment %d:\n got %s\nwant %s", i, got, want)
 		}
 	}
@@ -169,7 +170,7 @@ func BenchmarkEncode(b *testing.B) {
 	}{
 		{"customer/jsonw", func() []byte { return c.customerJSON(cu) }},
 		{"customer/encoding_json", func() []byte { return customerJSONStd(cu) }},
-		{"payment/jsonw", func() []byte { return paymentJSON(nil, p) }},
+		{"payment/jsonw", func() []byte { return model.PaymentJSON(nil, p) }},
 		{"payment/encoding_json", func() []byte { return paymentJSONStd(p) }},
 	} {
 		b.Run(bc.name, func(b *testing.B) {

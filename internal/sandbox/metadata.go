@@ -8,13 +8,14 @@ import (
 
 	"github.com/paymentsdev/terraform-provider-payments/internal/sandbox/apierr"
 	"github.com/paymentsdev/terraform-provider-payments/internal/sandbox/form"
+	"github.com/paymentsdev/terraform-provider-payments/internal/sandbox/model"
 	"github.com/paymentsdev/terraform-provider-payments/internal/wire"
 )
 
 // applyMetadata returns cur changed by the metadata fields of f, without
 // touching cur: `metadata=` removes every key, then `metadata[k]=` removes
 // k and `metadata[k]=v` sets it. The limits apply to the result.
-func applyMetadata(cur Metadata, f form.Form) (Metadata, *apierr.Error) {
+func applyMetadata(cur model.Metadata, f form.Form) (model.Metadata, *apierr.Error) {
 	next := cur
 	copied := false
 	if v, ok := f.Get(wire.ParamMetadata); ok {
@@ -54,7 +55,7 @@ func applyMetadata(cur Metadata, f form.Form) (Metadata, *apierr.Error) {
 			next[i].V = strings.Clone(p.Value)
 		default:
 			// Clones: the form's strings are views into the request body.
-			next = slices.Insert(next, i, Kv{strings.Clone(p.Sub), strings.Clone(p.Value)})
+			next = slices.Insert(next, i, model.KV{K: strings.Clone(p.Sub), V: strings.Clone(p.Value)})
 		}
 	}
 	if len(next) > wire.MetadataMaxKeys {

@@ -9,110 +9,9 @@ import (
 	"github.com/paymentsdev/terraform-provider-payments/internal/sandbox/delivery"
 	"github.com/paymentsdev/terraform-provider-payments/internal/sandbox/faults"
 	"github.com/paymentsdev/terraform-provider-payments/internal/sandbox/keys"
+	"github.com/paymentsdev/terraform-provider-payments/internal/sandbox/model"
 	"github.com/paymentsdev/terraform-provider-payments/internal/sandbox/reqlog"
 )
-
-// cardBehaviour is what happens when a card is charged.
-type CardBehaviour uint8
-
-const (
-	Approves CardBehaviour = iota
-	Declines
-	Needs3DS
-	// declinesLater approves a stored card's first charge and declines
-	// every later one.
-	DeclinesLater
-)
-
-// card is the profile behind a sandbox test token.
-type Card struct {
-	Token, Brand, Last4 string
-	Behaviour           CardBehaviour
-}
-
-// cards are the cards behind the sandbox test tokens of rules.go.
-var Cards = []*Card{
-	{TokenVisa, "visa", "4242", Approves},
-	{TokenMastercard, "mastercard", "4444", Approves},
-	{TokenAmex, "amex", "8431", Approves},
-	{TokenDeclined, "visa", "0002", Declines},
-	{Token3DS, "visa", "3184", Needs3DS},
-	// tok_dispute approves; the dispute itself is a sandbox control.
-	{TokenDispute, "visa", "0259", Approves},
-	{TokenDeclinedLater, "visa", "0341", DeclinesLater},
-}
-
-func CardByToken(tok string) *Card {
-	for _, c := range Cards {
-		if c.Token == tok {
-			return c
-		}
-	}
-	return nil
-}
-
-// expMonth is the expiry month of every test token's card; the year is the
-// year the card was stored or charged plus expYearsAhead. A minted token's
-// card keeps the expiry it was tokenized with.
-const (
-	ExpMonth      = 12
-	ExpYearsAhead = 3
-)
-
-type Customer struct {
-	ID                 rid
-	Seq                uint64 // creation order, see customer_list.go
-	Created            int64
-	Email, Name, Phone string
-	Meta               Metadata
-	// sources are in the order they were attached; the default after
-	// removing the default is the last of them.
-	Sources       []*Source
-	DefaultSource *Source
-	// clock is the customer's test clock, zero on real time; fixed at
-	// creation (testclocks.go).
-	Clock   rid
-	Counted int64 // bytes charged to the account, see bounds.go
-}
-
-func (c *Customer) Source(r rid) (int, *Source) {
-	for i, s := range c.Sources {
-		if s.ID == r {
-			return i, s
-		}
-	}
-	return -1, nil
-}
-
-type Source struct {
-	ID                rid
-	Card              *Card
-	ExpMonth, ExpYear int32
-}
-
-type Payment struct {
-	ID       rid
-	Seq      uint64
-	Created  int64
-	Amount   int64
-	Refunded int64
-	Currency string
-	Status   string
-	Captured bool
-	// captureRequested is the create's capture flag; a 3-D Secure payment
-	// completed without an outcome ends authorized when it was false.
-	CaptureRequested bool
-	AuthCode         string
-	SourceID         rid
-	Card             *Card
-	ExpMonth         int32
-	ExpYear          int32
-	Customer         rid // zero when none
-	Invoice          rid // the invoice it pays, zero when none
-	Description      string
-	Meta             Metadata
-	Counted          int64 // bytes charged to the account, see bounds.go
-}
 
 // account is the state of one secret key. Its objects are guarded by mu;
 // its counters and fault settings have their own synchronisation, so that
@@ -123,27 +22,27 @@ type account struct {
 	publishable string
 
 	mu         sync.RWMutex
-	customers  map[rid]*Customer
-	payments   map[rid]*Payment
-	order      []*Payment         // by seq, oldest first
-	byCustomer map[rid][]*Payment // by seq, oldest first, existing customers only
-	sources    int                // attached sources, all customers
-	seq        uint64             // last payment sequence number
+	customers  map[rid]*model.Customer
+	payments   map[rid]*model.Payment
+	order      []*model.Payment         // by seq, oldest first
+	byCustomer map[rid][]*model.Payment // by seq, oldest first, existing customers only
+	sources    int                      // attached sources, all customers
+	seq        uint64                   // last payment sequence number
 	idem       map[string]*idemRecord
 	idemQueue  []*idemRecord // creation order, for expiry
 	wh         webhookState  // endpoints, events, deliveries
 
 	// customerOrder is by seq, oldest first; customerSeq is the last seq.
-	customerOrder []*Customer
+	customerOrder []*model.Customer
 	customerSeq   uint64
 
 	// cat is the catalog: products and prices (products.go, prices.go).
-	cat Catalog
+	cat model.Catalog
 	// bill is the subscriptions and their invoices (subscriptions.go,
 	// invoices.go).
-	bill SubBook
+	bill model.SubBook
 	// clocks are the account's test clocks (testclocks.go).
-	clocks Clocks
+	clocks model.Clocks
 
 	// bytes is what the account keeps (see bounds.go), under mu; total is
 	// the server's sum over every account, which charge keeps in step.
@@ -164,7 +63,7 @@ type account struct {
 	faultRateLimited atomic.Int64
 
 	// tokens are the card tokens minted by POST /v1/tokens (tokens.go).
-	tokens map[rid]*CardToken
+	tokens map[rid]*model.CardToken
 
 	// reqlog is the request log (requestlog.go, package reqlog).
 	reqlog reqlog.Log
@@ -178,9 +77,9 @@ func newAccount(hash [32]byte, total *atomic.Int64) *account {
 		hash:        hash,
 		publishable: keys.Publishable(hash),
 		total:       total,
-		customers:   make(map[rid]*Customer),
-		payments:    make(map[rid]*Payment),
-		byCustomer:  make(map[rid][]*Payment),
+		customers:   make(map[rid]*model.Customer),
+		payments:    make(map[rid]*model.Payment),
+		byCustomer:  make(map[rid][]*model.Payment),
 		idem:        make(map[string]*idemRecord),
 		byRoute:     make([]atomic.Int64, len(routes)),
 	}
@@ -192,7 +91,7 @@ func newAccount(hash [32]byte, total *atomic.Int64) *account {
 }
 
 // addPayment indexes a new payment; its seq is above every other.
-func (a *account) addPayment(p *Payment) {
+func (a *account) addPayment(p *model.Payment) {
 	a.payments[p.ID] = p
 	a.order = append(a.order, p)
 	if !p.Customer.IsZero() {
@@ -217,7 +116,7 @@ func (a *account) clear(c *call) {
 	a.sources = 0
 	a.cat.Reset()
 	a.bill.Reset()
-	a.clocks = Clocks{Seq: a.clocks.Seq}
+	a.clocks = model.Clocks{Seq: a.clocks.Seq}
 	a.wh.clear(c)
 	a.charge(accountBytes - a.bytes)
 }

@@ -8,6 +8,7 @@ import (
 	"github.com/paymentsdev/terraform-provider-payments/internal/sandbox/apierr"
 	"github.com/paymentsdev/terraform-provider-payments/internal/sandbox/form"
 	"github.com/paymentsdev/terraform-provider-payments/internal/sandbox/listing"
+	"github.com/paymentsdev/terraform-provider-payments/internal/sandbox/model"
 	"github.com/paymentsdev/terraform-provider-payments/internal/wire"
 )
 
@@ -48,7 +49,7 @@ func (c *call) createPayment() response {
 		return errResponse(e)
 	}
 
-	var cu *Customer
+	var cu *model.Customer
 	if v, _ := c.f.Get(wire.ParamCustomer); v != "" {
 		if r, ok := parseRID(v, wire.CustomerIDPrefix); ok {
 			cu = c.a.customers[r]
@@ -60,7 +61,7 @@ func (c *call) createPayment() response {
 	if cu != nil {
 		c.onClock(cu.ID)
 	}
-	p := &Payment{
+	p := &model.Payment{
 		Created: c.unix, Amount: amount, Currency: cur, CaptureRequested: capture,
 		Description: description, Meta: meta,
 	}
@@ -72,7 +73,7 @@ func (c *call) createPayment() response {
 		if cu == nil {
 			return errResponse(apierr.MissingParam(wire.ParamCustomer, "source %s is a stored source; send it together with customer, the customer it is attached to.", apierr.Clip(v)))
 		}
-		var src *Source
+		var src *model.Source
 		if r, ok := parseRID(v, wire.SourceIDPrefix); ok {
 			_, src = cu.Source(r)
 		}
@@ -99,11 +100,11 @@ func (c *call) createPayment() response {
 		}
 		p.SetSource(src)
 	default:
-		return errResponse(apierr.MissingParam(wire.ParamSource, "Send source (a token such as %s), customer (a customer with a default source), or both.", TokenVisa))
+		return errResponse(apierr.MissingParam(wire.ParamSource, "Send source (a token such as %s), customer (a customer with a default source), or both.", model.TokenVisa))
 	}
 
 	c.makePayment(p)
-	body := paymentJSON(nil, p)
+	body := model.PaymentJSON(nil, p)
 	c.emitPayment(p, body)
 	if p.Status == wire.PaymentStatusDeclined {
 		// The declined payment exists; the 402 names it.
@@ -119,22 +120,22 @@ func (c *call) createPayment() response {
 
 // makePayment charges p's card: the card's behaviour decides its status.
 // It stores and indexes p; the caller emits its event.
-func (c *call) makePayment(p *Payment) {
+func (c *call) makePayment(p *model.Payment) {
 	p.ID = newRID()
 	for c.a.payments[p.ID] != nil {
 		p.ID = newRID()
 	}
 	behaviour := p.Card.Behaviour
-	if behaviour == DeclinesLater {
-		behaviour = Approves
+	if behaviour == model.DeclinesLater {
+		behaviour = model.Approves
 		if c.chargedBefore(p.Customer, p.SourceID) {
-			behaviour = Declines
+			behaviour = model.Declines
 		}
 	}
 	switch behaviour {
-	case Declines:
+	case model.Declines:
 		p.Status = wire.PaymentStatusDeclined
-	case Needs3DS:
+	case model.Needs3DS:
 		p.Status = wire.PaymentStatusPending
 	default:
 		p.AuthCode = newAuthorizationCode()
@@ -163,13 +164,8 @@ func (c *call) chargedBefore(cu, src rid) bool {
 	return false
 }
 
-// setSource records the card a payment is charged to.
-func (p *Payment) SetSource(src *Source) {
-	p.SourceID, p.Card, p.ExpMonth, p.ExpYear = src.ID, src.Card, src.ExpMonth, src.ExpYear
-}
-
 // pathPayment is the payment named by the path's {id}, or a 404.
-func (c *call) pathPayment() (*Payment, *apierr.Error) {
+func (c *call) pathPayment() (*model.Payment, *apierr.Error) {
 	id := c.r.PathValue("id")
 	if r, ok := parseRID(id, wire.PaymentIDPrefix); ok {
 		if p := c.a.payments[r]; p != nil {
@@ -187,7 +183,7 @@ func (c *call) retrievePayment() response {
 	if e != nil {
 		return errResponse(e)
 	}
-	return ok(paymentJSON(nil, p))
+	return ok(model.PaymentJSON(nil, p))
 }
 
 // updatePayment changes a payment's description and metadata, with the
@@ -215,7 +211,7 @@ func (c *call) updatePayment() response {
 	}
 	p.Meta = meta
 	c.putPayment(p)
-	body := paymentJSON(nil, p)
+	body := model.PaymentJSON(nil, p)
 	c.emit(wire.EventPaymentUpdated, body)
 	return ok(body)
 }
@@ -244,7 +240,7 @@ func (c *call) capturePayment() response {
 	// Capturing less releases the rest: the payment is for what was captured.
 	p.Amount, p.Status, p.Captured = amount, wire.PaymentStatusApproved, true
 	c.putPayment(p)
-	body := paymentJSON(nil, p)
+	body := model.PaymentJSON(nil, p)
 	c.emitPayment(p, body)
 	return ok(body)
 }
@@ -279,7 +275,7 @@ func (c *call) refundPayment() response {
 	p.Refunded += amount
 	p.Status = status
 	c.putPayment(p)
-	body := paymentJSON(nil, p)
+	body := model.PaymentJSON(nil, p)
 	c.emitPayment(p, body)
 	return ok(body)
 }
@@ -317,59 +313,18 @@ func (c *call) listPayments() response {
 			bounds[i]++
 		}
 	}
-	l := listing.List[*Payment]{
+	l := listing.List[*model.Payment]{
 		URL: wire.PathPayments, Noun: "payment",
-		Seq: func(p *Payment) uint64 { return p.Seq },
-		Find: func(id string) (*Payment, bool) {
+		Seq: func(p *model.Payment) uint64 { return p.Seq },
+		Find: func(id string) (*model.Payment, bool) {
 			r, ok := parseRID(id, wire.PaymentIDPrefix)
 			p := c.a.payments[r]
 			return p, ok && p != nil
 		},
-		Every: func() []*Payment { return c.a.order },
-		Write: paymentJSON,
+		Every: func() []*model.Payment { return c.a.order },
+		Write: model.PaymentJSON,
 	}
-	return serveList(c, &l, all, func(p *Payment) bool {
+	return serveList(c, &l, all, func(p *model.Payment) bool {
 		return (status == "" || p.Status == status) && p.Created >= bounds[0] && p.Created <= bounds[1]
 	})
-}
-
-func paymentJSON(b []byte, p *Payment) []byte {
-	if b == nil {
-		b = make([]byte, 0, 512+len(p.Description))
-	}
-	b = append(b, `{"id":`...)
-	b = appendID(b, wire.PaymentIDPrefix, p.ID)
-	b = append(b, `,"object":"payment","amount":`...)
-	b = appendInt(b, p.Amount)
-	b = append(b, `,"amount_refunded":`...)
-	b = appendInt(b, p.Refunded)
-	b = append(b, `,"currency":`...)
-	b = appendString(b, p.Currency)
-	b = append(b, `,"status":`...)
-	b = appendString(b, p.Status)
-	b = append(b, `,"captured":`...)
-	b = appendBool(b, p.Captured)
-	b = append(b, `,"authorization_code":`...)
-	b = appendOptString(b, p.AuthCode)
-	b = append(b, `,"source":{"id":`...)
-	b = appendID(b, wire.SourceIDPrefix, p.SourceID)
-	b = append(b, `,"brand":`...)
-	b = appendString(b, p.Card.Brand)
-	b = append(b, `,"last4":`...)
-	b = appendString(b, p.Card.Last4)
-	b = append(b, `,"exp_month":`...)
-	b = appendInt(b, int64(p.ExpMonth))
-	b = append(b, `,"exp_year":`...)
-	b = appendInt(b, int64(p.ExpYear))
-	b = append(b, `},"customer":`...)
-	if p.Customer.IsZero() {
-		b = append(b, "null"...)
-	} else {
-		b = appendID(b, wire.CustomerIDPrefix, p.Customer)
-	}
-	b = append(b, `,"description":`...)
-	b = appendOptString(b, p.Description)
-	b = append(b, `,"invoice":`...)
-	b = appendOptID(b, wire.InvoiceIDPrefix, p.Invoice)
-	return appendMetadataTail(b, p.Meta, p.Created)
 }

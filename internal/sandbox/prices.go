@@ -8,6 +8,7 @@ import (
 	"github.com/paymentsdev/terraform-provider-payments/internal/sandbox/apierr"
 	"github.com/paymentsdev/terraform-provider-payments/internal/sandbox/form"
 	"github.com/paymentsdev/terraform-provider-payments/internal/sandbox/listing"
+	"github.com/paymentsdev/terraform-provider-payments/internal/sandbox/model"
 	"github.com/paymentsdev/terraform-provider-payments/internal/wire"
 )
 
@@ -16,62 +17,16 @@ import (
 // fixed at creation, so that every invoice made from it means what it
 // meant when the customer signed up; there is no delete.
 
-type Price struct {
-	ID         rid
-	Seq        uint64 // creation order
-	Created    int64
-	Product    rid
-	Currency   string // interned, one of wire.Currencies
-	UnitAmount int64
-	// recurring is the period; its Interval is "" for a one-time price,
-	// else one of wire.Intervals (interned).
-	Recurring wire.Recurring
-	Nickname  string
-	LookupKey string
-	Active    bool
-	Meta      Metadata
-	Counted   int64 // bytes charged to the account, see bounds.go
-}
-
-// isRecurring reports whether the price bills every period.
-func (pr *Price) IsRecurring() bool { return pr.Recurring.Interval != "" }
-
-func (cat *Catalog) AddPrice(pr *Price) {
-	cat.Ensure()
-	cat.PriceSeq++
-	pr.Seq = cat.PriceSeq
-	cat.Prices[pr.ID] = pr
-	cat.PriceOrder = append(cat.PriceOrder, pr)
-	if p := cat.Products[pr.Product]; p != nil {
-		p.Prices++
-	}
-	cat.IndexLookupKey(pr)
-}
-
-// indexLookupKey makes pr the holder of its lookup_key when it is active.
-func (cat *Catalog) IndexLookupKey(pr *Price) {
-	if pr.Active && pr.LookupKey != "" {
-		cat.ByLookupKey[pr.LookupKey] = pr
-	}
-}
-
-// unindexLookupKey forgets pr as the holder of its lookup_key.
-func (cat *Catalog) UnindexLookupKey(pr *Price) {
-	if pr.LookupKey != "" && cat.ByLookupKey[pr.LookupKey] == pr {
-		delete(cat.ByLookupKey, pr.LookupKey)
-	}
-}
-
 // findPrice is the account's price of that id, or nil. Subscriptions
 // name their prices with it.
-func (c *call) findPrice(id string) *Price {
+func (c *call) findPrice(id string) *model.Price {
 	if r, ok := parseRID(id, wire.PriceIDPrefix); ok {
 		return c.a.cat.Prices[r]
 	}
 	return nil
 }
 
-func (c *call) pathPrice() (*Price, *apierr.Error) {
+func (c *call) pathPrice() (*model.Price, *apierr.Error) {
 	id := c.r.PathValue("id")
 	if pr := c.findPrice(id); pr != nil {
 		return pr, nil
@@ -89,7 +44,7 @@ var (
 // setPriceMutable validates the fields an update may change and writes
 // them to dst, a copy. It returns the active price whose lookup_key dst
 // takes under transfer_lookup_key, if any.
-func (c *call) setPriceMutable(dst *Price) (*Price, *apierr.Error) {
+func (c *call) setPriceMutable(dst *model.Price) (*model.Price, *apierr.Error) {
 	if v, ok := c.f.Get(wire.ParamNickname); ok {
 		if e := form.CheckLabel(wire.ParamNickname, v, wire.NameMaxLength); e != nil {
 			return nil, e
@@ -132,7 +87,7 @@ func (c *call) setPriceMutable(dst *Price) (*Price, *apierr.Error) {
 
 // setPriceFixed validates what a price is of, costs and bills: the
 // fields set once, at creation.
-func (c *call) setPriceFixed(dst *Price) *apierr.Error {
+func (c *call) setPriceFixed(dst *model.Price) *apierr.Error {
 	v, _ := c.f.Get(wire.ParamProduct)
 	if v == "" {
 		return apierr.MissingParam(wire.ParamProduct, "product is required: send the %s… id of the product this is a price of.", wire.ProductIDPrefix)
@@ -166,7 +121,7 @@ func (c *call) setPriceFixed(dst *Price) *apierr.Error {
 		return nil
 	}
 	r := wire.Recurring{Interval: interval, IntervalCount: 1}
-	if known, ok := Intern(wire.Intervals, interval); ok {
+	if known, ok := model.Intern(wire.Intervals, interval); ok {
 		r.Interval = known
 	}
 	if hasCount {
@@ -187,7 +142,7 @@ func (c *call) createPrice() response {
 	if e := c.f.Check(append(slices.Clone(priceFixed), priceMutable...)...); e != nil {
 		return errResponse(e)
 	}
-	pr := &Price{Created: c.unix, Active: true}
+	pr := &model.Price{Created: c.unix, Active: true}
 	if e := c.setPriceFixed(pr); e != nil {
 		return errResponse(e)
 	}
@@ -203,21 +158,21 @@ func (c *call) createPrice() response {
 	c.takeLookupKey(from)
 	cat.AddPrice(pr)
 	c.putPrice(pr)
-	b := priceJSON(nil, pr)
+	b := model.PriceJSON(nil, pr)
 	c.emit(wire.EventPriceCreated, b)
 	return ok(b)
 }
 
 // takeLookupKey removes the lookup_key of from, the active price that
 // holds the key another price takes under transfer_lookup_key.
-func (c *call) takeLookupKey(from *Price) {
+func (c *call) takeLookupKey(from *model.Price) {
 	if from == nil {
 		return
 	}
 	c.a.cat.UnindexLookupKey(from)
 	from.LookupKey = ""
 	c.putPrice(from)
-	c.emit(wire.EventPriceUpdated, priceJSON(nil, from))
+	c.emit(wire.EventPriceUpdated, model.PriceJSON(nil, from))
 }
 
 func (c *call) retrievePrice() response {
@@ -228,7 +183,7 @@ func (c *call) retrievePrice() response {
 	if e != nil {
 		return errResponse(e)
 	}
-	return ok(priceJSON(nil, pr))
+	return ok(model.PriceJSON(nil, pr))
 }
 
 func (c *call) updatePrice() response {
@@ -257,7 +212,7 @@ func (c *call) updatePrice() response {
 	*pr = next
 	cat.IndexLookupKey(pr)
 	c.putPrice(pr)
-	b := priceJSON(nil, pr)
+	b := model.PriceJSON(nil, pr)
 	c.emit(wire.EventPriceUpdated, b)
 	return ok(b)
 }
@@ -268,30 +223,30 @@ func (c *call) listPrices() response {
 	if e := listing.Check(c.f, wire.ParamProduct, wire.ParamActive, wire.ParamLookupKeysItem); e != nil {
 		return errResponse(e)
 	}
-	var conds []func(*Price) bool
+	var conds []func(*model.Price) bool
 	if v, _ := c.f.Get(wire.ParamProduct); v != "" {
 		p := c.findProduct(v)
 		if p == nil {
 			return errResponse(apierr.MissingRef(wire.ParamProduct, "product %q is not a product of this account; list the products with GET %s.", apierr.Clip(v), wire.PathProducts))
 		}
-		conds = append(conds, func(pr *Price) bool { return pr.Product == p.ID })
+		conds = append(conds, func(pr *model.Price) bool { return pr.Product == p.ID })
 	}
 	active, given, e := form.BoolFilter(c.f, wire.ParamActive)
 	if e != nil {
 		return errResponse(e)
 	}
 	if given {
-		conds = append(conds, func(pr *Price) bool { return pr.Active == active })
+		conds = append(conds, func(pr *model.Price) bool { return pr.Active == active })
 	}
 	if keys, found := c.f.All(wire.ParamLookupKeysItem); found {
 		if len(keys) > wire.LookupKeysMax {
 			return errResponse(apierr.Invalid(wire.ParamLookupKeys, "lookup_keys[] is given %d times; send at most %d lookup keys.", len(keys), wire.LookupKeysMax))
 		}
-		conds = append(conds, func(pr *Price) bool { return pr.LookupKey != "" && slices.Contains(keys, pr.LookupKey) })
+		conds = append(conds, func(pr *model.Price) bool { return pr.LookupKey != "" && slices.Contains(keys, pr.LookupKey) })
 	}
-	var match func(*Price) bool
+	var match func(*model.Price) bool
 	if len(conds) > 0 {
-		match = func(pr *Price) bool {
+		match = func(pr *model.Price) bool {
 			for _, cond := range conds {
 				if !cond(pr) {
 					return false
@@ -300,52 +255,15 @@ func (c *call) listPrices() response {
 			return true
 		}
 	}
-	l := listing.List[*Price]{
+	l := listing.List[*model.Price]{
 		URL: wire.PathPrices, Noun: "price",
-		Seq: func(pr *Price) uint64 { return pr.Seq },
-		Find: func(id string) (*Price, bool) {
+		Seq: func(pr *model.Price) uint64 { return pr.Seq },
+		Find: func(id string) (*model.Price, bool) {
 			pr := c.findPrice(id)
 			return pr, pr != nil
 		},
-		Every: func() []*Price { return c.a.cat.PriceOrder },
-		Write: priceJSON,
+		Every: func() []*model.Price { return c.a.cat.PriceOrder },
+		Write: model.PriceJSON,
 	}
 	return serveList(c, &l, c.a.cat.PriceOrder, match)
-}
-
-func priceJSON(b []byte, pr *Price) []byte {
-	if b == nil {
-		b = make([]byte, 0, 384+len(pr.Nickname)+len(pr.LookupKey))
-	}
-	b = append(b, `{"id":`...)
-	b = appendID(b, wire.PriceIDPrefix, pr.ID)
-	b = append(b, `,"object":"price","product":`...)
-	b = appendID(b, wire.ProductIDPrefix, pr.Product)
-	b = append(b, `,"type":`...)
-	if pr.IsRecurring() {
-		b = appendString(b, wire.PriceTypeRecurring)
-	} else {
-		b = appendString(b, wire.PriceTypeOneTime)
-	}
-	b = append(b, `,"currency":`...)
-	b = appendString(b, pr.Currency)
-	b = append(b, `,"unit_amount":`...)
-	b = appendInt(b, pr.UnitAmount)
-	b = append(b, `,"recurring":`...)
-	if pr.IsRecurring() {
-		b = append(b, `{"interval":`...)
-		b = appendString(b, pr.Recurring.Interval)
-		b = append(b, `,"interval_count":`...)
-		b = appendInt(b, pr.Recurring.IntervalCount)
-		b = append(b, '}')
-	} else {
-		b = append(b, "null"...)
-	}
-	b = append(b, `,"nickname":`...)
-	b = appendOptString(b, pr.Nickname)
-	b = append(b, `,"lookup_key":`...)
-	b = appendOptString(b, pr.LookupKey)
-	b = append(b, `,"active":`...)
-	b = appendBool(b, pr.Active)
-	return appendMetadataTail(b, pr.Meta, pr.Created)
 }

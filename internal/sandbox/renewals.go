@@ -6,6 +6,7 @@ import (
 
 	"github.com/paymentsdev/terraform-provider-payments/internal/sandbox/billing"
 	"github.com/paymentsdev/terraform-provider-payments/internal/sandbox/ids"
+	"github.com/paymentsdev/terraform-provider-payments/internal/sandbox/model"
 	"github.com/paymentsdev/terraform-provider-payments/internal/wire"
 )
 
@@ -24,7 +25,7 @@ var DunningEnds = []string{wire.SubscriptionStatusCanceled, wire.SubscriptionSta
 // is the run's, its time moved to each step's.
 type ledger struct{ c *call }
 
-func (l ledger) All(yield func(*Subscription) bool) {
+func (l ledger) All(yield func(*model.Subscription) bool) {
 	for _, s := range l.c.a.bill.SubOrder {
 		// A test clock's subscriptions renew when their clock advances.
 		if s.Clock.IsZero() && !s.Ended() && !yield(s) {
@@ -33,7 +34,7 @@ func (l ledger) All(yield func(*Subscription) bool) {
 	}
 }
 
-func (l ledger) State(s *Subscription) billing.State {
+func (l ledger) State(s *model.Subscription) billing.State {
 	st := billing.State{Status: s.Status, Created: s.Created, PeriodEnd: s.PeriodEnd, TrialEnd: s.TrialEnd, TrialNoticeSent: s.TrialNoticeSent}
 	if inv := l.c.a.bill.Invoices[s.LatestInvoice]; inv != nil && inv.Status == wire.InvoiceStatusOpen {
 		st.NextAttempt = inv.NextAttempt
@@ -41,7 +42,7 @@ func (l ledger) State(s *Subscription) billing.State {
 	return st
 }
 
-func (l ledger) Do(s *Subscription, kind billing.Kind, at int64) {
+func (l ledger) Do(s *model.Subscription, kind billing.Kind, at int64) {
 	c := l.c
 	c.unix, c.now, c.wall = at, time.Unix(at, 0), time.Time{}
 	switch kind {
@@ -77,7 +78,7 @@ func (l ledger) Do(s *Subscription, kind billing.Kind, at int64) {
 // renew ends s's period at its end: s ends there when it was to cancel
 // at the period's end; else the next period starts and is invoiced and
 // charged.
-func (c *call) renew(s *Subscription) {
+func (c *call) renew(s *model.Subscription) {
 	if s.CancelAtPeriodEnd {
 		c.endSubscription(s)
 		return
@@ -105,7 +106,7 @@ func (c *call) renew(s *Subscription) {
 // periodInvoiceID is the id of the invoice of s's current period: the
 // same for the same subscription and period, so that a period replayed
 // after a crash finds its invoice rather than making a second.
-func periodInvoiceID(s *Subscription) rid {
+func periodInvoiceID(s *model.Subscription) rid {
 	// The hash of the id then the period's start, little-endian, on the
 	// stack.
 	var b [len(s.ID) + 8]byte
@@ -121,7 +122,7 @@ func periodInvoiceID(s *Subscription) rid {
 // unpaid, or, when the retries have run out, marks it uncollectible and
 // ends s in the dunning end state. A payment waiting for 3-D Secure is
 // not retried: it leaves s past_due until it completes.
-func (c *call) dun(inv *Invoice, s *Subscription) {
+func (c *call) dun(inv *model.Invoice, s *model.Subscription) {
 	if inv.Status != wire.InvoiceStatusOpen || inv.BillingReason != wire.BillingReasonSubscriptionCycle {
 		return
 	}
@@ -190,7 +191,7 @@ func (s *Server) renewAccount(a *account, now time.Time) (next int64) {
 		// its own time, as after a restart.
 		next = now.Add(renewalsWait).Unix()
 	} else {
-		_, next = billing.Advance[*Subscription](ledger{c}, now.Unix())
+		_, next = billing.Advance[*model.Subscription](ledger{c}, now.Unix())
 	}
 	if len(c.ops) == 0 {
 		return next
@@ -206,7 +207,7 @@ func (s *Server) renewAccount(a *account, now time.Time) (next int64) {
 }
 
 // pokeRenewals tells the runner of s's next due step, after a change.
-func (c *call) pokeRenewals(s *Subscription) {
+func (c *call) pokeRenewals(s *model.Subscription) {
 	if c.s.renewals == nil || !s.Clock.IsZero() {
 		return
 	}

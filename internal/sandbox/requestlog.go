@@ -8,6 +8,7 @@ import (
 
 	"github.com/paymentsdev/terraform-provider-payments/internal/sandbox/apierr"
 	"github.com/paymentsdev/terraform-provider-payments/internal/sandbox/listing"
+	"github.com/paymentsdev/terraform-provider-payments/internal/sandbox/model"
 	"github.com/paymentsdev/terraform-provider-payments/internal/sandbox/reqlog"
 	"github.com/paymentsdev/terraform-provider-payments/internal/wire"
 )
@@ -18,7 +19,7 @@ import (
 
 // lineBytes is what a logged line costs its account (bounds.go).
 func lineBytes(e *reqlog.Line) int64 {
-	return reqlog.LineBytes + StrBytes(e.ID) + StrBytes(e.Method) + StrBytes(e.Path) + StrBytes(e.IdemKey) + StrBytes(e.Code)
+	return reqlog.LineBytes + model.StrBytes(e.ID) + model.StrBytes(e.Method) + model.StrBytes(e.Path) + model.StrBytes(e.IdemKey) + model.StrBytes(e.Code)
 }
 
 // internalKey marks a request made in-process through Server.Internal.

@@ -2,6 +2,7 @@ package sandbox
 
 import (
 	"github.com/paymentsdev/terraform-provider-payments/internal/sandbox/apierr"
+	"github.com/paymentsdev/terraform-provider-payments/internal/sandbox/model"
 	"github.com/paymentsdev/terraform-provider-payments/internal/wire"
 )
 
@@ -22,7 +23,7 @@ func (c *call) resendEvent() response {
 	if !valid || ev == nil || c.expired(ev) {
 		return errResponse(apierr.NotFound("event", id))
 	}
-	var targets []*WebhookEndpoint
+	var targets []*model.WebhookEndpoint
 	if epID, _ := c.f.Get(wire.ParamEndpoint); epID != "" {
 		er, valid := parseRID(epID, wire.WebhookEndpointIDPrefix)
 		ep := wh.endpoints[er]

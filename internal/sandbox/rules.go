@@ -4,25 +4,22 @@ import (
 	"slices"
 	"time"
 
+	"github.com/paymentsdev/terraform-provider-payments/internal/sandbox/model"
 	"github.com/paymentsdev/terraform-provider-payments/internal/wire"
 )
 
 // The rules below are the server's alone: a client never needs them, so
 // they live here rather than in package wire. Tests and tools read them.
 
-// Sandbox test tokens. [assumed] Reusable in the sandbox; their cards and
-// behaviour when charged are in cards.
+// Sandbox test tokens (package model holds their cards and behaviour).
 const (
-	TokenVisa       = "tok_visa"
-	TokenMastercard = "tok_mastercard"
-	TokenAmex       = "tok_amex"
-	TokenDeclined   = "tok_declined"
-	Token3DS        = "tok_3ds"
-	TokenDispute    = "tok_dispute"
-	// TokenDeclinedLater attaches and approves its first charge, then
-	// declines every later one: a subscription that starts and whose
-	// renewals fail.
-	TokenDeclinedLater = "tok_declined_later"
+	TokenVisa          = model.TokenVisa
+	TokenMastercard    = model.TokenMastercard
+	TokenAmex          = model.TokenAmex
+	TokenDeclined      = model.TokenDeclined
+	Token3DS           = model.Token3DS
+	TokenDispute       = model.TokenDispute
+	TokenDeclinedLater = model.TokenDeclinedLater
 )
 
 // IdempotencyKeyRetention is how long an Idempotency-Key is kept per account. [assumed]

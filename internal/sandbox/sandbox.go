@@ -125,13 +125,11 @@
 //     path; the account is read back from the file, so the request changed
 //     nothing, in memory either. Reads go on; writes work again as soon as
 //     the disk takes them (store_records.go, storeFailed).
-//   - The storage engine is its own package, storage: it keeps records by
-//     account, bucket and key and knows nothing of what they mean;
-//     store_records.go maps the objects to its records and back. Without
-//     a data file the store is storage.NoCopy: the accounts in memory are
-//     the only copy, since a second would double what the sandbox keeps,
-//     uncounted; the objects are storage.Records, encoded only by a store
-//     that keeps them, so memory spends nothing on encoding.
+//   - The storage engine, package storage, keeps records by account,
+//     bucket and key, knowing nothing of what they mean; the objects
+//     (package model) are its Records. Without a data file the store is
+//     storage.NoCopy: memory is the only copy, since a second would
+//     double what the sandbox keeps, uncounted, and nothing is encoded.
 //   - The data file records its format (storage, dataFormat). A file of
 //     an older format is copied to <file>.v<N>.bak, then upgraded in
 //     place, and the log says so; one of a newer format is refused at open
@@ -165,6 +163,7 @@ import (
 	"github.com/paymentsdev/terraform-provider-payments/internal/sandbox/keys"
 	"github.com/paymentsdev/terraform-provider-payments/internal/sandbox/logmask"
 	"github.com/paymentsdev/terraform-provider-payments/internal/sandbox/metrics"
+	"github.com/paymentsdev/terraform-provider-payments/internal/sandbox/model"
 	"github.com/paymentsdev/terraform-provider-payments/internal/sandbox/storage"
 	"github.com/paymentsdev/terraform-provider-payments/internal/wire"
 )
@@ -205,12 +204,11 @@ type Options struct {
 
 // Server is the sandbox's http.Handler. It is safe for concurrent use.
 type Server struct {
-	log   *slog.Logger
-	clock clock.Clock
-	keys  atomic.Pointer[keys.Set] // nil admits every key; see SetKeys
-	store storage.Store
-	// durable: Options.Store was given, so deliveries are recorded.
-	durable bool
+	log     *slog.Logger
+	clock   clock.Clock
+	keys    atomic.Pointer[keys.Set] // nil admits every key; see SetKeys
+	store   storage.Store
+	durable bool // Options.Store was given, so deliveries are recorded
 	mux     *http.ServeMux
 	hooks   *delivery.Engine
 	// renewals runs the subscriptions' due steps on the clock
@@ -402,7 +400,7 @@ type call struct {
 	undo []delivery.Undo
 	// newSub is the subscription the request creates, announced once by
 	// its create rather than at each change on the way.
-	newSub  *Subscription
+	newSub  *model.Subscription
 	scratch []byte // an object's JSON made only for an event (events.go)
 	// wall is the server's time as the call's events record it, read
 	// once (wallNow) rather than at each event; zero until read.

@@ -12,8 +12,8 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/paymentsdev/terraform-provider-payments/internal/sandbox/model"
 	"github.com/paymentsdev/terraform-provider-payments/internal/sandbox/storage"
-	"github.com/paymentsdev/terraform-provider-payments/internal/wire"
 )
 
 // buildAccounts turns the stored records into accounts; a record that does
@@ -36,7 +36,7 @@ func (s *Server) buildAccount(hash [32]byte, sa *storedAccount, now time.Time, t
 	a := newAccount(hash, total)
 	a.seq = sa.seq
 	for _, raw := range sa.customers {
-		cu, err := CustomerFromRecord(raw)
+		cu, err := model.CustomerFromRecord(raw)
 		if err != nil {
 			return nil, err
 		}
@@ -46,16 +46,16 @@ func (s *Server) buildAccount(hash [32]byte, sa *storedAccount, now time.Time, t
 	if err := s.orderCustomers(a); err != nil {
 		return nil, err
 	}
-	ps := make([]*Payment, 0, len(sa.payments))
+	ps := make([]*model.Payment, 0, len(sa.payments))
 	for _, raw := range sa.payments {
-		p, err := PaymentFromRecord(raw)
+		p, err := model.PaymentFromRecord(raw)
 		if err != nil {
 			return nil, err
 		}
 		ps = append(ps, p)
 		a.seq = max(a.seq, p.Seq)
 	}
-	slices.SortFunc(ps, func(x, y *Payment) int { return cmp.Compare(x.Seq, y.Seq) })
+	slices.SortFunc(ps, func(x, y *model.Payment) int { return cmp.Compare(x.Seq, y.Seq) })
 	for _, p := range ps {
 		a.addPayment(p)
 	}
@@ -72,12 +72,12 @@ func (s *Server) buildAccount(hash [32]byte, sa *storedAccount, now time.Time, t
 		return nil, err
 	}
 	for _, raw := range sa.tokens {
-		t, err := TokenFromRecord(raw)
+		t, err := model.TokenFromRecord(raw)
 		if err != nil {
 			return nil, err
 		}
 		if a.tokens == nil {
-			a.tokens = make(map[rid]*CardToken)
+			a.tokens = make(map[rid]*model.CardToken)
 		}
 		a.tokens[t.ID] = t
 	}
@@ -100,80 +100,4 @@ func (s *Server) buildAccount(hash [32]byte, sa *storedAccount, now time.Time, t
 	slices.SortFunc(a.idemQueue, func(x, y *idemRecord) int { return cmp.Compare(x.created, y.created) })
 	a.countLoaded(now)
 	return a, nil
-}
-
-// tokenFromRecord decodes a minted card token's record.
-func TokenFromRecord(raw []byte) (*CardToken, error) {
-	var rec TokenRecord
-	if err := json.Unmarshal(raw, &rec); err != nil {
-		return nil, fmt.Errorf("reading a token record from the data file: %w", err)
-	}
-	id, ok := parseRID(rec.ID, wire.TokenIDPrefix)
-	cd, month := CardFromRecord(rec.Token, rec.Last4, rec.ExpMonth)
-	if !ok || cd == nil {
-		return nil, fmt.Errorf("data file: token %q is malformed", rec.ID)
-	}
-	return &CardToken{ID: id, Card: cd, ExpMonth: month, ExpYear: rec.ExpYear,
-		Fingerprint: rec.Fingerprint, Used: rec.Used, Created: rec.Created}, nil
-}
-
-// customerFromRecord decodes a customer's record, its sources with it.
-func CustomerFromRecord(raw []byte) (*Customer, error) {
-	var rec CustomerRecord
-	if err := json.Unmarshal(raw, &rec); err != nil {
-		return nil, fmt.Errorf("reading a customer record from the data file: %w", err)
-	}
-	id, ok := parseRID(rec.ID, wire.CustomerIDPrefix)
-	if !ok {
-		return nil, fmt.Errorf("data file: customer id %q is malformed", rec.ID)
-	}
-	cu := &Customer{ID: id, Seq: rec.Seq, Created: rec.Created, Email: rec.Email, Name: rec.Name, Phone: rec.Phone, Meta: MetaFromRecord(rec.Meta)}
-	if cu.Clock, ok = ParseOptID(rec.Clock, wire.TestClockIDPrefix); !ok {
-		return nil, fmt.Errorf("data file: customer %s has a malformed test clock %q", rec.ID, rec.Clock)
-	}
-	for _, sr := range rec.Sources {
-		sid, ok := parseRID(sr.ID, wire.SourceIDPrefix)
-		cd, month := CardFromRecord(sr.Token, sr.Last4, sr.ExpMonth)
-		if !ok || cd == nil {
-			return nil, fmt.Errorf("data file: source %q of customer %s is malformed", sr.ID, rec.ID)
-		}
-		src := &Source{ID: sid, Card: cd, ExpMonth: month, ExpYear: sr.ExpYear}
-		cu.Sources = append(cu.Sources, src)
-		if sr.ID == rec.Default {
-			cu.DefaultSource = src
-		}
-	}
-	return cu, nil
-}
-
-// paymentFromRecord decodes a payment's record.
-func PaymentFromRecord(raw []byte) (*Payment, error) {
-	var rec PaymentRecord
-	if err := json.Unmarshal(raw, &rec); err != nil {
-		return nil, fmt.Errorf("reading a payment record from the data file: %w", err)
-	}
-	id, ok1 := parseRID(rec.ID, wire.PaymentIDPrefix)
-	sid, ok2 := parseRID(rec.SourceID, wire.SourceIDPrefix)
-	cd, month := CardFromRecord(rec.Token, rec.Last4, rec.ExpMonth)
-	cur, okCur := Intern(wire.Currencies, rec.Currency)
-	if !ok1 || !ok2 || cd == nil || !okCur || !slices.Contains(wire.PaymentStatuses, rec.Status) {
-		return nil, fmt.Errorf("data file: payment %q is malformed", rec.ID)
-	}
-	p := &Payment{
-		ID: id, Seq: rec.Seq, Created: rec.Created, Amount: rec.Amount, Refunded: rec.Refunded,
-		Currency: cur, Captured: rec.Captured, CaptureRequested: rec.CaptureRequested,
-		AuthCode: rec.AuthCode, SourceID: sid, Card: cd, ExpMonth: month, ExpYear: rec.ExpYear,
-		Description: rec.Description, Meta: MetaFromRecord(rec.Meta),
-	}
-	// Interned like a fresh payment's, so that statuses compare as constants.
-	p.Status = wire.PaymentStatuses[slices.Index(wire.PaymentStatuses, rec.Status)]
-	if rec.Customer != "" {
-		if p.Customer, ok1 = parseRID(rec.Customer, wire.CustomerIDPrefix); !ok1 {
-			return nil, fmt.Errorf("data file: payment %s has a malformed customer %q", rec.ID, rec.Customer)
-		}
-	}
-	if p.Invoice, ok1 = ParseOptID(rec.Invoice, wire.InvoiceIDPrefix); !ok1 {
-		return nil, fmt.Errorf("data file: payment %s has a malformed invoice %q", rec.ID, rec.Invoice)
-	}
-	return p, nil
 }

@@ -1,8 +1,6 @@
 package sandbox
 
 import (
-	"cmp"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"maps"
@@ -12,18 +10,18 @@ import (
 	"syscall"
 
 	"github.com/paymentsdev/terraform-provider-payments/internal/sandbox/apierr"
+	"github.com/paymentsdev/terraform-provider-payments/internal/sandbox/model"
 	"github.com/paymentsdev/terraform-provider-payments/internal/sandbox/storage"
 	"github.com/paymentsdev/terraform-provider-payments/internal/wire"
 )
 
-// The buckets of an account's records in the store, beside the webhooks'
-// (webhooks_store.go).
-const (
-	BucketCustomers = "customers"
-	BucketPayments  = "payments"
-	bucketIdem      = "idem"
-	BucketTokens    = "tokens"
-)
+// Each call puts and deletes the objects it changes, as records of the
+// store, by the kinds' buckets (package model); the idempotency records
+// are the sandbox's own, in bucketIdem, and the webhooks' are in
+// webhooks_store.go.
+
+// bucketIdem holds the answers kept under Idempotency-Keys.
+const bucketIdem = "idem"
 
 // storedAccount is one account's records, each bucket's in key order.
 type storedAccount struct {
@@ -33,7 +31,7 @@ type storedAccount struct {
 	seq       uint64
 	webhooks  map[string][][]byte // by bucket name, see webhookBuckets
 	tokens    [][]byte
-	catalog   map[string][][]byte // by bucket name, see catalogBuckets and billingBuckets
+	catalog   map[string][][]byte // by bucket name, see model.CatalogBuckets and model.BillingBuckets
 }
 
 // storedFrom sorts an account's records from the store by bucket, each
@@ -50,15 +48,15 @@ func storedFrom(acct *storage.Account) *storedAccount {
 		}
 		return out
 	}
-	sa.customers = inOrder(acct.Buckets[BucketCustomers])
-	sa.payments = inOrder(acct.Buckets[BucketPayments])
-	sa.tokens = inOrder(acct.Buckets[BucketTokens])
+	sa.customers = inOrder(acct.Buckets[model.BucketCustomers])
+	sa.payments = inOrder(acct.Buckets[model.BucketPayments])
+	sa.tokens = inOrder(acct.Buckets[model.BucketTokens])
 	for _, name := range webhookBuckets {
 		if m := acct.Buckets[name]; len(m) > 0 {
 			sa.webhooks[name] = inOrder(m)
 		}
 	}
-	for _, name := range append(CatalogBuckets, BillingBuckets...) {
+	for _, name := range append(model.CatalogBuckets, model.BillingBuckets...) {
 		if m := acct.Buckets[name]; len(m) > 0 {
 			sa.catalog[name] = inOrder(m)
 		}
@@ -66,190 +64,72 @@ func storedFrom(acct *storage.Account) *storedAccount {
 	return sa
 }
 
-// The records, as JSON. Sources live inside their customer's record, in
-// attach order, so that a customer and its sources change together.
-type (
-	CustomerRecord struct {
-		ID      string         `json:"id"`
-		Seq     uint64         `json:"seq,omitempty"` // 0 in files written before the customer list
-		Created int64          `json:"created"`
-		Email   string         `json:"email,omitempty"`
-		Name    string         `json:"name,omitempty"`
-		Phone   string         `json:"phone,omitempty"`
-		Meta    [][2]string    `json:"meta,omitempty"`
-		Sources []SourceRecord `json:"sources,omitempty"`
-		Default string         `json:"default,omitempty"`
-		Clock   string         `json:"clock,omitempty"`
-	}
-	SourceRecord struct {
-		ID      string `json:"id"`
-		Token   string `json:"token"`
-		ExpYear int32  `json:"exp_year"`
-		// A minted token's card: its own last 4 and expiry month. Empty
-		// and 0 for a test token's card (and in older files).
-		Last4    string `json:"last4,omitempty"`
-		ExpMonth int32  `json:"exp_month,omitempty"`
-	}
-	TokenRecord struct {
-		ID          string `json:"id"`
-		Token       string `json:"token"` // the test token whose behaviour the card has
-		Last4       string `json:"last4"`
-		ExpMonth    int32  `json:"exp_month"`
-		ExpYear     int32  `json:"exp_year"`
-		Fingerprint string `json:"fingerprint"`
-		Used        bool   `json:"used,omitempty"`
-		Created     int64  `json:"created"`
-	}
-	PaymentRecord struct {
-		ID               string      `json:"id"`
-		Seq              uint64      `json:"seq"`
-		Created          int64       `json:"created"`
-		Amount           int64       `json:"amount"`
-		Refunded         int64       `json:"refunded,omitempty"`
-		Currency         string      `json:"currency"`
-		Status           string      `json:"status"`
-		Captured         bool        `json:"captured,omitempty"`
-		CaptureRequested bool        `json:"capture_requested,omitempty"`
-		AuthCode         string      `json:"auth_code,omitempty"`
-		SourceID         string      `json:"source_id"`
-		Token            string      `json:"token"`
-		ExpYear          int32       `json:"exp_year"`
-		Last4            string      `json:"last4,omitempty"`
-		ExpMonth         int32       `json:"exp_month,omitempty"`
-		Customer         string      `json:"customer,omitempty"`
-		Invoice          string      `json:"invoice,omitempty"`
-		Description      string      `json:"description,omitempty"`
-		Meta             [][2]string `json:"meta,omitempty"`
-	}
-	idemStored struct {
-		FP      []byte `json:"fp"`
-		Created int64  `json:"created"`
-		Status  int    `json:"status"`
-		Body    []byte `json:"body"`
-	}
-)
-
-func MetaRecord(m Metadata) [][2]string {
-	out := make([][2]string, len(m))
-	for i, e := range m {
-		out[i] = [2]string{e.K, e.V}
-	}
-	return out
-}
-
-func MetaFromRecord(r [][2]string) Metadata {
-	if len(r) == 0 {
-		return nil
-	}
-	m := make(Metadata, len(r))
-	for i, e := range r {
-		m[i] = Kv{e[0], e[1]}
-	}
-	slices.SortFunc(m, func(a, b Kv) int { return cmp.Compare(a.K, b.K) })
-	return m
+// idemStored is an idempotency record, as JSON.
+type idemStored struct {
+	FP      []byte `json:"fp"`
+	Created int64  `json:"created"`
+	Status  int    `json:"status"`
+	Body    []byte `json:"body"`
 }
 
 // addOp stages a change for the call's commit, if the store keeps it,
 // which encodes the records it names at commit (see storage.NoCopy).
 func (c *call) addOp(o storage.Op) { c.ops = c.s.store.Stage(c.ops, o) }
 
-// marshal encodes a record's JSON.
-func Marshal(v any) []byte {
-	b, err := json.Marshal(v)
-	if err != nil {
-		panic(fmt.Sprintf("sandbox: encoding a record: %v", err)) // plain structs cannot fail
-	}
-	return b
-}
-
-func (c *call) putCustomer(cu *Customer) {
+func (c *call) putCustomer(cu *model.Customer) {
 	c.a.recount(&cu.Counted, cu.MemBytes())
-	c.addOp(storage.PutRecord(BucketCustomers, cu))
+	c.addOp(storage.PutRecord(model.BucketCustomers, cu))
 }
 
-func (cu *Customer) RecordKey() string { return cu.ID.Format(wire.CustomerIDPrefix) }
-
-func (cu *Customer) RecordValue() []byte {
-	rec := CustomerRecord{
-		ID: cu.ID.Format(wire.CustomerIDPrefix), Seq: cu.Seq, Created: cu.Created,
-		Email: cu.Email, Name: cu.Name, Phone: cu.Phone, Meta: MetaRecord(cu.Meta),
-	}
-	rec.Clock = OptID(wire.TestClockIDPrefix, cu.Clock)
-	for _, s := range cu.Sources {
-		sr := SourceRecord{ID: s.ID.Format(wire.SourceIDPrefix), Token: s.Card.Token, ExpYear: s.ExpYear}
-		sr.Last4, sr.ExpMonth = CardRecord(s.Card, s.ExpMonth)
-		rec.Sources = append(rec.Sources, sr)
-	}
-	if cu.DefaultSource != nil {
-		rec.Default = cu.DefaultSource.ID.Format(wire.SourceIDPrefix)
-	}
-	return Marshal(rec)
+func (c *call) deleteCustomerRecord(cu *model.Customer) {
+	c.addOp(storage.DeleteRecord(model.BucketCustomers, cu))
 }
 
-func (c *call) deleteCustomerRecord(cu *Customer) {
-	c.addOp(storage.DeleteRecord(BucketCustomers, cu))
-}
-
-func (c *call) putPayment(p *Payment) {
+func (c *call) putPayment(p *model.Payment) {
 	c.a.recount(&p.Counted, p.MemBytes())
-	c.addOp(storage.PutRecord(BucketPayments, p))
+	c.addOp(storage.PutRecord(model.BucketPayments, p))
 }
 
-func (p *Payment) RecordKey() string { return p.ID.Format(wire.PaymentIDPrefix) }
-
-func (p *Payment) RecordValue() []byte {
-	rec := PaymentRecord{
-		ID: p.ID.Format(wire.PaymentIDPrefix), Seq: p.Seq, Created: p.Created,
-		Amount: p.Amount, Refunded: p.Refunded, Currency: p.Currency, Status: p.Status,
-		Captured: p.Captured, CaptureRequested: p.CaptureRequested, AuthCode: p.AuthCode,
-		SourceID: p.SourceID.Format(wire.SourceIDPrefix), Token: p.Card.Token, ExpYear: p.ExpYear,
-		Description: p.Description, Meta: MetaRecord(p.Meta),
-	}
-	rec.Last4, rec.ExpMonth = CardRecord(p.Card, p.ExpMonth)
-	if !p.Customer.IsZero() {
-		rec.Customer = p.Customer.Format(wire.CustomerIDPrefix)
-	}
-	rec.Invoice = OptID(wire.InvoiceIDPrefix, p.Invoice)
-	return Marshal(rec)
+func (c *call) putToken(t *model.CardToken) {
+	c.a.recount(&t.Counted, model.TokenBytes)
+	c.addOp(storage.PutRecord(model.BucketTokens, t))
 }
 
-func (c *call) putToken(t *CardToken) {
-	c.a.recount(&t.Counted, TokenBytes)
-	c.addOp(storage.PutRecord(BucketTokens, t))
+func (c *call) putProduct(p *model.Product) {
+	c.a.recount(&p.Counted, p.MemBytes())
+	c.addOp(storage.PutRecord(model.BucketProducts, p))
 }
 
-func (t *CardToken) RecordKey() string { return t.ID.Format(wire.TokenIDPrefix) }
-
-func (t *CardToken) RecordValue() []byte {
-	return Marshal(TokenRecord{
-		ID: t.ID.Format(wire.TokenIDPrefix), Token: t.Card.Token, Last4: t.Card.Last4,
-		ExpMonth: t.ExpMonth, ExpYear: t.ExpYear, Fingerprint: t.Fingerprint, Used: t.Used, Created: t.Created,
-	})
+func (c *call) deleteProductRecord(p *model.Product) {
+	c.addOp(storage.DeleteRecord(model.BucketProducts, p))
 }
 
-// cardRecord is what a record keeps of a card beyond its test token: the
-// last 4 and expiry month of a minted token's card, none for a test token.
-func CardRecord(cd *Card, month int32) (string, int32) {
-	if base := CardByToken(cd.Token); base != nil && base.Last4 == cd.Last4 && month == ExpMonth {
-		return "", 0
-	}
-	return cd.Last4, month
+func (c *call) putPrice(pr *model.Price) {
+	c.a.recount(&pr.Counted, pr.MemBytes())
+	c.addOp(storage.PutRecord(model.BucketPrices, pr))
 }
 
-// cardFromRecord is the card a record names: its test token's, with a
-// minted token's own last 4 when the record has one.
-func CardFromRecord(token, last4 string, month int32) (*Card, int32) {
-	cd := CardByToken(token)
-	if cd == nil {
-		return nil, 0
+func (c *call) putSubscription(s *model.Subscription) {
+	c.a.recount(&s.Counted, s.MemBytes())
+	c.pokeRenewals(s)
+	c.addOp(storage.PutRecord(model.BucketSubscriptions, s))
+}
+
+func (c *call) putInvoice(inv *model.Invoice) {
+	c.a.recount(&inv.Counted, inv.MemBytes())
+	if s := c.a.bill.Subs[inv.Subscription]; s != nil {
+		c.pokeRenewals(s)
 	}
-	if month == 0 {
-		month = ExpMonth
-	}
-	if last4 != "" && last4 != cd.Last4 {
-		cd = &Card{Token: cd.Token, Brand: cd.Brand, Last4: last4, Behaviour: cd.Behaviour}
-	}
-	return cd, month
+	c.addOp(storage.PutRecord(model.BucketInvoices, inv))
+}
+
+func (c *call) putTestClock(k *model.TestClock) {
+	c.a.recount(&k.Counted, k.MemBytes())
+	c.addOp(storage.PutRecord(model.BucketTestClocks, k))
+}
+
+func (c *call) deleteTestClockRecord(k *model.TestClock) {
+	c.addOp(storage.DeleteRecord(model.BucketTestClocks, k))
 }
 
 func (c *call) putSeq() {
@@ -261,7 +141,7 @@ func (c *call) putIdem(rec *idemRecord) { c.addOp(storage.PutRecord(bucketIdem, 
 func (rec *idemRecord) RecordKey() string { return rec.key }
 
 func (rec *idemRecord) RecordValue() []byte {
-	return Marshal(idemStored{FP: rec.fp[:], Created: rec.created, Status: rec.status, Body: rec.body})
+	return model.Marshal(idemStored{FP: rec.fp[:], Created: rec.created, Status: rec.status, Body: rec.body})
 }
 
 func (c *call) deleteIdem(rec *idemRecord) { c.addOp(storage.DeleteRecord(bucketIdem, rec)) }

@@ -8,6 +8,7 @@ import (
 	"github.com/paymentsdev/terraform-provider-payments/internal/sandbox/apierr"
 	"github.com/paymentsdev/terraform-provider-payments/internal/sandbox/form"
 	"github.com/paymentsdev/terraform-provider-payments/internal/sandbox/listing"
+	"github.com/paymentsdev/terraform-provider-payments/internal/sandbox/model"
 	"github.com/paymentsdev/terraform-provider-payments/internal/wire"
 )
 
@@ -16,79 +17,6 @@ import (
 // and one period. A create invoices and charges the first period at once
 // (invoices.go); a change takes effect from the next period, without
 // proration.
-
-type SubItem struct {
-	ID       rid
-	Price    *Price // prices are never deleted; a reset drops both
-	Quantity int64
-}
-
-type Subscription struct {
-	ID       rid
-	Seq      uint64 // creation order
-	Created  int64
-	Customer rid
-	Items    []SubItem
-	// defaultSource is the card charged; zero charges the customer's
-	// default source.
-	DefaultSource          rid
-	Status                 string // interned, one of wire.SubscriptionStatuses
-	PeriodStart, PeriodEnd int64
-	CancelAtPeriodEnd      bool
-	CanceledAt             int64 // 0 while not canceled
-	TrialStart, TrialEnd   int64 // 0 without a trial
-	// trialNoticeSent is set once customer.subscription.trial_will_end is.
-	TrialNoticeSent bool
-	// anchor is where periods are counted from (the creation, or the
-	// trial's end) and cycle the current period's number from it: 0 for
-	// a trial.
-	Anchor, Cycle int64
-	// clock is the test clock of the customer, zero on real time.
-	Clock         rid
-	LatestInvoice rid
-	Meta          Metadata
-	Counted       int64 // bytes charged to the account, see bounds.go
-}
-
-// ended reports whether the subscription can no longer change.
-func (s *Subscription) Ended() bool {
-	return s.Status == wire.SubscriptionStatusCanceled || s.Status == wire.SubscriptionStatusIncompleteExpired
-}
-
-// recurring is the subscription's period, the same for all its items.
-func (s *Subscription) Recurring() wire.Recurring { return s.Items[0].Price.Recurring }
-
-// currency is the subscription's currency, the same for all its items.
-func (s *Subscription) Currency() string { return s.Items[0].Price.Currency }
-
-// subBook is an account's subscriptions and invoices, each kind in
-// creation order with a sequence of its own, as the catalog's.
-type SubBook struct {
-	Subs         map[rid]*Subscription
-	SubOrder     []*Subscription
-	SubSeq       uint64
-	Invoices     map[rid]*Invoice
-	InvoiceOrder []*Invoice
-	InvoiceSeq   uint64
-}
-
-func (b *SubBook) Ensure() {
-	if b.Subs == nil {
-		b.Subs = make(map[rid]*Subscription)
-		b.Invoices = make(map[rid]*Invoice)
-	}
-}
-
-// reset forgets every subscription and invoice; the sequences go on.
-func (b *SubBook) Reset() { *b = SubBook{SubSeq: b.SubSeq, InvoiceSeq: b.InvoiceSeq} }
-
-func (b *SubBook) AddSubscription(s *Subscription) {
-	b.Ensure()
-	b.SubSeq++
-	s.Seq = b.SubSeq
-	b.Subs[s.ID] = s
-	b.SubOrder = append(b.SubOrder, s)
-}
 
 var (
 	subscriptionCreateParams = []string{wire.ParamCustomer, itemPriceParam, itemQuantityParam, wire.ParamDefaultSource,
@@ -103,7 +31,7 @@ var (
 // the id of the item of prev with the same price, so that an update that
 // only changes a quantity keeps the item. like, when set, is a price
 // whose currency and period every item must share.
-func (c *call) parseItems(prev []SubItem, like *Price) ([]SubItem, bool, *apierr.Error) {
+func (c *call) parseItems(prev []model.SubItem, like *model.Price) ([]model.SubItem, bool, *apierr.Error) {
 	n := 0
 	for i := range c.f {
 		if p := &c.f[i]; p.Indexed && p.Base == wire.ParamItems {
@@ -116,7 +44,7 @@ func (c *call) parseItems(prev []SubItem, like *Price) ([]SubItem, bool, *apierr
 	if n > wire.SubscriptionItemsMax {
 		return nil, true, apierr.Invalid(wire.ParamItems, "items has %d entries; a subscription has at most %d.", n, wire.SubscriptionItemsMax)
 	}
-	items := make([]SubItem, n)
+	items := make([]model.SubItem, n)
 	var total int64
 	for i := range items {
 		name := wire.ItemParam(i, wire.ParamPrice)
@@ -153,7 +81,7 @@ func (c *call) parseItems(prev []SubItem, like *Price) ([]SubItem, bool, *apierr
 				return nil, true, e
 			}
 		}
-		items[i] = SubItem{ID: newRID(), Price: pr, Quantity: q}
+		items[i] = model.SubItem{ID: newRID(), Price: pr, Quantity: q}
 		for _, old := range prev {
 			if old.Price == pr {
 				items[i].ID = old.ID
@@ -168,7 +96,7 @@ func (c *call) parseItems(prev []SubItem, like *Price) ([]SubItem, bool, *apierr
 }
 
 // amount is what one period of items costs.
-func amount(items []SubItem) int64 {
+func amount(items []model.SubItem) int64 {
 	var n int64
 	for _, it := range items {
 		n += it.Price.UnitAmount * it.Quantity
@@ -178,7 +106,7 @@ func amount(items []SubItem) int64 {
 
 // customerSource is the customer's source named by the parameter
 // default_source, or nil when it is not given.
-func (c *call) customerSource(cu *Customer) (*Source, *apierr.Error) {
+func (c *call) customerSource(cu *model.Customer) (*model.Source, *apierr.Error) {
 	v, _ := c.f.Get(wire.ParamDefaultSource)
 	if v == "" {
 		return nil, nil
@@ -200,7 +128,7 @@ func (c *call) createSubscription() response {
 	if v == "" {
 		return errResponse(apierr.MissingParam(wire.ParamCustomer, "customer is required: send the %s… id of the customer to bill.", wire.CustomerIDPrefix))
 	}
-	var cu *Customer
+	var cu *model.Customer
 	if r, ok := parseRID(v, wire.CustomerIDPrefix); ok {
 		cu = c.a.customers[r]
 	}
@@ -235,7 +163,7 @@ func (c *call) createSubscription() response {
 			return errResponse(e)
 		}
 	}
-	sub := &Subscription{Created: c.unix, Customer: cu.ID, Items: items, Status: wire.SubscriptionStatusIncomplete, Clock: cu.Clock}
+	sub := &model.Subscription{Created: c.unix, Customer: cu.ID, Items: items, Status: wire.SubscriptionStatusIncomplete, Clock: cu.Clock}
 	if e := form.Bool(c.f, wire.ParamCancelAtPeriodEnd, &sub.CancelAtPeriodEnd); e != nil {
 		return errResponse(e)
 	}
@@ -254,7 +182,7 @@ func (c *call) createSubscription() response {
 		e.Code = wire.ErrorCodeMissingSource
 		return errResponse(e)
 	}
-	firstApproves := src != nil && (src.Card.Behaviour == Approves || src.Card.Behaviour == DeclinesLater && !c.chargedBefore(cu.ID, src.ID))
+	firstApproves := src != nil && (src.Card.Behaviour == model.Approves || src.Card.Behaviour == model.DeclinesLater && !c.chargedBefore(cu.ID, src.ID))
 	if charged && behavior == wire.PaymentBehaviorErrorIfIncomplete && !firstApproves {
 		// Nothing is created: not the subscription, its invoice or a payment.
 		return errResponse((&apierr.Error{
@@ -286,13 +214,13 @@ func (c *call) createSubscription() response {
 	inv := c.newInvoice(sub, wire.BillingReasonSubscriptionCreate, trialDays > 0)
 	c.collect(inv, sub, src)
 	c.putSubscription(sub)
-	b := SubscriptionJSON(nil, sub)
+	b := model.SubscriptionJSON(nil, sub)
 	c.emit(wire.EventSubscriptionCreated, b)
 	return ok(b)
 }
 
 // pathSubscription is the subscription named by the path's {id}, or a 404.
-func (c *call) pathSubscription() (*Subscription, *apierr.Error) {
+func (c *call) pathSubscription() (*model.Subscription, *apierr.Error) {
 	id := c.r.PathValue("id")
 	if s := c.findSubscription(id); s != nil {
 		return s, nil
@@ -300,7 +228,7 @@ func (c *call) pathSubscription() (*Subscription, *apierr.Error) {
 	return nil, apierr.NotFound("subscription", id)
 }
 
-func (c *call) findSubscription(id string) *Subscription {
+func (c *call) findSubscription(id string) *model.Subscription {
 	if r, ok := parseRID(id, wire.SubscriptionIDPrefix); ok {
 		return c.a.bill.Subs[r]
 	}
@@ -315,11 +243,11 @@ func (c *call) retrieveSubscription() response {
 	if e != nil {
 		return errResponse(e)
 	}
-	return ok(SubscriptionJSON(nil, s))
+	return ok(model.SubscriptionJSON(nil, s))
 }
 
 // endedError refuses to change a subscription that has ended.
-func endedError(s *Subscription) *apierr.Error {
+func endedError(s *model.Subscription) *apierr.Error {
 	e := apierr.Invalid("", "Subscription %s is %s and can no longer change; create a new subscription instead.",
 		s.ID.Format(wire.SubscriptionIDPrefix), s.Status)
 	e.Code = wire.ErrorCodeSubscriptionUnexpectedState
@@ -354,7 +282,7 @@ func (c *call) updateSubscription() response {
 		if e != nil {
 			return errResponse(e)
 		}
-		next.Items = []SubItem{{ID: s.Items[0].ID, Price: s.Items[0].Price, Quantity: q}}
+		next.Items = []model.SubItem{{ID: s.Items[0].ID, Price: s.Items[0].Price, Quantity: q}}
 		if amount(next.Items) > wire.PaymentAmountMax {
 			return errResponse(apierr.Invalid(wire.ParamQuantity, "quantity %d costs %d a period, over the largest payment, %d.", q, amount(next.Items), wire.PaymentAmountMax))
 		}
@@ -378,7 +306,7 @@ func (c *call) updateSubscription() response {
 	}
 	*s = next
 	c.putSubscription(s)
-	b := SubscriptionJSON(nil, s)
+	b := model.SubscriptionJSON(nil, s)
 	c.emit(wire.EventSubscriptionUpdated, b)
 	return ok(b)
 }
@@ -398,14 +326,14 @@ func (c *call) cancelSubscription() response {
 	}
 	c.onClock(s.Customer)
 	c.endSubscription(s)
-	return ok(SubscriptionJSON(nil, s))
+	return ok(model.SubscriptionJSON(nil, s))
 }
 
 // endSubscription cancels s now.
-func (c *call) endSubscription(s *Subscription) {
+func (c *call) endSubscription(s *model.Subscription) {
 	s.Status, s.CanceledAt = wire.SubscriptionStatusCanceled, c.unix
 	c.putSubscription(s)
-	c.emit(wire.EventSubscriptionDeleted, SubscriptionJSON(nil, s))
+	c.emit(wire.EventSubscriptionDeleted, model.SubscriptionJSON(nil, s))
 }
 
 // cancelCustomerSubscriptions cancels the subscriptions of a customer
@@ -428,7 +356,7 @@ func (c *call) listSubscriptions() response {
 	if e != nil {
 		return errResponse(e)
 	}
-	var pr *Price
+	var pr *model.Price
 	if v, _ := c.f.Get(wire.ParamPrice); v != "" {
 		if pr = c.findPrice(v); pr == nil {
 			return errResponse(apierr.MissingRef(wire.ParamPrice, "price %q is not a price of this account; list the prices with GET %s.", apierr.Clip(v), wire.PathPrices))
@@ -440,7 +368,7 @@ func (c *call) listSubscriptions() response {
 			strings.Join(wire.SubscriptionStatuses, ", "), wire.SubscriptionStatusAll))
 
 	}
-	match := func(s *Subscription) bool {
+	match := func(s *model.Subscription) bool {
 		switch {
 		case !cus.IsZero() && s.Customer != cus:
 			return false
@@ -448,20 +376,20 @@ func (c *call) listSubscriptions() response {
 			return false
 		case status != "" && status != wire.SubscriptionStatusAll && s.Status != status:
 			return false
-		case pr != nil && !slices.ContainsFunc(s.Items, func(it SubItem) bool { return it.Price == pr }):
+		case pr != nil && !slices.ContainsFunc(s.Items, func(it model.SubItem) bool { return it.Price == pr }):
 			return false
 		}
 		return true
 	}
-	l := listing.List[*Subscription]{
+	l := listing.List[*model.Subscription]{
 		URL: wire.PathSubscriptions, Noun: "subscription",
-		Seq: func(s *Subscription) uint64 { return s.Seq },
-		Find: func(id string) (*Subscription, bool) {
+		Seq: func(s *model.Subscription) uint64 { return s.Seq },
+		Find: func(id string) (*model.Subscription, bool) {
 			s := c.findSubscription(id)
 			return s, s != nil
 		},
-		Every: func() []*Subscription { return c.a.bill.SubOrder },
-		Write: SubscriptionJSON,
+		Every: func() []*model.Subscription { return c.a.bill.SubOrder },
+		Write: model.SubscriptionJSON,
 	}
 	return serveList(c, &l, c.a.bill.SubOrder, match)
 }

@@ -8,6 +8,7 @@ import (
 	"github.com/paymentsdev/terraform-provider-payments/internal/sandbox/billing"
 	"github.com/paymentsdev/terraform-provider-payments/internal/sandbox/form"
 	"github.com/paymentsdev/terraform-provider-payments/internal/sandbox/listing"
+	"github.com/paymentsdev/terraform-provider-payments/internal/sandbox/model"
 	"github.com/paymentsdev/terraform-provider-payments/internal/wire"
 )
 
@@ -18,39 +19,6 @@ import (
 // due by the new time, in time order, each at its own time, so that the
 // events come out in the clock's time order.
 
-type TestClock struct {
-	ID      rid
-	Seq     uint64 // creation order
-	Created int64
-	Name    string
-	Frozen  int64
-	Counted int64 // bytes charged to the account, see bounds.go
-}
-
-// clocks is an account's test clocks in creation order.
-type Clocks struct {
-	ByID  map[rid]*TestClock
-	Order []*TestClock
-	Seq   uint64
-}
-
-func (cl *Clocks) Add(k *TestClock) {
-	if cl.ByID == nil {
-		cl.ByID = make(map[rid]*TestClock)
-	}
-	cl.Seq++
-	k.Seq = cl.Seq
-	cl.ByID[k.ID] = k
-	cl.Order = append(cl.Order, k)
-}
-
-func (cl *Clocks) Remove(k *TestClock) {
-	delete(cl.ByID, k.ID)
-	if i, found := BySeq(cl.Order, k.Seq, func(x *TestClock) uint64 { return x.Seq }); found {
-		cl.Order = append(cl.Order[:i], cl.Order[i+1:]...)
-	}
-}
-
 // onClock moves the call's time to the frozen time of cu's clock, when
 // it is on one: every object of such a customer takes its times from it.
 func (c *call) onClock(cu rid) {
@@ -60,7 +28,7 @@ func (c *call) onClock(cu rid) {
 }
 
 // customerClock is the test clock of customer cu, or nil.
-func (c *call) customerClock(cu rid) *TestClock {
+func (c *call) customerClock(cu rid) *model.TestClock {
 	if x := c.a.customers[cu]; x != nil && !x.Clock.IsZero() {
 		return c.a.clocks.ByID[x.Clock]
 	}
@@ -103,7 +71,7 @@ func (c *call) createTestClock() response {
 	if !given {
 		return errResponse(apierr.MissingParam(wire.ParamFrozenTime, "frozen_time is required: the clock's time to start from, as in 2026-01-31T12:00:00Z."))
 	}
-	k := &TestClock{Created: c.unix, Frozen: frozen}
+	k := &model.TestClock{Created: c.unix, Frozen: frozen}
 	if v, ok := c.f.Get(wire.ParamName); ok {
 		if e := form.CheckName(v); e != nil {
 			return errResponse(e)
@@ -116,12 +84,12 @@ func (c *call) createTestClock() response {
 	}
 	c.a.clocks.Add(k)
 	c.putTestClock(k)
-	b := testClockJSON(nil, k, wire.TestClockStatusReady)
+	b := model.TestClockJSON(nil, k, wire.TestClockStatusReady)
 	c.emit(wire.EventTestClockCreated, b)
 	return ok(b)
 }
 
-func (c *call) pathTestClock() (*TestClock, *apierr.Error) {
+func (c *call) pathTestClock() (*model.TestClock, *apierr.Error) {
 	id := c.r.PathValue("id")
 	if k := c.findTestClock(id); k != nil {
 		return k, nil
@@ -129,7 +97,7 @@ func (c *call) pathTestClock() (*TestClock, *apierr.Error) {
 	return nil, apierr.NotFound("test clock", id)
 }
 
-func (c *call) findTestClock(id string) *TestClock {
+func (c *call) findTestClock(id string) *model.TestClock {
 	if r, ok := parseRID(id, wire.TestClockIDPrefix); ok {
 		return c.a.clocks.ByID[r]
 	}
@@ -144,7 +112,7 @@ func (c *call) retrieveTestClock() response {
 	if e != nil {
 		return errResponse(e)
 	}
-	return ok(testClockJSON(nil, k, wire.TestClockStatusReady))
+	return ok(model.TestClockJSON(nil, k, wire.TestClockStatusReady))
 }
 
 // deleteTestClock deletes the clock and the customers on it; their
@@ -157,7 +125,7 @@ func (c *call) deleteTestClock() response {
 	if e != nil {
 		return errResponse(e)
 	}
-	for _, cu := range append([]*Customer(nil), c.a.customerOrder...) {
+	for _, cu := range append([]*model.Customer(nil), c.a.customerOrder...) {
 		if cu.Clock == k.ID {
 			c.removeCustomer(cu)
 		}
@@ -173,10 +141,10 @@ func (c *call) deleteTestClock() response {
 // clockLedger is the subscriptions of one clock's customers.
 type clockLedger struct {
 	ledger
-	k *TestClock
+	k *model.TestClock
 }
 
-func (l clockLedger) All(yield func(*Subscription) bool) {
+func (l clockLedger) All(yield func(*model.Subscription) bool) {
 	for _, s := range l.c.a.bill.SubOrder {
 		if s.Clock == l.k.ID && !s.Ended() && !yield(s) {
 			return
@@ -223,12 +191,12 @@ func (c *call) advanceTestClock() response {
 
 	}
 	c.unix, c.now = k.Frozen, from
-	c.emit(wire.EventTestClockAdvancing, testClockJSON(nil, k, wire.TestClockStatusAdvancing))
-	billing.Advance[*Subscription](clockLedger{ledger{c}, k}, to)
+	c.emit(wire.EventTestClockAdvancing, model.TestClockJSON(nil, k, wire.TestClockStatusAdvancing))
+	billing.Advance[*model.Subscription](clockLedger{ledger{c}, k}, to)
 	k.Frozen = to
 	c.unix, c.now = to, time.Unix(to, 0)
 	c.putTestClock(k)
-	b := testClockJSON(nil, k, wire.TestClockStatusReady)
+	b := model.TestClockJSON(nil, k, wire.TestClockStatusReady)
 	c.emit(wire.EventTestClockReady, b)
 	return ok(b)
 }
@@ -237,32 +205,15 @@ func (c *call) listTestClocks() response {
 	if e := listing.Check(c.f); e != nil {
 		return errResponse(e)
 	}
-	l := listing.List[*TestClock]{
+	l := listing.List[*model.TestClock]{
 		URL: wire.PathTestClocks, Noun: "test clock",
-		Seq: func(k *TestClock) uint64 { return k.Seq },
-		Find: func(id string) (*TestClock, bool) {
+		Seq: func(k *model.TestClock) uint64 { return k.Seq },
+		Find: func(id string) (*model.TestClock, bool) {
 			k := c.findTestClock(id)
 			return k, k != nil
 		},
-		Every: func() []*TestClock { return c.a.clocks.Order },
-		Write: func(b []byte, k *TestClock) []byte { return testClockJSON(b, k, wire.TestClockStatusReady) },
+		Every: func() []*model.TestClock { return c.a.clocks.Order },
+		Write: func(b []byte, k *model.TestClock) []byte { return model.TestClockJSON(b, k, wire.TestClockStatusReady) },
 	}
 	return serveList(c, &l, c.a.clocks.Order, nil)
-}
-
-func testClockJSON(b []byte, k *TestClock, status string) []byte {
-	if b == nil {
-		b = make([]byte, 0, 224+len(k.Name))
-	}
-	b = append(b, `{"id":`...)
-	b = appendID(b, wire.TestClockIDPrefix, k.ID)
-	b = append(b, `,"object":"test_helpers.test_clock","name":`...)
-	b = appendOptString(b, k.Name)
-	b = append(b, `,"frozen_time":`...)
-	b = appendTime(b, k.Frozen)
-	b = append(b, `,"status":`...)
-	b = appendString(b, status)
-	b = append(b, `,"created_at":`...)
-	b = appendTime(b, k.Created)
-	return append(b, `,"livemode":false}`...)
 }

@@ -9,35 +9,21 @@ import (
 	"time"
 
 	"github.com/paymentsdev/terraform-provider-payments/internal/sandbox/apierr"
+	"github.com/paymentsdev/terraform-provider-payments/internal/sandbox/model"
 	"github.com/paymentsdev/terraform-provider-payments/internal/wire"
 )
-
-// cardToken is a token minted by POST /v1/tokens. It keeps what the API
-// shows of the card, never its number or CVC.
-type CardToken struct {
-	ID                rid
-	Card              *Card // brand, last 4 and the test card's behaviour
-	ExpMonth, ExpYear int32
-	Fingerprint       string
-	Used              bool
-	Created           int64
-	Counted           int64 // bytes charged to the account, see bounds.go
-}
-
-// tokenBytes is what a minted token keeps, for the account's bound.
-const TokenBytes = 256
 
 // TestCardNumbers maps each card number the sandbox tokenizes to the test
 // token whose behaviour its card has. Any other number is refused: the
 // sandbox never takes a real card. [assumed]
 var TestCardNumbers = map[string]string{
-	"4242424242424242": TokenVisa,
-	"5555555555554444": TokenMastercard,
-	"378282246310005":  TokenAmex,
-	"4000000000000002": TokenDeclined,
-	"4000000000003220": Token3DS,
-	"4000000000000259": TokenDispute,
-	"4000000000000341": TokenDeclinedLater,
+	"4242424242424242": model.TokenVisa,
+	"5555555555554444": model.TokenMastercard,
+	"378282246310005":  model.TokenAmex,
+	"4000000000000002": model.TokenDeclined,
+	"4000000000003220": model.Token3DS,
+	"4000000000000259": model.TokenDispute,
+	"4000000000000341": model.TokenDeclinedLater,
 }
 
 // createToken is POST /v1/tokens: the card's details in, a single-use
@@ -74,26 +60,26 @@ func (c *call) createToken() response {
 	if e := c.canGrow(); e != nil {
 		return errResponse(e)
 	}
-	t := &CardToken{
+	t := &model.CardToken{
 		ID:       newRID(),
-		Card:     &Card{Token: base.Token, Brand: base.Brand, Last4: number[len(number)-4:], Behaviour: base.Behaviour},
+		Card:     &model.Card{Token: base.Token, Brand: base.Brand, Last4: number[len(number)-4:], Behaviour: base.Behaviour},
 		ExpMonth: month, ExpYear: year,
 		Fingerprint: c.fingerprint(number),
 		Created:     c.unix,
 	}
 	if c.a.tokens == nil {
-		c.a.tokens = make(map[rid]*CardToken)
+		c.a.tokens = make(map[rid]*model.CardToken)
 	}
 	for c.a.tokens[t.ID] != nil {
 		t.ID = newRID()
 	}
 	c.a.tokens[t.ID] = t
 	c.putToken(t)
-	return ok(tokenJSON(nil, t))
+	return ok(model.TokenJSON(nil, t))
 }
 
 // testCard checks a card number and returns the test card it is.
-func testCard(number string) (*Card, *apierr.Error) {
+func testCard(number string) (*model.Card, *apierr.Error) {
 	if !wire.AllDigits(number) || len(number) < wire.CardNumberMinDigits || len(number) > wire.CardNumberMaxDigits {
 		return nil, cardError(wire.ParamCardNumber, wire.ErrorCodeInvalidNumber,
 			"card[number] must be %d to %d digits, without spaces or dashes.", wire.CardNumberMinDigits, wire.CardNumberMaxDigits)
@@ -107,7 +93,7 @@ func testCard(number string) (*Card, *apierr.Error) {
 		return nil, cardError(wire.ParamCardNumber, wire.ErrorCodeInvalidNumber,
 			"card[number] is not a sandbox test card, and the sandbox never takes a real one. Use 4242424242424242 (Visa), 5555555555554444 (Mastercard), 378282246310005 (American Express), 4000000000000002 (declined), 4000000000003220 (3-D Secure), 4000000000000259 (disputed) or 4000000000000341 (declined after its first charge).")
 	}
-	return CardByToken(tok), nil
+	return model.CardByToken(tok), nil
 }
 
 // cardExpiry reads card[exp_month] and card[exp_year]: a month 1 to 12
@@ -146,17 +132,17 @@ func (c *call) fingerprint(number string) string {
 // tokenSource returns a new source made from the token v named by param:
 // a test token (tok_visa, …), reusable, or a minted token, which it uses
 // up. The caller must not fail after it: the token is then spent.
-func (c *call) tokenSource(param, v string) (*Source, *apierr.Error) {
-	if cd := CardByToken(v); cd != nil {
+func (c *call) tokenSource(param, v string) (*model.Source, *apierr.Error) {
+	if cd := model.CardByToken(v); cd != nil {
 		return c.newSource(cd), nil
 	}
-	var t *CardToken
+	var t *model.CardToken
 	if r, ok := parseRID(v, wire.TokenIDPrefix); ok {
 		t = c.a.tokens[r]
 	}
 	if t == nil {
 		e := apierr.Invalid(param, "%s %q is not a valid token; mint one with POST %s or use a sandbox test token such as %s.",
-			param, apierr.Clip(v), wire.PathTokens, TokenVisa)
+			param, apierr.Clip(v), wire.PathTokens, model.TokenVisa)
 		e.Code = wire.ErrorCodeTokenInvalid
 		return nil, e
 	}
@@ -168,27 +154,7 @@ func (c *call) tokenSource(param, v string) (*Source, *apierr.Error) {
 	}
 	t.Used = true
 	c.putToken(t)
-	return &Source{ID: newRID(), Card: t.Card, ExpMonth: t.ExpMonth, ExpYear: t.ExpYear}, nil
-}
-
-func tokenJSON(b []byte, t *CardToken) []byte {
-	b = append(b, `{"id":`...)
-	b = appendID(b, wire.TokenIDPrefix, t.ID)
-	b = append(b, `,"object":"token","card":{"brand":`...)
-	b = appendString(b, t.Card.Brand)
-	b = append(b, `,"last4":`...)
-	b = appendString(b, t.Card.Last4)
-	b = append(b, `,"exp_month":`...)
-	b = appendInt(b, int64(t.ExpMonth))
-	b = append(b, `,"exp_year":`...)
-	b = appendInt(b, int64(t.ExpYear))
-	b = append(b, `,"fingerprint":`...)
-	b = appendString(b, t.Fingerprint)
-	b = append(b, `},"livemode":false,"used":`...)
-	b = strconv.AppendBool(b, t.Used)
-	b = append(b, `,"created_at":`...)
-	b = appendTime(b, t.Created)
-	return append(b, '}')
+	return &model.Source{ID: newRID(), Card: t.Card, ExpMonth: t.ExpMonth, ExpYear: t.ExpYear}, nil
 }
 
 // cardError is a 402 card_error about one of the card's details.

@@ -13,6 +13,7 @@ import (
 	"github.com/paymentsdev/terraform-provider-payments/internal/sandbox/ids"
 	"github.com/paymentsdev/terraform-provider-payments/internal/sandbox/listing"
 	"github.com/paymentsdev/terraform-provider-payments/internal/sandbox/metrics"
+	"github.com/paymentsdev/terraform-provider-payments/internal/sandbox/model"
 	"github.com/paymentsdev/terraform-provider-payments/internal/wire"
 )
 
@@ -20,40 +21,14 @@ import (
 // endpoint's secret signs every delivery to it; the answers of create and
 // roll_secret are the only ones that show it.
 
-type WebhookEndpoint struct {
-	ID          rid
-	Seq         uint64
-	Created     int64
-	URL         string
-	Events      []string // as sent, without duplicates
-	Description string
-	Disabled    bool
-	Meta        Metadata
-	Secret      string
-	Counted     int64 // bytes charged to the account, see bounds.go
-}
-
-// wants reports whether the endpoint is sent events of type typ.
-func (ep *WebhookEndpoint) Wants(typ string) bool {
-	if ep.Disabled {
-		return false
-	}
-	for _, e := range ep.Events {
-		if e == typ || e == wire.EventTypeAll {
-			return true
-		}
-	}
-	return false
-}
-
 // webhookState is an account's endpoints, events and deliveries, guarded
 // by the account's mu. Its maps are made on first write, so that an
 // account that never uses webhooks costs nothing.
 type webhookState struct {
-	endpoints     map[rid]*WebhookEndpoint
-	endpointOrder []*WebhookEndpoint // by seq, oldest first
-	events        map[rid]*Event
-	eventOrder    []*Event // by seq, oldest first
+	endpoints     map[rid]*model.WebhookEndpoint
+	endpointOrder []*model.WebhookEndpoint // by seq, oldest first
+	events        map[rid]*model.Event
+	eventOrder    []*model.Event // by seq, oldest first
 	// book is the pending deliveries and the delivery log, under a lock
 	// of their own (see package delivery).
 	book delivery.Book
@@ -63,8 +38,8 @@ type webhookState struct {
 
 func (w *webhookState) ensure() {
 	if w.endpoints == nil {
-		w.endpoints = make(map[rid]*WebhookEndpoint)
-		w.events = make(map[rid]*Event)
+		w.endpoints = make(map[rid]*model.WebhookEndpoint)
+		w.events = make(map[rid]*model.Event)
 	}
 }
 
@@ -159,7 +134,7 @@ func (c *call) enabledEvents() ([]string, bool, *apierr.Error) {
 }
 
 // setWebhookFields applies the optional fields of a create or update.
-func (c *call) setWebhookFields(ep *WebhookEndpoint) *apierr.Error {
+func (c *call) setWebhookFields(ep *model.WebhookEndpoint) *apierr.Error {
 	if v, ok := c.f.Get(wire.ParamURL); ok {
 		if e := c.checkWebhookURL(v); e != nil {
 			return e
@@ -208,7 +183,7 @@ func (c *call) createWebhookEndpoint() response {
 	if e := c.f.Check(webhookEndpointParams...); e != nil {
 		return errResponse(e)
 	}
-	ep := &WebhookEndpoint{Created: c.unix}
+	ep := &model.WebhookEndpoint{Created: c.unix}
 	if v, _ := c.f.Get(wire.ParamURL); v == "" {
 		return errResponse(c.checkWebhookURL(""))
 	}
@@ -235,11 +210,11 @@ func (c *call) createWebhookEndpoint() response {
 	wh.endpoints[ep.ID] = ep
 	wh.endpointOrder = append(wh.endpointOrder, ep)
 	c.putWebhookEndpoint(ep)
-	return ok(webhookEndpointJSON(nil, ep, true))
+	return ok(model.WebhookEndpointJSON(nil, ep, true))
 }
 
 // pathWebhookEndpoint is the endpoint named by the path's {id}, or a 404.
-func (c *call) pathWebhookEndpoint() (*WebhookEndpoint, *apierr.Error) {
+func (c *call) pathWebhookEndpoint() (*model.WebhookEndpoint, *apierr.Error) {
 	id := c.r.PathValue("id")
 	if r, ok := parseRID(id, wire.WebhookEndpointIDPrefix); ok {
 		if ep := c.a.wh.endpoints[r]; ep != nil {
@@ -257,7 +232,7 @@ func (c *call) retrieveWebhookEndpoint() response {
 	if e != nil {
 		return errResponse(e)
 	}
-	return ok(webhookEndpointJSON(nil, ep, false))
+	return ok(model.WebhookEndpointJSON(nil, ep, false))
 }
 
 func (c *call) updateWebhookEndpoint() response {
@@ -275,7 +250,7 @@ func (c *call) updateWebhookEndpoint() response {
 	}
 	*ep = next
 	c.putWebhookEndpoint(ep)
-	return ok(webhookEndpointJSON(nil, ep, false))
+	return ok(model.WebhookEndpointJSON(nil, ep, false))
 }
 
 func (c *call) deleteWebhookEndpoint() response {
@@ -288,7 +263,7 @@ func (c *call) deleteWebhookEndpoint() response {
 	}
 	wh := &c.a.wh
 	delete(wh.endpoints, ep.ID)
-	wh.endpointOrder = slices.DeleteFunc(wh.endpointOrder, func(x *WebhookEndpoint) bool { return x == ep })
+	wh.endpointOrder = slices.DeleteFunc(wh.endpointOrder, func(x *model.WebhookEndpoint) bool { return x == ep })
 	// Its deliveries stop: a scheduled attempt finds itself gone.
 	c.cancelEndpoint(ep.ID)
 	c.a.charge(-ep.Counted)
@@ -308,49 +283,23 @@ func (c *call) rollWebhookEndpointSecret() response {
 	// the new one signs, retries of older events included.
 	ep.Secret = newWebhookSecret()
 	c.putWebhookEndpoint(ep)
-	return ok(webhookEndpointJSON(nil, ep, true))
+	return ok(model.WebhookEndpointJSON(nil, ep, true))
 }
 
 func (c *call) listWebhookEndpoints() response {
 	if e := listing.Check(c.f); e != nil {
 		return errResponse(e)
 	}
-	l := listing.List[*WebhookEndpoint]{
+	l := listing.List[*model.WebhookEndpoint]{
 		URL: wire.PathWebhookEndpoints, Noun: "webhook endpoint",
-		Seq: func(ep *WebhookEndpoint) uint64 { return ep.Seq },
-		Find: func(id string) (*WebhookEndpoint, bool) {
+		Seq: func(ep *model.WebhookEndpoint) uint64 { return ep.Seq },
+		Find: func(id string) (*model.WebhookEndpoint, bool) {
 			r, ok := parseRID(id, wire.WebhookEndpointIDPrefix)
 			ep := c.a.wh.endpoints[r]
 			return ep, ok && ep != nil
 		},
-		Every: func() []*WebhookEndpoint { return c.a.wh.endpointOrder },
-		Write: func(b []byte, ep *WebhookEndpoint) []byte { return webhookEndpointJSON(b, ep, false) },
+		Every: func() []*model.WebhookEndpoint { return c.a.wh.endpointOrder },
+		Write: func(b []byte, ep *model.WebhookEndpoint) []byte { return model.WebhookEndpointJSON(b, ep, false) },
 	}
 	return serveList(c, &l, c.a.wh.endpointOrder, nil)
-}
-
-func webhookEndpointJSON(b []byte, ep *WebhookEndpoint, withSecret bool) []byte {
-	if b == nil {
-		b = make([]byte, 0, 384+len(ep.URL)+len(ep.Description))
-	}
-	b = append(b, `{"id":`...)
-	b = appendID(b, wire.WebhookEndpointIDPrefix, ep.ID)
-	b = append(b, `,"object":"webhook_endpoint","url":`...)
-	b = appendString(b, ep.URL)
-	b = append(b, `,"enabled_events":[`...)
-	for i, e := range ep.Events {
-		if i > 0 {
-			b = append(b, ',')
-		}
-		b = appendString(b, e)
-	}
-	b = append(b, `],"description":`...)
-	b = appendOptString(b, ep.Description)
-	b = append(b, `,"disabled":`...)
-	b = appendBool(b, ep.Disabled)
-	if withSecret {
-		b = append(b, `,"secret":`...)
-		b = appendString(b, ep.Secret)
-	}
-	return appendMetadataTail(b, ep.Meta, ep.Created)
 }

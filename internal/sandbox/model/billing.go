@@ -1,0 +1,361 @@
+package model
+
+import (
+	"cmp"
+	"encoding/json"
+	"fmt"
+	"slices"
+
+	"github.com/paymentsdev/terraform-provider-payments/internal/sandbox/ids"
+	"github.com/paymentsdev/terraform-provider-payments/internal/sandbox/jsonw"
+	"github.com/paymentsdev/terraform-provider-payments/internal/wire"
+)
+
+type InvoiceLine struct {
+	Item     ids.RID
+	Price    ids.RID
+	Quantity int64
+	Amount   int64
+}
+
+type Invoice struct {
+	ID            ids.RID
+	Seq           uint64 // creation order
+	Created       int64
+	Customer      ids.RID
+	Subscription  ids.RID
+	Status        string // interned, one of wire.InvoiceStatuses
+	BillingReason string // interned
+	Lines         []InvoiceLine
+	AmountDue     int64
+	AmountPaid    int64
+	Currency      string
+	Attempts      int64
+	// NextAttempt is when the invoice is charged again, 0 for never.
+	NextAttempt            int64
+	Payment                ids.RID // the latest attempt
+	PeriodStart, PeriodEnd int64
+	Counted                int64 // bytes charged to the account, see bounds.go
+}
+
+func (b *SubBook) AddInvoice(inv *Invoice) {
+	b.Ensure()
+	b.InvoiceSeq++
+	inv.Seq = b.InvoiceSeq
+	b.Invoices[inv.ID] = inv
+	b.InvoiceOrder = append(b.InvoiceOrder, inv)
+}
+
+func (s *Subscription) RecordKey() string { return s.ID.Format(wire.SubscriptionIDPrefix) }
+
+func (s *Subscription) RecordValue() []byte {
+	rec := SubscriptionRecord{
+		ID: s.ID.Format(wire.SubscriptionIDPrefix), Seq: s.Seq, Created: s.Created,
+		Customer: s.Customer.Format(wire.CustomerIDPrefix), DefaultSource: OptID(wire.SourceIDPrefix, s.DefaultSource),
+		Status: s.Status, PeriodStart: s.PeriodStart, PeriodEnd: s.PeriodEnd, CancelAtPeriodEnd: s.CancelAtPeriodEnd,
+		CanceledAt: s.CanceledAt, TrialStart: s.TrialStart, TrialEnd: s.TrialEnd, TrialNoticeSent: s.TrialNoticeSent,
+		Anchor: s.Anchor, Cycle: s.Cycle, Clock: OptID(wire.TestClockIDPrefix, s.Clock),
+		LatestInvoice: OptID(wire.InvoiceIDPrefix, s.LatestInvoice), Meta: MetaRecord(s.Meta),
+	}
+	for _, it := range s.Items {
+		rec.Items = append(rec.Items, SubItemRecord{ID: it.ID.Format(wire.SubscriptionItemIDPrefix),
+			Price: it.Price.ID.Format(wire.PriceIDPrefix), Quantity: it.Quantity})
+	}
+	return Marshal(rec)
+}
+
+func (inv *Invoice) RecordKey() string { return inv.ID.Format(wire.InvoiceIDPrefix) }
+
+func (inv *Invoice) RecordValue() []byte {
+	rec := InvoiceRecord{
+		ID: inv.ID.Format(wire.InvoiceIDPrefix), Seq: inv.Seq, Created: inv.Created,
+		Customer: inv.Customer.Format(wire.CustomerIDPrefix), Subscription: inv.Subscription.Format(wire.SubscriptionIDPrefix),
+		Status: inv.Status, BillingReason: inv.BillingReason, AmountDue: inv.AmountDue, AmountPaid: inv.AmountPaid,
+		Currency: inv.Currency, Attempts: inv.Attempts, NextAttempt: inv.NextAttempt,
+		Payment: OptID(wire.PaymentIDPrefix, inv.Payment), PeriodStart: inv.PeriodStart, PeriodEnd: inv.PeriodEnd,
+	}
+	for _, l := range inv.Lines {
+		rec.Lines = append(rec.Lines, InvoiceLineRecord{Item: l.Item.Format(wire.SubscriptionItemIDPrefix),
+			Price: l.Price.Format(wire.PriceIDPrefix), Quantity: l.Quantity, Amount: l.Amount})
+	}
+	return Marshal(rec)
+}
+
+var BillingReasons = []string{wire.BillingReasonSubscriptionCreate, wire.BillingReasonSubscriptionCycle}
+
+// Load rebuilds an account's subscriptions and invoices from their
+// records, after its catalog cat; a record that does not decode or names
+// a price the file lacks fails the load.
+func (b *SubBook) Load(buckets map[string][][]byte, cat *Catalog) error {
+	var subs []*Subscription
+	for _, raw := range buckets[BucketSubscriptions] {
+		var rec SubscriptionRecord
+		if err := json.Unmarshal(raw, &rec); err != nil {
+			return fmt.Errorf("reading a subscription record from the data file: %w", err)
+		}
+		s, err := SubscriptionFromRecord(rec, cat)
+		if err != nil {
+			return err
+		}
+		subs = append(subs, s)
+	}
+	var invs []*Invoice
+	for _, raw := range buckets[BucketInvoices] {
+		var rec InvoiceRecord
+		if err := json.Unmarshal(raw, &rec); err != nil {
+			return fmt.Errorf("reading an invoice record from the data file: %w", err)
+		}
+		inv, err := InvoiceFromRecord(rec)
+		if err != nil {
+			return err
+		}
+		invs = append(invs, inv)
+	}
+	if len(subs) == 0 && len(invs) == 0 {
+		return nil
+	}
+	b.Ensure()
+	slices.SortFunc(subs, func(x, y *Subscription) int { return cmp.Compare(x.Seq, y.Seq) })
+	for _, s := range subs {
+		b.Subs[s.ID] = s
+		b.SubOrder = append(b.SubOrder, s)
+		b.SubSeq = max(b.SubSeq, s.Seq)
+	}
+	slices.SortFunc(invs, func(x, y *Invoice) int { return cmp.Compare(x.Seq, y.Seq) })
+	for _, inv := range invs {
+		b.Invoices[inv.ID] = inv
+		b.InvoiceOrder = append(b.InvoiceOrder, inv)
+		b.InvoiceSeq = max(b.InvoiceSeq, inv.Seq)
+	}
+	return nil
+}
+
+func SubscriptionFromRecord(rec SubscriptionRecord, cat *Catalog) (*Subscription, error) {
+	bad := fmt.Errorf("data file: subscription %q is malformed", rec.ID)
+	id, ok1 := ids.Parse(rec.ID, wire.SubscriptionIDPrefix)
+	cus, ok2 := ids.Parse(rec.Customer, wire.CustomerIDPrefix)
+	src, ok3 := ParseOptID(rec.DefaultSource, wire.SourceIDPrefix)
+	latest, ok4 := ParseOptID(rec.LatestInvoice, wire.InvoiceIDPrefix)
+	status, ok5 := Intern(wire.SubscriptionStatuses, rec.Status)
+	clk, ok6 := ParseOptID(rec.Clock, wire.TestClockIDPrefix)
+	if !ok1 || !ok2 || !ok3 || !ok4 || !ok5 || !ok6 || rec.Seq == 0 || len(rec.Items) == 0 {
+		return nil, bad
+	}
+	s := &Subscription{ID: id, Seq: rec.Seq, Created: rec.Created, Customer: cus, DefaultSource: src, Status: status,
+		PeriodStart: rec.PeriodStart, PeriodEnd: rec.PeriodEnd, CancelAtPeriodEnd: rec.CancelAtPeriodEnd,
+		CanceledAt: rec.CanceledAt, TrialStart: rec.TrialStart, TrialEnd: rec.TrialEnd, LatestInvoice: latest,
+		TrialNoticeSent: rec.TrialNoticeSent, Anchor: rec.Anchor, Cycle: rec.Cycle, Clock: clk,
+		Meta: MetaFromRecord(rec.Meta)}
+	for _, it := range rec.Items {
+		iid, ok := ids.Parse(it.ID, wire.SubscriptionItemIDPrefix)
+		pid, ok2 := ids.Parse(it.Price, wire.PriceIDPrefix)
+		pr := cat.Prices[pid]
+		if !ok || !ok2 || pr == nil || !pr.IsRecurring() {
+			return nil, fmt.Errorf("data file: subscription %s names price %q, which the file lacks or does not recur", rec.ID, it.Price)
+		}
+		s.Items = append(s.Items, SubItem{ID: iid, Price: pr, Quantity: it.Quantity})
+	}
+	return s, nil
+}
+
+func InvoiceFromRecord(rec InvoiceRecord) (*Invoice, error) {
+	id, ok1 := ids.Parse(rec.ID, wire.InvoiceIDPrefix)
+	cus, ok2 := ids.Parse(rec.Customer, wire.CustomerIDPrefix)
+	sub, ok3 := ids.Parse(rec.Subscription, wire.SubscriptionIDPrefix)
+	pay, ok4 := ParseOptID(rec.Payment, wire.PaymentIDPrefix)
+	status, ok5 := Intern(wire.InvoiceStatuses, rec.Status)
+	reason, ok6 := Intern(BillingReasons, rec.BillingReason)
+	cur, okCur := Intern(wire.Currencies, rec.Currency)
+	if !ok1 || !ok2 || !ok3 || !ok4 || !ok5 || !ok6 || !okCur || rec.Seq == 0 {
+		return nil, fmt.Errorf("data file: invoice %q is malformed", rec.ID)
+	}
+	inv := &Invoice{ID: id, Seq: rec.Seq, Created: rec.Created, Customer: cus, Subscription: sub, Status: status,
+		BillingReason: reason, AmountDue: rec.AmountDue, AmountPaid: rec.AmountPaid, Currency: cur, Attempts: rec.Attempts,
+		NextAttempt: rec.NextAttempt, Payment: pay, PeriodStart: rec.PeriodStart, PeriodEnd: rec.PeriodEnd}
+	for _, l := range rec.Lines {
+		item, ok := ids.Parse(l.Item, wire.SubscriptionItemIDPrefix)
+		pr, ok2 := ids.Parse(l.Price, wire.PriceIDPrefix)
+		if !ok || !ok2 {
+			return nil, fmt.Errorf("data file: invoice %q has a malformed line", rec.ID)
+		}
+		inv.Lines = append(inv.Lines, InvoiceLine{Item: item, Price: pr, Quantity: l.Quantity, Amount: l.Amount})
+	}
+	return inv, nil
+}
+
+type SubItem struct {
+	ID       ids.RID
+	Price    *Price // prices are never deleted; a reset drops both
+	Quantity int64
+}
+
+type Subscription struct {
+	ID       ids.RID
+	Seq      uint64 // creation order
+	Created  int64
+	Customer ids.RID
+	Items    []SubItem
+	// DefaultSource is the card charged; zero charges the customer's
+	// default source.
+	DefaultSource          ids.RID
+	Status                 string // interned, one of wire.SubscriptionStatuses
+	PeriodStart, PeriodEnd int64
+	CancelAtPeriodEnd      bool
+	CanceledAt             int64 // 0 while not canceled
+	TrialStart, TrialEnd   int64 // 0 without a trial
+	// TrialNoticeSent is set once customer.subscription.trial_will_end is.
+	TrialNoticeSent bool
+	// Anchor is where periods are counted from (the creation, or the
+	// trial's end) and cycle the current period's number from it: 0 for
+	// a trial.
+	Anchor, Cycle int64
+	// Clock is the test clock of the customer, zero on real time.
+	Clock         ids.RID
+	LatestInvoice ids.RID
+	Meta          Metadata
+	Counted       int64 // bytes charged to the account, see bounds.go
+}
+
+// Ended reports whether the subscription can no longer change.
+func (s *Subscription) Ended() bool {
+	return s.Status == wire.SubscriptionStatusCanceled || s.Status == wire.SubscriptionStatusIncompleteExpired
+}
+
+// Recurring is the subscription's period, the same for all its items.
+func (s *Subscription) Recurring() wire.Recurring { return s.Items[0].Price.Recurring }
+
+// Currency is the subscription's currency, the same for all its items.
+func (s *Subscription) Currency() string { return s.Items[0].Price.Currency }
+
+// SubBook is an account's subscriptions and invoices, each kind in
+// creation order with a sequence of its own, as the catalog's.
+type SubBook struct {
+	Subs         map[ids.RID]*Subscription
+	SubOrder     []*Subscription
+	SubSeq       uint64
+	Invoices     map[ids.RID]*Invoice
+	InvoiceOrder []*Invoice
+	InvoiceSeq   uint64
+}
+
+func (b *SubBook) Ensure() {
+	if b.Subs == nil {
+		b.Subs = make(map[ids.RID]*Subscription)
+		b.Invoices = make(map[ids.RID]*Invoice)
+	}
+}
+
+// Reset forgets every subscription and invoice; the sequences go on.
+func (b *SubBook) Reset() { *b = SubBook{SubSeq: b.SubSeq, InvoiceSeq: b.InvoiceSeq} }
+
+func (b *SubBook) AddSubscription(s *Subscription) {
+	b.Ensure()
+	b.SubSeq++
+	s.Seq = b.SubSeq
+	b.Subs[s.ID] = s
+	b.SubOrder = append(b.SubOrder, s)
+}
+
+func SubscriptionJSON(b []byte, s *Subscription) []byte {
+	if b == nil {
+		b = make([]byte, 0, 640+500*len(s.Items))
+	}
+	b = append(b, `{"id":`...)
+	b = ids.Append(b, wire.SubscriptionIDPrefix, s.ID)
+	b = append(b, `,"object":"subscription","customer":`...)
+	b = ids.Append(b, wire.CustomerIDPrefix, s.Customer)
+	b = append(b, `,"items":[`...)
+	for i, it := range s.Items {
+		if i > 0 {
+			b = append(b, ',')
+		}
+		b = append(b, `{"id":`...)
+		b = ids.Append(b, wire.SubscriptionItemIDPrefix, it.ID)
+		b = append(b, `,"object":"subscription_item","price":`...)
+		b = PriceJSON(b, it.Price)
+		b = append(b, `,"quantity":`...)
+		b = jsonw.Int(b, it.Quantity)
+		b = append(b, '}')
+	}
+	b = append(b, `],"default_source":`...)
+	b = ids.AppendOpt(b, wire.SourceIDPrefix, s.DefaultSource)
+	b = append(b, `,"status":`...)
+	b = jsonw.String(b, s.Status)
+	b = append(b, `,"current_period_start":`...)
+	b = jsonw.Time(b, s.PeriodStart)
+	b = append(b, `,"current_period_end":`...)
+	b = jsonw.Time(b, s.PeriodEnd)
+	b = append(b, `,"cancel_at_period_end":`...)
+	b = jsonw.Bool(b, s.CancelAtPeriodEnd)
+	b = append(b, `,"canceled_at":`...)
+	b = jsonw.OptTime(b, s.CanceledAt)
+	b = append(b, `,"trial_start":`...)
+	b = jsonw.OptTime(b, s.TrialStart)
+	b = append(b, `,"trial_end":`...)
+	b = jsonw.OptTime(b, s.TrialEnd)
+	b = append(b, `,"latest_invoice":`...)
+	b = ids.AppendOpt(b, wire.InvoiceIDPrefix, s.LatestInvoice)
+	return AppendMetadataTail(b, s.Meta, s.Created)
+}
+
+func InvoiceJSON(b []byte, inv *Invoice) []byte {
+	if b == nil {
+		b = make([]byte, 0, 640+200*len(inv.Lines))
+	}
+	b = append(b, `{"id":`...)
+	b = ids.Append(b, wire.InvoiceIDPrefix, inv.ID)
+	b = append(b, `,"object":"invoice","customer":`...)
+	b = ids.Append(b, wire.CustomerIDPrefix, inv.Customer)
+	b = append(b, `,"subscription":`...)
+	b = ids.Append(b, wire.SubscriptionIDPrefix, inv.Subscription)
+	b = append(b, `,"status":`...)
+	b = jsonw.String(b, inv.Status)
+	b = append(b, `,"billing_reason":`...)
+	b = jsonw.String(b, inv.BillingReason)
+	b = append(b, `,"lines":[`...)
+	for i, l := range inv.Lines {
+		if i > 0 {
+			b = append(b, ',')
+		}
+		b = append(b, `{"subscription_item":`...)
+		b = ids.Append(b, wire.SubscriptionItemIDPrefix, l.Item)
+		b = append(b, `,"price":`...)
+		b = ids.Append(b, wire.PriceIDPrefix, l.Price)
+		b = append(b, `,"quantity":`...)
+		b = jsonw.Int(b, l.Quantity)
+		b = append(b, `,"amount":`...)
+		b = jsonw.Int(b, l.Amount)
+		b = append(b, `,"period_start":`...)
+		b = jsonw.Time(b, inv.PeriodStart)
+		b = append(b, `,"period_end":`...)
+		b = jsonw.Time(b, inv.PeriodEnd)
+		b = append(b, '}')
+	}
+	b = append(b, `],"amount_due":`...)
+	b = jsonw.Int(b, inv.AmountDue)
+	b = append(b, `,"amount_paid":`...)
+	b = jsonw.Int(b, inv.AmountPaid)
+	b = append(b, `,"currency":`...)
+	b = jsonw.String(b, inv.Currency)
+	b = append(b, `,"attempt_count":`...)
+	b = jsonw.Int(b, inv.Attempts)
+	b = append(b, `,"next_payment_attempt":`...)
+	b = jsonw.OptTime(b, inv.NextAttempt)
+	b = append(b, `,"payment":`...)
+	b = ids.AppendOpt(b, wire.PaymentIDPrefix, inv.Payment)
+	b = append(b, `,"period_start":`...)
+	b = jsonw.Time(b, inv.PeriodStart)
+	b = append(b, `,"period_end":`...)
+	b = jsonw.Time(b, inv.PeriodEnd)
+	b = append(b, `,"created_at":`...)
+	b = jsonw.Time(b, inv.Created)
+	return append(b, `,"livemode":false}`...)
+}
+
+func (s *Subscription) MemBytes() int64 {
+	return SubBytes + RidMapEntry + OrderSlot + int64(cap(s.Items))*SubItemBytes + AllocOverhead + MetaBytes(s.Meta)
+}
+
+func (inv *Invoice) MemBytes() int64 {
+	return InvoiceBytes + RidMapEntry + OrderSlot + int64(cap(inv.Lines))*InvoiceLineBytes + AllocOverhead
+}

@@ -1,0 +1,308 @@
+package model
+
+import (
+	"cmp"
+	"encoding/json"
+	"fmt"
+	"slices"
+
+	"github.com/paymentsdev/terraform-provider-payments/internal/sandbox/ids"
+	"github.com/paymentsdev/terraform-provider-payments/internal/sandbox/jsonw"
+	"github.com/paymentsdev/terraform-provider-payments/internal/wire"
+)
+
+type Product struct {
+	ID          ids.RID
+	Seq         uint64 // creation order
+	Created     int64
+	Name        string
+	Description string
+	Active      bool
+	Meta        Metadata
+	// Prices counts the product's prices, active or not.
+	Prices  int
+	Counted int64 // bytes charged to the account, see bounds.go
+}
+
+// Catalog is an account's products and prices, each kind in creation
+// order with a sequence number of its own (as customers, see
+// customer_list.go), kept in the data file.
+type Catalog struct {
+	Products     map[ids.RID]*Product
+	ProductOrder []*Product
+	ProductSeq   uint64
+	Prices       map[ids.RID]*Price
+	PriceOrder   []*Price
+	PriceSeq     uint64
+	// ByLookupKey holds the active prices that have a lookup_key: the
+	// key is unique among them.
+	ByLookupKey map[string]*Price
+}
+
+// Ensure makes the maps of an account that had no catalog.
+func (cat *Catalog) Ensure() {
+	if cat.Products == nil {
+		cat.Products = make(map[ids.RID]*Product)
+		cat.Prices = make(map[ids.RID]*Price)
+		cat.ByLookupKey = make(map[string]*Price)
+	}
+}
+
+// Reset forgets every product and price; the sequences go on, so that a
+// cursor taken before never matches an object made after.
+func (cat *Catalog) Reset() {
+	*cat = Catalog{ProductSeq: cat.ProductSeq, PriceSeq: cat.PriceSeq}
+}
+
+// BySeq finds the position of seq in an order kept by seq.
+func BySeq[T any](order []T, seq uint64, seqOf func(T) uint64) (int, bool) {
+	return slices.BinarySearchFunc(order, seq, func(x T, s uint64) int { return cmp.Compare(seqOf(x), s) })
+}
+
+func (cat *Catalog) AddProduct(p *Product) {
+	cat.Ensure()
+	cat.ProductSeq++
+	p.Seq = cat.ProductSeq
+	cat.Products[p.ID] = p
+	cat.ProductOrder = append(cat.ProductOrder, p)
+}
+
+func (cat *Catalog) RemoveProduct(p *Product) {
+	delete(cat.Products, p.ID)
+	if i, found := BySeq(cat.ProductOrder, p.Seq, func(x *Product) uint64 { return x.Seq }); found {
+		cat.ProductOrder = slices.Delete(cat.ProductOrder, i, i+1)
+	}
+}
+
+func ProductJSON(b []byte, p *Product) []byte {
+	if b == nil {
+		b = make([]byte, 0, 256+len(p.Name)+len(p.Description))
+	}
+	b = append(b, `{"id":`...)
+	b = ids.Append(b, wire.ProductIDPrefix, p.ID)
+	b = append(b, `,"object":"product","name":`...)
+	b = jsonw.String(b, p.Name)
+	b = append(b, `,"description":`...)
+	b = jsonw.OptString(b, p.Description)
+	b = append(b, `,"active":`...)
+	b = jsonw.Bool(b, p.Active)
+	return AppendMetadataTail(b, p.Meta, p.Created)
+}
+
+type (
+	ProductRecord struct {
+		ID          string      `json:"id"`
+		Seq         uint64      `json:"seq"`
+		Created     int64       `json:"created"`
+		Name        string      `json:"name"`
+		Description string      `json:"description,omitempty"`
+		Active      bool        `json:"active"`
+		Meta        [][2]string `json:"meta,omitempty"`
+	}
+	PriceRecord struct {
+		ID            string      `json:"id"`
+		Seq           uint64      `json:"seq"`
+		Created       int64       `json:"created"`
+		Product       string      `json:"product"`
+		Currency      string      `json:"currency"`
+		UnitAmount    int64       `json:"unit_amount"`
+		Interval      string      `json:"interval,omitempty"`
+		IntervalCount int64       `json:"interval_count,omitempty"`
+		Nickname      string      `json:"nickname,omitempty"`
+		LookupKey     string      `json:"lookup_key,omitempty"`
+		Active        bool        `json:"active"`
+		Meta          [][2]string `json:"meta,omitempty"`
+	}
+)
+
+func (p *Product) RecordKey() string { return p.ID.Format(wire.ProductIDPrefix) }
+
+func (p *Product) RecordValue() []byte {
+	return Marshal(ProductRecord{
+		ID: p.ID.Format(wire.ProductIDPrefix), Seq: p.Seq, Created: p.Created,
+		Name: p.Name, Description: p.Description, Active: p.Active, Meta: MetaRecord(p.Meta),
+	})
+}
+
+func (pr *Price) RecordKey() string { return pr.ID.Format(wire.PriceIDPrefix) }
+
+func (pr *Price) RecordValue() []byte {
+	return Marshal(PriceRecord{
+		ID: pr.ID.Format(wire.PriceIDPrefix), Seq: pr.Seq, Created: pr.Created,
+		Product: pr.Product.Format(wire.ProductIDPrefix), Currency: pr.Currency, UnitAmount: pr.UnitAmount,
+		Interval: pr.Recurring.Interval, IntervalCount: pr.Recurring.IntervalCount,
+		Nickname: pr.Nickname, LookupKey: pr.LookupKey, Active: pr.Active, Meta: MetaRecord(pr.Meta),
+	})
+}
+
+// Load rebuilds an account's catalog from its records, by bucket name; a
+// record that does not decode, or a price of a product the file lacks,
+// fails the load.
+func (cat *Catalog) Load(buckets map[string][][]byte) error {
+	var products []*Product
+	for _, raw := range buckets[BucketProducts] {
+		var rec ProductRecord
+		if err := json.Unmarshal(raw, &rec); err != nil {
+			return fmt.Errorf("reading a product record from the data file: %w", err)
+		}
+		id, ok := ids.Parse(rec.ID, wire.ProductIDPrefix)
+		if !ok || rec.Seq == 0 {
+			return fmt.Errorf("data file: product %q is malformed", rec.ID)
+		}
+		products = append(products, &Product{ID: id, Seq: rec.Seq, Created: rec.Created, Name: rec.Name,
+			Description: rec.Description, Active: rec.Active, Meta: MetaFromRecord(rec.Meta)})
+	}
+	var prices []*Price
+	for _, raw := range buckets[BucketPrices] {
+		var rec PriceRecord
+		if err := json.Unmarshal(raw, &rec); err != nil {
+			return fmt.Errorf("reading a price record from the data file: %w", err)
+		}
+		pr, err := PriceFromRecord(rec)
+		if err != nil {
+			return err
+		}
+		prices = append(prices, pr)
+	}
+	if len(products) == 0 && len(prices) == 0 {
+		return nil
+	}
+	cat.Ensure()
+	slices.SortFunc(products, func(x, y *Product) int { return cmp.Compare(x.Seq, y.Seq) })
+	for _, p := range products {
+		cat.Products[p.ID] = p
+		cat.ProductOrder = append(cat.ProductOrder, p)
+		cat.ProductSeq = max(cat.ProductSeq, p.Seq)
+	}
+	slices.SortFunc(prices, func(x, y *Price) int { return cmp.Compare(x.Seq, y.Seq) })
+	for _, pr := range prices {
+		p := cat.Products[pr.Product]
+		if p == nil {
+			return fmt.Errorf("data file: price %s names product %s, which the file lacks",
+				pr.ID.Format(wire.PriceIDPrefix), pr.Product.Format(wire.ProductIDPrefix))
+		}
+		p.Prices++
+		cat.Prices[pr.ID] = pr
+		cat.PriceOrder = append(cat.PriceOrder, pr)
+		cat.PriceSeq = max(cat.PriceSeq, pr.Seq)
+		cat.IndexLookupKey(pr)
+	}
+	return nil
+}
+
+func PriceFromRecord(rec PriceRecord) (*Price, error) {
+	id, ok1 := ids.Parse(rec.ID, wire.PriceIDPrefix)
+	prod, ok2 := ids.Parse(rec.Product, wire.ProductIDPrefix)
+	cur, okCur := Intern(wire.Currencies, rec.Currency)
+	if !ok1 || !ok2 || !okCur || rec.Seq == 0 {
+		return nil, fmt.Errorf("data file: price %q is malformed", rec.ID)
+	}
+	pr := &Price{ID: id, Seq: rec.Seq, Created: rec.Created, Product: prod, Currency: cur, UnitAmount: rec.UnitAmount,
+		Nickname: rec.Nickname, LookupKey: rec.LookupKey, Active: rec.Active, Meta: MetaFromRecord(rec.Meta)}
+	if rec.Interval != "" {
+		r := wire.Recurring{Interval: rec.Interval, IntervalCount: rec.IntervalCount}
+		if _, err := r.Check(); err != nil {
+			return nil, fmt.Errorf("data file: price %s: %w", rec.ID, err)
+		}
+		r.Interval, _ = Intern(wire.Intervals, r.Interval)
+		pr.Recurring = r
+	}
+	return pr, nil
+}
+
+func (p *Product) MemBytes() int64 {
+	return ProductBytes + RidMapEntry + OrderSlot + StrBytes(p.Name) + StrBytes(p.Description) + MetaBytes(p.Meta)
+}
+
+// MemBytes of a price counts its place in the index of lookup keys while
+// it holds one.
+func (pr *Price) MemBytes() int64 {
+	n := PriceBytes + RidMapEntry + OrderSlot + StrBytes(pr.Nickname) + StrBytes(pr.LookupKey) + MetaBytes(pr.Meta)
+	if pr.Active && pr.LookupKey != "" {
+		n += (16 + PtrBytes + 1) * 8 / 5
+	}
+	return n
+}
+
+type Price struct {
+	ID         ids.RID
+	Seq        uint64 // creation order
+	Created    int64
+	Product    ids.RID
+	Currency   string // interned, one of wire.Currencies
+	UnitAmount int64
+	// Recurring is the period; its Interval is "" for a one-time price,
+	// else one of wire.Intervals (interned).
+	Recurring wire.Recurring
+	Nickname  string
+	LookupKey string
+	Active    bool
+	Meta      Metadata
+	Counted   int64 // bytes charged to the account, see bounds.go
+}
+
+// IsRecurring reports whether the price bills every period.
+func (pr *Price) IsRecurring() bool { return pr.Recurring.Interval != "" }
+
+func (cat *Catalog) AddPrice(pr *Price) {
+	cat.Ensure()
+	cat.PriceSeq++
+	pr.Seq = cat.PriceSeq
+	cat.Prices[pr.ID] = pr
+	cat.PriceOrder = append(cat.PriceOrder, pr)
+	if p := cat.Products[pr.Product]; p != nil {
+		p.Prices++
+	}
+	cat.IndexLookupKey(pr)
+}
+
+// IndexLookupKey makes pr the holder of its lookup_key when it is active.
+func (cat *Catalog) IndexLookupKey(pr *Price) {
+	if pr.Active && pr.LookupKey != "" {
+		cat.ByLookupKey[pr.LookupKey] = pr
+	}
+}
+
+// UnindexLookupKey forgets pr as the holder of its lookup_key.
+func (cat *Catalog) UnindexLookupKey(pr *Price) {
+	if pr.LookupKey != "" && cat.ByLookupKey[pr.LookupKey] == pr {
+		delete(cat.ByLookupKey, pr.LookupKey)
+	}
+}
+
+func PriceJSON(b []byte, pr *Price) []byte {
+	if b == nil {
+		b = make([]byte, 0, 384+len(pr.Nickname)+len(pr.LookupKey))
+	}
+	b = append(b, `{"id":`...)
+	b = ids.Append(b, wire.PriceIDPrefix, pr.ID)
+	b = append(b, `,"object":"price","product":`...)
+	b = ids.Append(b, wire.ProductIDPrefix, pr.Product)
+	b = append(b, `,"type":`...)
+	if pr.IsRecurring() {
+		b = jsonw.String(b, wire.PriceTypeRecurring)
+	} else {
+		b = jsonw.String(b, wire.PriceTypeOneTime)
+	}
+	b = append(b, `,"currency":`...)
+	b = jsonw.String(b, pr.Currency)
+	b = append(b, `,"unit_amount":`...)
+	b = jsonw.Int(b, pr.UnitAmount)
+	b = append(b, `,"recurring":`...)
+	if pr.IsRecurring() {
+		b = append(b, `{"interval":`...)
+		b = jsonw.String(b, pr.Recurring.Interval)
+		b = append(b, `,"interval_count":`...)
+		b = jsonw.Int(b, pr.Recurring.IntervalCount)
+		b = append(b, '}')
+	} else {
+		b = append(b, "null"...)
+	}
+	b = append(b, `,"nickname":`...)
+	b = jsonw.OptString(b, pr.Nickname)
+	b = append(b, `,"lookup_key":`...)
+	b = jsonw.OptString(b, pr.LookupKey)
+	b = append(b, `,"active":`...)
+	b = jsonw.Bool(b, pr.Active)
+	return AppendMetadataTail(b, pr.Meta, pr.Created)
+}

@@ -1,0 +1,66 @@
+package model
+
+import (
+	"encoding/json"
+	"fmt"
+	"slices"
+
+	"github.com/paymentsdev/terraform-provider-payments/internal/sandbox/ids"
+)
+
+// The buckets of an account's records in the store, one per kind of
+// object, each record keyed by the object's id. Sources live inside their
+// customer's record; the delivery engine keeps buckets of its own.
+const (
+	BucketCustomers        = "customers"
+	BucketPayments         = "payments"
+	BucketTokens           = "tokens"
+	BucketProducts         = "products"
+	BucketPrices           = "prices"
+	BucketSubscriptions    = "subscriptions"
+	BucketInvoices         = "invoices"
+	BucketTestClocks       = "test_clocks"
+	BucketWebhookEndpoints = "webhook_endpoints"
+	BucketEvents           = "events"
+)
+
+// CatalogBuckets are the catalog's buckets, loaded first (Catalog.Load).
+var CatalogBuckets = []string{BucketProducts, BucketPrices}
+
+// BillingBuckets are loaded after the catalog's: subscriptions name
+// prices.
+var BillingBuckets = []string{BucketSubscriptions, BucketInvoices, BucketTestClocks}
+
+// Marshal encodes a record's JSON.
+func Marshal(v any) []byte {
+	b, err := json.Marshal(v)
+	if err != nil {
+		panic(fmt.Sprintf("model: encoding a record: %v", err)) // plain structs cannot fail
+	}
+	return b
+}
+
+// OptID formats r, or "" for the zero RID.
+func OptID(prefix string, r ids.RID) string {
+	if r.IsZero() {
+		return ""
+	}
+	return r.Format(prefix)
+}
+
+// ParseOptID parses an id that may be "", the zero RID.
+func ParseOptID(s, prefix string) (ids.RID, bool) {
+	if s == "" {
+		return ids.RID{}, true
+	}
+	return ids.Parse(s, prefix)
+}
+
+// Intern returns the entry of list equal to s, so that statuses compare
+// as the constants they are; ok is false when s is none of them.
+func Intern(list []string, s string) (string, bool) {
+	if i := slices.Index(list, s); i >= 0 {
+		return list[i], true
+	}
+	return "", false
+}

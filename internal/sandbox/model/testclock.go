@@ -1,0 +1,158 @@
+package model
+
+import (
+	"cmp"
+	"encoding/json"
+	"fmt"
+	"slices"
+
+	"github.com/paymentsdev/terraform-provider-payments/internal/sandbox/ids"
+	"github.com/paymentsdev/terraform-provider-payments/internal/sandbox/jsonw"
+	"github.com/paymentsdev/terraform-provider-payments/internal/wire"
+)
+
+type (
+	TestClockRecord struct {
+		ID      string `json:"id"`
+		Seq     uint64 `json:"seq"`
+		Created int64  `json:"created"`
+		Name    string `json:"name,omitempty"`
+		Frozen  int64  `json:"frozen"`
+	}
+	SubItemRecord struct {
+		ID       string `json:"id"`
+		Price    string `json:"price"`
+		Quantity int64  `json:"quantity"`
+	}
+	SubscriptionRecord struct {
+		ID                string          `json:"id"`
+		Seq               uint64          `json:"seq"`
+		Created           int64           `json:"created"`
+		Customer          string          `json:"customer"`
+		Items             []SubItemRecord `json:"items"`
+		DefaultSource     string          `json:"default_source,omitempty"`
+		Status            string          `json:"status"`
+		PeriodStart       int64           `json:"period_start"`
+		PeriodEnd         int64           `json:"period_end"`
+		CancelAtPeriodEnd bool            `json:"cancel_at_period_end,omitempty"`
+		CanceledAt        int64           `json:"canceled_at,omitempty"`
+		TrialStart        int64           `json:"trial_start,omitempty"`
+		TrialEnd          int64           `json:"trial_end,omitempty"`
+		TrialNoticeSent   bool            `json:"trial_notice_sent,omitempty"`
+		Anchor            int64           `json:"anchor"`
+		Cycle             int64           `json:"cycle"`
+		Clock             string          `json:"clock,omitempty"`
+		LatestInvoice     string          `json:"latest_invoice,omitempty"`
+		Meta              [][2]string     `json:"meta,omitempty"`
+	}
+	InvoiceLineRecord struct {
+		Item     string `json:"item"`
+		Price    string `json:"price"`
+		Quantity int64  `json:"quantity"`
+		Amount   int64  `json:"amount"`
+	}
+	InvoiceRecord struct {
+		ID            string              `json:"id"`
+		Seq           uint64              `json:"seq"`
+		Created       int64               `json:"created"`
+		Customer      string              `json:"customer"`
+		Subscription  string              `json:"subscription"`
+		Status        string              `json:"status"`
+		BillingReason string              `json:"billing_reason"`
+		Lines         []InvoiceLineRecord `json:"lines"`
+		AmountDue     int64               `json:"amount_due"`
+		AmountPaid    int64               `json:"amount_paid"`
+		Currency      string              `json:"currency"`
+		Attempts      int64               `json:"attempts"`
+		NextAttempt   int64               `json:"next_attempt,omitempty"`
+		Payment       string              `json:"payment,omitempty"`
+		PeriodStart   int64               `json:"period_start"`
+		PeriodEnd     int64               `json:"period_end"`
+	}
+)
+
+func (k *TestClock) RecordKey() string { return k.ID.Format(wire.TestClockIDPrefix) }
+
+func (k *TestClock) RecordValue() []byte {
+	return Marshal(TestClockRecord{ID: k.ID.Format(wire.TestClockIDPrefix), Seq: k.Seq, Created: k.Created, Name: k.Name, Frozen: k.Frozen})
+}
+
+// Load rebuilds an account's test clocks from their records.
+func (cl *Clocks) Load(buckets map[string][][]byte) error {
+	var ks []*TestClock
+	for _, raw := range buckets[BucketTestClocks] {
+		var rec TestClockRecord
+		if err := json.Unmarshal(raw, &rec); err != nil {
+			return fmt.Errorf("reading a test clock record from the data file: %w", err)
+		}
+		id, ok := ids.Parse(rec.ID, wire.TestClockIDPrefix)
+		if !ok || rec.Seq == 0 {
+			return fmt.Errorf("data file: test clock %q is malformed", rec.ID)
+		}
+		ks = append(ks, &TestClock{ID: id, Seq: rec.Seq, Created: rec.Created, Name: rec.Name, Frozen: rec.Frozen})
+	}
+	slices.SortFunc(ks, func(x, y *TestClock) int { return cmp.Compare(x.Seq, y.Seq) })
+	for _, k := range ks {
+		if cl.ByID == nil {
+			cl.ByID = make(map[ids.RID]*TestClock)
+		}
+		cl.ByID[k.ID] = k
+		cl.Order = append(cl.Order, k)
+		cl.Seq = max(cl.Seq, k.Seq)
+	}
+	return nil
+}
+
+type TestClock struct {
+	ID      ids.RID
+	Seq     uint64 // creation order
+	Created int64
+	Name    string
+	Frozen  int64
+	Counted int64 // bytes charged to the account, see bounds.go
+}
+
+// Clocks is an account's test clocks in creation order.
+type Clocks struct {
+	ByID  map[ids.RID]*TestClock
+	Order []*TestClock
+	Seq   uint64
+}
+
+func (cl *Clocks) Add(k *TestClock) {
+	if cl.ByID == nil {
+		cl.ByID = make(map[ids.RID]*TestClock)
+	}
+	cl.Seq++
+	k.Seq = cl.Seq
+	cl.ByID[k.ID] = k
+	cl.Order = append(cl.Order, k)
+}
+
+func (cl *Clocks) Remove(k *TestClock) {
+	delete(cl.ByID, k.ID)
+	if i, found := BySeq(cl.Order, k.Seq, func(x *TestClock) uint64 { return x.Seq }); found {
+		cl.Order = append(cl.Order[:i], cl.Order[i+1:]...)
+	}
+}
+
+func TestClockJSON(b []byte, k *TestClock, status string) []byte {
+	if b == nil {
+		b = make([]byte, 0, 224+len(k.Name))
+	}
+	b = append(b, `{"id":`...)
+	b = ids.Append(b, wire.TestClockIDPrefix, k.ID)
+	b = append(b, `,"object":"test_helpers.test_clock","name":`...)
+	b = jsonw.OptString(b, k.Name)
+	b = append(b, `,"frozen_time":`...)
+	b = jsonw.Time(b, k.Frozen)
+	b = append(b, `,"status":`...)
+	b = jsonw.String(b, status)
+	b = append(b, `,"created_at":`...)
+	b = jsonw.Time(b, k.Created)
+	return append(b, `,"livemode":false}`...)
+}
+
+func (k *TestClock) MemBytes() int64 {
+	return ClockBytes + RidMapEntry + OrderSlot + StrBytes(k.Name)
+}

@@ -1,0 +1,189 @@
+package model
+
+import (
+	"encoding/json"
+	"fmt"
+
+	"github.com/paymentsdev/terraform-provider-payments/internal/sandbox/ids"
+	"github.com/paymentsdev/terraform-provider-payments/internal/sandbox/jsonw"
+	"github.com/paymentsdev/terraform-provider-payments/internal/wire"
+)
+
+type WebhookEndpoint struct {
+	ID          ids.RID
+	Seq         uint64
+	Created     int64
+	URL         string
+	Events      []string // as sent, without duplicates
+	Description string
+	Disabled    bool
+	Meta        Metadata
+	Secret      string
+	Counted     int64 // bytes charged to the account, see bounds.go
+}
+
+// Wants reports whether the endpoint is sent events of type typ.
+func (ep *WebhookEndpoint) Wants(typ string) bool {
+	if ep.Disabled {
+		return false
+	}
+	for _, e := range ep.Events {
+		if e == typ || e == wire.EventTypeAll {
+			return true
+		}
+	}
+	return false
+}
+
+func WebhookEndpointJSON(b []byte, ep *WebhookEndpoint, withSecret bool) []byte {
+	if b == nil {
+		b = make([]byte, 0, 384+len(ep.URL)+len(ep.Description))
+	}
+	b = append(b, `{"id":`...)
+	b = ids.Append(b, wire.WebhookEndpointIDPrefix, ep.ID)
+	b = append(b, `,"object":"webhook_endpoint","url":`...)
+	b = jsonw.String(b, ep.URL)
+	b = append(b, `,"enabled_events":[`...)
+	for i, e := range ep.Events {
+		if i > 0 {
+			b = append(b, ',')
+		}
+		b = jsonw.String(b, e)
+	}
+	b = append(b, `],"description":`...)
+	b = jsonw.OptString(b, ep.Description)
+	b = append(b, `,"disabled":`...)
+	b = jsonw.Bool(b, ep.Disabled)
+	if withSecret {
+		b = append(b, `,"secret":`...)
+		b = jsonw.String(b, ep.Secret)
+	}
+	return AppendMetadataTail(b, ep.Meta, ep.Created)
+}
+
+type (
+	WebhookEndpointRecord struct {
+		ID          string      `json:"id"`
+		Seq         uint64      `json:"seq"`
+		Created     int64       `json:"created"`
+		URL         string      `json:"url"`
+		Events      []string    `json:"events"`
+		Description string      `json:"description,omitempty"`
+		Disabled    bool        `json:"disabled,omitempty"`
+		Meta        [][2]string `json:"meta,omitempty"`
+		Secret      string      `json:"secret"`
+	}
+	EventRecord struct {
+		ID      string `json:"id"`
+		Seq     uint64 `json:"seq"`
+		Type    string `json:"type"`
+		Created int64  `json:"created"`
+		Body    []byte `json:"body"` // exactly as sent and signed
+	}
+)
+
+func (ep *WebhookEndpoint) RecordKey() string { return ep.ID.Format(wire.WebhookEndpointIDPrefix) }
+
+func (ep *WebhookEndpoint) RecordValue() []byte {
+	return Marshal(WebhookEndpointRecord{
+		ID: ep.ID.Format(wire.WebhookEndpointIDPrefix), Seq: ep.Seq, Created: ep.Created, URL: ep.URL,
+		Events: ep.Events, Description: ep.Description, Disabled: ep.Disabled, Meta: MetaRecord(ep.Meta), Secret: ep.Secret,
+	})
+}
+
+func (ev *Event) RecordKey() string { return ev.ID.Format(wire.EventIDPrefix) }
+
+func (ev *Event) RecordValue() []byte {
+	return Marshal(EventRecord{ID: ev.ID.Format(wire.EventIDPrefix), Seq: ev.Seq, Type: ev.Type, Created: ev.Created, Body: ev.JSON()})
+}
+
+// EndpointFromRecord decodes a webhook endpoint's record.
+func EndpointFromRecord(raw []byte) (*WebhookEndpoint, error) {
+	var rec WebhookEndpointRecord
+	if err := json.Unmarshal(raw, &rec); err != nil {
+		return nil, fmt.Errorf("reading a webhook endpoint record from the data file: %w", err)
+	}
+	id, ok := ids.Parse(rec.ID, wire.WebhookEndpointIDPrefix)
+	if !ok {
+		return nil, fmt.Errorf("data file: webhook endpoint id %q is malformed", rec.ID)
+	}
+	return &WebhookEndpoint{
+		ID: id, Seq: rec.Seq, Created: rec.Created, URL: rec.URL, Events: rec.Events,
+		Description: rec.Description, Disabled: rec.Disabled, Meta: MetaFromRecord(rec.Meta), Secret: rec.Secret,
+	}, nil
+}
+
+// EventFromRecord decodes an event's record.
+func EventFromRecord(raw []byte) (*Event, error) {
+	var rec EventRecord
+	if err := json.Unmarshal(raw, &rec); err != nil {
+		return nil, fmt.Errorf("reading an event record from the data file: %w", err)
+	}
+	id, ok := ids.Parse(rec.ID, wire.EventIDPrefix)
+	if !ok {
+		return nil, fmt.Errorf("data file: event id %q is malformed", rec.ID)
+	}
+	return &Event{ID: id, Seq: rec.Seq, Type: rec.Type, Created: rec.Created, Body: rec.Body}, nil
+}
+
+type Event struct {
+	ID      ids.RID
+	Seq     uint64
+	Type    string
+	Created int64
+	// At is the change's time, the body's created_at.
+	At int64
+	// Obj is the object's JSON, from which the body (the event as sent
+	// and as answered) is written when it is read (JSON): most events
+	// are never read, and their bodies cost a renewal five allocations
+	// and copies. Events of one object alike in a row (an invoice
+	// created and finalized at once) share it; it never changes once
+	// made.
+	Obj []byte
+	// Body is the whole body of an event read from the data file; Obj is
+	// then nil.
+	Body    []byte
+	Counted int64 // bytes charged to the account, see bounds.go
+}
+
+// JSON is the event's body: the same bytes at every read, so that a
+// delivery's signature, a retrieve and a list agree.
+func (ev *Event) JSON() []byte {
+	if ev.Obj == nil {
+		return ev.Body
+	}
+	return ev.AppendJSON(make([]byte, 0, eventHeadBytes+len(ev.Obj)))
+}
+
+// eventHeadBytes is about what an event's body holds besides its object.
+const eventHeadBytes = 160
+
+// AppendJSON writes the event's body.
+func (ev *Event) AppendJSON(b []byte) []byte {
+	if ev.Obj == nil {
+		return append(b, ev.Body...)
+	}
+	b = append(b, `{"id":`...)
+	b = ids.Append(b, wire.EventIDPrefix, ev.ID)
+	b = append(b, `,"object":"event","type":`...)
+	b = jsonw.String(b, ev.Type)
+	b = append(b, `,"created_at":`...)
+	b = jsonw.Time(b, ev.At)
+	b = append(b, `,"livemode":false,"data":{"object":`...)
+	b = append(b, ev.Obj...)
+	return append(b, "}}"...)
+}
+
+func (ep *WebhookEndpoint) MemBytes() int64 {
+	n := EndpointBytes + RidMapEntry + OrderSlot + StrBytes(ep.URL) + StrBytes(ep.Description) +
+		StrBytes(ep.Secret) + MetaBytes(ep.Meta) + int64(cap(ep.Events))*16 + AllocOverhead
+	for _, e := range ep.Events {
+		n += StrBytes(e)
+	}
+	return n
+}
+
+func (ev *Event) MemBytes() int64 {
+	// A shared Obj is charged to each of its events: a bound errs high.
+	return EventBytes + RidMapEntry + OrderSlot + int64(cap(ev.Obj)) + int64(cap(ev.Body)) + AllocOverhead
+}
