@@ -25,7 +25,7 @@ func TestArchitecture_Doors(t *testing.T) {
 		// The storage engine keeps records and knows nothing of what they
 		// mean: none of the sandbox's handlers, no wire facts, no HTTP.
 		{"./internal/sandbox/storage", []string{mod + "internal/sandbox$", mod + "internal/sandbox/dashboard", mod + "internal/sandbox/sandboxtest",
-			mod + "internal/wire", mod + "internal/client", mod + "internal/provider", "net/http", "github.com/hashicorp/terraform-plugin"}},
+			mod + "internal/sandbox/model", mod + "internal/wire", mod + "internal/client", mod + "internal/provider", "net/http", "github.com/hashicorp/terraform-plugin"}},
 		// The delivery engine reaches accounts and the store through the
 		// interfaces it defines: none of the sandbox's handlers, nor its
 		// storage engine.
@@ -37,6 +37,10 @@ func TestArchitecture_Doors(t *testing.T) {
 		{"./internal/sandbox/billing", []string{mod + "internal/sandbox$", mod + "internal/sandbox/dashboard", mod + "internal/sandbox/sandboxtest",
 			mod + "internal/sandbox/storage", mod + "internal/sandbox/delivery", mod + "internal/wire", mod + "internal/client", mod + "internal/provider",
 			"net/http", "github.com/hashicorp/terraform-plugin"}},
+		// The object model is the account's objects, their records, sizes
+		// and JSON: none of the handlers, the engines or HTTP.
+		{"./internal/sandbox/model", append(opsDenied, mod+"internal/sandbox/billing", mod+"internal/sandbox/form",
+			mod+"internal/sandbox/apierr", mod+"internal/sandbox/listing", "net/http")},
 		// The clock is time alone: it imports nothing of the project.
 		{"./internal/sandbox/clock", []string{mod + "internal/wire", mod + "internal/sandbox$", mod + "internal/sandbox/storage", mod + "internal/sandbox/delivery",
 			mod + "internal/sandbox/dashboard", mod + "internal/client", mod + "internal/provider", "net/http", "github.com/hashicorp/terraform-plugin"}},
