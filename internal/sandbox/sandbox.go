@@ -401,10 +401,8 @@ type call struct {
 	// newSub is the subscription the request creates, announced once by
 	// its create rather than at each change on the way.
 	newSub  *model.Subscription
-	scratch []byte // an object's JSON made only for an event (events.go)
-	// wall is the server's time as the call's events record it, read
-	// once (wallNow) rather than at each event; zero until read.
-	wall time.Time
+	scratch []byte    // an object's JSON made only for an event (events.go)
+	wall    time.Time // the server's time for the call's events (wallNow)
 }
 
 // route is one endpoint.
