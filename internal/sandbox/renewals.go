@@ -47,19 +47,7 @@ func (l ledger) Do(s *model.Subscription, kind billing.Kind, at int64) {
 	c.unix, c.now, c.wall = at, time.Unix(at, 0), time.Time{}
 	switch kind {
 	case billing.Expire:
-		if inv := c.a.bill.Invoices[s.LatestInvoice]; inv != nil && inv.Status == wire.InvoiceStatusOpen {
-			if p := c.a.payments[inv.Payment]; p != nil && p.Status == wire.PaymentStatusPending {
-				// Its 3-D Secure was never completed: it ends declined,
-				// so that completing it later cannot charge for a void
-				// invoice.
-				p.Status = wire.PaymentStatusDeclined
-				c.putPayment(p)
-				c.emitPayment(p, c.paymentScratch(p))
-			}
-			inv.Status, inv.NextAttempt = wire.InvoiceStatusVoid, 0
-			c.putInvoice(inv)
-			c.emit(wire.EventInvoiceVoided, c.invoiceScratch(inv))
-		}
+		c.voidFirstInvoice(s)
 		c.setSubscriptionStatus(s, wire.SubscriptionStatusIncompleteExpired)
 	case billing.TrialWillEnd:
 		s.TrialNoticeSent = true
@@ -73,6 +61,25 @@ func (l ledger) Do(s *model.Subscription, kind billing.Kind, at int64) {
 	case billing.Renew:
 		c.renew(s)
 	}
+}
+
+// voidFirstInvoice voids the open first invoice of s, an incomplete
+// subscription that expires or is canceled, as Stripe does. A payment of
+// it still waiting for 3-D Secure ends declined, so that completing it
+// later cannot charge for a void invoice.
+func (c *call) voidFirstInvoice(s *model.Subscription) {
+	inv := c.a.bill.Invoices[s.LatestInvoice]
+	if inv == nil || inv.Status != wire.InvoiceStatusOpen {
+		return
+	}
+	if p := c.a.payments[inv.Payment]; p != nil && p.Status == wire.PaymentStatusPending {
+		p.Status = wire.PaymentStatusDeclined
+		c.putPayment(p)
+		c.emitPayment(p, c.paymentScratch(p))
+	}
+	inv.Status, inv.NextAttempt = wire.InvoiceStatusVoid, 0
+	c.putInvoice(inv)
+	c.emit(wire.EventInvoiceVoided, c.invoiceScratch(inv))
 }
 
 // renew ends s's period at its end: s ends there when it was to cancel

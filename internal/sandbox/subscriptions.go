@@ -329,8 +329,16 @@ func (c *call) cancelSubscription() response {
 	return ok(model.SubscriptionJSON(nil, s))
 }
 
-// endSubscription cancels s now.
+// endSubscription cancels s now. Its open first invoice, when s is
+// incomplete, is voided; a later open invoice stays open, to be paid by
+// POST /v1/invoices/{id}/pay, but is no longer retried.
 func (c *call) endSubscription(s *model.Subscription) {
+	if s.Status == wire.SubscriptionStatusIncomplete {
+		c.voidFirstInvoice(s)
+	} else if inv := c.a.bill.Invoices[s.LatestInvoice]; inv != nil && inv.NextAttempt != 0 {
+		inv.NextAttempt = 0
+		c.putInvoice(inv)
+	}
 	s.Status, s.CanceledAt = wire.SubscriptionStatusCanceled, c.unix
 	c.putSubscription(s)
 	c.emit(wire.EventSubscriptionDeleted, model.SubscriptionJSON(nil, s))
