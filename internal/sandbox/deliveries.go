@@ -7,6 +7,7 @@ import (
 	"github.com/paymentsdev/terraform-provider-payments/internal/sandbox/apierr"
 	"github.com/paymentsdev/terraform-provider-payments/internal/sandbox/bytesize"
 	"github.com/paymentsdev/terraform-provider-payments/internal/sandbox/delivery"
+	"github.com/paymentsdev/terraform-provider-payments/internal/sandbox/jsonw"
 	"github.com/paymentsdev/terraform-provider-payments/internal/sandbox/listing"
 	"github.com/paymentsdev/terraform-provider-payments/internal/sandbox/metrics"
 	"github.com/paymentsdev/terraform-provider-payments/internal/sandbox/storage"
@@ -188,7 +189,7 @@ func (c *call) listDeliveries() response {
 		b = append(b, `,"at":`...)
 		b = appendTime(b, at.At)
 		b = append(b, `,"duration_ms":`...)
-		b = appendMillis(b, at.Duration)
+		b = jsonw.Millis(b, at.Duration)
 		b = append(b, `,"next_retry_at":`...)
 		if at.RetryMS == 0 {
 			b = append(b, "null"...)

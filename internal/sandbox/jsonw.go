@@ -24,6 +24,3 @@ func appendTime(b []byte, unix int64) []byte { return jsonw.Time(b, unix) }
 
 // appendOptTime writes 0 as null: a time that has not come.
 func appendOptTime(b []byte, unix int64) []byte { return jsonw.OptTime(b, unix) }
-
-// appendFloat writes a fault rate the way encoding/json would.
-func appendFloat(b []byte, f float64) []byte { return jsonw.Float(b, f) }

@@ -32,17 +32,7 @@ func (s *Server) serveMetrics(w http.ResponseWriter, r *http.Request) {
 // serveHealth answers GET /healthz, without a key: 200 while the data
 // file answers (StoreHealthy), 503 with the reason otherwise.
 func (s *Server) serveHealth(w http.ResponseWriter, _ *http.Request) {
-	err := s.StoreHealthy()
-	h := w.Header()
-	h.Set("Content-Type", "application/json")
-	h.Set("Cache-Control", "no-store")
-	if err == nil {
-		_, _ = w.Write([]byte(`{"status":"ok"}`))
-		return
-	}
-	w.WriteHeader(http.StatusServiceUnavailable)
-	b := append([]byte(`{"status":"unavailable","reason":`), appendString(nil, err.Error())...)
-	_, _ = w.Write(append(b, '}'))
+	metrics.ServeHealth(w, s.StoreHealthy())
 }
 
 // handleOperational serves the operational paths, without a key and

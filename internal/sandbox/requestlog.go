@@ -3,10 +3,8 @@ package sandbox
 import (
 	"context"
 	"net/http"
-	"strconv"
 	"time"
 
-	"github.com/paymentsdev/terraform-provider-payments/internal/sandbox/apierr"
 	"github.com/paymentsdev/terraform-provider-payments/internal/sandbox/listing"
 	"github.com/paymentsdev/terraform-provider-payments/internal/sandbox/model"
 	"github.com/paymentsdev/terraform-provider-payments/internal/sandbox/reqlog"
@@ -68,44 +66,12 @@ func (c *call) listRequests() response {
 		return errResponse(e)
 	}
 	class, _ := c.f.Get(wire.ParamStatusClass)
-	lo := 0
-	if class != "" {
-		if len(class) != 3 || class[0] < '1' || class[0] > '5' || class[1:] != "xx" {
-			return errResponse(apierr.Invalid(wire.ParamStatusClass, "status_class %q is not a status class; use 2xx, 3xx, 4xx or 5xx (1xx too).", apierr.Clip(class)))
-		}
-		lo = int(class[0]-'0') * 100
+	keep, e := reqlog.StatusClass(class)
+	if e != nil {
+		return errResponse(e)
 	}
-	lines := c.a.reqlog.NewestFirst(func(e *reqlog.Line) bool {
-		return lo == 0 || (e.Status >= lo && e.Status < lo+100)
-	})
+	lines := c.a.reqlog.NewestFirst(keep)
 	return answerList(wire.PathSandboxRequests, false, len(lines), func(b []byte, i int) []byte {
-		return appendLoggedRequest(b, &lines[i])
+		return lines[i].AppendJSON(b)
 	}, listing.NoLock)
-}
-
-func appendLoggedRequest(b []byte, e *reqlog.Line) []byte {
-	b = append(b, `{"id":`...)
-	b = appendString(b, e.ID)
-	b = append(b, `,"object":"request","at":"`...)
-	b = e.At.UTC().AppendFormat(b, "2006-01-02T15:04:05.000Z07:00")
-	b = append(b, `","method":`...)
-	b = appendString(b, e.Method)
-	b = append(b, `,"path":`...)
-	b = appendString(b, e.Path)
-	b = append(b, `,"status":`...)
-	b = appendInt(b, int64(e.Status))
-	b = append(b, `,"duration_ms":`...)
-	b = appendMillis(b, e.Duration)
-	b = append(b, `,"idempotency_key":`...)
-	b = appendOptString(b, e.IdemKey)
-	b = append(b, `,"replayed":`...)
-	b = appendBool(b, e.Replayed)
-	b = append(b, `,"error_code":`...)
-	b = appendOptString(b, e.Code)
-	return append(b, '}')
-}
-
-// appendMillis writes a duration in milliseconds, to the microsecond.
-func appendMillis(b []byte, d time.Duration) []byte {
-	return strconv.AppendFloat(b, float64(d.Microseconds())/1000, 'f', -1, 64)
 }

@@ -3,7 +3,9 @@
 // limit, the seed of its decisions) and the gate every /v1 request passes,
 // which draws the request's fate from them. It knows nothing of HTTP
 // handlers or accounts: the sandbox keeps a Gate per account, asks it to
-// Decide, and answers as the Decision says.
+// Decide, and answers as the Decision says (RateLimited, Failure); Parse
+// reads the settings POST /_sandbox/faults names and AppendJSON writes
+// them.
 package faults
 
 import (

@@ -10,7 +10,6 @@ import (
 	"cmp"
 	"io"
 	"slices"
-	"strconv"
 
 	"github.com/paymentsdev/terraform-provider-payments/internal/sandbox/apierr"
 	"github.com/paymentsdev/terraform-provider-payments/internal/sandbox/form"
@@ -148,7 +147,7 @@ func Answer(url string, hasMore bool, n int, put func(b []byte, i int) []byte, l
 		}
 		if i == n {
 			b = append(b, `],"has_more":`...)
-			b = strconv.AppendBool(b, hasMore)
+			b = jsonw.Bool(b, hasMore)
 			b = append(b, `,"url":`...)
 			b = jsonw.String(b, url)
 			b = append(b, '}')

@@ -4,7 +4,8 @@
 // Each Metrics has a registry of its own, so that servers in one process
 // (tests start many) never share or clash. It knows nothing of the
 // sandbox's handlers: the sandbox counts through Observe, Refused and
-// Delivered, and serves the registry at GET /metrics.
+// Delivered, and serves the registry at GET /metrics and its health
+// (ServeHealth) at GET /healthz.
 package metrics
 
 import (

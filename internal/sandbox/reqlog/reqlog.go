@@ -4,9 +4,11 @@
 // like a key masked), the answer's status and error code, the duration and
 // the Idempotency-Key: never a header besides that one, never a body (card
 // tokens travel in bodies). A Recorder wraps the answer's writer to make
-// the Line; a Log keeps the lines in a ring with its own lock. It knows
-// nothing of accounts or of the sandbox's handlers: the caller says which
-// requests are logged and what a line costs in the account's bytes.
+// the Line; a Log keeps the lines in a ring with its own lock; a Line
+// writes itself as the API's request object (AppendJSON), and StatusClass
+// reads the list's filter. It knows nothing of accounts or of the
+// sandbox's handlers: the caller says which requests are logged and what
+// a line costs in the account's bytes.
 package reqlog
 
 import (
