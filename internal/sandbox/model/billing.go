@@ -11,6 +11,10 @@ import (
 	"github.com/paymentsdev/terraform-provider-payments/internal/wire"
 )
 
+// BillingReasons are the reasons an invoice is made.
+var BillingReasons = []string{wire.BillingReasonSubscriptionCreate, wire.BillingReasonSubscriptionCycle}
+
+// InvoiceLine is what an invoice bills for one item of its subscription.
 type InvoiceLine struct {
 	Item     ids.RID
 	Price    ids.RID
@@ -18,6 +22,8 @@ type InvoiceLine struct {
 	Amount   int64
 }
 
+// Invoice is what a subscription bills for a period, with its charges'
+// state.
 type Invoice struct {
 	ID            ids.RID
 	Seq           uint64 // creation order
@@ -35,9 +41,68 @@ type Invoice struct {
 	NextAttempt            int64
 	Payment                ids.RID // the latest attempt
 	PeriodStart, PeriodEnd int64
-	Counted                int64 // bytes charged to the account, see bounds.go
+	Counted                int64 // bytes charged to the account, see MemBytes
 }
 
+// SubItem is one price of a subscription, with its quantity.
+type SubItem struct {
+	ID       ids.RID
+	Price    *Price // prices are never deleted; a reset drops both
+	Quantity int64
+}
+
+// Subscription is a customer on recurring prices of one currency and one
+// period.
+type Subscription struct {
+	ID       ids.RID
+	Seq      uint64 // creation order
+	Created  int64
+	Customer ids.RID
+	Items    []SubItem
+	// DefaultSource is the card charged; zero charges the customer's
+	// default source.
+	DefaultSource          ids.RID
+	Status                 string // interned, one of wire.SubscriptionStatuses
+	PeriodStart, PeriodEnd int64
+	CancelAtPeriodEnd      bool
+	CanceledAt             int64 // 0 while not canceled
+	TrialStart, TrialEnd   int64 // 0 without a trial
+	// TrialNoticeSent is set once customer.subscription.trial_will_end is.
+	TrialNoticeSent bool
+	// Anchor is where periods are counted from (the creation, or the
+	// trial's end) and cycle the current period's number from it: 0 for
+	// a trial.
+	Anchor, Cycle int64
+	// Clock is the test clock of the customer, zero on real time.
+	Clock         ids.RID
+	LatestInvoice ids.RID
+	Meta          Metadata
+	Counted       int64 // bytes charged to the account, see MemBytes
+}
+
+// Ended reports whether the subscription can no longer change.
+func (s *Subscription) Ended() bool {
+	return s.Status == wire.SubscriptionStatusCanceled || s.Status == wire.SubscriptionStatusIncompleteExpired
+}
+
+// Recurring is the subscription's period, the same for all its items.
+func (s *Subscription) Recurring() wire.Recurring { return s.Items[0].Price.Recurring }
+
+// Currency is the subscription's currency, the same for all its items.
+func (s *Subscription) Currency() string { return s.Items[0].Price.Currency }
+
+// SubBook is an account's subscriptions and invoices, each kind in
+// creation order with a sequence of its own, as the catalog's.
+type SubBook struct {
+	Subs         map[ids.RID]*Subscription
+	SubOrder     []*Subscription
+	SubSeq       uint64
+	Invoices     map[ids.RID]*Invoice
+	InvoiceOrder []*Invoice
+	InvoiceSeq   uint64
+}
+
+// AddInvoice adds a new invoice, giving it the next sequence number.
 func (b *SubBook) AddInvoice(inv *Invoice) {
 	b.Ensure()
 	b.InvoiceSeq++
@@ -46,26 +111,31 @@ func (b *SubBook) AddInvoice(inv *Invoice) {
 	b.InvoiceOrder = append(b.InvoiceOrder, inv)
 }
 
-func (s *Subscription) RecordKey() string { return s.ID.Format(wire.SubscriptionIDPrefix) }
-
-func (s *Subscription) RecordValue() []byte {
-	rec := SubscriptionRecord{
-		ID: s.ID.Format(wire.SubscriptionIDPrefix), Seq: s.Seq, Created: s.Created,
-		Customer: s.Customer.Format(wire.CustomerIDPrefix), DefaultSource: OptID(wire.SourceIDPrefix, s.DefaultSource),
-		Status: s.Status, PeriodStart: s.PeriodStart, PeriodEnd: s.PeriodEnd, CancelAtPeriodEnd: s.CancelAtPeriodEnd,
-		CanceledAt: s.CanceledAt, TrialStart: s.TrialStart, TrialEnd: s.TrialEnd, TrialNoticeSent: s.TrialNoticeSent,
-		Anchor: s.Anchor, Cycle: s.Cycle, Clock: OptID(wire.TestClockIDPrefix, s.Clock),
-		LatestInvoice: OptID(wire.InvoiceIDPrefix, s.LatestInvoice), Meta: MetaRecord(s.Meta),
+// Ensure makes the maps of an account that had no subscriptions.
+func (b *SubBook) Ensure() {
+	if b.Subs == nil {
+		b.Subs = make(map[ids.RID]*Subscription)
+		b.Invoices = make(map[ids.RID]*Invoice)
 	}
-	for _, it := range s.Items {
-		rec.Items = append(rec.Items, SubItemRecord{ID: it.ID.Format(wire.SubscriptionItemIDPrefix),
-			Price: it.Price.ID.Format(wire.PriceIDPrefix), Quantity: it.Quantity})
-	}
-	return Marshal(rec)
 }
 
+// Reset forgets every subscription and invoice; the sequences go on.
+func (b *SubBook) Reset() { *b = SubBook{SubSeq: b.SubSeq, InvoiceSeq: b.InvoiceSeq} }
+
+// AddSubscription adds a new subscription, giving it the next sequence
+// number.
+func (b *SubBook) AddSubscription(s *Subscription) {
+	b.Ensure()
+	b.SubSeq++
+	s.Seq = b.SubSeq
+	b.Subs[s.ID] = s
+	b.SubOrder = append(b.SubOrder, s)
+}
+
+// RecordKey is the invoice's key in its bucket: its id.
 func (inv *Invoice) RecordKey() string { return inv.ID.Format(wire.InvoiceIDPrefix) }
 
+// RecordValue is the invoice's record, as JSON.
 func (inv *Invoice) RecordValue() []byte {
 	rec := InvoiceRecord{
 		ID: inv.ID.Format(wire.InvoiceIDPrefix), Seq: inv.Seq, Created: inv.Created,
@@ -81,7 +151,80 @@ func (inv *Invoice) RecordValue() []byte {
 	return Marshal(rec)
 }
 
-var BillingReasons = []string{wire.BillingReasonSubscriptionCreate, wire.BillingReasonSubscriptionCycle}
+// SubscriptionFromRecord is the subscription of a decoded record, checked.
+func SubscriptionFromRecord(rec SubscriptionRecord, cat *Catalog) (*Subscription, error) {
+	bad := fmt.Errorf("data file: subscription %q is malformed", rec.ID)
+	id, ok1 := ids.Parse(rec.ID, wire.SubscriptionIDPrefix)
+	cus, ok2 := ids.Parse(rec.Customer, wire.CustomerIDPrefix)
+	src, ok3 := ParseOptID(rec.DefaultSource, wire.SourceIDPrefix)
+	latest, ok4 := ParseOptID(rec.LatestInvoice, wire.InvoiceIDPrefix)
+	status, ok5 := Intern(wire.SubscriptionStatuses, rec.Status)
+	clk, ok6 := ParseOptID(rec.Clock, wire.TestClockIDPrefix)
+	if !ok1 || !ok2 || !ok3 || !ok4 || !ok5 || !ok6 || rec.Seq == 0 || len(rec.Items) == 0 {
+		return nil, bad
+	}
+	s := &Subscription{ID: id, Seq: rec.Seq, Created: rec.Created, Customer: cus, DefaultSource: src, Status: status,
+		PeriodStart: rec.PeriodStart, PeriodEnd: rec.PeriodEnd, CancelAtPeriodEnd: rec.CancelAtPeriodEnd,
+		CanceledAt: rec.CanceledAt, TrialStart: rec.TrialStart, TrialEnd: rec.TrialEnd, LatestInvoice: latest,
+		TrialNoticeSent: rec.TrialNoticeSent, Anchor: rec.Anchor, Cycle: rec.Cycle, Clock: clk,
+		Meta: MetaFromRecord(rec.Meta)}
+	for _, it := range rec.Items {
+		iid, ok := ids.Parse(it.ID, wire.SubscriptionItemIDPrefix)
+		pid, ok2 := ids.Parse(it.Price, wire.PriceIDPrefix)
+		pr := cat.Prices[pid]
+		if !ok || !ok2 || pr == nil || !pr.IsRecurring() {
+			return nil, fmt.Errorf("data file: subscription %s names price %q, which the file lacks or does not recur", rec.ID, it.Price)
+		}
+		s.Items = append(s.Items, SubItem{ID: iid, Price: pr, Quantity: it.Quantity})
+	}
+	return s, nil
+}
+
+// InvoiceFromRecord is the invoice of a decoded record, checked.
+func InvoiceFromRecord(rec InvoiceRecord) (*Invoice, error) {
+	id, ok1 := ids.Parse(rec.ID, wire.InvoiceIDPrefix)
+	cus, ok2 := ids.Parse(rec.Customer, wire.CustomerIDPrefix)
+	sub, ok3 := ids.Parse(rec.Subscription, wire.SubscriptionIDPrefix)
+	pay, ok4 := ParseOptID(rec.Payment, wire.PaymentIDPrefix)
+	status, ok5 := Intern(wire.InvoiceStatuses, rec.Status)
+	reason, ok6 := Intern(BillingReasons, rec.BillingReason)
+	cur, okCur := Intern(wire.Currencies, rec.Currency)
+	if !ok1 || !ok2 || !ok3 || !ok4 || !ok5 || !ok6 || !okCur || rec.Seq == 0 {
+		return nil, fmt.Errorf("data file: invoice %q is malformed", rec.ID)
+	}
+	inv := &Invoice{ID: id, Seq: rec.Seq, Created: rec.Created, Customer: cus, Subscription: sub, Status: status,
+		BillingReason: reason, AmountDue: rec.AmountDue, AmountPaid: rec.AmountPaid, Currency: cur, Attempts: rec.Attempts,
+		NextAttempt: rec.NextAttempt, Payment: pay, PeriodStart: rec.PeriodStart, PeriodEnd: rec.PeriodEnd}
+	for _, l := range rec.Lines {
+		item, ok := ids.Parse(l.Item, wire.SubscriptionItemIDPrefix)
+		pr, ok2 := ids.Parse(l.Price, wire.PriceIDPrefix)
+		if !ok || !ok2 {
+			return nil, fmt.Errorf("data file: invoice %q has a malformed line", rec.ID)
+		}
+		inv.Lines = append(inv.Lines, InvoiceLine{Item: item, Price: pr, Quantity: l.Quantity, Amount: l.Amount})
+	}
+	return inv, nil
+}
+
+// RecordKey is the subscription's key in its bucket: its id.
+func (s *Subscription) RecordKey() string { return s.ID.Format(wire.SubscriptionIDPrefix) }
+
+// RecordValue is the subscription's record, as JSON.
+func (s *Subscription) RecordValue() []byte {
+	rec := SubscriptionRecord{
+		ID: s.ID.Format(wire.SubscriptionIDPrefix), Seq: s.Seq, Created: s.Created,
+		Customer: s.Customer.Format(wire.CustomerIDPrefix), DefaultSource: OptID(wire.SourceIDPrefix, s.DefaultSource),
+		Status: s.Status, PeriodStart: s.PeriodStart, PeriodEnd: s.PeriodEnd, CancelAtPeriodEnd: s.CancelAtPeriodEnd,
+		CanceledAt: s.CanceledAt, TrialStart: s.TrialStart, TrialEnd: s.TrialEnd, TrialNoticeSent: s.TrialNoticeSent,
+		Anchor: s.Anchor, Cycle: s.Cycle, Clock: OptID(wire.TestClockIDPrefix, s.Clock),
+		LatestInvoice: OptID(wire.InvoiceIDPrefix, s.LatestInvoice), Meta: MetaRecord(s.Meta),
+	}
+	for _, it := range s.Items {
+		rec.Items = append(rec.Items, SubItemRecord{ID: it.ID.Format(wire.SubscriptionItemIDPrefix),
+			Price: it.Price.ID.Format(wire.PriceIDPrefix), Quantity: it.Quantity})
+	}
+	return Marshal(rec)
+}
 
 // Load rebuilds an account's subscriptions and invoices from their
 // records, after its catalog cat; a record that does not decode or names
@@ -130,132 +273,18 @@ func (b *SubBook) Load(buckets map[string][][]byte, cat *Catalog) error {
 	return nil
 }
 
-func SubscriptionFromRecord(rec SubscriptionRecord, cat *Catalog) (*Subscription, error) {
-	bad := fmt.Errorf("data file: subscription %q is malformed", rec.ID)
-	id, ok1 := ids.Parse(rec.ID, wire.SubscriptionIDPrefix)
-	cus, ok2 := ids.Parse(rec.Customer, wire.CustomerIDPrefix)
-	src, ok3 := ParseOptID(rec.DefaultSource, wire.SourceIDPrefix)
-	latest, ok4 := ParseOptID(rec.LatestInvoice, wire.InvoiceIDPrefix)
-	status, ok5 := Intern(wire.SubscriptionStatuses, rec.Status)
-	clk, ok6 := ParseOptID(rec.Clock, wire.TestClockIDPrefix)
-	if !ok1 || !ok2 || !ok3 || !ok4 || !ok5 || !ok6 || rec.Seq == 0 || len(rec.Items) == 0 {
-		return nil, bad
-	}
-	s := &Subscription{ID: id, Seq: rec.Seq, Created: rec.Created, Customer: cus, DefaultSource: src, Status: status,
-		PeriodStart: rec.PeriodStart, PeriodEnd: rec.PeriodEnd, CancelAtPeriodEnd: rec.CancelAtPeriodEnd,
-		CanceledAt: rec.CanceledAt, TrialStart: rec.TrialStart, TrialEnd: rec.TrialEnd, LatestInvoice: latest,
-		TrialNoticeSent: rec.TrialNoticeSent, Anchor: rec.Anchor, Cycle: rec.Cycle, Clock: clk,
-		Meta: MetaFromRecord(rec.Meta)}
-	for _, it := range rec.Items {
-		iid, ok := ids.Parse(it.ID, wire.SubscriptionItemIDPrefix)
-		pid, ok2 := ids.Parse(it.Price, wire.PriceIDPrefix)
-		pr := cat.Prices[pid]
-		if !ok || !ok2 || pr == nil || !pr.IsRecurring() {
-			return nil, fmt.Errorf("data file: subscription %s names price %q, which the file lacks or does not recur", rec.ID, it.Price)
-		}
-		s.Items = append(s.Items, SubItem{ID: iid, Price: pr, Quantity: it.Quantity})
-	}
-	return s, nil
+// MemBytes is what the subscription costs its account (sizes.go).
+func (s *Subscription) MemBytes() int64 {
+	return SubBytes + RidMapEntry + OrderSlot + int64(cap(s.Items))*SubItemBytes + AllocOverhead + MetaBytes(s.Meta)
 }
 
-func InvoiceFromRecord(rec InvoiceRecord) (*Invoice, error) {
-	id, ok1 := ids.Parse(rec.ID, wire.InvoiceIDPrefix)
-	cus, ok2 := ids.Parse(rec.Customer, wire.CustomerIDPrefix)
-	sub, ok3 := ids.Parse(rec.Subscription, wire.SubscriptionIDPrefix)
-	pay, ok4 := ParseOptID(rec.Payment, wire.PaymentIDPrefix)
-	status, ok5 := Intern(wire.InvoiceStatuses, rec.Status)
-	reason, ok6 := Intern(BillingReasons, rec.BillingReason)
-	cur, okCur := Intern(wire.Currencies, rec.Currency)
-	if !ok1 || !ok2 || !ok3 || !ok4 || !ok5 || !ok6 || !okCur || rec.Seq == 0 {
-		return nil, fmt.Errorf("data file: invoice %q is malformed", rec.ID)
-	}
-	inv := &Invoice{ID: id, Seq: rec.Seq, Created: rec.Created, Customer: cus, Subscription: sub, Status: status,
-		BillingReason: reason, AmountDue: rec.AmountDue, AmountPaid: rec.AmountPaid, Currency: cur, Attempts: rec.Attempts,
-		NextAttempt: rec.NextAttempt, Payment: pay, PeriodStart: rec.PeriodStart, PeriodEnd: rec.PeriodEnd}
-	for _, l := range rec.Lines {
-		item, ok := ids.Parse(l.Item, wire.SubscriptionItemIDPrefix)
-		pr, ok2 := ids.Parse(l.Price, wire.PriceIDPrefix)
-		if !ok || !ok2 {
-			return nil, fmt.Errorf("data file: invoice %q has a malformed line", rec.ID)
-		}
-		inv.Lines = append(inv.Lines, InvoiceLine{Item: item, Price: pr, Quantity: l.Quantity, Amount: l.Amount})
-	}
-	return inv, nil
+// MemBytes is what the invoice costs its account (sizes.go).
+func (inv *Invoice) MemBytes() int64 {
+	return InvoiceBytes + RidMapEntry + OrderSlot + int64(cap(inv.Lines))*InvoiceLineBytes + AllocOverhead
 }
 
-type SubItem struct {
-	ID       ids.RID
-	Price    *Price // prices are never deleted; a reset drops both
-	Quantity int64
-}
-
-type Subscription struct {
-	ID       ids.RID
-	Seq      uint64 // creation order
-	Created  int64
-	Customer ids.RID
-	Items    []SubItem
-	// DefaultSource is the card charged; zero charges the customer's
-	// default source.
-	DefaultSource          ids.RID
-	Status                 string // interned, one of wire.SubscriptionStatuses
-	PeriodStart, PeriodEnd int64
-	CancelAtPeriodEnd      bool
-	CanceledAt             int64 // 0 while not canceled
-	TrialStart, TrialEnd   int64 // 0 without a trial
-	// TrialNoticeSent is set once customer.subscription.trial_will_end is.
-	TrialNoticeSent bool
-	// Anchor is where periods are counted from (the creation, or the
-	// trial's end) and cycle the current period's number from it: 0 for
-	// a trial.
-	Anchor, Cycle int64
-	// Clock is the test clock of the customer, zero on real time.
-	Clock         ids.RID
-	LatestInvoice ids.RID
-	Meta          Metadata
-	Counted       int64 // bytes charged to the account, see bounds.go
-}
-
-// Ended reports whether the subscription can no longer change.
-func (s *Subscription) Ended() bool {
-	return s.Status == wire.SubscriptionStatusCanceled || s.Status == wire.SubscriptionStatusIncompleteExpired
-}
-
-// Recurring is the subscription's period, the same for all its items.
-func (s *Subscription) Recurring() wire.Recurring { return s.Items[0].Price.Recurring }
-
-// Currency is the subscription's currency, the same for all its items.
-func (s *Subscription) Currency() string { return s.Items[0].Price.Currency }
-
-// SubBook is an account's subscriptions and invoices, each kind in
-// creation order with a sequence of its own, as the catalog's.
-type SubBook struct {
-	Subs         map[ids.RID]*Subscription
-	SubOrder     []*Subscription
-	SubSeq       uint64
-	Invoices     map[ids.RID]*Invoice
-	InvoiceOrder []*Invoice
-	InvoiceSeq   uint64
-}
-
-func (b *SubBook) Ensure() {
-	if b.Subs == nil {
-		b.Subs = make(map[ids.RID]*Subscription)
-		b.Invoices = make(map[ids.RID]*Invoice)
-	}
-}
-
-// Reset forgets every subscription and invoice; the sequences go on.
-func (b *SubBook) Reset() { *b = SubBook{SubSeq: b.SubSeq, InvoiceSeq: b.InvoiceSeq} }
-
-func (b *SubBook) AddSubscription(s *Subscription) {
-	b.Ensure()
-	b.SubSeq++
-	s.Seq = b.SubSeq
-	b.Subs[s.ID] = s
-	b.SubOrder = append(b.SubOrder, s)
-}
-
+// SubscriptionJSON appends the subscription's JSON, as the API answers it, to b
+// (nil makes a buffer of a typical size).
 func SubscriptionJSON(b []byte, s *Subscription) []byte {
 	if b == nil {
 		b = make([]byte, 0, 640+500*len(s.Items))
@@ -298,6 +327,8 @@ func SubscriptionJSON(b []byte, s *Subscription) []byte {
 	return AppendMetadataTail(b, s.Meta, s.Created)
 }
 
+// InvoiceJSON appends the invoice's JSON, as the API answers it, to b
+// (nil makes a buffer of a typical size).
 func InvoiceJSON(b []byte, inv *Invoice) []byte {
 	if b == nil {
 		b = make([]byte, 0, 640+200*len(inv.Lines))
@@ -350,12 +381,4 @@ func InvoiceJSON(b []byte, inv *Invoice) []byte {
 	b = append(b, `,"created_at":`...)
 	b = jsonw.Time(b, inv.Created)
 	return append(b, `,"livemode":false}`...)
-}
-
-func (s *Subscription) MemBytes() int64 {
-	return SubBytes + RidMapEntry + OrderSlot + int64(cap(s.Items))*SubItemBytes + AllocOverhead + MetaBytes(s.Meta)
-}
-
-func (inv *Invoice) MemBytes() int64 {
-	return InvoiceBytes + RidMapEntry + OrderSlot + int64(cap(inv.Lines))*InvoiceLineBytes + AllocOverhead
 }

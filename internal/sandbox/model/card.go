@@ -10,6 +10,54 @@ import (
 	"github.com/paymentsdev/terraform-provider-payments/internal/wire"
 )
 
+// TokenBytes is what a minted token keeps, for the account's bound.
+const TokenBytes = 256
+
+// The behaviours of a card when it is charged.
+const (
+	Approves CardBehaviour = iota
+	Declines
+	Needs3DS
+	// DeclinesLater approves a stored card's first charge and declines
+	// every later one.
+	DeclinesLater
+)
+
+// Cards are the cards behind the sandbox test tokens.
+var Cards = []*Card{
+	{TokenVisa, "visa", "4242", Approves},
+	{TokenMastercard, "mastercard", "4444", Approves},
+	{TokenAmex, "amex", "8431", Approves},
+	{TokenDeclined, "visa", "0002", Declines},
+	{Token3DS, "visa", "3184", Needs3DS},
+	// tok_dispute approves; the dispute itself is a sandbox control.
+	{TokenDispute, "visa", "0259", Approves},
+	{TokenDeclinedLater, "visa", "0341", DeclinesLater},
+}
+
+// ExpMonth is the expiry month of every test token's card; the year is the
+// year the card was stored or charged plus ExpYearsAhead. A minted token's
+// card keeps the expiry it was tokenized with.
+const (
+	ExpMonth      = 12
+	ExpYearsAhead = 3
+)
+
+// Sandbox test tokens. [assumed] Reusable in the sandbox; their cards and
+// behaviour when charged are in Cards.
+const (
+	TokenVisa       = "tok_visa"
+	TokenMastercard = "tok_mastercard"
+	TokenAmex       = "tok_amex"
+	TokenDeclined   = "tok_declined"
+	Token3DS        = "tok_3ds"
+	TokenDispute    = "tok_dispute"
+	// TokenDeclinedLater attaches and approves its first charge, then
+	// declines every later one: a subscription that starts and whose
+	// renewals fail.
+	TokenDeclinedLater = "tok_declined_later"
+)
+
 // CardToken is a token minted by POST /v1/tokens. It keeps what the API
 // shows of the card, never its number or CVC.
 type CardToken struct {
@@ -19,12 +67,92 @@ type CardToken struct {
 	Fingerprint       string
 	Used              bool
 	Created           int64
-	Counted           int64 // bytes charged to the account, see bounds.go
+	Counted           int64 // bytes charged to the account, see MemBytes
 }
 
-// TokenBytes is what a minted token keeps, for the account's bound.
-const TokenBytes = 256
+// CardBehaviour is what happens when a card is charged.
+type CardBehaviour uint8
 
+// Card is the profile behind a sandbox test token.
+type Card struct {
+	Token, Brand, Last4 string
+	Behaviour           CardBehaviour
+}
+
+// CardRecord is what a record keeps of a card beyond its test token: the
+// last 4 and expiry month of a minted token's card, none for a test token.
+func CardRecord(cd *Card, month int32) (string, int32) {
+	if base := CardByToken(cd.Token); base != nil && base.Last4 == cd.Last4 && month == ExpMonth {
+		return "", 0
+	}
+	return cd.Last4, month
+}
+
+// CardByToken is the card behind a test token, nil for none.
+func CardByToken(tok string) *Card {
+	for _, c := range Cards {
+		if c.Token == tok {
+			return c
+		}
+	}
+	return nil
+}
+
+// RecordKey is the card token's key in its bucket: its id.
+func (t *CardToken) RecordKey() string { return t.ID.Format(wire.TokenIDPrefix) }
+
+// RecordValue is the card token's record, as JSON.
+func (t *CardToken) RecordValue() []byte {
+	return Marshal(TokenRecord{
+		ID: t.ID.Format(wire.TokenIDPrefix), Token: t.Card.Token, Last4: t.Card.Last4,
+		ExpMonth: t.ExpMonth, ExpYear: t.ExpYear, Fingerprint: t.Fingerprint, Used: t.Used, Created: t.Created,
+	})
+}
+
+// TokenFromRecord decodes a minted card token's record.
+func TokenFromRecord(raw []byte) (*CardToken, error) {
+	var rec TokenRecord
+	if err := json.Unmarshal(raw, &rec); err != nil {
+		return nil, fmt.Errorf("reading a token record from the data file: %w", err)
+	}
+	id, ok := ids.Parse(rec.ID, wire.TokenIDPrefix)
+	cd, month := CardFromRecord(rec.Token, rec.Last4, rec.ExpMonth)
+	if !ok || cd == nil {
+		return nil, fmt.Errorf("data file: token %q is malformed", rec.ID)
+	}
+	return &CardToken{ID: id, Card: cd, ExpMonth: month, ExpYear: rec.ExpYear,
+		Fingerprint: rec.Fingerprint, Used: rec.Used, Created: rec.Created}, nil
+}
+
+// TokenRecord is the stored form of a minted card token.
+type TokenRecord struct {
+	ID          string `json:"id"`
+	Token       string `json:"token"` // the test token whose behaviour the card has
+	Last4       string `json:"last4"`
+	ExpMonth    int32  `json:"exp_month"`
+	ExpYear     int32  `json:"exp_year"`
+	Fingerprint string `json:"fingerprint"`
+	Used        bool   `json:"used,omitempty"`
+	Created     int64  `json:"created"`
+}
+
+// CardFromRecord is the card a record names: its test token's, with a
+// minted token's own last 4 when the record has one.
+func CardFromRecord(token, last4 string, month int32) (*Card, int32) {
+	cd := CardByToken(token)
+	if cd == nil {
+		return nil, 0
+	}
+	if month == 0 {
+		month = ExpMonth
+	}
+	if last4 != "" && last4 != cd.Last4 {
+		cd = &Card{Token: cd.Token, Brand: cd.Brand, Last4: last4, Behaviour: cd.Behaviour}
+	}
+	return cd, month
+}
+
+// TokenJSON appends the card token's JSON, as the API answers it, to b.
 func TokenJSON(b []byte, t *CardToken) []byte {
 	b = append(b, `{"id":`...)
 	b = ids.Append(b, wire.TokenIDPrefix, t.ID)
@@ -44,125 +172,3 @@ func TokenJSON(b []byte, t *CardToken) []byte {
 	b = jsonw.Time(b, t.Created)
 	return append(b, '}')
 }
-
-// TokenFromRecord decodes a minted card token's record.
-func TokenFromRecord(raw []byte) (*CardToken, error) {
-	var rec TokenRecord
-	if err := json.Unmarshal(raw, &rec); err != nil {
-		return nil, fmt.Errorf("reading a token record from the data file: %w", err)
-	}
-	id, ok := ids.Parse(rec.ID, wire.TokenIDPrefix)
-	cd, month := CardFromRecord(rec.Token, rec.Last4, rec.ExpMonth)
-	if !ok || cd == nil {
-		return nil, fmt.Errorf("data file: token %q is malformed", rec.ID)
-	}
-	return &CardToken{ID: id, Card: cd, ExpMonth: month, ExpYear: rec.ExpYear,
-		Fingerprint: rec.Fingerprint, Used: rec.Used, Created: rec.Created}, nil
-}
-
-type TokenRecord struct {
-	ID          string `json:"id"`
-	Token       string `json:"token"` // the test token whose behaviour the card has
-	Last4       string `json:"last4"`
-	ExpMonth    int32  `json:"exp_month"`
-	ExpYear     int32  `json:"exp_year"`
-	Fingerprint string `json:"fingerprint"`
-	Used        bool   `json:"used,omitempty"`
-	Created     int64  `json:"created"`
-}
-
-func (t *CardToken) RecordKey() string { return t.ID.Format(wire.TokenIDPrefix) }
-
-func (t *CardToken) RecordValue() []byte {
-	return Marshal(TokenRecord{
-		ID: t.ID.Format(wire.TokenIDPrefix), Token: t.Card.Token, Last4: t.Card.Last4,
-		ExpMonth: t.ExpMonth, ExpYear: t.ExpYear, Fingerprint: t.Fingerprint, Used: t.Used, Created: t.Created,
-	})
-}
-
-// CardRecord is what a record keeps of a card beyond its test token: the
-// last 4 and expiry month of a minted token's card, none for a test token.
-func CardRecord(cd *Card, month int32) (string, int32) {
-	if base := CardByToken(cd.Token); base != nil && base.Last4 == cd.Last4 && month == ExpMonth {
-		return "", 0
-	}
-	return cd.Last4, month
-}
-
-// CardFromRecord is the card a record names: its test token's, with a
-// minted token's own last 4 when the record has one.
-func CardFromRecord(token, last4 string, month int32) (*Card, int32) {
-	cd := CardByToken(token)
-	if cd == nil {
-		return nil, 0
-	}
-	if month == 0 {
-		month = ExpMonth
-	}
-	if last4 != "" && last4 != cd.Last4 {
-		cd = &Card{Token: cd.Token, Brand: cd.Brand, Last4: last4, Behaviour: cd.Behaviour}
-	}
-	return cd, month
-}
-
-// CardBehaviour is what happens when a card is charged.
-type CardBehaviour uint8
-
-const (
-	Approves CardBehaviour = iota
-	Declines
-	Needs3DS
-	// DeclinesLater approves a stored card's first charge and declines
-	// every later one.
-	DeclinesLater
-)
-
-// Card is the profile behind a sandbox test token.
-type Card struct {
-	Token, Brand, Last4 string
-	Behaviour           CardBehaviour
-}
-
-// Cards are the cards behind the sandbox test tokens of rules.go.
-var Cards = []*Card{
-	{TokenVisa, "visa", "4242", Approves},
-	{TokenMastercard, "mastercard", "4444", Approves},
-	{TokenAmex, "amex", "8431", Approves},
-	{TokenDeclined, "visa", "0002", Declines},
-	{Token3DS, "visa", "3184", Needs3DS},
-	// tok_dispute approves; the dispute itself is a sandbox control.
-	{TokenDispute, "visa", "0259", Approves},
-	{TokenDeclinedLater, "visa", "0341", DeclinesLater},
-}
-
-func CardByToken(tok string) *Card {
-	for _, c := range Cards {
-		if c.Token == tok {
-			return c
-		}
-	}
-	return nil
-}
-
-// expMonth is the expiry month of every test token's card; the year is the
-// year the card was stored or charged plus expYearsAhead. A minted token's
-// card keeps the expiry it was tokenized with.
-const (
-	ExpMonth      = 12
-	ExpYearsAhead = 3
-)
-
-// Sandbox test tokens. [assumed] Reusable in the sandbox; their cards and
-// behaviour when charged are in cards.
-const (
-	TokenVisa       = "tok_visa"
-	TokenMastercard = "tok_mastercard"
-	TokenAmex       = "tok_amex"
-	TokenDeclined   = "tok_declined"
-	Token3DS        = "tok_3ds"
-	TokenDispute    = "tok_dispute"
-	// TokenDeclinedLater attaches and approves its first charge, then
-	// declines every later one: a subscription that starts and whose
-	// renewals fail.
-	TokenDeclinedLater = "tok_declined_later"
-)

@@ -11,6 +11,7 @@ import (
 	"github.com/paymentsdev/terraform-provider-payments/internal/wire"
 )
 
+// Product is an item of the catalog, which prices bill for.
 type Product struct {
 	ID          ids.RID
 	Seq         uint64 // creation order
@@ -21,12 +22,12 @@ type Product struct {
 	Meta        Metadata
 	// Prices counts the product's prices, active or not.
 	Prices  int
-	Counted int64 // bytes charged to the account, see bounds.go
+	Counted int64 // bytes charged to the account, see MemBytes
 }
 
 // Catalog is an account's products and prices, each kind in creation
-// order with a sequence number of its own (as customers, see
-// customer_list.go), kept in the data file.
+// order with a sequence number of its own (as the sandbox keeps
+// customers), kept in the data file.
 type Catalog struct {
 	Products     map[ids.RID]*Product
 	ProductOrder []*Product
@@ -54,11 +55,7 @@ func (cat *Catalog) Reset() {
 	*cat = Catalog{ProductSeq: cat.ProductSeq, PriceSeq: cat.PriceSeq}
 }
 
-// BySeq finds the position of seq in an order kept by seq.
-func BySeq[T any](order []T, seq uint64, seqOf func(T) uint64) (int, bool) {
-	return slices.BinarySearchFunc(order, seq, func(x T, s uint64) int { return cmp.Compare(seqOf(x), s) })
-}
-
+// AddProduct adds a new product, giving it the next sequence number.
 func (cat *Catalog) AddProduct(p *Product) {
 	cat.Ensure()
 	cat.ProductSeq++
@@ -67,6 +64,7 @@ func (cat *Catalog) AddProduct(p *Product) {
 	cat.ProductOrder = append(cat.ProductOrder, p)
 }
 
+// RemoveProduct forgets a deleted product.
 func (cat *Catalog) RemoveProduct(p *Product) {
 	delete(cat.Products, p.ID)
 	if i, found := BySeq(cat.ProductOrder, p.Seq, func(x *Product) uint64 { return x.Seq }); found {
@@ -74,64 +72,68 @@ func (cat *Catalog) RemoveProduct(p *Product) {
 	}
 }
 
-func ProductJSON(b []byte, p *Product) []byte {
-	if b == nil {
-		b = make([]byte, 0, 256+len(p.Name)+len(p.Description))
+// AddPrice adds a new price, giving it the next sequence number, and
+// counts it on its product.
+func (cat *Catalog) AddPrice(pr *Price) {
+	cat.Ensure()
+	cat.PriceSeq++
+	pr.Seq = cat.PriceSeq
+	cat.Prices[pr.ID] = pr
+	cat.PriceOrder = append(cat.PriceOrder, pr)
+	if p := cat.Products[pr.Product]; p != nil {
+		p.Prices++
 	}
-	b = append(b, `{"id":`...)
-	b = ids.Append(b, wire.ProductIDPrefix, p.ID)
-	b = append(b, `,"object":"product","name":`...)
-	b = jsonw.String(b, p.Name)
-	b = append(b, `,"description":`...)
-	b = jsonw.OptString(b, p.Description)
-	b = append(b, `,"active":`...)
-	b = jsonw.Bool(b, p.Active)
-	return AppendMetadataTail(b, p.Meta, p.Created)
+	cat.IndexLookupKey(pr)
 }
 
-type (
-	ProductRecord struct {
-		ID          string      `json:"id"`
-		Seq         uint64      `json:"seq"`
-		Created     int64       `json:"created"`
-		Name        string      `json:"name"`
-		Description string      `json:"description,omitempty"`
-		Active      bool        `json:"active"`
-		Meta        [][2]string `json:"meta,omitempty"`
+// IndexLookupKey makes pr the holder of its lookup_key when it is active.
+func (cat *Catalog) IndexLookupKey(pr *Price) {
+	if pr.Active && pr.LookupKey != "" {
+		cat.ByLookupKey[pr.LookupKey] = pr
 	}
-	PriceRecord struct {
-		ID            string      `json:"id"`
-		Seq           uint64      `json:"seq"`
-		Created       int64       `json:"created"`
-		Product       string      `json:"product"`
-		Currency      string      `json:"currency"`
-		UnitAmount    int64       `json:"unit_amount"`
-		Interval      string      `json:"interval,omitempty"`
-		IntervalCount int64       `json:"interval_count,omitempty"`
-		Nickname      string      `json:"nickname,omitempty"`
-		LookupKey     string      `json:"lookup_key,omitempty"`
-		Active        bool        `json:"active"`
-		Meta          [][2]string `json:"meta,omitempty"`
-	}
-)
+}
 
+// UnindexLookupKey forgets pr as the holder of its lookup_key.
+func (cat *Catalog) UnindexLookupKey(pr *Price) {
+	if pr.LookupKey != "" && cat.ByLookupKey[pr.LookupKey] == pr {
+		delete(cat.ByLookupKey, pr.LookupKey)
+	}
+}
+
+// Price is what a product costs, once or every period.
+type Price struct {
+	ID         ids.RID
+	Seq        uint64 // creation order
+	Created    int64
+	Product    ids.RID
+	Currency   string // interned, one of wire.Currencies
+	UnitAmount int64
+	// Recurring is the period; its Interval is "" for a one-time price,
+	// else one of wire.Intervals (interned).
+	Recurring wire.Recurring
+	Nickname  string
+	LookupKey string
+	Active    bool
+	Meta      Metadata
+	Counted   int64 // bytes charged to the account, see MemBytes
+}
+
+// IsRecurring reports whether the price bills every period.
+func (pr *Price) IsRecurring() bool { return pr.Recurring.Interval != "" }
+
+// BySeq finds the position of seq in an order kept by seq.
+func BySeq[T any](order []T, seq uint64, seqOf func(T) uint64) (int, bool) {
+	return slices.BinarySearchFunc(order, seq, func(x T, s uint64) int { return cmp.Compare(seqOf(x), s) })
+}
+
+// RecordKey is the product's key in its bucket: its id.
 func (p *Product) RecordKey() string { return p.ID.Format(wire.ProductIDPrefix) }
 
+// RecordValue is the product's record, as JSON.
 func (p *Product) RecordValue() []byte {
 	return Marshal(ProductRecord{
 		ID: p.ID.Format(wire.ProductIDPrefix), Seq: p.Seq, Created: p.Created,
 		Name: p.Name, Description: p.Description, Active: p.Active, Meta: MetaRecord(p.Meta),
-	})
-}
-
-func (pr *Price) RecordKey() string { return pr.ID.Format(wire.PriceIDPrefix) }
-
-func (pr *Price) RecordValue() []byte {
-	return Marshal(PriceRecord{
-		ID: pr.ID.Format(wire.PriceIDPrefix), Seq: pr.Seq, Created: pr.Created,
-		Product: pr.Product.Format(wire.ProductIDPrefix), Currency: pr.Currency, UnitAmount: pr.UnitAmount,
-		Interval: pr.Recurring.Interval, IntervalCount: pr.Recurring.IntervalCount,
-		Nickname: pr.Nickname, LookupKey: pr.LookupKey, Active: pr.Active, Meta: MetaRecord(pr.Meta),
 	})
 }
 
@@ -190,6 +192,34 @@ func (cat *Catalog) Load(buckets map[string][][]byte) error {
 	return nil
 }
 
+// ProductRecord is the stored form of a product.
+type (
+	ProductRecord struct {
+		ID          string      `json:"id"`
+		Seq         uint64      `json:"seq"`
+		Created     int64       `json:"created"`
+		Name        string      `json:"name"`
+		Description string      `json:"description,omitempty"`
+		Active      bool        `json:"active"`
+		Meta        [][2]string `json:"meta,omitempty"`
+	}
+	PriceRecord struct {
+		ID            string      `json:"id"`
+		Seq           uint64      `json:"seq"`
+		Created       int64       `json:"created"`
+		Product       string      `json:"product"`
+		Currency      string      `json:"currency"`
+		UnitAmount    int64       `json:"unit_amount"`
+		Interval      string      `json:"interval,omitempty"`
+		IntervalCount int64       `json:"interval_count,omitempty"`
+		Nickname      string      `json:"nickname,omitempty"`
+		LookupKey     string      `json:"lookup_key,omitempty"`
+		Active        bool        `json:"active"`
+		Meta          [][2]string `json:"meta,omitempty"`
+	}
+)
+
+// PriceFromRecord is the price of a decoded record, checked.
 func PriceFromRecord(rec PriceRecord) (*Price, error) {
 	id, ok1 := ids.Parse(rec.ID, wire.PriceIDPrefix)
 	prod, ok2 := ids.Parse(rec.Product, wire.ProductIDPrefix)
@@ -210,6 +240,20 @@ func PriceFromRecord(rec PriceRecord) (*Price, error) {
 	return pr, nil
 }
 
+// RecordKey is the price's key in its bucket: its id.
+func (pr *Price) RecordKey() string { return pr.ID.Format(wire.PriceIDPrefix) }
+
+// RecordValue is the price's record, as JSON.
+func (pr *Price) RecordValue() []byte {
+	return Marshal(PriceRecord{
+		ID: pr.ID.Format(wire.PriceIDPrefix), Seq: pr.Seq, Created: pr.Created,
+		Product: pr.Product.Format(wire.ProductIDPrefix), Currency: pr.Currency, UnitAmount: pr.UnitAmount,
+		Interval: pr.Recurring.Interval, IntervalCount: pr.Recurring.IntervalCount,
+		Nickname: pr.Nickname, LookupKey: pr.LookupKey, Active: pr.Active, Meta: MetaRecord(pr.Meta),
+	})
+}
+
+// MemBytes is what the product costs its account (sizes.go).
 func (p *Product) MemBytes() int64 {
 	return ProductBytes + RidMapEntry + OrderSlot + StrBytes(p.Name) + StrBytes(p.Description) + MetaBytes(p.Meta)
 }
@@ -224,52 +268,23 @@ func (pr *Price) MemBytes() int64 {
 	return n
 }
 
-type Price struct {
-	ID         ids.RID
-	Seq        uint64 // creation order
-	Created    int64
-	Product    ids.RID
-	Currency   string // interned, one of wire.Currencies
-	UnitAmount int64
-	// Recurring is the period; its Interval is "" for a one-time price,
-	// else one of wire.Intervals (interned).
-	Recurring wire.Recurring
-	Nickname  string
-	LookupKey string
-	Active    bool
-	Meta      Metadata
-	Counted   int64 // bytes charged to the account, see bounds.go
-}
-
-// IsRecurring reports whether the price bills every period.
-func (pr *Price) IsRecurring() bool { return pr.Recurring.Interval != "" }
-
-func (cat *Catalog) AddPrice(pr *Price) {
-	cat.Ensure()
-	cat.PriceSeq++
-	pr.Seq = cat.PriceSeq
-	cat.Prices[pr.ID] = pr
-	cat.PriceOrder = append(cat.PriceOrder, pr)
-	if p := cat.Products[pr.Product]; p != nil {
-		p.Prices++
+// ProductJSON appends the product's JSON, as the API answers it, to b.
+func ProductJSON(b []byte, p *Product) []byte {
+	if b == nil {
+		b = make([]byte, 0, 256+len(p.Name)+len(p.Description))
 	}
-	cat.IndexLookupKey(pr)
+	b = append(b, `{"id":`...)
+	b = ids.Append(b, wire.ProductIDPrefix, p.ID)
+	b = append(b, `,"object":"product","name":`...)
+	b = jsonw.String(b, p.Name)
+	b = append(b, `,"description":`...)
+	b = jsonw.OptString(b, p.Description)
+	b = append(b, `,"active":`...)
+	b = jsonw.Bool(b, p.Active)
+	return AppendMetadataTail(b, p.Meta, p.Created)
 }
 
-// IndexLookupKey makes pr the holder of its lookup_key when it is active.
-func (cat *Catalog) IndexLookupKey(pr *Price) {
-	if pr.Active && pr.LookupKey != "" {
-		cat.ByLookupKey[pr.LookupKey] = pr
-	}
-}
-
-// UnindexLookupKey forgets pr as the holder of its lookup_key.
-func (cat *Catalog) UnindexLookupKey(pr *Price) {
-	if pr.LookupKey != "" && cat.ByLookupKey[pr.LookupKey] == pr {
-		delete(cat.ByLookupKey, pr.LookupKey)
-	}
-}
-
+// PriceJSON appends the price's JSON, as the API answers it, to b.
 func PriceJSON(b []byte, pr *Price) []byte {
 	if b == nil {
 		b = make([]byte, 0, 384+len(pr.Nickname)+len(pr.LookupKey))

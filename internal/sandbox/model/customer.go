@@ -8,6 +8,42 @@ import (
 	"github.com/paymentsdev/terraform-provider-payments/internal/wire"
 )
 
+// Customer is a customer of the account, with the cards (sources)
+// attached to it.
+type Customer struct {
+	ID                 ids.RID
+	Seq                uint64 // creation order (the sandbox's customer_list.go)
+	Created            int64
+	Email, Name, Phone string
+	Meta               Metadata
+	// Sources are in the order they were attached; the default after
+	// removing the default is the last of them.
+	Sources       []*Source
+	DefaultSource *Source
+	// Clock is the customer's test clock, zero on real time; fixed at
+	// creation (the sandbox's testclocks.go).
+	Clock   ids.RID
+	Counted int64 // bytes charged to the account, see MemBytes
+}
+
+// Source finds the customer's source of id r: its place and itself, or -1
+// and nil.
+func (c *Customer) Source(r ids.RID) (int, *Source) {
+	for i, s := range c.Sources {
+		if s.ID == r {
+			return i, s
+		}
+	}
+	return -1, nil
+}
+
+// Source is a card attached to a customer.
+type Source struct {
+	ID                ids.RID
+	Card              *Card
+	ExpMonth, ExpYear int32
+}
+
 // CustomerFromRecord decodes a customer's record, its sources with it.
 func CustomerFromRecord(raw []byte) (*Customer, error) {
 	var rec CustomerRecord
@@ -37,6 +73,8 @@ func CustomerFromRecord(raw []byte) (*Customer, error) {
 	return cu, nil
 }
 
+// CustomerRecord is the stored form of a customer, its sources inside it in attach order, so that
+// the two change together.
 type CustomerRecord struct {
 	ID      string         `json:"id"`
 	Seq     uint64         `json:"seq,omitempty"` // 0 in files written before the customer list
@@ -50,6 +88,7 @@ type CustomerRecord struct {
 	Clock   string         `json:"clock,omitempty"`
 }
 
+// SourceRecord is the stored form of a customer's source, inside its customer's record.
 type SourceRecord struct {
 	ID      string `json:"id"`
 	Token   string `json:"token"`
@@ -60,8 +99,10 @@ type SourceRecord struct {
 	ExpMonth int32  `json:"exp_month,omitempty"`
 }
 
+// RecordKey is the customer's key in its bucket: its id.
 func (cu *Customer) RecordKey() string { return cu.ID.Format(wire.CustomerIDPrefix) }
 
+// RecordValue is the customer's record, as JSON.
 func (cu *Customer) RecordValue() []byte {
 	rec := CustomerRecord{
 		ID: cu.ID.Format(wire.CustomerIDPrefix), Seq: cu.Seq, Created: cu.Created,
@@ -79,6 +120,7 @@ func (cu *Customer) RecordValue() []byte {
 	return Marshal(rec)
 }
 
+// MemBytes is what the customer costs its account (sizes.go).
 func (cu *Customer) MemBytes() int64 {
 	n := CustomerBytes + RidMapEntry + OrderSlot +
 		StrBytes(cu.Email) + StrBytes(cu.Name) + StrBytes(cu.Phone) + MetaBytes(cu.Meta)
@@ -86,35 +128,4 @@ func (cu *Customer) MemBytes() int64 {
 		n += int64(cap(cu.Sources))*PtrBytes + AllocOverhead + int64(len(cu.Sources))*SourceBytes
 	}
 	return n
-}
-
-type Customer struct {
-	ID                 ids.RID
-	Seq                uint64 // creation order, see customer_list.go
-	Created            int64
-	Email, Name, Phone string
-	Meta               Metadata
-	// Sources are in the order they were attached; the default after
-	// removing the default is the last of them.
-	Sources       []*Source
-	DefaultSource *Source
-	// Clock is the customer's test clock, zero on real time; fixed at
-	// creation (testclocks.go).
-	Clock   ids.RID
-	Counted int64 // bytes charged to the account, see bounds.go
-}
-
-func (c *Customer) Source(r ids.RID) (int, *Source) {
-	for i, s := range c.Sources {
-		if s.ID == r {
-			return i, s
-		}
-	}
-	return -1, nil
-}
-
-type Source struct {
-	ID                ids.RID
-	Card              *Card
-	ExpMonth, ExpYear int32
 }

@@ -11,6 +11,44 @@ import (
 	"github.com/paymentsdev/terraform-provider-payments/internal/wire"
 )
 
+// TestClock is a test clock: a frozen time that its customers'
+// subscriptions run on, moved by hand.
+type TestClock struct {
+	ID      ids.RID
+	Seq     uint64 // creation order
+	Created int64
+	Name    string
+	Frozen  int64
+	Counted int64 // bytes charged to the account, see MemBytes
+}
+
+// Clocks is an account's test clocks in creation order.
+type Clocks struct {
+	ByID  map[ids.RID]*TestClock
+	Order []*TestClock
+	Seq   uint64
+}
+
+// Add adds a new test clock, giving it the next sequence number.
+func (cl *Clocks) Add(k *TestClock) {
+	if cl.ByID == nil {
+		cl.ByID = make(map[ids.RID]*TestClock)
+	}
+	cl.Seq++
+	k.Seq = cl.Seq
+	cl.ByID[k.ID] = k
+	cl.Order = append(cl.Order, k)
+}
+
+// Remove forgets a deleted test clock.
+func (cl *Clocks) Remove(k *TestClock) {
+	delete(cl.ByID, k.ID)
+	if i, found := BySeq(cl.Order, k.Seq, func(x *TestClock) uint64 { return x.Seq }); found {
+		cl.Order = append(cl.Order[:i], cl.Order[i+1:]...)
+	}
+}
+
+// TestClockRecord is the stored form of a test clock.
 type (
 	TestClockRecord struct {
 		ID      string `json:"id"`
@@ -71,8 +109,10 @@ type (
 	}
 )
 
+// RecordKey is the test clock's key in its bucket: its id.
 func (k *TestClock) RecordKey() string { return k.ID.Format(wire.TestClockIDPrefix) }
 
+// RecordValue is the test clock's record, as JSON.
 func (k *TestClock) RecordValue() []byte {
 	return Marshal(TestClockRecord{ID: k.ID.Format(wire.TestClockIDPrefix), Seq: k.Seq, Created: k.Created, Name: k.Name, Frozen: k.Frozen})
 }
@@ -103,39 +143,12 @@ func (cl *Clocks) Load(buckets map[string][][]byte) error {
 	return nil
 }
 
-type TestClock struct {
-	ID      ids.RID
-	Seq     uint64 // creation order
-	Created int64
-	Name    string
-	Frozen  int64
-	Counted int64 // bytes charged to the account, see bounds.go
+// MemBytes is what the test clock costs its account (sizes.go).
+func (k *TestClock) MemBytes() int64 {
+	return ClockBytes + RidMapEntry + OrderSlot + StrBytes(k.Name)
 }
 
-// Clocks is an account's test clocks in creation order.
-type Clocks struct {
-	ByID  map[ids.RID]*TestClock
-	Order []*TestClock
-	Seq   uint64
-}
-
-func (cl *Clocks) Add(k *TestClock) {
-	if cl.ByID == nil {
-		cl.ByID = make(map[ids.RID]*TestClock)
-	}
-	cl.Seq++
-	k.Seq = cl.Seq
-	cl.ByID[k.ID] = k
-	cl.Order = append(cl.Order, k)
-}
-
-func (cl *Clocks) Remove(k *TestClock) {
-	delete(cl.ByID, k.ID)
-	if i, found := BySeq(cl.Order, k.Seq, func(x *TestClock) uint64 { return x.Seq }); found {
-		cl.Order = append(cl.Order[:i], cl.Order[i+1:]...)
-	}
-}
-
+// TestClockJSON appends the test clock's JSON, with its status, to b.
 func TestClockJSON(b []byte, k *TestClock, status string) []byte {
 	if b == nil {
 		b = make([]byte, 0, 224+len(k.Name))
@@ -151,8 +164,4 @@ func TestClockJSON(b []byte, k *TestClock, status string) []byte {
 	b = append(b, `,"created_at":`...)
 	b = jsonw.Time(b, k.Created)
 	return append(b, `,"livemode":false}`...)
-}
-
-func (k *TestClock) MemBytes() int64 {
-	return ClockBytes + RidMapEntry + OrderSlot + StrBytes(k.Name)
 }

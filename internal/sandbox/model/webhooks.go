@@ -9,6 +9,10 @@ import (
 	"github.com/paymentsdev/terraform-provider-payments/internal/wire"
 )
 
+// eventHeadBytes is about what an event's body holds besides its object.
+const eventHeadBytes = 160
+
+// WebhookEndpoint is where the account's events are sent, and which.
 type WebhookEndpoint struct {
 	ID          ids.RID
 	Seq         uint64
@@ -19,7 +23,7 @@ type WebhookEndpoint struct {
 	Disabled    bool
 	Meta        Metadata
 	Secret      string
-	Counted     int64 // bytes charged to the account, see bounds.go
+	Counted     int64 // bytes charged to the account, see MemBytes
 }
 
 // Wants reports whether the endpoint is sent events of type typ.
@@ -35,32 +39,40 @@ func (ep *WebhookEndpoint) Wants(typ string) bool {
 	return false
 }
 
-func WebhookEndpointJSON(b []byte, ep *WebhookEndpoint, withSecret bool) []byte {
-	if b == nil {
-		b = make([]byte, 0, 384+len(ep.URL)+len(ep.Description))
-	}
-	b = append(b, `{"id":`...)
-	b = ids.Append(b, wire.WebhookEndpointIDPrefix, ep.ID)
-	b = append(b, `,"object":"webhook_endpoint","url":`...)
-	b = jsonw.String(b, ep.URL)
-	b = append(b, `,"enabled_events":[`...)
-	for i, e := range ep.Events {
-		if i > 0 {
-			b = append(b, ',')
-		}
-		b = jsonw.String(b, e)
-	}
-	b = append(b, `],"description":`...)
-	b = jsonw.OptString(b, ep.Description)
-	b = append(b, `,"disabled":`...)
-	b = jsonw.Bool(b, ep.Disabled)
-	if withSecret {
-		b = append(b, `,"secret":`...)
-		b = jsonw.String(b, ep.Secret)
-	}
-	return AppendMetadataTail(b, ep.Meta, ep.Created)
+// Event is a change the account's webhook endpoints are told of.
+type Event struct {
+	ID      ids.RID
+	Seq     uint64
+	Type    string
+	Created int64
+	// At is the change's time, the body's created_at.
+	At int64
+	// Obj is the object's JSON, from which the body (the event as sent
+	// and as answered) is written when it is read (JSON): most events
+	// are never read, and their bodies cost a renewal five allocations
+	// and copies. Events of one object alike in a row (an invoice
+	// created and finalized at once) share it; it never changes once
+	// made.
+	Obj []byte
+	// Body is the whole body of an event read from the data file; Obj is
+	// then nil.
+	Body    []byte
+	Counted int64 // bytes charged to the account, see MemBytes
 }
 
+// RecordKey is the webhook endpoint's key in its bucket: its id.
+func (ep *WebhookEndpoint) RecordKey() string { return ep.ID.Format(wire.WebhookEndpointIDPrefix) }
+
+// RecordValue is the webhook endpoint's record, as JSON.
+func (ep *WebhookEndpoint) RecordValue() []byte {
+	return Marshal(WebhookEndpointRecord{
+		ID: ep.ID.Format(wire.WebhookEndpointIDPrefix), Seq: ep.Seq, Created: ep.Created, URL: ep.URL,
+		Events: ep.Events, Description: ep.Description, Disabled: ep.Disabled, Meta: MetaRecord(ep.Meta), Secret: ep.Secret,
+	})
+}
+
+// WebhookEndpointRecord is the stored form of a webhook endpoint, its secret with it: the sandbox signs with
+// it after a restart.
 type (
 	WebhookEndpointRecord struct {
 		ID          string      `json:"id"`
@@ -81,21 +93,6 @@ type (
 		Body    []byte `json:"body"` // exactly as sent and signed
 	}
 )
-
-func (ep *WebhookEndpoint) RecordKey() string { return ep.ID.Format(wire.WebhookEndpointIDPrefix) }
-
-func (ep *WebhookEndpoint) RecordValue() []byte {
-	return Marshal(WebhookEndpointRecord{
-		ID: ep.ID.Format(wire.WebhookEndpointIDPrefix), Seq: ep.Seq, Created: ep.Created, URL: ep.URL,
-		Events: ep.Events, Description: ep.Description, Disabled: ep.Disabled, Meta: MetaRecord(ep.Meta), Secret: ep.Secret,
-	})
-}
-
-func (ev *Event) RecordKey() string { return ev.ID.Format(wire.EventIDPrefix) }
-
-func (ev *Event) RecordValue() []byte {
-	return Marshal(EventRecord{ID: ev.ID.Format(wire.EventIDPrefix), Seq: ev.Seq, Type: ev.Type, Created: ev.Created, Body: ev.JSON()})
-}
 
 // EndpointFromRecord decodes a webhook endpoint's record.
 func EndpointFromRecord(raw []byte) (*WebhookEndpoint, error) {
@@ -126,24 +123,56 @@ func EventFromRecord(raw []byte) (*Event, error) {
 	return &Event{ID: id, Seq: rec.Seq, Type: rec.Type, Created: rec.Created, Body: rec.Body}, nil
 }
 
-type Event struct {
-	ID      ids.RID
-	Seq     uint64
-	Type    string
-	Created int64
-	// At is the change's time, the body's created_at.
-	At int64
-	// Obj is the object's JSON, from which the body (the event as sent
-	// and as answered) is written when it is read (JSON): most events
-	// are never read, and their bodies cost a renewal five allocations
-	// and copies. Events of one object alike in a row (an invoice
-	// created and finalized at once) share it; it never changes once
-	// made.
-	Obj []byte
-	// Body is the whole body of an event read from the data file; Obj is
-	// then nil.
-	Body    []byte
-	Counted int64 // bytes charged to the account, see bounds.go
+// RecordKey is the event's key in its bucket: its id.
+func (ev *Event) RecordKey() string { return ev.ID.Format(wire.EventIDPrefix) }
+
+// RecordValue is the event's record, as JSON.
+func (ev *Event) RecordValue() []byte {
+	return Marshal(EventRecord{ID: ev.ID.Format(wire.EventIDPrefix), Seq: ev.Seq, Type: ev.Type, Created: ev.Created, Body: ev.JSON()})
+}
+
+// MemBytes is what the webhook endpoint costs its account (sizes.go).
+func (ep *WebhookEndpoint) MemBytes() int64 {
+	n := EndpointBytes + RidMapEntry + OrderSlot + StrBytes(ep.URL) + StrBytes(ep.Description) +
+		StrBytes(ep.Secret) + MetaBytes(ep.Meta) + int64(cap(ep.Events))*16 + AllocOverhead
+	for _, e := range ep.Events {
+		n += StrBytes(e)
+	}
+	return n
+}
+
+// MemBytes is what the event costs its account (sizes.go).
+func (ev *Event) MemBytes() int64 {
+	// A shared Obj is charged to each of its events: a bound errs high.
+	return EventBytes + RidMapEntry + OrderSlot + int64(cap(ev.Obj)) + int64(cap(ev.Body)) + AllocOverhead
+}
+
+// WebhookEndpointJSON appends the endpoint's JSON to b, its secret only
+// when withSecret (the answers of create and roll_secret).
+func WebhookEndpointJSON(b []byte, ep *WebhookEndpoint, withSecret bool) []byte {
+	if b == nil {
+		b = make([]byte, 0, 384+len(ep.URL)+len(ep.Description))
+	}
+	b = append(b, `{"id":`...)
+	b = ids.Append(b, wire.WebhookEndpointIDPrefix, ep.ID)
+	b = append(b, `,"object":"webhook_endpoint","url":`...)
+	b = jsonw.String(b, ep.URL)
+	b = append(b, `,"enabled_events":[`...)
+	for i, e := range ep.Events {
+		if i > 0 {
+			b = append(b, ',')
+		}
+		b = jsonw.String(b, e)
+	}
+	b = append(b, `],"description":`...)
+	b = jsonw.OptString(b, ep.Description)
+	b = append(b, `,"disabled":`...)
+	b = jsonw.Bool(b, ep.Disabled)
+	if withSecret {
+		b = append(b, `,"secret":`...)
+		b = jsonw.String(b, ep.Secret)
+	}
+	return AppendMetadataTail(b, ep.Meta, ep.Created)
 }
 
 // JSON is the event's body: the same bytes at every read, so that a
@@ -154,9 +183,6 @@ func (ev *Event) JSON() []byte {
 	}
 	return ev.AppendJSON(make([]byte, 0, eventHeadBytes+len(ev.Obj)))
 }
-
-// eventHeadBytes is about what an event's body holds besides its object.
-const eventHeadBytes = 160
 
 // AppendJSON writes the event's body.
 func (ev *Event) AppendJSON(b []byte) []byte {
@@ -172,18 +198,4 @@ func (ev *Event) AppendJSON(b []byte) []byte {
 	b = append(b, `,"livemode":false,"data":{"object":`...)
 	b = append(b, ev.Obj...)
 	return append(b, "}}"...)
-}
-
-func (ep *WebhookEndpoint) MemBytes() int64 {
-	n := EndpointBytes + RidMapEntry + OrderSlot + StrBytes(ep.URL) + StrBytes(ep.Description) +
-		StrBytes(ep.Secret) + MetaBytes(ep.Meta) + int64(cap(ep.Events))*16 + AllocOverhead
-	for _, e := range ep.Events {
-		n += StrBytes(e)
-	}
-	return n
-}
-
-func (ev *Event) MemBytes() int64 {
-	// A shared Obj is charged to each of its events: a bound errs high.
-	return EventBytes + RidMapEntry + OrderSlot + int64(cap(ev.Obj)) + int64(cap(ev.Body)) + AllocOverhead
 }
