@@ -112,7 +112,7 @@ func (c *call) listCustomers() response {
 			return cu, ok && cu != nil
 		},
 		Every: func() []*model.Customer { return c.a.customerOrder },
-		Write: func(b []byte, cu *model.Customer) []byte { return append(b, c.customerJSON(cu)...) },
+		Write: func(b []byte, cu *model.Customer) []byte { return model.CustomerJSON(b, cu) },
 	}
 	return serveList(c, &l, c.a.customerOrder, match)
 }

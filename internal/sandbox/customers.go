@@ -102,10 +102,10 @@ func (c *call) createCustomer() response {
 		c.attach(cu, src)
 	}
 	c.putCustomer(cu)
-	b := c.customerJSON(cu)
+	b := model.CustomerJSON(nil, cu)
 	c.emit(wire.EventCustomerCreated, b)
 	if src != nil {
-		c.emit(wire.EventCustomerSourceCreated, sourceJSON(nil, cu, cu.Sources[0]))
+		c.emit(wire.EventCustomerSourceCreated, model.SourceJSON(nil, cu, cu.Sources[0]))
 	}
 	return ok(b)
 }
@@ -118,7 +118,7 @@ func (c *call) retrieveCustomer() response {
 	if e != nil {
 		return errResponse(e)
 	}
-	return ok(c.customerJSON(cu))
+	return ok(model.CustomerJSON(nil, cu))
 }
 
 func (c *call) updateCustomer() response {
@@ -158,7 +158,7 @@ func (c *call) updateCustomer() response {
 	}
 	*cu = next
 	c.putCustomer(cu)
-	b := c.customerJSON(cu)
+	b := model.CustomerJSON(nil, cu)
 	c.emit(wire.EventCustomerUpdated, b)
 	return ok(b)
 }
@@ -211,10 +211,10 @@ func (c *call) addSource() response {
 	hadDefault := cu.DefaultSource != nil
 	c.attach(cu, src)
 	c.putCustomer(cu)
-	b := sourceJSON(nil, cu, src)
+	b := model.SourceJSON(nil, cu, src)
 	c.emit(wire.EventCustomerSourceCreated, b)
 	if !hadDefault {
-		c.emit(wire.EventCustomerUpdated, c.customerJSON(cu)) // default_source changed
+		c.emit(wire.EventCustomerUpdated, model.CustomerJSON(nil, cu)) // default_source changed
 	}
 	return ok(b)
 }
@@ -242,7 +242,7 @@ func (c *call) retrieveSource() response {
 	if e != nil {
 		return errResponse(e)
 	}
-	return ok(sourceJSON(nil, cu, cu.Sources[i]))
+	return ok(model.SourceJSON(nil, cu, cu.Sources[i]))
 }
 
 func (c *call) removeSource() response {
@@ -268,62 +268,9 @@ func (c *call) removeSource() response {
 	b := deletedJSON(wire.SourceIDPrefix, src.ID, "source")
 	c.emit(wire.EventCustomerSourceDeleted, b)
 	if cu.DefaultSource != src && src == prevDefault {
-		c.emit(wire.EventCustomerUpdated, c.customerJSON(cu)) // default_source changed
+		c.emit(wire.EventCustomerUpdated, model.CustomerJSON(nil, cu)) // default_source changed
 	}
 	return ok(b)
-}
-
-func (c *call) customerJSON(cu *model.Customer) []byte {
-	b := make([]byte, 0, 320+80*len(cu.Sources))
-	b = append(b, `{"id":`...)
-	b = appendID(b, wire.CustomerIDPrefix, cu.ID)
-	b = append(b, `,"object":"customer","email":`...)
-	b = appendOptString(b, cu.Email)
-	b = append(b, `,"name":`...)
-	b = appendOptString(b, cu.Name)
-	b = append(b, `,"phone":`...)
-	b = appendOptString(b, cu.Phone)
-	b = append(b, `,"default_source":`...)
-	if cu.DefaultSource != nil {
-		b = appendID(b, wire.SourceIDPrefix, cu.DefaultSource.ID)
-	} else {
-		b = append(b, "null"...)
-	}
-	b = append(b, `,"sources":{"object":"list","data":[`...)
-	for i, s := range cu.Sources {
-		if i > 0 {
-			b = append(b, ',')
-		}
-		b = append(b, `{"id":`...)
-		b = appendID(b, wire.SourceIDPrefix, s.ID)
-		b = append(b, `,"brand":`...)
-		b = appendString(b, s.Card.Brand)
-		b = append(b, `,"last4":`...)
-		b = appendString(b, s.Card.Last4)
-		b = append(b, '}')
-	}
-	b = append(b, "]}"...)
-	if !cu.Clock.IsZero() {
-		b = append(b, `,"test_clock":`...)
-		b = appendID(b, wire.TestClockIDPrefix, cu.Clock)
-	}
-	return model.AppendMetadataTail(b, cu.Meta, cu.Created)
-}
-
-func sourceJSON(b []byte, cu *model.Customer, s *model.Source) []byte {
-	b = append(b, `{"id":`...)
-	b = appendID(b, wire.SourceIDPrefix, s.ID)
-	b = append(b, `,"object":"source","customer":`...)
-	b = appendID(b, wire.CustomerIDPrefix, cu.ID)
-	b = append(b, `,"brand":`...)
-	b = appendString(b, s.Card.Brand)
-	b = append(b, `,"last4":`...)
-	b = appendString(b, s.Card.Last4)
-	b = append(b, `,"exp_month":`...)
-	b = appendInt(b, int64(s.ExpMonth))
-	b = append(b, `,"exp_year":`...)
-	b = appendInt(b, int64(s.ExpYear))
-	return append(b, `,"livemode":false}`...)
 }
 
 func deletedJSON(prefix string, id rid, object string) []byte {

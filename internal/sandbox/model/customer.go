@@ -5,6 +5,7 @@ import (
 	"fmt"
 
 	"github.com/paymentsdev/terraform-provider-payments/internal/sandbox/ids"
+	"github.com/paymentsdev/terraform-provider-payments/internal/sandbox/jsonw"
 	"github.com/paymentsdev/terraform-provider-payments/internal/wire"
 )
 
@@ -42,6 +43,27 @@ type Source struct {
 	ID                ids.RID
 	Card              *Card
 	ExpMonth, ExpYear int32
+}
+
+// RecordKey is the customer's key in its bucket: its id.
+func (cu *Customer) RecordKey() string { return cu.ID.Format(wire.CustomerIDPrefix) }
+
+// RecordValue is the customer's record, as JSON.
+func (cu *Customer) RecordValue() []byte {
+	rec := CustomerRecord{
+		ID: cu.ID.Format(wire.CustomerIDPrefix), Seq: cu.Seq, Created: cu.Created,
+		Email: cu.Email, Name: cu.Name, Phone: cu.Phone, Meta: MetaRecord(cu.Meta),
+	}
+	rec.Clock = OptID(wire.TestClockIDPrefix, cu.Clock)
+	for _, s := range cu.Sources {
+		sr := SourceRecord{ID: s.ID.Format(wire.SourceIDPrefix), Token: s.Card.Token, ExpYear: s.ExpYear}
+		sr.Last4, sr.ExpMonth = CardRecord(s.Card, s.ExpMonth)
+		rec.Sources = append(rec.Sources, sr)
+	}
+	if cu.DefaultSource != nil {
+		rec.Default = cu.DefaultSource.ID.Format(wire.SourceIDPrefix)
+	}
+	return Marshal(rec)
 }
 
 // CustomerFromRecord decodes a customer's record, its sources with it.
@@ -99,27 +121,6 @@ type SourceRecord struct {
 	ExpMonth int32  `json:"exp_month,omitempty"`
 }
 
-// RecordKey is the customer's key in its bucket: its id.
-func (cu *Customer) RecordKey() string { return cu.ID.Format(wire.CustomerIDPrefix) }
-
-// RecordValue is the customer's record, as JSON.
-func (cu *Customer) RecordValue() []byte {
-	rec := CustomerRecord{
-		ID: cu.ID.Format(wire.CustomerIDPrefix), Seq: cu.Seq, Created: cu.Created,
-		Email: cu.Email, Name: cu.Name, Phone: cu.Phone, Meta: MetaRecord(cu.Meta),
-	}
-	rec.Clock = OptID(wire.TestClockIDPrefix, cu.Clock)
-	for _, s := range cu.Sources {
-		sr := SourceRecord{ID: s.ID.Format(wire.SourceIDPrefix), Token: s.Card.Token, ExpYear: s.ExpYear}
-		sr.Last4, sr.ExpMonth = CardRecord(s.Card, s.ExpMonth)
-		rec.Sources = append(rec.Sources, sr)
-	}
-	if cu.DefaultSource != nil {
-		rec.Default = cu.DefaultSource.ID.Format(wire.SourceIDPrefix)
-	}
-	return Marshal(rec)
-}
-
 // MemBytes is what the customer costs its account (sizes.go).
 func (cu *Customer) MemBytes() int64 {
 	n := CustomerBytes + RidMapEntry + OrderSlot +
@@ -128,4 +129,62 @@ func (cu *Customer) MemBytes() int64 {
 		n += int64(cap(cu.Sources))*PtrBytes + AllocOverhead + int64(len(cu.Sources))*SourceBytes
 	}
 	return n
+}
+
+// CustomerJSON appends the customer's JSON, as the API answers it, to b
+// (nil makes a buffer of a typical size).
+func CustomerJSON(b []byte, cu *Customer) []byte {
+	if b == nil {
+		b = make([]byte, 0, 320+80*len(cu.Sources))
+	}
+	b = append(b, `{"id":`...)
+	b = ids.Append(b, wire.CustomerIDPrefix, cu.ID)
+	b = append(b, `,"object":"customer","email":`...)
+	b = jsonw.OptString(b, cu.Email)
+	b = append(b, `,"name":`...)
+	b = jsonw.OptString(b, cu.Name)
+	b = append(b, `,"phone":`...)
+	b = jsonw.OptString(b, cu.Phone)
+	b = append(b, `,"default_source":`...)
+	if cu.DefaultSource != nil {
+		b = ids.Append(b, wire.SourceIDPrefix, cu.DefaultSource.ID)
+	} else {
+		b = append(b, "null"...)
+	}
+	b = append(b, `,"sources":{"object":"list","data":[`...)
+	for i, s := range cu.Sources {
+		if i > 0 {
+			b = append(b, ',')
+		}
+		b = append(b, `{"id":`...)
+		b = ids.Append(b, wire.SourceIDPrefix, s.ID)
+		b = append(b, `,"brand":`...)
+		b = jsonw.String(b, s.Card.Brand)
+		b = append(b, `,"last4":`...)
+		b = jsonw.String(b, s.Card.Last4)
+		b = append(b, '}')
+	}
+	b = append(b, "]}"...)
+	if !cu.Clock.IsZero() {
+		b = append(b, `,"test_clock":`...)
+		b = ids.Append(b, wire.TestClockIDPrefix, cu.Clock)
+	}
+	return AppendMetadataTail(b, cu.Meta, cu.Created)
+}
+
+// SourceJSON appends the JSON of the customer's source s to b.
+func SourceJSON(b []byte, cu *Customer, s *Source) []byte {
+	b = append(b, `{"id":`...)
+	b = ids.Append(b, wire.SourceIDPrefix, s.ID)
+	b = append(b, `,"object":"source","customer":`...)
+	b = ids.Append(b, wire.CustomerIDPrefix, cu.ID)
+	b = append(b, `,"brand":`...)
+	b = jsonw.String(b, s.Card.Brand)
+	b = append(b, `,"last4":`...)
+	b = jsonw.String(b, s.Card.Last4)
+	b = append(b, `,"exp_month":`...)
+	b = jsonw.Int(b, int64(s.ExpMonth))
+	b = append(b, `,"exp_year":`...)
+	b = jsonw.Int(b, int64(s.ExpYear))
+	return append(b, `,"livemode":false}`...)
 }
