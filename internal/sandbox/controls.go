@@ -79,6 +79,7 @@ func (c *call) reset() response {
 	c.a.clear(c)
 	c.dropAccount()
 	c.putSeq()
+	c.putBillingSettings() // settings stay
 	return ok([]byte(`{"object":"reset","deleted":true}`))
 }
 

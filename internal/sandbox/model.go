@@ -43,6 +43,9 @@ type account struct {
 	bill model.SubBook
 	// clocks are the account's test clocks (testclocks.go).
 	clocks model.Clocks
+	// dunningEnd is the account's choice of the status dunning ends a
+	// subscription in, "" for the sandbox's (billing_settings.go).
+	dunningEnd string
 
 	// bytes is what the account keeps (see bounds.go), under mu; total is
 	// the server's sum over every account, which charge keeps in step.
@@ -152,6 +155,7 @@ func (a *account) restore(from *account, undo []delivery.Undo) {
 	clockSeq := max(a.clocks.Seq, from.clocks.Seq)
 	a.clocks = from.clocks
 	a.clocks.Seq = clockSeq
+	a.dunningEnd = from.dunningEnd
 	a.wh.endpoints, a.wh.endpointOrder = from.wh.endpoints, from.wh.endpointOrder
 	a.wh.events, a.wh.eventOrder = from.wh.events, from.wh.eventOrder
 	a.wh.seq = max(a.wh.seq, from.wh.seq)

@@ -19,7 +19,7 @@ import (
 
 // DunningEnds are the states a subscription can end dunning in
 // (Options.DunningEnd); the first is the default.
-var DunningEnds = []string{wire.SubscriptionStatusCanceled, wire.SubscriptionStatusUnpaid, wire.SubscriptionStatusPastDue}
+var DunningEnds = wire.DunningEnds
 
 // ledger is an account's subscriptions as the engine walks them; the call
 // is the run's, its time moved to each step's.
@@ -147,7 +147,7 @@ func (c *call) dun(inv *model.Invoice, s *model.Subscription) {
 	if s == nil || s.LatestInvoice != inv.ID || s.Ended() {
 		return
 	}
-	switch end := c.s.dunningEnd; end {
+	switch end := c.dunningEnd(); end {
 	case wire.SubscriptionStatusCanceled:
 		c.endSubscription(s)
 	default:

@@ -68,16 +68,26 @@ func TestRenewals_Dunning(t *testing.T) {
 	t.Parallel()
 	for _, tc := range []struct {
 		end, want string
+		control   string // the account's choice (POST /_sandbox/billing), over end
 		last      string // the subscription's last event
 	}{
-		{"", wire.SubscriptionStatusCanceled, wire.EventSubscriptionDeleted},
-		{wire.SubscriptionStatusUnpaid, wire.SubscriptionStatusUnpaid, wire.EventSubscriptionUpdated},
-		{wire.SubscriptionStatusPastDue, wire.SubscriptionStatusPastDue, wire.EventInvoiceMarkedUncollectible},
+		{"", wire.SubscriptionStatusCanceled, "", wire.EventSubscriptionDeleted},
+		{wire.SubscriptionStatusUnpaid, wire.SubscriptionStatusUnpaid, "", wire.EventSubscriptionUpdated},
+		{wire.SubscriptionStatusPastDue, wire.SubscriptionStatusPastDue, "", wire.EventInvoiceMarkedUncollectible},
+		{"", wire.SubscriptionStatusUnpaid, wire.SubscriptionStatusUnpaid, wire.EventSubscriptionUpdated},
+		{wire.SubscriptionStatusUnpaid, wire.SubscriptionStatusCanceled, wire.SubscriptionStatusCanceled, wire.EventSubscriptionDeleted},
 	} {
-		t.Run("end "+tc.want, func(t *testing.T) {
+		name := "end " + tc.want
+		if tc.control != "" {
+			name += " chosen by the account"
+		}
+		t.Run(name, func(t *testing.T) {
 			t.Parallel()
 			fake := clock.NewFake(jan31)
 			e := newEnv(t, sandboxtest.WithOptions(sandbox.Options{Clock: fake, DunningEnd: tc.end}))
+			if tc.control != "" {
+				e.post(wire.PathSandboxBilling, vals(wire.ParamDunningEnd, tc.control)).ok(nil)
+			}
 			pr := e.plan("1500")
 			cu := e.customer(vals("source", sandbox.TokenDeclined))
 			s := e.subscribe("customer", cu.ID, "items[0][price]", pr.ID, "trial_period_days", "1")

@@ -110,8 +110,8 @@
 //     once; a failed commit reads the account back and the steps run
 //     again later. Each period's invoice id is made from the subscription
 //     and the period. Dunning retries 3, 5 and 7 days apart, then ends in
-//     Options.DunningEnd (-dunning-end). Renewals are not use: they do
-//     not keep an idle account.
+//     the status /_sandbox/billing or -dunning-end chooses. Renewals are
+//     not use: they do not keep an idle account.
 //   - Test clocks (testclocks.go): a customer is put on one at creation,
 //     for life; its objects take their times from the clock and its
 //     subscriptions renew only in an advance, which runs the engine's
@@ -429,7 +429,7 @@ func init() {
 			pattern: pattern, name: name, fn: fn,
 			v1:    strings.HasPrefix(path, wire.APIVersionPrefix+"/"),
 			write: method != http.MethodGet,
-			grows: method == http.MethodPost && path != wire.PathSandboxReset && path != wire.PathSandboxFaults,
+			grows: method == http.MethodPost && path != wire.PathSandboxReset && path != wire.PathSandboxFaults && path != wire.PathSandboxBilling,
 		}
 	}
 	publicRoute := func(rt route) route { rt.public = true; return rt }
@@ -488,6 +488,8 @@ func init() {
 		def(get, wire.PathSandboxAccount, (*call).account),
 		def(get, wire.PathSandboxFaults, (*call).getFaults),
 		def(post, wire.PathSandboxFaults, (*call).setFaults),
+		def(get, wire.PathSandboxBilling, (*call).getBilling),
+		def(post, wire.PathSandboxBilling, (*call).setBilling),
 		def(get, wire.PathSandboxDeliveries, (*call).listDeliveries),
 		def(get, wire.PathSandboxRequests, (*call).listRequests),
 		def(post, wire.PathSandboxEventResend, (*call).resendEvent),

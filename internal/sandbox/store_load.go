@@ -71,6 +71,9 @@ func (s *Server) buildAccount(hash [32]byte, sa *storedAccount, now time.Time, t
 	if err := a.clocks.Load(sa.catalog); err != nil {
 		return nil, err
 	}
+	if err := a.loadBillingSettings(sa.billing); err != nil {
+		return nil, err
+	}
 	for _, raw := range sa.tokens {
 		t, err := model.TokenFromRecord(raw)
 		if err != nil {

@@ -32,6 +32,7 @@ type storedAccount struct {
 	webhooks  map[string][][]byte // by bucket name, see webhookBuckets
 	tokens    [][]byte
 	catalog   map[string][][]byte // by bucket name, see model.CatalogBuckets and model.BillingBuckets
+	billing   []byte              // the billing settings' record, nil for the defaults
 }
 
 // storedFrom sorts an account's records from the store by bucket, each
@@ -51,6 +52,7 @@ func storedFrom(acct *storage.Account) *storedAccount {
 	sa.customers = inOrder(acct.Buckets[model.BucketCustomers])
 	sa.payments = inOrder(acct.Buckets[model.BucketPayments])
 	sa.tokens = inOrder(acct.Buckets[model.BucketTokens])
+	sa.billing = acct.Buckets[bucketSettings][keyBilling]
 	for _, name := range webhookBuckets {
 		if m := acct.Buckets[name]; len(m) > 0 {
 			sa.webhooks[name] = inOrder(m)

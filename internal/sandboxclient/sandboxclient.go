@@ -1,5 +1,5 @@
 // Package sandboxclient calls the sandbox-only controls under /_sandbox/
-// (complete, dispute, reset, stats, faults, deliveries) through an API client. A real
+// (complete, dispute, reset, stats, faults, billing, deliveries) through an API client. A real
 // service has none of them and the provider never calls them, so they stay
 // out of the production client; tests, the demo, the benchmarks and the
 // soak test use this package.
@@ -93,6 +93,21 @@ func (s *Client) SetFaults(ctx context.Context, p FaultsParams) (*wire.Faults, e
 	}
 	var out wire.Faults
 	return &out, s.c.Call(ctx, http.MethodPost, wire.PathSandboxFaults, nil, v, &out)
+}
+
+// Billing reads the account's billing settings.
+func (s *Client) Billing(ctx context.Context) (*wire.SandboxBilling, error) {
+	var out wire.SandboxBilling
+	return &out, s.c.Call(ctx, http.MethodGet, wire.PathSandboxBilling, nil, nil, &out)
+}
+
+// SetDunningEnd chooses the status the account's subscriptions end in
+// when dunning runs out: one of wire.DunningEnds, or "" for the
+// sandbox's default.
+func (s *Client) SetDunningEnd(ctx context.Context, status string) (*wire.SandboxBilling, error) {
+	var out wire.SandboxBilling
+	v := url.Values{wire.ParamDunningEnd: {status}}
+	return &out, s.c.Call(ctx, http.MethodPost, wire.PathSandboxBilling, nil, v, &out)
 }
 
 // Delivery is one delivery attempt, as the sandbox records it.

@@ -2,6 +2,7 @@ package sandboxclient_test
 
 import (
 	"context"
+	"errors"
 	"testing"
 
 	"github.com/paymentsdev/terraform-provider-payments/internal/client"
@@ -59,6 +60,21 @@ func TestClient_EveryControl(t *testing.T) {
 	}
 	if f, err := s.Faults(ctx); err != nil || f.Object != "faults" || f.LatencyMS != 1 {
 		t.Errorf("faults: %+v %v", f, err)
+	}
+	for _, tc := range []struct{ set, want string }{
+		{wire.SubscriptionStatusUnpaid, wire.SubscriptionStatusUnpaid},
+		{"", wire.SubscriptionStatusCanceled},
+	} {
+		if b, err := s.SetDunningEnd(ctx, tc.set); err != nil || b.DunningEnd != tc.want {
+			t.Errorf("set dunning_end %q: %+v %v, want %s", tc.set, b, err, tc.want)
+		}
+		if b, err := s.Billing(ctx); err != nil || b.Object != "sandbox_billing" || b.DunningEnd != tc.want || b.DunningEndDefault != wire.SubscriptionStatusCanceled {
+			t.Errorf("billing after %q: %+v %v, want %s", tc.set, b, err, tc.want)
+		}
+	}
+	var apiErr *client.Error
+	if _, err := s.SetDunningEnd(ctx, wire.SubscriptionStatusActive); !errors.As(err, &apiErr) || apiErr.Param != wire.ParamDunningEnd {
+		t.Errorf("set dunning_end active: %v, want a refusal naming %s", err, wire.ParamDunningEnd)
 	}
 	if a, err := s.Account(ctx); err != nil || a.Object != "sandbox_account" || wire.ClassifyKey(a.PublishableKey) != wire.KeyPublicSandbox {
 		t.Errorf("account: %+v %v", a, err)

@@ -46,6 +46,31 @@ type StatsRequests struct {
 	ByRoute map[string]int64 `json:"by_route"`
 }
 
+// The account's billing settings of payments-sandbox. [assumed]
+const (
+	// PathSandboxBilling reads (GET) and changes (POST) them.
+	PathSandboxBilling = PathSandbox + "/billing"
+	// ParamDunningEnd is the status a subscription ends in when the
+	// retries of a renewal's invoice run out; empty is the sandbox's
+	// default (its -dunning-end flag).
+	ParamDunningEnd = "dunning_end"
+)
+
+// DunningEnds are the statuses dunning may end a subscription in; the
+// first is the sandbox's default.
+var DunningEnds = []string{SubscriptionStatusCanceled, SubscriptionStatusUnpaid, SubscriptionStatusPastDue}
+
+// SandboxBilling is the account's billing settings.
+type SandboxBilling struct {
+	Object string `json:"object"`
+	// DunningEnd is the status the account's subscriptions end in when
+	// dunning runs out: the account's choice, else the sandbox's.
+	DunningEnd string `json:"dunning_end"`
+	// DunningEndDefault is the sandbox's own (-dunning-end), which an
+	// empty dunning_end goes back to.
+	DunningEndDefault string `json:"dunning_end_default"`
+}
+
 // Faults are the sandbox's fault-injection settings for an account.
 type Faults struct {
 	Object    string  `json:"object"`
