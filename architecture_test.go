@@ -40,7 +40,7 @@ func TestArchitecture_Doors(t *testing.T) {
 		// The object model is the account's objects, their records, sizes
 		// and JSON: none of the handlers, the engines or HTTP.
 		{"./internal/sandbox/model", append(opsDenied, mod+"internal/sandbox/billing", mod+"internal/sandbox/form",
-			mod+"internal/sandbox/apierr", mod+"internal/sandbox/listing", "net/http")},
+			mod+"internal/sandbox/apierr", mod+"internal/sandbox/listing", mod+"internal/sandbox/idem", "net/http")},
 		// The clock is time alone: it imports nothing of the project.
 		{"./internal/sandbox/clock", []string{mod + "internal/wire", mod + "internal/sandbox$", mod + "internal/sandbox/storage", mod + "internal/sandbox/delivery",
 			mod + "internal/sandbox/dashboard", mod + "internal/client", mod + "internal/provider", "net/http", "github.com/hashicorp/terraform-plugin"}},
@@ -59,6 +59,7 @@ func TestArchitecture_Doors(t *testing.T) {
 		{"./internal/sandbox/apierr", append(opsDenied, mod+"internal/sandbox/billing", mod+"internal/sandbox/form")},
 		{"./internal/sandbox/form", append(opsDenied, mod+"internal/sandbox/billing")},
 		{"./internal/sandbox/listing", append(opsDenied, mod+"internal/sandbox/billing")},
+		{"./internal/sandbox/idem", append(opsDenied, mod+"internal/sandbox/billing", mod+"internal/sandbox/listing")},
 		{"./internal/sandbox/dashboard", []string{mod + "internal/client", mod + "internal/provider", "github.com/hashicorp/terraform-plugin"}},
 		{"./internal/client", []string{mod + "internal/sandbox", mod + "internal/provider", "github.com/hashicorp/terraform-plugin"}},
 		{"./internal/provider", []string{mod + "internal/sandbox", mod + "internal/tfcli", mod + "api"}},

@@ -64,18 +64,11 @@ var DefaultLimits = Limits{
 }
 
 var (
-	idemBytes = int64(reflect.TypeFor[idemRecord]().Size()) + model.AllocOverhead
-
 	// accountBytes is an account with no objects: its struct, per-route
 	// counters and empty maps, and its entry in the server's map.
 	accountBytes = int64(reflect.TypeFor[account]().Size()) + model.AllocOverhead +
 		int64(len(routes))*8 + 4*(48+model.AllocOverhead) + (32+model.PtrBytes+1)*8/5
 )
-
-func (rec *idemRecord) memBytes() int64 {
-	// The map entry: a string key, a pointer, and the map's spare slots.
-	return idemBytes + model.OrderSlot + (16+model.PtrBytes+1)*8/5 + model.StrBytes(rec.key) + int64(cap(rec.body)) + model.AllocOverhead
-}
 
 // charge adds delta bytes to the account and the server's total. The
 // account is write-locked.
@@ -267,8 +260,8 @@ func (a *account) countLoaded(now time.Time) {
 	for _, p := range a.payments {
 		a.recount(&p.Counted, p.MemBytes())
 	}
-	for _, rec := range a.idem {
-		a.recount(&rec.counted, rec.memBytes())
+	for rec := range a.idem.All() {
+		a.recount(&rec.Counted, rec.MemBytes())
 	}
 	for _, ep := range a.wh.endpoints {
 		a.recount(&ep.Counted, ep.MemBytes())

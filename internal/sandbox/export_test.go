@@ -43,9 +43,9 @@ func AccountBytes(s *Server, key string) (running, recounted int64) {
 	for _, p := range a.payments {
 		recounted += p.MemBytes()
 	}
-	for _, rec := range a.idem {
-		if rec.done {
-			recounted += rec.memBytes()
+	for rec := range a.idem.All() {
+		if rec.Done {
+			recounted += rec.MemBytes()
 		}
 	}
 	for _, ep := range a.wh.endpoints {

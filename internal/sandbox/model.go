@@ -1,13 +1,12 @@
 package sandbox
 
 import (
-	"cmp"
-	"slices"
 	"sync"
 	"sync/atomic"
 
 	"github.com/paymentsdev/terraform-provider-payments/internal/sandbox/delivery"
 	"github.com/paymentsdev/terraform-provider-payments/internal/sandbox/faults"
+	"github.com/paymentsdev/terraform-provider-payments/internal/sandbox/idem"
 	"github.com/paymentsdev/terraform-provider-payments/internal/sandbox/keys"
 	"github.com/paymentsdev/terraform-provider-payments/internal/sandbox/model"
 	"github.com/paymentsdev/terraform-provider-payments/internal/sandbox/reqlog"
@@ -28,9 +27,8 @@ type account struct {
 	byCustomer map[rid][]*model.Payment // by seq, oldest first, existing customers only
 	sources    int                      // attached sources, all customers
 	seq        uint64                   // last payment sequence number
-	idem       map[string]*idemRecord
-	idemQueue  []*idemRecord // creation order, for expiry
-	wh         webhookState  // endpoints, events, deliveries
+	idem       idem.Table
+	wh         webhookState // endpoints, events, deliveries
 
 	// customerOrder is by seq, oldest first; customerSeq is the last seq.
 	customerOrder []*model.Customer
@@ -83,7 +81,6 @@ func newAccount(hash [32]byte, total *atomic.Int64) *account {
 		customers:   make(map[rid]*model.Customer),
 		payments:    make(map[rid]*model.Payment),
 		byCustomer:  make(map[rid][]*model.Payment),
-		idem:        make(map[string]*idemRecord),
 		byRoute:     make([]atomic.Int64, len(routes)),
 	}
 	a.charge(accountBytes)
@@ -112,10 +109,9 @@ func (a *account) clear(c *call) {
 	a.customerOrder = nil
 	clear(a.payments)
 	clear(a.byCustomer)
-	clear(a.idem)
+	a.idem.Clear()
 	clear(a.tokens)
 	a.order = nil
-	a.idemQueue = nil
 	a.sources = 0
 	a.cat.Reset()
 	a.bill.Reset()
@@ -133,17 +129,11 @@ func (a *account) clear(c *call) {
 // taken back by undo instead. Sequence numbers only grow, so that an id or
 // cursor of the failed request never comes back as another object's.
 func (a *account) restore(from *account, undo []delivery.Undo) {
-	for key, rec := range a.idem {
-		if !rec.done && from.idem[key] == nil {
-			from.idem[key] = rec
-			from.idemQueue = append(from.idemQueue, rec)
-		}
-	}
-	slices.SortFunc(from.idemQueue, func(x, y *idemRecord) int { return cmp.Compare(x.created, y.created) })
+	from.idem.Adopt(&a.idem)
 	a.customers, a.customerOrder = from.customers, from.customerOrder
 	a.payments, a.order, a.byCustomer = from.payments, from.order, from.byCustomer
 	a.sources = from.sources
-	a.idem, a.idemQueue = from.idem, from.idemQueue
+	a.idem = from.idem
 	a.seq = max(a.seq, from.seq)
 	a.customerSeq = max(a.customerSeq, from.customerSeq)
 	productSeq, priceSeq := max(a.cat.ProductSeq, from.cat.ProductSeq), max(a.cat.PriceSeq, from.cat.PriceSeq)

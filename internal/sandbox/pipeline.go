@@ -13,6 +13,7 @@ import (
 
 	"github.com/paymentsdev/terraform-provider-payments/internal/sandbox/apierr"
 	"github.com/paymentsdev/terraform-provider-payments/internal/sandbox/form"
+	"github.com/paymentsdev/terraform-provider-payments/internal/sandbox/idem"
 	"github.com/paymentsdev/terraform-provider-payments/internal/sandbox/metrics"
 	"github.com/paymentsdev/terraform-provider-payments/internal/wire"
 )
@@ -59,7 +60,7 @@ func (s *Server) serve(w http.ResponseWriter, r *http.Request, rt *route) {
 		return
 	}
 
-	var rec *idemRecord
+	var rec *idem.Record
 	if key := r.Header.Get(wire.HeaderIdempotencyKey); key != "" && rt.v1 && r.Method == http.MethodPost {
 		if len(key) > wire.IdempotencyKeyMaxLength {
 			s.write(w, r, rt.name, start, errResponse(apierr.Invalid("", "The %s header is %d characters long; use at most %d.",
@@ -85,7 +86,7 @@ func (s *Server) serve(w http.ResponseWriter, r *http.Request, rt *route) {
 		// Until idemFinish or idemAbort runs, a repeat gets in_use; make
 		// sure a panicking handler cannot leave the key stuck in that state.
 		defer func() {
-			if !rec.done {
+			if !rec.Done {
 				a.mu.Lock()
 				a.idemAbort(rec)
 				a.mu.Unlock()
@@ -108,7 +109,7 @@ func (s *Server) serve(w http.ResponseWriter, r *http.Request, rt *route) {
 
 // act runs the handler with the account locked, records the answer under
 // the Idempotency-Key, and writes the changes to the store.
-func (s *Server) act(r *http.Request, rt *route, a *account, f form.Form, early *inputError, rec *idemRecord) response {
+func (s *Server) act(r *http.Request, rt *route, a *account, f form.Form, early *inputError, rec *idem.Record) response {
 	now := s.now()
 	c := &call{s: s, a: a, r: r, f: f, now: now, unix: now.Unix()}
 	if rt.write || rec != nil {

@@ -2,8 +2,8 @@ package sandbox
 
 import (
 	"slices"
-	"time"
 
+	"github.com/paymentsdev/terraform-provider-payments/internal/sandbox/idem"
 	"github.com/paymentsdev/terraform-provider-payments/internal/sandbox/model"
 	"github.com/paymentsdev/terraform-provider-payments/internal/wire"
 )
@@ -23,7 +23,7 @@ const (
 )
 
 // IdempotencyKeyRetention is how long an Idempotency-Key is kept per account. [assumed]
-const IdempotencyKeyRetention = 24 * time.Hour
+const IdempotencyKeyRetention = idem.Retention
 
 // PaymentTransitions lists, for each status, the statuses it may move to. [assumed]
 var PaymentTransitions = map[string][]string{

@@ -6,8 +6,6 @@ package sandbox
 
 import (
 	"cmp"
-	"encoding/json"
-	"fmt"
 	"slices"
 	"sync/atomic"
 	"time"
@@ -84,23 +82,9 @@ func (s *Server) buildAccount(hash [32]byte, sa *storedAccount, now time.Time, t
 		}
 		a.tokens[t.ID] = t
 	}
-	for key, raw := range sa.idem {
-		var st idemStored
-		if err := json.Unmarshal(raw, &st); err != nil {
-			return nil, fmt.Errorf("reading an idempotency record from the data file: %w", err)
-		}
-		if len(st.FP) != 32 {
-			return nil, fmt.Errorf("data file: idempotency record %q has a %d-byte fingerprint, want 32", key, len(st.FP))
-		}
-		rec := &idemRecord{key: key, created: st.Created, done: true, status: st.Status, body: st.Body}
-		copy(rec.fp[:], st.FP)
-		if rec.expired(now) {
-			continue // deleted from the file by a later sweep or overwrite
-		}
-		a.idem[key] = rec
-		a.idemQueue = append(a.idemQueue, rec)
+	if err := a.idem.Load(sa.idem, now); err != nil {
+		return nil, err
 	}
-	slices.SortFunc(a.idemQueue, func(x, y *idemRecord) int { return cmp.Compare(x.created, y.created) })
 	a.countLoaded(now)
 	return a, nil
 }

@@ -10,6 +10,7 @@ import (
 	"syscall"
 
 	"github.com/paymentsdev/terraform-provider-payments/internal/sandbox/apierr"
+	"github.com/paymentsdev/terraform-provider-payments/internal/sandbox/idem"
 	"github.com/paymentsdev/terraform-provider-payments/internal/sandbox/model"
 	"github.com/paymentsdev/terraform-provider-payments/internal/sandbox/storage"
 	"github.com/paymentsdev/terraform-provider-payments/internal/wire"
@@ -64,14 +65,6 @@ func storedFrom(acct *storage.Account) *storedAccount {
 		}
 	}
 	return sa
-}
-
-// idemStored is an idempotency record, as JSON.
-type idemStored struct {
-	FP      []byte `json:"fp"`
-	Created int64  `json:"created"`
-	Status  int    `json:"status"`
-	Body    []byte `json:"body"`
 }
 
 // addOp stages a change for the call's commit, if the store keeps it,
@@ -138,15 +131,9 @@ func (c *call) putSeq() {
 	c.addOp(storage.SetSeq(c.a.seq))
 }
 
-func (c *call) putIdem(rec *idemRecord) { c.addOp(storage.PutRecord(bucketIdem, rec)) }
+func (c *call) putIdem(rec *idem.Record) { c.addOp(storage.PutRecord(bucketIdem, rec)) }
 
-func (rec *idemRecord) RecordKey() string { return rec.key }
-
-func (rec *idemRecord) RecordValue() []byte {
-	return model.Marshal(idemStored{FP: rec.fp[:], Created: rec.created, Status: rec.status, Body: rec.body})
-}
-
-func (c *call) deleteIdem(rec *idemRecord) { c.addOp(storage.DeleteRecord(bucketIdem, rec)) }
+func (c *call) deleteIdem(rec *idem.Record) { c.addOp(storage.DeleteRecord(bucketIdem, rec)) }
 
 func (c *call) dropAccount() { c.addOp(storage.DropAccount()) }
 
