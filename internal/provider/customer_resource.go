@@ -91,7 +91,7 @@ func (r *customerResource) ModifyPlan(ctx context.Context, req resource.ModifyPl
 		return
 	}
 	var plan customerResourceModel
-	resp.Diagnostics.Append(req.Plan.Get(ctx, &plan)...)
+	resp.Diagnostics.Append(getModel(ctx, req.Plan, &plan)...)
 	if resp.Diagnostics.HasError() || !plan.argumentsKnown() {
 		return // judged again when Terraform plans with the values known, at apply
 	}
@@ -102,7 +102,7 @@ func (r *customerResource) ModifyPlan(ctx context.Context, req resource.ModifyPl
 		params, diags = plan.createParams(ctx)
 	} else {
 		var state customerResourceModel
-		resp.Diagnostics.Append(req.State.Get(ctx, &state)...)
+		resp.Diagnostics.Append(getModel(ctx, req.State, &state)...)
 		if resp.Diagnostics.HasError() {
 			return
 		}
@@ -139,7 +139,7 @@ func (r *customerResource) Create(ctx context.Context, req resource.CreateReques
 	resp.Diagnostics.Append(customerKind.setIdentity(ctx, resp.Identity, cus.ID)...)
 
 	resp.Diagnostics.Append(plan.fromAPI(cus)...)
-	resp.Diagnostics.Append(resp.State.Set(ctx, &plan)...)
+	resp.Diagnostics.Append(setModel(ctx, &resp.State, &plan)...)
 }
 
 func (r *customerResource) Read(ctx context.Context, req resource.ReadRequest, resp *resource.ReadResponse) {
@@ -160,7 +160,7 @@ func (r *customerResource) Read(ctx context.Context, req resource.ReadRequest, r
 	}
 
 	resp.Diagnostics.Append(state.fromAPI(cus)...)
-	resp.Diagnostics.Append(resp.State.Set(ctx, &state)...)
+	resp.Diagnostics.Append(setModel(ctx, &resp.State, &state)...)
 }
 
 func (r *customerResource) Update(ctx context.Context, req resource.UpdateRequest, resp *resource.UpdateResponse) {
@@ -197,7 +197,7 @@ func (r *customerResource) Update(ctx context.Context, req resource.UpdateReques
 	}
 
 	resp.Diagnostics.Append(plan.fromAPI(cus)...)
-	resp.Diagnostics.Append(resp.State.Set(ctx, &plan)...)
+	resp.Diagnostics.Append(setModel(ctx, &resp.State, &plan)...)
 	resp.Diagnostics.Append(customerKind.setIdentity(ctx, resp.Identity, id)...)
 }
 

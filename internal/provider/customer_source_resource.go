@@ -157,8 +157,8 @@ func (r *customerSourceResource) ModifyPlan(ctx context.Context, req resource.Mo
 		return // destroy, create, or no change (default stays as it is)
 	}
 	var plan, state customerSourceResourceModel
-	resp.Diagnostics.Append(req.Plan.Get(ctx, &plan)...)
-	resp.Diagnostics.Append(req.State.Get(ctx, &state)...)
+	resp.Diagnostics.Append(getModel(ctx, req.Plan, &plan)...)
+	resp.Diagnostics.Append(getModel(ctx, req.State, &state)...)
 	if resp.Diagnostics.HasError() || !plan.Default.ValueBool() || state.Default.ValueBool() {
 		return
 	}
@@ -212,14 +212,14 @@ func (r *customerSourceResource) Create(ctx context.Context, req resource.Create
 	wantDefault := plan.Default.ValueBool()
 	plan.fromAPI(src)
 	if !wantDefault {
-		resp.Diagnostics.Append(resp.State.Set(ctx, &plan)...)
+		resp.Diagnostics.Append(setModel(ctx, &resp.State, &plan)...)
 		return
 	}
 
 	// Save the method before the second call, so that a failure there
 	// leaves it in state (tainted) instead of lost at the service.
 	plan.Default = types.BoolValue(false)
-	resp.Diagnostics.Append(resp.State.Set(ctx, &plan)...)
+	resp.Diagnostics.Append(setModel(ctx, &resp.State, &plan)...)
 	if resp.Diagnostics.HasError() {
 		return
 	}
@@ -275,7 +275,7 @@ func (r *customerSourceResource) Read(ctx context.Context, req resource.ReadRequ
 		resp.Diagnostics.Append(setDefaultMovedTo(ctx, resp.Private, movedTo)...)
 		state.Default = types.BoolValue(cus.DefaultSource == sourceID)
 	}
-	resp.Diagnostics.Append(resp.State.Set(ctx, &state)...)
+	resp.Diagnostics.Append(setModel(ctx, &resp.State, &state)...)
 }
 
 func (r *customerSourceResource) Update(ctx context.Context, req resource.UpdateRequest, resp *resource.UpdateResponse) {
@@ -304,7 +304,7 @@ func (r *customerSourceResource) Update(ctx context.Context, req resource.Update
 		}
 		resp.Diagnostics.Append(setDefaultMovedTo(ctx, resp.Private, "")...)
 	}
-	resp.Diagnostics.Append(resp.State.Set(ctx, &plan)...)
+	resp.Diagnostics.Append(setModel(ctx, &resp.State, &plan)...)
 	resp.Diagnostics.Append(setCustomerSourceIdentity(ctx, resp.Identity, state.Customer.ValueString(), state.ID.ValueString())...)
 }
 

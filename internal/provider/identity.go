@@ -66,7 +66,7 @@ func setCustomerSourceIdentity(ctx context.Context, identity *tfsdk.ResourceIden
 	if identity == nil {
 		return nil
 	}
-	return identity.Set(ctx, customerSourceIdentityModel{Customer: types.StringValue(customer), ID: types.StringValue(id)})
+	return setModel(ctx, identity, &customerSourceIdentityModel{Customer: types.StringValue(customer), ID: types.StringValue(id)})
 }
 
 // importCustomerSourceState is payments_customer_source's ImportState: by
@@ -154,7 +154,7 @@ func (k idKind) setIdentity(ctx context.Context, identity *tfsdk.ResourceIdentit
 	if identity == nil {
 		return nil
 	}
-	return identity.Set(ctx, idIdentityModel{ID: types.StringValue(id)})
+	return setModel(ctx, identity, &idIdentityModel{ID: types.StringValue(id)})
 }
 
 // parseImportID checks an import id of k, or the id of an import

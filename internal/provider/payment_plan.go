@@ -19,7 +19,7 @@ import (
 // refuse or that could never converge.
 func (r *paymentResource) ValidateConfig(ctx context.Context, req resource.ValidateConfigRequest, resp *resource.ValidateConfigResponse) {
 	var cfg paymentResourceModel
-	resp.Diagnostics.Append(req.Config.Get(ctx, &cfg)...)
+	resp.Diagnostics.Append(getModel(ctx, req.Config, &cfg)...)
 	if resp.Diagnostics.HasError() {
 		return
 	}
@@ -83,7 +83,7 @@ func (r *paymentResource) ModifyPlan(ctx context.Context, req resource.ModifyPla
 	if req.Plan.Raw.IsNull() {
 		// Destroy: a refund on destroy moves money too.
 		var state paymentResourceModel
-		resp.Diagnostics.Append(req.State.Get(ctx, &state)...)
+		resp.Diagnostics.Append(getModel(ctx, req.State, &state)...)
 		if !resp.Diagnostics.HasError() && state.RefundOnDestroy.ValueBool() {
 			if d := r.livePaymentDiagnostic("Refunding payment " + state.ID.ValueString() + " on destroy (refund_on_destroy = true)"); d != nil {
 				resp.Diagnostics.Append(d)
@@ -92,7 +92,7 @@ func (r *paymentResource) ModifyPlan(ctx context.Context, req resource.ModifyPla
 		return
 	}
 	var plan paymentResourceModel
-	resp.Diagnostics.Append(req.Plan.Get(ctx, &plan)...)
+	resp.Diagnostics.Append(getModel(ctx, req.Plan, &plan)...)
 	if resp.Diagnostics.HasError() {
 		return
 	}
@@ -103,7 +103,7 @@ func (r *paymentResource) ModifyPlan(ctx context.Context, req resource.ModifyPla
 		return
 	}
 	var state paymentResourceModel
-	resp.Diagnostics.Append(req.State.Get(ctx, &state)...)
+	resp.Diagnostics.Append(getModel(ctx, req.State, &state)...)
 	if resp.Diagnostics.HasError() {
 		return
 	}

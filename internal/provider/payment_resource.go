@@ -92,7 +92,7 @@ func (r *paymentResource) Create(ctx context.Context, req resource.CreateRequest
 	// Save the payment before anything else can fail, so that it is in
 	// state (tainted on error) instead of charged and lost.
 	resp.Diagnostics.Append(plan.fromAPI(pay)...)
-	resp.Diagnostics.Append(resp.State.Set(ctx, &plan)...)
+	resp.Diagnostics.Append(setModel(ctx, &resp.State, &plan)...)
 	if resp.Diagnostics.HasError() {
 		return
 	}
@@ -109,7 +109,7 @@ func (r *paymentResource) Create(ctx context.Context, req resource.CreateRequest
 		return
 	}
 	resp.Diagnostics.Append(plan.fromAPI(pay)...)
-	resp.Diagnostics.Append(resp.State.Set(ctx, &plan)...)
+	resp.Diagnostics.Append(setModel(ctx, &resp.State, &plan)...)
 }
 
 // saveDeclined records a declined charge in state and fails the apply with
@@ -175,7 +175,7 @@ func (r *paymentResource) Read(ctx context.Context, req resource.ReadRequest, re
 		// Imported: the setting's default.
 		state.RefundOnDestroy = types.BoolValue(false)
 	}
-	resp.Diagnostics.Append(resp.State.Set(ctx, &state)...)
+	resp.Diagnostics.Append(setModel(ctx, &resp.State, &state)...)
 }
 
 func (r *paymentResource) Update(ctx context.Context, req resource.UpdateRequest, resp *resource.UpdateResponse) {
@@ -195,7 +195,7 @@ func (r *paymentResource) Update(ctx context.Context, req resource.UpdateRequest
 		resp.Diagnostics.Append(apiErrorDiagnostic(summary, what, err))
 		if last != nil {
 			resp.Diagnostics.Append(state.fromAPI(last)...)
-			resp.Diagnostics.Append(resp.State.Set(ctx, &state)...)
+			resp.Diagnostics.Append(setModel(ctx, &resp.State, &state)...)
 		}
 	}
 
@@ -247,7 +247,7 @@ func (r *paymentResource) Update(ctx context.Context, req resource.UpdateRequest
 		last = pay
 	}
 	resp.Diagnostics.Append(plan.fromAPI(last)...)
-	resp.Diagnostics.Append(resp.State.Set(ctx, &plan)...)
+	resp.Diagnostics.Append(setModel(ctx, &resp.State, &plan)...)
 }
 
 // paymentUpdateParams is the update that takes description and metadata
@@ -270,7 +270,7 @@ func paymentUpdateParams(ctx context.Context, plan, state *paymentResourceModel)
 
 func (r *paymentResource) Delete(ctx context.Context, req resource.DeleteRequest, resp *resource.DeleteResponse) {
 	var state paymentResourceModel
-	resp.Diagnostics.Append(req.State.Get(ctx, &state)...)
+	resp.Diagnostics.Append(getModel(ctx, req.State, &state)...)
 	if resp.Diagnostics.HasError() {
 		return
 	}

@@ -61,7 +61,7 @@ func (r *priceResource) Schema(ctx context.Context, _ resource.SchemaRequest, re
 // without interval, and transfer_lookup_key without a key to transfer.
 func (r *priceResource) ValidateConfig(ctx context.Context, req resource.ValidateConfigRequest, resp *resource.ValidateConfigResponse) {
 	var config priceResourceModel
-	resp.Diagnostics.Append(req.Config.Get(ctx, &config)...)
+	resp.Diagnostics.Append(getModel(ctx, req.Config, &config)...)
 	if resp.Diagnostics.HasError() {
 		return
 	}
@@ -146,7 +146,7 @@ func (r *priceResource) stateCountIsDefault(ctx context.Context, req resource.Mo
 // create, or the update from state when nothing forces a replacement.
 func (r *priceResource) checkRequestSize(ctx context.Context, req resource.ModifyPlanRequest, resp *resource.ModifyPlanResponse) {
 	var plan priceResourceModel
-	resp.Diagnostics.Append(resp.Plan.Get(ctx, &plan)...)
+	resp.Diagnostics.Append(getModel(ctx, resp.Plan, &plan)...)
 	if resp.Diagnostics.HasError() || !allKnown(plan.Product, plan.Currency, plan.UnitAmount, plan.Interval,
 		plan.IntervalCount, plan.Nickname, plan.LookupKey, plan.Active, plan.Metadata, plan.TransferLookupKey) {
 		return // judged again when Terraform plans with the values known, at apply
@@ -161,7 +161,7 @@ func (r *priceResource) checkRequestSize(ctx context.Context, req resource.Modif
 		return
 	}
 	var state priceResourceModel
-	resp.Diagnostics.Append(req.State.Get(ctx, &state)...)
+	resp.Diagnostics.Append(getModel(ctx, req.State, &state)...)
 	if resp.Diagnostics.HasError() {
 		return
 	}
@@ -194,7 +194,7 @@ func (r *priceResource) Create(ctx context.Context, req resource.CreateRequest, 
 	resp.Diagnostics.Append(priceKind.setIdentity(ctx, resp.Identity, p.ID)...)
 
 	resp.Diagnostics.Append(plan.fromAPI(p)...)
-	resp.Diagnostics.Append(resp.State.Set(ctx, &plan)...)
+	resp.Diagnostics.Append(setModel(ctx, &resp.State, &plan)...)
 }
 
 func (r *priceResource) Read(ctx context.Context, req resource.ReadRequest, resp *resource.ReadResponse) {
@@ -214,7 +214,7 @@ func (r *priceResource) Read(ctx context.Context, req resource.ReadRequest, resp
 
 	// transfer_lookup_key stays as the state has it.
 	resp.Diagnostics.Append(state.fromAPI(p)...)
-	resp.Diagnostics.Append(resp.State.Set(ctx, &state)...)
+	resp.Diagnostics.Append(setModel(ctx, &resp.State, &state)...)
 }
 
 func (r *priceResource) Update(ctx context.Context, req resource.UpdateRequest, resp *resource.UpdateResponse) {
@@ -251,7 +251,7 @@ func (r *priceResource) Update(ctx context.Context, req resource.UpdateRequest, 
 	}
 
 	resp.Diagnostics.Append(plan.fromAPI(p)...)
-	resp.Diagnostics.Append(resp.State.Set(ctx, &plan)...)
+	resp.Diagnostics.Append(setModel(ctx, &resp.State, &plan)...)
 	resp.Diagnostics.Append(priceKind.setIdentity(ctx, resp.Identity, id)...)
 }
 

@@ -58,7 +58,7 @@ func (r *productResource) ModifyPlan(ctx context.Context, req resource.ModifyPla
 		return // destroy, or nothing to send
 	}
 	var plan productResourceModel
-	resp.Diagnostics.Append(req.Plan.Get(ctx, &plan)...)
+	resp.Diagnostics.Append(getModel(ctx, req.Plan, &plan)...)
 	if resp.Diagnostics.HasError() || !allKnown(plan.Name, plan.Description, plan.Active, plan.Metadata) {
 		return // judged again when Terraform plans with the values known, at apply
 	}
@@ -69,7 +69,7 @@ func (r *productResource) ModifyPlan(ctx context.Context, req resource.ModifyPla
 		params, diags = plan.createParams(ctx)
 	} else {
 		var state productResourceModel
-		resp.Diagnostics.Append(req.State.Get(ctx, &state)...)
+		resp.Diagnostics.Append(getModel(ctx, req.State, &state)...)
 		if resp.Diagnostics.HasError() {
 			return
 		}
@@ -106,7 +106,7 @@ func (r *productResource) Create(ctx context.Context, req resource.CreateRequest
 	resp.Diagnostics.Append(productKind.setIdentity(ctx, resp.Identity, p.ID)...)
 
 	resp.Diagnostics.Append(plan.fromAPI(p)...)
-	resp.Diagnostics.Append(resp.State.Set(ctx, &plan)...)
+	resp.Diagnostics.Append(setModel(ctx, &resp.State, &plan)...)
 }
 
 func (r *productResource) Read(ctx context.Context, req resource.ReadRequest, resp *resource.ReadResponse) {
@@ -125,7 +125,7 @@ func (r *productResource) Read(ctx context.Context, req resource.ReadRequest, re
 	}
 
 	resp.Diagnostics.Append(state.fromAPI(p)...)
-	resp.Diagnostics.Append(resp.State.Set(ctx, &state)...)
+	resp.Diagnostics.Append(setModel(ctx, &resp.State, &state)...)
 }
 
 func (r *productResource) Update(ctx context.Context, req resource.UpdateRequest, resp *resource.UpdateResponse) {
@@ -162,7 +162,7 @@ func (r *productResource) Update(ctx context.Context, req resource.UpdateRequest
 	}
 
 	resp.Diagnostics.Append(plan.fromAPI(p)...)
-	resp.Diagnostics.Append(resp.State.Set(ctx, &plan)...)
+	resp.Diagnostics.Append(setModel(ctx, &resp.State, &plan)...)
 	resp.Diagnostics.Append(productKind.setIdentity(ctx, resp.Identity, id)...)
 }
 

@@ -74,7 +74,7 @@ type configGetter interface {
 // be called otherwise.
 func (d resourceTimeouts) begin(ctx context.Context, op operation, c *client.Client, from configGetter, m timeoutsModel,
 	diags *diag.Diagnostics) (_ context.Context, cancel context.CancelFunc, ok bool) {
-	diags.Append(from.Get(ctx, m)...)
+	diags.Append(getModel(ctx, from, m)...)
 	if diags.HasError() {
 		return ctx, func() {}, false
 	}
@@ -111,7 +111,7 @@ func (d resourceTimeouts) beginUpdate(ctx context.Context, c *client.Client, req
 	if !ok {
 		return ctx, cancel, false
 	}
-	diags.Append(req.State.Get(ctx, state)...)
+	diags.Append(getModel(ctx, req.State, state)...)
 	if diags.HasError() {
 		cancel()
 		return ctx, func() {}, false

@@ -68,15 +68,21 @@ func (m *subscriptionModel) fromAPI(s *client.Subscription) diag.Diagnostics {
 	var diags, d diag.Diagnostics
 	m.ID = types.StringValue(s.ID)
 	m.Customer = types.StringValue(s.Customer)
-	items := make([]subscriptionItemModel, 0, len(s.Items))
+	// Built value by value rather than with ListValueFrom, whose reflection
+	// over the item struct is the framework's slow path (model_codec.go).
+	items := make([]attr.Value, 0, len(s.Items))
 	for _, it := range s.Items {
 		price := ""
 		if it.Price != nil {
 			price = it.Price.ID
 		}
-		items = append(items, subscriptionItemModel{Price: types.StringValue(price), Quantity: types.Int64Value(it.Quantity)})
+		item, d := types.ObjectValue(subscriptionItemType.AttrTypes, map[string]attr.Value{
+			"price": types.StringValue(price), "quantity": types.Int64Value(it.Quantity),
+		})
+		diags.Append(d...)
+		items = append(items, item)
 	}
-	m.Items, d = types.ListValueFrom(context.Background(), subscriptionItemType, items)
+	m.Items, d = types.ListValue(subscriptionItemType, items)
 	diags.Append(d...)
 	m.DefaultSource = nullableString(s.DefaultSource)
 	m.CancelAtPeriodEnd = types.BoolValue(s.CancelAtPeriodEnd)

@@ -173,7 +173,7 @@ func (r *subscriptionResource) Create(ctx context.Context, req resource.CreateRe
 				wire.SubscriptionStatusIncompleteExpired, wire.IncompleteExpiryHours, wire.PaymentBehaviorErrorIfIncomplete))
 	}
 	resp.Diagnostics.Append(plan.fromAPI(s)...)
-	resp.Diagnostics.Append(resp.State.Set(ctx, &plan)...)
+	resp.Diagnostics.Append(setModel(ctx, &resp.State, &plan)...)
 }
 
 // subscriptionCreateError is the diagnostic of a refused create: a
@@ -217,7 +217,7 @@ func (r *subscriptionResource) Read(ctx context.Context, req resource.ReadReques
 	}
 	state.readSettings(s)
 	resp.Diagnostics.Append(state.fromAPI(s)...)
-	resp.Diagnostics.Append(resp.State.Set(ctx, &state)...)
+	resp.Diagnostics.Append(setModel(ctx, &resp.State, &state)...)
 }
 
 // subscriptionEnded reports whether s can never bill again.
@@ -276,7 +276,7 @@ func (r *subscriptionResource) Update(ctx context.Context, req resource.UpdateRe
 	planned := plan.subscriptionModel
 	resp.Diagnostics.Append(plan.fromAPI(s)...)
 	plan.keepRenewed(&planned)
-	resp.Diagnostics.Append(resp.State.Set(ctx, &plan)...)
+	resp.Diagnostics.Append(setModel(ctx, &resp.State, &plan)...)
 	resp.Diagnostics.Append(subscriptionKind.setIdentity(ctx, resp.Identity, id)...)
 }
 

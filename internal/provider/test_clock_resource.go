@@ -110,7 +110,7 @@ func (r *testClockResource) Create(ctx context.Context, req resource.CreateReque
 	tflog.Debug(ctx, "Created test clock", map[string]any{"id": k.ID})
 	resp.Diagnostics.Append(testClockKind.setIdentity(ctx, resp.Identity, k.ID)...)
 	resp.Diagnostics.Append(plan.fromAPI(k)...)
-	resp.Diagnostics.Append(resp.State.Set(ctx, &plan)...)
+	resp.Diagnostics.Append(setModel(ctx, &resp.State, &plan)...)
 }
 
 func (r *testClockResource) Read(ctx context.Context, req resource.ReadRequest, resp *resource.ReadResponse) {
@@ -128,7 +128,7 @@ func (r *testClockResource) Read(ctx context.Context, req resource.ReadRequest, 
 		return
 	}
 	resp.Diagnostics.Append(state.fromAPI(k)...)
-	resp.Diagnostics.Append(resp.State.Set(ctx, &state)...)
+	resp.Diagnostics.Append(setModel(ctx, &resp.State, &state)...)
 }
 
 // Update advances the clock to the planned frozen_time and waits until it
@@ -170,7 +170,7 @@ func (r *testClockResource) Update(ctx context.Context, req resource.UpdateReque
 		return
 	}
 	resp.Diagnostics.Append(plan.fromAPI(k)...)
-	resp.Diagnostics.Append(resp.State.Set(ctx, &plan)...)
+	resp.Diagnostics.Append(setModel(ctx, &resp.State, &plan)...)
 	resp.Diagnostics.Append(testClockKind.setIdentity(ctx, resp.Identity, id)...)
 }
 

@@ -148,7 +148,7 @@ func (r *webhookEndpointResource) Create(ctx context.Context, req resource.Creat
 	tflog.Debug(ctx, "Created webhook endpoint", map[string]any{"id": ep.ID})
 
 	resp.Diagnostics.Append(plan.fromAPI(ep)...)
-	resp.Diagnostics.Append(resp.State.Set(ctx, &plan)...)
+	resp.Diagnostics.Append(setModel(ctx, &resp.State, &plan)...)
 }
 
 func (r *webhookEndpointResource) Read(ctx context.Context, req resource.ReadRequest, resp *resource.ReadResponse) {
@@ -166,7 +166,7 @@ func (r *webhookEndpointResource) Read(ctx context.Context, req resource.ReadReq
 	}
 
 	resp.Diagnostics.Append(state.fromAPI(ep)...)
-	resp.Diagnostics.Append(resp.State.Set(ctx, &state)...)
+	resp.Diagnostics.Append(setModel(ctx, &resp.State, &state)...)
 }
 
 func (r *webhookEndpointResource) Update(ctx context.Context, req resource.UpdateRequest, resp *resource.UpdateResponse) {
@@ -201,7 +201,7 @@ func (r *webhookEndpointResource) Update(ctx context.Context, req resource.Updat
 	plan.Secret = state.Secret
 	resp.Diagnostics.Append(plan.fromAPI(ep)...)
 	if !roll {
-		resp.Diagnostics.Append(resp.State.Set(ctx, &plan)...)
+		resp.Diagnostics.Append(setModel(ctx, &resp.State, &plan)...)
 		return
 	}
 
@@ -210,13 +210,13 @@ func (r *webhookEndpointResource) Update(ctx context.Context, req resource.Updat
 		// Record the update that was made, with the old secret and
 		// secret_version, so that the next apply tries the roll again.
 		plan.SecretVersion = state.SecretVersion
-		resp.Diagnostics.Append(resp.State.Set(ctx, &plan)...)
+		resp.Diagnostics.Append(setModel(ctx, &resp.State, &plan)...)
 		resp.Diagnostics.Append(apiErrorDiagnostic("Error Rolling Webhook Endpoint Secret", "webhook endpoint "+id, err))
 		return
 	}
 	tflog.Debug(ctx, "Rolled webhook endpoint secret", map[string]any{"id": id})
 	resp.Diagnostics.Append(plan.fromAPI(rolled)...)
-	resp.Diagnostics.Append(resp.State.Set(ctx, &plan)...)
+	resp.Diagnostics.Append(setModel(ctx, &resp.State, &plan)...)
 }
 
 func (r *webhookEndpointResource) Delete(ctx context.Context, req resource.DeleteRequest, resp *resource.DeleteResponse) {
