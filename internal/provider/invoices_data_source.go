@@ -196,10 +196,16 @@ func (d *invoicesDataSource) Read(ctx context.Context, req datasource.ReadReques
 		ListParams:   client.ListParams{Limit: wire.ListLimitMax},
 	}
 	limit := -1
+	reason := data.BillingReason.ValueString()
 	if !data.Limit.IsNull() {
 		limit = int(data.Limit.ValueInt64())
+		// No page larger than needed: limit = 1 reads 1 invoice, not 100.
+		// The billing reason is filtered here, not by the service, so with
+		// one the pages stay full.
+		if reason == "" {
+			params.Limit = min(limit, wire.ListLimitMax)
+		}
 	}
-	reason := data.BillingReason.ValueString()
 	// A non-nil slice, so that no match is an empty list, not null.
 	data.Invoices = []invoiceModel{}
 	for inv, err := range d.client.AllInvoices(ctx, params) {
