@@ -99,7 +99,7 @@ func (r *productResource) Create(ctx context.Context, req resource.CreateRequest
 	}
 	p, err := r.client.CreateProduct(ctx, params)
 	if err != nil {
-		resp.Diagnostics.Append(apiErrorDiagnostic("Error Creating Product", "a new product", err))
+		resp.Diagnostics.Append(paramErrorDiagnostics("Error Creating Product", "a new product", err, productParamAttributes)...)
 		return
 	}
 	tflog.Debug(ctx, "Created product", map[string]any{"id": p.ID})
@@ -157,7 +157,7 @@ func (r *productResource) Update(ctx context.Context, req resource.UpdateRequest
 		return
 	}
 	if err != nil {
-		resp.Diagnostics.Append(apiErrorDiagnostic("Error Updating Product", "product "+id, err))
+		resp.Diagnostics.Append(paramErrorDiagnostics("Error Updating Product", "product "+id, err, productParamAttributes)...)
 		return
 	}
 
@@ -195,6 +195,15 @@ func (r *productResource) Delete(ctx context.Context, req resource.DeleteRequest
 		fmt.Sprintf("Product %s has prices, and the payments service deletes only a product without any: prices "+
 			"cannot be deleted, only archived. Terraform archived the product instead (active = false) and forgot it; "+
 			"it stays at the service, archived, with its prices.", id))
+}
+
+// productParamAttributes maps the service's form parameters to the
+// attributes they come from, so that a refusal points at the attribute.
+var productParamAttributes = map[string]string{
+	wire.ParamName:        "name",
+	wire.ParamDescription: "description",
+	wire.ParamActive:      "active",
+	wire.ParamMetadata:    "metadata",
 }
 
 func (r *productResource) IdentitySchema(_ context.Context, _ resource.IdentitySchemaRequest, resp *resource.IdentitySchemaResponse) {

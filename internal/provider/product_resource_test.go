@@ -4,6 +4,8 @@ import (
 	"context"
 	"fmt"
 	"maps"
+	"net/http"
+	"net/http/httptest"
 	"strings"
 	"testing"
 
@@ -16,6 +18,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-testing/tfjsonpath"
 
 	"github.com/paymentsdev/terraform-provider-payments/internal/client"
+	"github.com/paymentsdev/terraform-provider-payments/internal/sandbox/sandboxtest"
 	"github.com/paymentsdev/terraform-provider-payments/internal/wire"
 )
 
@@ -342,6 +345,60 @@ resource "payments_product" "test" {
 			},
 			{ResourceName: testAccProductAddr, ImportState: true, ImportStateKind: resource.ImportBlockWithResourceIdentity},
 			{ResourceName: testAccProductAddr, ImportState: true, ImportStateKind: resource.ImportBlockWithID},
+		},
+	})
+}
+
+// TestAccProduct_RefusedParameterNamesAttribute: a parameter the service
+// refuses on create or update (a fake service here, since the plan-time
+// checks keep the sandbox from ever refusing one) is reported on the
+// attribute it comes from.
+func TestAccProduct_RefusedParameterNamesAttribute(t *testing.T) {
+	id := wire.ProductIDPrefix + strings.Repeat("F", wire.IDRandomLength)
+	refuse := func(w http.ResponseWriter, param string) {
+		w.WriteHeader(http.StatusBadRequest)
+		fmt.Fprintf(w, `{"error": {"type": %q, "code": %q, "param": %q, "message": "Invalid %s: the fake refuses it."}}`,
+			wire.ErrorTypeInvalidRequest, wire.ErrorCodeParameterInvalid, param, param)
+	}
+	fake := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "application/json")
+		if err := r.ParseForm(); err != nil {
+			t.Errorf("parsing the form: %v", err)
+		}
+		switch {
+		case r.Method == http.MethodPost && r.URL.Path == wire.PathProducts && r.PostForm.Get(wire.ParamDescription) == "refused":
+			refuse(w, wire.ParamDescription)
+		case r.Method == http.MethodPost && r.URL.Path == wire.PathProducts+"/"+id:
+			refuse(w, wire.ParamName)
+		case r.Method == http.MethodDelete:
+			fmt.Fprintf(w, `{"id": %q, "object": "product", "deleted": true}`, id)
+		default: // create, or read
+			fmt.Fprintf(w, `{"id": %q, "object": "product", "name": "Fake", "active": true, "metadata": {}, "created_at": "2026-01-02T03:04:05Z", "livemode": false}`, id)
+		}
+	}))
+	t.Cleanup(fake.Close)
+	provider := fmt.Sprintf("provider \"payments\" {\n  base_url   = %q\n  secret_key = %q\n  max_retries = 0\n}\n", fake.URL, sandboxtest.NewKey(t))
+	product := func(name, description string) string {
+		if description != "" {
+			description = fmt.Sprintf("  description = %q\n", description)
+		}
+		return provider + fmt.Sprintf("resource \"payments_product\" \"test\" {\n  name = %q\n%s}\n", name, description)
+	}
+	resource.ParallelTest(t, resource.TestCase{
+		PreCheck:                 func() { testAccPreCheck(t) },
+		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+		Steps: []resource.TestStep{
+			{
+				Config:      product("Fake", "refused"),
+				ExpectError: expectErrorRe("Error Creating Product", "with payments_product.test", "description", "The service refused description", "the fake refuses it"),
+			},
+			{
+				Config: product("Fake", ""),
+			},
+			{
+				Config:      product("Renamed", ""),
+				ExpectError: expectErrorRe("Error Updating Product", "with payments_product.test", "name", "The service refused name", "the fake refuses it"),
+			},
 		},
 	})
 }
