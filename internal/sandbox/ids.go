@@ -17,8 +17,5 @@ func parseRID(s, prefix string) (rid, bool) {
 // appendID writes prefix+r as a JSON string.
 func appendID(b []byte, prefix string, r rid) []byte { return ids.Append(b, prefix, r) }
 
-// appendOptID writes the zero rid as null: no such object.
-func appendOptID(b []byte, prefix string, r rid) []byte { return ids.AppendOpt(b, prefix, r) }
-
 // newAuthorizationCode returns the issuer's code: six digits.
 func newAuthorizationCode() string { return ids.AuthorizationCode() }

@@ -122,7 +122,7 @@ func periodInvoiceID(s *model.Subscription) rid {
 		b[n+i] = byte(s.PeriodStart >> (8 * i))
 	}
 	sum := sha256.Sum256(b[:])
-	return rid(ids.FromHash(sum[:]))
+	return ids.FromHash(sum[:])
 }
 
 // dun schedules the next attempt of a renewal's invoice that is still
