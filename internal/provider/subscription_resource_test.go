@@ -279,9 +279,11 @@ func TestAccSubscription_ChangedOutsideTerraform(t *testing.T) {
 
 func TestAccSubscription_DeclinedFirstCharge(t *testing.T) {
 	acct := newTestAccAccount(t)
+	rec := &diagRecorder{}
+	var id string
 	resource.ParallelTest(t, resource.TestCase{
 		PreCheck:                 func() { testAccPreCheck(t) },
-		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+		ProtoV6ProviderFactories: rec.factories(),
 		CheckDestroy:             acct.testAccCheckSubscriptionsCanceled,
 		Steps: []resource.TestStep{
 			{
@@ -304,6 +306,14 @@ func TestAccSubscription_DeclinedFirstCharge(t *testing.T) {
 				ConfigPlanChecks: resource.ConfigPlanChecks{
 					PostApplyPostRefresh: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()},
 				},
+				Check: resource.ComposeTestCheckFunc(testAccCaptureID(testAccSubAddr, &id), func(*terraform.State) error {
+					phrases := []string{"Subscription Created Incomplete", "Subscription " + id + " was created",
+						"so it is " + wire.SubscriptionStatusIncomplete, `payment_behavior = "error_if_incomplete"`}
+					if got := rec.take(phrases...); len(got) != 1 {
+						return fmt.Errorf("warnings holding %q: %q, want one", phrases, got)
+					}
+					return nil
+				}),
 			},
 		},
 	})
@@ -311,10 +321,11 @@ func TestAccSubscription_DeclinedFirstCharge(t *testing.T) {
 
 func TestAccSubscription_TrialImportsWithoutDiff(t *testing.T) {
 	acct := newTestAccAccount(t)
+	rec := &diagRecorder{}
 	var id string
 	resource.ParallelTest(t, resource.TestCase{
 		PreCheck:                 func() { testAccPreCheck(t) },
-		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+		ProtoV6ProviderFactories: rec.factories(),
 		CheckDestroy:             acct.testAccCheckCustomersDestroyed,
 		Steps: []resource.TestStep{
 			{
@@ -343,8 +354,9 @@ func TestAccSubscription_TrialImportsWithoutDiff(t *testing.T) {
 			},
 			{
 				// Destroyed with cancel_on_destroy = "at_period_end", it runs
-				// to the end of its trial and stops.
-				Config: acct.ProviderConfig() + testAccSubscriptionCatalog("tok_visa"),
+				// to the end of its trial and stops, and a warning says so.
+				PreConfig: func() { rec.take() },
+				Config:    acct.ProviderConfig() + testAccSubscriptionCatalog("tok_visa"),
 				Check: func(*terraform.State) error {
 					sub, err := acct.Client.GetSubscription(context.Background(), id)
 					if err != nil {
@@ -353,6 +365,11 @@ func TestAccSubscription_TrialImportsWithoutDiff(t *testing.T) {
 					if sub.Status != wire.SubscriptionStatusTrialing || !sub.CancelAtPeriodEnd {
 						return fmt.Errorf("subscription %s is %s, cancel_at_period_end %t; want trialing, ending at the period's end",
 							sub.ID, sub.Status, sub.CancelAtPeriodEnd)
+					}
+					phrases := []string{"Subscription Ends at Period End", "Subscription " + id,
+						"(" + sub.CurrentPeriodEnd + ")", "stays " + wire.SubscriptionStatusTrialing, "not renewed"}
+					if got := rec.take(phrases...); len(got) != 1 {
+						return fmt.Errorf("warnings holding %q: %q, want one", phrases, got)
 					}
 					return nil
 				},
