@@ -136,15 +136,9 @@ func (a *account) restore(from *account, undo []delivery.Undo) {
 	a.idem = from.idem
 	a.seq = max(a.seq, from.seq)
 	a.customerSeq = max(a.customerSeq, from.customerSeq)
-	productSeq, priceSeq := max(a.cat.ProductSeq, from.cat.ProductSeq), max(a.cat.PriceSeq, from.cat.PriceSeq)
-	a.cat = from.cat
-	a.cat.ProductSeq, a.cat.PriceSeq = productSeq, priceSeq
-	subSeq, invoiceSeq := max(a.bill.SubSeq, from.bill.SubSeq), max(a.bill.InvoiceSeq, from.bill.InvoiceSeq)
-	a.bill = from.bill
-	a.bill.SubSeq, a.bill.InvoiceSeq = subSeq, invoiceSeq
-	clockSeq := max(a.clocks.Seq, from.clocks.Seq)
-	a.clocks = from.clocks
-	a.clocks.Seq = clockSeq
+	a.cat.Restore(from.cat)
+	a.bill.Restore(from.bill)
+	a.clocks.Restore(from.clocks)
 	a.dunningEnd = from.dunningEnd
 	a.wh.endpoints, a.wh.endpointOrder = from.wh.endpoints, from.wh.endpointOrder
 	a.wh.events, a.wh.eventOrder = from.wh.events, from.wh.eventOrder

@@ -122,6 +122,14 @@ func (b *SubBook) Ensure() {
 // Reset forgets every subscription and invoice; the sequences go on.
 func (b *SubBook) Reset() { *b = SubBook{SubSeq: b.SubSeq, InvoiceSeq: b.InvoiceSeq} }
 
+// Restore makes b from, a copy read back from the store, keeping the
+// higher sequences: an id or cursor given out never comes back.
+func (b *SubBook) Restore(from SubBook) {
+	subSeq, invoiceSeq := max(b.SubSeq, from.SubSeq), max(b.InvoiceSeq, from.InvoiceSeq)
+	*b = from
+	b.SubSeq, b.InvoiceSeq = subSeq, invoiceSeq
+}
+
 // AddSubscription adds a new subscription, giving it the next sequence
 // number.
 func (b *SubBook) AddSubscription(s *Subscription) {

@@ -49,6 +49,14 @@ func (cat *Catalog) Ensure() {
 	}
 }
 
+// Restore makes cat from, a copy read back from the store, keeping the
+// higher sequences: an id or cursor given out never comes back.
+func (cat *Catalog) Restore(from Catalog) {
+	productSeq, priceSeq := max(cat.ProductSeq, from.ProductSeq), max(cat.PriceSeq, from.PriceSeq)
+	*cat = from
+	cat.ProductSeq, cat.PriceSeq = productSeq, priceSeq
+}
+
 // Reset forgets every product and price; the sequences go on, so that a
 // cursor taken before never matches an object made after.
 func (cat *Catalog) Reset() {

@@ -190,3 +190,36 @@ func TestFromRecord_RefusesMalformed(t *testing.T) {
 		}
 	}
 }
+
+// TestRestore_KeepsTheHigherSequences: a container restored from the
+// store takes its objects and the higher of each sequence, whichever side
+// holds it, so that a failed request's ids and cursors never come back.
+func TestRestore_KeepsTheHigherSequences(t *testing.T) {
+	t.Parallel()
+	p := &Product{ID: ids.New(), Seq: 1}
+	for _, tc := range []struct {
+		name       string
+		mine, file uint64
+	}{
+		{"memory ahead", 9, 4},
+		{"file ahead", 4, 9},
+		{"equal", 5, 5},
+	} {
+		want := max(tc.mine, tc.file)
+		cat := Catalog{ProductSeq: tc.mine, PriceSeq: tc.mine}
+		cat.Restore(Catalog{Products: map[ids.RID]*Product{p.ID: p}, ProductOrder: []*Product{p}, ProductSeq: tc.file, PriceSeq: tc.file})
+		if cat.ProductSeq != want || cat.PriceSeq != want || cat.Products[p.ID] != p || len(cat.ProductOrder) != 1 {
+			t.Errorf("%s: catalog %+v, want the file's product and sequences %d", tc.name, cat, want)
+		}
+		book := SubBook{SubSeq: tc.mine, InvoiceSeq: tc.mine}
+		book.Restore(SubBook{SubSeq: tc.file, InvoiceSeq: tc.file})
+		if book.SubSeq != want || book.InvoiceSeq != want {
+			t.Errorf("%s: subscriptions' sequences %d and %d, want %d", tc.name, book.SubSeq, book.InvoiceSeq, want)
+		}
+		cl := Clocks{Seq: tc.mine}
+		cl.Restore(Clocks{Seq: tc.file})
+		if cl.Seq != want {
+			t.Errorf("%s: test clocks' sequence %d, want %d", tc.name, cl.Seq, want)
+		}
+	}
+}

@@ -29,6 +29,14 @@ type Clocks struct {
 	Seq   uint64
 }
 
+// Restore makes cl from, a copy read back from the store, keeping the
+// higher sequence: an id or cursor given out never comes back.
+func (cl *Clocks) Restore(from Clocks) {
+	seq := max(cl.Seq, from.Seq)
+	*cl = from
+	cl.Seq = seq
+}
+
 // Add adds a new test clock, giving it the next sequence number.
 func (cl *Clocks) Add(k *TestClock) {
 	if cl.ByID == nil {
