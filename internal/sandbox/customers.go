@@ -81,7 +81,7 @@ func (c *call) createCustomer() response {
 	if e := c.setCustomerFields(cu); e != nil {
 		return errResponse(e)
 	}
-	meta, e := applyMetadata(nil, c.f)
+	meta, e := form.ApplyMetadata(nil, c.f)
 	if e != nil {
 		return errResponse(e)
 	}
@@ -138,7 +138,7 @@ func (c *call) updateCustomer() response {
 	if e := c.setCustomerFields(&next); e != nil {
 		return errResponse(e)
 	}
-	if next.Meta, e = applyMetadata(cu.Meta, c.f); e != nil {
+	if next.Meta, e = form.ApplyMetadata(cu.Meta, c.f); e != nil {
 		return errResponse(e)
 	}
 	if v, ok := c.f.Get(wire.ParamDefaultSource); ok {

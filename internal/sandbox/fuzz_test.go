@@ -72,7 +72,7 @@ func FuzzParseForm(f *testing.F) {
 		}
 
 		// Metadata rules hold on whatever was accepted.
-		meta, me := applyMetadata(model.Metadata{{K: "keep", V: "1"}}, got)
+		meta, me := form.ApplyMetadata(model.Metadata{{K: "keep", V: "1"}}, got)
 		if me != nil {
 			if me.Param == "" {
 				t.Fatalf("metadata error without param: %+v", me)

@@ -44,7 +44,7 @@ func (c *call) createPayment() response {
 		return errResponse(e)
 	}
 	description = strings.Clone(description) // not a view into the body
-	meta, e := applyMetadata(nil, c.f)
+	meta, e := form.ApplyMetadata(nil, c.f)
 	if e != nil {
 		return errResponse(e)
 	}
@@ -198,7 +198,7 @@ func (c *call) updatePayment() response {
 		return errResponse(e)
 	}
 	// Validate on a copy of the metadata, so that a rejected update changes nothing.
-	meta, e := applyMetadata(p.Meta, c.f)
+	meta, e := form.ApplyMetadata(p.Meta, c.f)
 	if e != nil {
 		return errResponse(e)
 	}

@@ -2,11 +2,8 @@ package sandbox
 
 import (
 	"context"
-	"errors"
 	"fmt"
-	"io"
 	"log/slog"
-	"mime"
 	"net/http"
 	"strconv"
 	"time"
@@ -17,10 +14,6 @@ import (
 	"github.com/paymentsdev/terraform-provider-payments/internal/sandbox/metrics"
 	"github.com/paymentsdev/terraform-provider-payments/internal/wire"
 )
-
-// errClientGone means the request body could not be read: nobody is left
-// to answer.
-var errClientGone = errors.New("reading the request body failed")
 
 // serve runs the pipeline of the contract: authentication, then injected
 // faults, then the Idempotency-Key, then the handler, then the store
@@ -55,9 +48,12 @@ func (s *Server) serve(w http.ResponseWriter, r *http.Request, rt *route) {
 		}
 	}
 
-	f, early, err := s.readInput(r)
+	f, early, err := form.Read(r)
 	if err != nil {
-		return
+		return // the client is gone
+	}
+	if early != nil && early.TooLarge {
+		s.metrics.Refused(metrics.LimitBodyBytes)
 	}
 
 	var rec *idem.Record
@@ -71,7 +67,7 @@ func (s *Server) serve(w http.ResponseWriter, r *http.Request, rt *route) {
 		if early == nil {
 			fp = form.Fingerprint(r.Method, r.URL.Path, f)
 		} else {
-			fp = early.fp
+			fp = early.FP
 		}
 		var resp *response
 		rec, resp = a.idemBegin(key, fp, s.now())
@@ -109,7 +105,7 @@ func (s *Server) serve(w http.ResponseWriter, r *http.Request, rt *route) {
 
 // act runs the handler with the account locked, records the answer under
 // the Idempotency-Key, and writes the changes to the store.
-func (s *Server) act(r *http.Request, rt *route, a *account, f form.Form, early *inputError, rec *idem.Record) response {
+func (s *Server) act(r *http.Request, rt *route, a *account, f form.Form, early *form.Refused, rec *idem.Record) response {
 	now := s.now()
 	c := &call{s: s, a: a, r: r, f: f, now: now, unix: now.Unix()}
 	if rt.write || rec != nil {
@@ -123,7 +119,7 @@ func (s *Server) act(r *http.Request, rt *route, a *account, f form.Form, early 
 	if e := c.canGrowIf(rt.grows); e != nil {
 		resp = errResponse(e)
 	} else if early != nil {
-		resp = errResponse(early.err)
+		resp = errResponse(early.Err)
 	} else {
 		resp = rt.fn(c)
 	}
@@ -147,57 +143,6 @@ func ok(body []byte) response { return response{status: http.StatusOK, body: bod
 // errResponse is the answer of an error: its status, Retry-After and body.
 func errResponse(e *apierr.Error) response {
 	return response{status: e.Status, body: e.JSON(), retryAfter: e.RetryAfter}
-}
-
-// inputError is a request rejected before any handler ran (bad encoding,
-// body over the limit); its answer is still stored under an
-// Idempotency-Key, identified by the raw request.
-type inputError struct {
-	err *apierr.Error
-	fp  [32]byte
-}
-
-// readInput decodes the query string and, for a POST, the body.
-func (s *Server) readInput(r *http.Request) (form.Form, *inputError, error) {
-	var body []byte
-	if r.Method == http.MethodPost {
-		tooLarge := r.ContentLength > wire.MaxRequestBodyBytes
-		if !tooLarge {
-			var err error
-			body, err = io.ReadAll(io.LimitReader(r.Body, wire.MaxRequestBodyBytes+1))
-			if err != nil {
-				return nil, nil, errClientGone
-			}
-			tooLarge = len(body) > wire.MaxRequestBodyBytes
-		}
-		if tooLarge {
-			s.metrics.Refused(metrics.LimitBodyBytes)
-			return nil, &inputError{
-				err: &apierr.Error{
-					Status: http.StatusRequestEntityTooLarge, Type: wire.ErrorTypeInvalidRequest,
-					Code:    wire.ErrorCodeRequestTooLarge,
-					Message: fmt.Sprintf("The request body is over %d bytes; send less metadata or a shorter description.", wire.MaxRequestBodyBytes),
-				},
-				fp: form.RawFingerprint(r.Method, r.URL.Path, r.URL.RawQuery, nil, true),
-			}, nil
-		}
-		if ct := r.Header.Get("Content-Type"); len(body) > 0 && ct != "" {
-			if mt, _, _ := mime.ParseMediaType(ct); mt != "application/x-www-form-urlencoded" {
-				return nil, &inputError{
-					err: apierr.Invalid("", "The body is %s; send application/x-www-form-urlencoded.", apierr.Clip(ct)),
-					fp:  form.RawFingerprint(r.Method, r.URL.Path, r.URL.RawQuery, body, false),
-				}, nil
-			}
-		}
-	}
-	f, e := form.Parse(nil, r.URL.RawQuery)
-	if e == nil && len(body) > 0 {
-		f, e = form.Parse(f, string(body))
-	}
-	if e != nil {
-		return nil, &inputError{err: e, fp: form.RawFingerprint(r.Method, r.URL.Path, r.URL.RawQuery, body, false)}, nil
-	}
-	return f, nil, nil
 }
 
 // serveUnknown answers paths and methods outside the contract, after

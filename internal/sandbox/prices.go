@@ -64,7 +64,7 @@ func (c *call) setPriceMutable(dst *model.Price) (*model.Price, *apierr.Error) {
 	if e := form.Bool(c.f, wire.ParamTransferLookupKey, &transfer); e != nil {
 		return nil, e
 	}
-	meta, e := applyMetadata(dst.Meta, c.f)
+	meta, e := form.ApplyMetadata(dst.Meta, c.f)
 	if e != nil {
 		return nil, e
 	}

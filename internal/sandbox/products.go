@@ -43,7 +43,7 @@ func (c *call) setProductFields(dst *model.Product) *apierr.Error {
 	if e := form.Bool(c.f, wire.ParamActive, &dst.Active); e != nil {
 		return e
 	}
-	meta, e := applyMetadata(dst.Meta, c.f)
+	meta, e := form.ApplyMetadata(dst.Meta, c.f)
 	if e != nil {
 		return e
 	}

@@ -167,7 +167,7 @@ func (c *call) createSubscription() response {
 	if e := form.Bool(c.f, wire.ParamCancelAtPeriodEnd, &sub.CancelAtPeriodEnd); e != nil {
 		return errResponse(e)
 	}
-	if sub.Meta, e = applyMetadata(nil, c.f); e != nil {
+	if sub.Meta, e = form.ApplyMetadata(nil, c.f); e != nil {
 		return errResponse(e)
 	}
 	if src != nil {
@@ -301,7 +301,7 @@ func (c *call) updateSubscription() response {
 	if e := form.Bool(c.f, wire.ParamCancelAtPeriodEnd, &next.CancelAtPeriodEnd); e != nil {
 		return errResponse(e)
 	}
-	if next.Meta, e = applyMetadata(s.Meta, c.f); e != nil {
+	if next.Meta, e = form.ApplyMetadata(s.Meta, c.f); e != nil {
 		return errResponse(e)
 	}
 	*s = next

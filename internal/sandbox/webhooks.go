@@ -167,7 +167,7 @@ func (c *call) setWebhookFields(ep *model.WebhookEndpoint) *apierr.Error {
 			return apierr.Invalid(wire.ParamDisabled, "disabled %q is not valid; use true or false.", apierr.Clip(v))
 		}
 	}
-	meta, e := applyMetadata(ep.Meta, c.f)
+	meta, e := form.ApplyMetadata(ep.Meta, c.f)
 	if e != nil {
 		return e
 	}

@@ -2,8 +2,9 @@
 // parameters of a request (Parse, and a Form's Get, All and Check), the
 // fingerprint an Idempotency-Key remembers, and the checks of single
 // values every handler shares (an e-mail address, a label, an amount, a
-// currency, a boolean). Each refusal is an apierr.Error naming the field
-// and the fix. It knows nothing of the handlers or the objects.
+// currency, a boolean) and the change of an object's metadata
+// (ApplyMetadata). Each refusal is an apierr.Error naming the field and
+// the fix. It knows nothing of the handlers.
 package form
 
 import (

@@ -1,4 +1,4 @@
-package sandbox
+package form
 
 import (
 	"fmt"
@@ -7,15 +7,14 @@ import (
 	"unicode/utf8"
 
 	"github.com/paymentsdev/terraform-provider-payments/internal/sandbox/apierr"
-	"github.com/paymentsdev/terraform-provider-payments/internal/sandbox/form"
 	"github.com/paymentsdev/terraform-provider-payments/internal/sandbox/model"
 	"github.com/paymentsdev/terraform-provider-payments/internal/wire"
 )
 
-// applyMetadata returns cur changed by the metadata fields of f, without
+// ApplyMetadata returns cur changed by the metadata fields of f, without
 // touching cur: `metadata=` removes every key, then `metadata[k]=` removes
 // k and `metadata[k]=v` sets it. The limits apply to the result.
-func applyMetadata(cur model.Metadata, f form.Form) (model.Metadata, *apierr.Error) {
+func ApplyMetadata(cur model.Metadata, f Form) (model.Metadata, *apierr.Error) {
 	next := cur
 	copied := false
 	if v, ok := f.Get(wire.ParamMetadata); ok {
@@ -34,13 +33,13 @@ func applyMetadata(cur model.Metadata, f form.Form) (model.Metadata, *apierr.Err
 		}
 		// The param spells the key's control characters as escapes, so
 		// that it can be printed; the message quotes it the same way.
-		if e := form.RefuseControl(wire.ParamMetadata+"["+form.Escaped(p.Sub)+"]", fmt.Sprintf("The metadata key %q", p.Sub), p.Sub); e != nil {
+		if e := RefuseControl(wire.ParamMetadata+"["+Escaped(p.Sub)+"]", fmt.Sprintf("The metadata key %q", p.Sub), p.Sub); e != nil {
 			return nil, e
 		}
 		if n := utf8.RuneCountInString(p.Value); n > wire.MetadataValueMaxLength {
 			return nil, apierr.Invalid(p.Name, "The value of %s is %d characters long; use at most %d.", p.Name, n, wire.MetadataValueMaxLength)
 		}
-		if e := form.RefuseBidi(wire.ParamMetadata+"["+form.Escaped(p.Sub)+"]", fmt.Sprintf("The value of metadata key %q", p.Sub), p.Value); e != nil {
+		if e := RefuseBidi(wire.ParamMetadata+"["+Escaped(p.Sub)+"]", fmt.Sprintf("The value of metadata key %q", p.Sub), p.Value); e != nil {
 			return nil, e
 		}
 		if !copied {
