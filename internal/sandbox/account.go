@@ -4,6 +4,7 @@ import (
 	"sync"
 	"sync/atomic"
 
+	"github.com/paymentsdev/terraform-provider-payments/internal/sandbox/billing"
 	"github.com/paymentsdev/terraform-provider-payments/internal/sandbox/delivery"
 	"github.com/paymentsdev/terraform-provider-payments/internal/sandbox/faults"
 	"github.com/paymentsdev/terraform-provider-payments/internal/sandbox/idem"
@@ -41,6 +42,10 @@ type account struct {
 	bill model.SubBook
 	// clocks are the account's test clocks (testclocks.go).
 	clocks model.Clocks
+	// renewals are the due steps of its subscriptions on real time, kept
+	// as they change (renewals.go); renewing is set during their run.
+	renewals billing.Schedule[*model.Subscription]
+	renewing bool
 	// dunningEnd is the account's choice of the status dunning ends a
 	// subscription in, "" for the sandbox's (billing_settings.go).
 	dunningEnd string
@@ -115,6 +120,7 @@ func (a *account) clear(c *call) {
 	a.sources = 0
 	a.cat.Reset()
 	a.bill.Reset()
+	a.renewals.Reset()
 	a.clocks = model.Clocks{Seq: a.clocks.Seq}
 	a.wh.clear(c)
 	a.charge(accountBytes - a.bytes)
@@ -140,6 +146,7 @@ func (a *account) restore(from *account, undo []delivery.Undo) {
 	a.bill.Restore(from.bill)
 	a.clocks.Restore(from.clocks)
 	a.dunningEnd = from.dunningEnd
+	a.scheduleRenewals()
 	a.wh.endpoints, a.wh.endpointOrder = from.wh.endpoints, from.wh.endpointOrder
 	a.wh.events, a.wh.eventOrder = from.wh.events, from.wh.eventOrder
 	a.wh.seq = max(a.wh.seq, from.wh.seq)

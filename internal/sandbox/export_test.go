@@ -146,3 +146,29 @@ func PendingDeliveries(s *Server, key string) int {
 // RunRenewals does every renewal step due by the server's clock now, as
 // its runner would.
 func RunRenewals(s *Server) { s.runRenewals(s.now()) }
+
+// ScheduledRenewals is how many of the account's subscriptions its
+// renewal schedule holds and the earliest moment in it, beside the same
+// of a schedule built afresh; -1 each when the key has no account.
+func ScheduledRenewals(s *Server, key string) (n int, next int64, freshN int, freshNext int64) {
+	s.mu.RLock()
+	a := s.accounts[sha256.Sum256([]byte(key))]
+	s.mu.RUnlock()
+	if a == nil {
+		return -1, -1, -1, -1
+	}
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	n, next = a.renewals.Len(), 0
+	if at, ok := a.renewals.Next(); ok {
+		next = at
+	}
+	kept := a.renewals
+	a.scheduleRenewals()
+	freshN = a.renewals.Len()
+	if at, ok := a.renewals.Next(); ok {
+		freshNext = at
+	}
+	a.renewals = kept
+	return n, next, freshN, freshNext
+}

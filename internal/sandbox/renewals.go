@@ -25,21 +25,28 @@ var DunningEnds = wire.DunningEnds
 // is the run's, its time moved to each step's.
 type ledger struct{ c *call }
 
-func (l ledger) All(yield func(*model.Subscription) bool) {
-	for _, s := range l.c.a.bill.SubOrder {
-		// A test clock's subscriptions renew when their clock advances.
-		if s.Clock.IsZero() && !s.Ended() && !yield(s) {
-			return
-		}
-	}
-}
+func (l ledger) State(s *model.Subscription) billing.State { return l.c.a.renewalState(s) }
 
-func (l ledger) State(s *model.Subscription) billing.State {
+// renewalState is s as the engine reads it.
+func (a *account) renewalState(s *model.Subscription) billing.State {
 	st := billing.State{Status: s.Status, Created: s.Created, PeriodEnd: s.PeriodEnd, TrialEnd: s.TrialEnd, TrialNoticeSent: s.TrialNoticeSent}
-	if inv := l.c.a.bill.Invoices[s.LatestInvoice]; inv != nil && inv.Status == wire.InvoiceStatusOpen {
+	if inv := a.bill.Invoices[s.LatestInvoice]; inv != nil && inv.Status == wire.InvoiceStatusOpen {
 		st.NextAttempt = inv.NextAttempt
 	}
 	return st
+}
+
+// scheduleRenewals files every subscription on real time in the account's
+// schedule afresh: after the account is read from the store, reset or
+// read back. A test clock's subscriptions renew when their clock
+// advances, and are never in it.
+func (a *account) scheduleRenewals() {
+	a.renewals.Reset()
+	for _, s := range a.bill.SubOrder {
+		if s.Clock.IsZero() {
+			a.renewals.Set(s, s.Seq, a.renewalState(s))
+		}
+	}
 }
 
 func (l ledger) Do(s *model.Subscription, kind billing.Kind, at int64) {
@@ -188,17 +195,25 @@ func (s *Server) renewAccount(a *account, now time.Time) (next int64) {
 	s.mu.RLock()
 	current := s.accounts[a.hash] == a
 	s.mu.RUnlock()
-	if !current || len(a.bill.SubOrder) == 0 {
+	due, ok := a.renewals.Next()
+	if !current || !ok {
 		return 0
 	}
+	if due > now.Unix() {
+		return due
+	}
 	c := &call{s: s, a: a, now: now, unix: now.Unix()}
+	// The run's changes file its subscriptions again as they go; the
+	// runner learns the next moment from the answer.
+	a.renewing = true
+	defer func() { a.renewing = false }()
 	if c.makeRoom() {
 		// A full account's renewals wait until it has room, so that they
 		// cannot take it past its limit; then they run in order, each at
 		// its own time, as after a restart.
 		next = now.Add(renewalsWait).Unix()
 	} else {
-		_, next = billing.Advance[*model.Subscription](ledger{c}, now.Unix())
+		_, next = a.renewals.Advance(ledger{c}, now.Unix())
 	}
 	if len(c.ops) == 0 {
 		return next
@@ -213,12 +228,17 @@ func (s *Server) renewAccount(a *account, now time.Time) (next int64) {
 	return next
 }
 
-// pokeRenewals tells the runner of s's next due step, after a change.
+// pokeRenewals files s's next due step after a change, and tells the
+// runner of it unless a run is under way.
 func (c *call) pokeRenewals(s *model.Subscription) {
-	if c.s.renewals == nil || !s.Clock.IsZero() {
+	if !s.Clock.IsZero() {
 		return
 	}
-	if _, at, ok := billing.Due(ledger{c}.State(s)); ok {
+	c.a.renewals.Set(s, s.Seq, c.a.renewalState(s))
+	if c.s.renewals == nil || c.a.renewing {
+		return
+	}
+	if at, ok := c.a.renewals.Next(); ok {
 		c.s.renewals.Poke(at)
 	}
 }

@@ -72,6 +72,7 @@ func (s *Server) buildAccount(hash [32]byte, sa *storedAccount, now time.Time, t
 	if err := a.loadBillingSettings(sa.billing); err != nil {
 		return nil, err
 	}
+	a.scheduleRenewals()
 	for _, raw := range sa.tokens {
 		t, err := model.TokenFromRecord(raw)
 		if err != nil {

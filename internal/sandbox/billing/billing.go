@@ -107,11 +107,9 @@ func Due(s State) (kind Kind, at int64, ok bool) {
 	return kind, at, ok
 }
 
-// Ledger is one account's subscriptions as the engine walks them, with
-// the account locked. IDs are the sandbox's own.
-type Ledger[ID comparable] interface {
-	// All yields every subscription that may have something due.
-	All(yield func(ID) bool)
+// Steps reads and moves one account's subscriptions, with the account
+// locked. IDs are the sandbox's own.
+type Steps[ID comparable] interface {
 	// State reads one.
 	State(id ID) State
 	// Do does step kind of id at moment at, with at as the time of
@@ -119,22 +117,30 @@ type Ledger[ID comparable] interface {
 	Do(id ID, kind Kind, at int64)
 }
 
+// Ledger is one account's subscriptions as Advance walks them.
+type Ledger[ID comparable] interface {
+	Steps[ID]
+	// All yields every subscription that may have something due.
+	All(yield func(ID) bool)
+}
+
 // Advance does every step of l due at or before until, the earliest
 // first (ties in Kind order, then as All yields them), and returns how
 // many it did and the moment of the next step after until (0 when none).
 // A step may make another due (a renewal's failed charge schedules a
-// retry); it is done in its turn if due by until.
+// retry); it is done in its turn if due by until. A Schedule does the
+// same steps in the same order when its orders follow All's.
 func Advance[ID comparable](l Ledger[ID], until int64) (steps int, next int64) {
 	var q queue[ID]
-	order := 0
-	push := func(id ID) {
+	push := func(id ID, order uint64) {
 		if k, at, ok := Due(l.State(id)); ok {
-			order++
 			q.push(item[ID]{id: id, kind: k, at: at, order: order})
 		}
 	}
+	order := uint64(0)
 	for id := range l.All {
-		push(id)
+		order++
+		push(id, order)
 	}
 	for len(q) > 0 {
 		it := q[0]
@@ -144,7 +150,7 @@ func Advance[ID comparable](l Ledger[ID], until int64) (steps int, next int64) {
 		q.pop()
 		l.Do(it.id, it.kind, it.at)
 		steps++
-		push(it.id)
+		push(it.id, it.order)
 	}
 	return steps, 0
 }
@@ -153,7 +159,7 @@ type item[ID comparable] struct {
 	id    ID
 	kind  Kind
 	at    int64
-	order int
+	order uint64
 }
 
 // queue is a binary min-heap of items by less. It is not a container/heap:

@@ -157,7 +157,7 @@ func TestQueue_PopsInOrder(t *testing.T) {
 			q.pop()
 			left = slices.DeleteFunc(left, func(x item[int]) bool { return x == least })
 		}
-		it := item[int]{id: order, kind: Kind(1 + rng.IntN(4)), at: int64(rng.IntN(20)), order: order}
+		it := item[int]{id: order, kind: Kind(1 + rng.IntN(4)), at: int64(rng.IntN(20)), order: uint64(order)}
 		q.push(it)
 		left = append(left, it)
 	}

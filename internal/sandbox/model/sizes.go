@@ -16,6 +16,10 @@ const (
 	PtrBytes      = 8
 	OrderSlot     = PtrBytes * 3 / 2
 	RidMapEntry   = (wire.IDRandomLength + PtrBytes + 1) * 8 / 5
+	// RenewalSlot is a subscription's place in its account's renewal
+	// schedule (package billing): its entry (pointer, kind, moment,
+	// order) in a growing slice and its index in a map.
+	RenewalSlot = 4*PtrBytes*3/2 + (2*PtrBytes+1)*8/5
 )
 
 // The fixed size of each kind of object, and of the parts that grow with
