@@ -27,18 +27,7 @@ func (c *call) newInvoice(s *model.Subscription, reason string, free bool) *mode
 // caller has at hand (a renewal looked for it), or a random one when
 // that is taken.
 func (c *call) newInvoiceAs(id rid, s *model.Subscription, reason string, free bool) *model.Invoice {
-	inv := &model.Invoice{
-		Created: c.unix, Customer: s.Customer, Subscription: s.ID, Status: wire.InvoiceStatusOpen,
-		BillingReason: reason, Currency: s.Currency(), PeriodStart: s.PeriodStart, PeriodEnd: s.PeriodEnd,
-	}
-	inv.Lines = make([]model.InvoiceLine, len(s.Items))
-	for i, it := range s.Items {
-		inv.Lines[i] = model.InvoiceLine{Item: it.ID, Price: it.Price.ID, Quantity: it.Quantity}
-		if !free {
-			inv.Lines[i].Amount = it.Price.UnitAmount * it.Quantity
-			inv.AmountDue += inv.Lines[i].Amount
-		}
-	}
+	inv := model.NewInvoice(s, c.unix, reason, free)
 	inv.ID = id
 	for c.a.bill.Invoices[inv.ID] != nil {
 		inv.ID = newRID()
@@ -98,33 +87,19 @@ func (c *call) settle(inv *model.Invoice, s *model.Subscription, p *model.Paymen
 }
 
 func (c *call) invoicePaid(inv *model.Invoice, s *model.Subscription) {
-	inv.Status, inv.AmountPaid, inv.NextAttempt = wire.InvoiceStatusPaid, inv.AmountDue, 0
+	inv.MarkPaid()
 	c.putInvoice(inv)
 	c.emit(wire.EventInvoicePaid, c.invoiceScratch(inv))
-	if s != nil && s.LatestInvoice == inv.ID {
-		switch s.Status {
-		case wire.SubscriptionStatusIncomplete, wire.SubscriptionStatusPastDue, wire.SubscriptionStatusUnpaid:
-			c.setSubscriptionStatus(s, wire.SubscriptionStatusActive)
-		case wire.SubscriptionStatusTrialing:
-			if inv.BillingReason == wire.BillingReasonSubscriptionCycle {
-				c.setSubscriptionStatus(s, wire.SubscriptionStatusActive)
-			}
-		}
+	if s != nil {
+		c.setSubscriptionStatus(s, s.StatusAfterPaid(inv))
 	}
 }
 
-// invoiceUnpaid moves s after a failed or waiting charge of inv: a first
-// invoice leaves it incomplete, a later one past_due.
+// invoiceUnpaid moves s after a failed or waiting charge of inv
+// (Subscription.StatusAfterUnpaid).
 func (c *call) invoiceUnpaid(s *model.Subscription, inv *model.Invoice) {
-	if s == nil || s.LatestInvoice != inv.ID || s.Ended() || inv.Status == wire.InvoiceStatusUncollectible {
-		// An uncollectible invoice's attempt leaves s in the state its
-		// dunning ended it in.
-		return
-	}
-	if inv.BillingReason == wire.BillingReasonSubscriptionCreate {
-		c.setSubscriptionStatus(s, wire.SubscriptionStatusIncomplete)
-	} else {
-		c.setSubscriptionStatus(s, wire.SubscriptionStatusPastDue)
+	if s != nil {
+		c.setSubscriptionStatus(s, s.StatusAfterUnpaid(inv))
 	}
 }
 
@@ -146,7 +121,7 @@ func (c *call) setSubscriptionStatus(s *model.Subscription, status string) {
 // Secure completed or failed) to its invoice, while the invoice is open.
 func (c *call) paymentSettled(p *model.Payment) {
 	inv := c.a.bill.Invoices[p.Invoice]
-	if p.Invoice.IsZero() || inv == nil || !payable(inv) || inv.Payment != p.ID {
+	if p.Invoice.IsZero() || inv == nil || !inv.Payable() || inv.Payment != p.ID {
 		return
 	}
 	s := c.a.bill.Subs[inv.Subscription]
@@ -157,16 +132,10 @@ func (c *call) paymentSettled(p *model.Payment) {
 // source is the card s charges: its default_source, else its customer's
 // default; nil when there is none.
 func (c *call) subscriptionSource(s *model.Subscription) *model.Source {
-	cu := c.a.customers[s.Customer]
-	if cu == nil {
-		return nil
+	if cu := c.a.customers[s.Customer]; cu != nil {
+		return cu.ChargeSource(s.DefaultSource)
 	}
-	if !s.DefaultSource.IsZero() {
-		if _, src := cu.Source(s.DefaultSource); src != nil {
-			return src
-		}
-	}
-	return cu.DefaultSource
+	return nil
 }
 
 func (c *call) pathInvoice() (*model.Invoice, *apierr.Error) {
@@ -195,19 +164,6 @@ func (c *call) retrieveInvoice() response {
 	return ok(model.InvoiceJSON(nil, inv))
 }
 
-// openOnly refuses to act on an invoice that is not open.
-func openOnly(inv *model.Invoice, verb string) *apierr.Error {
-	e := apierr.Invalid("", "Invoice %s is %s; only an open invoice can be %s.", inv.ID.Format(wire.InvoiceIDPrefix), inv.Status, verb)
-	e.Code = wire.ErrorCodeInvoiceUnexpectedState
-	return e
-}
-
-// payable reports whether inv can still be paid: open, or uncollectible
-// after its dunning ran out, as Stripe's invoices are.
-func payable(inv *model.Invoice) bool {
-	return inv.Status == wire.InvoiceStatusOpen || inv.Status == wire.InvoiceStatusUncollectible
-}
-
 // payInvoice is POST /v1/invoices/{id}/pay: one more attempt, now, of an
 // open or uncollectible invoice; paying the latest invoice of an unpaid
 // or past_due subscription makes it active again. A payment still
@@ -221,18 +177,10 @@ func (c *call) payInvoice() response {
 	if e != nil {
 		return errResponse(e)
 	}
-	if !payable(inv) {
-		e := openOnly(inv, "paid")
-		e.Message = "Invoice " + inv.ID.Format(wire.InvoiceIDPrefix) + " is " + inv.Status + "; only an open or uncollectible invoice can be paid."
+	if e := refused(inv.CheckPay(c.a.payments[inv.Payment])); e != nil {
 		return errResponse(e)
 	}
 	c.onClock(inv.Customer)
-	if p := c.a.payments[inv.Payment]; p != nil && p.Status == wire.PaymentStatusPending {
-		e := openOnly(inv, "paid")
-		e.Message = "Invoice " + inv.ID.Format(wire.InvoiceIDPrefix) + "'s payment " + p.ID.Format(wire.PaymentIDPrefix) +
-			" is waiting for 3-D Secure; complete it (POST /_sandbox/payments/{id}/complete) before another attempt."
-		return errResponse(e)
-	}
 	s := c.a.bill.Subs[inv.Subscription]
 	src := c.subscriptionSource(s)
 	if src == nil {
@@ -256,17 +204,10 @@ func (c *call) voidInvoice() response {
 	if e != nil {
 		return errResponse(e)
 	}
-	if inv.Status != wire.InvoiceStatusOpen {
-		return errResponse(openOnly(inv, "voided"))
-	}
-	if p := c.a.payments[inv.Payment]; p != nil && p.Status == wire.PaymentStatusPending {
-		e := openOnly(inv, "voided")
-		e.Message = "Invoice " + inv.ID.Format(wire.InvoiceIDPrefix) + "'s payment " + p.ID.Format(wire.PaymentIDPrefix) +
-			" is waiting for 3-D Secure; complete it (POST /_sandbox/payments/{id}/complete) first."
+	if e := refused(inv.Void(c.a.payments[inv.Payment])); e != nil {
 		return errResponse(e)
 	}
 	c.onClock(inv.Customer)
-	inv.Status, inv.NextAttempt = wire.InvoiceStatusVoid, 0
 	c.putInvoice(inv)
 	b := model.InvoiceJSON(nil, inv)
 	c.emit(wire.EventInvoiceVoided, b)

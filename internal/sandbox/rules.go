@@ -1,6 +1,7 @@
 package sandbox
 
 import (
+	"github.com/paymentsdev/terraform-provider-payments/internal/sandbox/apierr"
 	"slices"
 
 	"github.com/paymentsdev/terraform-provider-payments/internal/sandbox/idem"
@@ -36,4 +37,15 @@ var PaymentTransitions = map[string][]string{
 // canMove reports whether PaymentTransitions allows from -> to.
 func canMove(from, to string) bool {
 	return slices.Contains(PaymentTransitions[from], to)
+}
+
+// refused is the answer to a rule's refusal (package model): a 400
+// naming its parameter, under its code; nil for none.
+func refused(r *model.Refusal) *apierr.Error {
+	if r == nil {
+		return nil
+	}
+	e := apierr.Invalid(r.Param, "%s", r.Message)
+	e.Code = r.Code
+	return e
 }

@@ -3,7 +3,6 @@ package sandbox
 import (
 	"slices"
 	"strings"
-	"time"
 
 	"github.com/paymentsdev/terraform-provider-payments/internal/sandbox/apierr"
 	"github.com/paymentsdev/terraform-provider-payments/internal/sandbox/form"
@@ -45,7 +44,6 @@ func (c *call) parseItems(prev []model.SubItem, like *model.Price) ([]model.SubI
 		return nil, true, apierr.Invalid(wire.ParamItems, "items has %d entries; a subscription has at most %d.", n, wire.SubscriptionItemsMax)
 	}
 	items := make([]model.SubItem, n)
-	var total int64
 	for i := range items {
 		name := wire.ItemParam(i, wire.ParamPrice)
 		v, _ := c.f.Get(name)
@@ -53,25 +51,14 @@ func (c *call) parseItems(prev []model.SubItem, like *model.Price) ([]model.SubI
 			return nil, true, apierr.MissingParam(name, "%s is required: number the items 0, 1, 2… and give each the price_ id of a recurring price.", name)
 		}
 		pr := c.findPrice(v)
-		switch {
-		case pr == nil:
+		if pr == nil {
 			return nil, true, apierr.MissingRef(name, "%s %q is not a price of this account; create it first with POST %s.", name, apierr.Clip(v), wire.PathPrices)
-		case !pr.IsRecurring():
-			return nil, true, apierr.Invalid(name, "%s %s is a one-time price; a subscription needs recurring prices (recurring[interval]).", name, apierr.Clip(v))
-		case !pr.Active:
-			return nil, true, apierr.Invalid(name, "%s %s is archived (active=false); subscribe to an active price.", name, apierr.Clip(v))
 		}
 		if like == nil {
 			like = pr
 		}
-		if pr.Currency != like.Currency || pr.Recurring != like.Recurring {
-			return nil, true, apierr.Invalid(name, "%s %s bills %s every %d %s, but the subscription bills %s every %d %s; one subscription has one currency and one period.",
-				name, apierr.Clip(v), pr.Currency, pr.Recurring.IntervalCount, pr.Recurring.Interval, like.Currency, like.Recurring.IntervalCount, like.Recurring.Interval)
-		}
-		for _, it := range items[:i] {
-			if it.Price == pr {
-				return nil, true, apierr.Invalid(name, "%s %s is already an item of the subscription; raise that item's quantity instead.", name, apierr.Clip(v))
-			}
+		if r := model.CheckItem(name, pr, like, items[:i]); r != nil {
+			return nil, true, refused(r)
 		}
 		q := int64(1)
 		qname := wire.ItemParam(i, wire.ParamQuantity)
@@ -87,21 +74,8 @@ func (c *call) parseItems(prev []model.SubItem, like *model.Price) ([]model.SubI
 				items[i].ID = old.ID
 			}
 		}
-		total += pr.UnitAmount * q
 	}
-	if total > wire.PaymentAmountMax {
-		return nil, true, apierr.Invalid(wire.ParamItems, "items cost %d a period, over the largest payment, %d; lower a quantity.", total, wire.PaymentAmountMax)
-	}
-	return items, true, nil
-}
-
-// amount is what one period of items costs.
-func amount(items []model.SubItem) int64 {
-	var n int64
-	for _, it := range items {
-		n += it.Price.UnitAmount * it.Quantity
-	}
-	return n
+	return items, true, refused(model.CheckItemsCost(items))
 }
 
 // customerSource is the customer's source named by the parameter
@@ -175,7 +149,7 @@ func (c *call) createSubscription() response {
 	} else {
 		src = cu.DefaultSource
 	}
-	charged := trialDays == 0 && amount(items) > 0
+	charged := trialDays == 0 && model.Amount(items) > 0
 	if charged && src == nil {
 		e := apierr.Invalid(wire.ParamDefaultSource, "customer %s has no default source to charge; attach one with POST /v1/customers/%s/sources, or send default_source.",
 			cu.ID.Format(wire.CustomerIDPrefix), cu.ID.Format(wire.CustomerIDPrefix))
@@ -198,17 +172,7 @@ func (c *call) createSubscription() response {
 	for c.a.bill.Subs[sub.ID] != nil {
 		sub.ID = newRID()
 	}
-	start := time.Unix(c.unix, 0).UTC()
-	end := sub.Recurring().PeriodEnd(start, 1)
-	if trialDays > 0 {
-		end = start.AddDate(0, 0, int(trialDays))
-		sub.TrialStart, sub.TrialEnd = start.Unix(), end.Unix()
-		sub.Status = wire.SubscriptionStatusTrialing
-		sub.Anchor = end.Unix()
-	} else {
-		sub.Anchor, sub.Cycle = start.Unix(), 1
-	}
-	sub.PeriodStart, sub.PeriodEnd = start.Unix(), end.Unix()
+	sub.Start(c.unix, trialDays)
 	c.a.bill.AddSubscription(sub)
 	c.newSub = sub
 	inv := c.newInvoice(sub, wire.BillingReasonSubscriptionCreate, trialDays > 0)
@@ -246,14 +210,6 @@ func (c *call) retrieveSubscription() response {
 	return ok(model.SubscriptionJSON(nil, s))
 }
 
-// endedError refuses to change a subscription that has ended.
-func endedError(s *model.Subscription) *apierr.Error {
-	e := apierr.Invalid("", "Subscription %s is %s and can no longer change; create a new subscription instead.",
-		s.ID.Format(wire.SubscriptionIDPrefix), s.Status)
-	e.Code = wire.ErrorCodeSubscriptionUnexpectedState
-	return e
-}
-
 func (c *call) updateSubscription() response {
 	if e := c.f.Check(subscriptionUpdateParams...); e != nil {
 		return errResponse(e)
@@ -262,8 +218,8 @@ func (c *call) updateSubscription() response {
 	if e != nil {
 		return errResponse(e)
 	}
-	if s.Ended() {
-		return errResponse(endedError(s))
+	if e := refused(s.CheckChange()); e != nil {
+		return errResponse(e)
 	}
 	c.onClock(s.Customer)
 	next := *s
@@ -275,16 +231,15 @@ func (c *call) updateSubscription() response {
 		next.Items = items
 	}
 	if v, ok := c.f.Get(wire.ParamQuantity); ok {
-		if given || len(next.Items) != 1 {
-			return errResponse(apierr.Invalid(wire.ParamQuantity, "quantity sets the quantity of a subscription's only item; with several items, or with items, send items[N][quantity]."))
+		if e := refused(next.CheckQuantity(given)); e != nil {
+			return errResponse(e)
 		}
 		q, e := form.ParseCount(wire.ParamQuantity, v, 1, wire.QuantityMax)
 		if e != nil {
 			return errResponse(e)
 		}
-		next.Items = []model.SubItem{{ID: s.Items[0].ID, Price: s.Items[0].Price, Quantity: q}}
-		if amount(next.Items) > wire.PaymentAmountMax {
-			return errResponse(apierr.Invalid(wire.ParamQuantity, "quantity %d costs %d a period, over the largest payment, %d.", q, amount(next.Items), wire.PaymentAmountMax))
+		if e := refused(next.SetQuantity(q)); e != nil {
+			return errResponse(e)
 		}
 	}
 	cu := c.a.customers[s.Customer]
@@ -321,8 +276,8 @@ func (c *call) cancelSubscription() response {
 	if e != nil {
 		return errResponse(e)
 	}
-	if s.Ended() {
-		return errResponse(endedError(s))
+	if e := refused(s.CheckChange()); e != nil {
+		return errResponse(e)
 	}
 	c.onClock(s.Customer)
 	c.endSubscription(s)
@@ -339,7 +294,7 @@ func (c *call) endSubscription(s *model.Subscription) {
 		inv.NextAttempt = 0
 		c.putInvoice(inv)
 	}
-	s.Status, s.CanceledAt = wire.SubscriptionStatusCanceled, c.unix
+	s.Cancel(c.unix)
 	c.putSubscription(s)
 	c.emit(wire.EventSubscriptionDeleted, model.SubscriptionJSON(nil, s))
 }

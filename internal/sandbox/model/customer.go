@@ -38,6 +38,17 @@ func (c *Customer) Source(r ids.RID) (int, *Source) {
 	return -1, nil
 }
 
+// ChargeSource is the source a charge for the customer goes to: pref,
+// when it is one of its sources, else its default; nil when it has none.
+func (c *Customer) ChargeSource(pref ids.RID) *Source {
+	if !pref.IsZero() {
+		if _, src := c.Source(pref); src != nil {
+			return src
+		}
+	}
+	return c.DefaultSource
+}
+
 // Source is a card attached to a customer.
 type Source struct {
 	ID                ids.RID

@@ -1,0 +1,234 @@
+package model
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/paymentsdev/terraform-provider-payments/internal/sandbox/ids"
+	"github.com/paymentsdev/terraform-provider-payments/internal/wire"
+)
+
+func monthly(currency string, amount int64) *Price {
+	return &Price{ID: ids.New(), Currency: currency, UnitAmount: amount, Active: true,
+		Recurring: wire.Recurring{Interval: wire.IntervalMonth, IntervalCount: 1}}
+}
+
+// wantRefusal fails unless r is nil when want is "", or else a refusal
+// under code whose message holds want.
+func wantRefusal(t *testing.T, r *Refusal, code, want string) {
+	t.Helper()
+	switch {
+	case want == "" && r != nil:
+		t.Fatalf("refused: %s", r.Message)
+	case want != "" && r == nil:
+		t.Fatalf("allowed, want a refusal containing %q", want)
+	case want != "" && (r.Code != code || !strings.Contains(r.Message, want)):
+		t.Fatalf("refusal %s %q, want %s containing %q", r.Code, r.Message, code, want)
+	}
+}
+
+// TestCheckItem: a subscription's items are recurring, active, distinct
+// prices of one currency and one period.
+func TestCheckItem(t *testing.T) {
+	t.Parallel()
+	like := monthly("USD", 500)
+	oneTime := &Price{ID: ids.New(), Currency: "USD", UnitAmount: 1, Active: true}
+	archived := monthly("USD", 1)
+	archived.Active = false
+	euro := monthly("EUR", 1)
+	yearly := monthly("USD", 1)
+	yearly.Recurring.Interval = wire.IntervalYear
+	for _, tc := range []struct {
+		name   string
+		pr     *Price
+		before []SubItem
+		want   string
+	}{
+		{"same currency and period", monthly("USD", 900), nil, ""},
+		{"the first price", like, nil, ""},
+		{"one-time", oneTime, nil, "is a one-time price"},
+		{"archived", archived, nil, "is archived (active=false)"},
+		{"another currency", euro, nil, "bills EUR every 1 month, but the subscription bills USD every 1 month"},
+		{"another period", yearly, nil, "bills USD every 1 year"},
+		{"twice", like, []SubItem{{Price: like, Quantity: 1}}, "is already an item"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			r := CheckItem("items[1][price]", tc.pr, like, tc.before)
+			wantRefusal(t, r, wire.ErrorCodeParameterInvalid, tc.want)
+			if r != nil && r.Param != "items[1][price]" {
+				t.Fatalf("param %q", r.Param)
+			}
+		})
+	}
+}
+
+// TestSubscription_Quantity: quantity sets an only item's quantity, and
+// no period costs more than the largest payment.
+func TestSubscription_Quantity(t *testing.T) {
+	t.Parallel()
+	pr := monthly("USD", 1000)
+	for _, tc := range []struct {
+		name       string
+		items      int
+		itemsGiven bool
+		q          int64
+		want       string
+	}{
+		{"one item", 1, false, 3, ""},
+		{"with items", 1, true, 3, "with several items, or with items"},
+		{"several items", 2, false, 3, "with several items, or with items"},
+		{"over the largest payment", 1, false, wire.PaymentAmountMax/1000 + 1, "over the largest payment"},
+		{"at the largest payment", 1, false, wire.PaymentAmountMax / 1000, ""},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			s := &Subscription{}
+			for range tc.items {
+				s.Items = append(s.Items, SubItem{ID: ids.New(), Price: pr, Quantity: 1})
+			}
+			r := s.CheckQuantity(tc.itemsGiven)
+			if r == nil {
+				r = s.SetQuantity(tc.q)
+			}
+			wantRefusal(t, r, wire.ErrorCodeParameterInvalid, tc.want)
+			if r == nil && (s.Items[0].Quantity != tc.q || Amount(s.Items) != tc.q*1000) {
+				t.Fatalf("items %+v after quantity %d", s.Items, tc.q)
+			}
+			if r != nil && s.Items[0].Quantity != 1 {
+				t.Fatal("a refused quantity changed the item")
+			}
+		})
+	}
+	if r := CheckItemsCost([]SubItem{{Price: pr, Quantity: wire.PaymentAmountMax/1000 + 1}}); r == nil || r.Param != wire.ParamItems {
+		t.Fatalf("items over the largest payment: %v", r)
+	}
+}
+
+// TestSubscription_StartAndStatus: a start with or without a trial, and
+// the status an invoice's outcome moves a subscription to.
+func TestSubscription_StartAndStatus(t *testing.T) {
+	t.Parallel()
+	const jan31 = 1_769_860_800 // 2026-01-31T12:00:00Z
+	s := &Subscription{Items: []SubItem{{Price: monthly("USD", 1), Quantity: 1}}, Status: wire.SubscriptionStatusIncomplete}
+	s.Start(jan31, 0)
+	if s.Status != wire.SubscriptionStatusIncomplete || s.Cycle != 1 || s.Anchor != jan31 || s.PeriodStart != jan31 || s.PeriodEnd <= jan31 || s.TrialEnd != 0 {
+		t.Fatalf("paid start: %+v", s)
+	}
+	s.Start(jan31, 7)
+	if s.Status != wire.SubscriptionStatusTrialing || s.TrialEnd != jan31+7*86400 || s.Anchor != s.TrialEnd || s.PeriodEnd != s.TrialEnd {
+		t.Fatalf("trial start: %+v", s)
+	}
+
+	latest := ids.New()
+	create := &Invoice{ID: latest, BillingReason: wire.BillingReasonSubscriptionCreate, Status: wire.InvoiceStatusOpen}
+	cycle := &Invoice{ID: latest, BillingReason: wire.BillingReasonSubscriptionCycle, Status: wire.InvoiceStatusOpen}
+	older := &Invoice{ID: ids.New(), BillingReason: wire.BillingReasonSubscriptionCycle, Status: wire.InvoiceStatusOpen}
+	uncollectible := &Invoice{ID: latest, BillingReason: wire.BillingReasonSubscriptionCycle, Status: wire.InvoiceStatusUncollectible}
+	for _, tc := range []struct {
+		name, status string
+		inv          *Invoice
+		paid, unpaid string
+	}{
+		{"first invoice", wire.SubscriptionStatusIncomplete, create, wire.SubscriptionStatusActive, wire.SubscriptionStatusIncomplete},
+		{"renewal of an active one", wire.SubscriptionStatusActive, cycle, wire.SubscriptionStatusActive, wire.SubscriptionStatusPastDue},
+		{"past due", wire.SubscriptionStatusPastDue, cycle, wire.SubscriptionStatusActive, wire.SubscriptionStatusPastDue},
+		{"unpaid", wire.SubscriptionStatusUnpaid, cycle, wire.SubscriptionStatusActive, wire.SubscriptionStatusPastDue},
+		{"trial's free invoice", wire.SubscriptionStatusTrialing, create, wire.SubscriptionStatusTrialing, wire.SubscriptionStatusIncomplete},
+		{"trial's end", wire.SubscriptionStatusTrialing, cycle, wire.SubscriptionStatusActive, wire.SubscriptionStatusPastDue},
+		{"an older invoice", wire.SubscriptionStatusPastDue, older, wire.SubscriptionStatusPastDue, wire.SubscriptionStatusPastDue},
+		{"uncollectible", wire.SubscriptionStatusUnpaid, uncollectible, wire.SubscriptionStatusActive, wire.SubscriptionStatusUnpaid},
+		{"canceled", wire.SubscriptionStatusCanceled, cycle, wire.SubscriptionStatusCanceled, wire.SubscriptionStatusCanceled},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			s := &Subscription{Status: tc.status, LatestInvoice: latest}
+			if got := s.StatusAfterPaid(tc.inv); got != tc.paid {
+				t.Errorf("after paid: %s, want %s", got, tc.paid)
+			}
+			if got := s.StatusAfterUnpaid(tc.inv); got != tc.unpaid {
+				t.Errorf("after unpaid: %s, want %s", got, tc.unpaid)
+			}
+		})
+	}
+	s.Cancel(jan31 + 1)
+	if r := s.CheckChange(); r == nil || r.Code != wire.ErrorCodeSubscriptionUnexpectedState || s.CanceledAt != jan31+1 {
+		t.Fatalf("a canceled subscription may change: %v", r)
+	}
+}
+
+// TestNewInvoice bills each item for the period, or nothing in a trial.
+func TestNewInvoice(t *testing.T) {
+	t.Parallel()
+	a, b := monthly("USD", 300), monthly("USD", 50)
+	s := &Subscription{ID: ids.New(), Customer: ids.New(), PeriodStart: 10, PeriodEnd: 20,
+		Items: []SubItem{{ID: ids.New(), Price: a, Quantity: 2}, {ID: ids.New(), Price: b, Quantity: 3}}}
+	for _, free := range []bool{false, true} {
+		inv := NewInvoice(s, 10, wire.BillingReasonSubscriptionCycle, free)
+		want := int64(750)
+		if free {
+			want = 0
+		}
+		if inv.AmountDue != want || inv.Status != wire.InvoiceStatusOpen || inv.Currency != "USD" || len(inv.Lines) != 2 ||
+			inv.Lines[1].Quantity != 3 || inv.Lines[1].Price != b.ID || inv.PeriodEnd != 20 || inv.Subscription != s.ID {
+			t.Fatalf("free=%v: %+v", free, inv)
+		}
+	}
+}
+
+// TestInvoice_PayAndVoid: which invoices may be paid or voided, and
+// never while their payment waits for 3-D Secure.
+func TestInvoice_PayAndVoid(t *testing.T) {
+	t.Parallel()
+	pending := &Payment{ID: ids.New(), Status: wire.PaymentStatusPending}
+	declined := &Payment{ID: ids.New(), Status: wire.PaymentStatusDeclined}
+	for _, tc := range []struct {
+		status          string
+		last            *Payment
+		wantPay, wantVo string
+	}{
+		{wire.InvoiceStatusOpen, nil, "", ""},
+		{wire.InvoiceStatusOpen, declined, "", ""},
+		{wire.InvoiceStatusOpen, pending, "is waiting for 3-D Secure; complete it (POST /_sandbox/payments/{id}/complete) before another attempt.",
+			"is waiting for 3-D Secure; complete it (POST /_sandbox/payments/{id}/complete) first."},
+		{wire.InvoiceStatusUncollectible, nil, "", "is uncollectible; only an open invoice can be voided."},
+		{wire.InvoiceStatusPaid, nil, "is paid; only an open or uncollectible invoice can be paid.", "is paid; only an open invoice can be voided."},
+		{wire.InvoiceStatusVoid, nil, "is void; only an open or uncollectible invoice can be paid.", "is void; only an open invoice can be voided."},
+	} {
+		t.Run(tc.status, func(t *testing.T) {
+			inv := &Invoice{ID: ids.New(), Status: tc.status, NextAttempt: 99}
+			wantRefusal(t, inv.CheckPay(tc.last), wire.ErrorCodeInvoiceUnexpectedState, tc.wantPay)
+			r := inv.Void(tc.last)
+			wantRefusal(t, r, wire.ErrorCodeInvoiceUnexpectedState, tc.wantVo)
+			if r == nil && (inv.Status != wire.InvoiceStatusVoid || inv.NextAttempt != 0) {
+				t.Fatalf("voided: %+v", inv)
+			}
+			if r != nil && inv.Status != tc.status {
+				t.Fatal("a refused void changed the invoice")
+			}
+		})
+	}
+	inv := &Invoice{AmountDue: 5, NextAttempt: 9, Status: wire.InvoiceStatusOpen}
+	inv.MarkPaid()
+	if inv.Status != wire.InvoiceStatusPaid || inv.AmountPaid != 5 || inv.NextAttempt != 0 || inv.Payable() {
+		t.Fatalf("paid: %+v", inv)
+	}
+}
+
+// TestCustomer_ChargeSource: a subscription's own source, else the
+// customer's default.
+func TestCustomer_ChargeSource(t *testing.T) {
+	t.Parallel()
+	a, b := &Source{ID: ids.New()}, &Source{ID: ids.New()}
+	cu := &Customer{Sources: []*Source{a, b}, DefaultSource: b}
+	for _, tc := range []struct {
+		name string
+		pref ids.RID
+		want *Source
+	}{
+		{"none preferred", ids.RID{}, b},
+		{"its own", a.ID, a},
+		{"detached since", ids.New(), b},
+	} {
+		if got := cu.ChargeSource(tc.pref); got != tc.want {
+			t.Errorf("%s: %v, want %v", tc.name, got, tc.want)
+		}
+	}
+}
