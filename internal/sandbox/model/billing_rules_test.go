@@ -27,9 +27,9 @@ func wantRefusal(t *testing.T, r *Refusal, code, want string) {
 	}
 }
 
-// TestCheckItem: a subscription's items are recurring, active, distinct
+// TestCheckItem_Refusals: a subscription's items are recurring, active, distinct
 // prices of one currency and one period.
-func TestCheckItem(t *testing.T) {
+func TestCheckItem_Refusals(t *testing.T) {
 	t.Parallel()
 	like := monthly("USD", 500)
 	oneTime := &Price{ID: ids.New(), Currency: "USD", UnitAmount: 1, Active: true}
@@ -154,8 +154,8 @@ func TestSubscription_StartAndStatus(t *testing.T) {
 	}
 }
 
-// TestNewInvoice bills each item for the period, or nothing in a trial.
-func TestNewInvoice(t *testing.T) {
+// TestNewInvoice_Lines: an invoice bills each item for the period, or nothing in a trial.
+func TestNewInvoice_Lines(t *testing.T) {
 	t.Parallel()
 	a, b := monthly("USD", 300), monthly("USD", 50)
 	s := &Subscription{ID: ids.New(), Customer: ids.New(), PeriodStart: 10, PeriodEnd: 20,
