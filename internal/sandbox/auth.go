@@ -112,3 +112,45 @@ func (s *Server) SetKeys(list []string) error {
 func authError(code, msg string) *apierr.Error {
 	return &apierr.Error{Status: http.StatusUnauthorized, Type: wire.ErrorTypeAuthentication, Code: code, Message: msg}
 }
+
+// accountFor returns the account of a secret key's SHA-256 hash, made on
+// first use unless the sandbox has Limits.MaxAccounts of them. The caller
+// holds it in use (inflight) until it calls a.inflight.Add(-1).
+func (s *Server) accountFor(hash [32]byte) (*account, *apierr.Error) {
+	now := s.now().UnixNano()
+	s.mu.RLock()
+	a := s.accounts[hash]
+	if a != nil {
+		// Under the lock, so that sweepIdle sees the account in use.
+		a.inflight.Add(1)
+	}
+	s.mu.RUnlock()
+	if a != nil {
+		a.lastUsed.Store(now)
+		return a, nil
+	}
+	for {
+		s.mu.Lock()
+		if a = s.accounts[hash]; a != nil {
+			break
+		}
+		if done := s.dropping[hash]; done != nil {
+			// Removed as idle: its old records must leave the disk first.
+			s.mu.Unlock()
+			<-done
+			continue
+		}
+		if s.keys.Load() == nil && s.limits.MaxAccounts > 0 && len(s.accounts) >= s.limits.MaxAccounts {
+			s.mu.Unlock()
+			return nil, s.accountsFull()
+		}
+		a = newAccount(hash, &s.total)
+		s.accounts[hash] = a
+		s.indexAccount(a)
+		break
+	}
+	a.inflight.Add(1)
+	s.mu.Unlock()
+	a.lastUsed.Store(now)
+	return a, nil
+}

@@ -2,6 +2,7 @@ package sandbox
 
 import (
 	"context"
+	"time"
 
 	"github.com/paymentsdev/terraform-provider-payments/internal/sandbox/apierr"
 	"github.com/paymentsdev/terraform-provider-payments/internal/sandbox/faults"
@@ -55,4 +56,14 @@ func (c *call) setFaults() response {
 		return errResponse(refused)
 	}
 	return ok(f.AppendJSON(nil))
+}
+
+// sleep waits d or until the client goes away.
+func sleep(ctx context.Context, d time.Duration) {
+	t := time.NewTimer(d)
+	defer t.Stop()
+	select {
+	case <-t.C:
+	case <-ctx.Done():
+	}
 }

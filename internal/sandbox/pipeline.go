@@ -1,7 +1,6 @@
 package sandbox
 
 import (
-	"context"
 	"fmt"
 	"log/slog"
 	"net/http"
@@ -137,14 +136,6 @@ func (s *Server) act(r *http.Request, rt *route, a *account, f form.Form, early 
 	return resp
 }
 
-// ok is a 200 answer with body.
-func ok(body []byte) response { return response{status: http.StatusOK, body: body} }
-
-// errResponse is the answer of an error: its status, Retry-After and body.
-func errResponse(e *apierr.Error) response {
-	return response{status: e.Status, body: e.JSON(), retryAfter: e.RetryAfter}
-}
-
 // serveUnknown answers paths and methods outside the contract, after
 // authentication, so that no route is discoverable without a key.
 func (s *Server) serveUnknown(w http.ResponseWriter, r *http.Request) {
@@ -191,57 +182,5 @@ func (s *Server) write(w http.ResponseWriter, r *http.Request, route string, sta
 			slog.String("method", r.Method), slog.String("path", r.URL.Path), slog.String("route", route),
 			slog.Int("status", resp.status), slog.Bool("replayed", resp.replayed),
 			slog.String("request_id", h.Get(wire.HeaderRequestID)), slog.Duration("duration", time.Since(start)))
-	}
-}
-
-// accountFor returns the account of a secret key's SHA-256 hash, made on
-// first use unless the sandbox has Limits.MaxAccounts of them. The caller
-// holds it in use (inflight) until it calls a.inflight.Add(-1).
-func (s *Server) accountFor(hash [32]byte) (*account, *apierr.Error) {
-	now := s.now().UnixNano()
-	s.mu.RLock()
-	a := s.accounts[hash]
-	if a != nil {
-		// Under the lock, so that sweepIdle sees the account in use.
-		a.inflight.Add(1)
-	}
-	s.mu.RUnlock()
-	if a != nil {
-		a.lastUsed.Store(now)
-		return a, nil
-	}
-	for {
-		s.mu.Lock()
-		if a = s.accounts[hash]; a != nil {
-			break
-		}
-		if done := s.dropping[hash]; done != nil {
-			// Removed as idle: its old records must leave the disk first.
-			s.mu.Unlock()
-			<-done
-			continue
-		}
-		if s.keys.Load() == nil && s.limits.MaxAccounts > 0 && len(s.accounts) >= s.limits.MaxAccounts {
-			s.mu.Unlock()
-			return nil, s.accountsFull()
-		}
-		a = newAccount(hash, &s.total)
-		s.accounts[hash] = a
-		s.indexAccount(a)
-		break
-	}
-	a.inflight.Add(1)
-	s.mu.Unlock()
-	a.lastUsed.Store(now)
-	return a, nil
-}
-
-// sleep waits d or until the client goes away.
-func sleep(ctx context.Context, d time.Duration) {
-	t := time.NewTimer(d)
-	defer t.Stop()
-	select {
-	case <-t.C:
-	case <-ctx.Done():
 	}
 }

@@ -145,7 +145,6 @@ package sandbox
 import (
 	"errors"
 	"fmt"
-	"io"
 	"log/slog"
 	"net"
 	"net/http"
@@ -369,18 +368,6 @@ func (s *Server) StoreHealthy() error {
 		return fmt.Errorf("the data file does not take writes (%s)", storageCause(err))
 	}
 	return nil
-}
-
-// response is an answer, built under the account lock and written after.
-type response struct {
-	status     int
-	body       []byte
-	retryAfter int
-	replayed   bool
-	// rest, when set, writes the answer's rest after body, with no
-	// Content-Length: a long list (answerList), streamed once the
-	// request's lock is released. Only GETs have one.
-	rest func(w io.Writer) error
 }
 
 // call is one request being handled, with the account locked.
