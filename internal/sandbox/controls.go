@@ -31,20 +31,10 @@ func (c *call) completePayment() response {
 			wire.OutcomeApproved, wire.OutcomeAuthorized, wire.OutcomeDeclined))
 
 	}
-	// Each outcome is also the status it leads to.
-	if p.Status != wire.PaymentStatusPending || !canMove(p.Status, outcome) {
-		return errResponse(apierr.UnexpectedState("Payment %s is %s; only a %s payment can be completed.",
-			p.ID.Format(wire.PaymentIDPrefix), p.Status, wire.PaymentStatusPending))
-
+	if e := refused(p.Complete(outcome, newAuthorizationCode)); e != nil {
+		return errResponse(e)
 	}
 	c.onClock(p.Customer)
-	p.Status = outcome
-	switch outcome {
-	case wire.OutcomeApproved:
-		p.AuthCode, p.Captured = newAuthorizationCode(), true
-	case wire.OutcomeAuthorized:
-		p.AuthCode = newAuthorizationCode()
-	}
 	c.putPayment(p)
 	body := model.PaymentJSON(nil, p)
 	c.emitPayment(p, body)
@@ -60,12 +50,9 @@ func (c *call) disputePayment() response {
 	if e != nil {
 		return errResponse(e)
 	}
-	if !canMove(p.Status, wire.PaymentStatusDisputed) {
-		return errResponse(apierr.UnexpectedState("Payment %s is %s; only an %s or %s payment can be disputed.",
-			p.ID.Format(wire.PaymentIDPrefix), p.Status, wire.PaymentStatusApproved, wire.PaymentStatusPartiallyRefunded))
-
+	if e := refused(p.Dispute()); e != nil {
+		return errResponse(e)
 	}
-	p.Status = wire.PaymentStatusDisputed
 	c.putPayment(p)
 	body := model.PaymentJSON(nil, p)
 	c.emitPayment(p, body)

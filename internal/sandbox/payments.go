@@ -125,26 +125,7 @@ func (c *call) makePayment(p *model.Payment) {
 	for c.a.payments[p.ID] != nil {
 		p.ID = newRID()
 	}
-	behaviour := p.Card.Behaviour
-	if behaviour == model.DeclinesLater {
-		behaviour = model.Approves
-		if c.chargedBefore(p.Customer, p.SourceID) {
-			behaviour = model.Declines
-		}
-	}
-	switch behaviour {
-	case model.Declines:
-		p.Status = wire.PaymentStatusDeclined
-	case model.Needs3DS:
-		p.Status = wire.PaymentStatusPending
-	default:
-		p.AuthCode = newAuthorizationCode()
-		if p.CaptureRequested {
-			p.Status, p.Captured = wire.PaymentStatusApproved, true
-		} else {
-			p.Status = wire.PaymentStatusAuthorized
-		}
-	}
+	p.Charge(p.Card.Outcome(func() bool { return c.chargedBefore(p.Customer, p.SourceID) }), newAuthorizationCode)
 	c.a.seq++
 	p.Seq = c.a.seq
 	c.a.addPayment(p)
@@ -224,12 +205,8 @@ func (c *call) capturePayment() response {
 	if e != nil {
 		return errResponse(e)
 	}
-	// pending -> approved is allowed too, but that is the bank finishing a
-	// payment, not a capture: only an authorized payment can be captured.
-	if p.Status != wire.PaymentStatusAuthorized || !canMove(p.Status, wire.PaymentStatusApproved) {
-		return errResponse(apierr.UnexpectedState("Payment %s is %s; only an %s payment can be captured.",
-			p.ID.Format(wire.PaymentIDPrefix), p.Status, wire.PaymentStatusAuthorized))
-
+	if e := refused(p.CheckCapture()); e != nil {
+		return errResponse(e)
 	}
 	amount := p.Amount
 	if v, _ := c.f.Get(wire.ParamAmount); v != "" {
@@ -237,8 +214,7 @@ func (c *call) capturePayment() response {
 			return errResponse(e)
 		}
 	}
-	// Capturing less releases the rest: the payment is for what was captured.
-	p.Amount, p.Status, p.Captured = amount, wire.PaymentStatusApproved, true
+	p.Capture(amount)
 	c.putPayment(p)
 	body := model.PaymentJSON(nil, p)
 	c.emitPayment(p, body)
@@ -253,27 +229,18 @@ func (c *call) refundPayment() response {
 	if e != nil {
 		return errResponse(e)
 	}
-	if !canMove(p.Status, wire.PaymentStatusRefunded) {
-		return errResponse(apierr.UnexpectedState("Payment %s is %s; only an %s or %s payment can be refunded.",
-			p.ID.Format(wire.PaymentIDPrefix), p.Status, wire.PaymentStatusApproved, wire.PaymentStatusPartiallyRefunded))
-
+	if e := refused(p.CheckRefund()); e != nil {
+		return errResponse(e)
 	}
-	left := p.Amount - p.Refunded
-	amount := left
+	amount := p.Refundable()
 	if v, _ := c.f.Get(wire.ParamAmount); v != "" {
-		if amount, e = form.ParseMoney(wire.ParamAmount, v, wire.PaymentAmountMin, left, p.Currency); e != nil {
+		if amount, e = form.ParseMoney(wire.ParamAmount, v, wire.PaymentAmountMin, p.Refundable(), p.Currency); e != nil {
 			return errResponse(e)
 		}
 	}
-	status := wire.PaymentStatusPartiallyRefunded
-	if p.Refunded+amount == p.Amount {
-		status = wire.PaymentStatusRefunded
+	if e := refused(p.Refund(amount)); e != nil {
+		return errResponse(e)
 	}
-	if !canMove(p.Status, status) {
-		return errResponse(apierr.UnexpectedState("Payment %s cannot move from %s to %s.", p.ID.Format(wire.PaymentIDPrefix), p.Status, status))
-	}
-	p.Refunded += amount
-	p.Status = status
 	c.putPayment(p)
 	body := model.PaymentJSON(nil, p)
 	c.emitPayment(p, body)

@@ -2,11 +2,9 @@ package sandbox
 
 import (
 	"github.com/paymentsdev/terraform-provider-payments/internal/sandbox/apierr"
-	"slices"
 
 	"github.com/paymentsdev/terraform-provider-payments/internal/sandbox/idem"
 	"github.com/paymentsdev/terraform-provider-payments/internal/sandbox/model"
-	"github.com/paymentsdev/terraform-provider-payments/internal/wire"
 )
 
 // The rules below are the server's alone: a client never needs them, so
@@ -26,18 +24,9 @@ const (
 // IdempotencyKeyRetention is how long an Idempotency-Key is kept per account. [assumed]
 const IdempotencyKeyRetention = idem.Retention
 
-// PaymentTransitions lists, for each status, the statuses it may move to. [assumed]
-var PaymentTransitions = map[string][]string{
-	wire.PaymentStatusPending:           {wire.PaymentStatusApproved, wire.PaymentStatusAuthorized, wire.PaymentStatusDeclined},
-	wire.PaymentStatusAuthorized:        {wire.PaymentStatusApproved},
-	wire.PaymentStatusApproved:          {wire.PaymentStatusPartiallyRefunded, wire.PaymentStatusRefunded, wire.PaymentStatusDisputed},
-	wire.PaymentStatusPartiallyRefunded: {wire.PaymentStatusPartiallyRefunded, wire.PaymentStatusRefunded, wire.PaymentStatusDisputed},
-}
-
-// canMove reports whether PaymentTransitions allows from -> to.
-func canMove(from, to string) bool {
-	return slices.Contains(PaymentTransitions[from], to)
-}
+// PaymentTransitions lists, for each status, the statuses it may move to
+// (package model keeps the payment's state machine). [assumed]
+var PaymentTransitions = model.PaymentTransitions
 
 // refused is the answer to a rule's refusal (package model): a 400
 // naming its parameter, under its code; nil for none.

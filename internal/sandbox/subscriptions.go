@@ -156,7 +156,7 @@ func (c *call) createSubscription() response {
 		e.Code = wire.ErrorCodeMissingSource
 		return errResponse(e)
 	}
-	firstApproves := src != nil && (src.Card.Behaviour == model.Approves || src.Card.Behaviour == model.DeclinesLater && !c.chargedBefore(cu.ID, src.ID))
+	firstApproves := src != nil && src.Card.Outcome(func() bool { return c.chargedBefore(cu.ID, src.ID) }) == model.Approves
 	if charged && behavior == wire.PaymentBehaviorErrorIfIncomplete && !firstApproves {
 		// Nothing is created: not the subscription, its invoice or a payment.
 		return errResponse((&apierr.Error{
