@@ -10,6 +10,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/providerserver"
 
 	"github.com/paymentsdev/terraform-provider-payments/internal/pluginlog"
+	"github.com/paymentsdev/terraform-provider-payments/internal/pluginprof"
 	"github.com/paymentsdev/terraform-provider-payments/internal/provider"
 )
 
@@ -24,12 +25,15 @@ func main() {
 	flag.BoolVar(&debug, "debug", false, "set to true to run the provider with support for debuggers like delve")
 	flag.Parse()
 	pluginlog.QuietUnasked(address)
+	stopProfile := pluginprof.Start() // only in a build tagged benchprofile
 
 	opts := providerserver.ServeOpts{
 		Address: address,
 		Debug:   debug,
 	}
-	if err := providerserver.Serve(context.Background(), provider.New(version), opts); err != nil {
+	err := providerserver.Serve(context.Background(), provider.New(version), opts)
+	stopProfile()
+	if err != nil {
 		log.Fatal(err.Error())
 	}
 }
