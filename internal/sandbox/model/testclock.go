@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"slices"
+	"time"
 
 	"github.com/paymentsdev/terraform-provider-payments/internal/sandbox/ids"
 	"github.com/paymentsdev/terraform-provider-payments/internal/sandbox/jsonw"
@@ -172,4 +173,29 @@ func TestClockJSON(b []byte, k *TestClock, status string) []byte {
 	b = append(b, `,"created_at":`...)
 	b = jsonw.Time(b, k.Created)
 	return append(b, `,"livemode":false}`...)
+}
+
+// CheckAdvance refuses to move k to to: a test clock only moves forward,
+// and one advance crosses at most wire.TestClockAdvancePeriods periods
+// of the shortest subscription on it that has not ended (of subs, all
+// the account's).
+func (k *TestClock) CheckAdvance(to int64, subs []*Subscription) *Refusal {
+	rfc := func(t int64) string { return time.Unix(t, 0).UTC().Format(time.RFC3339) }
+	if to <= k.Frozen {
+		return invalid(wire.ParamFrozenTime, "frozen_time %s is not after the clock's time, %s; a test clock only moves forward.", rfc(to), rfc(k.Frozen))
+	}
+	from := time.Unix(k.Frozen, 0).UTC()
+	limit := int64(0)
+	for _, s := range subs {
+		if s.Clock == k.ID && !s.Ended() {
+			if end := s.Recurring().PeriodEnd(from, wire.TestClockAdvancePeriods).Unix(); limit == 0 || end < limit {
+				limit = end
+			}
+		}
+	}
+	if limit != 0 && to > limit {
+		return invalid(wire.ParamFrozenTime, "frozen_time %s is more than %d periods of the clock's shortest subscription ahead; advance to %s at most, then again.",
+			rfc(to), wire.TestClockAdvancePeriods, rfc(limit))
+	}
+	return nil
 }
