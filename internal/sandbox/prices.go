@@ -35,11 +35,8 @@ func (c *call) pathPrice() (*model.Price, *apierr.Error) {
 }
 
 // priceMutable are the parameters of a price's update; create takes them
-// and the fixed ones.
-var (
-	priceMutable = []string{wire.ParamNickname, wire.ParamLookupKey, wire.ParamTransferLookupKey, wire.ParamActive, wire.ParamMetadata, form.MetadataKeys}
-	priceFixed   = []string{wire.ParamProduct, wire.ParamCurrency, wire.ParamUnitAmount, wire.ParamRecurringInterval, wire.ParamRecurringIntervalCount}
-)
+// and model.PriceFixed.
+var priceMutable = []string{wire.ParamNickname, wire.ParamLookupKey, wire.ParamTransferLookupKey, wire.ParamActive, wire.ParamMetadata, form.MetadataKeys}
 
 // setPriceMutable validates the fields an update may change and writes
 // them to dst, a copy. It returns the active price whose lookup_key dst
@@ -69,20 +66,8 @@ func (c *call) setPriceMutable(dst *model.Price) (*model.Price, *apierr.Error) {
 		return nil, e
 	}
 	dst.Meta = meta
-	if dst.LookupKey == "" {
-		return nil, nil
-	}
-	holder := c.a.cat.ByLookupKey[dst.LookupKey]
-	switch {
-	case holder == nil || holder.ID == dst.ID:
-		return nil, nil
-	case transfer:
-		return holder, nil
-	case !dst.Active:
-		return nil, nil // unique among active prices only
-	}
-	return nil, apierr.Invalid(wire.ParamLookupKey, "lookup_key %q is held by the active price %s; send transfer_lookup_key=true to move it to this price, or choose another lookup_key.",
-		apierr.Clip(dst.LookupKey), holder.ID.Format(wire.PriceIDPrefix))
+	from, r := c.a.cat.LookupKeyHolder(dst, transfer)
+	return from, refused(r)
 }
 
 // setPriceFixed validates what a price is of, costs and bills: the
@@ -139,7 +124,7 @@ func (c *call) setPriceFixed(dst *model.Price) *apierr.Error {
 }
 
 func (c *call) createPrice() response {
-	if e := c.f.Check(append(slices.Clone(priceFixed), priceMutable...)...); e != nil {
+	if e := c.f.Check(append(slices.Clone(model.PriceFixed), priceMutable...)...); e != nil {
 		return errResponse(e)
 	}
 	pr := &model.Price{Created: c.unix, Active: true}
@@ -169,8 +154,7 @@ func (c *call) takeLookupKey(from *model.Price) {
 	if from == nil {
 		return
 	}
-	c.a.cat.UnindexLookupKey(from)
-	from.LookupKey = ""
+	c.a.cat.TakeLookupKey(from)
 	c.putPrice(from)
 	c.emit(wire.EventPriceUpdated, model.PriceJSON(nil, from))
 }
@@ -187,12 +171,8 @@ func (c *call) retrievePrice() response {
 }
 
 func (c *call) updatePrice() response {
-	for _, name := range priceFixed {
-		if _, ok := c.f.Get(name); ok {
-			e := apierr.UnknownParam(name)
-			e.Message = name + " cannot change after a price is created: create another price with the new value and archive this one with active=false."
-			return errResponse(e)
-		}
+	if e := refused(model.CheckPriceChange(func(name string) bool { _, ok := c.f.Get(name); return ok })); e != nil {
+		return errResponse(e)
 	}
 	if e := c.f.Check(priceMutable...); e != nil {
 		return errResponse(e)
@@ -206,11 +186,8 @@ func (c *call) updatePrice() response {
 	if e != nil {
 		return errResponse(e)
 	}
-	cat := &c.a.cat
 	c.takeLookupKey(from)
-	cat.UnindexLookupKey(pr)
-	*pr = next
-	cat.IndexLookupKey(pr)
+	c.a.cat.UpdatePrice(pr, next)
 	c.putPrice(pr)
 	b := model.PriceJSON(nil, pr)
 	c.emit(wire.EventPriceUpdated, b)

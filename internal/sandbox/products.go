@@ -12,9 +12,9 @@ import (
 )
 
 // The catalog's products (POST/GET /v1/products, GET/POST/DELETE
-// /v1/products/{id}). A product is deleted only while it has no prices:
-// prices cannot be deleted, so that the subscriptions and invoices that
-// name one always find it; a product with prices is archived instead.
+// /v1/products/{id}). A product is deleted only while it has no prices
+// (model.Catalog.DeleteProduct); a product with prices is archived
+// instead.
 
 // productParams are the parameters of a product's create and update.
 var productParams = []string{wire.ParamName, wire.ParamDescription, wire.ParamActive, wire.ParamMetadata, form.MetadataKeys}
@@ -129,13 +129,9 @@ func (c *call) deleteProduct() response {
 	if e != nil {
 		return errResponse(e)
 	}
-	if p.Prices > 0 {
-		e := apierr.Invalid("", "Product %s has %d price(s), and prices cannot be deleted, so neither can it; archive it instead with POST %s/%s active=false.",
-			p.ID.Format(wire.ProductIDPrefix), p.Prices, wire.PathProducts, p.ID.Format(wire.ProductIDPrefix))
-		e.Code = wire.ErrorCodeProductHasPrices
+	if e := refused(c.a.cat.DeleteProduct(p)); e != nil {
 		return errResponse(e)
 	}
-	c.a.cat.RemoveProduct(p)
 	c.a.charge(-p.Counted)
 	c.deleteProductRecord(p)
 	b := deletedJSON(wire.ProductIDPrefix, p.ID, "product")

@@ -72,14 +72,6 @@ func (cat *Catalog) AddProduct(p *Product) {
 	cat.ProductOrder = append(cat.ProductOrder, p)
 }
 
-// RemoveProduct forgets a deleted product.
-func (cat *Catalog) RemoveProduct(p *Product) {
-	delete(cat.Products, p.ID)
-	if i, found := BySeq(cat.ProductOrder, p.Seq, func(x *Product) uint64 { return x.Seq }); found {
-		cat.ProductOrder = slices.Delete(cat.ProductOrder, i, i+1)
-	}
-}
-
 // AddPrice adds a new price, giving it the next sequence number, and
 // counts it on its product.
 func (cat *Catalog) AddPrice(pr *Price) {
@@ -101,8 +93,8 @@ func (cat *Catalog) IndexLookupKey(pr *Price) {
 	}
 }
 
-// UnindexLookupKey forgets pr as the holder of its lookup_key.
-func (cat *Catalog) UnindexLookupKey(pr *Price) {
+// unindexLookupKey forgets pr as the holder of its lookup_key.
+func (cat *Catalog) unindexLookupKey(pr *Price) {
 	if pr.LookupKey != "" && cat.ByLookupKey[pr.LookupKey] == pr {
 		delete(cat.ByLookupKey, pr.LookupKey)
 	}
