@@ -1,7 +1,6 @@
 package sandbox
 
 import (
-	"slices"
 	"strings"
 	"time"
 
@@ -46,13 +45,10 @@ func (c *call) newSource(cd *model.Card) *model.Source {
 	return &model.Source{ID: newRID(), Card: cd, ExpMonth: model.ExpMonth, ExpYear: int32(c.now.UTC().Year() + model.ExpYearsAhead)}
 }
 
-// attach adds src to cu, the default if cu has none.
-func (c *call) attach(cu *model.Customer, src *model.Source) {
-	cu.Sources = append(cu.Sources, src)
-	if cu.DefaultSource == nil {
-		cu.DefaultSource = src
-	}
+// attach adds src to cu, the default if cu has none, and reports that.
+func (c *call) attach(cu *model.Customer, src *model.Source) bool {
 	c.a.sources++
+	return cu.Attach(src)
 }
 
 // pathCustomer is the customer named by the path's {id}, or a 404.
@@ -208,12 +204,11 @@ func (c *call) addSource() response {
 	if e != nil {
 		return errResponse(e)
 	}
-	hadDefault := cu.DefaultSource != nil
-	c.attach(cu, src)
+	defaulted := c.attach(cu, src)
 	c.putCustomer(cu)
 	b := model.SourceJSON(nil, cu, src)
 	c.emit(wire.EventCustomerSourceCreated, b)
-	if !hadDefault {
+	if defaulted {
 		c.emit(wire.EventCustomerUpdated, model.CustomerJSON(nil, cu)) // default_source changed
 	}
 	return ok(b)
@@ -254,20 +249,12 @@ func (c *call) removeSource() response {
 		return errResponse(e)
 	}
 	c.onClock(cu.ID)
-	src := cu.Sources[i]
-	prevDefault := cu.DefaultSource
-	cu.Sources = slices.Delete(cu.Sources, i, i+1)
-	if cu.DefaultSource == src {
-		cu.DefaultSource = nil
-		if n := len(cu.Sources); n > 0 {
-			cu.DefaultSource = cu.Sources[n-1] // the most recently added
-		}
-	}
+	src, defaultChanged := cu.Detach(i)
 	c.a.sources--
 	c.putCustomer(cu)
 	b := deletedJSON(wire.SourceIDPrefix, src.ID, "source")
 	c.emit(wire.EventCustomerSourceDeleted, b)
-	if cu.DefaultSource != src && src == prevDefault {
+	if defaultChanged {
 		c.emit(wire.EventCustomerUpdated, model.CustomerJSON(nil, cu)) // default_source changed
 	}
 	return ok(b)

@@ -3,6 +3,7 @@ package model
 import (
 	"encoding/json"
 	"fmt"
+	"slices"
 
 	"github.com/paymentsdev/terraform-provider-payments/internal/sandbox/ids"
 	"github.com/paymentsdev/terraform-provider-payments/internal/sandbox/jsonw"
@@ -47,6 +48,33 @@ func (c *Customer) ChargeSource(pref ids.RID) *Source {
 		}
 	}
 	return c.DefaultSource
+}
+
+// Attach adds src to the customer's sources, as its default when it has
+// none; defaulted reports that.
+func (c *Customer) Attach(src *Source) (defaulted bool) {
+	c.Sources = append(c.Sources, src)
+	if c.DefaultSource == nil {
+		c.DefaultSource = src
+		return true
+	}
+	return false
+}
+
+// Detach removes the customer's i-th source. When it was the default,
+// the most recently attached of those left becomes the default (none
+// when none is left), and defaultChanged says so.
+func (c *Customer) Detach(i int) (src *Source, defaultChanged bool) {
+	src = c.Sources[i]
+	c.Sources = slices.Delete(c.Sources, i, i+1)
+	if c.DefaultSource != src {
+		return src, false
+	}
+	c.DefaultSource = nil
+	if n := len(c.Sources); n > 0 {
+		c.DefaultSource = c.Sources[n-1]
+	}
+	return src, true
 }
 
 // Source is a card attached to a customer.
