@@ -1,7 +1,10 @@
 package sandbox
 
 import (
+	"net/http"
+
 	"github.com/paymentsdev/terraform-provider-payments/internal/sandbox/apierr"
+	"github.com/paymentsdev/terraform-provider-payments/internal/wire"
 
 	"github.com/paymentsdev/terraform-provider-payments/internal/sandbox/idem"
 	"github.com/paymentsdev/terraform-provider-payments/internal/sandbox/model"
@@ -29,12 +32,16 @@ const IdempotencyKeyRetention = idem.Retention
 var PaymentTransitions = model.PaymentTransitions
 
 // refused is the answer to a rule's refusal (package model): a 400
-// naming its parameter, under its code; nil for none.
+// naming its parameter, under its code, or a 402 card_error; nil for
+// none.
 func refused(r *model.Refusal) *apierr.Error {
 	if r == nil {
 		return nil
 	}
 	e := apierr.Invalid(r.Param, "%s", r.Message)
 	e.Code = r.Code
+	if r.Card {
+		e.Status, e.Type = http.StatusPaymentRequired, wire.ErrorTypeCard
+	}
 	return e
 }

@@ -9,11 +9,13 @@ import (
 // Refusal is a rule's no: the parameter at fault (none when it is the
 // object's state that refuses), the wire error code, and a message that
 // says what to do instead. The handlers answer it as a 400
-// invalid_request_error.
+// invalid_request_error, or a 402 card_error when Card is set.
 type Refusal struct {
 	Param   string
 	Code    string
 	Message string
+	// Card marks a refusal of a card's details: a 402 card_error.
+	Card bool
 }
 
 func (r *Refusal) Error() string { return r.Message }
@@ -26,6 +28,11 @@ func invalid(param, format string, args ...any) *Refusal {
 // unexpected is a refusal by the object's state, under code.
 func unexpected(code, format string, args ...any) *Refusal {
 	return &Refusal{Code: code, Message: fmt.Sprintf(format, args...)}
+}
+
+// cardRefusal is a refusal of a card's detail param, under code.
+func cardRefusal(param, code, format string, args ...any) *Refusal {
+	return &Refusal{Param: param, Code: code, Message: fmt.Sprintf(format, args...), Card: true}
 }
 
 // clip bounds text from a request quoted back in a message, as the
