@@ -1,9 +1,7 @@
 package sandbox
 
 import (
-	"net/url"
 	"slices"
-	"strconv"
 	"strings"
 	"unicode/utf8"
 
@@ -60,52 +58,23 @@ func newWebhookSecret() string {
 
 // checkWebhookURL validates an endpoint's url.
 func (c *call) checkWebhookURL(v string) *apierr.Error {
-	if v == "" {
-		return apierr.MissingParam(wire.ParamURL, "url is required: the absolute https or http URL the events are posted to, such as http://127.0.0.1:4242/webhooks.")
+	host, port, r := model.ParseWebhookURL(v)
+	if r != nil {
+		return refused(r)
 	}
-	if len(v) > wire.WebhookURLMaxLength {
-		return apierr.Invalid(wire.ParamURL, "url is %d bytes long; use at most %d.", len(v), wire.WebhookURLMaxLength)
-	}
-	u, err := url.Parse(v)
-	if err != nil || (u.Scheme != "https" && u.Scheme != "http") || u.Hostname() == "" || u.Opaque != "" {
-		return apierr.Invalid(wire.ParamURL, "url %q is not an absolute https or http URL; use one such as https://example.com/webhooks.", apierr.Clip(v))
-	}
-	if u.Fragment != "" || strings.Contains(v, "#") {
-		return apierr.Invalid(wire.ParamURL, "url %q has a fragment (#...), which is never sent to a server; remove it.", apierr.Clip(v))
-	}
-	port := urlPort(u)
-	if port == 0 {
-		return apierr.Invalid(wire.ParamURL, "url %q has port %q; use a port from 1 to 65535, or none.", apierr.Clip(v), apierr.Clip(u.Port()))
-	}
-	refused, known := c.s.hooks.CheckURLHost(u.Hostname(), port)
-	if refused != nil || !known {
+	why, known := c.s.hooks.CheckURLHost(host, port)
+	if why != nil || !known {
 		c.s.metrics.Refused(metrics.LimitWebhookTarget)
 	}
-	if refused != nil {
-		return apierr.Invalid(wire.ParamURL, "url %q: %v.", apierr.Clip(v), refused)
+	if why != nil {
+		return apierr.Invalid(wire.ParamURL, "url %q: %v.", apierr.Clip(v), why)
 	}
 	if !known {
 		return apierr.Invalid(wire.ParamURL, "url %q names host %s, which this sandbox does not call: it delivers only to loopback "+
 			"addresses (localhost, 127.0.0.1, ::1) unless started with -webhook-allow naming the host or its network.",
-			apierr.Clip(v), apierr.Clip(u.Hostname()))
+			apierr.Clip(v), apierr.Clip(host))
 	}
 	return nil
-}
-
-// urlPort is the port a URL is called on; 0 when it is not a valid one.
-func urlPort(u *url.URL) uint16 {
-	ps := u.Port()
-	if ps == "" {
-		if u.Scheme == "https" {
-			return 443
-		}
-		return 80
-	}
-	n, err := strconv.ParseUint(ps, 10, 16)
-	if err != nil {
-		return 0
-	}
-	return uint16(n)
 }
 
 // enabledEvents reads and validates enabled_events[].
@@ -114,23 +83,8 @@ func (c *call) enabledEvents() ([]string, bool, *apierr.Error) {
 	if !found {
 		return nil, false, nil
 	}
-	var out []string
-	for _, v := range vals {
-		if v == "" {
-			continue
-		}
-		if v != wire.EventTypeAll && !wire.IsEventType(v) {
-			return nil, true, apierr.Invalid(wire.ParamEnabledEvents, "enabled_events has %q, which is not an event type; use %s, or %s for every type.",
-				apierr.Clip(v), strings.Join(wire.EventTypes, ", "), wire.EventTypeAll)
-		}
-		if !slices.Contains(out, v) {
-			out = append(out, strings.Clone(v))
-		}
-	}
-	if len(out) == 0 {
-		return nil, true, apierr.Invalid(wire.ParamEnabledEvents, "enabled_events is empty; send at least one event type as enabled_events[]=payment.approved, or %s for every type.", wire.EventTypeAll)
-	}
-	return out, true, nil
+	out, r := model.EnabledEvents(vals)
+	return out, true, refused(r)
 }
 
 // setWebhookFields applies the optional fields of a create or update.
