@@ -184,10 +184,7 @@ func (c *call) payInvoice() response {
 	s := c.a.bill.Subs[inv.Subscription]
 	src := c.subscriptionSource(s)
 	if src == nil {
-		e := apierr.Invalid("", "Customer %s has no default source to charge; attach one with POST /v1/customers/%s/sources.",
-			inv.Customer.Format(wire.CustomerIDPrefix), inv.Customer.Format(wire.CustomerIDPrefix))
-		e.Code = wire.ErrorCodeMissingSource
-		return errResponse(e)
+		return errResponse(refused(model.NoSourceToCharge(inv.Customer, "")))
 	}
 	c.collect(inv, s, src)
 	return ok(model.InvoiceJSON(nil, inv))

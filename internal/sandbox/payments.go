@@ -91,14 +91,10 @@ func (c *call) createPayment() response {
 		}
 		p.SetSource(src)
 	case cu != nil:
-		src := cu.DefaultSource
-		if src == nil {
-			e := apierr.Invalid(wire.ParamSource, "customer %s has no default source to charge; attach one with POST /v1/customers/%s/sources, or send source.",
-				cu.ID.Format(wire.CustomerIDPrefix), cu.ID.Format(wire.CustomerIDPrefix))
-			e.Code = wire.ErrorCodeMissingSource
-			return errResponse(e)
+		if cu.DefaultSource == nil {
+			return errResponse(refused(model.NoSourceToCharge(cu.ID, wire.ParamSource)))
 		}
-		p.SetSource(src)
+		p.SetSource(cu.DefaultSource)
 	default:
 		return errResponse(apierr.MissingParam(wire.ParamSource, "Send source (a token such as %s), customer (a customer with a default source), or both.", model.TokenVisa))
 	}

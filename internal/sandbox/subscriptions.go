@@ -121,15 +121,10 @@ func (c *call) createSubscription() response {
 	if e != nil {
 		return errResponse(e)
 	}
-	behavior, _ := c.f.Get(wire.ParamPaymentBehavior)
-	switch behavior {
-	case "":
-		behavior = wire.PaymentBehaviorAllowIncomplete
-	case wire.PaymentBehaviorAllowIncomplete, wire.PaymentBehaviorErrorIfIncomplete:
-	default:
-		return errResponse(apierr.Invalid(wire.ParamPaymentBehavior, "payment_behavior %q is not valid; use %s or %s.", apierr.Clip(behavior),
-			wire.PaymentBehaviorAllowIncomplete, wire.PaymentBehaviorErrorIfIncomplete))
-
+	v, _ = c.f.Get(wire.ParamPaymentBehavior)
+	behavior, r := model.PaymentBehavior(v)
+	if r != nil {
+		return errResponse(refused(r))
 	}
 	var trialDays int64
 	if v, _ := c.f.Get(wire.ParamTrialPeriodDays); v != "" {
@@ -149,22 +144,8 @@ func (c *call) createSubscription() response {
 	} else {
 		src = cu.DefaultSource
 	}
-	charged := trialDays == 0 && model.Amount(items) > 0
-	if charged && src == nil {
-		e := apierr.Invalid(wire.ParamDefaultSource, "customer %s has no default source to charge; attach one with POST /v1/customers/%s/sources, or send default_source.",
-			cu.ID.Format(wire.CustomerIDPrefix), cu.ID.Format(wire.CustomerIDPrefix))
-		e.Code = wire.ErrorCodeMissingSource
-		return errResponse(e)
-	}
-	firstApproves := src != nil && src.Card.Outcome(func() bool { return c.chargedBefore(cu.ID, src.ID) }) == model.Approves
-	if charged && behavior == wire.PaymentBehaviorErrorIfIncomplete && !firstApproves {
-		// Nothing is created: not the subscription, its invoice or a payment.
-		return errResponse((&apierr.Error{
-			Status: 402, Type: wire.ErrorTypeCard, Code: wire.ErrorCodeCardDeclined,
-			Message: "The first payment would not succeed at once (sandbox token " + src.Card.Token + "), and payment_behavior is " +
-				wire.PaymentBehaviorErrorIfIncomplete + "; nothing was created. Use another card, or allow_incomplete.",
-		}))
-
+	if e := refused(sub.CheckFirstCharge(src, trialDays, behavior, func() bool { return c.chargedBefore(cu.ID, src.ID) })); e != nil {
+		return errResponse(e) // nothing is created: not the subscription, its invoice or a payment
 	}
 
 	c.a.bill.Ensure()

@@ -3,6 +3,7 @@ package model
 import (
 	"time"
 
+	"github.com/paymentsdev/terraform-provider-payments/internal/sandbox/ids"
 	"github.com/paymentsdev/terraform-provider-payments/internal/wire"
 )
 
@@ -49,6 +50,55 @@ func Amount(items []SubItem) int64 {
 		n += it.Price.UnitAmount * it.Quantity
 	}
 	return n
+}
+
+// PaymentBehavior reads payment_behavior v: what a subscription's create
+// does when its first charge does not succeed at once; allow_incomplete
+// when v is empty.
+func PaymentBehavior(v string) (string, *Refusal) {
+	switch v {
+	case "":
+		return wire.PaymentBehaviorAllowIncomplete, nil
+	case wire.PaymentBehaviorAllowIncomplete, wire.PaymentBehaviorErrorIfIncomplete:
+		return v, nil
+	}
+	return "", invalid(wire.ParamPaymentBehavior, "payment_behavior %q is not valid; use %s or %s.", clip(v),
+		wire.PaymentBehaviorAllowIncomplete, wire.PaymentBehaviorErrorIfIncomplete)
+}
+
+// NoSourceToCharge refuses a charge of customer cu, who has no default
+// source; param is the parameter that could have named another source,
+// "" for none.
+func NoSourceToCharge(cu ids.RID, param string) *Refusal {
+	id := cu.Format(wire.CustomerIDPrefix)
+	r := &Refusal{Param: param, Code: wire.ErrorCodeMissingSource,
+		Message: "customer " + id + " has no default source to charge; attach one with POST /v1/customers/" + id + "/sources"}
+	if param == "" {
+		r.Message = "C" + r.Message[1:] + "."
+	} else {
+		r.Message += ", or send " + param + "."
+	}
+	return r
+}
+
+// CheckFirstCharge refuses to create s when its first invoice, billed now
+// unless a trial of trialDays comes first, cannot be charged as asked:
+// src, the card it goes to, is nil, or behavior is error_if_incomplete
+// and the card's first charge would not succeed at once (nothing is then
+// created). chargedBefore reports whether src was charged before.
+func (s *Subscription) CheckFirstCharge(src *Source, trialDays int64, behavior string, chargedBefore func() bool) *Refusal {
+	if trialDays > 0 || Amount(s.Items) == 0 {
+		return nil
+	}
+	if src == nil {
+		return NoSourceToCharge(s.Customer, wire.ParamDefaultSource)
+	}
+	if behavior == wire.PaymentBehaviorErrorIfIncomplete && src.Card.Outcome(chargedBefore) != Approves {
+		return &Refusal{Code: wire.ErrorCodeCardDeclined, Card: true,
+			Message: "The first payment would not succeed at once (sandbox token " + src.Card.Token + "), and payment_behavior is " +
+				wire.PaymentBehaviorErrorIfIncomplete + "; nothing was created. Use another card, or allow_incomplete."}
+	}
+	return nil
 }
 
 // CheckChange refuses to change a subscription that has ended.

@@ -232,3 +232,67 @@ func TestCustomer_ChargeSource(t *testing.T) {
 		}
 	}
 }
+
+// TestSubscription_CheckFirstCharge: a create that bills now needs a
+// card, and under error_if_incomplete one whose first charge succeeds.
+func TestSubscription_CheckFirstCharge(t *testing.T) {
+	t.Parallel()
+	src := func(tok string) *Source { return &Source{ID: ids.New(), Card: CardByToken(tok)} }
+	allow, strict := wire.PaymentBehaviorAllowIncomplete, wire.PaymentBehaviorErrorIfIncomplete
+	for _, tc := range []struct {
+		name          string
+		amount, trial int64
+		src           *Source
+		behavior      string
+		chargedBefore bool
+		code, want    string
+	}{
+		{"approves", 100, 0, src(TokenVisa), strict, false, "", ""},
+		{"a trial first", 100, 7, nil, strict, false, "", ""},
+		{"free", 0, 0, nil, strict, false, "", ""},
+		{"no card", 100, 0, nil, allow, false, wire.ErrorCodeMissingSource, "has no default source to charge; attach one with POST /v1/customers/"},
+		{"declines, allowed incomplete", 100, 0, src(TokenDeclined), allow, false, "", ""},
+		{"declines", 100, 0, src(TokenDeclined), strict, false, wire.ErrorCodeCardDeclined, "(sandbox token tok_declined)"},
+		{"needs 3-D Secure", 100, 0, src(Token3DS), strict, false, wire.ErrorCodeCardDeclined, "would not succeed at once"},
+		{"declines later, first charge", 100, 0, src(TokenDeclinedLater), strict, false, "", ""},
+		{"declines later, charged before", 100, 0, src(TokenDeclinedLater), strict, true, wire.ErrorCodeCardDeclined, "nothing was created"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			s := &Subscription{Customer: ids.New(), Items: []SubItem{{Price: monthly("USD", tc.amount), Quantity: 1}}}
+			r := s.CheckFirstCharge(tc.src, tc.trial, tc.behavior, func() bool { return tc.chargedBefore })
+			wantRefusal(t, r, tc.code, tc.want)
+			if r != nil && r.Card != (tc.code == wire.ErrorCodeCardDeclined) {
+				t.Fatalf("card refusal %v for %s", r.Card, tc.code)
+			}
+		})
+	}
+}
+
+// TestNoSourceToCharge_Params: the refusal names the parameter that
+// could have named a card, or none.
+func TestNoSourceToCharge_Params(t *testing.T) {
+	t.Parallel()
+	cu := ids.New()
+	id := cu.Format(wire.CustomerIDPrefix)
+	for param, want := range map[string]string{
+		wire.ParamSource:        "customer " + id + " has no default source to charge; attach one with POST /v1/customers/" + id + "/sources, or send source.",
+		wire.ParamDefaultSource: "customer " + id + " has no default source to charge; attach one with POST /v1/customers/" + id + "/sources, or send default_source.",
+		"":                      "Customer " + id + " has no default source to charge; attach one with POST /v1/customers/" + id + "/sources.",
+	} {
+		if r := NoSourceToCharge(cu, param); r.Message != want || r.Param != param || r.Code != wire.ErrorCodeMissingSource {
+			t.Errorf("param %q: %+v", param, r)
+		}
+	}
+}
+
+// TestPaymentBehavior_Values: allow_incomplete unless error_if_incomplete.
+func TestPaymentBehavior_Values(t *testing.T) {
+	t.Parallel()
+	for v, want := range map[string]string{"": wire.PaymentBehaviorAllowIncomplete, wire.PaymentBehaviorAllowIncomplete: wire.PaymentBehaviorAllowIncomplete,
+		wire.PaymentBehaviorErrorIfIncomplete: wire.PaymentBehaviorErrorIfIncomplete, "default_incomplete": ""} {
+		got, r := PaymentBehavior(v)
+		if got != want || (r != nil) != (want == "") {
+			t.Errorf("%q: %q, %v", v, got, r)
+		}
+	}
+}
