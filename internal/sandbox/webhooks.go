@@ -27,6 +27,8 @@ type webhookState struct {
 	endpointOrder []*model.WebhookEndpoint // by seq, oldest first
 	events        map[rid]*model.Event
 	eventOrder    []*model.Event // by seq, oldest first
+	// objs holds the events' objects (events.go).
+	objs eventObjects
 	// book is the pending deliveries and the delivery log, under a lock
 	// of their own (see package delivery).
 	book delivery.Book
@@ -45,7 +47,7 @@ func (w *webhookState) ensure() {
 // Deliveries already scheduled find themselves gone from pending and stop.
 func (w *webhookState) clear(c *call) {
 	w.endpoints, w.endpointOrder = nil, nil
-	w.events, w.eventOrder = nil, nil
+	w.events, w.eventOrder, w.objs = nil, nil, eventObjects{}
 	c.undoBook(c.s.hooks.Reset(c.a))
 }
 
