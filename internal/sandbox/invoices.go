@@ -1,9 +1,6 @@
 package sandbox
 
 import (
-	"slices"
-	"strings"
-
 	"github.com/paymentsdev/terraform-provider-payments/internal/sandbox/apierr"
 	"github.com/paymentsdev/terraform-provider-payments/internal/sandbox/listing"
 	"github.com/paymentsdev/terraform-provider-payments/internal/sandbox/model"
@@ -230,8 +227,8 @@ func (c *call) listInvoices() response {
 		sub = s.ID
 	}
 	status, _ := c.f.Get(wire.ParamStatus)
-	if status != "" && !slices.Contains(wire.InvoiceStatuses, status) {
-		return errResponse(apierr.Invalid(wire.ParamStatus, "status %q is not an invoice status; use one of %s.", apierr.Clip(status), strings.Join(wire.InvoiceStatuses, ", ")))
+	if e := refused(model.CheckStatusFilter(status, "an invoice", wire.InvoiceStatuses, "")); e != nil {
+		return errResponse(e)
 	}
 	match := func(inv *model.Invoice) bool {
 		return (cus.IsZero() || inv.Customer == cus) && (sub.IsZero() || inv.Subscription == sub) && (status == "" || inv.Status == status)

@@ -1,7 +1,6 @@
 package sandbox
 
 import (
-	"slices"
 	"strings"
 	"time"
 
@@ -256,8 +255,8 @@ func (c *call) listPayments() response {
 		all = c.a.byCustomer[cus]
 	}
 	status, _ := c.f.Get(wire.ParamStatus)
-	if status != "" && !slices.Contains(wire.PaymentStatuses, status) {
-		return errResponse(apierr.Invalid(wire.ParamStatus, "status %q is not a payment status; use one of %s.", apierr.Clip(status), strings.Join(wire.PaymentStatuses, ", ")))
+	if e := refused(model.CheckStatusFilter(status, "a payment", wire.PaymentStatuses, "")); e != nil {
+		return errResponse(e)
 	}
 	var bounds [2]int64
 	for i, name := range []string{wire.ParamCreatedGTE, wire.ParamCreatedLTE} {

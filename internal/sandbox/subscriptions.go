@@ -1,9 +1,6 @@
 package sandbox
 
 import (
-	"slices"
-	"strings"
-
 	"github.com/paymentsdev/terraform-provider-payments/internal/sandbox/apierr"
 	"github.com/paymentsdev/terraform-provider-payments/internal/sandbox/form"
 	"github.com/paymentsdev/terraform-provider-payments/internal/sandbox/listing"
@@ -300,30 +297,15 @@ func (c *call) listSubscriptions() response {
 	if e != nil {
 		return errResponse(e)
 	}
-	var pr *model.Price
+	f := model.SubscriptionFilter{Customer: cus}
 	if v, _ := c.f.Get(wire.ParamPrice); v != "" {
-		if pr = c.findPrice(v); pr == nil {
+		if f.Price = c.findPrice(v); f.Price == nil {
 			return errResponse(apierr.MissingRef(wire.ParamPrice, "price %q is not a price of this account; list the prices with GET %s.", apierr.Clip(v), wire.PathPrices))
 		}
 	}
-	status, _ := c.f.Get(wire.ParamStatus)
-	if status != "" && status != wire.SubscriptionStatusAll && !slices.Contains(wire.SubscriptionStatuses, status) {
-		return errResponse(apierr.Invalid(wire.ParamStatus, "status %q is not a subscription status; use one of %s, or %s.", apierr.Clip(status),
-			strings.Join(wire.SubscriptionStatuses, ", "), wire.SubscriptionStatusAll))
-
-	}
-	match := func(s *model.Subscription) bool {
-		switch {
-		case !cus.IsZero() && s.Customer != cus:
-			return false
-		case status == "" && s.Status == wire.SubscriptionStatusCanceled:
-			return false
-		case status != "" && status != wire.SubscriptionStatusAll && s.Status != status:
-			return false
-		case pr != nil && !slices.ContainsFunc(s.Items, func(it model.SubItem) bool { return it.Price == pr }):
-			return false
-		}
-		return true
+	f.Status, _ = c.f.Get(wire.ParamStatus)
+	if e := refused(model.CheckStatusFilter(f.Status, "a subscription", wire.SubscriptionStatuses, wire.SubscriptionStatusAll)); e != nil {
+		return errResponse(e)
 	}
 	l := listing.List[*model.Subscription]{
 		URL: wire.PathSubscriptions, Noun: "subscription",
@@ -335,5 +317,5 @@ func (c *call) listSubscriptions() response {
 		Every: func() []*model.Subscription { return c.a.bill.SubOrder },
 		Write: model.SubscriptionJSON,
 	}
-	return serveList(c, &l, c.a.bill.SubOrder, match)
+	return serveList(c, &l, c.a.bill.SubOrder, f.Match)
 }
