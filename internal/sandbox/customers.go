@@ -138,19 +138,9 @@ func (c *call) updateCustomer() response {
 		return errResponse(e)
 	}
 	if v, ok := c.f.Get(wire.ParamDefaultSource); ok {
-		if v == "" {
-			return errResponse(apierr.Invalid(wire.ParamDefaultSource, "default_source cannot be empty: a default can be replaced by another attached source (%s...), not removed.", wire.SourceIDPrefix))
+		if e := refused(next.SetDefaultSource(v)); e != nil {
+			return errResponse(e)
 		}
-		var src *model.Source
-		if r, ok := parseRID(v, wire.SourceIDPrefix); ok {
-			_, src = cu.Source(r)
-		}
-		if src == nil {
-			return errResponse(apierr.MissingRef(wire.ParamDefaultSource, "default_source %q is not a source attached to customer %s; attach it first with POST /v1/customers/%s/sources.",
-				apierr.Clip(v), cu.ID.Format(wire.CustomerIDPrefix), cu.ID.Format(wire.CustomerIDPrefix)))
-
-		}
-		next.DefaultSource = src
 	}
 	*cu = next
 	c.putCustomer(cu)

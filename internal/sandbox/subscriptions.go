@@ -79,16 +79,8 @@ func (c *call) parseItems(prev []model.SubItem, like *model.Price) ([]model.SubI
 // default_source, or nil when it is not given.
 func (c *call) customerSource(cu *model.Customer) (*model.Source, *apierr.Error) {
 	v, _ := c.f.Get(wire.ParamDefaultSource)
-	if v == "" {
-		return nil, nil
-	}
-	if r, ok := parseRID(v, wire.SourceIDPrefix); ok {
-		if _, src := cu.Source(r); src != nil {
-			return src, nil
-		}
-	}
-	return nil, apierr.MissingRef(wire.ParamDefaultSource, "default_source %q is not a source of customer %s; attach it first with POST /v1/customers/%s/sources.",
-		apierr.Clip(v), cu.ID.Format(wire.CustomerIDPrefix), cu.ID.Format(wire.CustomerIDPrefix))
+	src, r := cu.SubscriptionSource(v)
+	return src, refused(r)
 }
 
 func (c *call) createSubscription() response {

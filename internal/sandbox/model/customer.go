@@ -77,6 +77,40 @@ func (c *Customer) Detach(i int) (src *Source, defaultChanged bool) {
 	return src, true
 }
 
+// SubscriptionSource is the source of the customer that a subscription's
+// default_source v names; nil when v is empty (its charges then go to the
+// customer's default).
+func (c *Customer) SubscriptionSource(v string) (*Source, *Refusal) {
+	if v == "" {
+		return nil, nil
+	}
+	if r, ok := ids.Parse(v, wire.SourceIDPrefix); ok {
+		if _, src := c.Source(r); src != nil {
+			return src, nil
+		}
+	}
+	id := c.ID.Format(wire.CustomerIDPrefix)
+	return nil, &Refusal{Param: wire.ParamDefaultSource, Code: wire.ErrorCodeResourceMissing,
+		Message: fmt.Sprintf("default_source %q is not a source of customer %s; attach it first with POST /v1/customers/%s/sources.", clip(v), id, id)}
+}
+
+// SetDefaultSource makes the source v names the customer's default: one
+// of its sources; a default is replaced, never removed.
+func (c *Customer) SetDefaultSource(v string) *Refusal {
+	if v == "" {
+		return invalid(wire.ParamDefaultSource, "default_source cannot be empty: a default can be replaced by another attached source (%s...), not removed.", wire.SourceIDPrefix)
+	}
+	if r, ok := ids.Parse(v, wire.SourceIDPrefix); ok {
+		if _, src := c.Source(r); src != nil {
+			c.DefaultSource = src
+			return nil
+		}
+	}
+	id := c.ID.Format(wire.CustomerIDPrefix)
+	return &Refusal{Param: wire.ParamDefaultSource, Code: wire.ErrorCodeResourceMissing,
+		Message: fmt.Sprintf("default_source %q is not a source attached to customer %s; attach it first with POST /v1/customers/%s/sources.", clip(v), id, id)}
+}
+
 // Source is a card attached to a customer.
 type Source struct {
 	ID                ids.RID

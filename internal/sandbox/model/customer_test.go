@@ -4,6 +4,7 @@ import (
 	"testing"
 
 	"github.com/paymentsdev/terraform-provider-payments/internal/sandbox/ids"
+	"github.com/paymentsdev/terraform-provider-payments/internal/wire"
 )
 
 // TestCustomer_AttachDetach: the first source attached is the default;
@@ -39,4 +40,47 @@ func TestCustomer_AttachDetach(t *testing.T) {
 	if len(cu.Sources) != 0 {
 		t.Fatalf("%d sources left", len(cu.Sources))
 	}
+}
+
+// TestCustomer_NamedSources: default_source names one of the customer's
+// own sources; a subscription may leave it empty, a customer's update
+// may not.
+func TestCustomer_NamedSources(t *testing.T) {
+	t.Parallel()
+	a, b := &Source{ID: ids.New()}, &Source{ID: ids.New()}
+	cu := &Customer{ID: ids.New(), Sources: []*Source{a, b}, DefaultSource: a}
+	other := ids.New().Format(wire.SourceIDPrefix)
+	for _, tc := range []struct {
+		name, v   string
+		want      *Source
+		code, msg string
+	}{
+		{"its source", b.ID.Format(wire.SourceIDPrefix), b, "", ""},
+		{"another's source", other, nil, wire.ErrorCodeResourceMissing, `default_source "` + other + `" is not a source`},
+		{"not an id", "card_1", nil, wire.ErrorCodeResourceMissing, `default_source "card_1" is not a source`},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			suffix := func(s string) string {
+				if tc.msg == "" {
+					return ""
+				}
+				return tc.msg + s
+			}
+			src, r := cu.SubscriptionSource(tc.v)
+			wantRefusal(t, r, tc.code, suffix(" of customer"))
+			if src != tc.want {
+				t.Fatalf("source %v", src)
+			}
+			next := *cu
+			r = next.SetDefaultSource(tc.v)
+			wantRefusal(t, r, tc.code, suffix(" attached to customer"))
+			if r == nil && next.DefaultSource != tc.want || r != nil && next.DefaultSource != a {
+				t.Fatalf("default %v", next.DefaultSource)
+			}
+		})
+	}
+	if src, r := cu.SubscriptionSource(""); src != nil || r != nil {
+		t.Fatalf("empty: %v, %v", src, r)
+	}
+	wantRefusal(t, cu.SetDefaultSource(""), wire.ErrorCodeParameterInvalid, "default_source cannot be empty")
 }
