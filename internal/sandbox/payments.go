@@ -69,17 +69,9 @@ func (c *call) createPayment() response {
 	}
 	switch v, _ := c.f.Get(wire.ParamSource); {
 	case strings.HasPrefix(v, wire.SourceIDPrefix):
-		if cu == nil {
-			return errResponse(apierr.MissingParam(wire.ParamCustomer, "source %s is a stored source; send it together with customer, the customer it is attached to.", apierr.Clip(v)))
-		}
-		var src *model.Source
-		if r, ok := parseRID(v, wire.SourceIDPrefix); ok {
-			_, src = cu.Source(r)
-		}
-		if src == nil {
-			return errResponse(apierr.MissingRef(wire.ParamSource, "source %q is not attached to customer %s; send one of its sources, or a token.",
-				apierr.Clip(v), cu.ID.Format(wire.CustomerIDPrefix)))
-
+		src, r := model.StoredSource(cu, v)
+		if r != nil {
+			return errResponse(refused(r))
 		}
 		p.SetSource(src)
 	case v != "":

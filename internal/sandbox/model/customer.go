@@ -111,6 +111,23 @@ func (c *Customer) SetDefaultSource(v string) *Refusal {
 		Message: fmt.Sprintf("default_source %q is not a source attached to customer %s; attach it first with POST /v1/customers/%s/sources.", clip(v), id, id)}
 }
 
+// StoredSource is the source v, a src_ id sent as a payment's source, of
+// cu, the payment's customer: a stored source is charged only together
+// with the customer it is attached to (cu nil refuses it).
+func StoredSource(cu *Customer, v string) (*Source, *Refusal) {
+	if cu == nil {
+		return nil, &Refusal{Param: wire.ParamCustomer, Code: wire.ErrorCodeParameterMissing,
+			Message: "source " + clip(v) + " is a stored source; send it together with customer, the customer it is attached to."}
+	}
+	if r, ok := ids.Parse(v, wire.SourceIDPrefix); ok {
+		if _, src := cu.Source(r); src != nil {
+			return src, nil
+		}
+	}
+	return nil, &Refusal{Param: wire.ParamSource, Code: wire.ErrorCodeResourceMissing,
+		Message: fmt.Sprintf("source %q is not attached to customer %s; send one of its sources, or a token.", clip(v), cu.ID.Format(wire.CustomerIDPrefix))}
+}
+
 // Source is a card attached to a customer.
 type Source struct {
 	ID                ids.RID

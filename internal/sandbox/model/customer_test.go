@@ -84,3 +84,25 @@ func TestCustomer_NamedSources(t *testing.T) {
 	}
 	wantRefusal(t, cu.SetDefaultSource(""), wire.ErrorCodeParameterInvalid, "default_source cannot be empty")
 }
+
+// TestStoredSource_Customer: a stored source is charged with the
+// customer it is attached to, and no other.
+func TestStoredSource_Customer(t *testing.T) {
+	t.Parallel()
+	a := &Source{ID: ids.New()}
+	cu := &Customer{ID: ids.New(), Sources: []*Source{a}}
+	aID := a.ID.Format(wire.SourceIDPrefix)
+	if src, r := StoredSource(cu, aID); src != a || r != nil {
+		t.Fatalf("its own source: %v, %v", src, r)
+	}
+	_, r := StoredSource(nil, aID)
+	wantRefusal(t, r, wire.ErrorCodeParameterMissing, "source "+aID+" is a stored source; send it together with customer")
+	if r.Param != wire.ParamCustomer {
+		t.Fatalf("param %q", r.Param)
+	}
+	_, r = StoredSource(&Customer{ID: ids.New()}, aID)
+	wantRefusal(t, r, wire.ErrorCodeResourceMissing, `source "`+aID+`" is not attached to customer`)
+	if r.Param != wire.ParamSource {
+		t.Fatalf("param %q", r.Param)
+	}
+}
