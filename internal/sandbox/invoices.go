@@ -53,12 +53,7 @@ func (c *call) collect(inv *model.Invoice, s *model.Subscription, src *model.Sou
 		c.invoiceUnpaid(s, inv)
 		return
 	}
-	p := &model.Payment{
-		Created: c.unix, Amount: inv.AmountDue, Currency: inv.Currency, CaptureRequested: true,
-		Customer: inv.Customer, Invoice: inv.ID,
-		Description: "Invoice " + wire.InvoiceIDPrefix + string(inv.ID[:]), // one allocation
-	}
-	p.SetSource(src)
+	p := inv.NewPayment(c.unix, src)
 	c.makePayment(p)
 	inv.Payment = p.ID
 	c.emitPayment(p, c.paymentScratch(p))

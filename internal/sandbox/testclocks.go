@@ -53,11 +53,8 @@ func (c *call) frozenTime() (int64, bool, *apierr.Error) {
 	if !ok || v == "" {
 		return 0, false, nil
 	}
-	t, err := time.Parse(time.RFC3339, v)
-	if err != nil || t.Year() < 1971 || t.Year() > 9999 {
-		return 0, true, apierr.Invalid(wire.ParamFrozenTime, "frozen_time %q is not an RFC 3339 time; use the form 2026-01-31T12:00:00Z.", apierr.Clip(v))
-	}
-	return t.Unix(), true, nil
+	t, r := model.ParseFrozenTime(v)
+	return t, true, refused(r)
 }
 
 func (c *call) createTestClock() response {

@@ -204,6 +204,19 @@ func NewInvoice(s *Subscription, created int64, reason string, free bool) *Invoi
 	return inv
 }
 
+// NewPayment is the charge of inv's amount due to src, made at created:
+// a payment of the payments API with its invoice set, captured at once,
+// without its id or status (the charge decides them).
+func (inv *Invoice) NewPayment(created int64, src *Source) *Payment {
+	p := &Payment{
+		Created: created, Amount: inv.AmountDue, Currency: inv.Currency, CaptureRequested: true,
+		Customer: inv.Customer, Invoice: inv.ID,
+		Description: "Invoice " + wire.InvoiceIDPrefix + string(inv.ID[:]), // one allocation
+	}
+	p.SetSource(src)
+	return p
+}
+
 // Payable reports whether inv can still be paid: open, or uncollectible
 // after its dunning ran out, as Stripe's invoices are.
 func (inv *Invoice) Payable() bool {

@@ -296,3 +296,16 @@ func TestPaymentBehavior_Values(t *testing.T) {
 		}
 	}
 }
+
+// TestInvoice_NewPayment: an invoice's charge is a captured payment of
+// its amount due, naming the invoice.
+func TestInvoice_NewPayment(t *testing.T) {
+	t.Parallel()
+	src := &Source{ID: ids.New(), Card: CardByToken(TokenVisa), ExpMonth: ExpMonth, ExpYear: 2030}
+	inv := &Invoice{ID: ids.New(), Customer: ids.New(), AmountDue: 1234, Currency: "EUR"}
+	p := inv.NewPayment(77, src)
+	if p.Amount != 1234 || p.Currency != "EUR" || !p.CaptureRequested || p.Customer != inv.Customer || p.Invoice != inv.ID ||
+		p.Created != 77 || p.SourceID != src.ID || p.Card != src.Card || p.Description != "Invoice "+inv.ID.Format(wire.InvoiceIDPrefix) {
+		t.Fatalf("%+v", p)
+	}
+}

@@ -175,6 +175,16 @@ func TestClockJSON(b []byte, k *TestClock, status string) []byte {
 	return append(b, `,"livemode":false}`...)
 }
 
+// ParseFrozenTime reads a test clock's frozen_time v: an RFC 3339 time
+// from 1971 to 9999, to whole seconds.
+func ParseFrozenTime(v string) (int64, *Refusal) {
+	t, err := time.Parse(time.RFC3339, v)
+	if err != nil || t.Year() < 1971 || t.Year() > 9999 {
+		return 0, invalid(wire.ParamFrozenTime, "frozen_time %q is not an RFC 3339 time; use the form 2026-01-31T12:00:00Z.", clip(v))
+	}
+	return t.Unix(), nil
+}
+
 // CheckAdvance refuses to move k to to: a test clock only moves forward,
 // and one advance crosses at most wire.TestClockAdvancePeriods periods
 // of the shortest subscription on it that has not ended (of subs, all

@@ -47,3 +47,25 @@ func TestTestClock_CheckAdvance(t *testing.T) {
 		})
 	}
 }
+
+// TestParseFrozenTime_Values: RFC 3339, from 1971 to 9999, in seconds.
+func TestParseFrozenTime_Values(t *testing.T) {
+	t.Parallel()
+	for _, tc := range []struct {
+		v    string
+		want int64
+		ok   bool
+	}{
+		{"2026-01-01T00:00:00Z", 1_767_225_600, true},
+		{"2026-01-01T01:00:00+01:00", 1_767_225_600, true},
+		{"1971-01-01T00:00:00Z", 31_536_000, true},
+		{"1970-12-31T23:59:59Z", 0, false},
+		{"2026-01-01", 0, false},
+		{"tomorrow", 0, false},
+	} {
+		got, r := ParseFrozenTime(tc.v)
+		if got != tc.want || (r == nil) != tc.ok || r != nil && (r.Param != wire.ParamFrozenTime || !strings.Contains(r.Message, "is not an RFC 3339 time")) {
+			t.Errorf("%q: %d, %+v", tc.v, got, r)
+		}
+	}
+}
