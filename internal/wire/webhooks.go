@@ -108,8 +108,18 @@ var EventTypes = []string{
 	EventTestClockCreated, EventTestClockAdvancing, EventTestClockReady, EventTestClockDeleted,
 }
 
-// PaymentStatusEvent is the event type sent when a payment enters status.
-func PaymentStatusEvent(status string) string { return "payment." + status }
+// PaymentStatusEvent is the event type sent when a payment enters status:
+// one of the constants, not a new string each call (a renewal and a
+// payment create each send one).
+func PaymentStatusEvent(status string) string {
+	const prefix = "payment."
+	for _, t := range EventTypes {
+		if len(t) == len(prefix)+len(status) && t[len(prefix):] == status && t[:len(prefix)] == prefix {
+			return t
+		}
+	}
+	return prefix + status
+}
 
 // IsEventType reports whether s is an event type (not EventTypeAll).
 func IsEventType(s string) bool {

@@ -89,3 +89,19 @@ func TestEventTypes_UniqueAndKnown(t *testing.T) {
 		t.Errorf("PaymentStatusEvent(approved) = %s", got)
 	}
 }
+
+func TestPaymentStatusEvent_EveryStatusIsATypeWithoutAllocating(t *testing.T) {
+	for _, status := range wire.PaymentStatuses {
+		got := wire.PaymentStatusEvent(status)
+		if got != "payment."+status || !wire.IsEventType(got) {
+			t.Errorf("PaymentStatusEvent(%s) = %s, want the event type payment.%s", status, got, status)
+		}
+		if n := testing.AllocsPerRun(10, func() { _ = wire.PaymentStatusEvent(status) }); n != 0 {
+			t.Errorf("PaymentStatusEvent(%s) allocates %v times, want 0", status, n)
+		}
+	}
+	// Not a status: still the type's spelling.
+	if got := wire.PaymentStatusEvent("updated_x"); got != "payment.updated_x" {
+		t.Errorf("PaymentStatusEvent(updated_x) = %s", got)
+	}
+}
