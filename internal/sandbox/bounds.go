@@ -266,7 +266,7 @@ func (a *account) countLoaded(now time.Time) {
 	for _, ep := range a.wh.endpoints {
 		a.recount(&ep.Counted, ep.MemBytes())
 	}
-	for _, ev := range a.wh.events {
+	for _, ev := range a.wh.eventOrder {
 		a.recount(&ev.Counted, ev.MemBytes())
 	}
 	for _, t := range a.tokens {

@@ -2,6 +2,7 @@ package sandbox
 
 import (
 	"bytes"
+	"encoding/binary"
 	"strings"
 	"time"
 
@@ -30,8 +31,9 @@ func (c *call) emit(typ string, obj []byte) {
 	// from; the body's created_at is the change's time, which for a
 	// customer on a test clock is the clock's (testclocks.go).
 	now := c.wallNow()
-	ev := &model.Event{ID: newRID(), Seq: wh.seq, Type: typ, Created: max(c.unix, now.Unix()), At: c.unix}
-	for wh.events[ev.ID] != nil {
+	ev := wh.newEvent()
+	*ev = model.Event{ID: newRID(), Seq: wh.seq, Type: typ, Created: max(c.unix, now.Unix()), At: c.unix}
+	for wh.events.taken(ev.ID) {
 		ev.ID = newRID()
 	}
 	if n := len(wh.eventOrder); n > 0 && bytes.Equal(wh.eventOrder[n-1].Obj, obj) {
@@ -40,7 +42,7 @@ func (c *call) emit(typ string, obj []byte) {
 		ev.Obj = wh.objs.copy(obj, len(wh.eventOrder)) // obj may be the call's scratch
 	}
 	c.a.recount(&ev.Counted, ev.MemBytes())
-	wh.events[ev.ID] = ev
+	wh.events.add(ev)
 	wh.eventOrder = append(wh.eventOrder, ev)
 	c.putEvent(ev)
 	c.pruneEventsAt(now, func() bool { return false })
@@ -75,6 +77,75 @@ func (o *eventObjects) copy(obj []byte, events int) []byte {
 	o.block = append(o.block, obj...)
 	return o.block[n:len(o.block):len(o.block)]
 }
+
+// eventIndex finds an account's events by id. Its map is keyed by the
+// id's first eight characters rather than all 24: an integer key hashes
+// and compares in a few instructions, and each event costs the map three
+// operations (the check that its id is free, its insert, and its delete
+// when it goes), a fifth of a renewal's time when keyed by the array.
+// emit draws ids until that key is free; an event read from the data
+// file whose key another event has goes to clash, which is empty but for
+// ids that share eight random characters.
+type eventIndex struct {
+	byKey map[uint64]*model.Event
+	clash map[rid]*model.Event
+}
+
+func eventKey(r rid) uint64 { return binary.LittleEndian.Uint64(r[:8]) }
+
+// get returns the event of id r, or nil.
+func (x *eventIndex) get(r rid) *model.Event {
+	if ev := x.byKey[eventKey(r)]; ev != nil && ev.ID == r {
+		return ev
+	}
+	return x.clash[r]
+}
+
+// taken reports whether a new event may not have id r: its key is in use.
+func (x *eventIndex) taken(r rid) bool { return x.byKey[eventKey(r)] != nil }
+
+// add files ev; the map is made on first use.
+func (x *eventIndex) add(ev *model.Event) {
+	if x.byKey == nil {
+		x.byKey = make(map[uint64]*model.Event)
+	}
+	k := eventKey(ev.ID)
+	if x.byKey[k] == nil {
+		x.byKey[k] = ev
+		return
+	}
+	if x.clash == nil {
+		x.clash = make(map[rid]*model.Event)
+	}
+	x.clash[ev.ID] = ev
+}
+
+// remove forgets ev.
+func (x *eventIndex) remove(ev *model.Event) {
+	if k := eventKey(ev.ID); x.byKey[k] == ev {
+		delete(x.byKey, k)
+		return
+	}
+	delete(x.clash, ev.ID)
+}
+
+// newEvent returns room for an event from a slab of several, rather than
+// one allocation each (a renewal makes five): a slab goes once its last
+// event has gone, and since events go oldest first the slabs kept half
+// empty are at most the newest and the oldest. A slab holds an eighth of
+// the account's events, at most maxEventSlab, so that an account with
+// few events keeps no large one.
+func (w *webhookState) newEvent() *model.Event {
+	if len(w.slab) == 0 {
+		w.slab = make([]model.Event, min(len(w.eventOrder)/8+1, maxEventSlab))
+	}
+	ev := &w.slab[0]
+	w.slab = w.slab[1:]
+	return ev
+}
+
+// maxEventSlab bounds a slab of events.
+const maxEventSlab = 64
 
 // wallNow is the server's time for the call's events and their pruning,
 // read once a call (or a renewal step, which resets it): a renewal
@@ -128,7 +199,7 @@ func (c *call) pruneEventsAt(now time.Time, over func() bool) {
 	n := 0
 	for n < len(wh.eventOrder) && (wh.eventOrder[n].Created < cutoff || len(wh.eventOrder)-n > maxEvents || over()) {
 		ev := wh.eventOrder[n]
-		delete(wh.events, ev.ID)
+		wh.events.remove(ev)
 		c.a.charge(-ev.Counted)
 		c.deleteEventRecord(ev)
 		n++
@@ -150,7 +221,7 @@ func (c *call) retrieveEvent() response {
 	}
 	id := c.r.PathValue("id")
 	if r, valid := parseRID(id, wire.EventIDPrefix); valid {
-		if ev := c.a.wh.events[r]; ev != nil && !c.expired(ev) {
+		if ev := c.a.wh.events.get(r); ev != nil && !c.expired(ev) {
 			return ok(ev.JSON())
 		}
 	}
@@ -176,7 +247,7 @@ func (c *call) listEvents() response {
 		Seq: func(ev *model.Event) uint64 { return ev.Seq },
 		Find: func(id string) (*model.Event, bool) {
 			r, ok := parseRID(id, wire.EventIDPrefix)
-			ev := c.a.wh.events[r]
+			ev := c.a.wh.events.get(r)
 			return ev, ok && ev != nil
 		},
 		Every: func() []*model.Event { return c.a.wh.eventOrder },

@@ -5,6 +5,7 @@ import (
 	"crypto/sha256"
 	"testing"
 
+	"github.com/paymentsdev/terraform-provider-payments/internal/sandbox/model"
 	"github.com/paymentsdev/terraform-provider-payments/internal/wire"
 )
 
@@ -70,6 +71,88 @@ func TestEventObjects_Copy(t *testing.T) {
 		}
 		if shared := cap(o.block) >= 2000; shared != (tc.block >= 1999) {
 			t.Errorf("%s: the second copy shared the block: %v", tc.name, shared)
+		}
+	}
+}
+
+// TestEventIndex: events are found by their whole id, not by the eight
+// characters the map is keyed by; an event whose key another has (read
+// from the data file) is found too, and removing one leaves the other.
+func TestEventIndex(t *testing.T) {
+	t.Parallel()
+	id := func(s string) rid {
+		var r rid
+		copy(r[:], s)
+		return r
+	}
+	a := &model.Event{ID: id("AAAAAAAA0000000000000001")}
+	b := &model.Event{ID: id("AAAAAAAA0000000000000002")} // a's key
+	c := &model.Event{ID: id("BBBBBBBB0000000000000001")}
+	for _, tc := range []struct {
+		name    string
+		add     []*model.Event
+		remove  []*model.Event
+		found   []*model.Event
+		missing []rid
+		taken   []rid
+	}{
+		{"empty", nil, nil, nil, []rid{a.ID}, nil},
+		{"one", []*model.Event{a}, nil, []*model.Event{a}, []rid{b.ID, c.ID}, []rid{a.ID, b.ID}},
+		{"a key shared", []*model.Event{a, b, c}, nil, []*model.Event{a, b, c}, []rid{id("AAAAAAAA0000000000000003")}, []rid{b.ID, c.ID}},
+		{"the first of a shared key gone", []*model.Event{a, b, c}, []*model.Event{a}, []*model.Event{b, c}, []rid{a.ID}, []rid{c.ID}},
+		{"the second of a shared key gone", []*model.Event{a, b, c}, []*model.Event{b}, []*model.Event{a, c}, []rid{b.ID}, []rid{a.ID}},
+		{"all gone", []*model.Event{a, c}, []*model.Event{c, a}, nil, []rid{a.ID, c.ID}, nil},
+	} {
+		var x eventIndex
+		for _, ev := range tc.add {
+			x.add(ev)
+		}
+		for _, ev := range tc.remove {
+			x.remove(ev)
+		}
+		for _, ev := range tc.found {
+			if got := x.get(ev.ID); got != ev {
+				t.Errorf("%s: get(%s) = %v, want its event", tc.name, ev.ID[:], got)
+			}
+		}
+		for _, r := range tc.missing {
+			if got := x.get(r); got != nil {
+				t.Errorf("%s: get(%s) = %s, want none", tc.name, r[:], got.ID[:])
+			}
+		}
+		for _, r := range tc.taken {
+			if !x.taken(r) {
+				t.Errorf("%s: taken(%s) = false, want true", tc.name, r[:])
+			}
+		}
+	}
+}
+
+// TestNewEvent_Slabs: events come from slabs of an eighth of the
+// account's events, at most maxEventSlab, and never share a slot.
+func TestNewEvent_Slabs(t *testing.T) {
+	t.Parallel()
+	for _, tc := range []struct {
+		name   string
+		events int
+		slab   int
+	}{
+		{"no events yet: one", 0, 1},
+		{"sixteen: three", 16, 3},
+		{"ten thousand: the bound", 10_000, maxEventSlab},
+	} {
+		w := webhookState{eventOrder: make([]*model.Event, tc.events)}
+		first := w.newEvent()
+		if got := len(w.slab) + 1; got != tc.slab {
+			t.Errorf("%s: slab of %d events, want %d", tc.name, got, tc.slab)
+		}
+		seen := map[*model.Event]bool{first: true}
+		for range 2 * maxEventSlab {
+			ev := w.newEvent()
+			if seen[ev] {
+				t.Fatalf("%s: an event's slot handed out twice", tc.name)
+			}
+			seen[ev] = true
 		}
 	}
 }

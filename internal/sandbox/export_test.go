@@ -51,7 +51,7 @@ func AccountBytes(s *Server, key string) (running, recounted int64) {
 	for _, ep := range a.wh.endpoints {
 		recounted += ep.MemBytes()
 	}
-	for _, ev := range a.wh.events {
+	for _, ev := range a.wh.eventOrder {
 		recounted += ev.MemBytes()
 	}
 	for _, p := range a.cat.Products {

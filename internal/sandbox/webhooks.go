@@ -25,9 +25,10 @@ import (
 type webhookState struct {
 	endpoints     map[rid]*model.WebhookEndpoint
 	endpointOrder []*model.WebhookEndpoint // by seq, oldest first
-	events        map[rid]*model.Event
+	events        eventIndex
 	eventOrder    []*model.Event // by seq, oldest first
-	// objs holds the events' objects (events.go).
+	// slab and objs hold the events and their objects (events.go).
+	slab []model.Event
 	objs eventObjects
 	// book is the pending deliveries and the delivery log, under a lock
 	// of their own (see package delivery).
@@ -39,7 +40,6 @@ type webhookState struct {
 func (w *webhookState) ensure() {
 	if w.endpoints == nil {
 		w.endpoints = make(map[rid]*model.WebhookEndpoint)
-		w.events = make(map[rid]*model.Event)
 	}
 }
 
@@ -47,7 +47,7 @@ func (w *webhookState) ensure() {
 // Deliveries already scheduled find themselves gone from pending and stop.
 func (w *webhookState) clear(c *call) {
 	w.endpoints, w.endpointOrder = nil, nil
-	w.events, w.eventOrder, w.objs = nil, nil, eventObjects{}
+	w.events, w.eventOrder, w.slab, w.objs = eventIndex{}, nil, nil, eventObjects{}
 	c.undoBook(c.s.hooks.Reset(c.a))
 }
 
