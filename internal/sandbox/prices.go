@@ -2,7 +2,6 @@ package sandbox
 
 import (
 	"slices"
-	"strconv"
 	"strings"
 
 	"github.com/paymentsdev/terraform-provider-payments/internal/sandbox/apierr"
@@ -99,28 +98,9 @@ func (c *call) setPriceFixed(dst *model.Price) *apierr.Error {
 	}
 	interval, hasInterval := c.f.Get(wire.ParamRecurringInterval)
 	count, hasCount := c.f.Get(wire.ParamRecurringIntervalCount)
-	if !hasInterval {
-		if hasCount {
-			return apierr.MissingParam(wire.ParamRecurringInterval, "recurring[interval_count] needs recurring[interval]: send day, week, month or year, or neither for a one-time price.")
-		}
-		return nil
-	}
-	r := wire.Recurring{Interval: interval, IntervalCount: 1}
-	if known, ok := model.Intern(wire.Intervals, interval); ok {
-		r.Interval = known
-	}
-	if hasCount {
-		n, err := strconv.ParseInt(count, 10, 64)
-		if err != nil || count[0] == '+' {
-			return apierr.Invalid(wire.ParamRecurringIntervalCount, "recurring[interval_count] %q is not a whole number; send how many intervals make one period, 1 or more.", apierr.Clip(count))
-		}
-		r.IntervalCount = n
-	}
-	if param, err := r.Check(); err != nil {
-		return apierr.Invalid(param, "%s.", err.Error())
-	}
-	dst.Recurring = r
-	return nil
+	var r *model.Refusal
+	dst.Recurring, r = model.ParseRecurring(interval, hasInterval, count, hasCount)
+	return refused(r)
 }
 
 func (c *call) createPrice() response {

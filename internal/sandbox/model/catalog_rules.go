@@ -2,6 +2,7 @@ package model
 
 import (
 	"slices"
+	"strconv"
 
 	"github.com/paymentsdev/terraform-provider-payments/internal/wire"
 )
@@ -26,6 +27,35 @@ func CheckPriceChange(given func(name string) bool) *Refusal {
 		}
 	}
 	return nil
+}
+
+// ParseRecurring reads what a price bills every period from
+// recurring[interval] and recurring[interval_count], each with whether
+// it was sent: neither for a one-time price (the zero Recurring); a count
+// alone is refused, and a count defaults to 1.
+func ParseRecurring(interval string, hasInterval bool, count string, hasCount bool) (wire.Recurring, *Refusal) {
+	if !hasInterval {
+		if hasCount {
+			return wire.Recurring{}, &Refusal{Param: wire.ParamRecurringInterval, Code: wire.ErrorCodeParameterMissing,
+				Message: "recurring[interval_count] needs recurring[interval]: send day, week, month or year, or neither for a one-time price."}
+		}
+		return wire.Recurring{}, nil
+	}
+	r := wire.Recurring{Interval: interval, IntervalCount: 1}
+	if known, ok := Intern(wire.Intervals, interval); ok {
+		r.Interval = known
+	}
+	if hasCount {
+		n, err := strconv.ParseInt(count, 10, 64)
+		if err != nil || count[0] == '+' {
+			return wire.Recurring{}, invalid(wire.ParamRecurringIntervalCount, "recurring[interval_count] %q is not a whole number; send how many intervals make one period, 1 or more.", clip(count))
+		}
+		r.IntervalCount = n
+	}
+	if param, err := r.Check(); err != nil {
+		return wire.Recurring{}, invalid(param, "%s.", err.Error())
+	}
+	return r, nil
 }
 
 // DeleteProduct forgets p, or refuses while it has prices.

@@ -84,3 +84,33 @@ func TestCheckPriceChange_Fixed(t *testing.T) {
 		}
 	}
 }
+
+// TestParseRecurring_Values: neither for a one-time price, a count only
+// with an interval, 1 by default.
+func TestParseRecurring_Values(t *testing.T) {
+	t.Parallel()
+	for _, tc := range []struct {
+		name, interval    string
+		hasInterval       bool
+		count             string
+		hasCount          bool
+		want              wire.Recurring
+		param, code, text string
+	}{
+		{"one-time", "", false, "", false, wire.Recurring{}, "", "", ""},
+		{"monthly", "month", true, "", false, wire.Recurring{Interval: wire.IntervalMonth, IntervalCount: 1}, "", "", ""},
+		{"every 3 weeks", "week", true, "3", true, wire.Recurring{Interval: wire.IntervalWeek, IntervalCount: 3}, "", "", ""},
+		{"a count alone", "", false, "3", true, wire.Recurring{}, wire.ParamRecurringInterval, wire.ErrorCodeParameterMissing, "needs recurring[interval]"},
+		{"a signed count", "week", true, "+3", true, wire.Recurring{}, wire.ParamRecurringIntervalCount, wire.ErrorCodeParameterInvalid, "is not a whole number"},
+		{"an empty count", "week", true, "", true, wire.Recurring{}, wire.ParamRecurringIntervalCount, wire.ErrorCodeParameterInvalid, "is not a whole number"},
+		{"an unknown interval", "fortnight", true, "", false, wire.Recurring{}, wire.ParamRecurringInterval, wire.ErrorCodeParameterInvalid, "fortnight"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			got, r := ParseRecurring(tc.interval, tc.hasInterval, tc.count, tc.hasCount)
+			wantRefusal(t, r, tc.code, tc.text)
+			if got != tc.want || r != nil && r.Param != tc.param {
+				t.Fatalf("%+v, refusal %+v", got, r)
+			}
+		})
+	}
+}
