@@ -1,7 +1,6 @@
 package sandbox
 
 import (
-	"github.com/paymentsdev/terraform-provider-payments/internal/sandbox/apierr"
 	"github.com/paymentsdev/terraform-provider-payments/internal/sandbox/model"
 	"github.com/paymentsdev/terraform-provider-payments/internal/wire"
 )
@@ -17,19 +16,10 @@ func (c *call) completePayment() response {
 	if e != nil {
 		return errResponse(e)
 	}
-	outcome, _ := c.f.Get(wire.ParamOutcome)
-	switch outcome {
-	case "":
-		// Finishing as the create asked: capture=false leaves it authorized.
-		outcome = wire.OutcomeApproved
-		if !p.CaptureRequested {
-			outcome = wire.OutcomeAuthorized
-		}
-	case wire.OutcomeApproved, wire.OutcomeAuthorized, wire.OutcomeDeclined:
-	default:
-		return errResponse(apierr.Invalid(wire.ParamOutcome, "outcome %q is not valid; use %s, %s or %s.", apierr.Clip(outcome),
-			wire.OutcomeApproved, wire.OutcomeAuthorized, wire.OutcomeDeclined))
-
+	v, _ := c.f.Get(wire.ParamOutcome)
+	outcome, r := p.Outcome(v)
+	if r != nil {
+		return errResponse(refused(r))
 	}
 	if e := refused(p.Complete(outcome, newAuthorizationCode)); e != nil {
 		return errResponse(e)

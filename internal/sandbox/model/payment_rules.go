@@ -102,6 +102,22 @@ func (p *Payment) Refund(amount int64) *Refusal {
 	return nil
 }
 
+// Outcome reads outcome v, how 3-D Secure ends for p: empty finishes as
+// the create asked (capture=false leaves it authorized).
+func (p *Payment) Outcome(v string) (string, *Refusal) {
+	switch v {
+	case "":
+		if !p.CaptureRequested {
+			return wire.OutcomeAuthorized, nil
+		}
+		return wire.OutcomeApproved, nil
+	case wire.OutcomeApproved, wire.OutcomeAuthorized, wire.OutcomeDeclined:
+		return v, nil
+	}
+	return "", invalid(wire.ParamOutcome, "outcome %q is not valid; use %s, %s or %s.", clip(v),
+		wire.OutcomeApproved, wire.OutcomeAuthorized, wire.OutcomeDeclined)
+}
+
 // Complete finishes a payment waiting for 3-D Secure with outcome (also
 // the status it leads to), with authCode() when it is approved or
 // authorized; only a pending payment can be completed.

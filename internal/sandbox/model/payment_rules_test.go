@@ -98,3 +98,24 @@ func TestPayment_Moves(t *testing.T) {
 		}
 	}
 }
+
+// TestPayment_Outcome: 3-D Secure ends as asked, or as the create asked.
+func TestPayment_Outcome(t *testing.T) {
+	t.Parallel()
+	for _, tc := range []struct {
+		v       string
+		capture bool
+		want    string
+	}{
+		{"", true, wire.OutcomeApproved},
+		{"", false, wire.OutcomeAuthorized},
+		{wire.OutcomeDeclined, true, wire.OutcomeDeclined},
+		{wire.OutcomeAuthorized, true, wire.OutcomeAuthorized},
+		{"refunded", true, ""},
+	} {
+		got, r := (&Payment{CaptureRequested: tc.capture}).Outcome(tc.v)
+		if got != tc.want || (r != nil) != (tc.want == "") || r != nil && r.Param != wire.ParamOutcome {
+			t.Errorf("%q capture=%v: %q, %+v", tc.v, tc.capture, got, r)
+		}
+	}
+}
