@@ -2,7 +2,6 @@ package sandbox
 
 import (
 	"strings"
-	"time"
 
 	"github.com/paymentsdev/terraform-provider-payments/internal/sandbox/apierr"
 	"github.com/paymentsdev/terraform-provider-payments/internal/sandbox/form"
@@ -250,22 +249,11 @@ func (c *call) listPayments() response {
 	if e := refused(model.CheckStatusFilter(status, "a payment", wire.PaymentStatuses, "")); e != nil {
 		return errResponse(e)
 	}
-	var bounds [2]int64
-	for i, name := range []string{wire.ParamCreatedGTE, wire.ParamCreatedLTE} {
-		bounds[i] = [2]int64{-1 << 63, 1<<63 - 1}[i]
-		v, _ := c.f.Get(name)
-		if v == "" {
-			continue
-		}
-		t, err := time.Parse(time.RFC3339, v)
-		if err != nil {
-			return errResponse(apierr.Invalid(name, "%s %q is not an RFC 3339 time; use the form 2024-01-31T23:59:59Z.", name, apierr.Clip(v)))
-		}
-		// created_at has whole seconds: round the bound inwards.
-		bounds[i] = t.Unix()
-		if i == 0 && t.Nanosecond() > 0 {
-			bounds[i]++
-		}
+	gte, _ := c.f.Get(wire.ParamCreatedGTE)
+	lte, _ := c.f.Get(wire.ParamCreatedLTE)
+	from, to, r := model.CreatedRange(gte, lte)
+	if r != nil {
+		return errResponse(refused(r))
 	}
 	l := listing.List[*model.Payment]{
 		URL: wire.PathPayments, Noun: "payment",
@@ -279,6 +267,6 @@ func (c *call) listPayments() response {
 		Write: model.PaymentJSON,
 	}
 	return serveList(c, &l, all, func(p *model.Payment) bool {
-		return (status == "" || p.Status == status) && p.Created >= bounds[0] && p.Created <= bounds[1]
+		return (status == "" || p.Status == status) && p.Created >= from && p.Created <= to
 	})
 }
