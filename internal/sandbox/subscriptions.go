@@ -37,8 +37,8 @@ func (c *call) parseItems(prev []model.SubItem, like *model.Price) ([]model.SubI
 	if n == 0 {
 		return nil, false, nil
 	}
-	if n > wire.SubscriptionItemsMax {
-		return nil, true, apierr.Invalid(wire.ParamItems, "items has %d entries; a subscription has at most %d.", n, wire.SubscriptionItemsMax)
+	if r := model.CheckItemCount(n); r != nil {
+		return nil, true, refused(r)
 	}
 	items := make([]model.SubItem, n)
 	for i := range items {
@@ -65,12 +65,7 @@ func (c *call) parseItems(prev []model.SubItem, like *model.Price) ([]model.SubI
 				return nil, true, e
 			}
 		}
-		items[i] = model.SubItem{ID: newRID(), Price: pr, Quantity: q}
-		for _, old := range prev {
-			if old.Price == pr {
-				items[i].ID = old.ID
-			}
-		}
+		items[i] = model.NewSubItem(prev, pr, q)
 	}
 	return items, true, refused(model.CheckItemsCost(items))
 }

@@ -34,6 +34,28 @@ func CheckItem(name string, pr, like *Price, before []SubItem) *Refusal {
 	return nil
 }
 
+// CheckItemCount refuses n items, more than a subscription has.
+func CheckItemCount(n int) *Refusal {
+	if n > wire.SubscriptionItemsMax {
+		return invalid(wire.ParamItems, "items has %d entries; a subscription has at most %d.", n, wire.SubscriptionItemsMax)
+	}
+	return nil
+}
+
+// NewSubItem is an item of q of pr. It keeps the id of the item of prev,
+// the subscription's items before an update, with the same price, so
+// that an update that only changes a quantity keeps the item; else it
+// takes a new id.
+func NewSubItem(prev []SubItem, pr *Price, q int64) SubItem {
+	it := SubItem{ID: ids.New(), Price: pr, Quantity: q}
+	for _, old := range prev {
+		if old.Price == pr {
+			it.ID = old.ID
+		}
+	}
+	return it
+}
+
 // CheckItemsCost refuses items that cost more a period than the largest
 // payment.
 func CheckItemsCost(items []SubItem) *Refusal {

@@ -309,3 +309,20 @@ func TestInvoice_NewPayment(t *testing.T) {
 		t.Fatalf("%+v", p)
 	}
 }
+
+// TestNewSubItem_KeepsID: an update keeps the id of the item of the same
+// price; a new price is a new item.
+func TestNewSubItem_KeepsID(t *testing.T) {
+	t.Parallel()
+	a, b := monthly("USD", 1), monthly("USD", 2)
+	prev := []SubItem{{ID: ids.New(), Price: a, Quantity: 1}}
+	if it := NewSubItem(prev, a, 5); it.ID != prev[0].ID || it.Quantity != 5 || it.Price != a {
+		t.Fatalf("same price: %+v", it)
+	}
+	if it := NewSubItem(prev, b, 1); it.ID == prev[0].ID || it.ID.IsZero() {
+		t.Fatalf("another price kept id %v", it.ID)
+	}
+	if CheckItemCount(wire.SubscriptionItemsMax) != nil || CheckItemCount(wire.SubscriptionItemsMax+1) == nil {
+		t.Fatal("the item count's bound is not wire.SubscriptionItemsMax")
+	}
+}
