@@ -43,13 +43,7 @@ func (c *call) createToken() response {
 	if e := c.canGrow(); e != nil {
 		return errResponse(e)
 	}
-	t := &model.CardToken{
-		ID:       newRID(),
-		Card:     &model.Card{Token: base.Token, Brand: base.Brand, Last4: number[len(number)-4:], Behaviour: base.Behaviour},
-		ExpMonth: month, ExpYear: year,
-		Fingerprint: c.fingerprint(number),
-		Created:     c.unix,
-	}
+	t := base.Mint(number, month, year, c.fingerprint(number), c.unix)
 	if c.a.tokens == nil {
 		c.a.tokens = make(map[rid]*model.CardToken)
 	}

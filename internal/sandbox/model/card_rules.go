@@ -4,6 +4,7 @@ import (
 	"strconv"
 	"time"
 
+	"github.com/paymentsdev/terraform-provider-payments/internal/sandbox/ids"
 	"github.com/paymentsdev/terraform-provider-payments/internal/wire"
 )
 
@@ -77,6 +78,19 @@ func (cd *Card) CheckCVC(cvc string) *Refusal {
 		return cardRefusal(wire.ParamCardCVC, wire.ErrorCodeInvalidCVC, "card[cvc] must be %d digits for a %s card.", want, cd.Brand)
 	}
 	return nil
+}
+
+// Mint is a new token of the card number, a test card of base's (TestCard),
+// with its expiry and fingerprint, made at created: it keeps the card's
+// last 4 digits, never its number.
+func (base *Card) Mint(number string, month, year int32, fingerprint string, created int64) *CardToken {
+	return &CardToken{
+		ID:       ids.New(),
+		Card:     &Card{Token: base.Token, Brand: base.Brand, Last4: number[len(number)-4:], Behaviour: base.Behaviour},
+		ExpMonth: month, ExpYear: year,
+		Fingerprint: fingerprint,
+		Created:     created,
+	}
 }
 
 // Use spends a minted token on one card, sent as parameter param, or

@@ -95,3 +95,15 @@ func TestCardToken_Use(t *testing.T) {
 		t.Fatalf("second use: %+v", r)
 	}
 }
+
+// TestCard_Mint: a minted token keeps the last 4 digits and the test
+// card's behaviour, never the number.
+func TestCard_Mint(t *testing.T) {
+	t.Parallel()
+	base := CardByToken(TokenDeclined)
+	tok := base.Mint("4000000000000002", 4, 2031, "fp", 9)
+	if tok.Card == base || tok.Card.Last4 != "0002" || tok.Card.Behaviour != Declines || tok.Card.Token != TokenDeclined ||
+		tok.ExpMonth != 4 || tok.ExpYear != 2031 || tok.Fingerprint != "fp" || tok.Created != 9 || tok.ID.IsZero() || tok.Used {
+		t.Fatalf("%+v card %+v", tok, tok.Card)
+	}
+}
