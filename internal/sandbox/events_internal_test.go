@@ -75,10 +75,10 @@ func TestEventObjects_Copy(t *testing.T) {
 	}
 }
 
-// TestEventIndex: events are found by their whole id, not by the eight
+// TestEventIndex_WholeID: events are found by their whole id, not by the eight
 // characters the map is keyed by; an event whose key another has (read
 // from the data file) is found too, and removing one leaves the other.
-func TestEventIndex(t *testing.T) {
+func TestEventIndex_WholeID(t *testing.T) {
 	t.Parallel()
 	id := func(s string) rid {
 		var r rid
