@@ -42,7 +42,7 @@ func (c *call) emit(typ string, obj []byte) {
 		ev.Obj = wh.objs.copy(obj, len(wh.eventOrder)) // obj may be the call's scratch
 	}
 	c.a.recount(&ev.Counted, ev.MemBytes())
-	wh.events.add(ev)
+	wh.events.addFree(ev)
 	wh.eventOrder = append(wh.eventOrder, ev)
 	c.putEvent(ev)
 	c.pruneEventsAt(now, func() bool { return false })
@@ -106,12 +106,8 @@ func (x *eventIndex) taken(r rid) bool { return x.byKey[eventKey(r)] != nil }
 
 // add files ev; the map is made on first use.
 func (x *eventIndex) add(ev *model.Event) {
-	if x.byKey == nil {
-		x.byKey = make(map[uint64]*model.Event)
-	}
-	k := eventKey(ev.ID)
-	if x.byKey[k] == nil {
-		x.byKey[k] = ev
+	if !x.taken(ev.ID) {
+		x.addFree(ev)
 		return
 	}
 	if x.clash == nil {
@@ -120,9 +116,17 @@ func (x *eventIndex) add(ev *model.Event) {
 	x.clash[ev.ID] = ev
 }
 
-// remove forgets ev.
+// addFree files ev, whose key is not taken: one map operation.
+func (x *eventIndex) addFree(ev *model.Event) {
+	if x.byKey == nil {
+		x.byKey = make(map[uint64]*model.Event)
+	}
+	x.byKey[eventKey(ev.ID)] = ev
+}
+
+// remove forgets ev: while no keys clash, with one map operation.
 func (x *eventIndex) remove(ev *model.Event) {
-	if k := eventKey(ev.ID); x.byKey[k] == ev {
+	if k := eventKey(ev.ID); len(x.clash) == 0 || x.byKey[k] == ev {
 		delete(x.byKey, k)
 		return
 	}
