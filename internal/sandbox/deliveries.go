@@ -45,7 +45,7 @@ func (a *account) Target(event, endpoint string) (delivery.Target, bool) {
 	epR, ok2 := parseRID(endpoint, wire.WebhookEndpointIDPrefix)
 	a.mu.RLock()
 	defer a.mu.RUnlock()
-	ep, ev := a.wh.endpoints[epR], a.wh.events.get(evR)
+	ep, ev := a.wh.endpoints[epR], a.wh.event(evR)
 	if !ok1 || !ok2 || ep == nil || ev == nil || ep.Disabled {
 		return delivery.Target{}, false
 	}

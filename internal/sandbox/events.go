@@ -2,7 +2,9 @@ package sandbox
 
 import (
 	"bytes"
+	"cmp"
 	"encoding/binary"
+	"slices"
 	"strings"
 	"time"
 
@@ -32,17 +34,16 @@ func (c *call) emit(typ string, obj []byte) {
 	// customer on a test clock is the clock's (testclocks.go).
 	now := c.wallNow()
 	ev := wh.newEvent()
+	// Not checked against the other events' ids, as a payment's is: that
+	// would need the index (eventIndex) on every write, and two ids of 24
+	// random alphanumerics (142 bits) alike take some 2^71 events.
 	*ev = model.Event{ID: newRID(), Seq: wh.seq, Type: typ, Created: max(c.unix, now.Unix()), At: c.unix}
-	for wh.events.taken(ev.ID) {
-		ev.ID = newRID()
-	}
 	if n := len(wh.eventOrder); n > 0 && bytes.Equal(wh.eventOrder[n-1].Obj, obj) {
 		ev.Obj = wh.eventOrder[n-1].Obj
 	} else {
 		ev.Obj = wh.objs.copy(obj, len(wh.eventOrder)) // obj may be the call's scratch
 	}
 	c.a.recount(&ev.Counted, ev.MemBytes())
-	wh.events.addFree(ev)
 	wh.eventOrder = append(wh.eventOrder, ev)
 	c.putEvent(ev)
 	c.pruneEventsAt(now, func() bool { return false })
@@ -78,22 +79,25 @@ func (o *eventObjects) copy(obj []byte, events int) []byte {
 	return o.block[n:len(o.block):len(o.block)]
 }
 
-// eventIndex finds an account's events by id. Its map is keyed by the
-// id's first eight characters rather than all 24: an integer key hashes
-// and compares in a few instructions, and each event costs the map three
-// operations (the check that its id is free, its insert, and its delete
-// when it goes), a fifth of a renewal's time when keyed by the array.
-// emit draws ids until that key is free; an event read from the data
-// file whose key another event has goes to clash, which is empty but for
-// ids that share eight random characters.
+// eventIndex finds an account's events by id. It is filed lazily, by
+// the first lookup after events were made (webhookState.event): an
+// account that nobody asks for its events by id (a clock's advance over
+// a thousand subscriptions, a load test) spends no map operation on
+// them, where the map's insert and delete were a fifth of a renewal.
+// Its map is keyed by the id's first eight characters rather than all
+// 24, an integer that hashes and compares in a few instructions; an
+// event whose key another has goes to clash, empty but for ids that
+// share eight random characters.
 type eventIndex struct {
 	byKey map[uint64]*model.Event
 	clash map[rid]*model.Event
+	// upTo is the seq of the newest event filed; later ones are not yet.
+	upTo uint64
 }
 
 func eventKey(r rid) uint64 { return binary.LittleEndian.Uint64(r[:8]) }
 
-// get returns the event of id r, or nil.
+// get returns the filed event of id r, or nil.
 func (x *eventIndex) get(r rid) *model.Event {
 	if ev := x.byKey[eventKey(r)]; ev != nil && ev.ID == r {
 		return ev
@@ -101,13 +105,14 @@ func (x *eventIndex) get(r rid) *model.Event {
 	return x.clash[r]
 }
 
-// taken reports whether a new event may not have id r: its key is in use.
-func (x *eventIndex) taken(r rid) bool { return x.byKey[eventKey(r)] != nil }
-
-// add files ev; the map is made on first use.
+// add files ev; the maps are made on first use.
 func (x *eventIndex) add(ev *model.Event) {
-	if !x.taken(ev.ID) {
-		x.addFree(ev)
+	k := eventKey(ev.ID)
+	if x.byKey[k] == nil {
+		if x.byKey == nil {
+			x.byKey = make(map[uint64]*model.Event)
+		}
+		x.byKey[k] = ev
 		return
 	}
 	if x.clash == nil {
@@ -116,21 +121,40 @@ func (x *eventIndex) add(ev *model.Event) {
 	x.clash[ev.ID] = ev
 }
 
-// addFree files ev, whose key is not taken: one map operation.
-func (x *eventIndex) addFree(ev *model.Event) {
-	if x.byKey == nil {
-		x.byKey = make(map[uint64]*model.Event)
-	}
-	x.byKey[eventKey(ev.ID)] = ev
-}
-
-// remove forgets ev: while no keys clash, with one map operation.
+// remove forgets ev, which is filed: while no keys clash, with one map
+// operation.
 func (x *eventIndex) remove(ev *model.Event) {
 	if k := eventKey(ev.ID); len(x.clash) == 0 || x.byKey[k] == ev {
 		delete(x.byKey, k)
 		return
 	}
 	delete(x.clash, ev.ID)
+}
+
+// event returns the account's event of id r, or nil, filing first the
+// events made since the last lookup. The account is locked, for reading
+// or writing: readers file under indexMu, one at a time, and writers
+// hold the account's write lock, which keeps readers out.
+func (w *webhookState) event(r rid) *model.Event {
+	w.indexMu.Lock()
+	defer w.indexMu.Unlock()
+	x := &w.events
+	if n := len(w.eventOrder); n > 0 && w.eventOrder[n-1].Seq > x.upTo {
+		i, _ := slices.BinarySearchFunc(w.eventOrder, x.upTo+1, func(ev *model.Event, seq uint64) int { return cmp.Compare(ev.Seq, seq) })
+		for _, ev := range w.eventOrder[i:] {
+			x.add(ev)
+		}
+		x.upTo = w.eventOrder[n-1].Seq
+	}
+	return x.get(r)
+}
+
+// forgetEvent takes ev, which is going, out of the index if it was
+// filed. The account is write-locked.
+func (w *webhookState) forgetEvent(ev *model.Event) {
+	if ev.Seq <= w.events.upTo {
+		w.events.remove(ev)
+	}
 }
 
 // newEvent returns room for an event from a slab of several, rather than
@@ -203,7 +227,7 @@ func (c *call) pruneEventsAt(now time.Time, over func() bool) {
 	n := 0
 	for n < len(wh.eventOrder) && (wh.eventOrder[n].Created < cutoff || len(wh.eventOrder)-n > maxEvents || over()) {
 		ev := wh.eventOrder[n]
-		wh.events.remove(ev)
+		wh.forgetEvent(ev)
 		c.a.charge(-ev.Counted)
 		c.deleteEventRecord(ev)
 		n++
@@ -225,7 +249,7 @@ func (c *call) retrieveEvent() response {
 	}
 	id := c.r.PathValue("id")
 	if r, valid := parseRID(id, wire.EventIDPrefix); valid {
-		if ev := c.a.wh.events.get(r); ev != nil && !c.expired(ev) {
+		if ev := c.a.wh.event(r); ev != nil && !c.expired(ev) {
 			return ok(ev.JSON())
 		}
 	}
@@ -251,7 +275,7 @@ func (c *call) listEvents() response {
 		Seq: func(ev *model.Event) uint64 { return ev.Seq },
 		Find: func(id string) (*model.Event, bool) {
 			r, ok := parseRID(id, wire.EventIDPrefix)
-			ev := c.a.wh.events.get(r)
+			ev := c.a.wh.event(r)
 			return ev, ok && ev != nil
 		},
 		Every: func() []*model.Event { return c.a.wh.eventOrder },

@@ -76,8 +76,9 @@ func TestEventObjects_Copy(t *testing.T) {
 }
 
 // TestEventIndex_WholeID: events are found by their whole id, not by the eight
-// characters the map is keyed by; an event whose key another has (read
-// from the data file) is found too, and removing one leaves the other.
+// characters the map is keyed by, whether made before or after the
+// last lookup (the index is filed lazily); an event whose key another
+// has is found too, and an event gone is not, filed or not.
 func TestEventIndex_WholeID(t *testing.T) {
 	t.Parallel()
 	id := func(s string) rid {
@@ -85,45 +86,50 @@ func TestEventIndex_WholeID(t *testing.T) {
 		copy(r[:], s)
 		return r
 	}
-	a := &model.Event{ID: id("AAAAAAAA0000000000000001")}
-	b := &model.Event{ID: id("AAAAAAAA0000000000000002")} // a's key
-	c := &model.Event{ID: id("BBBBBBBB0000000000000001")}
+	ev := func(seq uint64, s string) *model.Event { return &model.Event{ID: id(s), Seq: seq} }
+	a := ev(1, "AAAAAAAA0000000000000001")
+	b := ev(2, "AAAAAAAA0000000000000002") // a's key
+	c := ev(4, "BBBBBBBB0000000000000001")
+	d := ev(7, "CCCCCCCC0000000000000001")
+	other := id("AAAAAAAA0000000000000003")
 	for _, tc := range []struct {
-		name    string
-		add     []*model.Event
-		remove  []*model.Event
-		found   []*model.Event
-		missing []rid
-		taken   []rid
+		name string
+		// made, then looked up (filing them), then made, then the oldest
+		// prune go
+		before, after []*model.Event
+		prune         int
+		found         []*model.Event
+		missing       []rid
 	}{
-		{"empty", nil, nil, nil, []rid{a.ID}, nil},
-		{"one", []*model.Event{a}, nil, []*model.Event{a}, []rid{b.ID, c.ID}, []rid{a.ID, b.ID}},
-		{"a key shared", []*model.Event{a, b, c}, nil, []*model.Event{a, b, c}, []rid{id("AAAAAAAA0000000000000003")}, []rid{b.ID, c.ID}},
-		{"the first of a shared key gone", []*model.Event{a, b, c}, []*model.Event{a}, []*model.Event{b, c}, []rid{a.ID}, []rid{c.ID}},
-		{"the second of a shared key gone", []*model.Event{a, b, c}, []*model.Event{b}, []*model.Event{a, c}, []rid{b.ID}, []rid{a.ID}},
-		{"all gone", []*model.Event{a, c}, []*model.Event{c, a}, nil, []rid{a.ID, c.ID}, nil},
+		{"empty", nil, nil, 0, nil, []rid{a.ID}},
+		{"none filed yet", nil, []*model.Event{a, c}, 0, []*model.Event{a, c}, []rid{b.ID, other}},
+		{"all filed", []*model.Event{a, b, c}, nil, 0, []*model.Event{a, b, c}, []rid{other, d.ID}},
+		{"filed and not", []*model.Event{a, b}, []*model.Event{c, d}, 0, []*model.Event{a, b, c, d}, []rid{other}},
+		{"the first of a shared key gone", []*model.Event{a, b, c}, nil, 1, []*model.Event{b, c}, []rid{a.ID}},
+		{"both of a shared key gone", []*model.Event{a, b, c}, []*model.Event{d}, 2, []*model.Event{c, d}, []rid{a.ID, b.ID}},
+		{"filed and unfiled gone", []*model.Event{a, c}, []*model.Event{d}, 3, nil, []rid{a.ID, c.ID, d.ID}},
+		{"unfiled gone", nil, []*model.Event{a, b, c}, 2, []*model.Event{c}, []rid{a.ID, b.ID}},
 	} {
-		var x eventIndex
-		for _, ev := range tc.add {
-			x.add(ev)
+		var w webhookState
+		w.eventOrder = append(w.eventOrder, tc.before...)
+		w.event(other)
+		w.eventOrder = append(w.eventOrder, tc.after...)
+		for _, ev := range w.eventOrder[:tc.prune] {
+			w.forgetEvent(ev)
 		}
-		for _, ev := range tc.remove {
-			x.remove(ev)
-		}
+		w.eventOrder = w.eventOrder[tc.prune:]
 		for _, ev := range tc.found {
-			if got := x.get(ev.ID); got != ev {
-				t.Errorf("%s: get(%s) = %v, want its event", tc.name, ev.ID[:], got)
+			if got := w.event(ev.ID); got != ev {
+				t.Errorf("%s: event(%s) = %v, want its event", tc.name, ev.ID[:], got)
 			}
 		}
 		for _, r := range tc.missing {
-			if got := x.get(r); got != nil {
-				t.Errorf("%s: get(%s) = %s, want none", tc.name, r[:], got.ID[:])
+			if got := w.event(r); got != nil {
+				t.Errorf("%s: event(%s) = %s, want none", tc.name, r[:], got.ID[:])
 			}
 		}
-		for _, r := range tc.taken {
-			if !x.taken(r) {
-				t.Errorf("%s: taken(%s) = false, want true", tc.name, r[:])
-			}
+		if n := len(w.events.byKey) + len(w.events.clash); n != len(w.eventOrder) {
+			t.Errorf("%s: %d events filed, want the %d kept", tc.name, n, len(w.eventOrder))
 		}
 	}
 }

@@ -19,7 +19,7 @@ func (c *call) resendEvent() response {
 	wh := &c.a.wh
 	id := c.r.PathValue("id")
 	r, valid := parseRID(id, wire.EventIDPrefix)
-	ev := wh.events.get(r)
+	ev := wh.event(r)
 	if !valid || ev == nil || c.expired(ev) {
 		return errResponse(apierr.NotFound("event", id))
 	}

@@ -3,6 +3,7 @@ package sandbox
 import (
 	"slices"
 	"strings"
+	"sync"
 	"unicode/utf8"
 
 	"github.com/paymentsdev/terraform-provider-payments/internal/sandbox/apierr"
@@ -27,6 +28,8 @@ type webhookState struct {
 	endpointOrder []*model.WebhookEndpoint // by seq, oldest first
 	events        eventIndex
 	eventOrder    []*model.Event // by seq, oldest first
+	// indexMu orders the readers that file events (webhookState.event).
+	indexMu sync.Mutex
 	// slab and objs hold the events and their objects (events.go).
 	slab []model.Event
 	objs eventObjects

@@ -57,7 +57,6 @@ func (a *account) loadWebhooks(recs map[string][][]byte) error {
 		if err != nil {
 			return err
 		}
-		wh.events.add(ev)
 		wh.eventOrder = append(wh.eventOrder, ev)
 		wh.seq = max(wh.seq, ev.Seq)
 	}
