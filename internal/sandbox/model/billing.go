@@ -1,10 +1,7 @@
 package model
 
 import (
-	"cmp"
-	"encoding/json"
 	"fmt"
-	"slices"
 
 	"github.com/paymentsdev/terraform-provider-payments/internal/sandbox/ids"
 	"github.com/paymentsdev/terraform-provider-payments/internal/sandbox/jsonw"
@@ -238,41 +235,25 @@ func (s *Subscription) RecordValue() []byte {
 // records, after its catalog cat; a record that does not decode or names
 // a price the file lacks fails the load.
 func (b *SubBook) Load(buckets map[string][][]byte, cat *Catalog) error {
-	var subs []*Subscription
-	for _, raw := range buckets[BucketSubscriptions] {
-		var rec SubscriptionRecord
-		if err := json.Unmarshal(raw, &rec); err != nil {
-			return fmt.Errorf("reading a subscription record from the data file: %w", err)
-		}
-		s, err := SubscriptionFromRecord(rec, cat)
-		if err != nil {
-			return err
-		}
-		subs = append(subs, s)
+	subs, err := decodeBucket(buckets[BucketSubscriptions], "a subscription",
+		func(rec SubscriptionRecord) (*Subscription, error) { return SubscriptionFromRecord(rec, cat) },
+		func(s *Subscription) uint64 { return s.Seq })
+	if err != nil {
+		return err
 	}
-	var invs []*Invoice
-	for _, raw := range buckets[BucketInvoices] {
-		var rec InvoiceRecord
-		if err := json.Unmarshal(raw, &rec); err != nil {
-			return fmt.Errorf("reading an invoice record from the data file: %w", err)
-		}
-		inv, err := InvoiceFromRecord(rec)
-		if err != nil {
-			return err
-		}
-		invs = append(invs, inv)
+	invs, err := decodeBucket(buckets[BucketInvoices], "an invoice", InvoiceFromRecord, func(inv *Invoice) uint64 { return inv.Seq })
+	if err != nil {
+		return err
 	}
 	if len(subs) == 0 && len(invs) == 0 {
 		return nil
 	}
 	b.Ensure()
-	slices.SortFunc(subs, func(x, y *Subscription) int { return cmp.Compare(x.Seq, y.Seq) })
 	for _, s := range subs {
 		b.Subs[s.ID] = s
 		b.SubOrder = append(b.SubOrder, s)
 		b.SubSeq = max(b.SubSeq, s.Seq)
 	}
-	slices.SortFunc(invs, func(x, y *Invoice) int { return cmp.Compare(x.Seq, y.Seq) })
 	for _, inv := range invs {
 		b.Invoices[inv.ID] = inv
 		b.InvoiceOrder = append(b.InvoiceOrder, inv)

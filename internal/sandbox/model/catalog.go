@@ -2,7 +2,6 @@ package model
 
 import (
 	"cmp"
-	"encoding/json"
 	"fmt"
 	"slices"
 
@@ -141,42 +140,23 @@ func (p *Product) RecordValue() []byte {
 // record that does not decode, or a price of a product the file lacks,
 // fails the load.
 func (cat *Catalog) Load(buckets map[string][][]byte) error {
-	var products []*Product
-	for _, raw := range buckets[BucketProducts] {
-		var rec ProductRecord
-		if err := json.Unmarshal(raw, &rec); err != nil {
-			return fmt.Errorf("reading a product record from the data file: %w", err)
-		}
-		id, ok := ids.Parse(rec.ID, wire.ProductIDPrefix)
-		if !ok || rec.Seq == 0 {
-			return fmt.Errorf("data file: product %q is malformed", rec.ID)
-		}
-		products = append(products, &Product{ID: id, Seq: rec.Seq, Created: rec.Created, Name: rec.Name,
-			Description: rec.Description, Active: rec.Active, Meta: MetaFromRecord(rec.Meta)})
+	products, err := decodeBucket(buckets[BucketProducts], "a product", ProductFromRecord, func(p *Product) uint64 { return p.Seq })
+	if err != nil {
+		return err
 	}
-	var prices []*Price
-	for _, raw := range buckets[BucketPrices] {
-		var rec PriceRecord
-		if err := json.Unmarshal(raw, &rec); err != nil {
-			return fmt.Errorf("reading a price record from the data file: %w", err)
-		}
-		pr, err := PriceFromRecord(rec)
-		if err != nil {
-			return err
-		}
-		prices = append(prices, pr)
+	prices, err := decodeBucket(buckets[BucketPrices], "a price", PriceFromRecord, func(pr *Price) uint64 { return pr.Seq })
+	if err != nil {
+		return err
 	}
 	if len(products) == 0 && len(prices) == 0 {
 		return nil
 	}
 	cat.Ensure()
-	slices.SortFunc(products, func(x, y *Product) int { return cmp.Compare(x.Seq, y.Seq) })
 	for _, p := range products {
 		cat.Products[p.ID] = p
 		cat.ProductOrder = append(cat.ProductOrder, p)
 		cat.ProductSeq = max(cat.ProductSeq, p.Seq)
 	}
-	slices.SortFunc(prices, func(x, y *Price) int { return cmp.Compare(x.Seq, y.Seq) })
 	for _, pr := range prices {
 		p := cat.Products[pr.Product]
 		if p == nil {
@@ -218,6 +198,16 @@ type (
 		Meta          [][2]string `json:"meta,omitempty"`
 	}
 )
+
+// ProductFromRecord is the product of a decoded record, checked.
+func ProductFromRecord(rec ProductRecord) (*Product, error) {
+	id, ok := ids.Parse(rec.ID, wire.ProductIDPrefix)
+	if !ok || rec.Seq == 0 {
+		return nil, fmt.Errorf("data file: product %q is malformed", rec.ID)
+	}
+	return &Product{ID: id, Seq: rec.Seq, Created: rec.Created, Name: rec.Name,
+		Description: rec.Description, Active: rec.Active, Meta: MetaFromRecord(rec.Meta)}, nil
+}
 
 // PriceFromRecord is the price of a decoded record, checked.
 func PriceFromRecord(rec PriceRecord) (*Price, error) {

@@ -1,6 +1,7 @@
 package model
 
 import (
+	"cmp"
 	"encoding/json"
 	"fmt"
 	"slices"
@@ -63,4 +64,25 @@ func Intern(list []string, s string) (string, bool) {
 		return list[i], true
 	}
 	return "", false
+}
+
+// decodeBucket decodes a bucket's records of type R into objects with
+// from, and orders them by seq, their creation order: what every Load
+// does before it indexes them. what names the record in an error ("a
+// price").
+func decodeBucket[R, T any](raws [][]byte, what string, from func(R) (T, error), seq func(T) uint64) ([]T, error) {
+	out := make([]T, 0, len(raws))
+	for _, raw := range raws {
+		var rec R
+		if err := json.Unmarshal(raw, &rec); err != nil {
+			return nil, fmt.Errorf("reading %s record from the data file: %w", what, err)
+		}
+		v, err := from(rec)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, v)
+	}
+	slices.SortFunc(out, func(x, y T) int { return cmp.Compare(seq(x), seq(y)) })
+	return out, nil
 }

@@ -174,6 +174,22 @@ func TestFromRecord_RefusesMalformed(t *testing.T) {
 		}, "is malformed"},
 		{"token", func() error { _, err := TokenFromRecord([]byte(`{"id":"tok_1"}`)); return err }, `token "tok_1" is malformed`},
 		{"event", func() error { _, err := EventFromRecord([]byte(`{"id":"evt_1"}`)); return err }, `event id "evt_1" is malformed`},
+		{"product not JSON", func() error { return cat.Load(map[string][][]byte{BucketProducts: {[]byte("[")}}) }, "reading a product record"},
+		{"product id", func() error {
+			return cat.Load(map[string][][]byte{BucketProducts: {[]byte(`{"id":"prod_x","seq":1}`)}})
+		}, `product "prod_x" is malformed`},
+		{"invoice not JSON", func() error {
+			var b SubBook
+			return b.Load(map[string][][]byte{BucketInvoices: {[]byte("[")}}, &cat)
+		}, "reading an invoice record"},
+		{"test clock not JSON", func() error {
+			var cl Clocks
+			return cl.Load(map[string][][]byte{BucketTestClocks: {[]byte("[")}})
+		}, "reading a test clock record"},
+		{"test clock without seq", func() error {
+			var cl Clocks
+			return cl.Load(map[string][][]byte{BucketTestClocks: {(&TestClock{ID: ids.New()}).RecordValue()}})
+		}, "is malformed"},
 		{"price of a missing product", func() error {
 			return cat.Load(map[string][][]byte{BucketPrices: {(&Price{ID: ids.New(), Seq: 1, Product: ids.New(), Currency: "USD"}).RecordValue()}})
 		}, "which the file lacks"},

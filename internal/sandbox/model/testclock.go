@@ -1,10 +1,7 @@
 package model
 
 import (
-	"cmp"
-	"encoding/json"
 	"fmt"
-	"slices"
 	"time"
 
 	"github.com/paymentsdev/terraform-provider-payments/internal/sandbox/ids"
@@ -126,21 +123,21 @@ func (k *TestClock) RecordValue() []byte {
 	return Marshal(TestClockRecord{ID: k.ID.Format(wire.TestClockIDPrefix), Seq: k.Seq, Created: k.Created, Name: k.Name, Frozen: k.Frozen})
 }
 
+// TestClockFromRecord is the test clock of a decoded record, checked.
+func TestClockFromRecord(rec TestClockRecord) (*TestClock, error) {
+	id, ok := ids.Parse(rec.ID, wire.TestClockIDPrefix)
+	if !ok || rec.Seq == 0 {
+		return nil, fmt.Errorf("data file: test clock %q is malformed", rec.ID)
+	}
+	return &TestClock{ID: id, Seq: rec.Seq, Created: rec.Created, Name: rec.Name, Frozen: rec.Frozen}, nil
+}
+
 // Load rebuilds an account's test clocks from their records.
 func (cl *Clocks) Load(buckets map[string][][]byte) error {
-	var ks []*TestClock
-	for _, raw := range buckets[BucketTestClocks] {
-		var rec TestClockRecord
-		if err := json.Unmarshal(raw, &rec); err != nil {
-			return fmt.Errorf("reading a test clock record from the data file: %w", err)
-		}
-		id, ok := ids.Parse(rec.ID, wire.TestClockIDPrefix)
-		if !ok || rec.Seq == 0 {
-			return fmt.Errorf("data file: test clock %q is malformed", rec.ID)
-		}
-		ks = append(ks, &TestClock{ID: id, Seq: rec.Seq, Created: rec.Created, Name: rec.Name, Frozen: rec.Frozen})
+	ks, err := decodeBucket(buckets[BucketTestClocks], "a test clock", TestClockFromRecord, func(k *TestClock) uint64 { return k.Seq })
+	if err != nil {
+		return err
 	}
-	slices.SortFunc(ks, func(x, y *TestClock) int { return cmp.Compare(x.Seq, y.Seq) })
 	for _, k := range ks {
 		if cl.ByID == nil {
 			cl.ByID = make(map[ids.RID]*TestClock)
