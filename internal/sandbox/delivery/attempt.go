@@ -23,6 +23,7 @@ func (e *Engine) attempt(dl *delivery) {
 	t, ok := a.Target(dl.event(), dl.endpoint())
 	bk.mu.Lock()
 	if bk.pending[dl.key] != dl {
+		dl.dropped = true
 		bk.mu.Unlock()
 		return // delivered, given up, its endpoint deleted, or reset
 	}
@@ -48,6 +49,8 @@ func (e *Engine) attempt(dl *delivery) {
 
 	bk.mu.Lock()
 	if bk.pending[dl.key] != dl {
+		// Not recorded: made again should a failed request restore it.
+		dl.dropped = true
 		bk.mu.Unlock()
 		return
 	}

@@ -17,6 +17,10 @@ type delivery struct {
 	key      string    // Key(event, endpoint)
 	attempts int       // made so far
 	due      time.Time // of the next attempt, on the engine's clock
+	// dropped is set by an attempt that found the delivery gone from the
+	// book and so scheduled nothing more: should a failed request put it
+	// back (Engine.restore), it must be scheduled again.
+	dropped bool
 }
 
 // Key is a delivery's name in the book and the store: the event's id and

@@ -254,7 +254,7 @@ func (e *Engine) Add(a Account, event, endpoint string, now time.Time) ([]Write,
 		if bk.pending[d.key] == d {
 			bk.dropPending(d.key)
 			if prev != nil {
-				bk.setPending(prev)
+				e.restore(bk, prev)
 			}
 		}
 	}
@@ -282,7 +282,7 @@ func (e *Engine) CancelEndpoint(a Account, endpoint string) ([]Write, Undo) {
 	bk.mu.Unlock()
 	return w, func(bk *Book) {
 		for _, d := range cancelled {
-			bk.setPending(d)
+			e.restore(bk, d)
 		}
 		e.requeue(a, taken)
 	}
@@ -301,8 +301,24 @@ func (e *Engine) Reset(a Account) Undo {
 	bk.settle()
 	bk.mu.Unlock()
 	return func(bk *Book) {
-		bk.pending, bk.attempts = pending, attempts
+		bk.attempts = attempts
+		for _, d := range pending {
+			e.restore(bk, d)
+		}
 		e.requeue(a, taken)
+	}
+}
+
+// restore puts d back in its book, for a request whose write failed after
+// it had taken d out (a reset, an endpoint's delete). An attempt of d that
+// came due meanwhile found it gone and dropped it, unrecorded: it is
+// scheduled again, at once, or else d would stay pending and never be
+// attempted. The book's mu is held.
+func (e *Engine) restore(bk *Book, d *delivery) {
+	bk.setPending(d)
+	if d.dropped {
+		d.dropped = false
+		e.schedule(d, d.due)
 	}
 }
 
