@@ -107,6 +107,9 @@ type FaultyStore struct {
 	// I/O error, then another erasing the record), and the health check
 	// fail, while set.
 	Unknown atomic.Bool
+	// OnFail, when set before the store is used, is called by every
+	// commit Fail fails, before it returns.
+	OnFail func()
 }
 
 // errInjected is the failure FaultyStore injects.
@@ -118,6 +121,9 @@ func (f *FaultyStore) Commit(account storage.AccountID, ops []storage.Op) error 
 	}
 	if f.Fail.Load() {
 		f.Failed.Add(1)
+		if f.OnFail != nil {
+			f.OnFail()
+		}
 		return errInjected
 	}
 	return f.Store.Commit(account, ops)

@@ -10,11 +10,13 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"sync"
 	"syscall"
 	"testing"
 	"time"
 
 	"github.com/paymentsdev/terraform-provider-payments/internal/sandbox"
+	"github.com/paymentsdev/terraform-provider-payments/internal/sandbox/clock"
 	"github.com/paymentsdev/terraform-provider-payments/internal/sandbox/sandboxtest"
 	"github.com/paymentsdev/terraform-provider-payments/internal/sandbox/storage"
 	"github.com/paymentsdev/terraform-provider-payments/internal/sandbox/storage/storagetest"
@@ -354,7 +356,9 @@ func TestStore_DeliveryWriteFailure(t *testing.T) {
 
 // TestStore_FailedWriteKeepsDeliveries: a refused delete of an endpoint,
 // or a refused reset, leaves the pending deliveries pending: they go on
-// being retried.
+// being retried. The first attempt hangs until the write is refused, so
+// that it ends while the request puts the account back; the retries come
+// due when the test moves the clock, never on their own.
 func TestStore_FailedWriteKeepsDeliveries(t *testing.T) {
 	t.Parallel()
 	for _, tc := range []struct {
@@ -371,12 +375,20 @@ func TestStore_FailedWriteKeepsDeliveries(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			faulty := &sandbox.FaultyStore{Store: st}
-			sb := sandboxtest.Start(t, sandboxtest.WithOptions(sandbox.Options{Webhooks: sandbox.WebhookOptions{Attempts: 20, RetryBase: 20 * time.Millisecond}}),
+			release := make(chan struct{})
+			var releaseOnce, holdOnce sync.Once
+			free := func() { releaseOnce.Do(func() { close(release) }) }
+			t.Cleanup(free)
+			faulty := &sandbox.FaultyStore{Store: st, OnFail: free}
+			clk := clock.NewFake(time.Date(2030, 1, 1, 0, 0, 0, 0, time.UTC))
+			sb := sandboxtest.Start(t, sandboxtest.WithOptions(sandbox.Options{Clock: clk, Webhooks: sandbox.WebhookOptions{Attempts: 20, RetryBase: time.Minute}}),
 				sandboxtest.WithStore(faulty))
 			e := envOn(t, sb, sandboxtest.NewKey(t))
 			rc := newReceiver(t)
-			rc.status.Store(http.StatusInternalServerError) // every attempt fails: the delivery stays pending
+			rc.handle = func(w http.ResponseWriter, _ *http.Request, _ hit) {
+				holdOnce.Do(func() { <-release })
+				w.WriteHeader(http.StatusInternalServerError) // the delivery stays pending
+			}
 			ep := e.endpoint(rc.URL+"/hook", wire.EventTypeAll)
 			e.customer(vals("name", "x"))
 			rc.next(t)
@@ -384,12 +396,28 @@ func TestStore_FailedWriteKeepsDeliveries(t *testing.T) {
 			faulty.Fail.Store(true)
 			refusedWrite(t, tc.write(e, ep.ID), dir)
 			faulty.Fail.Store(false)
-			// Retries go on after the refused write, up to their limit.
+			e.get(wire.PathWebhookEndpoints+"/"+ep.ID, nil).ok(nil)
+
+			// Retries go on after the refused write: an attempt is
+			// recorded, and the next is due on the clock.
+			q := vals(wire.ParamEndpoint, ep.ID)
+			d := e.waitDeliveries(q, 1)[0]
+			if d.NextRetryAt == "" {
+				t.Fatalf("no retry scheduled after the refused write: %+v", d)
+			}
+			due, err := time.Parse(time.RFC3339, d.NextRetryAt)
+			if err != nil {
+				t.Fatal(err)
+			}
+			waitFor(t, 15*time.Second, "the retry's timer on the clock", func() bool {
+				next, ok := clk.Next()
+				return ok && !next.After(due)
+			})
 			for len(rc.hits) > 0 {
 				<-rc.hits
 			}
+			clk.Set(due)
 			rc.next(t)
-			e.get(wire.PathWebhookEndpoints+"/"+ep.ID, nil).ok(nil)
 		})
 	}
 }
