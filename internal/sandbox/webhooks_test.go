@@ -472,7 +472,14 @@ func TestWebhooks_RetriesWithGrowingGaps(t *testing.T) {
 		if want := clk.Now().Add(gap).UTC().Format(time.RFC3339); d.NextRetryAt != want {
 			t.Errorf("attempt %d schedules the next at %s, want %s (%s later)", n, d.NextRetryAt, want, gap)
 		}
-		clk.Advance(gap)
+		// The log shows the attempt a moment before the engine arms the
+		// retry's timer: moving the clock first would leave it unarmed.
+		due := clk.Now().Add(gap)
+		waitFor(t, 15*time.Second, "the retry's timer on the clock", func() bool {
+			next, ok := clk.Next()
+			return ok && !next.After(due)
+		})
+		clk.Set(due)
 	}
 	if got := len(rc.hits); got != attempts {
 		t.Errorf("the receiver got %d attempts, want %d", got, attempts)
