@@ -15,20 +15,22 @@ import (
 // payment.
 
 // newInvoice invoices the current period of s, open; free (a trial) bills
-// nothing.
+// nothing. Its id is s's periodInvoiceID, or a random one when that is
+// taken.
 func (c *call) newInvoice(s *model.Subscription, reason string, free bool) *model.Invoice {
-	return c.newInvoiceAs(periodInvoiceID(s), s, reason, free)
+	id := periodInvoiceID(s)
+	for c.a.bill.Invoices[id] != nil {
+		id = newRID()
+	}
+	return c.newInvoiceAs(id, s, reason, free)
 }
 
-// newInvoiceAs is newInvoice under id, s's periodInvoiceID, that the
-// caller has at hand (a renewal looked for it), or a random one when
-// that is taken.
+// newInvoiceAs is newInvoice under id, a free one that the caller has at
+// hand: a renewal looked for its period's invoice already, and a second
+// lookup was a hundredth of a renewal.
 func (c *call) newInvoiceAs(id rid, s *model.Subscription, reason string, free bool) *model.Invoice {
 	inv := model.NewInvoice(s, c.unix, reason, free)
 	inv.ID = id
-	for c.a.bill.Invoices[inv.ID] != nil {
-		inv.ID = newRID()
-	}
 	c.a.bill.AddInvoice(inv)
 	s.LatestInvoice = inv.ID
 	// Created and finalized at once: one JSON serves both events.
@@ -48,7 +50,7 @@ func (c *call) collect(inv *model.Invoice, s *model.Subscription, src *model.Sou
 	}
 	inv.Attempts++
 	if src == nil {
-		c.putInvoice(inv)
+		c.putInvoice(inv, s)
 		c.emit(wire.EventInvoicePaymentFailed, c.invoiceScratch(inv))
 		c.invoiceUnpaid(s, inv)
 		return
@@ -68,11 +70,11 @@ func (c *call) settle(inv *model.Invoice, s *model.Subscription, p *model.Paymen
 	case wire.PaymentStatusApproved:
 		c.invoicePaid(inv, s)
 	case wire.PaymentStatusPending:
-		c.putInvoice(inv)
+		c.putInvoice(inv, s)
 		c.emit(wire.EventInvoicePaymentActionNeeded, c.invoiceScratch(inv))
 		c.invoiceUnpaid(s, inv)
 	default:
-		c.putInvoice(inv)
+		c.putInvoice(inv, s)
 		c.emit(wire.EventInvoicePaymentFailed, c.invoiceScratch(inv))
 		c.invoiceUnpaid(s, inv)
 	}
@@ -80,7 +82,7 @@ func (c *call) settle(inv *model.Invoice, s *model.Subscription, p *model.Paymen
 
 func (c *call) invoicePaid(inv *model.Invoice, s *model.Subscription) {
 	inv.MarkPaid()
-	c.putInvoice(inv)
+	c.putInvoice(inv, s)
 	c.emit(wire.EventInvoicePaid, c.invoiceScratch(inv))
 	if s != nil {
 		c.setSubscriptionStatus(s, s.StatusAfterPaid(inv))
@@ -197,7 +199,7 @@ func (c *call) voidInvoice() response {
 		return errResponse(e)
 	}
 	c.onClock(inv.Customer)
-	c.putInvoice(inv)
+	c.putInvoice(inv, nil)
 	b := model.InvoiceJSON(nil, inv)
 	c.emit(wire.EventInvoiceVoided, b)
 	return ok(b)

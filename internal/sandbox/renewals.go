@@ -85,7 +85,7 @@ func (c *call) voidFirstInvoice(s *model.Subscription) {
 		c.emitPayment(p, c.paymentScratch(p))
 	}
 	inv.Status, inv.NextAttempt = wire.InvoiceStatusVoid, 0
-	c.putInvoice(inv)
+	c.putInvoice(inv, s)
 	c.emit(wire.EventInvoiceVoided, c.invoiceScratch(inv))
 }
 
@@ -145,11 +145,11 @@ func (c *call) dun(inv *model.Invoice, s *model.Subscription) {
 	}
 	if at, ok := billing.RetryAt(c.unix, inv.Attempts); ok {
 		inv.NextAttempt = at
-		c.putInvoice(inv)
+		c.putInvoice(inv, s)
 		return
 	}
 	inv.Status, inv.NextAttempt = wire.InvoiceStatusUncollectible, 0
-	c.putInvoice(inv)
+	c.putInvoice(inv, s)
 	c.emit(wire.EventInvoiceMarkedUncollectible, c.invoiceScratch(inv))
 	if s == nil || s.LatestInvoice != inv.ID || s.Ended() {
 		return

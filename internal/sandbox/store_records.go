@@ -110,9 +110,15 @@ func (c *call) putSubscription(s *model.Subscription) {
 	c.addOp(storage.PutRecord(model.BucketSubscriptions, s))
 }
 
-func (c *call) putInvoice(inv *model.Invoice) {
+// putInvoice stores inv, whose subscription is s; s nil looks it up
+// (the renewal path has it at hand: the lookup was a hundredth of a
+// renewal).
+func (c *call) putInvoice(inv *model.Invoice, s *model.Subscription) {
 	c.a.recount(&inv.Counted, inv.MemBytes())
-	if s := c.a.bill.Subs[inv.Subscription]; s != nil {
+	if s == nil {
+		s = c.a.bill.Subs[inv.Subscription]
+	}
+	if s != nil {
 		c.pokeRenewals(s)
 	}
 	c.addOp(storage.PutRecord(model.BucketInvoices, inv))

@@ -257,7 +257,7 @@ func (c *call) endSubscription(s *model.Subscription) {
 		c.voidFirstInvoice(s)
 	} else if inv := c.a.bill.Invoices[s.LatestInvoice]; inv != nil && inv.NextAttempt != 0 {
 		inv.NextAttempt = 0
-		c.putInvoice(inv)
+		c.putInvoice(inv, s)
 	}
 	s.Cancel(c.unix)
 	c.putSubscription(s)
