@@ -35,7 +35,8 @@ var pool struct {
 	stream *mathrand.ChaCha8
 	buf    [4096]byte
 	off    int
-	drawn  int // bytes since the last key from crypto/rand
+	drawn  int    // bytes since the last key from crypto/rand
+	codes  string // authorization codes drawn, not yet handed out
 }
 
 // rekeyBytes is how much of the stream one key from crypto/rand serves.
@@ -145,11 +146,26 @@ func RequestID() string {
 	return string(b[:])
 }
 
-// AuthorizationCode returns the issuer's code: six digits.
+// codesPerDraw is how many authorization codes one string holds.
+const codesPerDraw = 32
+
+// AuthorizationCode returns the issuer's code: six digits. The codes are
+// drawn codesPerDraw at a time into one string, each a slice of it: a
+// code of its own was an allocation of every charge, a renewal's and a
+// payment create's alike. A code keeps its string of 192 bytes alive,
+// which the payments that hold the others share.
 func AuthorizationCode() string {
-	var b [6]byte
 	pool.Lock()
-	draw(b[:], 250, "0123456789") // 250 = 25*10, unbiased
-	pool.Unlock()
-	return string(b[:])
+	defer pool.Unlock()
+	if len(pool.codes) < authCodeLength {
+		var b [authCodeLength * codesPerDraw]byte
+		draw(b[:], 250, "0123456789") // 250 = 25*10, unbiased
+		pool.codes = string(b[:])
+	}
+	code := pool.codes[:authCodeLength]
+	pool.codes = pool.codes[authCodeLength:]
+	return code
 }
+
+// authCodeLength is an authorization code's length in digits.
+const authCodeLength = 6
