@@ -39,6 +39,24 @@ type Invoice struct {
 	Payment                ids.RID // the latest attempt
 	PeriodStart, PeriodEnd int64
 	Counted                int64 // bytes charged to the account, see MemBytes
+	// line holds Lines when there is one, as a subscription of one price
+	// has: an allocation less for each of its invoices.
+	line [1]InvoiceLine
+}
+
+// makeLines sets Lines to n zero lines, in line when they fit.
+func (inv *Invoice) makeLines(n int) {
+	if n <= len(inv.line) {
+		inv.Lines = inv.line[:n:len(inv.line)]
+		return
+	}
+	inv.Lines = make([]InvoiceLine, n)
+}
+
+// linesInline reports whether Lines is held in line, in the invoice's
+// own allocation.
+func (inv *Invoice) linesInline() bool {
+	return cap(inv.Lines) > 0 && &inv.Lines[:1][0] == &inv.line[0]
 }
 
 // SubItem is one price of a subscription, with its quantity.
@@ -200,13 +218,14 @@ func InvoiceFromRecord(rec InvoiceRecord) (*Invoice, error) {
 	inv := &Invoice{ID: id, Seq: rec.Seq, Created: rec.Created, Customer: cus, Subscription: sub, Status: status,
 		BillingReason: reason, AmountDue: rec.AmountDue, AmountPaid: rec.AmountPaid, Currency: cur, Attempts: rec.Attempts,
 		NextAttempt: rec.NextAttempt, Payment: pay, PeriodStart: rec.PeriodStart, PeriodEnd: rec.PeriodEnd}
-	for _, l := range rec.Lines {
+	inv.makeLines(len(rec.Lines))
+	for i, l := range rec.Lines {
 		item, ok := ids.Parse(l.Item, wire.SubscriptionItemIDPrefix)
 		pr, ok2 := ids.Parse(l.Price, wire.PriceIDPrefix)
 		if !ok || !ok2 {
 			return nil, fmt.Errorf("data file: invoice %q has a malformed line", rec.ID)
 		}
-		inv.Lines = append(inv.Lines, InvoiceLine{Item: item, Price: pr, Quantity: l.Quantity, Amount: l.Amount})
+		inv.Lines[i] = InvoiceLine{Item: item, Price: pr, Quantity: l.Quantity, Amount: l.Amount}
 	}
 	return inv, nil
 }
@@ -269,7 +288,11 @@ func (s *Subscription) MemBytes() int64 {
 
 // MemBytes is what the invoice costs its account (sizes.go).
 func (inv *Invoice) MemBytes() int64 {
-	return InvoiceBytes + RidMapEntry + OrderSlot + int64(cap(inv.Lines))*InvoiceLineBytes + AllocOverhead
+	n := InvoiceBytes + RidMapEntry + OrderSlot
+	if !inv.linesInline() {
+		n += int64(cap(inv.Lines))*InvoiceLineBytes + AllocOverhead
+	}
+	return n
 }
 
 // SubscriptionJSON appends the subscription's JSON, as the API answers it, to b

@@ -215,7 +215,7 @@ func NewInvoice(s *Subscription, created int64, reason string, free bool) *Invoi
 		Created: created, Customer: s.Customer, Subscription: s.ID, Status: wire.InvoiceStatusOpen,
 		BillingReason: reason, Currency: s.Currency(), PeriodStart: s.PeriodStart, PeriodEnd: s.PeriodEnd,
 	}
-	inv.Lines = make([]InvoiceLine, len(s.Items))
+	inv.makeLines(len(s.Items))
 	for i, it := range s.Items {
 		inv.Lines[i] = InvoiceLine{Item: it.ID, Price: it.Price.ID, Quantity: it.Quantity}
 		if !free {

@@ -1,6 +1,8 @@
 package model
 
 import (
+	"encoding/json"
+	"reflect"
 	"strings"
 	"testing"
 
@@ -324,5 +326,51 @@ func TestNewSubItem_KeepsID(t *testing.T) {
 	}
 	if CheckItemCount(wire.SubscriptionItemsMax) != nil || CheckItemCount(wire.SubscriptionItemsMax+1) == nil {
 		t.Fatal("the item count's bound is not wire.SubscriptionItemsMax")
+	}
+}
+
+// An invoice of one line keeps it in its own allocation, and is charged
+// no allocation for it; more lines are charged their own.
+func TestInvoice_LinesInLine(t *testing.T) {
+	t.Parallel()
+	price := &Price{ID: ids.New(), Currency: "USD", UnitAmount: 900, Recurring: wire.Recurring{Interval: "month", IntervalCount: 1}}
+	base := InvoiceBytes + RidMapEntry + OrderSlot
+	for _, tc := range []struct {
+		items  int
+		inline bool
+		bytes  int64
+	}{
+		{1, true, base},
+		{2, false, base + 2*InvoiceLineBytes + AllocOverhead},
+		{20, false, base + 20*InvoiceLineBytes + AllocOverhead},
+	} {
+		s := &Subscription{ID: ids.New(), Customer: ids.New()}
+		for range tc.items {
+			s.Items = append(s.Items, SubItem{ID: ids.New(), Price: price, Quantity: 1})
+		}
+		inv := NewInvoice(s, 1, wire.BillingReasonSubscriptionCycle, false)
+		inv.ID, inv.Seq = ids.New(), 1
+		if len(inv.Lines) != tc.items || inv.AmountDue != int64(900*tc.items) {
+			t.Fatalf("%d items: %d lines, amount due %d", tc.items, len(inv.Lines), inv.AmountDue)
+		}
+		if got := inv.linesInline(); got != tc.inline {
+			t.Errorf("%d items: lines in line %v, want %v", tc.items, got, tc.inline)
+		}
+		if got := inv.MemBytes(); got != tc.bytes {
+			t.Errorf("%d items: MemBytes %d, want %d", tc.items, got, tc.bytes)
+		}
+		// Read back from its record, it is laid out and charged alike.
+		var rec InvoiceRecord
+		if err := json.Unmarshal(inv.RecordValue(), &rec); err != nil {
+			t.Fatal(err)
+		}
+		back, err := InvoiceFromRecord(rec)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if back.linesInline() != tc.inline || back.MemBytes() != tc.bytes || !reflect.DeepEqual(back.Lines, inv.Lines) {
+			t.Errorf("%d items: read back in line %v, %d bytes, lines %v; want %v, %d, %v",
+				tc.items, back.linesInline(), back.MemBytes(), back.Lines, tc.inline, tc.bytes, inv.Lines)
+		}
 	}
 }

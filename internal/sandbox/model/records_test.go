@@ -109,7 +109,9 @@ func TestLoad_CatalogBillingAndClocks(t *testing.T) {
 	book.AddSubscription(sub)
 	inv := &Invoice{ID: ids.New(), Created: 4, Customer: sub.Customer, Subscription: sub.ID, Status: wire.InvoiceStatuses[0],
 		BillingReason: wire.BillingReasonSubscriptionCreate, Currency: "USD", AmountDue: 1800,
-		Lines: []InvoiceLine{{Item: sub.Items[0].ID, Price: monthly.ID, Quantity: 2, Amount: 1800}}, PeriodStart: 4, PeriodEnd: 100}
+		PeriodStart: 4, PeriodEnd: 100}
+	inv.makeLines(1) // as NewInvoice does: the load keeps the line in line too
+	inv.Lines[0] = InvoiceLine{Item: sub.Items[0].ID, Price: monthly.ID, Quantity: 2, Amount: 1800}
 	book.AddInvoice(inv)
 	var clocks Clocks
 	k1, k2 := &TestClock{ID: ids.New(), Created: 5, Name: "a", Frozen: 50}, &TestClock{ID: ids.New(), Created: 6, Frozen: 60}
