@@ -38,9 +38,12 @@ func (c *call) emit(typ string, obj []byte) {
 	// would need the index (eventIndex) on every write, and two ids of 24
 	// random alphanumerics (142 bits) alike take some 2^71 events.
 	*ev = model.Event{ID: newRID(), Seq: wh.seq, Type: typ, Created: max(c.unix, now.Unix()), At: c.unix}
-	if n := len(wh.eventOrder); n > 0 && bytes.Equal(wh.eventOrder[n-1].Obj, obj) {
+	switch n := len(wh.eventOrder); {
+	case n > 0 && bytes.Equal(wh.eventOrder[n-1].Obj, obj):
 		ev.Obj = wh.eventOrder[n-1].Obj
-	} else {
+	case wh.objs.holds(obj):
+		ev.Obj = wh.objs.keep(obj) // written in place by c.scratchFor
+	default:
 		ev.Obj = wh.objs.copy(obj, len(wh.eventOrder)) // obj may be the call's scratch
 	}
 	c.a.recount(&ev.Counted, ev.MemBytes())
@@ -76,6 +79,37 @@ func (o *eventObjects) copy(obj []byte, events int) []byte {
 	}
 	n := len(o.block)
 	o.block = append(o.block, obj...)
+	return o.block[n:len(o.block):len(o.block)]
+}
+
+// minTail is the room a block must have left for an object to be written
+// into it in place (tail); less, and the object goes to the call's
+// scratch and is copied, to a new block when it does not fit.
+const minTail = 2 << 10
+
+// tail is the free rest of the block, empty and of its capacity, for an
+// object to be written into in place; nil when less than minTail is left.
+// What is written there is the events' only once keep takes it: until
+// then the next tail writes over it.
+func (o *eventObjects) tail() []byte {
+	if cap(o.block)-len(o.block) < minTail {
+		return nil
+	}
+	return o.block[len(o.block):len(o.block)]
+}
+
+// holds reports whether obj was written into the block's tail, in place:
+// it starts at the tail's start and did not outgrow it.
+func (o *eventObjects) holds(obj []byte) bool {
+	rest := o.block[len(o.block):cap(o.block)]
+	return len(obj) > 0 && len(rest) > 0 && cap(obj) == len(rest) && &obj[0] == &rest[0]
+}
+
+// keep takes obj, which holds reports written into the tail, into the
+// block, as copy would have; the next tail starts after it.
+func (o *eventObjects) keep(obj []byte) []byte {
+	n := len(o.block)
+	o.block = o.block[:n+len(obj)]
 	return o.block[n:len(o.block):len(o.block)]
 }
 
@@ -191,19 +225,33 @@ func (c *call) wallNow() time.Time {
 // renewal emits five events, and each object's own buffer was as much
 // garbage as its event. A scratch slice is valid until the next one.
 
-func (c *call) invoiceScratch(inv *model.Invoice) []byte {
-	c.scratch = model.InvoiceJSON(c.scratch[:0], inv)
+//
+// Better still, the object is written straight into the events' block
+// when it has room (eventObjects.tail), and emit keeps it there without
+// a copy; that copy was a twentieth of a renewal.
+
+// scratchFor writes an object's JSON with write into the block's tail,
+// or into the call's scratch buffer when the tail has too little room.
+// The scratch keeps its growth; the tail is never kept as the scratch,
+// whose next use would write over the events' objects.
+func (c *call) scratchFor(write func([]byte) []byte) []byte {
+	if t := c.a.wh.objs.tail(); t != nil {
+		return write(t)
+	}
+	c.scratch = write(c.scratch[:0])
 	return c.scratch
+}
+
+func (c *call) invoiceScratch(inv *model.Invoice) []byte {
+	return c.scratchFor(func(b []byte) []byte { return model.InvoiceJSON(b, inv) })
 }
 
 func (c *call) subscriptionScratch(s *model.Subscription) []byte {
-	c.scratch = model.SubscriptionJSON(c.scratch[:0], s)
-	return c.scratch
+	return c.scratchFor(func(b []byte) []byte { return model.SubscriptionJSON(b, s) })
 }
 
 func (c *call) paymentScratch(p *model.Payment) []byte {
-	c.scratch = model.PaymentJSON(c.scratch[:0], p)
-	return c.scratch
+	return c.scratchFor(func(b []byte) []byte { return model.PaymentJSON(b, p) })
 }
 
 // emitPayment records the event of a payment entering its status.

@@ -162,3 +162,100 @@ func TestNewEvent_Slabs(t *testing.T) {
 		}
 	}
 }
+
+// TestEventObjects_InPlace: an object written into the block's tail is
+// kept there without a copy, capped at its length so that nothing
+// appended to it reaches the next; one that outgrew the tail, or a tail
+// too small to be offered, takes the copy's way; and what was kept is
+// never written over by the next tail.
+func TestEventObjects_InPlace(t *testing.T) {
+	t.Parallel()
+	for _, tc := range []struct {
+		name  string
+		room  int // free bytes in the block
+		write int // bytes written into the tail
+		tail  bool
+		holds bool
+	}{
+		{"fits", maxEventBlock, 900, true, true},
+		{"fills the tail", minTail, minTail, true, true},
+		{"outgrows the tail", minTail, minTail + 1, true, false},
+		{"too little room to offer", minTail - 1, 0, false, false},
+		{"a full block", 0, 0, false, false},
+	} {
+		o := eventObjects{block: make([]byte, 100, 100+tc.room)}
+		tail := o.tail()
+		if (tail != nil) != tc.tail {
+			t.Fatalf("%s: tail offered %v, want %v", tc.name, tail != nil, tc.tail)
+		}
+		obj := append(tail, bytes.Repeat([]byte("z"), tc.write)...)
+		if got := o.holds(obj); got != tc.holds {
+			t.Fatalf("%s: holds %v, want %v", tc.name, got, tc.holds)
+		}
+		if !tc.holds {
+			if len(o.block) != 100 {
+				t.Errorf("%s: the block grew to %d without keep", tc.name, len(o.block))
+			}
+			continue
+		}
+		kept := o.keep(obj)
+		if !bytes.Equal(kept, obj) || len(kept) != cap(kept) || len(o.block) != 100+tc.write {
+			t.Fatalf("%s: kept %d bytes of capacity %d, block at %d", tc.name, len(kept), cap(kept), len(o.block))
+		}
+		// The next object, written in place or appended to the kept one,
+		// must leave the kept bytes alone.
+		_ = append(kept, 'y')
+		if next := o.tail(); next != nil {
+			_ = append(next, bytes.Repeat([]byte("w"), cap(next))...)
+		}
+		if !bytes.Equal(kept, bytes.Repeat([]byte("z"), tc.write)) {
+			t.Errorf("%s: the kept object was written over", tc.name)
+		}
+	}
+}
+
+// TestEmit_InPlaceIsASnapshot: events whose objects were written in
+// place hold the object as it was at each emit, however it changes after.
+func TestEmit_InPlaceIsASnapshot(t *testing.T) {
+	t.Parallel()
+	s, err := New(Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	a, e := s.accountFor(sha256.Sum256([]byte(wire.SecretKeySandboxPrefix + "inplace01")))
+	if e != nil {
+		t.Fatal(e)
+	}
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	c := &call{s: s, a: a, now: s.now(), unix: s.now().Unix()}
+	inv := &model.Invoice{Currency: "USD", Status: wire.InvoiceStatusOpen, BillingReason: wire.BillingReasonSubscriptionCycle}
+	var want [][]byte
+	inPlace := 0
+	for i := range 200 {
+		inv.AmountDue = int64(100 + i)
+		if a.wh.objs.tail() != nil {
+			inPlace++
+		}
+		body := c.invoiceScratch(inv)
+		want = append(want, bytes.Clone(body))
+		c.emit(wire.EventInvoicePaid, body)
+		if i%3 == 0 {
+			// Created and finalized at once share one object.
+			c.emit(wire.EventInvoicePaid, body)
+			want = append(want, bytes.Clone(body))
+		}
+	}
+	if inPlace == 0 {
+		t.Fatal("no object was written in place")
+	}
+	if len(a.wh.eventOrder) != len(want) {
+		t.Fatalf("%d events, want %d", len(a.wh.eventOrder), len(want))
+	}
+	for i, ev := range a.wh.eventOrder {
+		if !bytes.Equal(ev.Obj, want[i]) {
+			t.Fatalf("event %d holds %s, want %s", i, ev.Obj, want[i])
+		}
+	}
+}
