@@ -85,3 +85,12 @@ func TestAuthorizationCode_AndRequestID(t *testing.T) {
 		t.Errorf("%d distinct digits in 500 codes, want 10", len(digits))
 	}
 }
+
+// BenchmarkNew draws ids, six of which a renewal makes.
+//
+//	go test -run '^$' -bench BenchmarkNew -count 5 ./internal/sandbox/ids/
+func BenchmarkNew(b *testing.B) {
+	for b.Loop() {
+		ids.New()
+	}
+}

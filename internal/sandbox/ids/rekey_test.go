@@ -35,3 +35,39 @@ func TestRefill_KeysAgainFromCryptoRand(t *testing.T) {
 		}
 	}
 }
+
+// TestNewTable: every character of an alphabet takes as many bytes as
+// every other, and the bytes left over are rejected (0), so that draw is
+// unbiased.
+func TestNewTable(t *testing.T) {
+	t.Parallel()
+	for _, tc := range []struct {
+		name     string
+		table    *[256]byte
+		digits   string
+		each     int // bytes mapped to each character
+		rejected int
+	}{
+		{"ids", alnumTable, alphabet, 4, 8},
+		{"codes", digitTable, "0123456789", 25, 6},
+	} {
+		count := map[byte]int{}
+		for b, c := range tc.table {
+			count[c]++
+			if c != 0 && c != tc.digits[b%len(tc.digits)] {
+				t.Errorf("%s: byte %d maps to %q, want %q", tc.name, b, c, tc.digits[b%len(tc.digits)])
+			}
+			if c == 0 && b < 256-tc.rejected {
+				t.Errorf("%s: byte %d rejected, below the limit", tc.name, b)
+			}
+		}
+		if count[0] != tc.rejected {
+			t.Errorf("%s: %d bytes rejected, want %d", tc.name, count[0], tc.rejected)
+		}
+		for i := range len(tc.digits) {
+			if count[tc.digits[i]] != tc.each {
+				t.Errorf("%s: %q takes %d bytes, want %d", tc.name, tc.digits[i], count[tc.digits[i]], tc.each)
+			}
+		}
+	}
+}
