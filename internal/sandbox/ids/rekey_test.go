@@ -36,10 +36,10 @@ func TestRefill_KeysAgainFromCryptoRand(t *testing.T) {
 	}
 }
 
-// TestNewTable: every character of an alphabet takes as many bytes as
+// TestNewTable_Unbiased: every character of an alphabet takes as many bytes as
 // every other, and the bytes left over are rejected (0), so that draw is
 // unbiased.
-func TestNewTable(t *testing.T) {
+func TestNewTable_Unbiased(t *testing.T) {
 	t.Parallel()
 	for _, tc := range []struct {
 		name     string
