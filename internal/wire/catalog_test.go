@@ -74,3 +74,17 @@ func TestIntervalMaxCount_EveryInterval(t *testing.T) {
 		t.Error("IntervalMaxCount(hour) is not 0")
 	}
 }
+
+// TestDaysIn_EveryMonth: the days counted match the calendar's, across
+// leap years and the centuries that are not.
+func TestDaysIn_EveryMonth(t *testing.T) {
+	t.Parallel()
+	for _, y := range []int{1900, 2000, 2024, 2026, 2028, 2100, 2400} {
+		for m := time.January; m <= time.December; m++ {
+			want := time.Date(y, m+1, 0, 0, 0, 0, 0, time.UTC).Day()
+			if got := wire.DaysIn(y, m); got != want {
+				t.Errorf("DaysIn(%d, %s) = %d, want %d", y, m, got, want)
+			}
+		}
+	}
+}
