@@ -90,7 +90,7 @@ func (t *attemptTransport) RoundTrip(req *http.Request) (*http.Response, error) 
 	resp, err := t.next.RoundTrip(req.WithContext(actx))
 	var body []byte
 	if err == nil {
-		body, err = io.ReadAll(io.LimitReader(resp.Body, maxResponseBytes))
+		body, err = readBody(resp.Body, resp.ContentLength)
 		resp.Body.Close()
 	}
 	now := t.clock.Now()
@@ -110,9 +110,55 @@ func (t *attemptTransport) RoundTrip(req *http.Request) (*http.Response, error) 
 	}
 	t.breaker.succeeded()
 	t.gate.observe(ctx, sentAt, now, resp.StatusCode, resp.Header, body)
-	resp.Body = io.NopCloser(bytes.NewReader(body))
+	resp.Body = &readBodyCloser{Reader: bytes.NewReader(body), all: body}
 	resp.ContentLength = int64(len(body))
 	return resp, nil
+}
+
+// readBodyCloser is an answer's body read already: a reader over it, and
+// the bytes themselves, which bodyBytes hands over without a copy.
+type readBodyCloser struct {
+	*bytes.Reader
+	all []byte
+}
+
+func (*readBodyCloser) Close() error { return nil }
+
+// bodyBytes returns the whole of body, at most maxResponseBytes: without a
+// copy when it is an answer the attempt read already and nothing of it has
+// been read since.
+func bodyBytes(body io.Reader, length int64) ([]byte, error) {
+	if b, ok := body.(*readBodyCloser); ok && b.Len() == len(b.all) {
+		_, _ = b.Seek(0, io.SeekEnd)
+		return b.all, nil
+	}
+	return readBody(body, length)
+}
+
+// readBody reads r to its end, at most maxResponseBytes, into one buffer
+// sized by length (the Content-Length; -1 when unknown) where io.ReadAll
+// would grow one from 512 bytes up, copying at each step.
+func readBody(r io.Reader, length int64) ([]byte, error) {
+	if length < 0 || length >= maxResponseBytes {
+		return io.ReadAll(io.LimitReader(r, maxResponseBytes))
+	}
+	lr := io.LimitReader(r, maxResponseBytes)
+	// One byte more than announced, so that the read which meets the end
+	// does not grow the buffer.
+	buf := make([]byte, 0, length+1)
+	for {
+		if len(buf) == cap(buf) {
+			buf = append(buf, 0)[:len(buf)]
+		}
+		n, err := lr.Read(buf[len(buf):cap(buf)])
+		buf = buf[:len(buf)+n]
+		if err == io.EOF {
+			return buf, nil
+		}
+		if err != nil {
+			return buf, err
+		}
+	}
 }
 
 // CloseIdleConnections passes the call on, as http.Client expects of a

@@ -7,6 +7,7 @@ import (
 	"bytes"
 	"context"
 	"crypto/rand"
+	"encoding/base64"
 	"encoding/hex"
 	"encoding/json"
 	"errors"
@@ -77,12 +78,14 @@ type Config struct {
 
 // Client calls the payments API. It is safe for concurrent use.
 type Client struct {
-	base      *url.URL
-	key       string
-	userAgent string
-	livemode  bool
-	http      *retryablehttp.Client
-	log       func(ctx context.Context, msg string, fields map[string]any)
+	base *url.URL
+	// authorization is the Authorization header of every request, the
+	// key as basic auth's user: encoded once rather than per request.
+	authorization string
+	userAgent     string
+	livemode      bool
+	http          *retryablehttp.Client
+	log           func(ctx context.Context, msg string, fields map[string]any)
 	// priceTerms maps a price's id to its PriceTerms, which never change.
 	priceTerms sync.Map
 }
@@ -105,11 +108,11 @@ func New(cfg Config) (*Client, error) {
 		return nil, errors.New("max requests per second must be positive, or 0 for no limit")
 	}
 	c := &Client{
-		base:      base,
-		key:       cfg.SecretKey,
-		userAgent: cfg.UserAgent,
-		livemode:  wire.ClassifyKey(cfg.SecretKey) == wire.KeySecretLive,
-		log:       cfg.Log,
+		base:          base,
+		authorization: "Basic " + base64.StdEncoding.EncodeToString([]byte(cfg.SecretKey+":")),
+		userAgent:     cfg.UserAgent,
+		livemode:      wire.ClassifyKey(cfg.SecretKey) == wire.KeySecretLive,
+		log:           cfg.Log,
 	}
 	if c.userAgent == "" {
 		c.userAgent = DefaultUserAgent
@@ -252,7 +255,7 @@ func (c *Client) call(ctx context.Context, method, path string, query, form url.
 	if err != nil {
 		return fmt.Errorf("building %s %s: %w", method, path, err)
 	}
-	req.SetBasicAuth(c.key, "")
+	req.Header.Set("Authorization", c.authorization)
 	req.Header.Set("User-Agent", c.userAgent)
 	req.Header.Set("Accept", "application/json")
 	if method == http.MethodPost {
@@ -312,7 +315,7 @@ func (c *Client) do(ctx context.Context, req *retryablehttp.Request) (int, http.
 		return 0, nil, nil, err
 	}
 	defer resp.Body.Close()
-	raw, err := io.ReadAll(io.LimitReader(resp.Body, maxResponseBytes))
+	raw, err := bodyBytes(resp.Body, resp.ContentLength)
 	if err != nil {
 		if ctx.Err() != nil {
 			return 0, nil, nil, ctx.Err()
