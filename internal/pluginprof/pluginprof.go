@@ -1,14 +1,15 @@
 //go:build benchprofile
 
-// Package pluginprof writes a CPU profile of a provider process, for
-// finding where a benchmark's time goes. It does so only in a build
-// tagged benchprofile (GOFLAGS=-tags=benchprofile), and there only when
-// the environment names a directory (EnvDir); any other build has Start
-// do nothing, so that no release can write one. Terraform starts a
-// provider process several times per command, and each writes its own
-// file, cpu-<program>-<pid>.pprof, which go tool pprof reads together.
-// The payments provider and the benchmark's floor both call it, so that
-// both are profiled alike. Standard library only.
+// Package pluginprof writes a CPU profile, and one of the allocations, of
+// a provider process, for finding where a benchmark's time goes. It does
+// so only in a build tagged benchprofile (GOFLAGS=-tags=benchprofile), and
+// there only when the environment names a directory (EnvDir); any other
+// build has Start do nothing, so that no release can write one. Terraform
+// starts a provider process several times per command, and each writes
+// its own files, cpu-<program>-<pid>.pprof and allocs-<program>-<pid>.pprof,
+// which go tool pprof reads together. The payments provider and the
+// benchmark's floor both call it, so that both are profiled alike.
+// Standard library only.
 package pluginprof
 
 import (
@@ -40,5 +41,22 @@ func Start() (stop func()) {
 	return func() {
 		pprof.StopCPUProfile()
 		_ = f.Close()
+		writeAllocs(dir)
+	}
+}
+
+// writeAllocs writes the allocations the process made, sampled as the
+// runtime always does, to allocs-<program>-<pid>.pprof in dir: what the
+// garbage collector in the CPU profile was paid to collect.
+func writeAllocs(dir string) {
+	name := fmt.Sprintf("allocs-%s-%d.pprof", filepath.Base(os.Args[0]), os.Getpid())
+	f, err := os.Create(filepath.Join(dir, name))
+	if err != nil {
+		fmt.Fprintf(os.Stderr, "pluginprof: %v\n", err)
+		return
+	}
+	defer f.Close()
+	if err := pprof.Lookup("allocs").WriteTo(f, 0); err != nil {
+		fmt.Fprintf(os.Stderr, "pluginprof: %v\n", err)
 	}
 }
