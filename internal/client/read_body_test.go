@@ -9,9 +9,9 @@ import (
 	"testing/iotest"
 )
 
-// TestReadBody reads answers whose Content-Length is right, wrong or
+// TestReadBody_ContentLength reads answers whose Content-Length is right, wrong or
 // unknown: always the whole body, whatever the buffer was sized for.
-func TestReadBody(t *testing.T) {
+func TestReadBody_ContentLength(t *testing.T) {
 	body := strings.Repeat("payments ", 300) // 2,700 bytes, over io.ReadAll's first 512
 	for _, tc := range []struct {
 		name   string
@@ -42,9 +42,9 @@ func TestReadBody_Error(t *testing.T) {
 	}
 }
 
-// TestBodyBytes hands over an attempt's answer without a copy, and reads
+// TestBodyBytes_NoCopy hands over an attempt's answer without a copy, and reads
 // anything else, or an answer already partly read, as readBody does.
-func TestBodyBytes(t *testing.T) {
+func TestBodyBytes_NoCopy(t *testing.T) {
 	all := []byte(`{"id":"cus_1"}`)
 	whole := &readBodyCloser{Reader: bytes.NewReader(all), all: all}
 	got, err := bodyBytes(whole, int64(len(all)))
