@@ -11,18 +11,28 @@ import (
 // idRandomPattern is the part of every identifier after its prefix.
 var idRandomPattern = fmt.Sprintf("[A-Za-z0-9]{%d}", wire.IDRandomLength)
 
+// idRegexp matches a whole identifier of the given wire prefix.
+func idRegexp(prefix string) *regexp.Regexp {
+	return regexp.MustCompile("^" + regexp.QuoteMeta(prefix) + idRandomPattern + "$")
+}
+
+// idShape is an identifier's shape in words, for descriptions and errors.
+func idShape(prefix string) string {
+	return fmt.Sprintf("%s followed by %d letters or digits", prefix, wire.IDRandomLength)
+}
+
 // Identifier patterns, built from the wire contract's prefixes and length.
 var (
-	customerIDRegexp = regexp.MustCompile("^" + regexp.QuoteMeta(wire.CustomerIDPrefix) + idRandomPattern + "$")
-	sourceIDRegexp   = regexp.MustCompile("^" + regexp.QuoteMeta(wire.SourceIDPrefix) + idRandomPattern + "$")
-	paymentIDRegexp  = regexp.MustCompile("^" + regexp.QuoteMeta(wire.PaymentIDPrefix) + idRandomPattern + "$")
+	customerIDRegexp = idRegexp(wire.CustomerIDPrefix)
+	sourceIDRegexp   = idRegexp(wire.SourceIDPrefix)
+	paymentIDRegexp  = idRegexp(wire.PaymentIDPrefix)
 )
 
 // Human-readable shapes of identifiers, for descriptions and errors.
 var (
-	customerIDShape = fmt.Sprintf("%s followed by %d letters or digits", wire.CustomerIDPrefix, wire.IDRandomLength)
-	sourceIDShape   = fmt.Sprintf("%s followed by %d letters or digits", wire.SourceIDPrefix, wire.IDRandomLength)
-	paymentIDShape  = fmt.Sprintf("%s followed by %d letters or digits", wire.PaymentIDPrefix, wire.IDRandomLength)
+	customerIDShape = idShape(wire.CustomerIDPrefix)
+	sourceIDShape   = idShape(wire.SourceIDPrefix)
+	paymentIDShape  = idShape(wire.PaymentIDPrefix)
 )
 
 // sourceImportIDSeparator separates the customer and source ids of a

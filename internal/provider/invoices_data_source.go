@@ -3,7 +3,6 @@ package provider
 import (
 	"context"
 	"fmt"
-	"regexp"
 
 	"github.com/hashicorp/terraform-plugin-framework-timeouts/datasource/timeouts"
 	"github.com/hashicorp/terraform-plugin-framework-timetypes/timetypes"
@@ -22,8 +21,8 @@ import (
 
 // Invoice ids and their shape, from the wire.
 var (
-	invoiceIDRegexp = regexp.MustCompile("^" + regexp.QuoteMeta(wire.InvoiceIDPrefix) + idRandomPattern + "$")
-	invoiceIDShape  = fmt.Sprintf("%s followed by %d letters or digits", wire.InvoiceIDPrefix, wire.IDRandomLength)
+	invoiceIDRegexp = idRegexp(wire.InvoiceIDPrefix)
+	invoiceIDShape  = idShape(wire.InvoiceIDPrefix)
 )
 
 // billingReasons are the invoices' billing reasons.

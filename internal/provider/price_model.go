@@ -3,7 +3,6 @@ package provider
 import (
 	"context"
 	"fmt"
-	"regexp"
 
 	dtimeouts "github.com/hashicorp/terraform-plugin-framework-timeouts/datasource/timeouts"
 	"github.com/hashicorp/terraform-plugin-framework-timetypes/timetypes"
@@ -46,8 +45,8 @@ type priceModel struct {
 
 // priceIDRegexp and priceIDShape are a price id's shape, from the wire.
 var (
-	priceIDRegexp = regexp.MustCompile("^" + regexp.QuoteMeta(wire.PriceIDPrefix) + idRandomPattern + "$")
-	priceIDShape  = fmt.Sprintf("%s followed by %d letters or digits", wire.PriceIDPrefix, wire.IDRandomLength)
+	priceIDRegexp = idRegexp(wire.PriceIDPrefix)
+	priceIDShape  = idShape(wire.PriceIDPrefix)
 )
 
 // fromAPI sets every attribute of m from the service's price: the only

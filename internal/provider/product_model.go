@@ -3,7 +3,6 @@ package provider
 import (
 	"context"
 	"fmt"
-	"regexp"
 
 	dtimeouts "github.com/hashicorp/terraform-plugin-framework-timeouts/datasource/timeouts"
 	"github.com/hashicorp/terraform-plugin-framework-timetypes/timetypes"
@@ -37,8 +36,8 @@ type productModel struct {
 
 // productIDRegexp and productIDShape are a product id's shape, from the wire.
 var (
-	productIDRegexp = regexp.MustCompile("^" + regexp.QuoteMeta(wire.ProductIDPrefix) + idRandomPattern + "$")
-	productIDShape  = fmt.Sprintf("%s followed by %d letters or digits", wire.ProductIDPrefix, wire.IDRandomLength)
+	productIDRegexp = idRegexp(wire.ProductIDPrefix)
+	productIDShape  = idShape(wire.ProductIDPrefix)
 )
 
 // fromAPI sets every attribute of m from the service's product: the only

@@ -3,7 +3,6 @@ package provider
 import (
 	"context"
 	"fmt"
-	"regexp"
 	"time"
 
 	"github.com/hashicorp/terraform-plugin-framework-timetypes/timetypes"
@@ -58,8 +57,8 @@ var subscriptionItemType = types.ObjectType{AttrTypes: map[string]attr.Type{
 
 // Subscription ids and their shape, from the wire.
 var (
-	subscriptionIDRegexp = regexp.MustCompile("^" + regexp.QuoteMeta(wire.SubscriptionIDPrefix) + idRandomPattern + "$")
-	subscriptionIDShape  = fmt.Sprintf("%s followed by %d letters or digits", wire.SubscriptionIDPrefix, wire.IDRandomLength)
+	subscriptionIDRegexp = idRegexp(wire.SubscriptionIDPrefix)
+	subscriptionIDShape  = idShape(wire.SubscriptionIDPrefix)
 )
 
 // fromAPI sets every attribute of m from the service's subscription: the

@@ -2,7 +2,6 @@ package provider
 
 import (
 	"fmt"
-	"regexp"
 	"time"
 
 	"github.com/hashicorp/terraform-plugin-framework-timetypes/timetypes"
@@ -32,8 +31,8 @@ type testClockModel struct {
 
 // testClockIDRegexp and testClockIDShape are a test clock's id shape.
 var (
-	testClockIDRegexp = regexp.MustCompile("^" + regexp.QuoteMeta(wire.TestClockIDPrefix) + idRandomPattern + "$")
-	testClockIDShape  = fmt.Sprintf("%s followed by %d letters or digits", wire.TestClockIDPrefix, wire.IDRandomLength)
+	testClockIDRegexp = idRegexp(wire.TestClockIDPrefix)
+	testClockIDShape  = idShape(wire.TestClockIDPrefix)
 )
 
 // fromAPI sets every attribute of m from the service's clock. A

@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 	"net/url"
-	"regexp"
 	"slices"
 	"strings"
 
@@ -37,9 +36,9 @@ type webhookEndpointResourceModel struct {
 }
 
 // webhookEndpointIDRegexp is the shape of an endpoint id, from the wire.
-var webhookEndpointIDRegexp = regexp.MustCompile("^" + regexp.QuoteMeta(wire.WebhookEndpointIDPrefix) + idRandomPattern + "$")
+var webhookEndpointIDRegexp = idRegexp(wire.WebhookEndpointIDPrefix)
 
-var webhookEndpointIDShape = fmt.Sprintf("%s followed by %d letters or digits", wire.WebhookEndpointIDPrefix, wire.IDRandomLength)
+var webhookEndpointIDShape = idShape(wire.WebhookEndpointIDPrefix)
 
 // webhookEventChoices are the values enabled_events takes: every event
 // type, and * for all of them.
