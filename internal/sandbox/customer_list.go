@@ -28,7 +28,7 @@ func (a *account) indexCustomer(cu *model.Customer) {
 
 // unindexCustomer takes a deleted customer out of the creation order.
 func (a *account) unindexCustomer(cu *model.Customer) {
-	a.customerOrder = listing.Remove(a.customerOrder, cu.Seq, func(x *model.Customer) uint64 { return x.Seq })
+	a.customerOrder = model.RemoveBySeq(a.customerOrder, cu.Seq, func(x *model.Customer) uint64 { return x.Seq })
 }
 
 // orderCustomers builds the creation order of the customers loaded from the

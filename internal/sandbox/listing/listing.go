@@ -7,13 +7,13 @@
 package listing
 
 import (
-	"cmp"
 	"io"
 	"slices"
 
 	"github.com/paymentsdev/terraform-provider-payments/internal/sandbox/apierr"
 	"github.com/paymentsdev/terraform-provider-payments/internal/sandbox/form"
 	"github.com/paymentsdev/terraform-provider-payments/internal/sandbox/jsonw"
+	"github.com/paymentsdev/terraform-provider-payments/internal/sandbox/model"
 	"github.com/paymentsdev/terraform-provider-payments/internal/wire"
 )
 
@@ -110,7 +110,7 @@ func (l *List[T]) Serve(f form.Form, all []T, match func(T) bool, lock func() (u
 	}
 	first, rest = Answer(l.URL, hasMore, len(seqs), func(b []byte, i int) []byte {
 		every := l.Every()
-		j, found := Search(every, seqs[i], l.Seq)
+		j, found := model.BySeq(every, seqs[i], l.Seq)
 		if !found || (match != nil && !match(every[j])) {
 			return b // deleted or changed since the request arrived
 		}
@@ -187,7 +187,7 @@ func (l *List[T]) Page(p Params, all []T, match func(T) bool) ([]T, bool, *apier
 	}
 	// after is the position of the first object with a seq above s.
 	after := func(s uint64) int {
-		i, _ := Search(all, s+1, l.Seq)
+		i, _ := model.BySeq(all, s+1, l.Seq)
 		return i
 	}
 	limit := p.Limit
@@ -225,18 +225,3 @@ func (l *List[T]) Page(p Params, all []T, match func(T) bool) ([]T, bool, *apier
 
 // NoLock is Answer's lock for a list of copies, which needs none.
 func NoLock() func() { return func() {} }
-
-// Search finds the position of seq in an order kept by seq, or where it
-// would be.
-func Search[T any](order []T, seq uint64, seqOf func(T) uint64) (int, bool) {
-	return slices.BinarySearchFunc(order, seq, func(x T, s uint64) int { return cmp.Compare(seqOf(x), s) })
-}
-
-// Remove takes the object of sequence number seq out of an order kept by
-// seq, if it is there.
-func Remove[T any](order []T, seq uint64, seqOf func(T) uint64) []T {
-	if i, found := Search(order, seq, seqOf); found {
-		return slices.Delete(order, i, i+1)
-	}
-	return order
-}

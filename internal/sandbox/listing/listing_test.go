@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/paymentsdev/terraform-provider-payments/internal/sandbox/form"
+	"github.com/paymentsdev/terraform-provider-payments/internal/sandbox/model"
 	"github.com/paymentsdev/terraform-provider-payments/internal/wire"
 )
 
@@ -74,7 +75,7 @@ func list(all []obj) *List[obj] {
 		Seq: func(o obj) uint64 { return o.seq },
 		Find: func(id string) (obj, bool) {
 			n, err := strconv.ParseUint(strings.TrimPrefix(id, "o"), 10, 64)
-			i, found := Search(all, n, func(o obj) uint64 { return o.seq })
+			i, found := model.BySeq(all, n, func(o obj) uint64 { return o.seq })
 			if err != nil || !found {
 				return obj{}, false
 			}
@@ -200,10 +201,10 @@ func TestAnswer_Streams(t *testing.T) {
 func TestRemove_BySeq(t *testing.T) {
 	seq := func(o obj) uint64 { return o.seq }
 	order := []obj{{1}, {3}, {5}}
-	if got := Remove(slices.Clone(order), 3, seq); !slices.Equal(got, []obj{{1}, {5}}) {
+	if got := model.RemoveBySeq(slices.Clone(order), 3, seq); !slices.Equal(got, []obj{{1}, {5}}) {
 		t.Errorf("Remove(3) = %v", got)
 	}
-	if got := Remove(slices.Clone(order), 4, seq); !slices.Equal(got, order) {
+	if got := model.RemoveBySeq(slices.Clone(order), 4, seq); !slices.Equal(got, order) {
 		t.Errorf("Remove(4) = %v, want it unchanged", got)
 	}
 }

@@ -1,9 +1,7 @@
 package model
 
 import (
-	"cmp"
 	"fmt"
-	"slices"
 
 	"github.com/paymentsdev/terraform-provider-payments/internal/sandbox/ids"
 	"github.com/paymentsdev/terraform-provider-payments/internal/sandbox/jsonw"
@@ -119,11 +117,6 @@ type Price struct {
 
 // IsRecurring reports whether the price bills every period.
 func (pr *Price) IsRecurring() bool { return pr.Recurring.Interval != "" }
-
-// BySeq finds the position of seq in an order kept by seq.
-func BySeq[T any](order []T, seq uint64, seqOf func(T) uint64) (int, bool) {
-	return slices.BinarySearchFunc(order, seq, func(x T, s uint64) int { return cmp.Compare(seqOf(x), s) })
-}
 
 // RecordKey is the product's key in its bucket: its id.
 func (p *Product) RecordKey() string { return p.ID.Format(wire.ProductIDPrefix) }

@@ -1,7 +1,6 @@
 package model
 
 import (
-	"slices"
 	"strconv"
 
 	"github.com/paymentsdev/terraform-provider-payments/internal/wire"
@@ -66,9 +65,7 @@ func (cat *Catalog) DeleteProduct(p *Product) *Refusal {
 			id, p.Prices, wire.PathProducts, id)
 	}
 	delete(cat.Products, p.ID)
-	if i, found := BySeq(cat.ProductOrder, p.Seq, func(x *Product) uint64 { return x.Seq }); found {
-		cat.ProductOrder = slices.Delete(cat.ProductOrder, i, i+1)
-	}
+	cat.ProductOrder = RemoveBySeq(cat.ProductOrder, p.Seq, func(x *Product) uint64 { return x.Seq })
 	return nil
 }
 

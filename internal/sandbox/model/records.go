@@ -86,3 +86,18 @@ func decodeBucket[R, T any](raws [][]byte, what string, from func(R) (T, error),
 	slices.SortFunc(out, func(x, y T) int { return cmp.Compare(seq(x), seq(y)) })
 	return out, nil
 }
+
+// BySeq finds the position of seq in an order kept by seq (objects in
+// creation order), or where it would be.
+func BySeq[T any](order []T, seq uint64, seqOf func(T) uint64) (int, bool) {
+	return slices.BinarySearchFunc(order, seq, func(x T, s uint64) int { return cmp.Compare(seqOf(x), s) })
+}
+
+// RemoveBySeq takes the object of sequence number seq out of an order
+// kept by seq, if it is there.
+func RemoveBySeq[T any](order []T, seq uint64, seqOf func(T) uint64) []T {
+	if i, found := BySeq(order, seq, seqOf); found {
+		return slices.Delete(order, i, i+1)
+	}
+	return order
+}

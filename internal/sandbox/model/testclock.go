@@ -49,9 +49,7 @@ func (cl *Clocks) Add(k *TestClock) {
 // Remove forgets a deleted test clock.
 func (cl *Clocks) Remove(k *TestClock) {
 	delete(cl.ByID, k.ID)
-	if i, found := BySeq(cl.Order, k.Seq, func(x *TestClock) uint64 { return x.Seq }); found {
-		cl.Order = append(cl.Order[:i], cl.Order[i+1:]...)
-	}
+	cl.Order = RemoveBySeq(cl.Order, k.Seq, func(x *TestClock) uint64 { return x.Seq })
 }
 
 // TestClockRecord is the stored form of a test clock.
