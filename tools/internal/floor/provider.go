@@ -6,6 +6,9 @@
 // Delete forgets it.
 // Timing it gives the floor that Terraform, the plugin protocol and the
 // framework set, which the benchmark compares the real provider against.
+// With EnvAPIURL and EnvAPIKey set it is the request floor instead: the
+// same, plus one plain request per resource and operation (see
+// requests.go).
 package floor
 
 import (
@@ -38,13 +41,24 @@ const Source = "bench/floor"
 const Address = "registry.terraform.io/" + Source
 
 type floorProvider struct {
+	shared
+}
+
+// shared is what all the provider's resources use.
+type shared struct {
 	// pace is shared by all the provider's creates, as a client's rate
 	// limit is; nil unless EnvRateLimit is set.
 	pace *pacer
+	// api sends the request floor's requests; nil unless EnvAPIURL and
+	// EnvAPIKey are set.
+	api *requester
 }
 
-// New returns the floor provider.
-func New() provider.Provider { return &floorProvider{pace: newPacerFromEnv()} }
+// New returns the floor provider: the request floor when the environment
+// names an API and a key.
+func New() provider.Provider {
+	return &floorProvider{shared{pace: newPacerFromEnv(), api: newRequesterFromEnv()}}
+}
 
 func (p *floorProvider) Metadata(_ context.Context, _ provider.MetadataRequest, resp *provider.MetadataResponse) {
 	resp.TypeName = "floor"
@@ -62,11 +76,11 @@ func (p *floorProvider) Configure(_ context.Context, _ provider.ConfigureRequest
 
 func (p *floorProvider) Resources(_ context.Context) []func() resource.Resource {
 	return []func() resource.Resource{
-		func() resource.Resource { return newCustomerResource(p.pace) },
-		func() resource.Resource { return newCustomerSourceResource(p.pace) },
-		func() resource.Resource { return newProductResource(p.pace) },
-		func() resource.Resource { return newPriceResource(p.pace) },
-		func() resource.Resource { return newSubscriptionResource(p.pace) },
+		func() resource.Resource { return newCustomerResource(p.shared) },
+		func() resource.Resource { return newCustomerSourceResource(p.shared) },
+		func() resource.Resource { return newProductResource(p.shared) },
+		func() resource.Resource { return newPriceResource(p.shared) },
+		func() resource.Resource { return newSubscriptionResource(p.shared) },
 	}
 }
 
@@ -88,11 +102,13 @@ func newID(prefix string) string {
 // attributes the plan leaves unknown, from fill by attribute name (null
 // for the others), Read keeps the state, Update stores the plan and Delete
 // forgets. It has none of the real resource's ModifyPlan or identity.
+// The request floor adds a request to Create, Read and Delete.
 type stateOnly struct {
+	shared
 	mirrors resource.Resource
-	fill    map[string]func() tftypes.Value
-	// pace, when EnvRateLimit sets it, holds creates to the limit.
-	pace *pacer
+	// prefix begins the resource's ids ("cus_").
+	prefix string
+	fill   map[string]func() tftypes.Value
 }
 
 func (s *stateOnly) Metadata(ctx context.Context, req resource.MetadataRequest, resp *resource.MetadataResponse) {
@@ -109,7 +125,16 @@ func (s *stateOnly) Create(ctx context.Context, req resource.CreateRequest, resp
 		resp.Diagnostics.AddError("Floor Create Interrupted", err.Error())
 		return
 	}
-	raw, err := s.filled(req.Plan.Raw)
+	id := newID(s.prefix)
+	if s.api != nil {
+		part, err := s.api.create(ctx)
+		if err != nil {
+			resp.Diagnostics.AddError("Floor Create Failed", err.Error())
+			return
+		}
+		id = s.prefix + part
+	}
+	raw, err := s.filled(req.Plan.Raw, id)
 	if err != nil {
 		resp.Diagnostics.AddError("Floor Create Failed", err.Error())
 		return
@@ -117,12 +142,20 @@ func (s *stateOnly) Create(ctx context.Context, req resource.CreateRequest, resp
 	resp.State.Raw = raw
 }
 
-// Read keeps the state as it is: there is nothing behind it to refresh from.
-func (*stateOnly) Read(_ context.Context, _ resource.ReadRequest, _ *resource.ReadResponse) {
+// Read keeps the state as it is: there is nothing behind it to refresh
+// from. The request floor fetches the customer behind it and throws the
+// answer away.
+func (s *stateOnly) Read(ctx context.Context, req resource.ReadRequest, resp *resource.ReadResponse) {
+	if s.api == nil {
+		return
+	}
+	if err := s.api.read(ctx, stateID(req.State.Raw)); err != nil {
+		resp.Diagnostics.AddError("Floor Read Failed", err.Error())
+	}
 }
 
 func (s *stateOnly) Update(_ context.Context, req resource.UpdateRequest, resp *resource.UpdateResponse) {
-	raw, err := s.filled(req.Plan.Raw)
+	raw, err := s.filled(req.Plan.Raw, stateID(req.State.Raw))
 	if err != nil {
 		resp.Diagnostics.AddError("Floor Update Failed", err.Error())
 		return
@@ -130,23 +163,43 @@ func (s *stateOnly) Update(_ context.Context, req resource.UpdateRequest, resp *
 	resp.State.Raw = raw
 }
 
-// Delete does nothing; the framework removes the resource from state.
-func (*stateOnly) Delete(_ context.Context, _ resource.DeleteRequest, _ *resource.DeleteResponse) {
+// Delete does nothing but the request floor's request; the framework
+// removes the resource from state.
+func (s *stateOnly) Delete(ctx context.Context, req resource.DeleteRequest, resp *resource.DeleteResponse) {
+	if s.api == nil {
+		return
+	}
+	if err := s.api.remove(ctx, stateID(req.State.Raw)); err != nil {
+		resp.Diagnostics.AddError("Floor Delete Failed", err.Error())
+	}
+}
+
+// stateID is the id attribute of a state, or "" when it has none.
+func stateID(state tftypes.Value) string {
+	var attrs map[string]tftypes.Value
+	var id string
+	if state.As(&attrs) != nil || attrs["id"].As(&id) != nil {
+		return ""
+	}
+	return id
 }
 
 func (*stateOnly) ImportState(ctx context.Context, req resource.ImportStateRequest, resp *resource.ImportStateResponse) {
 	resource.ImportStatePassthroughID(ctx, path.Root("id"), req, resp)
 }
 
-// filled is plan with every unknown top-level attribute given its value
-// from fill, or null.
-func (s *stateOnly) filled(plan tftypes.Value) (tftypes.Value, error) {
+// filled is plan with every unknown top-level attribute given its value:
+// id for the id, from fill for the others, or null.
+func (s *stateOnly) filled(plan tftypes.Value, id string) (tftypes.Value, error) {
 	return tftypes.Transform(plan, func(p *tftypes.AttributePath, v tftypes.Value) (tftypes.Value, error) {
 		if v.IsKnown() {
 			return v, nil
 		}
 		if steps := p.Steps(); len(steps) == 1 {
 			if name, ok := steps[0].(tftypes.AttributeName); ok {
+				if name == "id" {
+					return tftypes.NewValue(tftypes.String, id), nil
+				}
 				if f, ok := s.fill[string(name)]; ok {
 					return f(), nil
 				}
@@ -156,17 +209,15 @@ func (s *stateOnly) filled(plan tftypes.Value) (tftypes.Value, error) {
 	})
 }
 
-func newCustomerResource(pace *pacer) resource.Resource {
-	return &stateOnly{pace: pace, mirrors: payments.NewCustomerResource(), fill: map[string]func() tftypes.Value{
-		"id":         id("cus_"),
+func newCustomerResource(sh shared) resource.Resource {
+	return &stateOnly{shared: sh, prefix: "cus_", mirrors: payments.NewCustomerResource(), fill: map[string]func() tftypes.Value{
 		"created_at": now,
 		"livemode":   boolean(false),
 	}}
 }
 
-func newCustomerSourceResource(pace *pacer) resource.Resource {
-	return &stateOnly{pace: pace, mirrors: payments.NewCustomerSourceResource(), fill: map[string]func() tftypes.Value{
-		"id":        id("src_"),
+func newCustomerSourceResource(sh shared) resource.Resource {
+	return &stateOnly{shared: sh, prefix: "src_", mirrors: payments.NewCustomerSourceResource(), fill: map[string]func() tftypes.Value{
 		"brand":     str("visa"),
 		"last4":     str("4242"),
 		"exp_month": number(12),
@@ -195,17 +246,15 @@ func number(v int) func() tftypes.Value {
 	return func() tftypes.Value { return tftypes.NewValue(tftypes.Number, v) }
 }
 
-func newProductResource(pace *pacer) resource.Resource {
-	return &stateOnly{pace: pace, mirrors: payments.NewProductResource(), fill: map[string]func() tftypes.Value{
-		"id":         id("prod_"),
+func newProductResource(sh shared) resource.Resource {
+	return &stateOnly{shared: sh, prefix: "prod_", mirrors: payments.NewProductResource(), fill: map[string]func() tftypes.Value{
 		"created_at": now,
 		"livemode":   boolean(false),
 	}}
 }
 
-func newPriceResource(pace *pacer) resource.Resource {
-	return &stateOnly{pace: pace, mirrors: payments.NewPriceResource(), fill: map[string]func() tftypes.Value{
-		"id":             id("price_"),
+func newPriceResource(sh shared) resource.Resource {
+	return &stateOnly{shared: sh, prefix: "price_", mirrors: payments.NewPriceResource(), fill: map[string]func() tftypes.Value{
 		"type":           str("recurring"),
 		"interval_count": number(1),
 		"created_at":     now,
@@ -213,9 +262,8 @@ func newPriceResource(pace *pacer) resource.Resource {
 	}}
 }
 
-func newSubscriptionResource(pace *pacer) resource.Resource {
-	return &stateOnly{pace: pace, mirrors: payments.NewSubscriptionResource(), fill: map[string]func() tftypes.Value{
-		"id":                   id("sub_"),
+func newSubscriptionResource(sh shared) resource.Resource {
+	return &stateOnly{shared: sh, prefix: "sub_", mirrors: payments.NewSubscriptionResource(), fill: map[string]func() tftypes.Value{
 		"status":               str("active"),
 		"current_period_start": now,
 		"current_period_end": func() tftypes.Value {
