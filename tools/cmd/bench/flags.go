@@ -20,11 +20,16 @@ type options struct {
 	parallelism   int
 	checkN        int
 	strict        bool
-	outDir        string
-	binDir        string
-	build         bool
-	terraform     string
-	tfLog         string
+	// requestFloor adds the request floor to the timed runs.
+	requestFloor bool
+	// warmup runs each provider's apply and destroy once, untimed, before
+	// the first timed run.
+	warmup    bool
+	outDir    string
+	binDir    string
+	build     bool
+	terraform string
+	tfLog     string
 	// mix is what each customer of the timed configurations brings.
 	mix mix
 
@@ -50,6 +55,8 @@ func parseFlags(args []string) (options, error) {
 	fs.IntVar(&o.parallelism, "parallelism", 10, "terraform -parallelism (10 is Terraform's default)")
 	fs.IntVar(&o.checkN, "check-n", 500, "N at which the acceptance thresholds are checked")
 	fs.BoolVar(&o.strict, "strict", false, "exit 1 when a threshold is missed")
+	fs.BoolVar(&o.requestFloor, "request-floor", true, "also time the request floor: the floor plus one plain request per resource to the sandbox, the least a provider that makes one request per resource can cost here")
+	fs.BoolVar(&o.warmup, "warmup", true, "apply and destroy once with each provider, untimed, before the timed runs, so that no provider pays for a cold start")
 	fs.StringVar(&o.outDir, "out", "", "directory for the CSV files, the plot, the working directories and the logs (default: .bench in the repository's root)")
 	fs.StringVar(&o.binDir, "bin", "", "directory of the provider, sandbox and floor binaries (default: bin in the repository's root)")
 	fs.BoolVar(&o.build, "build", true, "build the provider and the sandbox into -bin first (the floor provider is always built)")

@@ -22,6 +22,7 @@ import (
 	"os/signal"
 	"path/filepath"
 	"runtime"
+	"slices"
 	"strconv"
 	"strings"
 	"syscall"
@@ -58,14 +59,20 @@ func main() {
 	}
 }
 
-// target is one of the two providers under measurement.
+// target is one of the providers under measurement: payments, the floor
+// or the request floor (the floor's provider with FLOOR_API_URL set).
 type target struct {
+	// name labels its samples and names its working directory.
+	name string
 	spec providerSpec
 	// env is added to Terraform's environment (the payments provider's
 	// address and key).
 	env []string
 	// counted is true when the sandbox's stats count this provider's requests.
 	counted bool
+	// usesSandbox is true when the provider sends requests to the sandbox,
+	// whose CPU time is then measured beside its own.
+	usesSandbox bool
 }
 
 // bench holds what the runs share.
@@ -78,7 +85,9 @@ type bench struct {
 	sandbox    *sandboxtest.Process
 	payments   target
 	floor      target
-	samples    []sample
+	// requestFloor is timed when its name is set (-request-floor).
+	requestFloor target
+	samples      []sample
 	// rateLimitRuns are the rate-limit phase's applies.
 	rateLimitRuns []rateLimitRun
 	// floorPacedRuns are the floor's applies paced to each limit.
@@ -152,8 +161,14 @@ func run(ctx context.Context, o options) (failed bool, err error) {
 	if err != nil {
 		return false, err
 	}
-	b.payments = target{spec: paymentsSpec(bin), env: paymentsEnv(sb.URL, key), counted: true}
-	b.floor = target{spec: floorSpec(bin)}
+	b.payments = target{name: paymentsLocal, spec: paymentsSpec(bin), env: paymentsEnv(sb.URL, key), counted: true, usesSandbox: true}
+	b.floor = target{name: floorLocal, spec: floorSpec(bin)}
+	if o.requestFloor {
+		// Its own account, so that the payments account's counts stay
+		// the payments provider's.
+		b.requestFloor = target{name: requestFloorName, spec: floorSpec(bin), usesSandbox: true,
+			env: []string{floor.EnvAPIURL + "=" + sb.URL, floor.EnvAPIKey + "=" + newSandboxKey()}}
+	}
 	b.cliConfig, err = filepath.Abs(filepath.Join(b.work, "terraform.rc"))
 	if err != nil {
 		return false, err
@@ -217,10 +232,16 @@ func newSandboxKey() string {
 // (-plans times) and destroy, each operation once per provider in an order
 // that alternates from one run to the next.
 func (b *bench) timeOperations(ctx context.Context) error {
-	flip := false
+	targets := b.timed()
+	turn := 0
 	for i, n := range b.o.ns {
-		for _, t := range []target{b.payments, b.floor} {
+		for _, t := range targets {
 			if err := writeConfig(b.dir(t, n), t.spec, n, b.o.mix); err != nil {
+				return err
+			}
+		}
+		if i == 0 && b.o.warmup {
+			if err := b.warmUp(ctx, targets, n); err != nil {
 				return err
 			}
 		}
@@ -233,17 +254,38 @@ func (b *bench) timeOperations(ctx context.Context) error {
 					times = b.o.plans
 				}
 				for k := range times {
-					order := []target{b.payments, b.floor}
-					if flip {
-						order[0], order[1] = order[1], order[0]
-					}
-					flip = !flip
+					// Each provider goes first in turn.
+					order := append(slices.Clone(targets[turn%len(targets):]), targets[:turn%len(targets)]...)
+					turn++
 					for _, t := range order {
 						if err := b.measure(ctx, t, n, op, rep*times+k, 0); err != nil {
 							return err
 						}
 					}
 				}
+			}
+		}
+	}
+	return nil
+}
+
+// timed are the providers the main table compares, in their first order.
+func (b *bench) timed() []target {
+	ts := []target{b.payments, b.floor}
+	if b.requestFloor.name != "" {
+		ts = append(ts, b.requestFloor)
+	}
+	return ts
+}
+
+// warmUp applies and destroys n with each target once, untimed: the first
+// run after the binaries are built or the sandbox started pays for cold
+// caches and a growing heap, which would fall on whichever goes first.
+func (b *bench) warmUp(ctx context.Context, targets []target, n int) error {
+	for _, t := range targets {
+		for _, op := range []string{opApply, opDestroy} {
+			if err := b.run(ctx, t, n, op, 0, 0, false); err != nil {
+				return fmt.Errorf("warm-up: %w", err)
 			}
 		}
 	}
@@ -322,7 +364,7 @@ func (b *bench) setLatency(ctx context.Context, ms int64) error {
 }
 
 func (b *bench) dir(t target, n int) string {
-	return filepath.Join(b.work, t.spec.Local, "n"+strconv.Itoa(n))
+	return filepath.Join(b.work, t.name, "n"+strconv.Itoa(n))
 }
 
 // measure runs terraform op for t at n, records the sample and prints it.
@@ -330,8 +372,16 @@ func (b *bench) dir(t target, n int) string {
 // checks that the account holds n customers and n cards after an apply and
 // none after a destroy.
 func (b *bench) measure(ctx context.Context, t target, n int, op string, rep int, latencyMS int64) error {
-	s := sample{N: n, Op: op, Provider: t.spec.Local, Rep: rep, LatencyMS: latencyMS, Resources: n * b.o.mix.perCustomer()}
-	name := fmt.Sprintf("%s-n%d-%s-r%d", t.spec.Local, n, op, rep+1)
+	return b.run(ctx, t, n, op, rep, latencyMS, true)
+}
+
+// run runs one operation and, when keep is set, records it as a sample.
+func (b *bench) run(ctx context.Context, t target, n int, op string, rep int, latencyMS int64, keep bool) error {
+	s := sample{N: n, Op: op, Provider: t.name, Rep: rep, LatencyMS: latencyMS, Resources: n * b.o.mix.perCustomer()}
+	name := fmt.Sprintf("%s-n%d-%s-r%d", t.name, n, op, rep+1)
+	if !keep {
+		name = fmt.Sprintf("%s-n%d-%s-warmup", t.name, n, op)
+	}
 	if latencyMS > 0 {
 		name += fmt.Sprintf("-%dms", latencyMS)
 	}
@@ -351,17 +401,21 @@ func (b *bench) measure(ctx context.Context, t target, n int, op string, rep int
 		if before, err = sandboxclient.New(b.api).Stats(ctx); err != nil {
 			return fmt.Errorf("read the sandbox's stats: %w", err)
 		}
+	}
+	if t.usesSandbox {
 		sandboxCPU = processCPU(b.sandbox.Pid())
 	}
 	tf := b.tf
 	tf.Dir, tf.Env = b.dir(t, n), tfcli.Env(os.Environ(), b.cliConfig, env...)
 	cost, err := runTerraform(ctx, &tf, op, logPath)
 	if err != nil {
-		return fmt.Errorf("%s N=%d: %w", t.spec.Local, n, err)
+		return fmt.Errorf("%s N=%d: %w", t.name, n, err)
 	}
 	s.Seconds, s.CPUSeconds = cost.Wall.Seconds(), cost.CPU.Seconds()
-	if t.counted {
+	if t.usesSandbox {
 		s.SandboxCPUSeconds = (processCPU(b.sandbox.Pid()) - sandboxCPU).Seconds()
+	}
+	if t.counted {
 		after, err := sandboxclient.New(b.api).Stats(ctx)
 		if err != nil {
 			return fmt.Errorf("read the sandbox's stats: %w", err)
@@ -374,8 +428,12 @@ func (b *bench) measure(ctx context.Context, t target, n int, op string, rep int
 				op, n, after.Customers, after.Sources, w, logPath)
 		}
 	}
+	if !keep {
+		fmt.Printf("N=%-5d warm-up  %-14s %-8s %7.2fs (untimed)\n", n, s.Provider, op, s.Seconds)
+		return nil
+	}
 	b.samples = append(b.samples, s)
-	fmt.Printf("N=%-5d run %d  %-8s %-8s %7.2fs (CPU %6.2fs)%s\n", n, rep+1, s.Provider, op, s.Seconds, s.CPUSeconds, describeSample(s))
+	fmt.Printf("N=%-5d run %d  %-14s %-8s %7.2fs (CPU %6.2fs)%s\n", n, rep+1, s.Provider, op, s.Seconds, s.CPUSeconds, describeSample(s))
 	return nil
 }
 
@@ -385,8 +443,10 @@ func describeSample(s sample) string {
 	if s.LatencyMS > 0 {
 		out = fmt.Sprintf("  at %d ms", s.LatencyMS)
 	}
-	if d := s.Delta; d != nil {
+	if s.Provider != floorLocal {
 		out += fmt.Sprintf("  sandbox CPU %.2fs", s.SandboxCPUSeconds)
+	}
+	if d := s.Delta; d != nil {
 		out += fmt.Sprintf("  %.2f requests/resource, %d connections", float64(d.Total)/float64(s.Resources), d.Connections)
 	}
 	return out
@@ -406,6 +466,9 @@ func floorApplies(samples []sample, n int) []float64 {
 const (
 	paymentsLocal = "payments"
 	floorLocal    = "floor"
+	// requestFloorName labels the request floor's samples: the floor's
+	// provider, sending one plain request per resource and operation.
+	requestFloorName = "request-floor"
 )
 
 func floorSpec(bin string) providerSpec {

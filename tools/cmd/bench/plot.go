@@ -12,8 +12,8 @@ import (
 	"gonum.org/v1/plot/vg/vgimg"
 )
 
-// writePlot draws seconds against N for both providers, one panel per
-// operation, into a PNG at path.
+// writePlot draws seconds against N for each provider timed, one panel
+// per operation, into a PNG at path.
 func writePlot(path string, rows []row) error {
 	lines := []struct {
 		name  string
@@ -22,6 +22,7 @@ func writePlot(path string, rows []row) error {
 	}{
 		{paymentsLocal, color.RGBA{R: 0xd6, G: 0x27, B: 0x28, A: 0xff}, func(r row) float64 { return r.Payments }},
 		{floorLocal + " (do-nothing)", color.RGBA{R: 0x1f, G: 0x77, B: 0xb4, A: 0xff}, func(r row) float64 { return r.Floor }},
+		{"request floor (one request per resource)", color.RGBA{R: 0x2c, G: 0xa0, B: 0x2c, A: 0xff}, func(r row) float64 { return r.RequestFloor }},
 	}
 	var panels []*plot.Plot
 	for _, op := range operations {
@@ -37,7 +38,7 @@ func writePlot(path string, rows []row) error {
 		top := 0.0
 		for _, r := range rows {
 			if r.Op == op {
-				top = max(top, r.Payments, r.Floor)
+				top = max(top, r.Payments, r.Floor, r.RequestFloor)
 			}
 		}
 		p.Y.Max = 1.3 * top
@@ -45,7 +46,7 @@ func writePlot(path string, rows []row) error {
 		for _, l := range lines {
 			var xys plotter.XYs
 			for _, r := range rows {
-				if r.Op == op {
+				if r.Op == op && l.value(r) > 0 {
 					xys = append(xys, plotter.XY{X: float64(r.N), Y: l.value(r)})
 				}
 			}

@@ -35,6 +35,17 @@ type row struct {
 	// Connections is the median number of connections the sandbox accepted
 	// during the operation.
 	Connections float64
+	// The request floor's median seconds, CPU seconds and the sandbox's CPU
+	// seconds while serving it (zero when it was not timed), and the two
+	// ratios it gives: the payments provider over it, and it over the
+	// floor (what one plain request per resource costs on the machine).
+	RequestFloor           float64
+	RequestFloorCPU        float64
+	RequestFloorSandboxCPU float64
+	RatioToRequestFloor    float64
+	CPURatioToRequestFloor float64
+	RequestFloorRatio      float64
+	RequestFloorCPURatio   float64
 }
 
 // latencyRow is one line of the latency table.
@@ -54,16 +65,22 @@ func aggregate(samples []sample, ns []int) []row {
 	var rows []row
 	for _, n := range ns {
 		for _, op := range operations {
-			var pay, flo, payCPU, floCPU, sbCPU, conns []float64
+			var pay, flo, payCPU, floCPU, sbCPU, conns, rf, rfCPU, rfSB []float64
 			reqs := map[string]int64{}
 			resources := 0
 			for _, s := range samples {
 				if s.N != n || s.Op != op || s.LatencyMS != 0 {
 					continue
 				}
-				if s.Provider == floorLocal {
+				switch s.Provider {
+				case floorLocal:
 					flo = append(flo, s.Seconds)
 					floCPU = append(floCPU, s.CPUSeconds)
+					continue
+				case requestFloorName:
+					rf = append(rf, s.Seconds)
+					rfCPU = append(rfCPU, s.CPUSeconds)
+					rfSB = append(rfSB, s.SandboxCPUSeconds)
 					continue
 				}
 				pay = append(pay, s.Seconds)
@@ -85,6 +102,13 @@ func aggregate(samples []sample, ns []int) []row {
 			r.PaymentsCPU, r.FloorCPU, r.SandboxCPU = median(payCPU), median(floCPU), median(sbCPU)
 			if r.FloorCPU > 0 {
 				r.CPURatio = r.PaymentsCPU / r.FloorCPU
+			}
+			if len(rf) > 0 {
+				r.RequestFloor, r.RequestFloorCPU, r.RequestFloorSandboxCPU = median(rf), median(rfCPU), median(rfSB)
+				r.RatioToRequestFloor, r.RequestFloorRatio = r.Payments/r.RequestFloor, r.RequestFloor/r.Floor
+				if r.RequestFloorCPU > 0 && r.FloorCPU > 0 {
+					r.CPURatioToRequestFloor, r.RequestFloorCPURatio = r.PaymentsCPU/r.RequestFloorCPU, r.RequestFloorCPU/r.FloorCPU
+				}
 			}
 			r.PerResource = perResource(reqs, resources)
 			for _, v := range r.PerResource {
@@ -142,10 +166,11 @@ func (c check) Verdict() string {
 	return "FAIL"
 }
 
-// The performance thresholds: the provider against the floor at N.
+// The performance thresholds: the provider against the floor at N, and
+// against the request floor when it was timed.
 const (
-	maxApplyRatio       = 1.15
-	maxPlanRatio        = 1.2
+	maxApplyRatio       = 1.05
+	maxPlanRatio        = 1.05
 	maxRequestsPerRes   = 1.0
 	maxLatencyRatio     = 1.3
 	latencyCheckedMS    = 50
@@ -171,6 +196,11 @@ func checks(rows []row, lrows []latencyRow, n, parallelism int) []check {
 		{"requests per resource, refresh (plan)" + at, plan.Requests, maxRequestsPerRes, havePlan},
 		{fmt.Sprintf("connections per apply%s (≤ %d × parallelism)", at, connectionsPerSlots), apply.Connections,
 			float64(connectionsPerSlots * parallelism), haveApply},
+	}
+	if apply.RequestFloor > 0 || plan.RequestFloor > 0 {
+		cs = append(cs,
+			check{"apply time ÷ request floor" + at, apply.RatioToRequestFloor, maxApplyRatio, haveApply && apply.RequestFloor > 0},
+			check{"refresh-plan time ÷ request floor" + at, plan.RatioToRequestFloor, maxPlanRatio, havePlan && plan.RequestFloor > 0})
 	}
 	lc := check{Name: fmt.Sprintf("apply at %d ms latency ÷ bound", latencyCheckedMS), Limit: maxLatencyRatio}
 	if i := slices.IndexFunc(lrows, func(r latencyRow) bool { return r.LatencyMS == latencyCheckedMS }); i >= 0 {
@@ -200,6 +230,19 @@ func writeTables(w io.Writer, rows []row, lrows []latencyRow, rlRows []rateLimit
 			r.Requests, r.Connections, routesText(r.PerResource, ", "))
 	}
 	tw.Flush()
+	if slices.ContainsFunc(rows, func(r row) bool { return r.RequestFloor > 0 }) {
+		fmt.Fprintln(w, "\nAgainst the request floor (the floor plus one plain request per resource; its sandbox CPU apart):")
+		tw = tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
+		fmt.Fprintln(tw, "N\toperation\trequest floor s\tCPU s\tsandbox\tpayments ÷ it\tCPU\tit ÷ floor\tCPU")
+		for _, r := range rows {
+			if r.RequestFloor == 0 {
+				continue
+			}
+			fmt.Fprintf(tw, "%d\t%s\t%.2f\t%.2f\t%.2f\t%.3f\t%.3f\t%.3f\t%.3f\n", r.N, r.Op, r.RequestFloor, r.RequestFloorCPU,
+				r.RequestFloorSandboxCPU, r.RatioToRequestFloor, r.CPURatioToRequestFloor, r.RequestFloorRatio, r.RequestFloorCPURatio)
+		}
+		tw.Flush()
+	}
 	if len(lrows) > 0 {
 		fmt.Fprintf(w, "\nApply with sandbox latency, against the bound floor + requests × latency ÷ %d:\n", parallelism)
 		tw = tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
@@ -244,11 +287,14 @@ func writeCSVs(dir string, rows []row, lrows []latencyRow, samples []sample) err
 	for _, r := range rows {
 		recs = append(recs, []string{strconv.Itoa(r.N), r.Op, strconv.Itoa(r.Runs), ff(r.Payments), ff(r.Floor), ff(r.Ratio),
 			ff(r.PaymentsCPU), ff(r.FloorCPU), ff(r.CPURatio), ff(r.SandboxCPU),
-			ff(r.Requests), ff(r.Connections), routesText(r.PerResource, "; ")})
+			ff(r.Requests), ff(r.Connections), routesText(r.PerResource, "; "),
+			ff(r.RequestFloor), ff(r.RequestFloorCPU), ff(r.RequestFloorSandboxCPU), ff(r.RatioToRequestFloor), ff(r.RequestFloorRatio)})
 	}
 	if err := writeCSV(filepath.Join(dir, "bench.csv"), []string{"n", "operation", "runs", "payments_seconds", "floor_seconds",
 		"ratio", "payments_cpu_seconds", "floor_cpu_seconds", "cpu_ratio", "sandbox_cpu_seconds",
-		"requests_per_resource", "connections", "requests_per_resource_by_route"}, recs); err != nil {
+		"requests_per_resource", "connections", "requests_per_resource_by_route",
+		"request_floor_seconds", "request_floor_cpu_seconds", "request_floor_sandbox_cpu_seconds",
+		"ratio_to_request_floor", "request_floor_ratio"}, recs); err != nil {
 		return err
 	}
 	recs = nil

@@ -9,7 +9,8 @@ import (
 )
 
 // fakeSamples are two repetitions at N=10: the payments provider at twice
-// the floor's apply time, one request per resource on create.
+// the floor's apply time, one request per resource on create, and the
+// request floor between them.
 func fakeSamples() []sample {
 	var out []sample
 	for rep := range 2 {
@@ -18,7 +19,8 @@ func fakeSamples() []sample {
 				Requests: map[string]int64{"POST /v1/customers": 10, "POST /v1/customers/:id/sources": 10}}
 			out = append(out,
 				sample{N: 10, Op: op, Provider: paymentsLocal, Rep: rep, Resources: 20, Seconds: 2 + float64(rep), CPUSeconds: 3, SandboxCPUSeconds: 0.5, Delta: d},
-				sample{N: 10, Op: op, Provider: floorLocal, Rep: rep, Resources: 20, Seconds: 1 + float64(rep), CPUSeconds: 2})
+				sample{N: 10, Op: op, Provider: floorLocal, Rep: rep, Resources: 20, Seconds: 1 + float64(rep), CPUSeconds: 2},
+				sample{N: 10, Op: op, Provider: requestFloorName, Rep: rep, Resources: 20, Seconds: 1.5 + float64(rep), CPUSeconds: 2.5, SandboxCPUSeconds: 0.25})
 		}
 	}
 	return append(out,
@@ -48,6 +50,13 @@ func TestAggregate_PerOperation(t *testing.T) {
 	if r.Connections != 10.5 {
 		t.Errorf("connections: got %v, want the median 10.5", r.Connections)
 	}
+	// The request floor: (1.5+2.5)/2 = 2 seconds, 2.5 CPU, 0.25 sandbox.
+	if r.RequestFloor != 2 || r.RequestFloorCPU != 2.5 || r.RequestFloorSandboxCPU != 0.25 ||
+		r.RatioToRequestFloor != 1.25 || math.Abs(r.RequestFloorRatio-2/1.5) > 1e-9 ||
+		r.CPURatioToRequestFloor != 1.2 || r.RequestFloorCPURatio != 1.25 {
+		t.Errorf("request floor: got %v s, %v CPU, %v sandbox, ratios %v %v %v %v", r.RequestFloor, r.RequestFloorCPU,
+			r.RequestFloorSandboxCPU, r.RatioToRequestFloor, r.RequestFloorRatio, r.CPURatioToRequestFloor, r.RequestFloorCPURatio)
+	}
 }
 
 func TestLatencyRows_Bound(t *testing.T) {
@@ -64,8 +73,8 @@ func TestLatencyRows_Bound(t *testing.T) {
 
 func TestChecks_Thresholds(t *testing.T) {
 	rows := []row{
-		{N: 500, Op: opApply, Ratio: 1.1, Requests: 1, Connections: 12},
-		{N: 500, Op: opPlan, Ratio: 1.3, Requests: 1.5},
+		{N: 500, Op: opApply, Ratio: 1.04, Requests: 1, Connections: 12, RequestFloor: 1, RatioToRequestFloor: 1.06},
+		{N: 500, Op: opPlan, Ratio: 1.06, Requests: 1.5, RequestFloor: 1, RatioToRequestFloor: 1.01},
 		{N: 100, Op: opApply, Ratio: 3},
 	}
 	lrows := []latencyRow{{N: 500, LatencyMS: 20, Ratio: 2}, {N: 500, LatencyMS: 50, Ratio: 1.2}}
@@ -80,6 +89,8 @@ func TestChecks_Thresholds(t *testing.T) {
 		"requests per resource, refresh (plan) at N=500":     "FAIL",
 		"connections per apply at N=500 (≤ 2 × parallelism)": "PASS",
 		"apply at 50 ms latency ÷ bound at N=500":            "PASS",
+		"apply time ÷ request floor at N=500":                "FAIL",
+		"refresh-plan time ÷ request floor at N=500":         "PASS",
 	}
 	for name, v := range want {
 		if got[name] != v {
@@ -106,7 +117,8 @@ func TestWriteOutputs_Files(t *testing.T) {
 		t.Fatal(err)
 	}
 	for name, want := range map[string]string{
-		"bench.csv":   "10,apply,2,2.5000,1.5000,1.6667,3.0000,2.0000,1.5000,0.5000,1.0000,10.5000,POST /v1/customers 0.50; POST /v1/customers/:id/sources 0.50\n",
+		"bench.csv": "10,apply,2,2.5000,1.5000,1.6667,3.0000,2.0000,1.5000,0.5000,1.0000,10.5000,POST /v1/customers 0.50; POST /v1/customers/:id/sources 0.50," +
+			"2.0000,2.5000,0.2500,1.2500,1.3333\n",
 		"latency.csv": "10,50,1.5000,20,1.6000,3.0000,1.8750\n",
 		"samples.csv": "10,apply,payments,1,0,2.0000,3.0000,0.5000,20,10\n",
 		"bench.png":   "\x89PNG",
