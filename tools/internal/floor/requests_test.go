@@ -15,7 +15,7 @@ import (
 	"github.com/paymentsdev/terraform-provider-payments/internal/wire"
 )
 
-func TestRandomPart(t *testing.T) {
+func TestRandomPart_AfterPrefix(t *testing.T) {
 	tests := []struct{ id, want string }{
 		{"cus_1a2B", "1a2B"},
 		{"price_1a2B", "1a2B"},
