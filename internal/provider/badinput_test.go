@@ -230,7 +230,7 @@ resource "payments_customer_source" "bad" {
 			expect: []string{"Cannot import non-existent remote object"}},
 		{name: "import source/a key pasted as the id", config: aSource(cusZeros, sandbox.TokenVisa), importTo: "payments_customer_source.bad",
 			importID: "sk_sandbox_notarealkey1234/" + srcZeros,
-			expect:   []string{"Invalid Customer Source Import ID", "<redacted key>"}},
+			expect:   []string{"Invalid Customer Source Import ID", wire.RedactedKey}},
 	}
 }
 

@@ -71,7 +71,7 @@ const maxQuotedIDLength = 80
 // bounded, and with anything shaped like a key masked, in case a key was
 // pasted where an id belongs.
 func quoteForError(s string) string {
-	s = anyKeyPattern.ReplaceAllString(s, "<redacted key>")
+	s = wire.MaskKeys(s)
 	if len(s) > maxQuotedIDLength {
 		s = s[:maxQuotedIDLength]
 		// Do not cut a UTF-8 sequence in half; %q would show the stray bytes.

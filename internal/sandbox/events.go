@@ -14,8 +14,9 @@ import (
 	"github.com/paymentsdev/terraform-provider-payments/internal/wire"
 )
 
-// Events record every change of customers, cards and payments, whether or
-// not an endpoint asked for them, and feed the deliveries.
+// Events record every change of customers, cards, payments, products,
+// prices, subscriptions, invoices and test clocks, whether or not an
+// endpoint asked for them, and feed the deliveries.
 
 // maxEvents bounds an account's events besides wire.EventRetention, so that
 // a benchmark's hundred thousand writes cannot hold as many events in
