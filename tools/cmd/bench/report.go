@@ -46,6 +46,44 @@ type row struct {
 	CPURatioToRequestFloor float64
 	RequestFloorRatio      float64
 	RequestFloorCPURatio   float64
+	// Paired are the same ratios taken run by run (the providers' runs of
+	// one repetition, which follow each other) and their median: a drift
+	// of the machine's speed between repetitions cancels out of them, as
+	// it does not out of a ratio of medians. The thresholds read these.
+	Paired paired
+}
+
+// paired are the run-by-run ratios' medians, wall and CPU.
+type paired struct {
+	Ratio, CPURatio                             float64
+	RatioToRequestFloor, CPURatioToRequestFloor float64
+	RequestFloorRatio, RequestFloorCPURatio     float64
+	Runs                                        int
+}
+
+// pairedRatios are the medians of the run-by-run ratios of the samples
+// of one N and operation, keyed by provider and then repetition.
+func pairedRatios(by map[string]map[int]sample) paired {
+	ratios := func(a, b string) (wall, cpu float64, runs int) {
+		var ws, cs []float64
+		for rep, sa := range by[a] {
+			sb, ok := by[b][rep]
+			if !ok || sb.Seconds <= 0 || sb.CPUSeconds <= 0 {
+				continue
+			}
+			ws = append(ws, sa.Seconds/sb.Seconds)
+			cs = append(cs, sa.CPUSeconds/sb.CPUSeconds)
+		}
+		if len(ws) == 0 {
+			return 0, 0, 0
+		}
+		return median(ws), median(cs), len(ws)
+	}
+	var p paired
+	p.Ratio, p.CPURatio, p.Runs = ratios(paymentsLocal, floorLocal)
+	p.RatioToRequestFloor, p.CPURatioToRequestFloor, _ = ratios(paymentsLocal, requestFloorName)
+	p.RequestFloorRatio, p.RequestFloorCPURatio, _ = ratios(requestFloorName, floorLocal)
+	return p
 }
 
 // latencyRow is one line of the latency table.
@@ -68,10 +106,15 @@ func aggregate(samples []sample, ns []int) []row {
 			var pay, flo, payCPU, floCPU, sbCPU, conns, rf, rfCPU, rfSB []float64
 			reqs := map[string]int64{}
 			resources := 0
+			byRep := map[string]map[int]sample{}
 			for _, s := range samples {
 				if s.N != n || s.Op != op || s.LatencyMS != 0 {
 					continue
 				}
+				if byRep[s.Provider] == nil {
+					byRep[s.Provider] = map[int]sample{}
+				}
+				byRep[s.Provider][s.Rep] = s
 				switch s.Provider {
 				case floorLocal:
 					flo = append(flo, s.Seconds)
@@ -110,6 +153,7 @@ func aggregate(samples []sample, ns []int) []row {
 					r.CPURatioToRequestFloor, r.RequestFloorCPURatio = r.PaymentsCPU/r.RequestFloorCPU, r.RequestFloorCPU/r.FloorCPU
 				}
 			}
+			r.Paired = pairedRatios(byRep)
 			r.PerResource = perResource(reqs, resources)
 			for _, v := range r.PerResource {
 				r.Requests += v
@@ -190,8 +234,8 @@ func checks(rows []row, lrows []latencyRow, n, parallelism int) []check {
 	plan, havePlan := find(opPlan)
 	at := fmt.Sprintf(" at N=%d", n)
 	cs := []check{
-		{"apply time ÷ floor" + at, apply.Ratio, maxApplyRatio, haveApply},
-		{"refresh-plan time ÷ floor" + at, plan.Ratio, maxPlanRatio, havePlan},
+		{"apply time ÷ floor (paired)" + at, apply.Paired.Ratio, maxApplyRatio, haveApply},
+		{"refresh-plan time ÷ floor (paired)" + at, plan.Paired.Ratio, maxPlanRatio, havePlan},
 		{"requests per resource, create (apply)" + at, apply.Requests, maxRequestsPerRes, haveApply},
 		{"requests per resource, refresh (plan)" + at, plan.Requests, maxRequestsPerRes, havePlan},
 		{fmt.Sprintf("connections per apply%s (≤ %d × parallelism)", at, connectionsPerSlots), apply.Connections,
@@ -199,8 +243,8 @@ func checks(rows []row, lrows []latencyRow, n, parallelism int) []check {
 	}
 	if apply.RequestFloor > 0 || plan.RequestFloor > 0 {
 		cs = append(cs,
-			check{"apply time ÷ request floor" + at, apply.RatioToRequestFloor, maxApplyRatio, haveApply && apply.RequestFloor > 0},
-			check{"refresh-plan time ÷ request floor" + at, plan.RatioToRequestFloor, maxPlanRatio, havePlan && plan.RequestFloor > 0})
+			check{"apply time ÷ request floor (paired)" + at, apply.Paired.RatioToRequestFloor, maxApplyRatio, haveApply && apply.RequestFloor > 0},
+			check{"refresh-plan time ÷ request floor (paired)" + at, plan.Paired.RatioToRequestFloor, maxPlanRatio, havePlan && plan.RequestFloor > 0})
 	}
 	lc := check{Name: fmt.Sprintf("apply at %d ms latency ÷ bound", latencyCheckedMS), Limit: maxLatencyRatio}
 	if i := slices.IndexFunc(lrows, func(r latencyRow) bool { return r.LatencyMS == latencyCheckedMS }); i >= 0 {
@@ -223,23 +267,25 @@ func routesText(m map[string]float64, sep string) string {
 func writeTables(w io.Writer, rows []row, lrows []latencyRow, rlRows []rateLimitRun, floors []floorPacedRun, cs []check, parallelism int) {
 	fmt.Fprintln(w, "\nTime against the floor (median seconds; requests per resource from the sandbox's stats):")
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
-	fmt.Fprintln(tw, "N\toperation\truns\tpayments s\tfloor s\tratio\tCPU s payments\tfloor\tratio\tsandbox\treq/resource\tconnections\tby route (per resource)")
+	fmt.Fprintln(tw, "N\toperation\truns\tpayments s\tfloor s\tratio\tpaired\tCPU s payments\tfloor\tratio\tpaired\tsandbox\treq/resource\tconnections\tby route (per resource)")
 	for _, r := range rows {
-		fmt.Fprintf(tw, "%d\t%s\t%d\t%.2f\t%.2f\t%.3f\t%.2f\t%.2f\t%.3f\t%.2f\t%.2f\t%.0f\t%s\n",
-			r.N, r.Op, r.Runs, r.Payments, r.Floor, r.Ratio, r.PaymentsCPU, r.FloorCPU, r.CPURatio, r.SandboxCPU,
-			r.Requests, r.Connections, routesText(r.PerResource, ", "))
+		fmt.Fprintf(tw, "%d\t%s\t%d\t%.2f\t%.2f\t%.3f\t%.3f\t%.2f\t%.2f\t%.3f\t%.3f\t%.2f\t%.2f\t%.0f\t%s\n",
+			r.N, r.Op, r.Runs, r.Payments, r.Floor, r.Ratio, r.Paired.Ratio, r.PaymentsCPU, r.FloorCPU, r.CPURatio, r.Paired.CPURatio,
+			r.SandboxCPU, r.Requests, r.Connections, routesText(r.PerResource, ", "))
 	}
 	tw.Flush()
 	if slices.ContainsFunc(rows, func(r row) bool { return r.RequestFloor > 0 }) {
 		fmt.Fprintln(w, "\nAgainst the request floor (the floor plus one plain request per resource; its sandbox CPU apart):")
 		tw = tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
-		fmt.Fprintln(tw, "N\toperation\trequest floor s\tCPU s\tsandbox\tpayments ÷ it\tCPU\tit ÷ floor\tCPU")
+		fmt.Fprintln(tw, "N\toperation\trequest floor s\tCPU s\tsandbox\tpayments ÷ it\tpaired\tCPU\tpaired\tit ÷ floor\tpaired\tCPU\tpaired")
 		for _, r := range rows {
 			if r.RequestFloor == 0 {
 				continue
 			}
-			fmt.Fprintf(tw, "%d\t%s\t%.2f\t%.2f\t%.2f\t%.3f\t%.3f\t%.3f\t%.3f\n", r.N, r.Op, r.RequestFloor, r.RequestFloorCPU,
-				r.RequestFloorSandboxCPU, r.RatioToRequestFloor, r.CPURatioToRequestFloor, r.RequestFloorRatio, r.RequestFloorCPURatio)
+			p := r.Paired
+			fmt.Fprintf(tw, "%d\t%s\t%.2f\t%.2f\t%.2f\t%.3f\t%.3f\t%.3f\t%.3f\t%.3f\t%.3f\t%.3f\t%.3f\n", r.N, r.Op, r.RequestFloor, r.RequestFloorCPU,
+				r.RequestFloorSandboxCPU, r.RatioToRequestFloor, p.RatioToRequestFloor, r.CPURatioToRequestFloor, p.CPURatioToRequestFloor,
+				r.RequestFloorRatio, p.RequestFloorRatio, r.RequestFloorCPURatio, p.RequestFloorCPURatio)
 		}
 		tw.Flush()
 	}
@@ -288,13 +334,15 @@ func writeCSVs(dir string, rows []row, lrows []latencyRow, samples []sample) err
 		recs = append(recs, []string{strconv.Itoa(r.N), r.Op, strconv.Itoa(r.Runs), ff(r.Payments), ff(r.Floor), ff(r.Ratio),
 			ff(r.PaymentsCPU), ff(r.FloorCPU), ff(r.CPURatio), ff(r.SandboxCPU),
 			ff(r.Requests), ff(r.Connections), routesText(r.PerResource, "; "),
-			ff(r.RequestFloor), ff(r.RequestFloorCPU), ff(r.RequestFloorSandboxCPU), ff(r.RatioToRequestFloor), ff(r.RequestFloorRatio)})
+			ff(r.RequestFloor), ff(r.RequestFloorCPU), ff(r.RequestFloorSandboxCPU), ff(r.RatioToRequestFloor), ff(r.RequestFloorRatio),
+			ff(r.Paired.Ratio), ff(r.Paired.CPURatio), ff(r.Paired.RatioToRequestFloor), ff(r.Paired.RequestFloorRatio)})
 	}
 	if err := writeCSV(filepath.Join(dir, "bench.csv"), []string{"n", "operation", "runs", "payments_seconds", "floor_seconds",
 		"ratio", "payments_cpu_seconds", "floor_cpu_seconds", "cpu_ratio", "sandbox_cpu_seconds",
 		"requests_per_resource", "connections", "requests_per_resource_by_route",
 		"request_floor_seconds", "request_floor_cpu_seconds", "request_floor_sandbox_cpu_seconds",
-		"ratio_to_request_floor", "request_floor_ratio"}, recs); err != nil {
+		"ratio_to_request_floor", "request_floor_ratio",
+		"paired_ratio", "paired_cpu_ratio", "paired_ratio_to_request_floor", "paired_request_floor_ratio"}, recs); err != nil {
 		return err
 	}
 	recs = nil
