@@ -2,12 +2,7 @@ package provider
 
 import (
 	"fmt"
-	"net/http"
-	"net/http/httptest"
 	"slices"
-	"strconv"
-	"strings"
-	"sync"
 	"testing"
 
 	"github.com/hashicorp/terraform-plugin-go/tftypes"
@@ -31,32 +26,13 @@ func TestInvoicesDataSource_Read_Pages(t *testing.T) {
 		}
 		return wire.BillingReasonSubscriptionCycle
 	}
-	var (
-		mu      sync.Mutex
-		queries []string
-	)
-	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		mu.Lock()
-		queries = append(queries, r.URL.RawQuery)
-		mu.Unlock()
-		q := r.URL.Query()
-		limit, _ := strconv.Atoi(q.Get("limit"))
-		start := 0
-		if after := q.Get("starting_after"); after != "" {
-			start = slices.Index(ids, after) + 1
-		}
-		end := min(start+limit, total)
-		var data []string
-		for i := start; i < end; i++ {
-			data = append(data, fmt.Sprintf(`{"id":%q,"object":"invoice","customer":"cus_1","subscription":"sub_1",`+
-				`"status":"paid","billing_reason":%q,"amount_due":1000,"amount_paid":1000,"currency":"USD",`+
-				`"attempt_count":1,"period_start":"2026-01-01T00:00:00Z","period_end":"2026-02-01T00:00:00Z",`+
-				`"created_at":"2026-01-01T00:00:00Z","livemode":false}`, ids[i], reason(i)))
-		}
-		fmt.Fprintf(w, `{"object":"list","url":"/v1/invoices","has_more":%t,"data":[%s]}`, end < total, strings.Join(data, ","))
-	}))
-	defer srv.Close()
-	c := testUnitClient(t, srv.URL)
+	list := startFakeList(t, "/v1/invoices", ids, func(i int) string {
+		return fmt.Sprintf(`{"id":%q,"object":"invoice","customer":"cus_1","subscription":"sub_1",`+
+			`"status":"paid","billing_reason":%q,"amount_due":1000,"amount_paid":1000,"currency":"USD",`+
+			`"attempt_count":1,"period_start":"2026-01-01T00:00:00Z","period_end":"2026-02-01T00:00:00Z",`+
+			`"created_at":"2026-01-01T00:00:00Z","livemode":false}`, ids[i], reason(i))
+	})
+	c := testUnitClient(t, list.URL)
 	num := func(n int) tftypes.Value { return tftypes.NewValue(tftypes.Number, n) }
 	str := func(s string) tftypes.Value { return tftypes.NewValue(tftypes.String, s) }
 
@@ -87,9 +63,7 @@ func TestInvoicesDataSource_Read_Pages(t *testing.T) {
 		},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			mu.Lock()
-			queries = nil
-			mu.Unlock()
+			list.take()
 			state, diags := testUnitReadDataSource(t, NewInvoicesDataSource(), c, tc.config)
 			if diags.HasError() {
 				t.Fatalf("Read: %v", diags)
@@ -105,7 +79,7 @@ func TestInvoicesDataSource_Read_Pages(t *testing.T) {
 			if !slices.Equal(gotIDs, tc.want) {
 				t.Errorf("got %d invoices %.3q…, want %d %.3q…", len(gotIDs), gotIDs, len(tc.want), tc.want)
 			}
-			if !slices.Equal(queries, tc.queries) {
+			if queries := list.take(); !slices.Equal(queries, tc.queries) {
 				t.Errorf("queries:\n got %q\nwant %q", queries, tc.queries)
 			}
 		})

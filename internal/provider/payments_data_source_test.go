@@ -3,13 +3,10 @@ package provider
 import (
 	"fmt"
 	"maps"
-	"net/http"
-	"net/http/httptest"
 	"regexp"
 	"slices"
 	"strconv"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 	"unicode"
@@ -625,29 +622,10 @@ func TestPaymentsDataSource_Read_Pages(t *testing.T) {
 	for i := range ids {
 		ids[i] = fmt.Sprintf("pay_%024d", total-i)
 	}
-	var (
-		mu      sync.Mutex
-		queries []string
-	)
-	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		mu.Lock()
-		queries = append(queries, r.URL.RawQuery)
-		mu.Unlock()
-		q := r.URL.Query()
-		limit, _ := strconv.Atoi(q.Get("limit"))
-		start := 0
-		if after := q.Get("starting_after"); after != "" {
-			start = slices.Index(ids, after) + 1
-		}
-		end := min(start+limit, total)
-		var data []string
-		for _, id := range ids[start:end] {
-			data = append(data, fmt.Sprintf(`{"id":%q,"object":"payment","amount":1,"currency":"USD","status":"approved","authorization_code":"1","created_at":"2025-01-01T00:00:00Z","livemode":false}`, id))
-		}
-		fmt.Fprintf(w, `{"object":"list","url":"/v1/payments","has_more":%t,"data":[%s]}`, end < total, strings.Join(data, ","))
-	}))
-	defer srv.Close()
-	c := testUnitClient(t, srv.URL)
+	list := startFakeList(t, "/v1/payments", ids, func(i int) string {
+		return fmt.Sprintf(`{"id":%q,"object":"payment","amount":1,"currency":"USD","status":"approved","authorization_code":"1","created_at":"2025-01-01T00:00:00Z","livemode":false}`, ids[i])
+	})
+	c := testUnitClient(t, list.URL)
 
 	for _, tc := range []struct {
 		name    string
@@ -685,9 +663,7 @@ func TestPaymentsDataSource_Read_Pages(t *testing.T) {
 		},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			mu.Lock()
-			queries = nil
-			mu.Unlock()
+			list.take()
 			state, diags := testUnitReadDataSource(t, NewPaymentsDataSource(), c, tc.config)
 			if diags.HasError() {
 				t.Fatalf("Read: %v", diags)
@@ -704,6 +680,7 @@ func TestPaymentsDataSource_Read_Pages(t *testing.T) {
 					t.Fatalf("payments[%d] = %s, want %s (newest first)", i, p.ID.ValueString(), ids[i])
 				}
 			}
+			queries := list.take()
 			gotQueries := queries
 			if tc.name == "filters" {
 				// The fake ignores filters; the first query is what matters.
