@@ -152,18 +152,26 @@ func CardFromRecord(token, last4 string, month int32) (*Card, int32) {
 	return cd, month
 }
 
+// cardFieldsJSON appends the fields every card shows, wherever it stands
+// (a token, a stored source, a payment's source), to b: its brand, last
+// four digits, and the month and year it expires.
+func cardFieldsJSON(b []byte, cd *Card, month, year int32) []byte {
+	b = append(b, `"brand":`...)
+	b = jsonw.String(b, cd.Brand)
+	b = append(b, `,"last4":`...)
+	b = jsonw.String(b, cd.Last4)
+	b = append(b, `,"exp_month":`...)
+	b = jsonw.Int(b, int64(month))
+	b = append(b, `,"exp_year":`...)
+	return jsonw.Int(b, int64(year))
+}
+
 // TokenJSON appends the card token's JSON, as the API answers it, to b.
 func TokenJSON(b []byte, t *CardToken) []byte {
 	b = append(b, `{"id":`...)
 	b = ids.Append(b, wire.TokenIDPrefix, t.ID)
-	b = append(b, `,"object":"token","card":{"brand":`...)
-	b = jsonw.String(b, t.Card.Brand)
-	b = append(b, `,"last4":`...)
-	b = jsonw.String(b, t.Card.Last4)
-	b = append(b, `,"exp_month":`...)
-	b = jsonw.Int(b, int64(t.ExpMonth))
-	b = append(b, `,"exp_year":`...)
-	b = jsonw.Int(b, int64(t.ExpYear))
+	b = append(b, `,"object":"token","card":{`...)
+	b = cardFieldsJSON(b, t.Card, t.ExpMonth, t.ExpYear)
 	b = append(b, `,"fingerprint":`...)
 	b = jsonw.String(b, t.Fingerprint)
 	b = append(b, `},"livemode":false,"used":`...)
