@@ -6,7 +6,6 @@ import (
 
 	"github.com/paymentsdev/terraform-provider-payments/internal/sandbox"
 	"github.com/paymentsdev/terraform-provider-payments/internal/sandbox/sandboxtest"
-	"github.com/paymentsdev/terraform-provider-payments/internal/sandbox/storage"
 	"github.com/paymentsdev/terraform-provider-payments/internal/wire"
 )
 
@@ -20,16 +19,7 @@ func TestBilling_DunningEndControl(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "data.db")
 	key := sandboxtest.NewKey(t)
 	start := func() (*env, func()) {
-		st, err := storage.Open(path)
-		if err != nil {
-			t.Fatal(err)
-		}
-		sb := sandboxtest.Start(t, sandboxtest.WithOptions(sandbox.Options{Store: st, DunningEnd: wire.SubscriptionStatusPastDue}))
-		return envOn(t, sb, key), func() {
-			if err := sb.Close(); err != nil {
-				t.Error(err)
-			}
-		}
+		return openEnv(t, path, key, sandboxtest.WithOptions(sandbox.Options{DunningEnd: wire.SubscriptionStatusPastDue}))
 	}
 	e, stop := start()
 	get := func(e *env) wire.SandboxBilling {

@@ -3,14 +3,12 @@ package sandbox_test
 import (
 	"bytes"
 	"encoding/json"
-	"net/http/httptest"
 	"path/filepath"
 	"testing"
 
 	"github.com/paymentsdev/terraform-provider-payments/internal/client"
 	"github.com/paymentsdev/terraform-provider-payments/internal/sandbox"
 	"github.com/paymentsdev/terraform-provider-payments/internal/sandbox/sandboxtest"
-	"github.com/paymentsdev/terraform-provider-payments/internal/sandbox/storage"
 	"github.com/paymentsdev/terraform-provider-payments/internal/wire"
 )
 
@@ -33,22 +31,13 @@ func TestEvents_OneBodyEverywhere(t *testing.T) {
 			path := filepath.Join(t.TempDir(), "data.db")
 			key := sandboxtest.NewKey(t)
 			start := func() (*env, func()) {
-				opts := sandbox.Options{Webhooks: fastHooks}
+				hooks := sandboxtest.WithOptions(sandbox.Options{Webhooks: fastHooks})
 				if tc.dataFile {
-					st, err := storage.Open(path)
-					if err != nil {
-						t.Fatal(err)
-					}
-					opts.Store = st
+					return openEnv(t, path, key, hooks)
 				}
-				srv, err := sandbox.New(opts)
-				if err != nil {
-					t.Fatal(err)
-				}
-				hs := httptest.NewServer(srv)
-				return &env{t: t, url: hs.URL, key: key, hc: hs.Client()}, func() {
-					hs.Close()
-					if err := srv.Close(); err != nil {
+				sb := sandboxtest.Start(t, hooks)
+				return envOn(t, sb, key), func() {
+					if err := sb.Close(); err != nil {
 						t.Error(err)
 					}
 				}

@@ -9,7 +9,6 @@ import (
 	"github.com/paymentsdev/terraform-provider-payments/internal/sandbox"
 	"github.com/paymentsdev/terraform-provider-payments/internal/sandbox/clock"
 	"github.com/paymentsdev/terraform-provider-payments/internal/sandbox/sandboxtest"
-	"github.com/paymentsdev/terraform-provider-payments/internal/sandbox/storage"
 	"github.com/paymentsdev/terraform-provider-payments/internal/wire"
 )
 
@@ -186,18 +185,7 @@ func TestRenewals_AfterRestart(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "data.db")
 	fake := clock.NewFake(jan31)
 	key := sandboxtest.NewKey(t)
-	start := func() (*env, func()) {
-		st, err := storage.Open(path)
-		if err != nil {
-			t.Fatal(err)
-		}
-		sb := sandboxtest.Start(t, sandboxtest.WithStore(st), sandboxtest.WithClock(fake))
-		return envOn(t, sb, key), func() {
-			if err := sb.Close(); err != nil {
-				t.Error(err)
-			}
-		}
-	}
+	start := func() (*env, func()) { return openEnv(t, path, key, sandboxtest.WithClock(fake)) }
 	e, stop := start()
 	pr := e.plan("1500")
 	cu := e.customer(vals("source", sandbox.TokenVisa))

@@ -16,14 +16,16 @@ import (
 	"github.com/paymentsdev/terraform-provider-payments/internal/wire"
 )
 
-// openEnv starts a sandbox on the data file at path.
-func openEnv(t *testing.T, path, key string) (*env, func()) {
+// openEnv starts a sandbox on the data file at path, with opts (which
+// must leave the store alone), and returns the env of key on it and the
+// function that stops it, for a test to start it again on the same file.
+func openEnv(t *testing.T, path, key string, opts ...sandboxtest.Option) (*env, func()) {
 	t.Helper()
 	st, err := storage.Open(path)
 	if err != nil {
 		t.Fatal(err)
 	}
-	sb := sandboxtest.Start(t, sandboxtest.WithStore(st))
+	sb := sandboxtest.Start(t, append(opts, sandboxtest.WithStore(st))...)
 	return envOn(t, sb, key), func() {
 		if err := sb.Close(); err != nil {
 			t.Error(err)

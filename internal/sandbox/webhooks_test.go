@@ -22,7 +22,6 @@ import (
 	"github.com/paymentsdev/terraform-provider-payments/internal/sandbox"
 	"github.com/paymentsdev/terraform-provider-payments/internal/sandbox/clock"
 	"github.com/paymentsdev/terraform-provider-payments/internal/sandbox/sandboxtest"
-	"github.com/paymentsdev/terraform-provider-payments/internal/sandbox/storage"
 	"github.com/paymentsdev/terraform-provider-payments/internal/wire"
 )
 
@@ -680,21 +679,8 @@ func TestWebhooks_SurvivesRestart(t *testing.T) {
 	rc.status.Store(http.StatusServiceUnavailable)
 
 	start := func(base time.Duration) (*env, func()) {
-		st, err := storage.Open(path)
-		if err != nil {
-			t.Fatal(err)
-		}
-		srv, err := sandbox.New(sandbox.Options{Store: st, Webhooks: sandbox.WebhookOptions{RetryBase: base, Timeout: 2 * time.Second}})
-		if err != nil {
-			t.Fatal(err)
-		}
-		hs := httptest.NewServer(srv)
-		return &env{t: t, url: hs.URL, key: key, hc: hs.Client()}, func() {
-			hs.Close()
-			if err := srv.Close(); err != nil {
-				t.Error(err)
-			}
-		}
+		return openEnv(t, path, key, sandboxtest.WithOptions(sandbox.Options{
+			Webhooks: sandbox.WebhookOptions{RetryBase: base, Timeout: 2 * time.Second}}))
 	}
 
 	e, stop := start(time.Hour) // the retry would come in an hour
@@ -847,21 +833,10 @@ func TestWebhooks_ResetAndDeleteReachTheStore(t *testing.T) {
 	rc := newReceiver(t)
 	rc.status.Store(http.StatusServiceUnavailable)
 	start := func() (*env, func()) {
-		st, err := storage.Open(path)
-		if err != nil {
-			t.Fatal(err)
-		}
-		srv, err := sandbox.New(sandbox.Options{Store: st, Webhooks: sandbox.WebhookOptions{
-			Attempts: 20, RetryBase: time.Millisecond, Timeout: 2 * time.Second}})
-		if err != nil {
-			t.Fatal(err)
-		}
-		hs := httptest.NewServer(srv)
-		return &env{t: t, url: hs.URL, key: key, hc: hs.Client()}, func() {
-			hs.Close()
-			if err := srv.Close(); err != nil {
-				t.Error(err)
-			}
+		e, stop := openEnv(t, path, key, sandboxtest.WithOptions(sandbox.Options{Webhooks: sandbox.WebhookOptions{
+			Attempts: 20, RetryBase: time.Millisecond, Timeout: 2 * time.Second}}))
+		return e, func() {
+			stop()
 			// Closed, it sends nothing more: forget what it sent.
 			for len(rc.hits) > 0 {
 				<-rc.hits
