@@ -2,6 +2,7 @@ package floor
 
 import (
 	"context"
+	"encoding/base64"
 	"encoding/json"
 	"fmt"
 	"io"
@@ -48,11 +49,9 @@ func newRequester(base, key string) *requester {
 	if base == "" || key == "" {
 		return nil
 	}
-	r := &http.Request{Header: http.Header{}}
-	r.SetBasicAuth(key, "")
 	return &requester{
 		base: strings.TrimSuffix(base, "/"),
-		auth: r.Header.Get("Authorization"),
+		auth: "Basic " + base64.StdEncoding.EncodeToString([]byte(key+":")),
 		// Terraform's default parallelism is 10: keep that many
 		// connections and more, as the payments client does.
 		hc: &http.Client{Timeout: time.Minute, Transport: &http.Transport{MaxIdleConnsPerHost: 32}},
