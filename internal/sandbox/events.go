@@ -210,10 +210,10 @@ func (w *webhookState) newEvent() *model.Event {
 // maxEventSlab bounds a slab of events.
 const maxEventSlab = 64
 
-// wallNow is the server's time for the call's events and their pruning,
-// read once a call (or a renewal step, which resets it): a renewal
-// emits five events, and reading the clock cost as much as a map write
-// each time.
+// wallNow is the call's wall time (call.wall), read from the server's
+// clock when it is not yet (a renewal step resets it): read once, since
+// a renewal emits five events, and reading the clock cost as much as a
+// map write each time.
 func (c *call) wallNow() time.Time {
 	if c.wall.IsZero() {
 		c.wall = c.s.now()

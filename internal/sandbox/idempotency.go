@@ -31,7 +31,9 @@ func (a *account) idemBegin(key string, fp [32]byte, now time.Time) (*idem.Recor
 }
 
 // idemFinish stores resp under rec's key, or frees the key when resp is not
-// storable. It also expires old records. The account is write-locked.
+// storable. It also expires old records, on the server's clock: a test
+// clock's time, years ahead, would expire every key, rec's included.
+// The account is write-locked.
 func (c *call) idemFinish(rec *idem.Record, resp response) {
 	a := c.a
 	if !a.idem.Store(rec, resp.status, resp.body) {
@@ -39,7 +41,7 @@ func (c *call) idemFinish(rec *idem.Record, resp response) {
 	}
 	a.recount(&rec.Counted, rec.MemBytes())
 	c.putIdem(rec)
-	a.idem.Sweep(c.now, func(old *idem.Record) {
+	a.idem.Sweep(c.wallNow(), func(old *idem.Record) {
 		a.charge(-old.Counted)
 		c.deleteIdem(old)
 	})

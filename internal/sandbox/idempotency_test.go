@@ -3,12 +3,14 @@ package sandbox_test
 import (
 	"bytes"
 	"net/http"
+	"net/url"
 	"strings"
 	"sync"
 	"testing"
 	"time"
 
 	"github.com/paymentsdev/terraform-provider-payments/internal/sandbox"
+	"github.com/paymentsdev/terraform-provider-payments/internal/sandbox/clock"
 	"github.com/paymentsdev/terraform-provider-payments/internal/sandbox/sandboxtest"
 	"github.com/paymentsdev/terraform-provider-payments/internal/wire"
 )
@@ -182,5 +184,64 @@ func TestIdempotency_Expiry(t *testing.T) {
 	}
 	if st := e.stats(); st.Customers != 4 {
 		t.Errorf("customers = %d, want 4", st.Customers)
+	}
+}
+
+// TestIdempotency_RealTimeWhateverTheTestClock: keys are kept and swept on
+// the sandbox's clock, whatever test clock a keyed request moves its
+// objects' time to. A keyed request on a clock years ahead once swept
+// every key of the account, its own included: a payment retried with its
+// key was made twice, and the request itself ran again when retried.
+func TestIdempotency_RealTimeWhateverTheTestClock(t *testing.T) {
+	t.Parallel()
+	for _, tc := range []struct {
+		name string
+		// keyed is the keyed request on the clock k: its path, its
+		// parameters, and other parameters for the same key.
+		keyed func(e *env, k *wire.TestClock) (path string, f, other url.Values)
+	}{
+		{"advance", func(e *env, k *wire.TestClock) (string, url.Values, url.Values) {
+			p := wire.PathTestClocks + "/" + k.ID + "/advance"
+			return p, vals("frozen_time", "2031-01-15T00:00:00Z"), vals("frozen_time", "2031-01-20T00:00:00Z")
+		}},
+		{"subscription of a customer on the clock", func(e *env, k *wire.TestClock) (string, url.Values, url.Values) {
+			pr := e.plan("1500")
+			cu := e.customer(vals("source", sandbox.TokenVisa, "test_clock", k.ID))
+			f := vals("customer", cu.ID, "items[0][price]", pr.ID)
+			return wire.PathSubscriptions, f, vals("customer", cu.ID, "items[0][price]", pr.ID, "items[0][quantity]", "2")
+		}},
+		{"customer on the clock", func(e *env, k *wire.TestClock) (string, url.Values, url.Values) {
+			return wire.PathCustomers, vals("test_clock", k.ID), vals("test_clock", k.ID, "name", "Other")
+		}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			clk := clock.NewFake(time.Date(2026, 11, 29, 0, 0, 0, 0, time.UTC))
+			e := newEnv(t, sandboxtest.WithClock(clk))
+			k := e.testClock("frozen_time", "2031-01-01T00:00:00Z")
+			payment := pay("100", "USD", sandbox.TokenVisa)
+			paid := e.post(wire.PathPayments, payment, idemKey("pay")).ok(nil)
+			path, f, other := tc.keyed(e, k)
+			first := e.post(path, f, idemKey("clock")).ok(nil)
+			payments := e.stats().Payments
+
+			if r := e.post(wire.PathPayments, payment, idemKey("pay")).ok(nil); !bytes.Equal(r.body, paid.body) || r.header.Get(wire.HeaderIdempotentReplayed) != "true" {
+				t.Errorf("the payment retried with its key was not replayed:\n%s\nwant\n%s", r.body, paid.body)
+			}
+			if r := e.post(path, f, idemKey("clock")); r.status != http.StatusOK || !bytes.Equal(r.body, first.body) || r.header.Get(wire.HeaderIdempotentReplayed) != "true" {
+				t.Errorf("the keyed request retried with its key got %d (replayed %q):\n%s\nwant\n%s",
+					r.status, r.header.Get(wire.HeaderIdempotentReplayed), r.body, first.body)
+			}
+			e.post(path, other, idemKey("clock")).fails(409, wire.ErrorTypeIdempotency, wire.ErrorCodeIdempotencyKeyReused, "")
+			if got := e.stats().Payments; got != payments {
+				t.Errorf("the retries made %d payments more", got-payments)
+			}
+
+			// Past their retention on the sandbox's clock the keys go.
+			clk.Advance(sandbox.IdempotencyKeyRetention)
+			if r := e.post(wire.PathPayments, payment, idemKey("pay")).ok(nil); r.header.Get(wire.HeaderIdempotentReplayed) != "" {
+				t.Error("a key was replayed after its retention on the sandbox's clock")
+			}
+		})
 	}
 }

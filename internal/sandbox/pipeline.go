@@ -106,7 +106,7 @@ func (s *Server) serve(w http.ResponseWriter, r *http.Request, rt *route) {
 // the Idempotency-Key, and writes the changes to the store.
 func (s *Server) act(r *http.Request, rt *route, a *account, f form.Form, early *form.Refused, rec *idem.Record) response {
 	now := s.now()
-	c := &call{s: s, a: a, r: r, f: f, now: now, unix: now.Unix()}
+	c := &call{s: s, a: a, r: r, f: f, now: now, unix: now.Unix(), wall: now}
 	if rt.write || rec != nil {
 		a.mu.Lock()
 		defer a.mu.Unlock()

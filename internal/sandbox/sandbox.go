@@ -372,12 +372,19 @@ func (s *Server) StoreHealthy() error {
 
 // call is one request being handled, with the account locked.
 type call struct {
-	s    *Server
-	a    *account
-	r    *http.Request
-	f    form.Form
+	s *Server
+	a *account
+	r *http.Request
+	f form.Form
+	// now and unix are the objects' time, for their created and period
+	// fields: the server's, or the frozen time of the test clock the
+	// objects are on (onClock), or a renewal step's due time.
 	now  time.Time
 	unix int64
+	// wall is the server's time (Options.Clock), which every duty on
+	// real time reads through wallNow, whatever now says: keys' and
+	// events' retention, deliveries' schedule.
+	wall time.Time
 	// ops are the store writes of the request, committed before it is
 	// answered; nil without a store.
 	ops []storage.Op
@@ -388,8 +395,7 @@ type call struct {
 	// newSub is the subscription the request creates, announced once by
 	// its create rather than at each change on the way.
 	newSub  *model.Subscription
-	scratch []byte    // an object's JSON made only for an event (events.go)
-	wall    time.Time // the server's time for the call's events (wallNow)
+	scratch []byte // an object's JSON made only for an event (events.go)
 }
 
 // route is one endpoint.
