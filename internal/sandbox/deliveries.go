@@ -91,7 +91,7 @@ func (c *call) addDelivery(ev, ep rid) {
 		c.s.hooks.Refuse(c.a, evID, epID, why)
 		return
 	}
-	w, undo := c.s.hooks.Add(c.a, evID, epID, c.now)
+	w, undo := c.s.hooks.Add(c.a, evID, epID)
 	c.addWrites(w)
 	c.undoBook(undo)
 }

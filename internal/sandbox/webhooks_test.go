@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"maps"
 	"net/http"
 	"net/http/httptest"
 	"net/url"
@@ -881,4 +882,165 @@ func TestWebhooks_ResetAndDeleteReachTheStore(t *testing.T) {
 	if h := rc.next(t); h.path != "/new" {
 		t.Errorf("after a reset and a restart a delivery went to %s", h.path)
 	}
+}
+
+// TestWebhooks_TestClockEventsOnRealTime: an event carries the time of the
+// change, a test clock's for the objects on one, and is delivered on the
+// sandbox's clock all the same: at once, signed at the sandbox's time, to
+// every endpoint enabled for its type or for *. The sandbox's clock never
+// moves here, so an event scheduled at its clock's time, years ahead, is
+// never delivered.
+func TestWebhooks_TestClockEventsOnRealTime(t *testing.T) {
+	t.Parallel()
+	// Every type the objects on a clock make: at their creation, in an
+	// advance's renewals, trial notice, expiry and dunning, and by a void.
+	types := []string{
+		wire.EventCustomerCreated, wire.EventCustomerSourceCreated,
+		wire.EventTestClockAdvancing, wire.EventTestClockReady,
+		wire.EventSubscriptionCreated, wire.EventSubscriptionUpdated, wire.EventSubscriptionDeleted, wire.EventSubscriptionTrialWillEnd,
+		wire.EventInvoiceCreated, wire.EventInvoiceFinalized, wire.EventInvoicePaid, wire.EventInvoicePaymentFailed,
+		wire.EventInvoicePaymentActionNeeded, wire.EventInvoiceVoided, wire.EventInvoiceMarkedUncollectible,
+		wire.EventPaymentPending, wire.EventPaymentApproved, wire.EventPaymentDeclined,
+	}
+	for _, year := range []string{"2031", "9000"} {
+		t.Run(year, func(t *testing.T) {
+			t.Parallel()
+			clk := clock.NewFake(time.Date(2026, 11, 29, 0, 0, 0, 0, time.UTC))
+			sb := sandboxtest.Start(t, sandboxtest.WithOptions(sandbox.Options{Clock: clk, Webhooks: fastHooks}))
+			rc := newReceiver(t)
+			// An account has at most wire.MaxWebhookEndpoints: the types are
+			// shared out among accounts, each with an endpoint for * and one
+			// for each of its types, and each runs the whole story.
+			type account struct {
+				e       *env
+				all     *client.WebhookEndpoint
+				typed   map[string]*client.WebhookEndpoint
+				secrets map[string]string // by the path its endpoint posts to
+			}
+			var accounts []*account
+			for i, chunk := range slices.Collect(slices.Chunk(types, wire.MaxWebhookEndpoints-1)) {
+				a := &account{e: envOn(t, sb, sandboxtest.NewKey(t)), typed: map[string]*client.WebhookEndpoint{}, secrets: map[string]string{}}
+				path := fmt.Sprintf("/%d/*", i)
+				a.all = a.e.endpoint(rc.URL+path, "*")
+				a.secrets[path] = a.all.Secret
+				for _, typ := range chunk {
+					path := fmt.Sprintf("/%d/%s", i, typ)
+					a.typed[typ] = a.e.endpoint(rc.URL+path, typ)
+					a.secrets[path] = a.typed[typ].Secret
+				}
+				clockStory(a.e, year)
+				accounts = append(accounts, a)
+			}
+
+			// want is each delivery the events call for: event id to
+			// endpoint ids.
+			want := map[string][]string{}
+			byType := map[string][]string{} // event ids
+			for _, a := range accounts {
+				evs := a.e.events(vals("limit", "100"))
+				if len(evs) == 100 {
+					t.Fatal("the story made over 100 events; the test reads only the first page")
+				}
+				for _, ev := range evs {
+					want[ev.ID] = append(want[ev.ID], a.all.ID)
+					if ep := a.typed[ev.Type]; ep != nil {
+						want[ev.ID] = append(want[ev.ID], ep.ID)
+					}
+					byType[ev.Type] = append(byType[ev.Type], ev.ID)
+				}
+			}
+			// got is the endpoints each event was delivered to, answered 200.
+			got := map[string][]string{}
+			complete := func() bool {
+				clear(got)
+				for _, a := range accounts {
+					for _, d := range a.e.deliveries(nil) {
+						if d.Status == http.StatusOK {
+							got[d.Event] = append(got[d.Event], d.Endpoint)
+						}
+					}
+				}
+				for ev, eps := range want {
+					if len(got[ev]) < len(eps) {
+						return false
+					}
+				}
+				return true
+			}
+			// Waits for every delivery, then says which are missing, type
+			// by type, rather than stopping at the first.
+			for deadline := time.Now().Add(15 * time.Second); !complete() && time.Now().Before(deadline); {
+				time.Sleep(10 * time.Millisecond)
+			}
+			delivered := map[string]hit{} // by the path and the event id
+			for len(rc.hits) > 0 {
+				h := <-rc.hits
+				delivered[h.path+" "+h.event(t).ID] = h
+			}
+
+			for _, typ := range types {
+				t.Run(typ, func(t *testing.T) {
+					if len(byType[typ]) == 0 {
+						t.Fatalf("the story made no %s", typ)
+					}
+					missing, of := 0, 0
+					for _, ev := range byType[typ] {
+						for _, ep := range want[ev] {
+							if of++; !slices.Contains(got[ev], ep) {
+								missing++
+							}
+						}
+					}
+					if missing > 0 {
+						t.Errorf("%d of the %d deliveries of %s are not made", missing, of, typ)
+					}
+					for _, a := range accounts {
+						for path, secret := range a.secrets {
+							for _, ev := range byType[typ] {
+								h, ok := delivered[path+" "+ev]
+								if !ok {
+									continue
+								}
+								if err := wire.VerifySignature(h.header.Get(wire.HeaderSignature), secret, h.body, wire.SignatureTolerance, clk.Now()); err != nil {
+									t.Errorf("%s %s to %s: the signature does not verify at the sandbox's time: %v", typ, ev, path, err)
+								}
+							}
+						}
+					}
+				})
+			}
+			if extra := slices.DeleteFunc(slices.Sorted(maps.Keys(byType)), func(typ string) bool {
+				return slices.Contains(types, typ) || typ == wire.EventTestClockCreated || typ == wire.EventProductCreated || typ == wire.EventPriceCreated
+			}); len(extra) > 0 {
+				t.Errorf("the story made types the test does not name: %v", extra)
+			}
+		})
+	}
+}
+
+// clockStory makes, for customers on a test clock from the start of year,
+// every kind of event a clock's objects have: a trial that ends, a
+// renewal paid, renewals declined until dunning ends, an invoice voided,
+// a first payment waiting for 3-D Secure that expires.
+func clockStory(e *env, year string) {
+	e.t.Helper()
+	k := e.testClock("frozen_time", year+"-01-01T00:00:00Z")
+	advance := func(to string) {
+		e.t.Helper()
+		e.post(wire.PathTestClocks+"/"+k.ID+"/advance", vals("frozen_time", year+"-"+to)).ok(nil)
+	}
+	pr := e.plan("1500")
+	sub := func(token string, f ...string) *wire.Subscription {
+		e.t.Helper()
+		cu := e.customer(vals("source", token, "test_clock", k.ID))
+		return e.subscribe(append([]string{"customer", cu.ID, "items[0][price]", pr.ID}, f...)...)
+	}
+	sub(sandbox.TokenVisa, "trial_period_days", "5")
+	sub(sandbox.TokenDeclinedLater)
+	voided := sub(sandbox.TokenDeclinedLater)
+	sub(sandbox.Token3DS)
+	advance("01-10T00:00:00Z") // the trial's notice and end, the 3-D Secure payment's expiry
+	advance("02-02T00:00:00Z") // two renewals declined
+	e.post(wire.PathInvoices+"/"+e.subscription(voided.ID).LatestInvoice+"/void", nil).ok(nil)
+	advance("02-20T00:00:00Z") // the other's dunning ends
 }

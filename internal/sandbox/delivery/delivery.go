@@ -238,11 +238,13 @@ func (e *Engine) Stop() {
 }
 
 // Add schedules the first attempt of event to endpoint for account a, at
-// now. It returns the store writes of the request that makes it, and how
-// to take it back should that request's write fail. The attempt waits for
-// the account's lock, so the request's store write lands first.
-func (e *Engine) Add(a Account, event, endpoint string, now time.Time) ([]Write, Undo) {
-	d := &delivery{a: a, key: Key(event, endpoint), due: now}
+// once on the engine's clock: whatever time the event carries (a test
+// clock's, years ahead or behind) is not when it is sent. It returns the
+// store writes of the request that makes it, and how to take it back
+// should that request's write fail. The attempt waits for the account's
+// lock, so the request's store write lands first.
+func (e *Engine) Add(a Account, event, endpoint string) ([]Write, Undo) {
+	d := &delivery{a: a, key: Key(event, endpoint), due: e.clock.Now()}
 	var w writes
 	e.put(&w, d)
 	bk := a.Book()

@@ -94,7 +94,7 @@ func TestEngine_BacklogDelaysNoOtherAccount(t *testing.T) {
 	e, _ := start(t, delivery.Options{Concurrency: concurrency, Timeout: time.Minute}, flooder, other)
 	for ev := range 50 {
 		for ep := range targets {
-			e.Add(flooder, fmt.Sprintf("evt_%d", ev), ep, time.Now())
+			e.Add(flooder, fmt.Sprintf("evt_%d", ev), ep)
 		}
 	}
 	deadline := time.After(15 * time.Second)
@@ -105,7 +105,7 @@ func TestEngine_BacklogDelaysNoOtherAccount(t *testing.T) {
 		case <-time.After(time.Millisecond):
 		}
 	}
-	e.Add(other, "evt_other", "we_ok", time.Now())
+	e.Add(other, "evt_other", "we_ok")
 	select {
 	case <-got:
 	case <-time.After(15 * time.Second):
@@ -133,7 +133,7 @@ func TestBook_BytesFollowTheHeap(t *testing.T) {
 	runtime.GC()
 	runtime.ReadMemStats(&before)
 	for i := range n {
-		e.Add(a, fmt.Sprintf("evt_%024d", i), "we_aaaaaaaaaaaaaaaaaaaaaaaa", time.Unix(0, 0))
+		e.Add(a, fmt.Sprintf("evt_%024d", i), "we_aaaaaaaaaaaaaaaaaaaaaaaa")
 	}
 	runtime.GC()
 	runtime.ReadMemStats(&after)
@@ -179,7 +179,7 @@ func TestEngine_OrderPerLaneUnderCap(t *testing.T) {
 	e, h := start(t, delivery.Options{Concurrency: 1}, a)
 	for ev := range events {
 		for i := range endpoints {
-			e.Add(a, fmt.Sprintf("evt_%02d", ev), fmt.Sprintf("we_%d", i), time.Now())
+			e.Add(a, fmt.Sprintf("evt_%02d", ev), fmt.Sprintf("we_%d", i))
 		}
 	}
 	wg.Wait()
@@ -262,7 +262,7 @@ func TestLoad_WhatTheEngineWrote(t *testing.T) {
 	}
 	e.Start(func(func(delivery.Account) bool) {})
 	for _, ep := range []string{"we_a", "we_b"} {
-		w, _ := e.Add(a, "evt_1", ep, clk.Now())
+		w, _ := e.Add(a, "evt_1", ep)
 		h.Commit(a, w) // the request's own write
 	}
 	deadline := time.Now().Add(15 * time.Second)

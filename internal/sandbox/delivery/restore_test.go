@@ -80,7 +80,7 @@ func TestEngine_UndoResumesAnAttemptMadeMeanwhile(t *testing.T) {
 			a := &restoreAccount{url: rc.URL}
 			e.Start(func(yield func(Account) bool) { yield(a) })
 			t.Cleanup(e.Stop)
-			e.Add(a, "evt_1", "we_1", clk.Now())
+			e.Add(a, "evt_1", "we_1")
 			next("the first attempt")
 
 			undo := tc.take(e, a)
