@@ -30,15 +30,15 @@ func (c *call) emit(typ string, obj []byte) {
 	wh := &c.a.wh
 	wh.ensure()
 	wh.seq++
-	// created is when the event was recorded, which its retention counts
-	// from; the body's created_at is the change's time, which for a
-	// customer on a test clock is the clock's (testclocks.go).
-	now := c.wallNow()
 	ev := wh.newEvent()
 	// Not checked against the other events' ids, as a payment's is: that
 	// would need the index (eventIndex) on every write, and two ids of 24
 	// random alphanumerics (142 bits) alike take some 2^71 events.
-	*ev = model.Event{ID: newRID(), Seq: wh.seq, Type: typ, Created: max(c.unix, now.Unix()), At: c.unix}
+	// Created is when the event was recorded, on the server's clock, which
+	// its retention counts from; At, the body's created_at, is the
+	// change's time, which for a customer on a test clock is the clock's
+	// (testclocks.go), years ahead or behind.
+	*ev = model.Event{ID: newRID(), Seq: wh.seq, Type: typ, Created: c.wallNow().Unix(), At: c.unix}
 	switch n := len(wh.eventOrder); {
 	case n > 0 && bytes.Equal(wh.eventOrder[n-1].Obj, obj):
 		ev.Obj = wh.eventOrder[n-1].Obj
@@ -50,7 +50,7 @@ func (c *call) emit(typ string, obj []byte) {
 	c.a.recount(&ev.Counted, ev.MemBytes())
 	wh.eventOrder = append(wh.eventOrder, ev)
 	c.putEvent(ev)
-	c.pruneEventsAt(now, func() bool { return false })
+	c.pruneEventsWhile(func() bool { return false })
 	for _, ep := range wh.endpointOrder {
 		if ep.Wants(typ) {
 			c.addDelivery(ev.ID, ep.ID)
@@ -61,7 +61,7 @@ func (c *call) emit(typ string, obj []byte) {
 // eventObjects hands out copies of the events' objects from blocks that
 // hold several, rather than one allocation each: that allocation was half
 // of an event's cost, and a renewal makes four. Events go oldest first
-// (pruneEventsAt), so a block goes once its last event has gone, and the
+// (pruneEventsWhile), so a block goes once its last event has gone, and the
 // blocks that hold events less than they could are at most the one being
 // filled and the oldest, partly gone: each at most an eighth of the
 // events' objects, and an event is charged a quarter more than its
@@ -260,19 +260,12 @@ func (c *call) emitPayment(p *model.Payment, body []byte) {
 	c.emit(wire.PaymentStatusEvent(p.Status), body)
 }
 
-// pruneEventsWhile forgets events past the retention or the count bound,
-// and the oldest events while over reports true: the room a write needs
-// under Limits (bounds.go). emit prunes at its own reading of the clock.
+// pruneEventsWhile forgets events past the retention (on the server's
+// clock, as Created is) or the count bound, and the oldest events while
+// over reports true: the room a write needs under Limits (bounds.go).
 func (c *call) pruneEventsWhile(over func() bool) {
-	// The server's clock, not the call's: a test clock's time is not when
-	// events were recorded.
-	c.pruneEventsAt(c.s.now(), over)
-}
-
-// pruneEventsAt is pruneEventsWhile at now, the server's time.
-func (c *call) pruneEventsAt(now time.Time, over func() bool) {
 	wh := &c.a.wh
-	cutoff := now.Add(-wire.EventRetention).Unix()
+	cutoff := c.wallNow().Add(-wire.EventRetention).Unix()
 	n := 0
 	for n < len(wh.eventOrder) && (wh.eventOrder[n].Created < cutoff || len(wh.eventOrder)-n > maxEvents || over()) {
 		ev := wh.eventOrder[n]
@@ -308,7 +301,7 @@ func (c *call) retrieveEvent() response {
 // expired reports whether an event is past the retention though not yet
 // pruned (pruning happens on the next event).
 func (c *call) expired(ev *model.Event) bool {
-	return ev.Created < c.s.now().Add(-wire.EventRetention).Unix()
+	return ev.Created < c.wallNow().Add(-wire.EventRetention).Unix()
 }
 
 func (c *call) listEvents() response {

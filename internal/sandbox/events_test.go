@@ -5,9 +5,11 @@ import (
 	"encoding/json"
 	"path/filepath"
 	"testing"
+	"time"
 
 	"github.com/paymentsdev/terraform-provider-payments/internal/client"
 	"github.com/paymentsdev/terraform-provider-payments/internal/sandbox"
+	"github.com/paymentsdev/terraform-provider-payments/internal/sandbox/clock"
 	"github.com/paymentsdev/terraform-provider-payments/internal/sandbox/sandboxtest"
 	"github.com/paymentsdev/terraform-provider-payments/internal/wire"
 )
@@ -92,6 +94,41 @@ func TestEvents_OneBodyEverywhere(t *testing.T) {
 				if !found {
 					t.Errorf("event %s is not listed", ev.ID)
 				}
+			}
+		})
+	}
+}
+
+// TestEvents_RetentionOnRealTime: an event is kept wire.EventRetention
+// from when it was recorded, on the sandbox's clock, whatever the time of
+// the change it carries: a test clock's, behind or years ahead.
+func TestEvents_RetentionOnRealTime(t *testing.T) {
+	t.Parallel()
+	for _, year := range []string{"2020", "2031", "9000"} {
+		t.Run(year, func(t *testing.T) {
+			t.Parallel()
+			clk := clock.NewFake(time.Date(2026, 11, 29, 0, 0, 0, 0, time.UTC))
+			e := newEnv(t, sandboxtest.WithClock(clk))
+			k := e.testClock("frozen_time", year+"-01-01T00:00:00Z")
+			cu := e.customer(vals("test_clock", k.ID))
+			evs := e.events(vals("type", wire.EventCustomerCreated))
+			if len(evs) != 1 || evs[0].CreatedAt != k.FrozenTime {
+				t.Fatalf("the customer's events = %+v, want one at the clock's time", evs)
+			}
+			id := evs[0].ID
+
+			clk.Advance(wire.EventRetention)
+			e.get(wire.PathEvents+"/"+id, nil).ok(nil)
+			clk.Advance(time.Second)
+			e.get(wire.PathEvents+"/"+id, nil).fails(404, wire.ErrorTypeInvalidRequest, wire.ErrorCodeResourceMissing, "")
+			// The next event prunes the old ones, and none of them is kept
+			// past its retention behind the clock's.
+			e.post(wire.PathCustomers+"/"+cu.ID, vals("name", "Later")).ok(nil)
+			if got := e.events(nil); len(got) != 1 || got[0].Type != wire.EventCustomerUpdated {
+				t.Errorf("after the retention the events are %d, want only the new customer.updated", len(got))
+			}
+			if n := sandbox.EventCount(e.srv, e.key); n != 1 {
+				t.Errorf("the account keeps %d events past their retention, want 1", n)
 			}
 		})
 	}

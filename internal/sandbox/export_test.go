@@ -84,6 +84,16 @@ func RequestLogLines(s *Server, key string) int {
 	return lines
 }
 
+// EventCount is how many events key's account keeps, expired or not.
+func EventCount(s *Server, key string) int {
+	s.mu.RLock()
+	a := s.accounts[sha256.Sum256([]byte(key))]
+	s.mu.RUnlock()
+	a.mu.RLock()
+	defer a.mu.RUnlock()
+	return len(a.wh.eventOrder)
+}
+
 // TotalBytes is the running count of the bytes all accounts keep.
 func TotalBytes(s *Server) int64 { return s.total.Load() }
 

@@ -41,9 +41,11 @@ func (ep *WebhookEndpoint) Wants(typ string) bool {
 
 // Event is a change the account's webhook endpoints are told of.
 type Event struct {
-	ID      ids.RID
-	Seq     uint64
-	Type    string
+	ID   ids.RID
+	Seq  uint64
+	Type string
+	// Created is when the event was recorded, on the sandbox's clock,
+	// whatever test clock its object is on: its retention counts from it.
 	Created int64
 	// At is the change's time, the body's created_at.
 	At int64
