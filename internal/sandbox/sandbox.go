@@ -115,8 +115,11 @@
 //   - Test clocks (testclocks.go): a customer is put on one at creation,
 //     for life; its objects take their times from the clock and its
 //     subscriptions renew only in an advance, which runs the engine's
-//     steps within the request. An event's created_at is the change's
-//     time; its retention counts from when it was recorded.
+//     steps within the request. A clock's time is the objects' only
+//     (call.now: created and period fields, events' created_at); what
+//     runs on real time runs on Options.Clock (call.wall) whatever clock
+//     a request touches: keys' and events' retention, deliveries (due at
+//     once, signed at sending), idle accounts, faults, the request log.
 //   - A data file that is truncated, overwritten or foreign is refused at
 //     open (read-only, checked whole with bbolt's tx.Check), with one
 //     error naming it and what to do; nothing of it is served.
@@ -182,9 +185,10 @@ type Options struct {
 	// key elsewhere (pasted into a path, say) is masked (logmask.Wrap).
 	Logger *slog.Logger
 	// Clock is the time of timestamps and of the work that waits:
-	// idempotency expiry, idle accounts, delivery retries, the rate_limit
-	// fault's window; nil is the real clock. Latency faults and request
-	// timeouts always take real time.
+	// idempotency expiry, events' retention, idle accounts, deliveries
+	// and their retries, the rate_limit fault's window; nil is the real
+	// clock. A test clock sets its objects' times only, never this.
+	// Latency faults and request timeouts always take real time.
 	Clock clock.Clock
 	// Webhooks configure event delivery (see package delivery).
 	Webhooks WebhookOptions
@@ -372,19 +376,13 @@ func (s *Server) StoreHealthy() error {
 
 // call is one request being handled, with the account locked.
 type call struct {
-	s *Server
-	a *account
-	r *http.Request
-	f form.Form
-	// now and unix are the objects' time, for their created and period
-	// fields: the server's, or the frozen time of the test clock the
-	// objects are on (onClock), or a renewal step's due time.
-	now  time.Time
+	s    *Server
+	a    *account
+	r    *http.Request
+	f    form.Form
+	now  time.Time // the objects' time: the server's, a test clock's (onClock), a renewal step's
 	unix int64
-	// wall is the server's time (Options.Clock), which every duty on
-	// real time reads through wallNow, whatever now says: keys' and
-	// events' retention, deliveries' schedule.
-	wall time.Time
+	wall time.Time // the server's, whatever now is: every duty on real time reads it (wallNow)
 	// ops are the store writes of the request, committed before it is
 	// answered; nil without a store.
 	ops []storage.Op
