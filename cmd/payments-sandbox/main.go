@@ -328,8 +328,9 @@ Examples:
 		listenHost, _, _ := net.SplitHostPort(*addr)
 		h = hostCheck(newHostPolicy(listenHost, allowedHosts), mux)
 	}
-	ln = limitListener(ln, svc.maxConnections, srv.CountConnectionWait)
-	hs := newHTTPServer(svc, h, srv, logger)
+	lim := limitListener(ln, svc.maxConnections, srv.CountConnectionWait)
+	ln = lim
+	hs := newHTTPServer(svc, h, srv, lim, logger)
 
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
