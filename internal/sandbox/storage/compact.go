@@ -121,6 +121,12 @@ func compactFile(path string, minFree int64) (Compaction, bool, error) {
 		}
 		// Each transaction of the copy is synced as it commits.
 		err = bolt.Compact(dst, src, compactTxBytes)
+		if err == nil {
+			err = os.Chmod(tmp, info.Mode().Perm())
+		}
+		if err == nil {
+			err = keepOwner(tmp, info)
+		}
 		if cerr := dst.Close(); err == nil {
 			err = cerr
 		}

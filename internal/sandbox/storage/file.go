@@ -87,7 +87,7 @@ func open(path string, ckptBytes int64, ckptAge time.Duration) (*boltStore, erro
 		case err != nil:
 			notes = append(notes, fmt.Sprintf("%v; it is used as it is", err))
 		case done:
-			notes = append(notes, fmt.Sprintf("compacted data file %s, whose free pages were more than half of it, from %v", path, c))
+			notes = append(notes, fmt.Sprintf("compacted data file %s, more than half of it free, from %v", path, c))
 		}
 	}
 	var db *bolt.DB
