@@ -80,6 +80,11 @@ func open(path string, ckptBytes int64, ckptAge time.Duration) (*boltStore, erro
 		if err := checkFile(path); err != nil {
 			return nil, err
 		}
+		// A file another user could have made is refused before it is
+		// compacted, as it is before it is written to.
+		if err := checkPrivatePath(path); err != nil {
+			return nil, fmt.Errorf("opening data file: %w", err)
+		}
 		c, done, err := compactFile(path, compactMinFree)
 		switch {
 		case errors.Is(err, errCompactFatal):
