@@ -191,11 +191,13 @@ func (l *connLimiter) Accept() (net.Conn, error) {
 	counted := false
 	for l.open >= l.max && !l.closed {
 		if e := l.idle.Front(); e != nil {
-			idle := l.idle.Remove(e).(*limitedConn)
-			idle.elem = nil
-			l.mu.Unlock()
-			idle.Close() // frees its slot
-			l.mu.Lock()
+			l.idle.Remove(e)
+			if idle, ok := e.Value.(*limitedConn); ok {
+				idle.elem = nil
+				l.mu.Unlock()
+				idle.Close() // frees its slot
+				l.mu.Lock()
+			}
 			continue
 		}
 		if !counted {
