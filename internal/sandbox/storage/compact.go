@@ -66,12 +66,11 @@ func Compact(path string) (Compaction, error) {
 
 // compactFile compacts the data file at path, when half of it and at
 // least minFree bytes are free or minFree is compactAlways, and says
-// whether it did. The file
-// as it is stays the data file until the compacted one, written beside
-// it and synced, is renamed over it; the directory is then synced before
-// anything writes to the new file, so that a crash at any step leaves
-// one whole data file, either one, with the same id and the same point
-// in the write-ahead log.
+// whether it did. The file as it is stays the data file until the
+// compacted one, written beside it and synced, is renamed over it; the
+// directory is then synced before anything writes to the new file, so
+// that a crash at any step leaves one whole data file, either one, with
+// the same id and the same point in the write-ahead log.
 func compactFile(path string, minFree int64) (Compaction, bool, error) {
 	began := time.Now()
 	tmp := path + compactSuffix
