@@ -88,10 +88,13 @@ func run(args []string, stdout, stderr io.Writer) int {
 	if len(args) > 0 && args[0] == healthcheckCommand {
 		return healthcheck(args[1:], stdout, stderr)
 	}
+	if len(args) > 0 && args[0] == compactCommand {
+		return compact(args[1:], stdout, stderr)
+	}
 	fs := flag.NewFlagSet("payments-sandbox", flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	addr := fs.String("addr", "127.0.0.1:12111", "listen on this `host:port`; port 0 picks a free port (see the listening line)")
-	data := fs.String("data", "", "keep the state in this bbolt `file` across restarts (created if missing), with its write-ahead log beside it as FILE-wal while it runs; every write is on disk, in the log, before it is answered; both are made mode 0600, and one that another user owns, or that others or a group it does not run with may access, is refused; empty keeps state in memory only")
+	data := fs.String("data", "", "keep the state in this bbolt `file` across restarts (created if missing), with its write-ahead log beside it as FILE-wal while it runs; every write is on disk, in the log, before it is answered; both are made mode 0600, and one that another user owns, or that others or a group it does not run with may access, is refused; empty keeps state in memory only. The file keeps the room rewrites and deletes free, and reuses it: a start compacts it when that room is over half of it and over 32 MiB, logging its sizes, and payments-sandbox compact -data FILE does it by hand while the sandbox is stopped")
 	var keys keyList
 	fs.Var(&keys, "key", "admit only this sandbox secret `key` (repeat for several; see also -key-file and "+envKeys+"); without keys every well-formed "+wire.SecretKeySandboxPrefix+" key is its own account, made on first use. Other local users can read it in ps and /proc/PID/cmdline: on a shared machine use -key-file")
 	var allow hostList
@@ -116,6 +119,7 @@ func run(args []string, stdout, stderr io.Writer) int {
 		fs.SetOutput(stdout)
 		fmt.Fprintf(stdout, `Usage: payments-sandbox [flags]
        payments-sandbox healthcheck [-addr host:port]   (exit 0 when healthy)
+       payments-sandbox compact -data FILE              (shrink a stopped sandbox's data file)
 
 payments-sandbox is a local stand-in for the payments API: it serves every
 endpoint of the contract under /v1, plus the sandbox controls under
@@ -328,8 +332,9 @@ Examples:
 		listenHost, _, _ := net.SplitHostPort(*addr)
 		h = hostCheck(newHostPolicy(listenHost, allowedHosts), mux)
 	}
-	ln = limitListener(ln, svc.maxConnections, srv.CountConnectionWait)
-	hs := newHTTPServer(svc, h, srv, logger)
+	lim := limitListener(ln, svc.maxConnections, srv.CountConnectionWait)
+	ln = lim
+	hs := newHTTPServer(svc, h, srv, lim, logger)
 
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()

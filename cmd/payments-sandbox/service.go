@@ -6,6 +6,7 @@ package main
 
 import (
 	"bytes"
+	"container/list"
 	"context"
 	"errors"
 	"flag"
@@ -47,8 +48,8 @@ func addServiceFlags(fs *flag.FlagSet) *serviceFlags {
 	fs.DurationVar(&sf.readHeaderTimeout, "read-header-timeout", 5*time.Second, "close a connection whose request headers take longer than this `duration` to arrive")
 	fs.DurationVar(&sf.bodyTimeout, "body-timeout", 30*time.Second, "close a connection whose request body takes longer than this `duration` to arrive, counted from the end of its headers")
 	fs.DurationVar(&sf.writeTimeout, "write-timeout", 2*time.Minute, "give up on an answer not written this `duration` after its request's headers arrived; keep it above -body-timeout plus the longest latency fault (60s)")
-	fs.DurationVar(&sf.idleTimeout, "idle-timeout", 2*time.Minute, "close a kept-alive connection idle for this `duration`")
-	fs.IntVar(&sf.maxConnections, "max-connections", 512, "serve at most this many connections at once (`n`); more wait to be accepted until one closes")
+	fs.DurationVar(&sf.idleTimeout, "idle-timeout", 2*time.Minute, "close a kept-alive connection idle for this `duration`; sooner when every -max-connections slot is taken and a new connection comes, the longest idle first")
+	fs.IntVar(&sf.maxConnections, "max-connections", 512, "serve at most this many connections at once (`n`); when all are taken, a new connection closes the kept-alive connection idle the longest (its client reconnects), or, with none idle, waits to be accepted until one closes or goes idle. Busy connections are never closed for it, nor those that have not sent a request yet: -read-header-timeout closes those")
 	fs.StringVar(&sf.keyFile, "key-file", "", "admit the keys in this `file` too: one key a line, # starts a comment, blank lines ignored; re-read on SIGHUP")
 	fs.BoolVar(&sf.open, "open", false, "allow listening beyond loopback without keys, serving every well-formed key to anyone who can reach the address")
 	fs.StringVar(&sf.logFormat, "log-format", "text", "log `format` on stderr: text or json (one object a line, for log shippers)")
@@ -93,16 +94,20 @@ func (sf *serviceFlags) logHandler(w io.Writer, opts *slog.HandlerOptions) slog.
 // hold 512 MiB.
 const maxHeaderBytes = 16 << 10
 
-// newHTTPServer is the http.Server run serves h, srv's API and more, with. The header, write
+// newHTTPServer is the http.Server run serves h, srv's API and more, with,
+// on lim's connections, whose states it reports to lim. The header, write
 // and idle timeouts are http.Server's own. The body timeout is set per
 // request (bodyDeadline) rather than as http.Server.ReadTimeout, which
 // counts headers and body together from the request's first byte: the
 // body gets its own bound, and a latency fault the handler sleeps before
 // reading the body does not use it up.
-func newHTTPServer(sf *serviceFlags, h http.Handler, srv *sandbox.Server, logger *slog.Logger) *http.Server {
+func newHTTPServer(sf *serviceFlags, h http.Handler, srv *sandbox.Server, lim *connLimiter, logger *slog.Logger) *http.Server {
 	return &http.Server{
-		Handler:           bodyDeadline(sf.bodyTimeout, h),
-		ConnState:         srv.ConnState,
+		Handler: bodyDeadline(sf.bodyTimeout, h),
+		ConnState: func(c net.Conn, state http.ConnState) {
+			srv.ConnState(c, state)
+			lim.ConnState(c, state)
+		},
 		ReadHeaderTimeout: sf.readHeaderTimeout,
 		MaxHeaderBytes:    maxHeaderBytes,
 		WriteTimeout:      sf.writeTimeout,
@@ -149,44 +154,119 @@ func (b *deadlineBody) Read(p []byte) (int, error) {
 	return n, err
 }
 
-// limitListener accepts at most n connections at once; beyond that Accept
-// waits until one closes (the kernel queues new ones meanwhile), as
-// golang.org/x/net/netutil.LimitListener does, and counts each wait with
-// waited, for the metrics.
-func limitListener(ln net.Listener, n int, waited func()) net.Listener {
-	return &limitedListener{Listener: ln, sem: make(chan struct{}, n), waited: waited}
+// limitListener serves at most n connections at once. A connection that
+// arrives when all n are taken is accepted, then waits for a slot: the
+// longest-idle kept-alive connection, if any, is closed to make one
+// (HTTP/1.1 lets a server close an idle connection at any time, and
+// clients retry a request that met such a close), else it waits until a
+// connection closes or goes idle. Only a connection that http.Server last
+// reported idle (ConnState, which the server must call) is closed, under
+// the lock its reports take. Each wait is counted with waited, for the
+// metrics.
+func limitListener(ln net.Listener, n int, waited func()) *connLimiter {
+	l := &connLimiter{Listener: ln, max: n, waited: waited}
+	l.cond = sync.NewCond(&l.mu)
+	return l
 }
 
-type limitedListener struct {
+type connLimiter struct {
 	net.Listener
-	sem    chan struct{}
+	max    int
 	waited func()
+
+	mu     sync.Mutex
+	cond   *sync.Cond // signalled when a slot is freed or a connection goes idle
+	open   int
+	idle   list.List // of *limitedConn, the longest idle first
+	closed bool
 }
 
-func (l *limitedListener) Accept() (net.Conn, error) {
-	select {
-	case l.sem <- struct{}{}:
-	default:
-		l.waited()
-		l.sem <- struct{}{}
-	}
+func (l *connLimiter) Accept() (net.Conn, error) {
 	c, err := l.Listener.Accept()
 	if err != nil {
-		<-l.sem
 		return nil, err
 	}
-	return &limitedConn{Conn: c, release: func() { <-l.sem }}, nil
+	lc := &limitedConn{Conn: c, l: l}
+	l.mu.Lock()
+	counted := false
+	for l.open >= l.max && !l.closed {
+		if e := l.idle.Front(); e != nil {
+			l.idle.Remove(e)
+			if idle, ok := e.Value.(*limitedConn); ok {
+				idle.elem = nil
+				l.mu.Unlock()
+				idle.Close() // frees its slot
+				l.mu.Lock()
+			}
+			continue
+		}
+		if !counted {
+			counted = true
+			l.waited()
+		}
+		l.cond.Wait()
+	}
+	if l.closed {
+		l.mu.Unlock()
+		c.Close()
+		return nil, net.ErrClosed
+	}
+	l.open++
+	l.mu.Unlock()
+	return lc, nil
+}
+
+// Close also ends an Accept waiting for a slot.
+func (l *connLimiter) Close() error {
+	l.mu.Lock()
+	l.closed = true
+	l.cond.Broadcast()
+	l.mu.Unlock()
+	return l.Listener.Close()
+}
+
+// ConnState follows http.Server's reports of the connections it accepted
+// from l: which are idle, and since when.
+func (l *connLimiter) ConnState(c net.Conn, state http.ConnState) {
+	lc, ok := c.(*limitedConn)
+	if !ok || lc.l != l {
+		return
+	}
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if lc.elem != nil {
+		l.idle.Remove(lc.elem)
+		lc.elem = nil
+	}
+	if state == http.StateIdle && !lc.released {
+		lc.elem = l.idle.PushBack(lc)
+		l.cond.Broadcast()
+	}
 }
 
 type limitedConn struct {
 	net.Conn
-	once    sync.Once
-	release func()
+	l *connLimiter
+	// Under l.mu: elem is the connection's place in l.idle while it is
+	// idle; released is set once its slot is freed.
+	elem     *list.Element
+	released bool
 }
 
 func (c *limitedConn) Close() error {
 	err := c.Conn.Close()
-	c.once.Do(c.release)
+	l := c.l
+	l.mu.Lock()
+	if !c.released {
+		c.released = true
+		l.open--
+		if c.elem != nil {
+			l.idle.Remove(c.elem)
+			c.elem = nil
+		}
+		l.cond.Broadcast()
+	}
+	l.mu.Unlock()
 	return err
 }
 

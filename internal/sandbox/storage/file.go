@@ -75,9 +75,24 @@ type pendingCommit struct {
 // open is Open with the checkpoints' thresholds: tests that checkpoint
 // themselves make them unreachable.
 func open(path string, ckptBytes int64, ckptAge time.Duration) (*boltStore, error) {
+	var notes []string
 	if info, err := os.Stat(path); err == nil && info.Size() > 0 {
 		if err := checkFile(path); err != nil {
 			return nil, err
+		}
+		// A file another user could have made is refused before it is
+		// compacted, as it is before it is written to.
+		if err := checkPrivatePath(path); err != nil {
+			return nil, fmt.Errorf("opening data file: %w", err)
+		}
+		c, done, err := compactFile(path, compactMinFree)
+		switch {
+		case errors.Is(err, errCompactFatal):
+			return nil, err
+		case err != nil:
+			notes = append(notes, fmt.Sprintf("%v; it is used as it is", err))
+		case done:
+			notes = append(notes, fmt.Sprintf("compacted data file %s, more than half of it free, from %v", path, c))
 		}
 	}
 	var db *bolt.DB
@@ -97,7 +112,7 @@ func open(path string, ckptBytes int64, ckptAge time.Duration) (*boltStore, erro
 		db.Close()
 		return nil, fmt.Errorf("opening data file: %w", err)
 	}
-	st := &boltStore{db: db, path: path, ckptBytes: ckptBytes, ckptAge: ckptAge, maxSize: walMaxSize, roomWait: walRoomWait, committed: make(chan struct{}), done: make(chan struct{})}
+	st := &boltStore{db: db, path: path, notes: notes, ckptBytes: ckptBytes, ckptAge: ckptAge, maxSize: walMaxSize, roomWait: walRoomWait, committed: make(chan struct{}), done: make(chan struct{})}
 	st.idle = sync.NewCond(&st.mu)
 	// A file that has its layout, in this format, is not written to until
 	// a request changes something: a file refused later, at load, stays as

@@ -6,6 +6,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"syscall"
 	"testing"
 )
 
@@ -65,5 +66,32 @@ func TestStore_RefusesFilesOthersCanReach(t *testing.T) {
 				t.Errorf("Open: %v; want it to name %s and say %q", err, planted, tc.wantErr)
 			}
 		})
+	}
+}
+
+// TestCompact_KeepsOwnerAndMode: a data file compacted by root, for the
+// user the sandbox runs as, stays that user's, with its mode, so that
+// the sandbox still opens it.
+func TestCompact_KeepsOwnerAndMode(t *testing.T) {
+	if os.Geteuid() != 0 {
+		t.Skip("giving a file to another user takes root")
+	}
+	path, _ := freedFile(t, t.TempDir(), 1)
+	if err := os.Chmod(path, 0o660); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Chown(path, 65534, 65533); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := Compact(path); err != nil {
+		t.Fatal(err)
+	}
+	fi, err := os.Stat(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	st, ok := fi.Sys().(*syscall.Stat_t)
+	if !ok || st.Uid != 65534 || st.Gid != 65533 || fi.Mode().Perm() != 0o660 {
+		t.Errorf("compacted, the file is %v, mode %04o; want uid 65534, gid 65533, mode 0660", fi.Sys(), fi.Mode().Perm())
 	}
 }
