@@ -117,6 +117,13 @@
 //     subscriptions renew only in an advance, which runs the engine's
 //     steps within the request. An event's created_at is the change's
 //     time; its retention counts from when it was recorded.
+//   - No time after wire.MaxTime (9999-12-31T23:59:59Z) is written: a
+//     clock's time, a first period or trial, and an advance that would
+//     renew a subscription into a period ending after it, or with
+//     retries that could run past it, are refused up front naming the
+//     parameter (model.ParseFrozenTime, Subscription.CheckStart,
+//     TestClock.CheckAdvance). Real time cannot get there: an offset
+//     clock moves at most 292 years.
 //   - A data file that is truncated, overwritten or foreign is refused at
 //     open (read-only, checked whole with bbolt's tx.Check), with one
 //     error naming it and what to do; nothing of it is served.

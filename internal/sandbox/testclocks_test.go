@@ -4,7 +4,9 @@ import (
 	"encoding/json"
 	"path/filepath"
 	"slices"
+	"strings"
 	"testing"
+	"time"
 
 	"github.com/paymentsdev/terraform-provider-payments/internal/sandbox"
 	"github.com/paymentsdev/terraform-provider-payments/internal/sandbox/sandboxtest"
@@ -255,5 +257,94 @@ func TestTestClocks_PayAfterDunning(t *testing.T) {
 				t.Errorf("the next renewal: %s from %s, %d invoices", sub.Status, sub.CurrentPeriodStart, len(e.invoices(s.ID)))
 			}
 		})
+	}
+}
+
+// TestTestClocks_MaxTime: no request makes the sandbox write a time
+// after wire.MaxTime. A clock's time, a subscription's first period or
+// trial past it are refused naming the parameter; so is an advance that
+// would renew a subscription into a period ending past it, before
+// anything changes.
+func TestTestClocks_MaxTime(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t)
+	last := wire.MaxTime.Format(time.RFC3339)
+	p := e.product("name", "Three years")
+	threeYears := e.price(p.ID, "unit_amount", "1500", "recurring[interval]", "year", "recurring[interval_count]", "3")
+
+	e.testClock("frozen_time", last)
+	for _, v := range []string{"10000-01-01T00:00:00Z", "9999-12-31T23:00:00-02:00", "1970-12-31T23:59:59Z"} {
+		eb := e.post(wire.PathTestClocks, vals("frozen_time", v)).fails(400, wire.ErrorTypeInvalidRequest, wire.ErrorCodeParameterInvalid, wire.ParamFrozenTime)
+		if !strings.Contains(eb.Error.Message, "1971") || !strings.Contains(eb.Error.Message, "9999") {
+			t.Errorf("frozen_time %s: the message names no bounds: %s", v, eb.Error.Message)
+		}
+	}
+
+	edge := e.testClock("frozen_time", "9999-12-30T00:00:00Z")
+	cu := e.customer(vals("source", sandbox.TokenVisa, "test_clock", edge.ID))
+	e.post(wire.PathSubscriptions, vals("customer", cu.ID, "items[0][price]", threeYears.ID)).
+		fails(400, wire.ErrorTypeInvalidRequest, wire.ErrorCodeParameterInvalid, "items[0][price]")
+	e.post(wire.PathSubscriptions, vals("customer", cu.ID, "items[0][price]", threeYears.ID, "trial_period_days", "2")).
+		fails(400, wire.ErrorTypeInvalidRequest, wire.ErrorCodeParameterInvalid, wire.ParamTrialPeriodDays)
+	var l wire.SubscriptionList
+	if e.get(wire.PathSubscriptions, vals("customer", cu.ID)).ok(&l); len(l.Data) != 0 {
+		t.Fatalf("a refused create left %d subscriptions", len(l.Data))
+	}
+	trial := e.subscribe("customer", cu.ID, "items[0][price]", threeYears.ID, "trial_period_days", "1")
+	if trial.TrialEnd != "9999-12-31T00:00:00Z" || trial.CurrentPeriodEnd != trial.TrialEnd {
+		t.Errorf("a trial that fits = %+v", trial)
+	}
+	// Its trial ends at 9999-12-31, where a three-year period would start.
+	e.post(wire.PathTestClocks+"/"+edge.ID+"/advance", vals("frozen_time", "9999-12-31T00:00:00Z")).
+		fails(400, wire.ErrorTypeInvalidRequest, wire.ErrorCodeParameterInvalid, wire.ParamFrozenTime)
+	e.post(wire.PathTestClocks+"/"+edge.ID+"/advance", vals("frozen_time", "9999-12-30T23:59:59Z")).ok(nil)
+}
+
+// TestTestClocks_AdvanceToTheEdgeRefused: a clock three years before
+// the last day, with a three-year subscription, cannot advance past its
+// renewal, whose period would end in the year 10002: the advance is
+// refused naming frozen_time and the subscription, and nothing changes.
+// Ending the subscription at its period's end lets the clock go on.
+func TestTestClocks_AdvanceToTheEdgeRefused(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t)
+	p := e.product("name", "Three years")
+	threeYears := e.price(p.ID, "unit_amount", "1500", "recurring[interval]", "year", "recurring[interval_count]", "3")
+	k := e.testClock("frozen_time", "9996-12-30T00:00:00Z")
+	cu := e.customer(vals("source", sandbox.TokenVisa, "test_clock", k.ID))
+	s := e.subscribe("customer", cu.ID, "items[0][price]", threeYears.ID)
+	if s.CurrentPeriodEnd != "9999-12-30T00:00:00Z" {
+		t.Fatalf("subscription = %+v", s)
+	}
+	_, before := e.timedEvents()
+
+	advance := wire.PathTestClocks + "/" + k.ID + "/advance"
+	eb := e.post(advance, vals("frozen_time", wire.MaxTime.Format(time.RFC3339))).
+		fails(400, wire.ErrorTypeInvalidRequest, wire.ErrorCodeParameterInvalid, wire.ParamFrozenTime)
+	for _, want := range []string{s.ID, "at 9999-12-30T00:00:00Z", "a period of 3 years", "advance to 9999-12-29T23:59:59Z at most", "cancel_at_period_end"} {
+		if !strings.Contains(eb.Error.Message, want) {
+			t.Errorf("the refusal %q does not say %q", eb.Error.Message, want)
+		}
+	}
+	var got wire.TestClock
+	e.get(wire.PathTestClocks+"/"+k.ID, nil).ok(&got)
+	if got.FrozenTime != k.FrozenTime || got.Status != wire.TestClockStatusReady {
+		t.Errorf("a refused advance moved the clock: %+v", got)
+	}
+	if after := e.subscription(s.ID); after.CurrentPeriodEnd != s.CurrentPeriodEnd || after.Status != s.Status {
+		t.Errorf("a refused advance changed the subscription: %+v", after)
+	}
+	if invs := e.invoices(s.ID); len(invs) != 1 {
+		t.Errorf("a refused advance invoiced: %d invoices", len(invs))
+	}
+	if _, after := e.timedEvents(); len(after) != len(before) {
+		t.Errorf("a refused advance sent %d events", len(after)-len(before))
+	}
+
+	e.post(advance, vals("frozen_time", "9999-12-29T23:59:59Z")).ok(nil)
+	e.post(wire.PathSubscriptions+"/"+s.ID, vals("cancel_at_period_end", "true")).ok(nil)
+	e.post(advance, vals("frozen_time", wire.MaxTime.Format(time.RFC3339))).ok(nil)
+	if ended := e.subscription(s.ID); ended.Status != wire.SubscriptionStatusCanceled || ended.CanceledAt != "9999-12-30T00:00:00Z" {
+		t.Errorf("ending at its period's end = %+v", ended)
 	}
 }
