@@ -122,8 +122,10 @@
 //     renew a subscription into a period ending after it, or with
 //     retries that could run past it, are refused up front naming the
 //     parameter (model.ParseFrozenTime, Subscription.CheckStart,
-//     TestClock.CheckAdvance). Real time cannot get there: an offset
-//     clock moves at most 292 years.
+//     TestClock.CheckAdvance), and so is a renewal's 3-D Secure ended
+//     declined when its retry would fall after it (Invoice.CheckRetry).
+//     Real time cannot get there: an offset clock moves at most 292
+//     years.
 //   - A data file that is truncated, overwritten or foreign is refused at
 //     open (read-only, checked whole with bbolt's tx.Check), with one
 //     error naming it and what to do; nothing of it is served.

@@ -348,3 +348,31 @@ func TestTestClocks_AdvanceToTheEdgeRefused(t *testing.T) {
 		t.Errorf("ending at its period's end = %+v", ended)
 	}
 }
+
+// TestTestClocks_DeclinedRetryPastMaxTime: completing a renewal's 3-D
+// Secure declined near the bound would schedule its retry after
+// wire.MaxTime; it is refused naming outcome, and approving it works.
+func TestTestClocks_DeclinedRetryPastMaxTime(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t)
+	pr := e.plan("1500")
+	k := e.testClock("frozen_time", "9999-11-28T00:00:00Z")
+	cu := e.customer(vals("source", sandbox.Token3DS, "test_clock", k.ID))
+	s := e.subscribe("customer", cu.ID, "items[0][price]", pr.ID, "trial_period_days", "2")
+	// The trial ends at 9999-11-30; its renewal waits for 3-D Secure.
+	// The clock stops a second before the next, at 9999-12-30.
+	e.post(wire.PathTestClocks+"/"+k.ID+"/advance", vals("frozen_time", "9999-12-29T23:59:59Z")).ok(nil)
+	inv := e.invoice(e.subscription(s.ID).LatestInvoice)
+	if inv.BillingReason != wire.BillingReasonSubscriptionCycle || inv.Payment == "" {
+		t.Fatalf("the renewal's invoice = %+v", inv)
+	}
+	complete := "/_sandbox/payments/" + inv.Payment + "/complete"
+	e.post(complete, vals("outcome", wire.OutcomeDeclined)).fails(400, wire.ErrorTypeInvalidRequest, wire.ErrorCodeParameterInvalid, wire.ParamOutcome)
+	if got := e.invoice(inv.ID); got.Status != wire.InvoiceStatusOpen || got.NextPaymentAttempt != "" {
+		t.Errorf("a refused completion changed the invoice: %+v", got)
+	}
+	e.post(complete, vals("outcome", wire.OutcomeApproved)).ok(nil)
+	if got := e.invoice(inv.ID); got.Status != wire.InvoiceStatusPaid {
+		t.Errorf("approved, the invoice is %s", got.Status)
+	}
+}

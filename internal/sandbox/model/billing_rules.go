@@ -295,6 +295,18 @@ func (inv *Invoice) CheckPay(last *Payment) *Refusal {
 	return nil
 }
 
+// CheckRetry refuses outcome, the end of the 3-D Secure of inv's latest
+// payment, when it would leave inv, an open renewal's invoice, to be
+// charged again at at, after wire.MaxTime: the service never writes a
+// later next_payment_attempt.
+func (inv *Invoice) CheckRetry(outcome string, at int64) *Refusal {
+	if outcome == wire.OutcomeApproved || inv.Status != wire.InvoiceStatusOpen || inv.BillingReason != wire.BillingReasonSubscriptionCycle || at <= wire.MaxTimeUnix {
+		return nil
+	}
+	return invalid(wire.ParamOutcome, "outcome %s would leave invoice %s unpaid, to be charged again after %s, the latest time the API writes; complete the payment %s.",
+		outcome, inv.ID.Format(wire.InvoiceIDPrefix), rfc(wire.MaxTimeUnix), wire.OutcomeApproved)
+}
+
 // Void makes inv void, never to be paid, or refuses: only an open
 // invoice can be voided, and not while last, its latest payment, waits
 // for 3-D Secure (so that a void invoice cannot be paid after all).

@@ -203,6 +203,37 @@ func TestSubscription_CheckStart(t *testing.T) {
 	}
 }
 
+// TestInvoice_CheckRetry: a 3-D Secure end other than approved is
+// refused, naming outcome, only when it would leave an open renewal's
+// invoice to be retried after wire.MaxTime.
+func TestInvoice_CheckRetry(t *testing.T) {
+	t.Parallel()
+	cycle := &Invoice{ID: ids.New(), Status: wire.InvoiceStatusOpen, BillingReason: wire.BillingReasonSubscriptionCycle}
+	first := &Invoice{ID: ids.New(), Status: wire.InvoiceStatusOpen, BillingReason: wire.BillingReasonSubscriptionCreate}
+	for _, tc := range []struct {
+		name    string
+		inv     *Invoice
+		outcome string
+		at      int64
+		want    string
+	}{
+		{"declined, retried at the bound", cycle, wire.OutcomeDeclined, wire.MaxTimeUnix, ""},
+		{"declined, retried past it", cycle, wire.OutcomeDeclined, wire.MaxTimeUnix + 1,
+			"outcome declined would leave invoice in_"},
+		{"authorized, retried past it", cycle, wire.OutcomeAuthorized, wire.MaxTimeUnix + 1, "to be charged again after 9999-12-31T23:59:59Z"},
+		{"approved", cycle, wire.OutcomeApproved, wire.MaxTimeUnix + 1, ""},
+		{"a first invoice is never retried", first, wire.OutcomeDeclined, wire.MaxTimeUnix + 1, ""},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			r := tc.inv.CheckRetry(tc.outcome, tc.at)
+			wantRefusal(t, r, wire.ErrorCodeParameterInvalid, tc.want)
+			if r != nil && r.Param != wire.ParamOutcome {
+				t.Fatalf("refusal names %q", r.Param)
+			}
+		})
+	}
+}
+
 // TestNewInvoice_Lines: an invoice bills each item for the period, or nothing in a trial.
 func TestNewInvoice_Lines(t *testing.T) {
 	t.Parallel()
