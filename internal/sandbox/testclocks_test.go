@@ -376,3 +376,28 @@ func TestTestClocks_DeclinedRetryPastMaxTime(t *testing.T) {
 		t.Errorf("approved, the invoice is %s", got.Status)
 	}
 }
+
+// TestTestClocks_CardExpiryWithinBounds: a test token's card stored for
+// a customer on a clock expires 3 years after the clock's year, but
+// never after 9999.
+func TestTestClocks_CardExpiryWithinBounds(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t)
+	for _, tc := range []struct {
+		frozen string
+		want   int64
+	}{
+		{"1971-01-01T00:00:00Z", 1974},
+		{"9996-06-01T00:00:00Z", 9999},
+		{"9998-06-01T00:00:00Z", 9999},
+		{wire.MaxTime.Format(time.RFC3339), 9999},
+	} {
+		k := e.testClock("frozen_time", tc.frozen)
+		cu := e.customer(vals("test_clock", k.ID))
+		var src wire.Source
+		e.post("/v1/customers/"+cu.ID+"/sources", vals("source", sandbox.TokenVisa)).ok(&src)
+		if src.ExpYear != tc.want || src.ExpMonth != 12 {
+			t.Errorf("a card stored at %s expires %d/%d, want 12/%d", tc.frozen, src.ExpMonth, src.ExpYear, tc.want)
+		}
+	}
+}
