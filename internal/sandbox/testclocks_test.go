@@ -2,8 +2,11 @@ package sandbox_test
 
 import (
 	"encoding/json"
+	"math/rand/v2"
+	"net/http"
 	"path/filepath"
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -400,4 +403,85 @@ func TestTestClocks_CardExpiryWithinBounds(t *testing.T) {
 			t.Errorf("a card stored at %s expires %d/%d, want 12/%d", tc.frozen, src.ExpMonth, src.ExpYear, tc.want)
 		}
 	}
+}
+
+// TestTestClocks_RandomWalkNearMaxTime: subscriptions of every length,
+// cards that pay, decline or wait for 3-D Secure, trials, 3-D Secure
+// completions and advances at random on a clock in the last years before
+// wire.MaxTime. Each answer is a success or a refusal naming its
+// parameter, and every one is checked against the OpenAPI document,
+// whose timestamps have four-digit years: no time past the bound is ever
+// written. The seed is logged; replay with -seed.
+func TestTestClocks_RandomWalkNearMaxTime(t *testing.T) {
+	t.Parallel()
+	seed := uint64(testSeed(t)) //nolint:gosec // seeds are positive
+	rng := rand.New(rand.NewPCG(seed, seed))
+	e := newEnv(t)
+	p := e.product("name", "Plans")
+	var prices []string
+	for _, pd := range []struct {
+		interval string
+		count    int
+	}{{"day", 1}, {"day", 20}, {"week", 3}, {"month", 1}, {"month", 7}, {"year", 1}, {"year", 3}} {
+		pr := e.price(p.ID, "unit_amount", "700", "recurring[interval]", pd.interval, "recurring[interval_count]", strconv.Itoa(pd.count))
+		prices = append(prices, pr.ID)
+	}
+	now := time.Date(9996+rng.IntN(4), time.Month(1+rng.IntN(12)), 1+rng.IntN(28), rng.IntN(24), 0, 0, 0, time.UTC)
+	k := e.testClock("frozen_time", now.Format(time.RFC3339))
+	advance := wire.PathTestClocks + "/" + k.ID + "/advance"
+	tokens := []string{sandbox.TokenVisa, sandbox.TokenDeclinedLater, sandbox.Token3DS}
+	outcomes := []string{wire.OutcomeApproved, wire.OutcomeDeclined, wire.OutcomeAuthorized}
+	// refusedOr400 accepts a success, or a 400 naming one of params.
+	refusedOr400 := func(what string, r *result, params ...string) bool {
+		t.Helper()
+		if r.status == http.StatusOK {
+			return true
+		}
+		var eb wire.ErrorBody
+		if err := json.Unmarshal(r.body, &eb); err != nil || r.status != http.StatusBadRequest || eb.Error == nil || !slices.Contains(params, eb.Error.Param) {
+			t.Fatalf("%s: %d %s", what, r.status, r.body)
+		}
+		return false
+	}
+	for range 120 {
+		switch rng.IntN(5) {
+		case 0, 1:
+			cu := e.customer(vals("source", tokens[rng.IntN(len(tokens))], "test_clock", k.ID))
+			f := vals("customer", cu.ID, "items[0][price]", prices[rng.IntN(len(prices))])
+			if rng.IntN(3) == 0 {
+				f.Set(wire.ParamTrialPeriodDays, strconv.Itoa(1+rng.IntN(60)))
+			}
+			refusedOr400("subscribing", e.post(wire.PathSubscriptions, f), "items[0][price]", wire.ParamTrialPeriodDays)
+		case 2:
+			var l wire.List[wire.Payment]
+			e.get(wire.PathPayments, vals("limit", "100")).ok(&l)
+			for _, py := range l.Data {
+				if py.Status == wire.PaymentStatusPending {
+					refusedOr400("completing "+py.ID, e.post("/_sandbox/payments/"+py.ID+"/complete", vals("outcome", outcomes[rng.IntN(len(outcomes))])), wire.ParamOutcome)
+					break
+				}
+			}
+		default:
+			to := now.Add(time.Duration(1+rng.Int64N(400*24)) * time.Hour)
+			if rng.IntN(3) == 0 {
+				// Straight into the last days, where the bound bites.
+				to = wire.MaxTime.Add(-time.Duration(rng.Int64N(40*24)) * time.Hour)
+			}
+			if to.After(wire.MaxTime) {
+				to = wire.MaxTime
+			}
+			if !to.After(now) {
+				continue
+			}
+			if refusedOr400("advancing to "+to.Format(time.RFC3339), e.post(advance, vals("frozen_time", to.Format(time.RFC3339))), wire.ParamFrozenTime) {
+				now = to
+			}
+		}
+	}
+	t.Logf("the clock ended at %s", now.Format(time.RFC3339))
+	// Read everything back once more, through the same checks.
+	e.get(wire.PathSubscriptions, vals("limit", "100")).ok(nil)
+	e.get(wire.PathInvoices, vals("limit", "100")).ok(nil)
+	e.get(wire.PathPayments, vals("limit", "100")).ok(nil)
+	e.get(wire.PathEvents, vals("limit", "100")).ok(nil)
 }
