@@ -175,7 +175,9 @@ func (d *paymentsDataSource) addListError(resp *datasource.ReadResponse, params 
 // precision, as the service stores created_at. Since created_at has whole
 // seconds, rounding a lower bound up and an upper bound down keeps the
 // filter exact for timestamps with fractions of a second. A null value is
-// "" (unbounded).
+// "" (unbounded). No payment is created after wire.MaxTime, nor could the
+// API spell a later time: an upper bound past it is wire.MaxTime, and a
+// lower bound past it is an error, since nothing can match.
 func createdBound(v types.String, lower bool) (string, error) {
 	if v.IsNull() || v.IsUnknown() {
 		return "", nil
@@ -189,6 +191,13 @@ func createdBound(v types.String, lower bool) (string, error) {
 		t = whole.Add(time.Second)
 	} else {
 		t = whole
+	}
+	if t.After(wire.MaxTime) {
+		if lower {
+			return "", fmt.Errorf("%q is after %s, the latest time the service writes, so no payment can match; use an earlier time",
+				v.ValueString(), wire.MaxTime.Format(time.RFC3339))
+		}
+		t = wire.MaxTime
 	}
 	return t.Format(time.RFC3339), nil
 }

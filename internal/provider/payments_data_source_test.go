@@ -705,10 +705,21 @@ func TestCreatedBound_RoundsToSeconds(t *testing.T) {
 		{"2025-01-31T10:00:00.999Z", false, "2025-01-31T10:00:00Z"},
 		{"2025-01-31T23:59:59.5-02:00", true, "2025-02-01T02:00:00Z"},
 		{"2025-01-31T10:00:00+05:30", false, "2025-01-31T04:30:00Z"},
+		{"9999-12-31T23:59:59Z", true, "9999-12-31T23:59:59Z"},
+		{"9999-12-31T23:59:59.5Z", false, "9999-12-31T23:59:59Z"},
+		{"9999-12-31T23:59:59-05:00", false, "9999-12-31T23:59:59Z"}, // past the bound in UTC: the bound
+		{"0001-01-01T00:00:00Z", true, "0001-01-01T00:00:00Z"},
 	} {
 		got, err := createdBound(types.StringValue(tc.in), tc.lower)
 		if err != nil || got != tc.want {
 			t.Errorf("createdBound(%q, lower=%t) = %q, %v; want %q", tc.in, tc.lower, got, err, tc.want)
+		}
+	}
+	// A lower bound past the last time the service writes matches nothing,
+	// and the API could not spell it.
+	for _, in := range []string{"9999-12-31T23:59:59.5Z", "9999-12-31T23:59:59-05:00"} {
+		if got, err := createdBound(types.StringValue(in), true); err == nil || !strings.Contains(err.Error(), "no payment can match") {
+			t.Errorf("createdBound(%q, lower) = %q, %v; want an error", in, got, err)
 		}
 	}
 	if got, err := createdBound(types.StringNull(), true); got != "" || err != nil {

@@ -465,6 +465,74 @@ resource "payments_subscription" "test" {
 	})
 }
 
+// TestAccSubscription_NearMaxTime: a subscription on a clock near the
+// last second the service writes, 9999-12-31T23:59:59Z, reads back its
+// times; an advance that would renew it into a period ending after that
+// second is refused, naming frozen_time, and leaves the state as it was.
+func TestAccSubscription_NearMaxTime(t *testing.T) {
+	acct := newTestAccAccount(t)
+	config := func(frozen string) string {
+		return acct.ProviderConfig() + fmt.Sprintf(`
+resource "payments_test_clock" "test" {
+  frozen_time = %q
+}
+
+resource "payments_product" "plan" {
+  name = "Plan"
+}
+
+resource "payments_price" "monthly" {
+  product     = payments_product.plan.id
+  currency    = "USD"
+  unit_amount = 1000
+  interval    = "month"
+}
+
+resource "payments_customer" "test" {
+  test_clock = payments_test_clock.test.id
+}
+
+resource "payments_customer_source" "card" {
+  customer = payments_customer.test.id
+  token    = "tok_visa"
+}
+
+resource "payments_subscription" "test" {
+  customer       = payments_customer.test.id
+  default_source = payments_customer_source.card.id
+  items          = [{ price = payments_price.monthly.id }]
+}
+`, frozen)
+	}
+	resource.ParallelTest(t, resource.TestCase{
+		PreCheck:                 func() { testAccPreCheck(t) },
+		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+		CheckDestroy:             acct.testAccCheckTestClocksDestroyed,
+		Steps: []resource.TestStep{
+			{
+				Config: config("9999-11-30T00:00:00Z"),
+				ConfigStateChecks: []statecheck.StateCheck{
+					statecheck.ExpectKnownValue(testAccSubAddr, tfjsonpath.New("current_period_end"), knownvalue.StringExact("9999-12-30T00:00:00Z")),
+				},
+			},
+			{
+				// The renewal at 9999-12-30 would end its period in 10000.
+				Config:      config("9999-12-31T23:59:59Z"),
+				ExpectError: regexp.MustCompile(`(?s)frozen_time.*would\s+renew\s+subscription\s+sub_.*advance\s+to\s+9999-12-29T23:59:59Z`),
+			},
+			{
+				Config: config("9999-11-30T00:00:00Z"),
+				ConfigPlanChecks: resource.ConfigPlanChecks{
+					PreApply: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()},
+				},
+				ConfigStateChecks: []statecheck.StateCheck{
+					statecheck.ExpectKnownValue("payments_test_clock.test", tfjsonpath.New("frozen_time"), knownvalue.StringExact("9999-11-30T00:00:00Z")),
+				},
+			},
+		},
+	})
+}
+
 func TestAccSubscription_BadInput(t *testing.T) {
 	acct := newTestAccAccount(t)
 	items := func(prices ...string) string {

@@ -67,7 +67,7 @@ func sameInstant(a, b timetypes.RFC3339) bool {
 // one with a fraction of a second (the service keeps whole seconds, so
 // the state could never match it) or outside the years it accepts.
 var frozenTimeValidator = stringCheck{
-	markdown: "value must be an RFC 3339 time in whole seconds, from the year 1971 to 9999",
+	markdown: fmt.Sprintf("value must be an RFC 3339 time in whole seconds, from the year %d to %d", wire.TestClockMinYear, wire.TestClockMaxYear),
 	check: func(p path.Path, v string, diags *diag.Diagnostics) {
 		t, err := time.Parse(time.RFC3339, v)
 		if err != nil {
@@ -78,9 +78,9 @@ var frozenTimeValidator = stringCheck{
 			diags.AddAttributeError(p, "Invalid Test Clock Time",
 				fmt.Sprintf("%s has a fraction of a second, but a test clock keeps whole seconds. Remove the fraction, "+
 					"as in %s.", quoteForError(v), t.Truncate(time.Second).Format(time.RFC3339)))
-		case t.UTC().Year() < 1971 || t.UTC().Year() > 9999:
+		case t.UTC().Year() < wire.TestClockMinYear || t.UTC().Year() > wire.TestClockMaxYear:
 			diags.AddAttributeError(p, "Invalid Test Clock Time",
-				fmt.Sprintf("%s is outside the years a test clock accepts, 1971 to 9999.", quoteForError(v)))
+				fmt.Sprintf("%s is outside the years a test clock accepts, %d to %d in UTC.", quoteForError(v), wire.TestClockMinYear, wire.TestClockMaxYear))
 		}
 	},
 }

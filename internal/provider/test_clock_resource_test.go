@@ -220,6 +220,7 @@ func TestAccTestClock_BadInput(t *testing.T) {
 	for _, c := range []struct{ frozen, want string }{
 		{"2026-01-01T00:00:00.5Z", `has a fraction of a second`},
 		{"1970-06-01T00:00:00Z", `outside the years a test clock accepts,\s+1971\s+to\s+9999`},
+		{"9999-12-31T23:00:00-02:00", `outside the years a test clock accepts,\s+1971\s+to\s+9999\s+in\s+UTC`},
 		{"January 1st", `Invalid RFC3339 String Value`},
 	} {
 		steps = append(steps, resource.TestStep{

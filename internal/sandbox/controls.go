@@ -1,6 +1,7 @@
 package sandbox
 
 import (
+	"github.com/paymentsdev/terraform-provider-payments/internal/sandbox/billing"
 	"github.com/paymentsdev/terraform-provider-payments/internal/sandbox/model"
 	"github.com/paymentsdev/terraform-provider-payments/internal/wire"
 )
@@ -21,10 +22,17 @@ func (c *call) completePayment() response {
 	if r != nil {
 		return errResponse(refused(r))
 	}
+	c.onClock(p.Customer)
+	if inv := c.a.bill.Invoices[p.Invoice]; p.Status == wire.PaymentStatusPending && !p.Invoice.IsZero() && inv != nil && inv.Payment == p.ID {
+		if at, ok := billing.RetryAt(c.unix, inv.Attempts); ok {
+			if e := refused(inv.CheckRetry(outcome, at)); e != nil {
+				return errResponse(e)
+			}
+		}
+	}
 	if e := refused(p.Complete(outcome, newAuthorizationCode)); e != nil {
 		return errResponse(e)
 	}
-	c.onClock(p.Customer)
 	c.putPayment(p)
 	body := model.PaymentJSON(nil, p)
 	c.emitPayment(p, body)

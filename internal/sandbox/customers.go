@@ -42,7 +42,7 @@ func (c *call) setCustomerFields(dst *model.Customer) *apierr.Error {
 }
 
 func (c *call) newSource(cd *model.Card) *model.Source {
-	return &model.Source{ID: newRID(), Card: cd, ExpMonth: model.ExpMonth, ExpYear: int32(c.now.UTC().Year() + model.ExpYearsAhead)}
+	return &model.Source{ID: newRID(), Card: cd, ExpMonth: model.ExpMonth, ExpYear: model.TestCardExpYear(c.now)}
 }
 
 // attach adds src to cu, the default if cu has none, and reports that.

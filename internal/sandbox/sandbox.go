@@ -120,6 +120,15 @@
 //     runs on real time runs on Options.Clock (call.wall) whatever clock
 //     a request touches: keys' and events' retention, deliveries (due at
 //     once, signed at sending), idle accounts, faults, the request log.
+//   - No time after wire.MaxTime (9999-12-31T23:59:59Z) is written: a
+//     clock's time, a first period or trial, and an advance that would
+//     renew a subscription into a period ending after it, or with
+//     retries that could run past it, are refused up front naming the
+//     parameter (model.ParseFrozenTime, Subscription.CheckStart,
+//     TestClock.CheckAdvance), and so is a renewal's 3-D Secure ended
+//     declined when its retry would fall after it (Invoice.CheckRetry).
+//     Real time cannot get there: an offset clock moves at most 292
+//     years.
 //   - A data file that is truncated, overwritten or foreign is refused at
 //     open (read-only, checked whole with bbolt's tx.Check), with one
 //     error naming it and what to do; nothing of it is served.

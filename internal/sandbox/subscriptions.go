@@ -128,6 +128,9 @@ func (c *call) createSubscription() response {
 	} else {
 		src = cu.DefaultSource
 	}
+	if e := refused(sub.CheckStart(c.unix, trialDays)); e != nil {
+		return errResponse(e)
+	}
 	if e := refused(sub.CheckFirstCharge(src, trialDays, behavior, func() bool { return c.chargedBefore(cu.ID, src.ID) })); e != nil {
 		return errResponse(e) // nothing is created: not the subscription, its invoice or a payment
 	}

@@ -168,7 +168,7 @@ func (c *call) advanceTestClock() response {
 	if !given {
 		return errResponse(apierr.MissingParam(wire.ParamFrozenTime, "frozen_time is required: the clock's new time, after %s.", time.Unix(k.Frozen, 0).UTC().Format(time.RFC3339)))
 	}
-	if e := refused(k.CheckAdvance(to, c.a.bill.SubOrder)); e != nil {
+	if e := refused(k.CheckAdvance(to, c.a.bill.SubOrder, billing.RetrySpan())); e != nil {
 		return errResponse(e)
 	}
 	c.unix, c.now = k.Frozen, time.Unix(k.Frozen, 0).UTC()

@@ -2,9 +2,14 @@ package sandbox_test
 
 import (
 	"encoding/json"
+	"math/rand/v2"
+	"net/http"
 	"path/filepath"
 	"slices"
+	"strconv"
+	"strings"
 	"testing"
+	"time"
 
 	"github.com/paymentsdev/terraform-provider-payments/internal/sandbox"
 	"github.com/paymentsdev/terraform-provider-payments/internal/sandbox/sandboxtest"
@@ -256,4 +261,227 @@ func TestTestClocks_PayAfterDunning(t *testing.T) {
 			}
 		})
 	}
+}
+
+// TestTestClocks_MaxTime: no request makes the sandbox write a time
+// after wire.MaxTime. A clock's time, a subscription's first period or
+// trial past it are refused naming the parameter; so is an advance that
+// would renew a subscription into a period ending past it, before
+// anything changes.
+func TestTestClocks_MaxTime(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t)
+	last := wire.MaxTime.Format(time.RFC3339)
+	p := e.product("name", "Three years")
+	threeYears := e.price(p.ID, "unit_amount", "1500", "recurring[interval]", "year", "recurring[interval_count]", "3")
+
+	e.testClock("frozen_time", last)
+	for _, v := range []string{"10000-01-01T00:00:00Z", "9999-12-31T23:00:00-02:00", "1970-12-31T23:59:59Z"} {
+		eb := e.post(wire.PathTestClocks, vals("frozen_time", v)).fails(400, wire.ErrorTypeInvalidRequest, wire.ErrorCodeParameterInvalid, wire.ParamFrozenTime)
+		if !strings.Contains(eb.Error.Message, "1971") || !strings.Contains(eb.Error.Message, "9999") {
+			t.Errorf("frozen_time %s: the message names no bounds: %s", v, eb.Error.Message)
+		}
+	}
+
+	edge := e.testClock("frozen_time", "9999-12-30T00:00:00Z")
+	cu := e.customer(vals("source", sandbox.TokenVisa, "test_clock", edge.ID))
+	e.post(wire.PathSubscriptions, vals("customer", cu.ID, "items[0][price]", threeYears.ID)).
+		fails(400, wire.ErrorTypeInvalidRequest, wire.ErrorCodeParameterInvalid, "items[0][price]")
+	e.post(wire.PathSubscriptions, vals("customer", cu.ID, "items[0][price]", threeYears.ID, "trial_period_days", "2")).
+		fails(400, wire.ErrorTypeInvalidRequest, wire.ErrorCodeParameterInvalid, wire.ParamTrialPeriodDays)
+	var l wire.SubscriptionList
+	if e.get(wire.PathSubscriptions, vals("customer", cu.ID)).ok(&l); len(l.Data) != 0 {
+		t.Fatalf("a refused create left %d subscriptions", len(l.Data))
+	}
+	trial := e.subscribe("customer", cu.ID, "items[0][price]", threeYears.ID, "trial_period_days", "1")
+	if trial.TrialEnd != "9999-12-31T00:00:00Z" || trial.CurrentPeriodEnd != trial.TrialEnd {
+		t.Errorf("a trial that fits = %+v", trial)
+	}
+	// Its trial ends at 9999-12-31, where a three-year period would start.
+	e.post(wire.PathTestClocks+"/"+edge.ID+"/advance", vals("frozen_time", "9999-12-31T00:00:00Z")).
+		fails(400, wire.ErrorTypeInvalidRequest, wire.ErrorCodeParameterInvalid, wire.ParamFrozenTime)
+	e.post(wire.PathTestClocks+"/"+edge.ID+"/advance", vals("frozen_time", "9999-12-30T23:59:59Z")).ok(nil)
+}
+
+// TestTestClocks_AdvanceToTheEdgeRefused: a clock three years before
+// the last day, with a three-year subscription, cannot advance past its
+// renewal, whose period would end in the year 10002: the advance is
+// refused naming frozen_time and the subscription, and nothing changes.
+// Ending the subscription at its period's end lets the clock go on.
+func TestTestClocks_AdvanceToTheEdgeRefused(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t)
+	p := e.product("name", "Three years")
+	threeYears := e.price(p.ID, "unit_amount", "1500", "recurring[interval]", "year", "recurring[interval_count]", "3")
+	k := e.testClock("frozen_time", "9996-12-30T00:00:00Z")
+	cu := e.customer(vals("source", sandbox.TokenVisa, "test_clock", k.ID))
+	s := e.subscribe("customer", cu.ID, "items[0][price]", threeYears.ID)
+	if s.CurrentPeriodEnd != "9999-12-30T00:00:00Z" {
+		t.Fatalf("subscription = %+v", s)
+	}
+	_, before := e.timedEvents()
+
+	advance := wire.PathTestClocks + "/" + k.ID + "/advance"
+	eb := e.post(advance, vals("frozen_time", wire.MaxTime.Format(time.RFC3339))).
+		fails(400, wire.ErrorTypeInvalidRequest, wire.ErrorCodeParameterInvalid, wire.ParamFrozenTime)
+	for _, want := range []string{s.ID, "at 9999-12-30T00:00:00Z", "a period of 3 years", "advance to 9999-12-29T23:59:59Z at most", "cancel_at_period_end"} {
+		if !strings.Contains(eb.Error.Message, want) {
+			t.Errorf("the refusal %q does not say %q", eb.Error.Message, want)
+		}
+	}
+	var got wire.TestClock
+	e.get(wire.PathTestClocks+"/"+k.ID, nil).ok(&got)
+	if got.FrozenTime != k.FrozenTime || got.Status != wire.TestClockStatusReady {
+		t.Errorf("a refused advance moved the clock: %+v", got)
+	}
+	if after := e.subscription(s.ID); after.CurrentPeriodEnd != s.CurrentPeriodEnd || after.Status != s.Status {
+		t.Errorf("a refused advance changed the subscription: %+v", after)
+	}
+	if invs := e.invoices(s.ID); len(invs) != 1 {
+		t.Errorf("a refused advance invoiced: %d invoices", len(invs))
+	}
+	if _, after := e.timedEvents(); len(after) != len(before) {
+		t.Errorf("a refused advance sent %d events", len(after)-len(before))
+	}
+
+	e.post(advance, vals("frozen_time", "9999-12-29T23:59:59Z")).ok(nil)
+	e.post(wire.PathSubscriptions+"/"+s.ID, vals("cancel_at_period_end", "true")).ok(nil)
+	e.post(advance, vals("frozen_time", wire.MaxTime.Format(time.RFC3339))).ok(nil)
+	if ended := e.subscription(s.ID); ended.Status != wire.SubscriptionStatusCanceled || ended.CanceledAt != "9999-12-30T00:00:00Z" {
+		t.Errorf("ending at its period's end = %+v", ended)
+	}
+}
+
+// TestTestClocks_DeclinedRetryPastMaxTime: completing a renewal's 3-D
+// Secure declined near the bound would schedule its retry after
+// wire.MaxTime; it is refused naming outcome, and approving it works.
+func TestTestClocks_DeclinedRetryPastMaxTime(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t)
+	pr := e.plan("1500")
+	k := e.testClock("frozen_time", "9999-11-28T00:00:00Z")
+	cu := e.customer(vals("source", sandbox.Token3DS, "test_clock", k.ID))
+	s := e.subscribe("customer", cu.ID, "items[0][price]", pr.ID, "trial_period_days", "2")
+	// The trial ends at 9999-11-30; its renewal waits for 3-D Secure.
+	// The clock stops a second before the next, at 9999-12-30.
+	e.post(wire.PathTestClocks+"/"+k.ID+"/advance", vals("frozen_time", "9999-12-29T23:59:59Z")).ok(nil)
+	inv := e.invoice(e.subscription(s.ID).LatestInvoice)
+	if inv.BillingReason != wire.BillingReasonSubscriptionCycle || inv.Payment == "" {
+		t.Fatalf("the renewal's invoice = %+v", inv)
+	}
+	complete := "/_sandbox/payments/" + inv.Payment + "/complete"
+	e.post(complete, vals("outcome", wire.OutcomeDeclined)).fails(400, wire.ErrorTypeInvalidRequest, wire.ErrorCodeParameterInvalid, wire.ParamOutcome)
+	if got := e.invoice(inv.ID); got.Status != wire.InvoiceStatusOpen || got.NextPaymentAttempt != "" {
+		t.Errorf("a refused completion changed the invoice: %+v", got)
+	}
+	e.post(complete, vals("outcome", wire.OutcomeApproved)).ok(nil)
+	if got := e.invoice(inv.ID); got.Status != wire.InvoiceStatusPaid {
+		t.Errorf("approved, the invoice is %s", got.Status)
+	}
+}
+
+// TestTestClocks_CardExpiryWithinBounds: a test token's card stored for
+// a customer on a clock expires 3 years after the clock's year, but
+// never after 9999.
+func TestTestClocks_CardExpiryWithinBounds(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t)
+	for _, tc := range []struct {
+		frozen string
+		want   int64
+	}{
+		{"1971-01-01T00:00:00Z", 1974},
+		{"9996-06-01T00:00:00Z", 9999},
+		{"9998-06-01T00:00:00Z", 9999},
+		{wire.MaxTime.Format(time.RFC3339), 9999},
+	} {
+		k := e.testClock("frozen_time", tc.frozen)
+		cu := e.customer(vals("test_clock", k.ID))
+		var src wire.Source
+		e.post("/v1/customers/"+cu.ID+"/sources", vals("source", sandbox.TokenVisa)).ok(&src)
+		if src.ExpYear != tc.want || src.ExpMonth != 12 {
+			t.Errorf("a card stored at %s expires %d/%d, want 12/%d", tc.frozen, src.ExpMonth, src.ExpYear, tc.want)
+		}
+	}
+}
+
+// TestTestClocks_RandomWalkNearMaxTime: subscriptions of every length,
+// cards that pay, decline or wait for 3-D Secure, trials, 3-D Secure
+// completions and advances at random on a clock in the last years before
+// wire.MaxTime. Each answer is a success or a refusal naming its
+// parameter, and every one is checked against the OpenAPI document,
+// whose timestamps have four-digit years: no time past the bound is ever
+// written. The seed is logged; replay with -seed.
+func TestTestClocks_RandomWalkNearMaxTime(t *testing.T) {
+	t.Parallel()
+	seed := uint64(testSeed(t)) //nolint:gosec // seeds are positive
+	rng := rand.New(rand.NewPCG(seed, seed))
+	e := newEnv(t)
+	p := e.product("name", "Plans")
+	var prices []string
+	for _, pd := range []struct {
+		interval string
+		count    int
+	}{{"day", 1}, {"day", 20}, {"week", 3}, {"month", 1}, {"month", 7}, {"year", 1}, {"year", 3}} {
+		pr := e.price(p.ID, "unit_amount", "700", "recurring[interval]", pd.interval, "recurring[interval_count]", strconv.Itoa(pd.count))
+		prices = append(prices, pr.ID)
+	}
+	now := time.Date(9996+rng.IntN(4), time.Month(1+rng.IntN(12)), 1+rng.IntN(28), rng.IntN(24), 0, 0, 0, time.UTC)
+	k := e.testClock("frozen_time", now.Format(time.RFC3339))
+	advance := wire.PathTestClocks + "/" + k.ID + "/advance"
+	tokens := []string{sandbox.TokenVisa, sandbox.TokenDeclinedLater, sandbox.Token3DS}
+	outcomes := []string{wire.OutcomeApproved, wire.OutcomeDeclined, wire.OutcomeAuthorized}
+	// refusedOr400 accepts a success, or a 400 naming one of params.
+	refusedOr400 := func(what string, r *result, params ...string) bool {
+		t.Helper()
+		if r.status == http.StatusOK {
+			return true
+		}
+		var eb wire.ErrorBody
+		if err := json.Unmarshal(r.body, &eb); err != nil || r.status != http.StatusBadRequest || eb.Error == nil || !slices.Contains(params, eb.Error.Param) {
+			t.Fatalf("%s: %d %s", what, r.status, r.body)
+		}
+		return false
+	}
+	for range 120 {
+		switch rng.IntN(5) {
+		case 0, 1:
+			cu := e.customer(vals("source", tokens[rng.IntN(len(tokens))], "test_clock", k.ID))
+			f := vals("customer", cu.ID, "items[0][price]", prices[rng.IntN(len(prices))])
+			if rng.IntN(3) == 0 {
+				f.Set(wire.ParamTrialPeriodDays, strconv.Itoa(1+rng.IntN(60)))
+			}
+			refusedOr400("subscribing", e.post(wire.PathSubscriptions, f), "items[0][price]", wire.ParamTrialPeriodDays)
+		case 2:
+			var l wire.List[wire.Payment]
+			e.get(wire.PathPayments, vals("limit", "100")).ok(&l)
+			for _, py := range l.Data {
+				if py.Status == wire.PaymentStatusPending {
+					refusedOr400("completing "+py.ID, e.post("/_sandbox/payments/"+py.ID+"/complete", vals("outcome", outcomes[rng.IntN(len(outcomes))])), wire.ParamOutcome)
+					break
+				}
+			}
+		default:
+			to := now.Add(time.Duration(1+rng.Int64N(400*24)) * time.Hour)
+			if rng.IntN(3) == 0 {
+				// Straight into the last days, where the bound bites.
+				to = wire.MaxTime.Add(-time.Duration(rng.Int64N(40*24)) * time.Hour)
+			}
+			if to.After(wire.MaxTime) {
+				to = wire.MaxTime
+			}
+			if !to.After(now) {
+				continue
+			}
+			if refusedOr400("advancing to "+to.Format(time.RFC3339), e.post(advance, vals("frozen_time", to.Format(time.RFC3339))), wire.ParamFrozenTime) {
+				now = to
+			}
+		}
+	}
+	t.Logf("the clock ended at %s", now.Format(time.RFC3339))
+	// Read everything back once more, through the same checks.
+	e.get(wire.PathSubscriptions, vals("limit", "100")).ok(nil)
+	e.get(wire.PathInvoices, vals("limit", "100")).ok(nil)
+	e.get(wire.PathPayments, vals("limit", "100")).ok(nil)
+	e.get(wire.PathEvents, vals("limit", "100")).ok(nil)
 }

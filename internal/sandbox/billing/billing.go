@@ -55,6 +55,17 @@ func RetryAt(last int64, attempts int64) (at int64, ok bool) {
 	return last + int64(RetryDays[attempts-1])*24*3600, true
 }
 
+// RetrySpan is how long after a renewal's first failed attempt its
+// retries may run, in seconds: every RetryDays, each retry declined at
+// once.
+func RetrySpan() int64 {
+	var days int
+	for _, d := range RetryDays {
+		days += d
+	}
+	return int64(days) * 24 * 3600
+}
+
 // Statuses the engine reads; they are the wire's subscription statuses.
 const (
 	StatusIncomplete = "incomplete"

@@ -79,6 +79,86 @@ func formatTime(s string) template.HTML {
 		t.Format(timeLayout) + `</time>`)
 }
 
+// formatSpan says how long it is from start to end, two RFC 3339 times of
+// the API: under a day in hours, minutes and seconds; under a year in days
+// ("45 days", "1 day 12 hours"); longer in years, months and days ("3
+// years 2 months"), counted on the calendar from start as a price's
+// periods are, so that a yearly period from 29 February reads "1 year".
+// It never holds the whole span in a time.Duration, which stops at about
+// 292 years; "" when either is missing or not a time.
+func formatSpan(start, end string) string {
+	a, err1 := time.Parse(time.RFC3339Nano, start)
+	b, err2 := time.Parse(time.RFC3339Nano, end)
+	if err1 != nil || err2 != nil {
+		return ""
+	}
+	a, b = a.UTC(), b.UTC()
+	if b.Before(a) {
+		return "minus " + span(b, a)
+	}
+	return span(a, b)
+}
+
+// span is formatSpan's words for a, not after b.
+func span(a, b time.Time) string {
+	const day = 24 * time.Hour
+	months := monthsBetween(a, b)
+	if months < 12 {
+		d := b.Sub(a) // under a year: far from Duration's limit
+		if d < day {
+			return wire.FormatDurationWords(d)
+		}
+		return words(units(int64(d/day), "day"), underDay(d%day))
+	}
+	d := b.Sub(addMonths(a, months)) // under a month
+	return words(units(int64(months/12), "year"), units(int64(months%12), "month"), units(int64(d/day), "day"), underDay(d%day))
+}
+
+// monthsBetween is how many whole calendar months from a fit before b.
+func monthsBetween(a, b time.Time) int {
+	m := (b.Year()-a.Year())*12 + int(b.Month()) - int(a.Month())
+	if m > 0 && addMonths(a, m).After(b) {
+		m--
+	}
+	return max(m, 0)
+}
+
+// addMonths is n months after t, on t's day of the month or the month's
+// last day when it is shorter, as a monthly price's periods end.
+func addMonths(t time.Time, n int) time.Time {
+	return wire.Recurring{Interval: wire.IntervalMonth, IntervalCount: 1}.PeriodEnd(t, n)
+}
+
+// units writes n of unit, "" for none: "1 day", "3 days".
+func units(n int64, unit string) string {
+	switch {
+	case n <= 0:
+		return ""
+	case n == 1:
+		return "1 " + unit
+	}
+	return strconv.FormatInt(n, 10) + " " + unit + "s"
+}
+
+// underDay writes what is left of a span under a day, "" for nothing.
+func underDay(d time.Duration) string {
+	if d == 0 {
+		return ""
+	}
+	return wire.FormatDurationWords(d)
+}
+
+// words joins the parts that are not empty with spaces.
+func words(parts ...string) string {
+	out := parts[:0]
+	for _, p := range parts {
+		if p != "" {
+			out = append(out, p)
+		}
+	}
+	return strings.Join(out, " ")
+}
+
 // formatMillis writes a duration in milliseconds.
 func formatMillis(ms float64) string {
 	switch {

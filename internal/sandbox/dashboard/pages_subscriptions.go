@@ -4,7 +4,6 @@ import (
 	"net/http"
 	"net/url"
 	"strconv"
-	"time"
 
 	"github.com/paymentsdev/terraform-provider-payments/internal/wire"
 )
@@ -85,26 +84,6 @@ func customersOf[T any](data []*T, customer func(*T) string) []string {
 		out[i] = customer(o)
 	}
 	return out
-}
-
-// formatSpan says how long it is from start to end, two RFC 3339 times of
-// the API: whole days in days ("30 days"), anything else in
-// wire.FormatDurationWords; "" when either is missing or not a time.
-func formatSpan(start, end string) string {
-	a, err1 := time.Parse(time.RFC3339Nano, start)
-	b, err2 := time.Parse(time.RFC3339Nano, end)
-	if err1 != nil || err2 != nil {
-		return ""
-	}
-	d := b.Sub(a)
-	const day = 24 * time.Hour
-	switch {
-	case d == day:
-		return "1 day"
-	case d > 0 && d%day == 0:
-		return strconv.FormatInt(int64(d/day), 10) + " days"
-	}
-	return wire.FormatDurationWords(d)
 }
 
 // itemTotal is what one item costs a period: its price's unit amount

@@ -51,7 +51,8 @@ func (d *Dashboard) createTestClock(w http.ResponseWriter, r *http.Request, ss *
 
 type testClockData struct {
 	K *wire.TestClock
-	// Next is the advance form's frozen time: a month after the clock's.
+	// Next is the advance form's frozen time: a month after the clock's,
+	// or wire.MaxTime when that is sooner.
 	Next string
 	// Periods is how many periods of its shortest subscription one
 	// advance may cross.
@@ -67,7 +68,9 @@ func (d *Dashboard) testClock(w http.ResponseWriter, r *http.Request, ss *sessio
 	}
 	data := testClockData{K: &k, Periods: wire.TestClockAdvancePeriods}
 	if t, err := time.Parse(time.RFC3339Nano, k.FrozenTime); err == nil {
-		data.Next = t.UTC().AddDate(0, 1, 0).Format(time.RFC3339)
+		// Never past the latest time the API accepts.
+		next := min(t.AddDate(0, 1, 0).Unix(), wire.MaxTimeUnix)
+		data.Next = time.Unix(next, 0).UTC().Format(time.RFC3339)
 	}
 	d.render(w, r, ss, http.StatusOK, "test_clock.html", &view{Title: "Test clock " + k.ID, Nav: "test-clocks", Live: true, Data: data})
 }

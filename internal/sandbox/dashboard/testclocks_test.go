@@ -98,6 +98,17 @@ func TestDashboard_TestClocks(t *testing.T) {
 		`id="subscription-status">past due<`, `href="/invoices/`+got.LatestInvoice+`"`)
 	contains(t, "the renewal's page", b.get("/invoices/"+got.LatestInvoice), "subscription cycle", `id="invoice-status">open<`, "declined")
 
+	// A clock with no subscription goes to the last second at once: the
+	// advance is told in years, and the form never offers a later time.
+	far := b.post("/test-clocks", url.Values{"frozen_time": {clockStart}})
+	farID := strings.TrimPrefix(far.header.Get("Location"), "/test-clocks/")
+	pg = b.follow(b.post("/test-clocks/"+farID+"/advance", url.Values{"frozen_time": {"9999-12-31T23:59:59Z"}}))
+	contains(t, "the page after advancing to the last second", pg,
+		"advanced 7973 years 11 months 16 days 11 hours 59 minutes 59 seconds, to 9999-12-31T23:59:59Z", `value="9999-12-31T23:59:59Z"`)
+	if strings.Contains(pg.body, "2562047 hours") {
+		t.Error("the advance is told as a saturated duration")
+	}
+
 	m := s.browser()
 	m.signIn(sandboxtest.NewKey(t))
 	if pg := m.get("/test-clocks/" + id); pg.status != http.StatusNotFound {

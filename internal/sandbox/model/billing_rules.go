@@ -154,21 +154,50 @@ func (s *Subscription) SetQuantity(q int64) *Refusal {
 	return nil
 }
 
-// Start sets the first period of a new subscription, from now: a trial
-// of trialDays days when above 0 (trialing, renewing at its end), else
-// its first paid period.
-func (s *Subscription) Start(now, trialDays int64) {
-	start := time.Unix(now, 0).UTC()
-	end := s.Recurring().PeriodEnd(start, 1)
+// CheckStart refuses to start s at now (Start) when its first period, a
+// trial of trialDays days or one period of its prices, would end after
+// wire.MaxTime: the service never writes a later time.
+func (s *Subscription) CheckStart(now, trialDays int64) *Refusal {
+	end := s.firstEnd(now, trialDays)
+	if end.Unix() <= wire.MaxTimeUnix {
+		return nil
+	}
 	if trialDays > 0 {
-		end = start.AddDate(0, 0, int(trialDays))
-		s.TrialStart, s.TrialEnd = start.Unix(), end.Unix()
+		if most := (wire.MaxTimeUnix - now) / 86400; most >= 1 {
+			return invalid(wire.ParamTrialPeriodDays, "trial_period_days %d would end the trial after %s, the latest time the API writes; from %s, use %d at most.",
+				trialDays, rfc(wire.MaxTimeUnix), rfc(now), most)
+		}
+		return invalid(wire.ParamTrialPeriodDays, "trial_period_days %d would end the trial after %s, the latest time the API writes; at %s not even a day's trial fits.",
+			trialDays, rfc(wire.MaxTimeUnix), rfc(now))
+	}
+	name := wire.ItemParam(0, wire.ParamPrice)
+	return invalid(name, "%s %s bills every %s: a period starting at %s would end after %s, the latest time the API writes; use a price of a shorter period, or a test clock at an earlier time.",
+		name, s.Items[0].Price.ID.Format(wire.PriceIDPrefix), periodWords(s.Recurring()), rfc(now), rfc(wire.MaxTimeUnix))
+}
+
+// firstEnd is the end of the first period of s started at now: the end
+// of a trial of trialDays days when above 0, else one period later.
+func (s *Subscription) firstEnd(now, trialDays int64) time.Time {
+	start := time.Unix(now, 0).UTC()
+	if trialDays > 0 {
+		return start.AddDate(0, 0, int(trialDays))
+	}
+	return s.Recurring().PeriodEnd(start, 1)
+}
+
+// Start sets the first period of a new subscription, from now (CheckStart
+// allowed it): a trial of trialDays days when above 0 (trialing, renewing
+// at its end), else its first paid period.
+func (s *Subscription) Start(now, trialDays int64) {
+	end := s.firstEnd(now, trialDays)
+	if trialDays > 0 {
+		s.TrialStart, s.TrialEnd = now, end.Unix()
 		s.Status = wire.SubscriptionStatusTrialing
 		s.Anchor = end.Unix()
 	} else {
-		s.Anchor, s.Cycle = start.Unix(), 1
+		s.Anchor, s.Cycle = now, 1
 	}
-	s.PeriodStart, s.PeriodEnd = start.Unix(), end.Unix()
+	s.PeriodStart, s.PeriodEnd = now, end.Unix()
 }
 
 // Cancel ends s at now.
@@ -264,6 +293,18 @@ func (inv *Invoice) CheckPay(last *Payment) *Refusal {
 			id, last.ID.Format(wire.PaymentIDPrefix))
 	}
 	return nil
+}
+
+// CheckRetry refuses outcome, the end of the 3-D Secure of inv's latest
+// payment, when it would leave inv, an open renewal's invoice, to be
+// charged again at at, after wire.MaxTime: the service never writes a
+// later next_payment_attempt.
+func (inv *Invoice) CheckRetry(outcome string, at int64) *Refusal {
+	if outcome == wire.OutcomeApproved || inv.Status != wire.InvoiceStatusOpen || inv.BillingReason != wire.BillingReasonSubscriptionCycle || at <= wire.MaxTimeUnix {
+		return nil
+	}
+	return invalid(wire.ParamOutcome, "outcome %s would leave invoice %s unpaid, to be charged again after %s, the latest time the API writes; complete the payment %s.",
+		outcome, inv.ID.Format(wire.InvoiceIDPrefix), rfc(wire.MaxTimeUnix), wire.OutcomeApproved)
 }
 
 // Void makes inv void, never to be paid, or refuses: only an open

@@ -5,6 +5,7 @@ import (
 	"reflect"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/paymentsdev/terraform-provider-payments/internal/sandbox/ids"
 	"github.com/paymentsdev/terraform-provider-payments/internal/wire"
@@ -153,6 +154,83 @@ func TestSubscription_StartAndStatus(t *testing.T) {
 	s.Cancel(jan31 + 1)
 	if r := s.CheckChange(); r == nil || r.Code != wire.ErrorCodeSubscriptionUnexpectedState || s.CanceledAt != jan31+1 {
 		t.Fatalf("a canceled subscription may change: %v", r)
+	}
+}
+
+// TestSubscription_CheckStart: a first period, a trial's or one of the
+// prices', never ends after wire.MaxTime; the refusal names the
+// parameter that set it.
+func TestSubscription_CheckStart(t *testing.T) {
+	t.Parallel()
+	at := func(y, m, d int) int64 { return time.Date(y, time.Month(m), d, 0, 0, 0, 0, time.UTC).Unix() }
+	for _, tc := range []struct {
+		name          string
+		interval      string
+		count         int64
+		now           int64
+		trial         int64
+		param, reason string
+	}{
+		{"3 years from 9996-12-31", wire.IntervalYear, 3, at(9996, 12, 31), 0, "", ""},
+		{"3 years from 9997-01-01", wire.IntervalYear, 3, at(9997, 1, 1), 0, "items[0][price]",
+			"bills every 3 years: a period starting at 9997-01-01T00:00:00Z would end after 9999-12-31T23:59:59Z, the latest time the API writes"},
+		{"3 years from 9999-12-30", wire.IntervalYear, 3, at(9999, 12, 30), 0, "items[0][price]", "a period starting at 9999-12-30T00:00:00Z"},
+		{"a day at the last second", wire.IntervalDay, 1, wire.MaxTimeUnix, 0, "items[0][price]", "bills every 1 day"},
+		{"a day from the last day", wire.IntervalDay, 1, at(9999, 12, 31) - 1, 0, "", ""},
+		{"a month that fits", wire.IntervalMonth, 1, at(9999, 11, 30), 0, "", ""},
+		{"a trial that fits", wire.IntervalYear, 3, at(9999, 12, 1), 30, "", ""},
+		{"a trial past the bound", wire.IntervalYear, 3, at(9999, 12, 1), 31, wire.ParamTrialPeriodDays,
+			"trial_period_days 31 would end the trial after 9999-12-31T23:59:59Z, the latest time the API writes; from 9999-12-01T00:00:00Z, use 30 at most."},
+		{"no day left for a trial", wire.IntervalMonth, 1, at(9999, 12, 31), 1, wire.ParamTrialPeriodDays, "at 9999-12-31T00:00:00Z not even a day's trial fits."},
+		{"a trial on real time", wire.IntervalMonth, 1, 1_767_225_600, wire.TrialPeriodDaysMax, "", ""},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			pr := &Price{ID: ids.New(), Recurring: wire.Recurring{Interval: tc.interval, IntervalCount: tc.count}}
+			s := &Subscription{Items: []SubItem{{Price: pr, Quantity: 1}}}
+			r := s.CheckStart(tc.now, tc.trial)
+			wantRefusal(t, r, wire.ErrorCodeParameterInvalid, tc.reason)
+			if r != nil {
+				if r.Param != tc.param {
+					t.Fatalf("refusal names %q, want %q", r.Param, tc.param)
+				}
+				return
+			}
+			s.Start(tc.now, tc.trial)
+			if s.PeriodEnd > wire.MaxTimeUnix || s.TrialEnd > wire.MaxTimeUnix {
+				t.Fatalf("started past the bound: %+v", s)
+			}
+		})
+	}
+}
+
+// TestInvoice_CheckRetry: a 3-D Secure end other than approved is
+// refused, naming outcome, only when it would leave an open renewal's
+// invoice to be retried after wire.MaxTime.
+func TestInvoice_CheckRetry(t *testing.T) {
+	t.Parallel()
+	cycle := &Invoice{ID: ids.New(), Status: wire.InvoiceStatusOpen, BillingReason: wire.BillingReasonSubscriptionCycle}
+	first := &Invoice{ID: ids.New(), Status: wire.InvoiceStatusOpen, BillingReason: wire.BillingReasonSubscriptionCreate}
+	for _, tc := range []struct {
+		name    string
+		inv     *Invoice
+		outcome string
+		at      int64
+		want    string
+	}{
+		{"declined, retried at the bound", cycle, wire.OutcomeDeclined, wire.MaxTimeUnix, ""},
+		{"declined, retried past it", cycle, wire.OutcomeDeclined, wire.MaxTimeUnix + 1,
+			"outcome declined would leave invoice in_"},
+		{"authorized, retried past it", cycle, wire.OutcomeAuthorized, wire.MaxTimeUnix + 1, "to be charged again after 9999-12-31T23:59:59Z"},
+		{"approved", cycle, wire.OutcomeApproved, wire.MaxTimeUnix + 1, ""},
+		{"a first invoice is never retried", first, wire.OutcomeDeclined, wire.MaxTimeUnix + 1, ""},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			r := tc.inv.CheckRetry(tc.outcome, tc.at)
+			wantRefusal(t, r, wire.ErrorCodeParameterInvalid, tc.want)
+			if r != nil && r.Param != wire.ParamOutcome {
+				t.Fatalf("refusal names %q", r.Param)
+			}
+		})
 	}
 }
 

@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"strconv"
+	"time"
 
 	"github.com/paymentsdev/terraform-provider-payments/internal/sandbox/ids"
 	"github.com/paymentsdev/terraform-provider-payments/internal/sandbox/jsonw"
@@ -36,12 +37,20 @@ var Cards = []*Card{
 }
 
 // ExpMonth is the expiry month of every test token's card; the year is the
-// year the card was stored or charged plus ExpYearsAhead. A minted token's
-// card keeps the expiry it was tokenized with.
+// year the card was stored or charged plus ExpYearsAhead (TestCardExpYear).
+// A minted token's card keeps the expiry it was tokenized with.
 const (
 	ExpMonth      = 12
 	ExpYearsAhead = 3
 )
+
+// TestCardExpYear is the expiry year of a test token's card stored at
+// now: ExpYearsAhead years on, but never past the year of wire.MaxTime,
+// so that a card stored on a test clock near it expires within the times
+// the API writes.
+func TestCardExpYear(now time.Time) int32 {
+	return int32(min(now.UTC().Year()+ExpYearsAhead, wire.MaxTime.Year()))
+}
 
 // Sandbox test tokens. [assumed] Reusable in the sandbox; their cards and
 // behaviour when charged are in Cards.

@@ -107,3 +107,23 @@ func TestCard_Mint(t *testing.T) {
 		t.Fatalf("%+v card %+v", tok, tok.Card)
 	}
 }
+
+// TestTestCardExpYear_Bounds: three years on, never past 9999.
+func TestTestCardExpYear_Bounds(t *testing.T) {
+	t.Parallel()
+	for _, tc := range []struct {
+		now  time.Time
+		want int32
+	}{
+		{time.Date(2026, 11, 29, 0, 0, 0, 0, time.UTC), 2029},
+		{time.Date(1971, 1, 1, 0, 0, 0, 0, time.UTC), 1974},
+		{time.Date(9996, 12, 31, 23, 0, 0, 0, time.UTC), 9999},
+		{time.Date(9997, 1, 1, 0, 0, 0, 0, time.UTC), 9999},
+		{wire.MaxTime, 9999},
+		{time.Date(2026, 12, 31, 23, 0, 0, 0, time.FixedZone("", -2*3600)), 2030}, // 2027 in UTC
+	} {
+		if got := TestCardExpYear(tc.now); got != tc.want {
+			t.Errorf("TestCardExpYear(%v) = %d, want %d", tc.now, got, tc.want)
+		}
+	}
+}

@@ -171,21 +171,32 @@ func TestClockJSON(b []byte, k *TestClock, status string) []byte {
 }
 
 // ParseFrozenTime reads a test clock's frozen_time v: an RFC 3339 time
-// from 1971 to 9999, to whole seconds.
+// from wire.TestClockMinYear to wire.MaxTime, to whole seconds.
 func ParseFrozenTime(v string) (int64, *Refusal) {
 	t, err := time.Parse(time.RFC3339, v)
-	if err != nil || t.Year() < 1971 || t.Year() > 9999 {
-		return 0, invalid(wire.ParamFrozenTime, "frozen_time %q is not an RFC 3339 time; use the form 2026-01-31T12:00:00Z.", clip(v))
+	if err != nil {
+		return 0, invalid(wire.ParamFrozenTime, "frozen_time %q is not an RFC 3339 time; use the form 2026-01-31T12:00:00Z, with a year from %d to %d.",
+			clip(v), wire.TestClockMinYear, wire.TestClockMaxYear)
+	}
+	// A four-digit year in another offset can still fall outside, as
+	// 9999-12-31T23:00:00-02:00 does: the bounds are UTC's.
+	if y := t.UTC().Year(); y < wire.TestClockMinYear || y > wire.TestClockMaxYear {
+		return 0, invalid(wire.ParamFrozenTime, "frozen_time %q is in the year %d in UTC; a test clock's time is from %d-01-01T00:00:00Z to %s.",
+			clip(v), y, wire.TestClockMinYear, rfc(wire.MaxTimeUnix))
 	}
 	return t.Unix(), nil
 }
 
+// rfc writes unix time t as RFC 3339 UTC, for messages.
+func rfc(t int64) string { return time.Unix(t, 0).UTC().Format(time.RFC3339) }
+
 // CheckAdvance refuses to move k to to: a test clock only moves forward,
-// and one advance crosses at most wire.TestClockAdvancePeriods periods
-// of the shortest subscription on it that has not ended (of subs, all
-// the account's).
-func (k *TestClock) CheckAdvance(to int64, subs []*Subscription) *Refusal {
-	rfc := func(t int64) string { return time.Unix(t, 0).UTC().Format(time.RFC3339) }
+// one advance crosses at most wire.TestClockAdvancePeriods periods of the
+// shortest subscription on it that has not ended (of subs, all the
+// account's), and no renewal it runs may write a time after
+// wire.MaxTime. dunning is how long an unpaid renewal's retries may run
+// after it.
+func (k *TestClock) CheckAdvance(to int64, subs []*Subscription, dunning int64) *Refusal {
 	if to <= k.Frozen {
 		return invalid(wire.ParamFrozenTime, "frozen_time %s is not after the clock's time, %s; a test clock only moves forward.", rfc(to), rfc(k.Frozen))
 	}
@@ -202,5 +213,68 @@ func (k *TestClock) CheckAdvance(to int64, subs []*Subscription) *Refusal {
 		return invalid(wire.ParamFrozenTime, "frozen_time %s is more than %d periods of the clock's shortest subscription ahead; advance to %s at most, then again.",
 			rfc(to), wire.TestClockAdvancePeriods, rfc(limit))
 	}
-	return nil
+	var first *Subscription
+	var at int64
+	var byRetry bool
+	for _, s := range subs {
+		if s.Clock != k.ID {
+			continue
+		}
+		if a, retry, ok := s.renewalPastMax(to, dunning); ok && (first == nil || a < at) {
+			first, at, byRetry = s, a, retry
+		}
+	}
+	if first == nil {
+		return nil
+	}
+	why := "start a period of " + periodWords(first.Recurring()) + " that ends after " + rfc(wire.MaxTimeUnix)
+	if byRetry {
+		why = fmt.Sprintf("leave its invoice's retries, should its charge be declined, to run %d days after it, past %s", dunning/86400, rfc(wire.MaxTimeUnix))
+	}
+	todo := fmt.Sprintf("advance to %s at most, or set the subscription's cancel_at_period_end first so that it ends there", rfc(at-1))
+	if at-1 <= k.Frozen {
+		todo = "cancel the subscription, or set its cancel_at_period_end, before the clock goes on"
+	}
+	return invalid(wire.ParamFrozenTime, "frozen_time %s would renew subscription %s at %s, which would %s, the latest time the API writes; %s.",
+		rfc(to), first.ID.Format(wire.SubscriptionIDPrefix), rfc(at), why, todo)
+}
+
+// periodWords writes a period as in a sentence: "1 month", "3 years".
+func periodWords(r wire.Recurring) string {
+	if r.IntervalCount == 1 {
+		return "1 " + r.Interval
+	}
+	return fmt.Sprintf("%d %ss", r.IntervalCount, r.Interval)
+}
+
+// renewalPastMax is the first renewal of s due by to (those of periods
+// that ended before the clock's time included: a subscription paid after
+// a pause catches up at the next advance) that would write a time after
+// wire.MaxTime: its next period's end, or a retry of its invoice within
+// dunning after it (retry is then true). at is the renewal's moment; ok
+// is false when there is none.
+func (s *Subscription) renewalPastMax(to, dunning int64) (at int64, retry, ok bool) {
+	switch s.Status {
+	case wire.SubscriptionStatusTrialing, wire.SubscriptionStatusActive, wire.SubscriptionStatusPastDue:
+	default:
+		// Ended, incomplete (it expires before its period ends) or
+		// unpaid (it renews again only once paid, at a later advance).
+		return 0, false, false
+	}
+	if s.CancelAtPeriodEnd {
+		return 0, false, false // it ends at its period's end, with no new period
+	}
+	anchor := time.Unix(s.Anchor, 0).UTC()
+	r := s.Recurring()
+	for p, cycle := s.PeriodEnd, s.Cycle+1; p <= to; cycle++ {
+		next := r.PeriodEnd(anchor, int(cycle)).Unix()
+		switch {
+		case next > wire.MaxTimeUnix:
+			return p, false, true
+		case p+dunning > wire.MaxTimeUnix:
+			return p, true, true
+		}
+		p = next
+	}
+	return 0, false, false
 }

@@ -3,6 +3,7 @@ package model
 import (
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/paymentsdev/terraform-provider-payments/internal/sandbox/ids"
 	"github.com/paymentsdev/terraform-provider-payments/internal/wire"
@@ -39,7 +40,7 @@ func TestTestClock_CheckAdvance(t *testing.T) {
 		{"another clock's and ended ones do not count", weekLimit, []*Subscription{weekly, otherClock, endedDaily}, ""},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			r := k.CheckAdvance(tc.to, tc.subs)
+			r := k.CheckAdvance(tc.to, tc.subs, 15*day)
 			wantRefusal(t, r, wire.ErrorCodeParameterInvalid, tc.want)
 			if r != nil && (r.Param != wire.ParamFrozenTime || !strings.HasPrefix(r.Message, "frozen_time ")) {
 				t.Fatalf("refusal %+v", r)
@@ -48,24 +49,100 @@ func TestTestClock_CheckAdvance(t *testing.T) {
 	}
 }
 
-// TestParseFrozenTime_Values: RFC 3339, from 1971 to 9999, in seconds.
+// TestParseFrozenTime_Values: RFC 3339, from 1971 to 9999 in UTC, in
+// seconds; a year out of bounds is told as such.
 func TestParseFrozenTime_Values(t *testing.T) {
 	t.Parallel()
+	const notRFC, outside = "is not an RFC 3339 time", "a test clock's time is from 1971-01-01T00:00:00Z to 9999-12-31T23:59:59Z"
 	for _, tc := range []struct {
 		v    string
 		want int64
-		ok   bool
+		err  string
 	}{
-		{"2026-01-01T00:00:00Z", 1_767_225_600, true},
-		{"2026-01-01T01:00:00+01:00", 1_767_225_600, true},
-		{"1971-01-01T00:00:00Z", 31_536_000, true},
-		{"1970-12-31T23:59:59Z", 0, false},
-		{"2026-01-01", 0, false},
-		{"tomorrow", 0, false},
+		{"2026-01-01T00:00:00Z", 1_767_225_600, ""},
+		{"2026-01-01T01:00:00+01:00", 1_767_225_600, ""},
+		{"1971-01-01T00:00:00Z", 31_536_000, ""},
+		{"9999-12-31T23:59:59Z", wire.MaxTimeUnix, ""},
+		{"9999-12-31T23:59:59+01:00", wire.MaxTimeUnix - 3600, ""},
+		{"1970-12-31T23:59:59Z", 0, "is in the year 1970 in UTC; " + outside},
+		{"1971-01-01T00:30:00+01:00", 0, "is in the year 1970 in UTC"},
+		{"0001-01-01T00:00:00Z", 0, "is in the year 1 in UTC"},
+		{"9999-12-31T23:00:00-02:00", 0, "is in the year 10000 in UTC; " + outside},
+		{"10000-01-01T00:00:00Z", 0, notRFC + "; use the form 2026-01-31T12:00:00Z, with a year from 1971 to 9999."},
+		{"10002-12-30T00:00:00Z", 0, notRFC},
+		{"2026-01-01", 0, notRFC},
+		{"tomorrow", 0, notRFC},
 	} {
 		got, r := ParseFrozenTime(tc.v)
-		if got != tc.want || (r == nil) != tc.ok || r != nil && (r.Param != wire.ParamFrozenTime || !strings.Contains(r.Message, "is not an RFC 3339 time")) {
+		if got != tc.want || (r == nil) != (tc.err == "") || r != nil && (r.Param != wire.ParamFrozenTime || !strings.Contains(r.Message, tc.err)) {
 			t.Errorf("%q: %d, %+v", tc.v, got, r)
 		}
+	}
+}
+
+// TestTestClock_CheckAdvance_MaxTime: an advance that would renew a
+// subscription into a period ending after wire.MaxTime, or leave its
+// retries running past it, is refused up front, naming the renewal and
+// the latest time allowed; subscriptions that will not renew do not
+// count.
+func TestTestClock_CheckAdvance_MaxTime(t *testing.T) {
+	t.Parallel()
+	const day = 86400
+	const dunning = 15 * day
+	at := func(y, m, d int) int64 { return time.Date(y, time.Month(m), d, 0, 0, 0, 0, time.UTC).Unix() }
+	k := &TestClock{ID: ids.New()}
+	// sub started at start on a price of n intervals, its first period
+	// paid.
+	sub := func(interval string, n int64, start int64, edit func(*Subscription)) *Subscription {
+		pr := &Price{ID: ids.New(), Recurring: wire.Recurring{Interval: interval, IntervalCount: n}}
+		s := &Subscription{ID: ids.New(), Clock: k.ID, Status: wire.SubscriptionStatusActive, Items: []SubItem{{Price: pr, Quantity: 1}}}
+		s.Start(start, 0)
+		if edit != nil {
+			edit(s)
+		}
+		return s
+	}
+	threeYears := func(edit func(*Subscription)) *Subscription {
+		return sub(wire.IntervalYear, 3, at(9996, 12, 30), edit) // renews at 9999-12-30
+	}
+	jan1 := at(9999, 1, 1)
+	for _, tc := range []struct {
+		name     string
+		from, to int64
+		sub      *Subscription
+		want     string
+	}{
+		{"3 years, up to the renewal", jan1, at(9999, 12, 30) - 1, threeYears(nil), ""},
+		{"3 years, past its renewal", jan1, wire.MaxTimeUnix, threeYears(nil),
+			"frozen_time 9999-12-31T23:59:59Z would renew subscription sub_"},
+		{"3 years, to its renewal", jan1, at(9999, 12, 30), threeYears(nil),
+			"at 9999-12-30T00:00:00Z, which would start a period of 3 years that ends after 9999-12-31T23:59:59Z, the latest time the API writes; " +
+				"advance to 9999-12-29T23:59:59Z at most, or set the subscription's cancel_at_period_end first"},
+		{"3 years, ending at its period's end", jan1, wire.MaxTimeUnix, threeYears(func(s *Subscription) { s.CancelAtPeriodEnd = true }), ""},
+		{"3 years, unpaid", jan1, wire.MaxTimeUnix, threeYears(func(s *Subscription) { s.Status = wire.SubscriptionStatusUnpaid }), ""},
+		{"3 years, canceled", jan1, wire.MaxTimeUnix, threeYears(func(s *Subscription) { s.Status = wire.SubscriptionStatusCanceled }), ""},
+		{"3 years, past due", jan1, at(9999, 12, 30), threeYears(func(s *Subscription) { s.Status = wire.SubscriptionStatusPastDue }),
+			"would start a period of 3 years"},
+		{"3 years, at a trial's end", jan1, at(9999, 12, 30), threeYears(func(s *Subscription) { s.Start(at(9999, 11, 30), 30) }),
+			"at 9999-12-30T00:00:00Z, which would start a period of 3 years"},
+		{"3 years, on another clock", jan1, wire.MaxTimeUnix, threeYears(func(s *Subscription) { s.Clock = ids.New() }), ""},
+		{"daily, retries past the bound", at(9999, 12, 18) + day/2, at(9999, 12, 20), sub(wire.IntervalDay, 1, at(9999, 12, 18), nil),
+			"at 9999-12-19T00:00:00Z, which would leave its invoice's retries, should its charge be declined, to run 15 days after it, past 9999-12-31T23:59:59Z"},
+		{"daily, retries within the bound", at(9999, 12, 14) + day/2, at(9999, 12, 16), sub(wire.IntervalDay, 1, at(9999, 12, 14), nil), ""},
+		{"monthly, a last renewal that fits", at(9999, 10, 15), at(9999, 11, 1), sub(wire.IntervalMonth, 1, at(9999, 10, 1), nil), ""},
+		{"monthly, renewed in the last month", at(9999, 12, 1), at(9999, 12, 31), sub(wire.IntervalMonth, 1, at(9999, 11, 30), nil),
+			"at 9999-12-30T00:00:00Z, which would start a period of 1 month"},
+		{"a renewal left behind: nothing to advance to", jan1, at(9999, 1, 2), sub(wire.IntervalYear, 3, at(9995, 12, 31), nil),
+			"at 9998-12-31T00:00:00Z, which would start a period of 3 years that ends after 9999-12-31T23:59:59Z, the latest time the API writes; " +
+				"cancel the subscription, or set its cancel_at_period_end, before the clock goes on."},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			k := &TestClock{ID: k.ID, Frozen: tc.from}
+			r := k.CheckAdvance(tc.to, []*Subscription{tc.sub}, dunning)
+			wantRefusal(t, r, wire.ErrorCodeParameterInvalid, tc.want)
+			if r != nil && r.Param != wire.ParamFrozenTime {
+				t.Fatalf("refusal names %q", r.Param)
+			}
+		})
 	}
 }
