@@ -151,16 +151,29 @@ func reason(err *openapi3.SchemaError) string { return err.Reason }
 
 var reasonOnly = openapi3.SetSchemaErrorMessageCustomizer(reason)
 
-// authenticate accepts what the document's security schemes describe: HTTP
-// Basic with a secret key (secretKey) or a publishable key
-// (publishableKey) as user name and an empty password. A request without
-// it is one the document refuses, so it must get a 4xx.
+// authenticate accepts what the document's security schemes describe: a
+// secret key (secretKey, secretKeyBearer) or a publishable key
+// (publishableKey, publishableKeyBearer), as the HTTP Basic user name
+// with an empty password or as a Bearer token, the key alone after one
+// space. A request without it is one the document refuses, so it must get
+// a 4xx.
 func authenticate(_ context.Context, in *openapi3filter.AuthenticationInput) error {
-	user, password, ok := in.RequestValidationInput.Request.BasicAuth()
 	prefix := "sk_"
-	if in.SecuritySchemeName == "publishableKey" {
+	if strings.HasPrefix(in.SecuritySchemeName, "publishableKey") {
 		prefix = "pk_"
 	}
+	req := in.RequestValidationInput.Request
+	if in.SecurityScheme != nil && strings.EqualFold(in.SecurityScheme.Scheme, "bearer") {
+		scheme, token, _ := strings.Cut(req.Header.Get("Authorization"), " ")
+		switch {
+		case !strings.EqualFold(scheme, "bearer"):
+			return errors.New("no Bearer token")
+		case !strings.HasPrefix(token, prefix) || strings.ContainsAny(token, " \t"):
+			return fmt.Errorf("the Bearer token is not a %s... key alone (scheme %s)", prefix, in.SecuritySchemeName)
+		}
+		return nil
+	}
+	user, password, ok := req.BasicAuth()
 	switch {
 	case !ok:
 		return errors.New("no HTTP Basic credentials")
