@@ -168,7 +168,9 @@ func (c *Client) logf(ctx context.Context, msg string, fields map[string]any) {
 
 // checkRetry decides whether an attempt is retried: transport errors, 429,
 // 5xx, and 409 idempotency_key_in_use (the first attempt is still running
-// at the service; its stored answer will be replayed).
+// at the service; its stored answer will be replayed). A key reused with
+// other parameters (400, or 409, idempotency_key_reused) is not: this
+// request changed nothing, and a retry could only meet the same refusal.
 func (c *Client) checkRetry(ctx context.Context, resp *http.Response, err error) (bool, error) {
 	if ctx.Err() != nil {
 		return false, ctx.Err()
