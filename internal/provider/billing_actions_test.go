@@ -4,8 +4,12 @@ import (
 	"context"
 	"fmt"
 	"regexp"
+	"strings"
 	"testing"
 
+	"github.com/hashicorp/terraform-plugin-framework/action"
+	"github.com/hashicorp/terraform-plugin-framework/tfsdk"
+	"github.com/hashicorp/terraform-plugin-go/tftypes"
 	"github.com/hashicorp/terraform-plugin-testing/helper/resource"
 	"github.com/hashicorp/terraform-plugin-testing/terraform"
 
@@ -123,4 +127,54 @@ func TestAccInvoicePayAction_PaysAfterANewCard(t *testing.T) {
 			},
 		},
 	})
+}
+
+// TestInvoicePayAction_DeclinedIsAnError: a declined attempt is an error
+// on the invoice that names it and the declined payment, and the attempt
+// is kept at the service.
+func TestInvoicePayAction_DeclinedIsAnError(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	acct := newTestAccAccount(t)
+	b := acct.mustBilling(t, sandbox.TokenDeclinedLater)
+	b.advance(t, acct, 2, 1) // the renewal is declined: past_due
+	s, err := acct.Client.GetSubscription(ctx, b.Subscription.ID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	before, err := acct.Client.GetInvoice(ctx, s.LatestInvoice)
+	if err != nil {
+		t.Fatal(err)
+	}
+
+	a := NewInvoicePayAction()
+	var schemaResp action.SchemaResponse
+	a.Schema(ctx, action.SchemaRequest{}, &schemaResp)
+	var cresp action.ConfigureResponse
+	a.(action.ActionWithConfigure).Configure(ctx, action.ConfigureRequest{ProviderData: &providerData{client: acct.Client}}, &cresp)
+	raw := tftypes.NewValue(schemaResp.Schema.Type().TerraformType(ctx), map[string]tftypes.Value{
+		"invoice": tftypes.NewValue(tftypes.String, s.LatestInvoice),
+	})
+	var resp action.InvokeResponse
+	a.Invoke(ctx, action.InvokeRequest{Config: tfsdk.Config{Schema: schemaResp.Schema, Raw: raw}}, &resp)
+
+	after, err := acct.Client.GetInvoice(ctx, s.LatestInvoice)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if after.Status != before.Status || after.AttemptCount != before.AttemptCount+1 || after.Payment == before.Payment {
+		t.Fatalf("invoice after the declined attempt: %+v, before %+v", after, before)
+	}
+	if resp.Diagnostics.ErrorsCount() != 1 {
+		t.Fatalf("diagnostics %v, want one error", resp.Diagnostics)
+	}
+	d := resp.Diagnostics.Errors()[0]
+	for _, want := range []string{s.LatestInvoice, "payment " + after.Payment, "declined", "attempt_count"} {
+		if !strings.Contains(d.Detail(), want) {
+			t.Errorf("the error does not say %q: %s: %s", want, d.Summary(), d.Detail())
+		}
+	}
+	if d.Summary() != "Error Paying Invoice" {
+		t.Errorf("summary %q", d.Summary())
+	}
 }
