@@ -89,6 +89,9 @@ func TestAccSubscriptionCancelAction_NowAndAtPeriodEnd(t *testing.T) {
 	})
 }
 
+// TestAccInvoicePayAction_PaysAfterANewCard: declined, the action fails
+// naming the payment; after a new card, it pays and the subscription is
+// active again; paid, it refuses to pay again.
 func TestAccInvoicePayAction_PaysAfterANewCard(t *testing.T) {
 	acct := newTestAccAccount(t)
 	b := acct.mustBilling(t, sandbox.TokenDeclinedLater)
@@ -97,19 +100,28 @@ func TestAccInvoicePayAction_PaysAfterANewCard(t *testing.T) {
 	if err != nil || s.Status != wire.SubscriptionStatusPastDue {
 		t.Fatalf("after the declined renewal: %+v, %v; want past_due", s, err)
 	}
-	src, err := acct.Client.AddSource(context.Background(), b.Customer.ID, sandbox.TokenVisa)
-	if err == nil {
-		_, err = acct.Client.SetDefaultSource(context.Background(), b.Customer.ID, src.ID)
-	}
-	if err != nil {
-		t.Fatalf("storing a good card: %v", err)
-	}
 	resource.ParallelTest(t, resource.TestCase{
 		PreCheck:                 func() { testAccPreCheck(t) },
 		TerraformVersionChecks:   actionVersionChecks,
 		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
 		Steps: []resource.TestStep{
 			{
+				// Still the declining card: an error naming the invoice
+				// and the declined payment.
+				Config: acct.ProviderConfig() +
+					testAccBillingActionConfig("declined", "invoice_pay", fmt.Sprintf("invoice = %q", s.LatestInvoice)),
+				ExpectError: regexp.MustCompile(`(?s)card\s+was\s+declined:\s+invoice\s+` + s.LatestInvoice + `.*payment\s+pay_`),
+			},
+			{
+				PreConfig: func() {
+					src, err := acct.Client.AddSource(context.Background(), b.Customer.ID, sandbox.TokenVisa)
+					if err == nil {
+						_, err = acct.Client.SetDefaultSource(context.Background(), b.Customer.ID, src.ID)
+					}
+					if err != nil {
+						t.Fatalf("storing a good card: %v", err)
+					}
+				},
 				Config: acct.ProviderConfig() +
 					testAccBillingActionConfig("pay", "invoice_pay", fmt.Sprintf("invoice = %q", s.LatestInvoice)),
 				Check: acct.testAccCheckSubscriptionIs(b.Subscription.ID, func(s *client.Subscription) error {
