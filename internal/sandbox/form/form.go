@@ -127,8 +127,9 @@ func (f Form) Get(name string) (string, bool) {
 	return "", false
 }
 
-// MaxIndex bounds the index of a list's entry (items[N][price]), so
-// that a request cannot make a handler allocate for a huge index.
+// MaxIndex bounds the index of a list's entry (items[N][price],
+// enabled_events[N]), so that a request cannot make a handler allocate
+// for a huge index.
 const MaxIndex = 999
 
 // Check rejects any field not in allowed. An entry "metadata[*]" admits
