@@ -13,6 +13,8 @@ import (
 	"fmt"
 	"io"
 	"net/http"
+	"net/url"
+	"strconv"
 	"strings"
 	"sync"
 	"testing"
@@ -82,9 +84,6 @@ var shared = sync.OnceValues(func() (*Checker, error) {
 func (c *Checker) Check(req *http.Request, reqBody []byte, status int, header http.Header, respBody []byte) error {
 	ctx := context.Background()
 	r := req.Clone(ctx)
-	r.Body = io.NopCloser(bytes.NewReader(reqBody))
-	r.GetBody = func() (io.ReadCloser, error) { return io.NopCloser(bytes.NewReader(reqBody)), nil }
-	r.ContentLength = int64(len(reqBody))
 	where := fmt.Sprintf("%s %s", req.Method, req.URL.Path)
 
 	route, pathParams, err := c.router.FindRoute(r)
@@ -92,6 +91,10 @@ func (c *Checker) Check(req *http.Request, reqBody []byte, status int, header ht
 		return c.checkUnrouted(where, status, header, respBody)
 	}
 	where = fmt.Sprintf("%s (operation %s)", where, route.Operation.OperationID)
+	reqBody = listsByIndex(route.Operation, r, reqBody)
+	r.Body = io.NopCloser(bytes.NewReader(reqBody))
+	r.GetBody = func() (io.ReadCloser, error) { return io.NopCloser(bytes.NewReader(reqBody)), nil }
+	r.ContentLength = int64(len(reqBody))
 
 	opts := &openapi3filter.Options{
 		IncludeResponseStatus: true,
@@ -151,16 +154,119 @@ func reason(err *openapi3.SchemaError) string { return err.Reason }
 
 var reasonOnly = openapi3.SetSchemaErrorMessageCustomizer(reason)
 
-// authenticate accepts what the document's security schemes describe: HTTP
-// Basic with a secret key (secretKey) or a publishable key
-// (publishableKey) as user name and an empty password. A request without
-// it is one the document refuses, so it must get a 4xx.
+// listsByIndex reads a request's lists as the document's conventions say
+// they may be sent, which OpenAPI's form styles cannot: a list the
+// operation declares as x[] (enabled_events[], lookup_keys[]) may come as
+// x[0]=a&x[1]=b, as Stripe's libraries send it. Such entries, numbered
+// from 0 without a gap and each once, are rewritten to x[]=a&x[]=b in r's
+// query and in the returned body before validation; any other shape (a
+// gap, both forms at once) is left as sent, for the document to refuse.
+func listsByIndex(op *openapi3.Operation, r *http.Request, body []byte) []byte {
+	var lists []string
+	for _, p := range op.Parameters {
+		if p.Value != nil && p.Value.In == openapi3.ParameterInQuery && strings.HasSuffix(p.Value.Name, "[]") {
+			lists = append(lists, p.Value.Name)
+		}
+	}
+	if op.RequestBody != nil && op.RequestBody.Value != nil {
+		if mt := op.RequestBody.Value.Content.Get("application/x-www-form-urlencoded"); mt != nil && mt.Schema != nil && mt.Schema.Value != nil {
+			for name := range mt.Schema.Value.Properties {
+				if strings.HasSuffix(name, "[]") {
+					lists = append(lists, name)
+				}
+			}
+		}
+	}
+	if len(lists) == 0 {
+		return body
+	}
+	if q, ok := indexedToBrackets(r.URL.RawQuery, lists); ok {
+		r.URL.RawQuery = q
+	}
+	if b, ok := indexedToBrackets(string(body), lists); ok {
+		return []byte(b)
+	}
+	return body
+}
+
+// indexedToBrackets rewrites raw's well-numbered x[N] entries of each list
+// x[] to x[]; ok is false when there were none.
+func indexedToBrackets(raw string, lists []string) (string, bool) {
+	values, err := url.ParseQuery(raw)
+	if err != nil {
+		return raw, false
+	}
+	changed := false
+	for _, list := range lists {
+		base := strings.TrimSuffix(list, "[]")
+		entries := map[int]string{}
+		var names []string
+		for name, vs := range values {
+			rest, ok := strings.CutPrefix(name, base+"[")
+			if !ok {
+				continue
+			}
+			idx, ok := strings.CutSuffix(rest, "]")
+			if !ok || strings.ContainsAny(idx, "[]") {
+				continue
+			}
+			n, err := strconv.Atoi(idx)
+			if err != nil || strconv.Itoa(n) != idx || n < 0 || len(vs) != 1 {
+				entries = nil
+				break
+			}
+			entries[n] = vs[0]
+			names = append(names, name)
+		}
+		if len(entries) == 0 || values.Has(list) {
+			continue
+		}
+		ordered := make([]string, len(entries))
+		for n, v := range entries {
+			if n >= len(ordered) {
+				ordered = nil
+				break
+			}
+			ordered[n] = v
+		}
+		if ordered == nil {
+			continue
+		}
+		for _, name := range names {
+			values.Del(name)
+		}
+		values[list] = ordered
+		changed = true
+	}
+	if !changed {
+		return raw, false
+	}
+	return values.Encode(), true
+}
+
+// authenticate accepts what the document's security schemes describe: a
+// secret key (secretKey, secretKeyBearer) or a publishable key
+// (publishableKey, publishableKeyBearer), as the HTTP Basic user name
+// with an empty password or as a Bearer token, the key alone after one
+// space. A request without it is one the document refuses, so it must get
+// a 4xx.
 func authenticate(_ context.Context, in *openapi3filter.AuthenticationInput) error {
-	user, password, ok := in.RequestValidationInput.Request.BasicAuth()
 	prefix := "sk_"
-	if in.SecuritySchemeName == "publishableKey" {
+	if strings.HasPrefix(in.SecuritySchemeName, "publishableKey") {
 		prefix = "pk_"
 	}
+	req := in.RequestValidationInput.Request
+	if in.SecurityScheme != nil && strings.EqualFold(in.SecurityScheme.Scheme, "bearer") {
+		scheme, token, _ := strings.Cut(req.Header.Get("Authorization"), " ")
+		switch {
+		case !strings.EqualFold(scheme, "bearer"):
+			return errors.New("no Bearer token")
+		case !strings.HasPrefix(token, prefix) || strings.ContainsAny(token, " \t"):
+			return fmt.Errorf("the Bearer token is not a %s... key alone (scheme %s)", prefix, in.SecuritySchemeName)
+		}
+		return nil
+	}
+	user, password, ok := req.BasicAuth()
 	switch {
 	case !ok:
 		return errors.New("no HTTP Basic credentials")

@@ -152,7 +152,8 @@ events. Pending deliveries count toward
 queued, and /_sandbox/deliveries says so (attempt 0, "not queued: ...").
 
 Authenticate with HTTP Basic: a sandbox secret key (%s...) as the user
-name and an empty password. Each key is its own isolated account.
+name and an empty password; or send the key as a Bearer token, as
+Stripe's libraries do. Each key is its own isolated account.
 
 What it keeps is bounded, so that one sandbox can serve a whole CI fleet
 for weeks: -max-accounts accounts made on first use, -max-account-bytes per

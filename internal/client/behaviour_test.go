@@ -511,7 +511,7 @@ func TestClient_LivemodeMismatch(t *testing.T) {
 }
 
 // TestClient_UnexpectedAnswers: bodies that are not the documented shape still
-// give useful errors; 409 in_use is retried, 409 reused is not.
+// give useful errors; 409 in_use is retried, a reused key (400, or 409) is not.
 func TestClient_UnexpectedAnswers(t *testing.T) {
 	t.Parallel()
 	ctx := context.Background()
@@ -555,19 +555,24 @@ func TestClient_UnexpectedAnswers(t *testing.T) {
 			t.Errorf("got %+v, %v after %d attempts with %d keys; want cus_1 after 3 attempts with one key", cus, err, n.Load(), distinct)
 		}
 	})
-	t.Run("409 reused is not retried", func(t *testing.T) {
-		var n atomic.Int32
-		url := fakeAPI(t, func(w http.ResponseWriter, _ *http.Request) {
-			n.Add(1)
-			w.WriteHeader(http.StatusConflict)
-			fmt.Fprintf(w, `{"error":{"type":%q,"code":%q,"message":"reused"}}`, wire.ErrorTypeIdempotency, wire.ErrorCodeIdempotencyKeyReused)
+	// A key reused with other parameters is the caller's mistake: retried,
+	// with that key or a fresh one, it could only fail again or make a
+	// duplicate. Stripe answers it 400; the sandbox once answered 409.
+	for _, status := range []int{http.StatusBadRequest, http.StatusConflict} {
+		t.Run(fmt.Sprintf("%d reused is not retried", status), func(t *testing.T) {
+			var n atomic.Int32
+			url := fakeAPI(t, func(w http.ResponseWriter, _ *http.Request) {
+				n.Add(1)
+				w.WriteHeader(status)
+				fmt.Fprintf(w, `{"error":{"type":%q,"code":%q,"message":"reused"}}`, wire.ErrorTypeIdempotency, wire.ErrorCodeIdempotencyKeyReused)
+			})
+			_, err := newClient(t, url, key, withRetries(5)).CreateCustomer(ctx, nil)
+			checkAPIError(t, err, key, wantErr{status: status, typ: wire.ErrorTypeIdempotency, code: wire.ErrorCodeIdempotencyKeyReused})
+			if n.Load() != 1 {
+				t.Errorf("%d attempts, want 1", n.Load())
+			}
 		})
-		_, err := newClient(t, url, key, withRetries(5)).CreateCustomer(ctx, nil)
-		checkAPIError(t, err, key, wantErr{status: 409, typ: wire.ErrorTypeIdempotency, code: wire.ErrorCodeIdempotencyKeyReused})
-		if n.Load() != 1 {
-			t.Errorf("%d attempts, want 1", n.Load())
-		}
-	})
+	}
 	t.Run("4xx is not retried", func(t *testing.T) {
 		var n atomic.Int32
 		url := fakeAPI(t, func(w http.ResponseWriter, _ *http.Request) {

@@ -7,7 +7,6 @@ import (
 	"bytes"
 	"context"
 	"crypto/rand"
-	"encoding/base64"
 	"encoding/hex"
 	"encoding/json"
 	"errors"
@@ -80,7 +79,8 @@ type Config struct {
 type Client struct {
 	base *url.URL
 	// authorization is the Authorization header of every request, the
-	// key as basic auth's user: encoded once rather than per request.
+	// key as basic auth's user (the documented default; the service takes
+	// a Bearer token too): encoded once rather than per request.
 	authorization string
 	userAgent     string
 	livemode      bool
@@ -109,7 +109,7 @@ func New(cfg Config) (*Client, error) {
 	}
 	c := &Client{
 		base:          base,
-		authorization: "Basic " + base64.StdEncoding.EncodeToString([]byte(cfg.SecretKey+":")),
+		authorization: wire.BasicAuthorization(cfg.SecretKey),
 		userAgent:     cfg.UserAgent,
 		livemode:      wire.ClassifyKey(cfg.SecretKey) == wire.KeySecretLive,
 		log:           cfg.Log,
@@ -168,7 +168,9 @@ func (c *Client) logf(ctx context.Context, msg string, fields map[string]any) {
 
 // checkRetry decides whether an attempt is retried: transport errors, 429,
 // 5xx, and 409 idempotency_key_in_use (the first attempt is still running
-// at the service; its stored answer will be replayed).
+// at the service; its stored answer will be replayed). A key reused with
+// other parameters (400, or 409, idempotency_key_reused) is not: this
+// request changed nothing, and a retry could only meet the same refusal.
 func (c *Client) checkRetry(ctx context.Context, resp *http.Response, err error) (bool, error) {
 	if ctx.Err() != nil {
 		return false, ctx.Err()
@@ -255,7 +257,7 @@ func (c *Client) call(ctx context.Context, method, path string, query, form url.
 	if err != nil {
 		return fmt.Errorf("building %s %s: %w", method, path, err)
 	}
-	req.Header.Set("Authorization", c.authorization)
+	req.Header.Set(wire.HeaderAuthorization, c.authorization)
 	req.Header.Set("User-Agent", c.userAgent)
 	req.Header.Set("Accept", "application/json")
 	if method == http.MethodPost {

@@ -239,7 +239,7 @@ func TestClient_ErrorRows(t *testing.T) {
 			want: wantErr{status: 404, typ: wire.ErrorTypeInvalidRequest, code: wire.ErrorCodeResourceMissing},
 		},
 		{
-			name: "409 idempotency key reused with other parameters",
+			name: "400 idempotency key reused with other parameters",
 			run: func(t *testing.T, e *env) (error, string) {
 				rec := newRecorder()
 				rec.rewrite = fixedIdemKey("reused-key-1")
@@ -250,7 +250,7 @@ func TestClient_ErrorRows(t *testing.T) {
 				_, err := c.CreateCustomer(ctx, &client.CustomerParams{Name: new("Second")})
 				return err, e.key
 			},
-			want: wantErr{status: 409, typ: wire.ErrorTypeIdempotency, code: wire.ErrorCodeIdempotencyKeyReused},
+			want: wantErr{status: 400, typ: wire.ErrorTypeIdempotency, code: wire.ErrorCodeIdempotencyKeyReused},
 		},
 		{
 			name: "413 body over 64 KiB",

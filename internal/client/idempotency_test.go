@@ -94,7 +94,8 @@ func TestIdempotency_ReplayThroughClient(t *testing.T) {
 }
 
 // TestIdempotency_KeyReused: the same key with other parameters or another
-// path is 409 idempotency_key_reused and changes nothing.
+// path is 400 idempotency_error, code idempotency_key_reused, as Stripe
+// answers it, and changes nothing.
 func TestIdempotency_KeyReused(t *testing.T) {
 	t.Parallel()
 	e := newEnv(t)
@@ -112,14 +113,14 @@ func TestIdempotency_KeyReused(t *testing.T) {
 		{"another path", wire.PathCustomers + "/" + cusID, url.Values{"name": {"A"}}},
 	} {
 		r := mustRaw(t, e.sb.URL, e.key, http.MethodPost, tc.path, tc.form, "k1")
-		if r.Status != 409 || r.ErrorField(t, "type") != wire.ErrorTypeIdempotency || r.ErrorField(t, "code") != wire.ErrorCodeIdempotencyKeyReused {
-			t.Errorf("%s: got %d %s, want 409 %s %s", tc.name, r.Status, r.Body, wire.ErrorTypeIdempotency, wire.ErrorCodeIdempotencyKeyReused)
+		if r.Status != 400 || r.ErrorField(t, "type") != wire.ErrorTypeIdempotency || r.ErrorField(t, "code") != wire.ErrorCodeIdempotencyKeyReused {
+			t.Errorf("%s: got %d %s, want 400 %s %s", tc.name, r.Status, r.Body, wire.ErrorTypeIdempotency, wire.ErrorCodeIdempotencyKeyReused)
 		}
 	}
-	// 409 is not stored: the original request still replays.
+	// The refusal is not stored: the original request still replays.
 	r := mustRaw(t, e.sb.URL, e.key, http.MethodPost, wire.PathCustomers, url.Values{"name": {"A"}}, "k1")
 	if r.Status != 200 || !bytes.Equal(r.Body, first.Body) {
-		t.Errorf("after 409s the original key gives %d %s, want the stored answer", r.Status, r.Body)
+		t.Errorf("after the refusals the original key gives %d %s, want the stored answer", r.Status, r.Body)
 	}
 	cus, err := e.c.GetCustomer(context.Background(), cusID)
 	if err != nil || cus.Name != "A" {

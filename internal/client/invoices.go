@@ -37,10 +37,12 @@ func (c *Client) GetInvoice(ctx context.Context, id string) (*Invoice, error) {
 }
 
 // PayInvoice attempts an open invoice's payment now, to the
-// subscription's source. A declined attempt is no error: the invoice
-// comes back open, its attempt_count one higher and its payment the
-// declined one. An invoice that is neither open nor uncollectible, or
-// whose payment waits for 3-D Secure, gives an error of code
+// subscription's source. A declined attempt is an error for which
+// IsCardError is true, its Payment the declined payment's id; the
+// attempt is kept all the same (the invoice stays open, its
+// attempt_count one higher and its payment the declined one). An
+// invoice that is neither open nor uncollectible, or whose payment waits
+// for 3-D Secure, gives an error of code
 // wire.ErrorCodeInvoiceUnexpectedState.
 func (c *Client) PayInvoice(ctx context.Context, id string) (*Invoice, error) {
 	var out Invoice

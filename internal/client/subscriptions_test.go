@@ -5,6 +5,7 @@ import (
 	"maps"
 	"reflect"
 	"slices"
+	"strings"
 	"testing"
 
 	"github.com/paymentsdev/terraform-provider-payments/internal/client"
@@ -159,9 +160,16 @@ func TestClient_InvoicePayAndVoid(t *testing.T) {
 	if open.Status != wire.InvoiceStatusOpen || open.AttemptCount != 1 || open.AmountPaid != 0 {
 		t.Errorf("open invoice: %+v", open)
 	}
-	again, err := e.c.PayInvoice(ctx, open.ID)
-	if err != nil || again.Status != wire.InvoiceStatusOpen || again.AttemptCount != 2 || again.Payment == open.Payment {
-		t.Errorf("PayInvoice, declined again = %+v, %v", again, err)
+	// Declined again: a card error naming the attempt's payment, the
+	// attempt kept.
+	_, err := e.c.PayInvoice(ctx, open.ID)
+	ce, ok := client.AsError(err)
+	if !ok || !client.IsCardError(err) || ce.Payment == "" || ce.Payment == open.Payment || !strings.Contains(ce.Message, open.ID) {
+		t.Errorf("PayInvoice, declined again: %v; want a card error naming the invoice and its new payment", err)
+	}
+	again := mustInvoice(t, e.c, open.ID)
+	if again.Status != wire.InvoiceStatusOpen || again.AttemptCount != 2 || ce == nil || again.Payment != ce.Payment {
+		t.Errorf("after the declined attempt: %+v, the error %v", again, err)
 	}
 	good := mustSource(t, e.c, cus.ID, sandbox.TokenVisa)
 	if _, err := e.c.UpdateSubscription(ctx, late.ID, &client.SubscriptionUpdateParams{DefaultSource: &good.ID}); err != nil {
@@ -310,8 +318,8 @@ func TestClient_SubscriptionWritesExactlyOnce(t *testing.T) {
 		if err != nil {
 			t.Fatalf("CreateSubscription (declined) %d: %v", i, err)
 		}
-		if _, err := c.PayInvoice(ctx, d.LatestInvoice); err != nil {
-			t.Fatalf("PayInvoice %d: %v", i, err)
+		if _, err := c.PayInvoice(ctx, d.LatestInvoice); !client.IsCardError(err) {
+			t.Fatalf("PayInvoice %d: %v, want the card's decline", i, err)
 		}
 		if i%2 == 0 {
 			if _, err := c.VoidInvoice(ctx, d.LatestInvoice); err != nil {

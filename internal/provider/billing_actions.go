@@ -124,8 +124,9 @@ type invoicePayModel struct {
 func (a *invoicePayAction) Schema(_ context.Context, _ action.SchemaRequest, resp *action.SchemaResponse) {
 	resp.Schema = schema.Schema{
 		MarkdownDescription: "Attempts the payment of an open invoice now, rather than at its next retry, for example " +
-			"after a new card was stored for a `past_due` subscription. A declined attempt is no error of the action: " +
-			"the invoice stays as it was, one attempt more, and the progress message says so. The invoice must be `open`, or " +
+			"after a new card was stored for a `past_due` subscription. A declined attempt is an error of the action naming " +
+			"the invoice and the declined payment; the attempt counts all the same (the invoice stays unpaid, one attempt " +
+			"more). The invoice must be `open`, or " +
 			"`uncollectible` once its retries ran out: paid, it makes an `unpaid` or `past_due` subscription `active` again. " +
 			fmt.Sprintf("With a live key, the provider needs `%s = true`. Runs on Terraform 1.14 and later. An "+
 				"invocation may take up to %s, retries included.", attrAllowLivePayments, client.FormatDuration(paymentActionTimeout)),
@@ -177,6 +178,16 @@ func (a *invoicePayAction) Invoke(ctx context.Context, req action.InvokeRequest,
 	case client.IsNotFound(err):
 		resp.Diagnostics.AddAttributeError(path.Root("invoice"), summary,
 			fmt.Sprintf("No invoice %s exists for the account of the configured key. Check the id and the provider's key.", id))
+		return
+	case client.IsCardError(err):
+		payment := "a declined payment"
+		if e, ok := client.AsError(err); ok && e.Payment != "" {
+			payment = "payment " + e.Payment
+		}
+		resp.Diagnostics.AddAttributeError(path.Root("invoice"), summary,
+			fmt.Sprintf("The card was declined: invoice %s stays unpaid, and this attempt, %s, counts toward its "+
+				"attempt_count. Store another card for the invoice's customer (or set the subscription's default "+
+				"source), then pay it again. The service said: %s", id, payment, err))
 		return
 	case client.HasCode(err, wire.ErrorCodeInvoiceUnexpectedState):
 		resp.Diagnostics.AddAttributeError(path.Root("invoice"), summary,

@@ -83,6 +83,11 @@ func apiErrorHint(kind string, err error) string {
 			"with code " + wire.ErrorCodeResourceMissing + "), so it may not be the payments API, or not at this path. " +
 			"Check " + attrBaseURL + " (or " + EnvBaseURL + "): the service's address without " + wire.APIVersionPrefix +
 			", such as https://api.example.com."
+	case e.Code == wire.ErrorCodeIdempotencyKeyReused:
+		return "The service refused the request because its Idempotency-Key had already been used for another " +
+			"request; this request changed nothing, and the provider did not retry it (a retry could only fail " +
+			"again, or with a fresh key act twice). The provider sends a fresh key for every operation, so this is " +
+			"a bug in it or in a proxy on the way: run the operation again, and report it if it persists."
 	case e.Code == wire.ErrorCodeLiveKeyOnSandbox:
 		return "The key and the service are of different modes: a live key was sent to a sandbox, or a sandbox " +
 			"key to the live service. Point base_url at the environment the key belongs to."

@@ -4,6 +4,8 @@ import (
 	"crypto/sha256"
 	"fmt"
 	"net/http"
+	"strings"
+	"unicode"
 
 	"github.com/paymentsdev/terraform-provider-payments/internal/sandbox/apierr"
 	"github.com/paymentsdev/terraform-provider-payments/internal/sandbox/keys"
@@ -16,18 +18,9 @@ import (
 // index of the accounts it may name, never turned back into a secret key.
 // Messages never quote the key: error bodies end up in client logs.
 func (s *Server) authenticate(r *http.Request, publicOK bool) (*account, *apierr.Error) {
-	if r.Header.Get("Authorization") == "" {
-		return nil, authError(wire.ErrorCodeMissingAPIKey,
-			"No API key provided. Send your secret key as the HTTP Basic user name with an empty password.")
-	}
-	key, password, ok := r.BasicAuth()
-	switch {
-	case !ok:
-		return nil, authError(wire.ErrorCodeInvalidAPIKey,
-			"The Authorization header is not HTTP Basic. Send your secret key as the Basic user name with an empty password.")
-	case key == "":
-		return nil, authError(wire.ErrorCodeMissingAPIKey,
-			"No API key provided: the Basic user name is empty. Send your secret key as the user name with an empty password.")
+	key, password, e := credentials(r)
+	if e != nil {
+		return nil, e
 	}
 	kind := wire.ClassifyKey(key)
 	switch {
@@ -66,6 +59,48 @@ func (s *Server) authenticate(r *http.Request, publicOK bool) (*account, *apierr
 		}
 	}
 	return s.accountFor(sha256.Sum256([]byte(key)))
+}
+
+// sendKey says how to send a key, in every message that refuses how it
+// was sent.
+const sendKey = "Send your secret key as a Bearer token (" + wire.HeaderAuthorization + ": " + wire.AuthSchemeBearer + " " +
+	wire.SecretKeySandboxPrefix + "...) or as the HTTP Basic user name with an empty password."
+
+// credentials reads the key from the Authorization header, sent by HTTP
+// Basic (the user name; password is the Basic password, which must be
+// empty) or as a Bearer token (the key alone after one space). The key is
+// the same whichever scheme carries it, and authenticate applies the same
+// rules to it.
+func credentials(r *http.Request) (key, password string, e *apierr.Error) {
+	h := r.Header.Get(wire.HeaderAuthorization)
+	if h == "" {
+		return "", "", authError(wire.ErrorCodeMissingAPIKey, "No API key provided. "+sendKey)
+	}
+	switch scheme, creds := wire.SplitAuthorization(h); scheme {
+	case wire.AuthSchemeBasic:
+		key, password, ok := r.BasicAuth()
+		switch {
+		case !ok:
+			return "", "", authError(wire.ErrorCodeInvalidAPIKey,
+				"The HTTP Basic credentials are not the base64 of user:password. "+sendKey)
+		case key == "":
+			return "", "", authError(wire.ErrorCodeMissingAPIKey,
+				"No API key provided: the Basic user name is empty. "+sendKey)
+		}
+		return key, password, nil
+	case wire.AuthSchemeBearer:
+		switch {
+		case strings.TrimSpace(creds) == "":
+			return "", "", authError(wire.ErrorCodeMissingAPIKey,
+				"No API key provided: the Bearer token is empty. "+sendKey)
+		case strings.ContainsFunc(creds, unicode.IsSpace):
+			return "", "", authError(wire.ErrorCodeInvalidAPIKey,
+				"The Bearer token is malformed: send "+wire.AuthSchemeBearer+", one space and the key alone, with no other space.")
+		}
+		return creds, "", nil
+	}
+	return "", "", authError(wire.ErrorCodeInvalidAPIKey,
+		"The "+wire.HeaderAuthorization+" header is neither HTTP Basic nor Bearer. "+sendKey)
 }
 
 // publishableAccount finds the account hash a publishable key names: with

@@ -3,6 +3,7 @@ package sandbox_test
 import (
 	"encoding/base64"
 	"net/http"
+	"net/http/httptest"
 	"strings"
 	"testing"
 
@@ -17,6 +18,9 @@ func TestAuth_Credentials(t *testing.T) {
 	basic := func(user, pass string) string {
 		return "Basic " + base64.StdEncoding.EncodeToString([]byte(user+":"+pass))
 	}
+	// The refusals of how the key was sent, which say both ways to send it.
+	howSent := map[string]bool{"no header": true, "empty user": true, "other scheme": true, "key without a scheme": true,
+		"not base64": true, "bearer empty": true}
 	for _, tc := range []struct {
 		name          string
 		authorization string
@@ -25,8 +29,18 @@ func TestAuth_Credentials(t *testing.T) {
 	}{
 		{"no header", "", 401, wire.ErrorTypeAuthentication, wire.ErrorCodeMissingAPIKey},
 		{"empty user", basic("", ""), 401, wire.ErrorTypeAuthentication, wire.ErrorCodeMissingAPIKey},
-		{"bearer", "Bearer " + e.key, 401, wire.ErrorTypeAuthentication, wire.ErrorCodeInvalidAPIKey},
+		{"other scheme", "Digest " + e.key, 401, wire.ErrorTypeAuthentication, wire.ErrorCodeInvalidAPIKey},
+		{"key without a scheme", e.key, 401, wire.ErrorTypeAuthentication, wire.ErrorCodeInvalidAPIKey},
 		{"not base64", "Basic !!!", 401, wire.ErrorTypeAuthentication, wire.ErrorCodeInvalidAPIKey},
+		{"bearer empty", "Bearer", 401, wire.ErrorTypeAuthentication, wire.ErrorCodeMissingAPIKey},
+		{"bearer two spaces", "Bearer  " + e.key, 401, wire.ErrorTypeAuthentication, wire.ErrorCodeInvalidAPIKey},
+		{"bearer space inside", "Bearer sk_sandbox_1234 5678", 401, wire.ErrorTypeAuthentication, wire.ErrorCodeInvalidAPIKey},
+		{"bearer tab inside", "Bearer sk_sandbox_1234\t5678", 401, wire.ErrorTypeAuthentication, wire.ErrorCodeInvalidAPIKey},
+		{"bearer basic credentials", "Bearer " + base64.StdEncoding.EncodeToString([]byte(e.key+":")), 401, wire.ErrorTypeAuthentication, wire.ErrorCodeInvalidAPIKey},
+		{"bearer unknown prefix", "Bearer xk_sandbox_12345678", 401, wire.ErrorTypeAuthentication, wire.ErrorCodeInvalidAPIKey},
+		{"bearer too short", "Bearer sk_sandbox_1234567", 401, wire.ErrorTypeAuthentication, wire.ErrorCodeInvalidAPIKey},
+		{"bearer public sandbox key", "Bearer pk_sandbox_12345678", 403, wire.ErrorTypePermission, wire.ErrorCodeSecretKeyRequired},
+		{"bearer live key", "Bearer sk_live_12345678", 403, wire.ErrorTypePermission, wire.ErrorCodeLiveKeyOnSandbox},
 		{"unknown prefix", basic("xk_sandbox_12345678", ""), 401, wire.ErrorTypeAuthentication, wire.ErrorCodeInvalidAPIKey},
 		{"too short", basic("sk_sandbox_1234567", ""), 401, wire.ErrorTypeAuthentication, wire.ErrorCodeInvalidAPIKey},
 		{"bad characters", basic("sk_sandbox_1234-5678", ""), 401, wire.ErrorTypeAuthentication, wire.ErrorCodeInvalidAPIKey},
@@ -43,15 +57,74 @@ func TestAuth_Credentials(t *testing.T) {
 					opts = append(opts, header("Authorization", tc.authorization))
 				}
 				res := env.do(http.MethodGet, path, nil, opts...)
-				res.fails(tc.status, tc.typ, tc.code, "")
+				body := res.fails(tc.status, tc.typ, tc.code, "")
 				if strings.Contains(string(res.body), "12345678") || strings.Contains(string(res.body), e.key) {
 					t.Errorf("%s: the answer quotes the key: %s", path, res.body)
+				}
+				if howSent[tc.name] && (!strings.Contains(body.Error.Message, "Bearer") || !strings.Contains(body.Error.Message, "Basic")) {
+					t.Errorf("%s: a 401 that does not say how to send the key: %q", path, body.Error.Message)
 				}
 			}
 		})
 	}
 	// A well-formed sandbox key is its own account, made on first use.
 	e.get("/_sandbox/stats", nil).ok(nil)
+}
+
+// TestAuth_Bearer: a key sent as a Bearer token, as Stripe's libraries
+// send it, is the same account as by HTTP Basic, under the same key list,
+// in-process too (the dashboard's way in).
+func TestAuth_Bearer(t *testing.T) {
+	t.Parallel()
+	allowed := sandboxtest.NewKey(t)
+	sb := sandboxtest.Start(t, sandboxtest.WithKeys(allowed))
+	e := envOn(t, sb, allowed)
+	cu := e.customer(vals("name", "Basic"))
+	for _, scheme := range []string{"Bearer ", "bearer ", "BEARER "} {
+		var got wire.Customer
+		e.do(http.MethodGet, "/v1/customers/"+cu.ID, nil, header("Authorization", scheme+allowed)).ok(&got)
+		if got.ID != cu.ID {
+			t.Errorf("%q: got customer %q, want %q", scheme, got.ID, cu.ID)
+		}
+	}
+	var made wire.Customer
+	e.post(wire.PathCustomers, vals("name", "Bearer"), header("Authorization", wire.BearerAuthorization(allowed))).ok(&made)
+	e.get("/v1/customers/"+made.ID, nil).ok(nil)
+
+	out := envOn(t, sb, sandboxtest.NewKey(t))
+	out.do(http.MethodGet, wire.PathSandboxStats, nil, header("Authorization", wire.BearerAuthorization(out.key))).
+		fails(401, wire.ErrorTypeAuthentication, wire.ErrorCodeInvalidAPIKey, "")
+
+	// A publishable key as a Bearer token mints tokens of its account, and
+	// does nothing else.
+	pk := e.publishable()
+	var tok wire.Token
+	f := vals()
+	for k, v := range card() {
+		f.Set(k, v)
+	}
+	e.post(wire.PathTokens, f, header("Authorization", wire.BearerAuthorization(pk.key))).ok(&tok)
+	e.payment(pay("100", "USD", tok.ID))
+	e.do(http.MethodGet, wire.PathSandboxStats, nil, header("Authorization", wire.BearerAuthorization(pk.key))).
+		fails(403, wire.ErrorTypePermission, wire.ErrorCodeSecretKeyRequired, "")
+
+	for name, tc := range map[string]struct {
+		authorization string
+		status        int
+	}{
+		"bearer":      {wire.BearerAuthorization(allowed), http.StatusOK},
+		"basic":       {wire.BasicAuthorization(allowed), http.StatusOK},
+		"bearer, bad": {"Bearer  " + allowed, http.StatusUnauthorized},
+		"other key":   {wire.BearerAuthorization(sandboxtest.NewKey(t)), http.StatusUnauthorized},
+	} {
+		req := httptest.NewRequest(http.MethodGet, wire.PathSandboxStats, nil)
+		req.Header.Set(wire.HeaderAuthorization, tc.authorization)
+		rec := httptest.NewRecorder()
+		sb.Server.Internal().ServeHTTP(rec, req)
+		if rec.Code != tc.status {
+			t.Errorf("in-process, %s: %d %s, want %d", name, rec.Code, rec.Body, tc.status)
+		}
+	}
 }
 
 func TestAuth_AllowList(t *testing.T) {

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"net/http"
 	"path/filepath"
 	"reflect"
 	"regexp"
@@ -200,6 +201,9 @@ func TestPrices_Lifecycle(t *testing.T) {
 		{[]string{"lookup_keys[]", "yearly", "lookup_keys[]", "gold_monthly"}, []string{yearly.ID, monthly.ID}},
 		{[]string{"lookup_keys[]", "gold_monthly", "active", "true"}, nil},
 		{[]string{"lookup_keys[]", "nothing"}, nil},
+		// By index, as Stripe's libraries send lists.
+		{[]string{"lookup_keys[0]", "yearly", "lookup_keys[1]", "gold_monthly"}, []string{yearly.ID, monthly.ID}},
+		{[]string{"lookup_keys[0]", "yearly"}, []string{yearly.ID}},
 	} {
 		if got := e.ids(wire.PathPrices, tc.q...); !slices.Equal(got, tc.want) {
 			t.Errorf("list %v = %v, want %v", tc.q, got, tc.want)
@@ -304,6 +308,24 @@ func TestPrices_Validation(t *testing.T) {
 		many = append(many, "lookup_keys[]", fmt.Sprint("k", i))
 	}
 	e.get(wire.PathPrices, vals(many...)).fails(400, wire.ErrorTypeInvalidRequest, wire.ErrorCodeParameterInvalid, "lookup_keys")
+	many = many[:0]
+	for i := range wire.LookupKeysMax + 1 {
+		many = append(many, fmt.Sprintf("lookup_keys[%d]", i), fmt.Sprint("k", i))
+	}
+	e.get(wire.PathPrices, vals(many...)).fails(400, wire.ErrorTypeInvalidRequest, wire.ErrorCodeParameterInvalid, "lookup_keys")
+	for name, q := range map[string][]string{
+		"gap":        {"lookup_keys[0]", "a", "lookup_keys[2]", "b"},
+		"not from 0": {"lookup_keys[1]", "a"},
+		"both forms": {"lookup_keys[]", "a", "lookup_keys[1]", "b"},
+		"bad index":  {"lookup_keys[01]", "a"},
+	} {
+		body := e.get(wire.PathPrices, vals(q...)).fails(400, wire.ErrorTypeInvalidRequest, wire.ErrorCodeParameterInvalid, "lookup_keys")
+		if !strings.Contains(body.Error.Message, "lookup_keys[") {
+			t.Errorf("%s: the message does not say how to number the list: %q", name, body.Error.Message)
+		}
+	}
+	e.doRaw(http.MethodGet, wire.PathPrices+"?lookup_keys%5B0%5D=a&lookup_keys%5B0%5D=b", "").
+		fails(400, wire.ErrorTypeInvalidRequest, wire.ErrorCodeParameterInvalid, "lookup_keys[0]")
 }
 
 // TestCatalog_Events holds the events of products and prices: one per

@@ -12,7 +12,7 @@ import (
 
 // idemBegin looks the key up. It returns either a reserved record for a
 // request that must run, or the answer to send instead: the stored one
-// (replayed) or a 409.
+// (replayed) or a refusal (400 reused, 409 in use).
 func (a *account) idemBegin(key string, fp [32]byte, now time.Time) (*idem.Record, *response) {
 	a.mu.Lock()
 	defer a.mu.Unlock()

@@ -40,13 +40,17 @@ func TestIdempotency_Replay(t *testing.T) {
 		t.Error("another account got this account's stored answer")
 	}
 
-	// The same key with other parameters, path or method: 409 reused.
+	// The same key with other parameters, path or method: 400 reused, as
+	// Stripe answers it, and not stored: the first request still replays.
 	e.post("/v1/customers", vals("email", "other@example.com"), idemKey("create-jo")).
-		fails(409, wire.ErrorTypeIdempotency, wire.ErrorCodeIdempotencyKeyReused, "")
+		fails(400, wire.ErrorTypeIdempotency, wire.ErrorCodeIdempotencyKeyReused, "")
 	e.post("/v1/payments", pay("100", "USD", sandbox.TokenVisa), idemKey("create-jo")).
-		fails(409, wire.ErrorTypeIdempotency, wire.ErrorCodeIdempotencyKeyReused, "")
+		fails(400, wire.ErrorTypeIdempotency, wire.ErrorCodeIdempotencyKeyReused, "")
 	e.post("/v1/customers", nil, idemKey("create-jo")).
-		fails(409, wire.ErrorTypeIdempotency, wire.ErrorCodeIdempotencyKeyReused, "")
+		fails(400, wire.ErrorTypeIdempotency, wire.ErrorCodeIdempotencyKeyReused, "")
+	if res := e.post("/v1/customers", f, idemKey("create-jo")).ok(nil); res.header.Get(wire.HeaderIdempotentReplayed) != "true" || !bytes.Equal(res.body, first.body) {
+		t.Errorf("after the reuses the key answers %s, want the replay of %s", res.body, first.body)
+	}
 
 	// Stored answers: 400, 402, 404, 413 replay too, and change nothing.
 	for _, tc := range []struct {
@@ -111,7 +115,7 @@ func TestIdempotency_KeyInUse(t *testing.T) {
 		fails(409, wire.ErrorTypeIdempotency, wire.ErrorCodeIdempotencyKeyInUse, "")
 	// Other parameters under a running key: reused, not in use.
 	e.post("/v1/payments", pay("200", "USD", sandbox.TokenVisa), idemKey("slow")).
-		fails(409, wire.ErrorTypeIdempotency, wire.ErrorCodeIdempotencyKeyReused, "")
+		fails(400, wire.ErrorTypeIdempotency, wire.ErrorCodeIdempotencyKeyReused, "")
 	close(release)
 	r1 := <-first
 	r1.ok(nil)

@@ -1,6 +1,8 @@
 package sandbox
 
 import (
+	"fmt"
+
 	"github.com/paymentsdev/terraform-provider-payments/internal/sandbox/apierr"
 	"github.com/paymentsdev/terraform-provider-payments/internal/sandbox/listing"
 	"github.com/paymentsdev/terraform-provider-payments/internal/sandbox/model"
@@ -162,7 +164,9 @@ func (c *call) retrieveInvoice() response {
 // open or uncollectible invoice; paying the latest invoice of an unpaid
 // or past_due subscription makes it active again. A payment still
 // waiting for 3-D Secure must finish first, so that an invoice is never
-// paid twice.
+// paid twice. A declined attempt is answered 402 naming its payment, as
+// Stripe's clients expect of a declined charge; the attempt, its payment
+// and their events are kept all the same.
 func (c *call) payInvoice() response {
 	if e := c.f.Check(); e != nil {
 		return errResponse(e)
@@ -180,7 +184,12 @@ func (c *call) payInvoice() response {
 	if src == nil {
 		return errResponse(refused(model.NoSourceToCharge(inv.Customer, "")))
 	}
+	attempts := inv.Attempts
 	c.collect(inv, s, src)
+	if p := c.a.payments[inv.Payment]; inv.Attempts > attempts && p != nil && p.Status == wire.PaymentStatusDeclined {
+		return errResponse(cardDeclined(p, fmt.Sprintf("Invoice %s stays %s after attempt %d, whose payment %s is declined: store another card for its customer, then pay it again.",
+			inv.ID.Format(wire.InvoiceIDPrefix), inv.Status, inv.Attempts, p.ID.Format(wire.PaymentIDPrefix))))
+	}
 	return ok(model.InvoiceJSON(nil, inv))
 }
 

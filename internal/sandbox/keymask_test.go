@@ -32,7 +32,7 @@ func (s *syncBuffer) String() string {
 }
 
 // A key pasted into a path (whole or inside a segment), a query or an
-// Idempotency-Key reaches neither the debug log, 401s included, nor the
+// Idempotency-Key, or sent as a Bearer token, reaches neither the debug log, 401s included, nor the
 // request log, nor an error's message.
 func TestKeyMasking_LogsAndRequestLog(t *testing.T) {
 	t.Parallel()
@@ -54,6 +54,10 @@ func TestKeyMasking_LogsAndRequestLog(t *testing.T) {
 			"idempotency key, percent-encoded": e.post(wire.PathCustomers, vals("name", "n"),
 				idemKey("encoded-"+strings.ReplaceAll(key, "_", "%5F")+"-2")),
 			"401": e.srvDo(http.MethodGet, "/v1/customers/key="+key, "bad auth"),
+			// The key itself as a Bearer token, well-formed or not.
+			"bearer":          e.srvDo(http.MethodGet, "/v1/customers/cus_x", wire.BearerAuthorization(key)),
+			"bearer, spaced":  e.srvDo(http.MethodGet, "/v1/customers/cus_x", "Bearer  "+key),
+			"bearer, 2 words": e.srvDo(http.MethodGet, "/v1/customers/cus_x", "Bearer "+key+" "+key),
 		} {
 			if strings.Contains(string(res.body), key) {
 				t.Errorf("%s: the answer holds the key: %s", name, res.body)

@@ -1,6 +1,7 @@
 package sandbox
 
 import (
+	"net/http"
 	"strings"
 
 	"github.com/paymentsdev/terraform-provider-payments/internal/sandbox/apierr"
@@ -93,15 +94,19 @@ func (c *call) createPayment() response {
 	body := model.PaymentJSON(nil, p)
 	c.emitPayment(p, body)
 	if p.Status == wire.PaymentStatusDeclined {
-		// The declined payment exists; the 402 names it.
-		return errResponse((&apierr.Error{
-			Status: 402, Type: wire.ErrorTypeCard, Code: wire.ErrorCodeCardDeclined,
-			Message: "The card was declined (sandbox token " + p.Card.Token + "). Use another card.",
-			Payment: p.ID.Format(wire.PaymentIDPrefix),
-		}))
-
+		return errResponse(cardDeclined(p, "Use another card."))
 	}
 	return ok(body)
+}
+
+// cardDeclined is the 402 of a charge that made the declined payment p,
+// which exists: the error names it, and fix says what to do.
+func cardDeclined(p *model.Payment, fix string) *apierr.Error {
+	return &apierr.Error{
+		Status: http.StatusPaymentRequired, Type: wire.ErrorTypeCard, Code: wire.ErrorCodeCardDeclined,
+		Message: "The card was declined (sandbox token " + p.Card.Token + "). " + fix,
+		Payment: p.ID.Format(wire.PaymentIDPrefix),
+	}
 }
 
 // makePayment charges p's card: the card's behaviour decides its status.

@@ -195,9 +195,13 @@ func (c *call) listPrices() response {
 	if given {
 		conds = append(conds, func(pr *model.Price) bool { return pr.Active == active })
 	}
-	if keys, found := c.f.All(wire.ParamLookupKeysItem); found {
+	keys, found, e := c.f.All(wire.ParamLookupKeysItem)
+	if e != nil {
+		return errResponse(e)
+	}
+	if found {
 		if len(keys) > wire.LookupKeysMax {
-			return errResponse(apierr.Invalid(wire.ParamLookupKeys, "lookup_keys[] is given %d times; send at most %d lookup keys.", len(keys), wire.LookupKeysMax))
+			return errResponse(apierr.Invalid(wire.ParamLookupKeys, "lookup_keys has %d entries; send at most %d lookup keys.", len(keys), wire.LookupKeysMax))
 		}
 		conds = append(conds, func(pr *model.Price) bool { return pr.LookupKey != "" && slices.Contains(keys, pr.LookupKey) })
 	}

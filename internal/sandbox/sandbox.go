@@ -23,6 +23,13 @@
 //   - A form field given twice, a malformed bracket name, invalid
 //     percent-encoding or invalid UTF-8 is 400 parameter_invalid. A POST
 //     body in another Content-Type is 400; query parameters of a POST count.
+//     A list is x[]=a&x[]=b or, as Stripe's libraries send it, x[0]=a&x[1]=b
+//     (indexes from 0, no gap); both forms at once, a gap or a malformed
+//     index is 400 naming the list, and under one Idempotency-Key the two
+//     forms of one list are the same request (package form).
+//   - An Idempotency-Key reused with another request is 400
+//     idempotency_error (Stripe's answer, not retried by its clients); one
+//     whose request still runs is 409.
 //   - Missing required fields are parameter_missing; bad values are
 //     parameter_invalid; unknown fields are parameter_unknown, checked
 //     before the object in the path is looked up.
@@ -30,8 +37,13 @@
 //     customer; neither source nor customer is parameter_missing, param
 //     source; customer without a default source is missing_source, param
 //     source. A charged token becomes a one-off src_ id on the payment.
-//   - A live secret key gets 403 permission_error, code livemode_mismatch.
-//     A Basic password that is not empty is 401 invalid_api_key.
+//   - The key comes by HTTP Basic or as a Bearer token (auth.go), under the
+//     same rules. A live secret key gets 403 permission_error, code
+//     livemode_mismatch. A Basic password that is not empty is 401
+//     invalid_api_key.
+//   - A declined charge is 402 card_error naming the declined payment,
+//     which exists: a payment's create, and an invoice's pay, whose attempt
+//     is kept (the invoice unpaid, its attempt counted).
 //   - Capture only from authorized (pending -> approved is the bank's
 //     move, made with /_sandbox/…/complete). Complete only from pending;
 //     without outcome it ends approved, or authorized for capture=false.

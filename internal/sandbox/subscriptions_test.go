@@ -288,10 +288,32 @@ func TestInvoices_PayVoidList(t *testing.T) {
 	cu := e.customer(vals("source", sandbox.TokenDeclined))
 	s := e.subscribe("customer", cu.ID, "items[0][price]", pr.ID)
 	first := e.invoice(s.LatestInvoice)
+	// A declined retry is 402 card_error naming its payment, as a declined
+	// charge is, and is kept: the invoice open, its attempt counted, the
+	// declined payment its own, and their events sent; replayed under its
+	// key, it is the same 402 and no other attempt.
 	var inv wire.Invoice
-	e.post(wire.PathInvoices+"/"+first.ID+"/pay", nil).ok(&inv)
-	if inv.Status != wire.InvoiceStatusOpen || inv.AttemptCount != 2 || inv.Payment == first.Payment {
-		t.Errorf("after a declined retry = %+v", inv)
+	refusal := e.post(wire.PathInvoices+"/"+first.ID+"/pay", nil, idemKey("pay-declined")).
+		fails(402, wire.ErrorTypeCard, wire.ErrorCodeCardDeclined, "")
+	e.get(wire.PathInvoices+"/"+first.ID, nil).ok(&inv)
+	if inv.Status != wire.InvoiceStatusOpen || inv.AttemptCount != 2 || inv.Payment == first.Payment || inv.Payment != refusal.Error.Payment {
+		t.Errorf("after a declined retry = %+v, the 402 naming payment %q", inv, refusal.Error.Payment)
+	}
+	if !strings.Contains(refusal.Error.Message, first.ID) || !strings.Contains(refusal.Error.Message, refusal.Error.Payment) {
+		t.Errorf("the 402 does not name the invoice and the payment: %q", refusal.Error.Message)
+	}
+	var p wire.Payment
+	e.get(wire.PathPayments+"/"+refusal.Error.Payment, nil).ok(&p)
+	if p.Status != wire.PaymentStatusDeclined || p.Invoice != first.ID {
+		t.Errorf("the declined attempt's payment = %+v", p)
+	}
+	if n := len(e.events(vals("type", wire.EventInvoicePaymentFailed))); n != 2 {
+		t.Errorf("%d invoice.payment_failed events, want 2 (the first charge and the retry)", n)
+	}
+	replay := e.post(wire.PathInvoices+"/"+first.ID+"/pay", nil, idemKey("pay-declined"))
+	replay.fails(402, wire.ErrorTypeCard, wire.ErrorCodeCardDeclined, "")
+	if replay.header.Get(wire.HeaderIdempotentReplayed) != "true" || e.invoice(first.ID).AttemptCount != 2 {
+		t.Errorf("the repeated pay was not a replay: %s", replay.body)
 	}
 	// A new card, then the retry pays it and the subscription starts.
 	var src wire.Source

@@ -232,7 +232,8 @@ func TestTestClocks_PayAfterDunning(t *testing.T) {
 			}
 
 			var got wire.Invoice
-			e.post(wire.PathInvoices+"/"+inv.ID+"/pay", nil).ok(&got)
+			e.post(wire.PathInvoices+"/"+inv.ID+"/pay", nil).fails(402, wire.ErrorTypeCard, wire.ErrorCodeCardDeclined, "")
+			e.get(wire.PathInvoices+"/"+inv.ID, nil).ok(&got)
 			if got.Status != wire.InvoiceStatusUncollectible || got.AttemptCount != 5 {
 				t.Errorf("a declined attempt left the invoice %s after %d attempts", got.Status, got.AttemptCount)
 			}

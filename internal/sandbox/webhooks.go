@@ -84,9 +84,9 @@ func (c *call) checkWebhookURL(v string) *apierr.Error {
 
 // enabledEvents reads and validates enabled_events[].
 func (c *call) enabledEvents() ([]string, bool, *apierr.Error) {
-	vals, found := c.f.All(wire.ParamEnabledEventsItem)
-	if !found {
-		return nil, false, nil
+	vals, found, e := c.f.All(wire.ParamEnabledEventsItem)
+	if !found || e != nil {
+		return nil, found, e
 	}
 	out, r := model.EnabledEvents(vals)
 	return out, true, refused(r)
@@ -146,7 +146,7 @@ func (c *call) createWebhookEndpoint() response {
 	if v, _ := c.f.Get(wire.ParamURL); v == "" {
 		return errResponse(c.checkWebhookURL(""))
 	}
-	if _, found := c.f.All(wire.ParamEnabledEventsItem); !found {
+	if _, found, _ := c.f.All(wire.ParamEnabledEventsItem); !found {
 		return errResponse(apierr.MissingParam(wire.ParamEnabledEvents, "enabled_events is required: send one or more event types as enabled_events[]=payment.approved, or %s for every type.", wire.EventTypeAll))
 	}
 	if e := c.setWebhookFields(ep); e != nil {

@@ -201,6 +201,44 @@ func TestWebhooks_EndpointLifecycle(t *testing.T) {
 	e.post(wire.PathWebhookEndpoints+"/"+ep.ID+wire.PathRollSecret, nil).fails(404, wire.ErrorTypeInvalidRequest, wire.ErrorCodeResourceMissing, "")
 }
 
+// TestWebhooks_EndpointEventsByIndex: enabled_events sent by index, as
+// Stripe's libraries send lists, in create and update, in the order of
+// the indexes; and the same request under one Idempotency-Key in either
+// form.
+func TestWebhooks_EndpointEventsByIndex(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t)
+	var ep client.WebhookEndpoint
+	e.doRaw(http.MethodPost, wire.PathWebhookEndpoints, "url=http%3A%2F%2F127.0.0.1%3A9%2Fh&enabled_events%5B1%5D="+wire.EventCustomerCreated+
+		"&enabled_events%5B0%5D="+wire.EventPaymentApproved, idemKey("by-index")).ok(&ep)
+	if want := []string{wire.EventPaymentApproved, wire.EventCustomerCreated}; !slices.Equal(ep.EnabledEvents, want) {
+		t.Errorf("created with events %v, want %v", ep.EnabledEvents, want)
+	}
+	// The same list with empty brackets is the same request: replayed.
+	again := e.doRaw(http.MethodPost, wire.PathWebhookEndpoints, "enabled_events%5B%5D="+wire.EventPaymentApproved+
+		"&enabled_events%5B%5D="+wire.EventCustomerCreated+"&url=http%3A%2F%2F127.0.0.1%3A9%2Fh", idemKey("by-index")).ok(nil)
+	if again.header.Get(wire.HeaderIdempotentReplayed) != "true" {
+		t.Errorf("the list with empty brackets under the same key was not replayed: %s", again.body)
+	}
+	// In another order it is another request.
+	e.doRaw(http.MethodPost, wire.PathWebhookEndpoints, "enabled_events%5B%5D="+wire.EventCustomerCreated+
+		"&enabled_events%5B%5D="+wire.EventPaymentApproved+"&url=http%3A%2F%2F127.0.0.1%3A9%2Fh", idemKey("by-index")).
+		fails(400, wire.ErrorTypeIdempotency, wire.ErrorCodeIdempotencyKeyReused, "")
+
+	var got client.WebhookEndpoint
+	f := vals()
+	for i, ev := range []string{wire.EventCustomerUpdated, wire.EventCustomerDeleted, wire.EventPaymentDeclined} {
+		f.Set(fmt.Sprintf("enabled_events[%d]", i), ev)
+	}
+	e.post(wire.PathWebhookEndpoints+"/"+ep.ID, f).ok(&got)
+	if want := []string{wire.EventCustomerUpdated, wire.EventCustomerDeleted, wire.EventPaymentDeclined}; !slices.Equal(got.EnabledEvents, want) {
+		t.Errorf("updated to events %v, want %v", got.EnabledEvents, want)
+	}
+	if n := len(e.ids(wire.PathWebhookEndpoints)); n != 1 {
+		t.Errorf("%d endpoints, want the one created once", n)
+	}
+}
+
 func TestWebhooks_EndpointValidation(t *testing.T) {
 	t.Parallel()
 	e := newEnv(t)
@@ -221,6 +259,12 @@ func TestWebhooks_EndpointValidation(t *testing.T) {
 		{"bad disabled", "url=" + ok + "&enabled_events[]=*&disabled=yes", wire.ErrorCodeParameterInvalid, "disabled"},
 		{"long description", "url=" + ok + "&enabled_events[]=*&description=" + strings.Repeat("d", wire.WebhookDescriptionMaxLength+1), wire.ErrorCodeParameterInvalid, "description"},
 		{"enabled_events without brackets", "url=" + ok + "&enabled_events=*", wire.ErrorCodeParameterUnknown, "enabled_events"},
+		{"indexes with a gap", "url=" + ok + "&enabled_events[0]=*&enabled_events[2]=*", wire.ErrorCodeParameterInvalid, "enabled_events"},
+		{"indexes not from 0", "url=" + ok + "&enabled_events[1]=*", wire.ErrorCodeParameterInvalid, "enabled_events"},
+		{"index twice", "url=" + ok + "&enabled_events[0]=*&enabled_events[0]=*", wire.ErrorCodeParameterInvalid, "enabled_events[0]"},
+		{"both forms", "url=" + ok + "&enabled_events[]=*&enabled_events[0]=*", wire.ErrorCodeParameterInvalid, "enabled_events"},
+		{"malformed index", "url=" + ok + "&enabled_events[x]=*", wire.ErrorCodeParameterInvalid, "enabled_events"},
+		{"unknown event by index", "url=" + ok + "&enabled_events[0]=*&enabled_events[1]=payment.exploded", wire.ErrorCodeParameterInvalid, "enabled_events"},
 		{"secret is not a parameter", "url=" + ok + "&enabled_events[]=*&secret=whsec_x", wire.ErrorCodeParameterUnknown, "secret"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {

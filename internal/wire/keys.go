@@ -1,6 +1,7 @@
 package wire
 
 import (
+	"encoding/base64"
 	"regexp"
 	"strings"
 )
@@ -14,6 +15,41 @@ const (
 	// MinKeySecretLength is the least number of characters after a key's prefix. [assumed]
 	MinKeySecretLength = 8
 )
+
+// The schemes of the Authorization header (HeaderAuthorization) that
+// carry a key, whatever their case (RFC 9110 compares schemes without
+// it): Basic, the key as user name with an empty password, the documented
+// default; and Bearer, the key alone after one space, as Stripe's
+// libraries send it. Either carries the same key to the same account,
+// under the same rules. [assumed]
+const (
+	AuthSchemeBasic  = "Basic"
+	AuthSchemeBearer = "Bearer"
+)
+
+// SplitAuthorization splits an Authorization header's value at its first
+// space: the scheme, AuthSchemeBasic or AuthSchemeBearer whatever case it
+// was sent in ("" for any other), and the credentials after that space,
+// as sent (more spaces included, for the caller to refuse).
+func SplitAuthorization(v string) (scheme, credentials string) {
+	name, rest, _ := strings.Cut(v, " ")
+	for _, s := range []string{AuthSchemeBasic, AuthSchemeBearer} {
+		if strings.EqualFold(name, s) {
+			return s, rest
+		}
+	}
+	return "", ""
+}
+
+// BasicAuthorization is the Authorization header's value that sends key
+// by HTTP Basic: the key as user name, an empty password.
+func BasicAuthorization(key string) string {
+	return AuthSchemeBasic + " " + base64.StdEncoding.EncodeToString([]byte(key+":"))
+}
+
+// BearerAuthorization is the Authorization header's value that sends key
+// as a Bearer token.
+func BearerAuthorization(key string) string { return AuthSchemeBearer + " " + key }
 
 // KeyKind tells what kind of key a string is.
 type KeyKind int

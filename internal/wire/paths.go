@@ -64,8 +64,10 @@ func ExpandPath(template string, escape func(string) string, ids ...string) stri
 	return b.String()
 }
 
-// HTTP headers. Idempotency-Key is [spec]; the others are [assumed].
+// HTTP headers. Authorization and Idempotency-Key are [spec]; the others
+// are [assumed].
 const (
+	HeaderAuthorization      = "Authorization"
 	HeaderIdempotencyKey     = "Idempotency-Key"
 	HeaderIdempotentReplayed = "Idempotent-Replayed"
 	HeaderRequestID          = "Request-Id"

@@ -48,6 +48,33 @@ func TestClassifyKey_EveryKind(t *testing.T) {
 	}
 }
 
+// TestSplitAuthorization_Schemes: Basic and Bearer in any case, what
+// follows the first space as sent, and no scheme for anything else.
+func TestSplitAuthorization_Schemes(t *testing.T) {
+	t.Parallel()
+	for _, tc := range []struct{ value, scheme, creds string }{
+		{"Basic c2s6", wire.AuthSchemeBasic, "c2s6"},
+		{"basic c2s6", wire.AuthSchemeBasic, "c2s6"},
+		{"Bearer sk_sandbox_12345678", wire.AuthSchemeBearer, "sk_sandbox_12345678"},
+		{"BEARER sk_sandbox_12345678", wire.AuthSchemeBearer, "sk_sandbox_12345678"},
+		{"Bearer  sk_sandbox_12345678", wire.AuthSchemeBearer, " sk_sandbox_12345678"},
+		{"Bearer", wire.AuthSchemeBearer, ""},
+		{"Digest x", "", ""},
+		{"Bearersk_sandbox_12345678", "", ""},
+		{"", "", ""},
+	} {
+		if scheme, creds := wire.SplitAuthorization(tc.value); scheme != tc.scheme || creds != tc.creds {
+			t.Errorf("SplitAuthorization(%q) = %q, %q; want %q, %q", tc.value, scheme, creds, tc.scheme, tc.creds)
+		}
+	}
+	if got := wire.BasicAuthorization("sk"); got != "Basic c2s6" {
+		t.Errorf("BasicAuthorization(sk) = %q", got)
+	}
+	if got := wire.BearerAuthorization("sk"); got != "Bearer sk" {
+		t.Errorf("BearerAuthorization(sk) = %q", got)
+	}
+}
+
 func TestExpandPath_EscapesIDs(t *testing.T) {
 	t.Parallel()
 	tests := []struct {

@@ -1,6 +1,7 @@
 package dashboard
 
 import (
+	"errors"
 	"fmt"
 	"net/http"
 	"net/url"
@@ -95,12 +96,21 @@ func (d *Dashboard) invoice(w http.ResponseWriter, r *http.Request, ss *session)
 }
 
 // payInvoice is the invoice page's Pay now form: POST /v1/invoices/{id}/pay.
+// A declined attempt is answered 402, but made and kept: the page says so
+// with the invoice as the attempt left it, whose attempts list shows the
+// declined payment.
 func (d *Dashboard) payInvoice(w http.ResponseWriter, r *http.Request, ss *session) {
 	id := r.PathValue("id")
 	var inv wire.Invoice
 	err := d.post(r.Context(), ss, expand(wire.PathInvoicePay, id), nil, &inv)
-	d.done(w, r, ss, "/invoices/"+url.PathEscape(id), err,
-		fmt.Sprintf("Attempt %d made: invoice %s is now %s.", inv.AttemptCount, inv.ID, inv.Status))
+	msg := "Attempt %d made: invoice %s is now %s."
+	var ae *apiError
+	if errors.As(err, &ae) && ae.status == http.StatusPaymentRequired {
+		if err = d.get(r.Context(), ss, expand(wire.PathInvoice, id), nil, &inv); err == nil {
+			msg = "Attempt %d made and declined: invoice %s is still %s."
+		}
+	}
+	d.done(w, r, ss, "/invoices/"+url.PathEscape(id), err, fmt.Sprintf(msg, inv.AttemptCount, inv.ID, inv.Status))
 }
 
 // voidInvoice is the invoice page's Void form: POST /v1/invoices/{id}/void.

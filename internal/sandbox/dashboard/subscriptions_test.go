@@ -188,7 +188,7 @@ func TestDashboard_Invoices(t *testing.T) {
 	pg = b.get("/invoices/" + bl.open.ID)
 	contains(t, "an open invoice's page", pg, `action="/invoices/`+bl.open.ID+`/pay"`, `action="/invoices/`+bl.open.ID+`/void"`, bl.open.Payment, "declined")
 	pg = b.follow(b.post("/invoices/"+bl.open.ID+"/pay", nil))
-	contains(t, "the page after Pay now", pg, "Attempt 2 made", `id="invoice-status">open<`)
+	contains(t, "the page after Pay now", pg, "Attempt 2 made and declined", `id="invoice-status">open<`)
 	var after wire.Invoice
 	s.api(key, http.MethodGet, wire.PathInvoices+"/"+bl.open.ID, nil, &after)
 	if after.AttemptCount != 2 || after.Payment == bl.open.Payment {

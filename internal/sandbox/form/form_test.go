@@ -1,10 +1,12 @@
 package form
 
 import (
+	"fmt"
 	"net/http"
 	"strings"
 	"testing"
 
+	"github.com/paymentsdev/terraform-provider-payments/internal/sandbox/apierr"
 	"github.com/paymentsdev/terraform-provider-payments/internal/wire"
 )
 
@@ -22,7 +24,9 @@ func TestParse_Fields(t *testing.T) {
 		{raw: "name=A%20B+C", want: []Param{{Name: "name", Value: "A B C"}}},
 		{raw: "metadata[plan]=gold", want: []Param{{Name: "metadata[plan]", Value: "gold", Base: "metadata", Sub: "plan", Bracketed: true}}},
 		{raw: "items[3][price]=p", want: []Param{{Name: "items[3][price]", Value: "p", Base: "items", Sub: "price", Indexed: true, Index: 3}}},
-		{raw: "e[]=a&e[]=b", want: []Param{{Name: "e[]", Value: "a", Base: "e", Array: true}, {Name: "e[]", Value: "b", Base: "e", Array: true}}},
+		{raw: "e[]=a&e[]=b", want: []Param{{Name: "e[]", Value: "a", Base: "e", Array: true}, {Name: "e[]", Value: "b", Base: "e", Array: true, Index: 1}}},
+		{raw: "e[0]=a", want: []Param{{Name: "e[0]", Value: "a", Base: "e", Sub: "0", Bracketed: true}}},
+		{raw: "e[0]=a&e[0]=b", param: "e[0]", msg: "given more than once"},
 		{raw: "a=1&a=2", param: "a", msg: "given more than once"},
 		{raw: "a%zz=1", param: "a%zz", msg: "not valid percent-encoding"},
 		{raw: "a=%zz", param: "a", msg: "The value of a is not valid percent-encoding"},
@@ -88,8 +92,8 @@ func TestForm_GetAllCheck(t *testing.T) {
 	if _, ok := f.Get("missing"); ok {
 		t.Error("Get(missing) found it")
 	}
-	if vals, ok := f.All("e[]"); !ok || strings.Join(vals, ",") != "x,y" {
-		t.Errorf("All(e[]) = %q, %v", vals, ok)
+	if vals, ok, e := f.All("e[]"); !ok || e != nil || strings.Join(vals, ",") != "x,y" {
+		t.Errorf("All(e[]) = %q, %v, %v", vals, ok, e)
 	}
 	for _, tc := range []struct {
 		name    string
@@ -118,6 +122,78 @@ func TestForm_GetAllCheck(t *testing.T) {
 	}
 }
 
+// TestForm_AllForms: a list is taken as x[]=… in the order sent or as
+// x[0]=…, x[1]=… by index, the one way to number entries that items[0][price]
+// uses too; a gap, a repeat, a malformed index or both forms at once is
+// refused, naming the list (a repeat, naming the field, by Parse).
+func TestForm_AllForms(t *testing.T) {
+	var ten []string
+	for i := range 12 {
+		ten = append(ten, fmt.Sprintf("e[%d]=v%d", i, i))
+	}
+	for _, tc := range []struct {
+		name, raw string
+		want      string // the values, joined by commas
+		found     bool
+		param     string // the refusal's param, when refused
+		msg       string // a part of the refusal's message
+	}{
+		{name: "absent", raw: "other=1"},
+		{name: "brackets", raw: "e[]=x&e[]=y&e[]=x", want: "x,y,x", found: true},
+		{name: "indexes", raw: "e[0]=x&e[1]=y", want: "x,y", found: true},
+		{name: "indexes out of order", raw: "e[2]=z&e[0]=x&e[1]=y", want: "x,y,z", found: true},
+		{name: "indexes past 9, by number", raw: strings.Join(ten, "&"), want: "v0,v1,v2,v3,v4,v5,v6,v7,v8,v9,v10,v11", found: true},
+		{name: "highest index", raw: func() string {
+			var b strings.Builder
+			for i := range MaxIndex + 1 {
+				fmt.Fprintf(&b, "&e[%d]=v", i)
+			}
+			return b.String()[1:]
+		}(), want: strings.TrimSuffix(strings.Repeat("v,", MaxIndex+1), ","), found: true},
+		{name: "empty value", raw: "e[0]=", want: "", found: true},
+		{name: "gap", raw: "e[0]=x&e[2]=y", param: "e", msg: "e has e[2] but no e[1]"},
+		{name: "not from 0", raw: "e[1]=x", param: "e", msg: "e has e[1] but no e[0]"},
+		{name: "both forms", raw: "e[]=x&e[1]=y", param: "e", msg: "both as e[] and as e[0]"},
+		{name: "both forms, same place", raw: "e[]=x&e[0]=y", param: "e", msg: "both as e[] and as e[0]"},
+		{name: "leading zero", raw: "e[00]=x", param: "e", msg: "e[00] is malformed"},
+		{name: "sign", raw: "e[%2B1]=x&e[0]=y", param: "e", msg: "e[+1] is malformed"},
+		{name: "over the highest index", raw: fmt.Sprintf("e[%d]=x", MaxIndex+1), param: "e", msg: "malformed"},
+		{name: "a key, not an index", raw: "e[a]=x", param: "e", msg: "e[a] is malformed"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			f, e := Parse(nil, tc.raw)
+			if e != nil {
+				t.Fatalf("Parse: %v", e)
+			}
+			vals, found, e := f.All("e[]")
+			checkE := f.Check("e[]", "other")
+			if tc.msg != "" {
+				for name, e := range map[string]*apierr.Error{"All": e, "Check": checkE} {
+					if e == nil || e.Status != http.StatusBadRequest || e.Code != wire.ErrorCodeParameterInvalid || e.Param != tc.param || !strings.Contains(e.Message, tc.msg) {
+						t.Errorf("%s(%q) refused %+v, want param %q and %q", name, tc.raw, e, tc.param, tc.msg)
+					}
+				}
+				return
+			}
+			if e != nil || checkE != nil {
+				t.Fatalf("All: %v; Check: %v", e, checkE)
+			}
+			if strings.Join(vals, ",") != tc.want || found != tc.found || (found && len(vals) == 0) {
+				t.Errorf("All(%q) = %q, %v; want %q, %v", tc.raw, vals, found, tc.want, tc.found)
+			}
+		})
+	}
+	// A map's key that looks like an index stays a key where the
+	// parameter is a map.
+	f, _ := Parse(nil, "metadata[0]=x&metadata[01]=y")
+	if e := f.Check(MetadataKeys); e != nil {
+		t.Errorf("metadata[0] and metadata[01] refused: %v", e)
+	}
+	if _, found, _ := f.All("e[]"); found {
+		t.Error("All(e[]) found metadata's keys")
+	}
+}
+
 // TestFingerprint_Identifies: the order of the fields is moot; the method, path and
 // values are not; a raw fingerprint never equals a parsed one.
 func TestFingerprint_Identifies(t *testing.T) {
@@ -141,6 +217,20 @@ func TestFingerprint_Identifies(t *testing.T) {
 		if other == base {
 			t.Error("a different request has the same fingerprint")
 		}
+	}
+	// A list is the same request in either form, in any order of its
+	// indexes; not with its entries in another order.
+	list := fp("POST", "/v1/webhook_endpoints", "url=u&e[]=a&e[]=b&e[]=c&e[]=d&e[]=e&e[]=f&e[]=g&e[]=h&e[]=i&e[]=j&e[]=k")
+	for _, raw := range []string{
+		"url=u&e[0]=a&e[1]=b&e[2]=c&e[3]=d&e[4]=e&e[5]=f&e[6]=g&e[7]=h&e[8]=i&e[9]=j&e[10]=k",
+		"e[10]=k&e[9]=j&e[8]=i&e[7]=h&e[6]=g&e[5]=f&e[4]=e&e[3]=d&e[2]=c&e[1]=b&e[0]=a&url=u",
+	} {
+		if fp("POST", "/v1/webhook_endpoints", raw) != list {
+			t.Errorf("%q fingerprints apart from the same list sent with e[]", raw)
+		}
+	}
+	if fp("POST", "/v1/webhook_endpoints", "url=u&e[]=b&e[]=a&e[]=c&e[]=d&e[]=e&e[]=f&e[]=g&e[]=h&e[]=i&e[]=j&e[]=k") == list {
+		t.Error("a list in another order has the same fingerprint")
 	}
 	if RawFingerprint("POST", "/p", "", nil, true) == RawFingerprint("POST", "/p", "", nil, false) {
 		t.Error("a body over the limit fingerprints as an empty body")

@@ -61,7 +61,9 @@ type Table struct {
 
 // Begin looks key up at now. It returns either a record reserved for a
 // request that must run, or what to answer instead: the stored record
-// (replayed) or a 409 refusal. freed is the bytes of an expired record
+// (replayed) or a refusal, 400 idempotency_key_reused for another request
+// under the key (Stripe's answer, which its clients do not retry) or 409
+// idempotency_key_in_use while its request runs. freed is the bytes of an expired record
 // it forgot on the way, for the caller to take off the account.
 func (t *Table) Begin(key string, fp [32]byte, now time.Time) (reserved, stored *Record, refused *apierr.Error, freed int64) {
 	rec := t.keys[key]
@@ -78,7 +80,7 @@ func (t *Table) Begin(key string, fp [32]byte, now time.Time) (reserved, stored 
 		return rec, nil, nil, freed
 	case rec.FP != fp:
 		return nil, nil, &apierr.Error{
-			Status: http.StatusConflict, Type: wire.ErrorTypeIdempotency, Code: wire.ErrorCodeIdempotencyKeyReused,
+			Status: http.StatusBadRequest, Type: wire.ErrorTypeIdempotency, Code: wire.ErrorCodeIdempotencyKeyReused,
 			Message: "This Idempotency-Key was already used with another method, path or parameters. Use a fresh key for a different request.",
 		}, freed
 	case !rec.Done:

@@ -31,8 +31,9 @@ func TestTable_Lifecycle(t *testing.T) {
 	if _, stored, _, _ = tb.Begin("k", fp(1), t0.Add(Retention-time.Nanosecond)); stored != rec || string(stored.Body) != "answer" {
 		t.Fatalf("repeat: %+v, want the stored answer", stored)
 	}
-	if _, _, refused, _ = tb.Begin("k", fp(2), t0); refused == nil || refused.Code != wire.ErrorCodeIdempotencyKeyReused {
-		t.Fatalf("other request: %+v, want 409 reused", refused)
+	if _, _, refused, _ = tb.Begin("k", fp(2), t0); refused == nil || refused.Code != wire.ErrorCodeIdempotencyKeyReused || refused.Status != http.StatusBadRequest ||
+		refused.Type != wire.ErrorTypeIdempotency {
+		t.Fatalf("other request: %+v, want 400 idempotency_error reused", refused)
 	}
 	again, stored, refused, freed := tb.Begin("k", fp(2), t0.Add(Retention))
 	if again == nil || again == rec || stored != nil || refused != nil || freed != 100 {

@@ -188,11 +188,15 @@ func waitFor(t *testing.T, timeout time.Duration, what string, cond func() error
 }
 
 // createCustomer creates a customer named name with key at base.
-func createCustomer(base, key, name string) (*sandboxtest.Response, string, error) {
-	resp, err := sandboxtest.Do(nil, base, sandboxtest.Request{
+func createCustomer(base, key, name string, opts ...func(*sandboxtest.Request)) (*sandboxtest.Response, string, error) {
+	r := sandboxtest.Request{
 		Method: http.MethodPost, Path: wire.PathCustomers, Key: key,
 		Form: url.Values{wire.ParamName: {name}},
-	})
+	}
+	for _, o := range opts {
+		o(&r)
+	}
+	resp, err := sandboxtest.Do(nil, base, r)
 	if err != nil || resp.Status != http.StatusOK {
 		return resp, "", err
 	}
@@ -203,6 +207,13 @@ func createCustomer(base, key, name string) (*sandboxtest.Response, string, erro
 		return resp, "", fmt.Errorf("a created customer without an id (%v): %s", err, resp.Body)
 	}
 	return resp, c.ID, nil
+}
+
+// bearer sends the request's key as a Bearer token instead, as Stripe's
+// libraries do.
+func bearer(r *sandboxtest.Request) {
+	r.Header = http.Header{wire.HeaderAuthorization: {wire.BearerAuthorization(r.Key)}}
+	r.Key = ""
 }
 
 // listCustomers returns the ids of every customer of key's account at

@@ -87,7 +87,9 @@ func TestFleet_HAProxy(t *testing.T) {
 	})
 	bal := startBalancer(t, haproxy, root, addrs)
 
-	// 100 accounts, two customers each, created through the balancer.
+	// 100 accounts, two customers each, created through the balancer: the
+	// key of the second sent as a Bearer token, which must lead to the
+	// same instance.
 	keys := make([]string, fleetKeys)
 	acked := make(map[string][]string, fleetKeys) // key: ids acknowledged
 	var mu sync.Mutex
@@ -96,7 +98,11 @@ func TestFleet_HAProxy(t *testing.T) {
 	}
 	parallel(t, keys, func(key string) error {
 		for j := range 2 {
-			resp, id, err := createCustomer(bal.URL, key, fmt.Sprintf("first-%d", j))
+			var opts []func(*sandboxtest.Request)
+			if j == 1 {
+				opts = append(opts, bearer)
+			}
+			resp, id, err := createCustomer(bal.URL, key, fmt.Sprintf("first-%d", j), opts...)
 			if err != nil || id == "" {
 				return fmt.Errorf("creating a customer through the balancer: %v %v", err, answer(resp))
 			}
