@@ -57,7 +57,7 @@ func (s *Server) buildAccount(hash [32]byte, sa *storedAccount, now time.Time, t
 	for _, p := range ps {
 		a.addPayment(p)
 	}
-	if err := a.loadWebhooks(sa.webhooks); err != nil {
+	if err := a.loadWebhooks(sa.webhooks, now); err != nil {
 		return nil, err
 	}
 	if err := a.cat.Load(sa.catalog); err != nil {

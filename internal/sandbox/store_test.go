@@ -7,10 +7,12 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+	"time"
 
 	bolt "go.etcd.io/bbolt"
 
 	"github.com/paymentsdev/terraform-provider-payments/internal/sandbox"
+	"github.com/paymentsdev/terraform-provider-payments/internal/sandbox/clock"
 	"github.com/paymentsdev/terraform-provider-payments/internal/sandbox/sandboxtest"
 	"github.com/paymentsdev/terraform-provider-payments/internal/sandbox/storage"
 	"github.com/paymentsdev/terraform-provider-payments/internal/wire"
@@ -278,5 +280,31 @@ func TestStore_SurvivesAnyOverwrittenPage(t *testing.T) {
 	}
 	if refused == 0 {
 		t.Error("no overwritten page was noticed")
+	}
+}
+
+// TestStore_EventTimesAfterLoadAreNoLater keeps an event recorded at a
+// later time than the clock's at load (a file written while events took a
+// test clock's time, or a host clock set back) from outliving its
+// retention, and every event after it with it.
+func TestStore_EventTimesAfterLoadAreNoLater(t *testing.T) {
+	t.Parallel()
+	path := filepath.Join(t.TempDir(), "sandbox.db")
+	key := sandboxtest.NewKey(t)
+	later := clock.NewFake(time.Date(2031, 1, 1, 0, 0, 0, 0, time.UTC))
+	e, stop := openEnv(t, path, key, sandboxtest.WithClock(later))
+	cu := e.customer(vals("email", "jo@example.com"))
+	stop()
+
+	clk := clock.NewFake(time.Date(2026, 11, 29, 0, 0, 0, 0, time.UTC))
+	e, stop = openEnv(t, path, key, sandboxtest.WithClock(clk))
+	defer stop()
+	if got := e.events(nil); len(got) != 1 {
+		t.Fatalf("after the restart the events are %d, want the customer's one", len(got))
+	}
+	clk.Advance(wire.EventRetention + time.Second)
+	e.post(wire.PathCustomers+"/"+cu.ID, vals("name", "Later")).ok(nil)
+	if got := e.events(nil); len(got) != 1 || got[0].Type != wire.EventCustomerUpdated {
+		t.Errorf("past the retention after the restart the events are %+v, want only the new customer.updated", got)
 	}
 }

@@ -3,6 +3,7 @@ package sandbox
 import (
 	"cmp"
 	"slices"
+	"time"
 
 	"github.com/paymentsdev/terraform-provider-payments/internal/sandbox/delivery"
 	"github.com/paymentsdev/terraform-provider-payments/internal/sandbox/model"
@@ -37,7 +38,12 @@ func (c *call) deleteEventRecord(ev *model.Event) {
 }
 
 // loadWebhooks rebuilds an account's webhook state from its records.
-func (a *account) loadWebhooks(recs map[string][][]byte) error {
+// An event's retention counts from when it was recorded on the sandbox's
+// clock; files written before that rule may hold a test clock's later
+// time there, which would keep the event (and every event after it, as
+// pruning stops at the first it keeps) until that time: such a time is
+// read as now.
+func (a *account) loadWebhooks(recs map[string][][]byte, now time.Time) error {
 	if len(recs) == 0 {
 		return nil
 	}
@@ -57,6 +63,7 @@ func (a *account) loadWebhooks(recs map[string][][]byte) error {
 		if err != nil {
 			return err
 		}
+		ev.Created = min(ev.Created, now.Unix())
 		wh.eventOrder = append(wh.eventOrder, ev)
 		wh.seq = max(wh.seq, ev.Seq)
 	}
