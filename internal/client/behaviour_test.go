@@ -684,8 +684,18 @@ func TestClassifyKey_AgreesWithSandbox(t *testing.T) {
 		}
 		noKeyIn(t, "answer", string(r.Body), key)
 	}
-	// Missing, empty and non-Basic credentials are 401 missing or invalid.
-	for _, auth := range []string{"", "Basic ", "Bearer " + wire.SecretKeySandboxPrefix + rest, "Basic !!!notbase64"} {
+	// The same key as a Bearer token is the same account.
+	bearer := sandboxtest.Request{Method: http.MethodGet, Path: wire.PathPayments,
+		Header: http.Header{"Authorization": {"Bearer " + wire.SecretKeySandboxPrefix + rest}}}
+	if resp, err := sandboxtest.Do(nil, sb.URL, bearer); err != nil {
+		t.Fatal(err)
+	} else if resp.Status != 200 {
+		t.Errorf("the key as a Bearer token: %d %s, want 200", resp.Status, resp.Body)
+	}
+	// Missing, empty and malformed credentials, and other schemes, are 401
+	// missing or invalid.
+	for _, auth := range []string{"", "Basic ", "Bearer ", "Bearer  " + wire.SecretKeySandboxPrefix + rest,
+		"Digest " + wire.SecretKeySandboxPrefix + rest, "Basic !!!notbase64"} {
 		r := sandboxtest.Request{Method: http.MethodGet, Path: wire.PathPayments}
 		if auth != "" {
 			r.Header = http.Header{"Authorization": {auth}}
