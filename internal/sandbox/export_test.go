@@ -178,3 +178,18 @@ func ScheduledRenewals(s *Server, key string) (n int, next int64, freshN int, fr
 	a.renewals = kept
 	return n, next, freshN, freshNext
 }
+
+// ObjectBytes is the running count of the bytes the objects of key's
+// account keep, without its request log and delivery book, which reads
+// and deliveries change; -1 when the key has no account.
+func ObjectBytes(s *Server, key string) int64 {
+	s.mu.RLock()
+	a := s.accounts[sha256.Sum256([]byte(key))]
+	s.mu.RUnlock()
+	if a == nil {
+		return -1
+	}
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	return a.bytes
+}

@@ -283,7 +283,7 @@ func (b *SubBook) Load(buckets map[string][][]byte, cat *Catalog) error {
 
 // MemBytes is what the subscription costs its account (sizes.go).
 func (s *Subscription) MemBytes() int64 {
-	return SubBytes + RidMapEntry + OrderSlot + RenewalSlot + int64(cap(s.Items))*SubItemBytes + AllocOverhead + MetaBytes(s.Meta)
+	return SubBytes + RidMapEntry + OrderSlot + RenewalSlot + SliceBytes(len(s.Items), SubItemBytes) + AllocOverhead + MetaBytes(s.Meta)
 }
 
 // MemBytes is what the invoice costs its account (sizes.go).
