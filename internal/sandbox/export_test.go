@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/paymentsdev/terraform-provider-payments/internal/sandbox/storage"
+	"github.com/paymentsdev/terraform-provider-payments/internal/wire"
 )
 
 // SetAfterReserve lets the external tests hold a request inside the window
@@ -192,4 +193,24 @@ func ObjectBytes(s *Server, key string) int64 {
 	a.mu.Lock()
 	defer a.mu.Unlock()
 	return a.bytes
+}
+
+// StepBytes is what the renewal engine reserves before one due step of
+// the subscription id of key's account (stepBytes), and what the
+// account's events, which go first to make room, are charged; -1, -1
+// when there is no such subscription.
+func StepBytes(s *Server, key, id string) (step, events int64) {
+	s.mu.RLock()
+	a := s.accounts[sha256.Sum256([]byte(key))]
+	s.mu.RUnlock()
+	if a == nil {
+		return -1, -1
+	}
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	r, ok := parseRID(id, wire.SubscriptionIDPrefix)
+	if sub := a.bill.Subs[r]; ok && sub != nil {
+		return (&call{s: s, a: a}).stepBytes(sub), a.wh.eventBytes
+	}
+	return -1, -1
 }

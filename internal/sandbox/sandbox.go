@@ -385,6 +385,9 @@ type call struct {
 	// reading the account back from the store does not restore (see
 	// account.restore); run when the commit fails.
 	undo []delivery.Undo
+	// partial is set once the request committed part of its changes
+	// (commitPart): a later failure then changed something.
+	partial bool
 	// newSub is the subscription the request creates, announced once by
 	// its create rather than at each change on the way.
 	newSub  *model.Subscription

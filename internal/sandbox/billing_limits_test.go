@@ -1,0 +1,154 @@
+package sandbox_test
+
+import (
+	"bytes"
+	"net/http"
+	"strings"
+	"testing"
+
+	"github.com/paymentsdev/terraform-provider-payments/internal/sandbox"
+	"github.com/paymentsdev/terraform-provider-payments/internal/sandbox/sandboxtest"
+	"github.com/paymentsdev/terraform-provider-payments/internal/wire"
+)
+
+// fatMeta is metadata of n keys whose values are 500 '<', which JSON
+// escapes sixfold.
+func fatMeta(n int, kv ...string) []string {
+	for i := range n {
+		kv = append(kv, "metadata[k"+string(rune('a'+i))+"]", strings.Repeat("<", wire.MetadataValueMaxLength))
+	}
+	return kv
+}
+
+// clockAt reads a test clock.
+func (e *env) clockAt(id string) *wire.TestClock {
+	e.t.Helper()
+	var k wire.TestClock
+	e.get(wire.PathTestClocks+"/"+id, nil).ok(&k)
+	return &k
+}
+
+// TestTestClocks_AdvanceStopsAtTheAccountLimit: an advance whose next
+// renewal would take the account past its limit stops after its last
+// whole step, says so, and keeps the account within its limit; one with
+// no room for any step is refused whole and changes nothing; once room
+// is made, the next advance goes on from where it stopped.
+func TestTestClocks_AdvanceStopsAtTheAccountLimit(t *testing.T) {
+	t.Parallel()
+	const limit = 1 << 20
+	sb := sandboxtest.Start(t, sandboxtest.WithLimits(sandbox.Limits{MaxAccountBytes: limit}))
+	key := sandboxtest.NewKey(t)
+	e := envOn(t, sb, key)
+	pr := e.plan("1500")
+	k := e.testClock("frozen_time", "2026-01-31T12:00:00Z")
+	// Subscriptions until the account has room for a few renewals only,
+	// then small customers to leave room for about four: each renewal
+	// keeps an invoice and a payment, its events go first.
+	var subs []*wire.Subscription
+	var customers []string
+	room := func() (room, step int64) {
+		running, _ := sandbox.AccountBytes(sb.Server, key)
+		step, events := sandbox.StepBytes(sb.Server, key, subs[0].ID)
+		return limit - (running - events), step
+	}
+	for {
+		cu := e.customer(vals("source", sandbox.TokenVisa, "test_clock", k.ID))
+		s := e.subscribe(fatMeta(10, "customer", cu.ID, "items[0][price]", pr.ID)...)
+		subs, customers = append(subs, s), append(customers, cu.ID)
+		if r, step := room(); r < step+64<<10 {
+			break
+		}
+	}
+	for {
+		if r, step := room(); r < step+4<<10 {
+			t.Logf("%d subscriptions, room for %d bytes beside events, a step reserves %d", len(subs), r, step)
+			break
+		}
+		e.customer(vals("name", "filler"))
+	}
+	if len(subs) < 4 {
+		t.Fatalf("only %d subscriptions fit; the test needs more", len(subs))
+	}
+
+	const target = "2026-03-15T00:00:00Z"
+	var k1 wire.TestClock
+	e.post(wire.PathTestClocks+"/"+k.ID+"/advance", vals("frozen_time", target)).ok(&k1)
+	st := k1.StatusDetails.Stopped
+	if st == nil || st.Code != wire.ErrorCodeAccountLimitExceeded || st.TargetFrozenTime != target || !strings.Contains(st.Message, "-max-account-bytes") {
+		t.Fatalf("the advance did not say it stopped at the limit: %+v", k1)
+	}
+	if k1.FrozenTime != subs[0].CurrentPeriodEnd {
+		t.Errorf("the clock stopped at %s; want the moment of its last renewal, %s", k1.FrozenTime, subs[0].CurrentPeriodEnd)
+	}
+	if running, recounted := sandbox.AccountBytes(sb.Server, key); running > limit || running != recounted {
+		t.Errorf("the account keeps %d bytes (recount %d) after the advance; its limit is %d", running, recounted, limit)
+	}
+	renewed := 0
+	for _, s := range subs {
+		if n := len(e.invoices(s.ID)); n == 2 {
+			renewed++
+		} else if n != 1 {
+			t.Errorf("subscription %s has %d invoices; want 1 or 2", s.ID, n)
+		}
+	}
+	if renewed == 0 || renewed == len(subs) {
+		t.Errorf("%d of %d subscriptions renewed; want some, not all", renewed, len(subs))
+	}
+	if got := e.clockAt(k.ID); got.StatusDetails.Stopped == nil || got.FrozenTime != k1.FrozenTime {
+		t.Errorf("the clock reads %+v; want it as the advance answered", got)
+	}
+
+	// Filled to the brim: the next advance has room for no step.
+	for {
+		r := e.post("/v1/customers", vals(fatMeta(10)...))
+		if r.status != http.StatusOK {
+			break
+		}
+	}
+	before, counted := accountState(e, customers[0]), sandbox.ObjectBytes(sb.Server, key)
+	eb := e.post(wire.PathTestClocks+"/"+k.ID+"/advance", vals("frozen_time", target)).
+		fails(http.StatusForbidden, wire.ErrorTypeInvalidRequest, wire.ErrorCodeAccountLimitExceeded, "")
+	if !strings.Contains(eb.Error.Message, "-max-account-bytes") {
+		t.Errorf("the refusal does not name the limit: %q", eb.Error.Message)
+	}
+	if after := accountState(e, customers[0]); !bytes.Equal(after, before) {
+		t.Errorf("the refused advance changed what the account reads")
+	}
+	if after := sandbox.ObjectBytes(sb.Server, key); after != counted {
+		t.Errorf("the refused advance changed the account's count: %d bytes, %d before", after, counted)
+	}
+
+	// Room made (the subscriptions' metadata, which each renewal's events
+	// carry, dropped), the clock goes on from where it stopped, first the
+	// renewals still due at its time.
+	var list wire.List[wire.Customer]
+	for {
+		e.get("/v1/customers", vals("limit", "100")).ok(&list)
+		gone := 0
+		for _, cu := range list.Data {
+			if cu.TestClock == "" {
+				e.del("/v1/customers/" + cu.ID).ok(nil)
+				gone++
+			}
+		}
+		if gone == 0 {
+			break
+		}
+	}
+	for _, s := range subs {
+		e.post(wire.PathSubscriptions+"/"+s.ID, vals("metadata", "")).ok(nil)
+	}
+	var k2 wire.TestClock
+	e.post(wire.PathTestClocks+"/"+k.ID+"/advance", vals("frozen_time", target)).ok(&k2)
+	if k2.FrozenTime != target || k2.StatusDetails.Stopped != nil {
+		t.Errorf("after room was made the advance answered %+v; want the clock at %s", k2, target)
+	}
+	for _, s := range subs {
+		if n := len(e.invoices(s.ID)); n != 2 {
+			t.Errorf("subscription %s has %d invoices after the clock got to %s; want 2", s.ID, n, target)
+		}
+	}
+	if running, _ := sandbox.AccountBytes(sb.Server, key); running > limit {
+		t.Errorf("the account keeps %d bytes; its limit is %d", running, limit)
+	}
+}
