@@ -3,11 +3,15 @@ package sandbox_test
 import (
 	"bytes"
 	"net/http"
+	"path/filepath"
 	"strings"
+	"sync/atomic"
+	"syscall"
 	"testing"
 
 	"github.com/paymentsdev/terraform-provider-payments/internal/sandbox"
 	"github.com/paymentsdev/terraform-provider-payments/internal/sandbox/sandboxtest"
+	"github.com/paymentsdev/terraform-provider-payments/internal/sandbox/storage"
 	"github.com/paymentsdev/terraform-provider-payments/internal/wire"
 )
 
@@ -150,5 +154,98 @@ func TestTestClocks_AdvanceStopsAtTheAccountLimit(t *testing.T) {
 	}
 	if running, _ := sandbox.AccountBytes(sb.Server, key); running > limit {
 		t.Errorf("the account keeps %d bytes; its limit is %d", running, limit)
+	}
+}
+
+// failAfter is a store whose commits fail, as a full disk's would, once
+// ok more have succeeded, while armed.
+type failAfter struct {
+	storage.Store
+	armed atomic.Bool
+	ok    atomic.Int64
+}
+
+func (f *failAfter) Commit(account storage.AccountID, ops []storage.Op) error {
+	if f.armed.Load() && f.ok.Add(-1) < 0 {
+		return syscall.ENOSPC
+	}
+	return f.Store.Commit(account, ops)
+}
+
+// TestTestClocks_AdvanceCommitsInParts: an advance too large for one
+// commit is written in parts of whole renewals; when a part fails, the
+// parts written stay, in memory exactly as in the file, the clock at the
+// moment they reached and marked interrupted, across a restart too; the
+// same request again goes on from there to its target, invoicing no
+// period twice.
+func TestTestClocks_AdvanceCommitsInParts(t *testing.T) {
+	t.Parallel()
+	path := filepath.Join(t.TempDir(), "sandbox.db")
+	st, err := storage.Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	store := &failAfter{Store: st}
+	sb := sandboxtest.Start(t, sandboxtest.WithStore(store))
+	key := sandboxtest.NewKey(t)
+	e := envOn(t, sb, key)
+	pr := e.plan("1500")
+	k := e.testClock("frozen_time", "2026-01-31T12:00:00Z")
+	// Each renewal reserves about 320 KiB: some twelve make a part.
+	var subs []*wire.Subscription
+	for range 30 {
+		cu := e.customer(vals("source", sandbox.TokenVisa, "test_clock", k.ID))
+		subs = append(subs, e.subscribe(fatMeta(10, "customer", cu.ID, "items[0][price]", pr.ID)...))
+	}
+	const target = "2026-03-15T00:00:00Z"
+	store.ok.Store(1)
+	store.armed.Store(true)
+	eb := e.post(wire.PathTestClocks+"/"+k.ID+"/advance", vals("frozen_time", target), idemKey("advance")).
+		fails(http.StatusServiceUnavailable, wire.ErrorTypeAPI, wire.ErrorCodeStorageUnavailable, "")
+	store.armed.Store(false)
+	if !strings.Contains(eb.Error.Message, "after writing part of this request") {
+		t.Errorf("the 503 does not say part was written: %q", eb.Error.Message)
+	}
+	check := func(when string, e *env) {
+		t.Helper()
+		got := e.clockAt(k.ID)
+		if st := got.StatusDetails.Stopped; got.FrozenTime != subs[0].CurrentPeriodEnd || st == nil ||
+			st.Code != wire.TestClockStopInterrupted || st.TargetFrozenTime != target {
+			t.Errorf("%s the clock reads %+v; want it at %s, interrupted short of %s", when, got, subs[0].CurrentPeriodEnd, target)
+		}
+		renewed := 0
+		for _, s := range subs {
+			if len(e.invoices(s.ID)) == 2 {
+				renewed++
+			}
+		}
+		if renewed == 0 || renewed == len(subs) {
+			t.Errorf("%s %d of %d subscriptions renewed; want those of the part written", when, renewed, len(subs))
+		}
+		if running, recounted := sandbox.AccountBytes(e.srv, key); running != recounted {
+			t.Errorf("%s the account counts %d bytes, its records %d", when, running, recounted)
+		}
+	}
+	check("after the failed part", e)
+	before := accountState(e, subs[0].Customer)
+	if err := sb.Close(); err != nil {
+		t.Fatal(err)
+	}
+	e, stop := openEnv(t, path, key)
+	defer stop()
+	check("after a restart", e)
+	if after := accountState(e, subs[0].Customer); !bytes.Equal(after, before) {
+		t.Errorf("after a restart the account reads otherwise than memory did before it")
+	}
+
+	var k2 wire.TestClock
+	e.post(wire.PathTestClocks+"/"+k.ID+"/advance", vals("frozen_time", target), idemKey("advance")).ok(&k2)
+	if k2.FrozenTime != target || k2.StatusDetails.Stopped != nil {
+		t.Errorf("the advance again answered %+v; want the clock at %s", k2, target)
+	}
+	for _, s := range subs {
+		if n := len(e.invoices(s.ID)); n != 2 {
+			t.Errorf("subscription %s has %d invoices; want 2, its first period's and its second's once", s.ID, n)
+		}
 	}
 }
