@@ -2,12 +2,16 @@ package sandbox_test
 
 import (
 	"bytes"
+	"fmt"
 	"net/http"
 	"path/filepath"
+	"runtime"
 	"strings"
+	"sync"
 	"sync/atomic"
 	"syscall"
 	"testing"
+	"time"
 
 	"github.com/paymentsdev/terraform-provider-payments/internal/sandbox"
 	"github.com/paymentsdev/terraform-provider-payments/internal/sandbox/sandboxtest"
@@ -248,4 +252,134 @@ func TestTestClocks_AdvanceCommitsInParts(t *testing.T) {
 			t.Errorf("subscription %s has %d invoices; want 2, its first period's and its second's once", s.ID, n)
 		}
 	}
+}
+
+// TestLimits_AdvanceTakesNoOtherAccountsRoom: the attack of fat prices,
+// scaled down to limits of 4 MiB an account and 16 MiB in all: twenty
+// prices with the most metadata, escaped sixfold, subscriptions of all
+// twenty until the account is full, then one advance over two periods.
+// The attacker's account never keeps more than its limit, the sandbox
+// never more than its total, and another account's writes succeed
+// throughout.
+func TestLimits_AdvanceTakesNoOtherAccountsRoom(t *testing.T) {
+	t.Parallel()
+	const perAccount, total = 4 << 20, 16 << 20
+	sb := sandboxtest.Start(t, sandboxtest.WithLimits(sandbox.Limits{MaxAccountBytes: perAccount, MaxTotalBytes: total}))
+	key := sandboxtest.NewKey(t)
+	a := envOn(t, sb, key)
+	b := a.other()
+	prod := a.product("name", "Fat")
+	items := []string{}
+	// Half the most metadata a price takes, escaped sixfold (all of it,
+	// twenty times, is most of the account's 4 MiB): each price's
+	// metadata is some 80 KB of JSON, which an event of a subscription
+	// of all twenty embedded twenty times before.
+	for i := range wire.SubscriptionItemsMax {
+		f := []string{"product", prod.ID, "currency", "USD", "unit_amount", "100", "recurring[interval]", "month"}
+		for j := range wire.MetadataMaxKeys / 2 {
+			f = append(f, fmt.Sprintf("metadata[%02d%s]", j, strings.Repeat("<", wire.MetadataKeyMaxLength-2)), strings.Repeat("<", wire.MetadataValueMaxLength))
+		}
+		var pr wire.Price
+		a.post(wire.PathPrices, vals(f...)).ok(&pr)
+		items = append(items, fmt.Sprintf("items[%d][price]", i), pr.ID)
+	}
+	k := a.testClock("frozen_time", "2026-01-31T12:00:00Z")
+	subs := 0
+	for {
+		var cu wire.Customer
+		if r := a.post(wire.PathCustomers, vals("source", sandbox.TokenVisa, "test_clock", k.ID)); r.status != http.StatusOK {
+			break
+		} else {
+			r.ok(&cu)
+		}
+		var sub wire.Subscription
+		if r := a.post(wire.PathSubscriptions, vals(append([]string{"customer", cu.ID}, items...)...)); r.status != http.StatusOK {
+			break
+		} else {
+			r.ok(&sub)
+		}
+		subs++
+		// Leave the advance room to go some way, besides the events that
+		// go first: a write may cross the limit by its own records, a
+		// renewal never.
+		running, _ := sandbox.AccountBytes(sb.Server, key)
+		if _, events := sandbox.StepBytes(sb.Server, key, sub.ID); running-events > perAccount*3/4 {
+			break
+		}
+	}
+	t.Logf("%d items a subscription, %d subscriptions", len(items)/2, subs)
+
+	// The other account writes, and the sandbox's total and heap are
+	// watched, while the advance runs.
+	var (
+		stop      = make(chan struct{})
+		wg        sync.WaitGroup
+		writes    atomic.Int64
+		refused   atomic.Int64
+		peakTotal atomic.Int64
+		peakHeap  atomic.Uint64
+	)
+	wg.Add(2)
+	go func() {
+		defer wg.Done()
+		for {
+			select {
+			case <-stop:
+				return
+			default:
+			}
+			if r := b.post(wire.PathCustomers, vals("name", "other")); r.status == http.StatusOK {
+				writes.Add(1)
+			} else {
+				refused.Add(1)
+			}
+		}
+	}()
+	go func() {
+		defer wg.Done()
+		var ms runtime.MemStats
+		for {
+			select {
+			case <-stop:
+				return
+			case <-time.After(5 * time.Millisecond):
+			}
+			if n := sandbox.TotalBytes(sb.Server); n > peakTotal.Load() {
+				peakTotal.Store(n)
+			}
+			runtime.ReadMemStats(&ms)
+			if ms.HeapInuse > peakHeap.Load() {
+				peakHeap.Store(ms.HeapInuse)
+			}
+		}
+	}()
+	var k2 wire.TestClock
+	r := a.post(wire.PathTestClocks+"/"+k.ID+"/advance", vals("frozen_time", "2026-03-31T12:00:00Z"))
+	close(stop)
+	wg.Wait()
+	switch r.status {
+	case http.StatusOK:
+		r.ok(&k2)
+		t.Logf("the advance answered the clock at %s, stopped %+v", k2.FrozenTime, k2.StatusDetails.Stopped)
+	case http.StatusForbidden:
+		r.fails(http.StatusForbidden, wire.ErrorTypeInvalidRequest, wire.ErrorCodeAccountLimitExceeded, "")
+		t.Logf("the advance was refused whole: %s", r.body)
+	default:
+		t.Errorf("the advance answered %d: %s", r.status, r.body)
+	}
+	t.Logf("the other account wrote %d times, %d refused; the sandbox kept at most %d bytes, the heap in use at most %d MiB",
+		writes.Load(), refused.Load(), peakTotal.Load(), peakHeap.Load()>>20)
+	if refused.Load() > 0 || writes.Load() == 0 {
+		t.Errorf("the other account's writes: %d succeeded, %d refused; want every one to succeed", writes.Load(), refused.Load())
+	}
+	if running, recounted := sandbox.AccountBytes(sb.Server, key); running > perAccount || running != recounted {
+		t.Errorf("the attacker's account keeps %d bytes (recount %d); its limit is %d", running, recounted, perAccount)
+	}
+	if peakTotal.Load() > total {
+		t.Errorf("the sandbox kept %d bytes; its total is %d", peakTotal.Load(), total)
+	}
+	if peakHeap.Load() > 512<<20 {
+		t.Errorf("the heap in use reached %d MiB during the advance", peakHeap.Load()>>20)
+	}
+	b.post(wire.PathCustomers, vals("name", "after")).ok(nil)
 }
