@@ -25,11 +25,14 @@ import (
 // growing (new lines replace the oldest) once the total is reached. Each account keeps a running count, changed by every
 // insert, update, delete and expiry. A write that finds its account, or
 // the whole sandbox, at a byte limit first drops the account's oldest
-// events (a log, already bounded by count and age), and is refused only if
-// that is not enough, with 403 account_limit_exceeded or
-// sandbox_limit_exceeded; reads, deletes and POST /_sandbox/reset always
-// run. The write that crosses a limit runs: a limit is exceeded by at most
-// one request's records per client writing at that moment.
+// events (a log, already bounded by count and age) when that makes room,
+// and is otherwise refused, dropping nothing, with 403
+// account_limit_exceeded or sandbox_limit_exceeded; reads, deletes and
+// POST /_sandbox/reset always run. The write that crosses a limit runs: a
+// limit is exceeded by at most one request's records per client writing
+// at that moment. Billing is held tighter: each renewal step first finds
+// room for the most it can keep (roomFor, stepBytes in renewals.go), so
+// that no advance or renewal run takes an account past its limit.
 type Limits struct {
 	// MaxAccounts bounds the accounts made on first use (keys not named by
 	// Options.Keys). A key past it gets 403 sandbox_limit_exceeded.
