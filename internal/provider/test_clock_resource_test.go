@@ -307,10 +307,10 @@ func (m *manualTicker) After(d time.Duration) <-chan time.Time {
 	return c
 }
 
-// TestStoppedShortDiagnostic: an advance that stopped short of its
+// TestStoppedShortDiagnostic_NamesWhereAndWhy: an advance that stopped short of its
 // target is an error on frozen_time naming the clock, where it stopped,
 // its target and the service's reason; one that got there is none.
-func TestStoppedShortDiagnostic(t *testing.T) {
+func TestStoppedShortDiagnostic_NamesWhereAndWhy(t *testing.T) {
 	t.Parallel()
 	k := &client.TestClock{ID: "clock_1", FrozenTime: "2026-02-28T12:00:00Z"}
 	if d := stoppedShortDiagnostic(k.ID, k); d != nil {
