@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"github.com/paymentsdev/terraform-provider-payments/internal/sandbox"
+	"github.com/paymentsdev/terraform-provider-payments/internal/sandbox/clock"
 	"github.com/paymentsdev/terraform-provider-payments/internal/sandbox/sandboxtest"
 	"github.com/paymentsdev/terraform-provider-payments/internal/sandbox/storage"
 	"github.com/paymentsdev/terraform-provider-payments/internal/wire"
@@ -382,4 +383,46 @@ func TestLimits_AdvanceTakesNoOtherAccountsRoom(t *testing.T) {
 		t.Errorf("the heap in use reached %d MiB during the advance", peakHeap.Load()>>20)
 	}
 	b.post(wire.PathCustomers, vals("name", "after")).ok(nil)
+}
+
+// TestRenewals_RunCommitsInParts: a run of renewals on real time too
+// large for one part is written in several, each of whole renewals, and
+// a restart finds every period invoiced once.
+func TestRenewals_RunCommitsInParts(t *testing.T) {
+	t.Parallel()
+	path := filepath.Join(t.TempDir(), "sandbox.db")
+	st, err := storage.Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	store := &failAfter{Store: st}
+	fake := clock.NewFake(jan31)
+	sb := sandboxtest.Start(t, sandboxtest.WithStore(store), sandboxtest.WithClock(fake))
+	key := sandboxtest.NewKey(t)
+	e := envOn(t, sb, key)
+	pr := e.plan("1500")
+	var subs []*wire.Subscription
+	for range 30 {
+		cu := e.customer(vals("source", sandbox.TokenVisa))
+		subs = append(subs, e.subscribe(fatMeta(10, "customer", cu.ID, "items[0][price]", pr.ID)...))
+	}
+	const many = 1 << 30
+	store.ok.Store(many)
+	store.armed.Store(true)
+	fake.Set(time.Date(2026, 3, 1, 0, 0, 0, 0, time.UTC)) // one period ended
+	sandbox.RunRenewals(sb.Server)
+	store.armed.Store(false)
+	if commits := many - store.ok.Load(); commits < 2 {
+		t.Errorf("the run was written in %d commits; want several parts", commits)
+	}
+	if err := sb.Close(); err != nil {
+		t.Fatal(err)
+	}
+	e, stop := openEnv(t, path, key, sandboxtest.WithClock(fake))
+	defer stop()
+	for _, s := range subs {
+		if n := len(e.invoices(s.ID)); n != 2 {
+			t.Errorf("subscription %s has %d invoices after a restart; want 2", s.ID, n)
+		}
+	}
 }
