@@ -44,6 +44,11 @@ type ledger struct {
 	lastAt int64
 	// first, when set, runs before the walk's first step.
 	first func()
+	// yields is set for a walk that ends its chunks even when there is
+	// nothing to commit (a renewal run lets the account's lock go between
+	// them); a clock's advance, whose walk rebuilds its heap for each
+	// chunk, goes in one when the store keeps no records.
+	yields bool
 }
 
 func (l *ledger) State(s *model.Subscription) billing.State { return l.c.a.renewalState(s) }
@@ -87,7 +92,7 @@ func (l *ledger) full(stopped bool) bool { return stopped && l.stop == nil }
 // Do does the step when the chunk and the account have room for it.
 func (l *ledger) Do(s *model.Subscription, kind billing.Kind, at int64) bool {
 	need := l.c.stepBytes(s)
-	if l.steps > 0 && l.bound+need > chunkBytes {
+	if l.steps > 0 && l.bound+need > chunkBytes && (l.yields || len(l.c.ops) > 0) {
 		return false
 	}
 	if e := l.c.roomFor(need); e != nil {
@@ -291,7 +296,7 @@ func (s *Server) renewAccount(a *account, now time.Time) (next int64) {
 			return due
 		}
 		c := &call{s: s, a: a, now: now, unix: now.Unix()}
-		l := &ledger{c: c}
+		l := &ledger{c: c, yields: true}
 		_, next, stopped := a.renewals.Advance(l, now.Unix())
 		if l.stop != nil {
 			next = now.Add(renewalsWait).Unix()
