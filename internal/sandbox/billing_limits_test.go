@@ -81,7 +81,12 @@ func TestTestClocks_AdvanceStopsAtTheAccountLimit(t *testing.T) {
 
 	const target = "2026-03-15T00:00:00Z"
 	var k1 wire.TestClock
-	e.post(wire.PathTestClocks+"/"+k.ID+"/advance", vals("frozen_time", target)).ok(&k1)
+	first := e.post(wire.PathTestClocks+"/"+k.ID+"/advance", vals("frozen_time", target), idemKey("stopped")).ok(&k1)
+	// The key keeps the answer that says how far the advance got.
+	if again := e.post(wire.PathTestClocks+"/"+k.ID+"/advance", vals("frozen_time", target), idemKey("stopped")).ok(nil); !bytes.Equal(again.body, first.body) ||
+		again.header.Get(wire.HeaderIdempotentReplayed) != "true" {
+		t.Errorf("the keyed advance again answered %s, not its stored answer %s", again.body, first.body)
+	}
 	st := k1.StatusDetails.Stopped
 	if st == nil || st.Code != wire.ErrorCodeAccountLimitExceeded || st.TargetFrozenTime != target || !strings.Contains(st.Message, "-max-account-bytes") {
 		t.Fatalf("the advance did not say it stopped at the limit: %+v", k1)
@@ -424,5 +429,36 @@ func TestRenewals_RunCommitsInParts(t *testing.T) {
 		if n := len(e.invoices(s.ID)); n != 2 {
 			t.Errorf("subscription %s has %d invoices after a restart; want 2", s.ID, n)
 		}
+	}
+}
+
+// TestTestClocks_AdvanceRefusedAtTheSandboxTotal: when the other accounts
+// keep what -max-total-bytes allows, an advance with no room for a step
+// is refused whole with sandbox_limit_exceeded, naming the flag, and
+// changes nothing.
+func TestTestClocks_AdvanceRefusedAtTheSandboxTotal(t *testing.T) {
+	t.Parallel()
+	const total = 1 << 20
+	sb := sandboxtest.Start(t, sandboxtest.WithLimits(sandbox.Limits{MaxTotalBytes: total}))
+	key := sandboxtest.NewKey(t)
+	e := envOn(t, sb, key)
+	pr := e.plan("1500")
+	k := e.testClock("frozen_time", "2026-01-31T12:00:00Z")
+	cu := e.customer(vals("source", sandbox.TokenVisa, "test_clock", k.ID))
+	e.subscribe(fatMeta(10, "customer", cu.ID, "items[0][price]", pr.ID)...)
+	other := e.other()
+	for other.post(wire.PathCustomers, vals(fatMeta(10)...)).status == http.StatusOK {
+	}
+	before, counted := accountState(e, cu.ID), sandbox.ObjectBytes(sb.Server, key)
+	eb := e.post(wire.PathTestClocks+"/"+k.ID+"/advance", vals("frozen_time", "2026-03-15T00:00:00Z")).
+		fails(http.StatusForbidden, wire.ErrorTypeInvalidRequest, wire.ErrorCodeSandboxLimitExceeded, "")
+	if !strings.Contains(eb.Error.Message, "-max-total-bytes") {
+		t.Errorf("the refusal does not name the limit: %q", eb.Error.Message)
+	}
+	if after := accountState(e, cu.ID); !bytes.Equal(after, before) {
+		t.Errorf("the refused advance changed what the account reads")
+	}
+	if after := sandbox.ObjectBytes(sb.Server, key); after != counted {
+		t.Errorf("the refused advance changed the account's count: %d bytes, %d before", after, counted)
 	}
 }

@@ -106,10 +106,11 @@ func (c *call) roomFor(need int64) *apierr.Error {
 		return nil
 	}
 	lim := &c.s.limits
-	// A renewal reserves more than a byte: say how much.
+	// A renewal, or a clock's advance, reserves more than a byte: say
+	// how much.
 	more := ""
 	if need > 1 {
-		more = fmt.Sprintf(" and its next renewal may keep %s more", bytesize.Format(need))
+		more = fmt.Sprintf(", and this request's next step (a renewal, a clock's events) may keep %s more", bytesize.Format(need))
 	}
 	switch {
 	case lim.MaxAccountBytes > 0 && c.a.kept()+need > lim.MaxAccountBytes:

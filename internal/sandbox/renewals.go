@@ -44,6 +44,9 @@ type ledger struct {
 	lastAt int64
 	// first, when set, runs before the walk's first step.
 	first func()
+	// reserve is kept free besides each step's bound: a clock's own
+	// events around its advance.
+	reserve int64
 	// yields is set for a walk that ends its chunks even when there is
 	// nothing to commit (a renewal run lets the account's lock go between
 	// them); a clock's advance, whose walk rebuilds its heap for each
@@ -93,7 +96,7 @@ func (l *ledger) full(stopped bool) bool { return stopped && l.stop == nil }
 
 // Do does the step when the chunk and the account have room for it.
 func (l *ledger) Do(s *model.Subscription, kind billing.Kind, at int64) bool {
-	need := l.c.stepBytes(s)
+	need := l.c.stepBytes(s) + l.reserve
 	if l.steps > 0 && l.bound+need > chunkBytes && (l.yields || len(l.c.ops) > 0) {
 		return false
 	}

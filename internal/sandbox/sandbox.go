@@ -427,7 +427,10 @@ func init() {
 			pattern: pattern, name: name, fn: fn,
 			v1:    strings.HasPrefix(path, wire.APIVersionPrefix+"/"),
 			write: method != http.MethodGet,
-			grows: method == http.MethodPost && path != wire.PathSandboxReset && path != wire.PathSandboxFaults && path != wire.PathSandboxBilling,
+			// An advance finds room for each of its steps itself
+			// (testclocks.go), so that a refusal forgets no event.
+			grows: method == http.MethodPost && path != wire.PathSandboxReset && path != wire.PathSandboxFaults && path != wire.PathSandboxBilling &&
+				path != wire.PathTestClockAdvance,
 		}
 	}
 	publicRoute := func(rt route) route { rt.public = true; return rt }

@@ -186,7 +186,9 @@ func (c *call) advanceTestClock() response {
 		k.StopTarget, k.StopCode = 0, ""
 		c.emit(wire.EventTestClockAdvancing, model.TestClockJSON(nil, k, wire.TestClockStatusAdvancing))
 	}
-	l := &ledger{c: c, first: advancing}
+	// Room for the advancing and ready events, besides each step's.
+	reserve := 2 * model.EventMemBytes(int64(len(model.TestClockJSON(nil, k, wire.TestClockStatusAdvancing)))+512)
+	l := &ledger{c: c, first: advancing, reserve: reserve}
 	for {
 		l.newChunk()
 		_, _, stopped := billing.Advance[*model.Subscription](clockLedger{l, k}, to)
@@ -202,6 +204,9 @@ func (c *call) advanceTestClock() response {
 	case l.stop != nil && l.done == 0:
 		return errResponse(l.stop)
 	case l.done == 0:
+		if e := c.roomFor(reserve); e != nil {
+			return errResponse(e)
+		}
 		advancing()
 	}
 	k.Frozen, k.StopTarget, k.StopCode = to, 0, ""
