@@ -427,10 +427,8 @@ func init() {
 			pattern: pattern, name: name, fn: fn,
 			v1:    strings.HasPrefix(path, wire.APIVersionPrefix+"/"),
 			write: method != http.MethodGet,
-			// An advance finds room for each of its steps itself
-			// (testclocks.go), so that a refusal forgets no event.
-			grows: method == http.MethodPost && path != wire.PathSandboxReset && path != wire.PathSandboxFaults && path != wire.PathSandboxBilling &&
-				path != wire.PathTestClockAdvance,
+			// An advance finds room for each step itself (testclocks.go).
+			grows: method == http.MethodPost && path != wire.PathSandboxReset && path != wire.PathSandboxFaults && path != wire.PathSandboxBilling && path != wire.PathTestClockAdvance,
 		}
 	}
 	publicRoute := func(rt route) route { rt.public = true; return rt }
