@@ -7,6 +7,7 @@ import (
 
 	"github.com/hashicorp/terraform-plugin-framework-timeouts/resource/timeouts"
 	"github.com/hashicorp/terraform-plugin-framework-timetypes/timetypes"
+	"github.com/hashicorp/terraform-plugin-framework/diag"
 	"github.com/hashicorp/terraform-plugin-framework/path"
 	"github.com/hashicorp/terraform-plugin-framework/resource"
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema"
@@ -172,6 +173,23 @@ func (r *testClockResource) Update(ctx context.Context, req resource.UpdateReque
 	resp.Diagnostics.Append(plan.fromAPI(k)...)
 	resp.Diagnostics.Append(setModel(ctx, &resp.State, &plan)...)
 	resp.Diagnostics.Append(testClockKind.setIdentity(ctx, resp.Identity, id)...)
+	if d := stoppedShortDiagnostic(id, k); d != nil {
+		resp.Diagnostics.Append(d)
+	}
+}
+
+// stoppedShortDiagnostic is the error of an advance that stopped short
+// of its target (status_details.stopped), nil for one that got there.
+// The state keeps the time the clock reached, so that the next apply
+// advances it again from there.
+func stoppedShortDiagnostic(id string, k *client.TestClock) diag.Diagnostic {
+	st := k.StatusDetails.Stopped
+	if st == nil {
+		return nil
+	}
+	return diag.NewAttributeErrorDiagnostic(path.Root("frozen_time"), "Test Clock Advance Stopped Short",
+		fmt.Sprintf("Test clock %s stopped at %s, short of %s (%s): %s\n\nThe state records the time the clock reached; "+
+			"once the cause is dealt with, apply again to advance it the rest of the way.", id, k.FrozenTime, st.TargetFrozenTime, st.Code, st.Message))
 }
 
 // Delete deletes the clock, and the service deletes the customers on it.

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"regexp"
+	"strings"
 	"testing"
 	"time"
 
@@ -305,4 +306,25 @@ func (m *manualTicker) After(d time.Duration) <-chan time.Time {
 	c := make(chan time.Time, 1)
 	c <- time.Time{}
 	return c
+}
+
+// TestStoppedShortDiagnostic_NamesWhereAndWhy: an advance that stopped short of its
+// target is an error on frozen_time naming the clock, where it stopped,
+// its target and the service's reason; one that got there is none.
+func TestStoppedShortDiagnostic_NamesWhereAndWhy(t *testing.T) {
+	t.Parallel()
+	k := &client.TestClock{ID: "clock_1", FrozenTime: "2026-02-28T12:00:00Z"}
+	if d := stoppedShortDiagnostic(k.ID, k); d != nil {
+		t.Errorf("a clock at its target: %v", d)
+	}
+	k.StatusDetails.Stopped = &wire.TestClockStopped{TargetFrozenTime: "2026-03-15T00:00:00Z", Code: wire.ErrorCodeAccountLimitExceeded, Message: "-max-account-bytes"}
+	d := stoppedShortDiagnostic(k.ID, k)
+	if d == nil {
+		t.Fatal("no diagnostic for a clock stopped short")
+	}
+	for _, want := range []string{k.ID, k.FrozenTime, "2026-03-15T00:00:00Z", wire.ErrorCodeAccountLimitExceeded, "-max-account-bytes"} {
+		if !strings.Contains(d.Detail(), want) {
+			t.Errorf("the detail %q does not name %q", d.Detail(), want)
+		}
+	}
 }

@@ -148,7 +148,7 @@ func (a *account) restore(from *account, undo []delivery.Undo) {
 	a.dunningEnd = from.dunningEnd
 	a.scheduleRenewals()
 	a.wh.endpoints, a.wh.endpointOrder = from.wh.endpoints, from.wh.endpointOrder
-	a.wh.events, a.wh.eventOrder = from.wh.events, from.wh.eventOrder
+	a.wh.events, a.wh.eventOrder, a.wh.eventBytes = from.wh.events, from.wh.eventOrder, from.wh.eventBytes
 	a.wh.seq = max(a.wh.seq, from.wh.seq)
 	a.charge(from.bytes - a.bytes)
 	a.wh.book.Undo(undo)

@@ -25,11 +25,14 @@ import (
 // growing (new lines replace the oldest) once the total is reached. Each account keeps a running count, changed by every
 // insert, update, delete and expiry. A write that finds its account, or
 // the whole sandbox, at a byte limit first drops the account's oldest
-// events (a log, already bounded by count and age), and is refused only if
-// that is not enough, with 403 account_limit_exceeded or
-// sandbox_limit_exceeded; reads, deletes and POST /_sandbox/reset always
-// run. The write that crosses a limit runs: a limit is exceeded by at most
-// one request's records per client writing at that moment.
+// events (a log, already bounded by count and age) when that makes room,
+// and is otherwise refused, dropping nothing, with 403
+// account_limit_exceeded or sandbox_limit_exceeded; reads, deletes and
+// POST /_sandbox/reset always run. The write that crosses a limit runs: a
+// limit is exceeded by at most one request's records per client writing
+// at that moment. Billing is held tighter: each renewal step first finds
+// room for the most it can keep (roomFor, stepBytes in renewals.go), so
+// that no advance or renewal run takes an account past its limit.
 type Limits struct {
 	// MaxAccounts bounds the accounts made on first use (keys not named by
 	// Options.Keys). A key past it gets 403 sandbox_limit_exceeded.
@@ -90,50 +93,75 @@ func (a *account) recount(counted *int64, now int64) {
 
 // canGrow is the check before a write that may add records: nil, or the
 // refusal of a full account or sandbox. The account is write-locked.
-func (c *call) canGrow() *apierr.Error {
-	lim := &c.s.limits
-	if !c.makeRoom() {
+func (c *call) canGrow() *apierr.Error { return c.roomFor(1) }
+
+// roomFor is the check before something that keeps up to need more
+// bytes (a write's records, a renewal's invoice, payment and events):
+// nil when the account and the sandbox have room for them, after
+// forgetting the account's oldest events if that makes enough; else the
+// refusal of the limit in the way, having forgotten nothing, so that a
+// refusal changes nothing. The account is write-locked.
+func (c *call) roomFor(need int64) *apierr.Error {
+	if c.makeRoomFor(need) {
 		return nil
 	}
+	lim := &c.s.limits
+	// A renewal, or a clock's advance, reserves more than a byte: say
+	// how much.
+	more := ""
+	if need > 1 {
+		more = fmt.Sprintf(", and this request's next step (a renewal, a clock's events) may keep %s more", bytesize.Format(need))
+	}
 	switch {
-	case lim.MaxAccountBytes > 0 && c.a.kept() >= lim.MaxAccountBytes:
+	case lim.MaxAccountBytes > 0 && c.a.kept()+need > lim.MaxAccountBytes:
 		c.s.metrics.Refused(metrics.LimitAccountBytes)
 		return &apierr.Error{
 			Status: http.StatusForbidden, Type: wire.ErrorTypeInvalidRequest, Code: wire.ErrorCodeAccountLimitExceeded,
-			Message: fmt.Sprintf("This account keeps %s of customers, payments, products, prices, subscriptions, invoices, test clocks, webhook endpoints, pending webhook deliveries, idempotency records and logged requests, "+
-				"the most this sandbox allows one account (-max-account-bytes %s); delete objects, or POST %s to empty the account. "+
-				"Reads and deletes still work.", bytesize.Format(c.a.kept()), bytesize.Format(lim.MaxAccountBytes), wire.PathSandboxReset),
+			Message: fmt.Sprintf("This account keeps %s of customers, payments, products, prices, subscriptions, invoices, test clocks, webhook endpoints, pending webhook deliveries, idempotency records and logged requests%s, "+
+				"past the most this sandbox allows one account (-max-account-bytes %s); delete objects, or POST %s to empty the account. "+
+				"Reads and deletes still work.", bytesize.Format(c.a.kept()), more, bytesize.Format(lim.MaxAccountBytes), wire.PathSandboxReset),
 		}
-	case lim.MaxTotalBytes > 0 && c.s.total.Load() >= lim.MaxTotalBytes:
+	default:
 		c.s.metrics.Refused(metrics.LimitTotalBytes)
 		return &apierr.Error{
 			Status: http.StatusForbidden, Type: wire.ErrorTypeInvalidRequest, Code: wire.ErrorCodeSandboxLimitExceeded,
-			Message: fmt.Sprintf("This sandbox keeps %s over all its accounts, the most it allows (-max-total-bytes %s); "+
+			Message: fmt.Sprintf("This sandbox keeps %s over all its accounts%s, past the most it allows (-max-total-bytes %s); "+
 				"delete objects or POST %s, or ask its operator for a higher -max-total-bytes. Reads and deletes still work.",
-				bytesize.Format(c.s.total.Load()), bytesize.Format(lim.MaxTotalBytes), wire.PathSandboxReset),
+				bytesize.Format(c.s.total.Load()), more, bytesize.Format(lim.MaxTotalBytes), wire.PathSandboxReset),
 		}
 	}
-	return nil
 }
 
-// full reports whether the account or the sandbox keeps as much as its
-// limit allows. The account is locked.
-func (c *call) full() bool {
+// excess is by how many bytes need more would take the account past its
+// limit or the sandbox past its total, the larger; 0 or less when both
+// have room. The account is locked.
+func (c *call) excess(need int64) int64 {
 	lim := &c.s.limits
-	return (lim.MaxAccountBytes > 0 && c.a.kept() >= lim.MaxAccountBytes) ||
-		(lim.MaxTotalBytes > 0 && c.s.total.Load() >= lim.MaxTotalBytes)
+	ex := int64(0)
+	if lim.MaxAccountBytes > 0 {
+		ex = max(ex, c.a.kept()+need-lim.MaxAccountBytes)
+	}
+	if lim.MaxTotalBytes > 0 {
+		ex = max(ex, c.s.total.Load()+need-lim.MaxTotalBytes)
+	}
+	return ex
 }
 
-// makeRoom reports whether the account or the sandbox is full, after
-// forgetting the account's oldest events to make room: events are a log,
-// and go before a write is refused or a renewal waits. The account is
-// write-locked.
-func (c *call) makeRoom() (full bool) {
-	if !c.full() {
+// makeRoomFor reports whether the account and the sandbox have room for
+// need more bytes, after forgetting the account's oldest events to make
+// it: events are a log, and go before a write is refused or a renewal
+// stops. When forgetting every event would not make room, it forgets
+// none. The account is write-locked.
+func (c *call) makeRoomFor(need int64) bool {
+	ex := c.excess(need)
+	if ex <= 0 {
+		return true
+	}
+	if ex > c.a.wh.eventBytes {
 		return false
 	}
-	c.pruneEventsWhile(c.full)
-	return c.full()
+	c.pruneEventsWhile(func() bool { return c.excess(need) > 0 })
+	return c.excess(need) <= 0
 }
 
 // accountsFull is the refusal of a key that would need a new account when
@@ -268,6 +296,7 @@ func (a *account) countLoaded(now time.Time) {
 	}
 	for _, ev := range a.wh.eventOrder {
 		a.recount(&ev.Counted, ev.MemBytes())
+		a.wh.eventBytes += ev.Counted
 	}
 	for _, t := range a.tokens {
 		a.recount(&t.Counted, model.TokenBytes)

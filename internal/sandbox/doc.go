@@ -85,11 +85,14 @@
 //     description clears it.
 //   - Limits (bounds.go): what accounts keep is counted as it changes.
 //     A write (any POST but /_sandbox/reset and /_sandbox/faults) to a
-//     full account or sandbox drops the account's oldest events, then is
-//     refused with 403 account_limit_exceeded or sandbox_limit_exceeded,
-//     not stored under its Idempotency-Key; a key that would need an
-//     account past Limits.MaxAccounts is refused every request. Idle
-//     accounts made on first use are removed, never those of Options.Keys.
+//     full account or sandbox drops the account's oldest events when that
+//     makes room, else (dropping none) is refused with 403
+//     account_limit_exceeded or sandbox_limit_exceeded, not stored under
+//     its Idempotency-Key; a key that would need an account past
+//     Limits.MaxAccounts is refused every request. A renewal step must
+//     find room for the most it can keep before it runs (renewals.go), so
+//     billing never takes an account past its limit. Idle accounts made on
+//     first use are removed, never those of Options.Keys.
 //   - GET /healthz and GET /metrics (metrics.go) need no key and are
 //     counted nowhere in /_sandbox/stats: they are for the operator. The
 //     metrics sit on a registry per Server; their labels are route names,
@@ -118,16 +121,22 @@
 //     charged twice; completing it settles the invoice.
 //   - Renewals (renewals.go, package billing) run on Options.Clock: at each
 //     due moment the runner does every account's due steps in time order,
-//     each with the time it was due, and commits an account's run at
-//     once; a failed commit reads the account back and the steps run
-//     again later. Each period's invoice id is made from the subscription
-//     and the period. Dunning retries 3, 5 and 7 days apart, then ends in
+//     each with the time it was due, and commits an account's run in
+//     parts of whole steps (about a MiB each), letting the account's lock
+//     go between them; a failed commit reads the account back and the
+//     steps not written run again later; a step without room stops the
+//     run, which looks again each minute. Each period's invoice id is made
+//     from the subscription and the period. Dunning retries 3, 5 and 7
+//     days apart, then ends in
 //     the status /_sandbox/billing or -dunning-end chooses. Renewals are
 //     not use: they do not keep an idle account.
 //   - Test clocks (testclocks.go): a customer is put on one at creation,
 //     for life; its objects take their times from the clock and its
 //     subscriptions renew only in an advance, which runs the engine's
-//     steps within the request. A clock's time is the objects' only
+//     steps within the request, written in the same parts, the clock put
+//     at each part's moment; without room for its next step it stops
+//     there and says so in status_details, or, with no step done, is
+//     refused whole. A clock's time is the objects' only
 //     (call.now: created and period fields, events' created_at); what
 //     runs on real time runs on Options.Clock (call.wall) whatever clock
 //     a request touches: keys' and events' retention, deliveries (due at

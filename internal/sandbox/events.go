@@ -48,6 +48,7 @@ func (c *call) emit(typ string, obj []byte) {
 		ev.Obj = wh.objs.copy(obj, len(wh.eventOrder)) // obj may be the call's scratch
 	}
 	c.a.recount(&ev.Counted, ev.MemBytes())
+	wh.eventBytes += ev.Counted
 	wh.eventOrder = append(wh.eventOrder, ev)
 	c.putEvent(ev)
 	c.pruneEventsWhile(func() bool { return false })
@@ -271,6 +272,7 @@ func (c *call) pruneEventsWhile(over func() bool) {
 		ev := wh.eventOrder[n]
 		wh.forgetEvent(ev)
 		c.a.charge(-ev.Counted)
+		wh.eventBytes -= ev.Counted
 		c.deleteEventRecord(ev)
 		n++
 	}

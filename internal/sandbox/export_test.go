@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/paymentsdev/terraform-provider-payments/internal/sandbox/storage"
+	"github.com/paymentsdev/terraform-provider-payments/internal/wire"
 )
 
 // SetAfterReserve lets the external tests hold a request inside the window
@@ -25,7 +26,8 @@ func WebhookSettings(s *Server) (attempts int, retryBase, timeout time.Duration)
 }
 
 // AccountBytes is the running count of the bytes the account of key keeps,
-// and what a count from scratch of its records gives; -1, -1 when the key
+// and what a count from scratch of its records gives (off by as much as
+// the running sum of its events' charges is off); -1, -1 when the key
 // has no account.
 func AccountBytes(s *Server, key string) (running, recounted int64) {
 	s.mu.RLock()
@@ -51,9 +53,14 @@ func AccountBytes(s *Server, key string) (running, recounted int64) {
 	for _, ep := range a.wh.endpoints {
 		recounted += ep.MemBytes()
 	}
+	evBytes := int64(0)
 	for _, ev := range a.wh.eventOrder {
 		recounted += ev.MemBytes()
+		evBytes += ev.MemBytes()
 	}
+	// The events' own sum (webhookState.eventBytes) drifting from their
+	// charges shows as a difference too.
+	recounted += a.wh.eventBytes - evBytes
 	for _, p := range a.cat.Products {
 		recounted += p.MemBytes()
 	}
@@ -187,4 +194,39 @@ func ScheduledRenewals(s *Server, key string) (n int, next int64, freshN int, fr
 	}
 	a.renewals = kept
 	return n, next, freshN, freshNext
+}
+
+// ObjectBytes is the running count of the bytes the objects of key's
+// account keep, without its request log and delivery book, which reads
+// and deliveries change; -1 when the key has no account.
+func ObjectBytes(s *Server, key string) int64 {
+	s.mu.RLock()
+	a := s.accounts[sha256.Sum256([]byte(key))]
+	s.mu.RUnlock()
+	if a == nil {
+		return -1
+	}
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	return a.bytes
+}
+
+// StepBytes is what the renewal engine reserves before one due step of
+// the subscription id of key's account (stepBytes), and what the
+// account's events, which go first to make room, are charged; -1, -1
+// when there is no such subscription.
+func StepBytes(s *Server, key, id string) (step, events int64) {
+	s.mu.RLock()
+	a := s.accounts[sha256.Sum256([]byte(key))]
+	s.mu.RUnlock()
+	if a == nil {
+		return -1, -1
+	}
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	r, ok := parseRID(id, wire.SubscriptionIDPrefix)
+	if sub := a.bill.Subs[r]; ok && sub != nil {
+		return (&call{s: s, a: a}).stepBytes(sub), a.wh.eventBytes
+	}
+	return -1, -1
 }

@@ -245,6 +245,9 @@ type call struct {
 	// reading the account back from the store does not restore (see
 	// account.restore); run when the commit fails.
 	undo []delivery.Undo
+	// partial is set once the request committed part of its changes
+	// (commitPart): a later failure then changed something.
+	partial bool
 	// newSub is the subscription the request creates, announced once by
 	// its create rather than at each change on the way.
 	newSub  *model.Subscription
@@ -275,7 +278,8 @@ func init() {
 			pattern: pattern, name: name, fn: fn,
 			v1:    strings.HasPrefix(path, wire.APIVersionPrefix+"/"),
 			write: method != http.MethodGet,
-			grows: method == http.MethodPost && path != wire.PathSandboxReset && path != wire.PathSandboxFaults && path != wire.PathSandboxBilling,
+			// An advance finds room for each step itself (testclocks.go).
+			grows: method == http.MethodPost && path != wire.PathSandboxReset && path != wire.PathSandboxFaults && path != wire.PathSandboxBilling && path != wire.PathTestClockAdvance,
 		}
 	}
 	publicRoute := func(rt route) route { rt.public = true; return rt }

@@ -421,3 +421,57 @@ func TestStore_FailedWriteKeepsDeliveries(t *testing.T) {
 		})
 	}
 }
+
+// TestStore_FailedAdvanceChangesNothing: an advance whose commit fails
+// leaves the account exactly as it was, in what it reads and in what it
+// counts, though the account was full and the advance made room by
+// forgetting old events first.
+func TestStore_FailedAdvanceChangesNothing(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	st, err := storage.Open(filepath.Join(dir, "sandbox.db"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	faulty := &sandbox.FaultyStore{Store: st}
+	const limit = 256 << 10
+	sb := sandboxtest.Start(t, sandboxtest.WithStore(faulty), sandboxtest.WithLimits(sandbox.Limits{MaxAccountBytes: limit}))
+	key := sandboxtest.NewKey(t)
+	e := envOn(t, sb, key)
+	pr := e.plan("1500", "metadata[plan]", "gold")
+	k := e.testClock("frozen_time", "2026-01-31T12:00:00Z")
+	cu := e.customer(vals("source", sandbox.TokenVisa, "test_clock", k.ID, "metadata[a]", "b"))
+	for range 5 {
+		e.subscribe("customer", cu.ID, "items[0][price]", pr.ID)
+	}
+	// Events until the account is full: each write then forgets the
+	// oldest to make room.
+	for range 60 {
+		var x wire.Customer
+		e.post("/v1/customers", bigMeta(10, 400)).ok(&x)
+		e.del("/v1/customers/" + x.ID).ok(nil)
+	}
+	if running, _ := sandbox.AccountBytes(sb.Server, key); running < limit {
+		t.Fatalf("the account keeps %d bytes; the test needs it full (%d)", running, limit)
+	}
+	before, counted := accountState(e, cu.ID), sandbox.ObjectBytes(sb.Server, key)
+
+	faulty.Fail.Store(true)
+	refusedWrite(t, e.post(wire.PathTestClocks+"/"+k.ID+"/advance", vals("frozen_time", "2026-03-15T00:00:00Z")), dir)
+	faulty.Fail.Store(false)
+
+	if after := accountState(e, cu.ID); !bytes.Equal(after, before) {
+		t.Errorf("the failed advance changed what the account reads:\n%s\nwant\n%s", after, before)
+	}
+	if after := sandbox.ObjectBytes(sb.Server, key); after != counted {
+		t.Errorf("the failed advance changed the account's count of its objects: %d bytes, %d before", after, counted)
+	}
+	if running, recounted := sandbox.AccountBytes(sb.Server, key); running != recounted {
+		t.Errorf("after the rollback the account counts %d bytes, its records %d", running, recounted)
+	}
+	var k2 wire.TestClock
+	e.get(wire.PathTestClocks+"/"+k.ID, nil).ok(&k2)
+	if k2.FrozenTime != k.FrozenTime {
+		t.Errorf("the clock moved to %s in a failed advance", k2.FrozenTime)
+	}
+}

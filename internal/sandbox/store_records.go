@@ -188,12 +188,37 @@ func (s *Server) storeFailed(c *call, err error) *apierr.Error {
 		s.log.Error("writing the data file failed and the write could not be erased: the request's outcome is unknown; refusing every request until a restart", "error", err)
 		return outcomeUnknown(err)
 	}
-	s.log.Error("writing the data file failed; the request changed nothing and is answered 503", "error", err)
+	s.log.Error("writing the data file failed; the request's changes since its last write are undone and it is answered 503", "error", err)
 	if rerr := s.rollback(c); rerr != nil {
 		s.storeErr.CompareAndSwap(nil, &rerr)
 		s.log.Error("reading the data file back after a failed write failed too; refusing every request until a restart", "error", rerr)
 	}
-	return storageUnavailable(err)
+	e := storageUnavailable(err)
+	if c.partial {
+		e.Message = fmt.Sprintf("The sandbox could not write its data file (%s) after writing part of this request: what was written stays "+
+			"(a test clock's advance, up to the clock's frozen_time). Retry it, with the same Idempotency-Key, once the disk takes writes again, to go on.", storageCause(err))
+	}
+	return e
+}
+
+// commitPart commits the changes the call made so far, after put stages
+// what says how far it got, so that a long request (a clock's advance)
+// writes in parts that each fit the data file's log. Nil, or the
+// refusal to answer: the account is then back at the file's state, its
+// last part, and the request must stop. Without a store that keeps
+// records there is nothing to write. The account is write-locked.
+func (c *call) commitPart(put func()) *apierr.Error {
+	if len(c.ops) == 0 {
+		return nil
+	}
+	put()
+	if err := c.s.store.Commit(c.a.hash, c.ops); err != nil {
+		e := c.s.storeFailed(c, err)
+		c.ops, c.undo = nil, nil
+		return e
+	}
+	c.ops, c.undo, c.partial = nil, nil, true
+	return nil
 }
 
 // storageUnavailable is the 503 of a write the disk refused. Its message

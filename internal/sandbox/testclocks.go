@@ -137,7 +137,7 @@ func (c *call) deleteTestClock() response {
 
 // clockLedger is the subscriptions of one clock's customers.
 type clockLedger struct {
-	ledger
+	*ledger
 	k *model.TestClock
 }
 
@@ -153,6 +153,15 @@ func (l clockLedger) All(yield func(*model.Subscription) bool) {
 // every renewal, retry, trial end and expiry due in between, in time
 // order. One advance crosses at most wire.TestClockAdvancePeriods periods
 // of the shortest subscription on the clock.
+//
+// Its steps are committed in chunks (renewals.go), the clock put at the
+// moment each reached, marked interrupted, so that a crash between two
+// leaves a clock that the next advance moves on from. When the account or
+// the sandbox has no room for the next step, the advance stops there: the
+// clock stays at the moment of its last step, its status_details saying
+// how far it was to go and why; with no step done at all, it is refused
+// whole, 403, and changes nothing. The answer, and the one an
+// Idempotency-Key keeps, is the clock as the advance left it.
 func (c *call) advanceTestClock() response {
 	if e := c.f.Check(wire.ParamFrozenTime); e != nil {
 		return errResponse(e)
@@ -171,11 +180,40 @@ func (c *call) advanceTestClock() response {
 	if e := refused(k.CheckAdvance(to, c.a.bill.SubOrder, billing.RetrySpan())); e != nil {
 		return errResponse(e)
 	}
-	c.unix, c.now = k.Frozen, time.Unix(k.Frozen, 0).UTC()
-	c.emit(wire.EventTestClockAdvancing, model.TestClockJSON(nil, k, wire.TestClockStatusAdvancing))
-	billing.Advance[*model.Subscription](clockLedger{ledger{c}, k}, to)
-	k.Frozen = to
-	c.unix, c.now = to, time.Unix(to, 0)
+	from := k.Frozen
+	advancing := func() {
+		c.unix, c.now = from, time.Unix(from, 0).UTC()
+		k.StopTarget, k.StopCode = 0, ""
+		c.emit(wire.EventTestClockAdvancing, model.TestClockJSON(nil, k, wire.TestClockStatusAdvancing))
+	}
+	// Room for the advancing and ready events, besides each step's.
+	reserve := 2 * model.EventMemBytes(int64(len(model.TestClockJSON(nil, k, wire.TestClockStatusAdvancing)))+512)
+	l := &ledger{c: c, first: advancing, reserve: reserve}
+	for {
+		l.newChunk()
+		_, _, stopped := billing.Advance[*model.Subscription](clockLedger{l, k}, to)
+		if !l.full(stopped) {
+			break
+		}
+		k.Frozen, k.StopTarget, k.StopCode = max(from, l.lastAt), to, wire.TestClockStopInterrupted
+		if e := c.commitPart(func() { c.putTestClock(k) }); e != nil {
+			return errResponse(e)
+		}
+	}
+	switch {
+	case l.stop != nil && l.done == 0:
+		return errResponse(l.stop)
+	case l.done == 0:
+		if e := c.roomFor(reserve); e != nil {
+			return errResponse(e)
+		}
+		advancing()
+	}
+	k.Frozen, k.StopTarget, k.StopCode = to, 0, ""
+	if l.stop != nil {
+		k.Frozen, k.StopTarget, k.StopCode = max(from, l.lastAt), to, l.stop.Code
+	}
+	c.unix, c.now = k.Frozen, time.Unix(k.Frozen, 0)
 	c.putTestClock(k)
 	b := model.TestClockJSON(nil, k, wire.TestClockStatusReady)
 	c.emit(wire.EventTestClockReady, b)

@@ -28,6 +28,9 @@ type webhookState struct {
 	endpointOrder []*model.WebhookEndpoint // by seq, oldest first
 	events        eventIndex
 	eventOrder    []*model.Event // by seq, oldest first
+	// eventBytes is what the events are charged, together: the most
+	// forgetting them all can free (bounds.go, roomFor).
+	eventBytes int64
 	// indexMu orders the readers that file events (webhookState.event).
 	indexMu sync.Mutex
 	// slab and objs hold the events and their objects (events.go).
@@ -50,7 +53,7 @@ func (w *webhookState) ensure() {
 // Deliveries already scheduled find themselves gone from pending and stop.
 func (w *webhookState) clear(c *call) {
 	w.endpoints, w.endpointOrder = nil, nil
-	w.events, w.eventOrder, w.slab, w.objs = eventIndex{}, nil, nil, eventObjects{}
+	w.events, w.eventOrder, w.slab, w.objs, w.eventBytes = eventIndex{}, nil, nil, eventObjects{}, 0
 	c.undoBook(c.s.hooks.Reset(c.a))
 }
 

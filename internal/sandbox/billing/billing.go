@@ -124,8 +124,10 @@ type Steps[ID comparable] interface {
 	// State reads one.
 	State(id ID) State
 	// Do does step kind of id at moment at, with at as the time of
-	// whatever it makes.
-	Do(id ID, kind Kind, at int64)
+	// whatever it makes, and reports whether it did: false, having
+	// changed nothing, stops the walk before the step (the account has
+	// no room for it), so that a walk ends between whole steps.
+	Do(id ID, kind Kind, at int64) bool
 }
 
 // Ledger is one account's subscriptions as Advance walks them.
@@ -140,8 +142,10 @@ type Ledger[ID comparable] interface {
 // many it did and the moment of the next step after until (0 when none).
 // A step may make another due (a renewal's failed charge schedules a
 // retry); it is done in its turn if due by until. A Schedule does the
-// same steps in the same order when its orders follow All's.
-func Advance[ID comparable](l Ledger[ID], until int64) (steps int, next int64) {
+// same steps in the same order when its orders follow All's. When Do
+// refuses a step the walk stops there: stopped is true and next is that
+// step's moment, every step before it done and none after.
+func Advance[ID comparable](l Ledger[ID], until int64) (steps int, next int64, stopped bool) {
 	var q queue[ID]
 	push := func(id ID, order uint64) {
 		if k, at, ok := Due(l.State(id)); ok {
@@ -156,14 +160,16 @@ func Advance[ID comparable](l Ledger[ID], until int64) (steps int, next int64) {
 	for len(q) > 0 {
 		it := q[0]
 		if it.at > until {
-			return steps, it.at
+			return steps, it.at, false
+		}
+		if !l.Do(it.id, it.kind, it.at) {
+			return steps, it.at, true
 		}
 		q.pop()
-		l.Do(it.id, it.kind, it.at)
 		steps++
 		push(it.id, it.order)
 	}
-	return steps, 0
+	return steps, 0, false
 }
 
 type item[ID comparable] struct {

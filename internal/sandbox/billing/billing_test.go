@@ -62,6 +62,8 @@ type fakeLedger struct {
 	order []string
 	log   []string
 	every map[string]int64
+	// room is how many more steps Do does; negative for any number.
+	room int
 }
 
 func (l *fakeLedger) All(yield func(string) bool) {
@@ -72,11 +74,16 @@ func (l *fakeLedger) All(yield func(string) bool) {
 	}
 }
 func (l *fakeLedger) State(id string) State { return *l.subs[id] }
-func (l *fakeLedger) Do(id string, k Kind, at int64) {
+func (l *fakeLedger) Do(id string, k Kind, at int64) bool {
+	if l.room == 0 {
+		return false
+	}
+	l.room--
 	l.log = append(l.log, fmt.Sprintf("%s@%d", id, at/day))
 	if k == Renew {
 		l.subs[id].PeriodEnd += l.every[id]
 	}
+	return true
 }
 
 func TestAdvance_TimeOrder(t *testing.T) {
@@ -89,11 +96,36 @@ func TestAdvance_TimeOrder(t *testing.T) {
 		},
 		order: []string{"weekly", "daily", "gone"},
 		every: map[string]int64{"weekly": 7 * day, "daily": 5 * day},
+		room:  -1,
 	}
-	steps, next := Advance[string](l, 15*day)
+	steps, next, stopped := Advance[string](l, 15*day)
 	want := []string{"daily@5", "weekly@7", "daily@10", "weekly@14", "daily@15"}
-	if !slices.Equal(l.log, want) || steps != len(want) || next != 20*day {
-		t.Errorf("Advance = %d steps, next day %d, log %v; want %v, next day 20", steps, next/day, l.log, want)
+	if !slices.Equal(l.log, want) || steps != len(want) || next != 20*day || stopped {
+		t.Errorf("Advance = %d steps, next day %d, stopped %v, log %v; want %v, next day 20", steps, next/day, stopped, l.log, want)
+	}
+}
+
+// TestAdvance_StopsWhereDoRefuses: a step Do refuses ends the walk
+// there, its moment as next, every earlier step done and none later.
+func TestAdvance_StopsWhereDoRefuses(t *testing.T) {
+	t.Parallel()
+	l := &fakeLedger{
+		subs:  map[string]*State{"a": {Status: StatusActive, PeriodEnd: 7 * day}, "b": {Status: StatusActive, PeriodEnd: 5 * day}},
+		order: []string{"a", "b"},
+		every: map[string]int64{"a": 7 * day, "b": 5 * day},
+		room:  2,
+	}
+	steps, next, stopped := Advance[string](l, 15*day)
+	if want := []string{"b@5", "a@7"}; !slices.Equal(l.log, want) || steps != 2 || next != 10*day || !stopped {
+		t.Errorf("Advance = %d steps, next day %d, stopped %v, log %v; want %v, next day 10, stopped", steps, next/day, stopped, l.log, want)
+	}
+	// A Schedule stops alike and keeps the refused step filed.
+	l2 := &fakeLedger{subs: map[string]*State{"a": {Status: StatusActive, PeriodEnd: 7 * day}, "b": {Status: StatusActive, PeriodEnd: 5 * day}},
+		order: l.order, every: l.every, room: 2}
+	s := schedule(l2)
+	steps, next, stopped = s.Advance(l2, 15*day)
+	if at, _ := s.Next(); steps != 2 || next != 10*day || !stopped || at != 10*day {
+		t.Errorf("Schedule.Advance = %d steps, next day %d, stopped %v, filed day %d; want 2, 10, stopped, 10", steps, next/day, stopped, at/day)
 	}
 }
 

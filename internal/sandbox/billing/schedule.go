@@ -72,22 +72,26 @@ func (s *Schedule[ID]) Next() (at int64, ok bool) {
 // subscription before its step, so that an entry a change did not Set
 // is filed again rather than done (a retry of an invoice paid meanwhile
 // would charge it twice), and after it. Do may Set any entry meanwhile.
-func (s *Schedule[ID]) Advance(l Steps[ID], until int64) (steps int, next int64) {
+// A step Do refuses stops the run as it stops Advance's walk, and stays
+// filed.
+func (s *Schedule[ID]) Advance(l Steps[ID], until int64) (steps int, next int64, stopped bool) {
 	for len(s.q) > 0 {
 		it := s.q[0]
 		if it.at > until {
-			return steps, it.at
+			return steps, it.at, false
 		}
 		st := l.State(it.id)
 		if kind, at, ok := Due(st); !ok || kind != it.kind || at != it.at {
 			s.Set(it.id, it.order, st)
 			continue
 		}
-		l.Do(it.id, it.kind, it.at)
+		if !l.Do(it.id, it.kind, it.at) {
+			return steps, it.at, true
+		}
 		steps++
 		s.Set(it.id, it.order, l.State(it.id))
 	}
-	return steps, 0
+	return steps, 0, false
 }
 
 func (s *Schedule[ID]) swap(i, j int) {

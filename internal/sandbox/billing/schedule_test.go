@@ -75,7 +75,7 @@ func TestSchedule_AdvanceAsTheWalk(t *testing.T) {
 	rng := rand.New(rand.NewPCG(uint64(seed), 0))
 	statuses := []string{StatusActive, StatusActive, StatusPastDue, StatusTrialing, StatusCanceled, StatusUnpaid}
 	build := func() *fakeLedger {
-		l := &fakeLedger{subs: map[string]*State{}, every: map[string]int64{}}
+		l := &fakeLedger{subs: map[string]*State{}, every: map[string]int64{}, room: -1}
 		for i := range 300 {
 			id := fmt.Sprintf("s%03d", i)
 			l.order = append(l.order, id)
@@ -85,16 +85,16 @@ func TestSchedule_AdvanceAsTheWalk(t *testing.T) {
 		return l
 	}
 	walked := build()
-	scheduled := &fakeLedger{subs: map[string]*State{}, order: walked.order, every: walked.every}
+	scheduled := &fakeLedger{subs: map[string]*State{}, order: walked.order, every: walked.every, room: -1}
 	for id, st := range walked.subs {
 		c := *st
 		scheduled.subs[id] = &c
 	}
 	s := schedule(scheduled)
 	for _, until := range []int64{10 * day, 10 * day, 45 * day, 90 * day} {
-		wSteps, wNext := Advance[string](walked, until)
+		wSteps, wNext, _ := Advance[string](walked, until)
 		cl := &countingLedger{fakeLedger: scheduled}
-		sSteps, sNext := s.Advance(cl, until)
+		sSteps, sNext, _ := s.Advance(cl, until)
 		if wSteps != sSteps || wNext != sNext || !slices.Equal(walked.log, scheduled.log) {
 			t.Fatalf("until day %d: the walk did %d steps (next %d), the schedule %d (next %d); logs differ: %v",
 				until/day, wSteps, wNext, sSteps, sNext, slices.Compare(walked.log, scheduled.log))
@@ -124,12 +124,13 @@ func TestSchedule_StaleEntry(t *testing.T) {
 			subs:  map[string]*State{"a": {Status: StatusPastDue, PeriodEnd: 30 * day, NextAttempt: 3 * day}},
 			order: []string{"a"},
 			every: map[string]int64{"a": 30 * day},
+			room:  -1,
 		}
 		s := schedule(l)
 		tc.change(l.subs["a"])
 		// A retry done clears the next attempt, as the sandbox's does.
 		retrying := &retryLedger{l}
-		_, next := s.Advance(retrying, 40*day)
+		_, next, _ := s.Advance(retrying, 40*day)
 		if !slices.Equal(l.log, tc.log) || next != tc.next*day {
 			t.Errorf("%s: log %v, next day %d; want %v, next day %d", tc.name, l.log, next/day, tc.log, tc.next)
 		}
@@ -139,9 +140,10 @@ func TestSchedule_StaleEntry(t *testing.T) {
 // retryLedger is a fakeLedger whose retries clear the next attempt.
 type retryLedger struct{ *fakeLedger }
 
-func (l *retryLedger) Do(id string, k Kind, at int64) {
+func (l *retryLedger) Do(id string, k Kind, at int64) bool {
 	l.fakeLedger.Do(id, k, at)
 	if k == Retry {
 		l.subs[id].NextAttempt = 0
 	}
+	return true
 }

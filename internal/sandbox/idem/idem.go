@@ -228,5 +228,5 @@ var recordBytes = int64(reflect.TypeFor[Record]().Size()) + model.AllocOverhead
 // place in the queue and the map, its key and its answer.
 func (r *Record) MemBytes() int64 {
 	// The map entry: a string key, a pointer, and the map's spare slots.
-	return recordBytes + model.OrderSlot + (16+model.PtrBytes+1)*8/5 + model.StrBytes(r.Key) + int64(cap(r.Body)) + model.AllocOverhead
+	return recordBytes + model.OrderSlot + (16+model.PtrBytes+1)*8/5 + model.StrBytes(r.Key) + int64(len(r.Body)) + model.AllocOverhead
 }

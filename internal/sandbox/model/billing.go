@@ -283,7 +283,7 @@ func (b *SubBook) Load(buckets map[string][][]byte, cat *Catalog) error {
 
 // MemBytes is what the subscription costs its account (sizes.go).
 func (s *Subscription) MemBytes() int64 {
-	return SubBytes + RidMapEntry + OrderSlot + RenewalSlot + int64(cap(s.Items))*SubItemBytes + AllocOverhead + MetaBytes(s.Meta)
+	return SubBytes + RidMapEntry + OrderSlot + RenewalSlot + SliceBytes(len(s.Items), SubItemBytes) + AllocOverhead + MetaBytes(s.Meta)
 }
 
 // MemBytes is what the invoice costs its account (sizes.go).
@@ -313,7 +313,7 @@ func SubscriptionJSON(b []byte, s *Subscription) []byte {
 		b = append(b, `{"id":`...)
 		b = ids.Append(b, wire.SubscriptionItemIDPrefix, it.ID)
 		b = append(b, `,"object":"subscription_item","price":`...)
-		b = PriceJSON(b, it.Price)
+		b = ItemPriceJSON(b, it.Price)
 		b = append(b, `,"quantity":`...)
 		b = jsonw.Int(b, it.Quantity)
 		b = append(b, '}')
@@ -337,6 +337,63 @@ func SubscriptionJSON(b []byte, s *Subscription) []byte {
 	b = append(b, `,"latest_invoice":`...)
 	b = ids.AppendOpt(b, wire.InvoiceIDPrefix, s.LatestInvoice)
 	return AppendMetadataTail(b, s.Meta, s.Created)
+}
+
+// The most a subscription's or an invoice's JSON holds besides what
+// grows with its strings: measured with every field at its widest by
+// TestSnapshotBytes_Bound, and rounded up.
+const (
+	subJSONFixed      = 768
+	subItemJSONFixed  = 512
+	invoiceJSONFixed  = 768
+	invoiceLineJSON   = 256
+	paymentJSONBytes  = 1024
+	eventJSONOverhead = 192
+)
+
+// SnapshotBytes bounds the length of the subscription's JSON
+// (SubscriptionJSON), which its events carry, without writing it: its
+// fixed fields, its metadata, and each item's price without the price's
+// metadata (ItemPriceJSON). Its worst case, twenty items of prices with
+// the longest nickname and lookup key and fifty keys of metadata at the
+// longest, every character escaped to six bytes, is WorstSnapshotBytes.
+func (s *Subscription) SnapshotBytes() int64 {
+	n := int64(subJSONFixed) + MetaBytes(s.Meta)
+	for _, it := range s.Items {
+		n += subItemJSONFixed + StrBytes(it.Price.Nickname) + StrBytes(it.Price.LookupKey)
+	}
+	return n
+}
+
+// WorstSnapshotBytes is the longest a subscription's JSON, and so the
+// object of one event, can be (SnapshotBytes at its worst), and
+// WorstEventBytes what such an event costs its account: the decision
+// and the bound are in api/openapi.yaml and the API assumptions guide.
+var (
+	WorstSnapshotBytes = subJSONFixed + int64(wire.MetadataMaxKeys)*(2*AllocOverhead+6*(wire.MetadataKeyMaxLength+wire.MetadataValueMaxLength)+KVBytes*3/2) + AllocOverhead +
+		int64(wire.SubscriptionItemsMax)*(subItemJSONFixed+2*AllocOverhead+6*(wire.NameMaxLength+wire.LookupKeyMaxLength))
+	WorstEventBytes = EventMemBytes(WorstSnapshotBytes)
+)
+
+// InvoiceJSONBytes bounds the length of the JSON of an invoice of lines
+// lines (InvoiceJSON), which holds no text of the user's.
+func InvoiceJSONBytes(lines int) int64 { return invoiceJSONFixed + int64(lines)*invoiceLineJSON }
+
+// PaymentJSONBytes bounds the length of the JSON of a payment an invoice
+// makes (Invoice.NewPayment): no metadata, a description of its own.
+const PaymentJSONBytes = paymentJSONBytes
+
+// EventMemBytes bounds what an event of an object of obj bytes of JSON
+// costs its account (Event.MemBytes).
+func EventMemBytes(obj int64) int64 {
+	return EventBytes + RidMapEntry + OrderSlot + (eventJSONOverhead+obj)*5/4 + AllocOverhead
+}
+
+// RenewalObjectsBytes bounds what the invoice and payment of one renewal
+// of s cost its account, besides its events.
+func RenewalObjectsBytes(s *Subscription) int64 {
+	return InvoiceBytes + RidMapEntry + OrderSlot + SliceBytes(len(s.Items), InvoiceLineBytes) + AllocOverhead +
+		PaymentBytes + RidMapEntry + 2*OrderSlot + 2*AllocOverhead + 128
 }
 
 // InvoiceJSON appends the invoice's JSON, as the API answers it, to b

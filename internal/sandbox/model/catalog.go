@@ -272,6 +272,24 @@ func PriceJSON(b []byte, pr *Price) []byte {
 	if b == nil {
 		b = make([]byte, 0, 384+len(pr.Nickname)+len(pr.LookupKey))
 	}
+	b = priceHead(b, pr)
+	return AppendMetadataTail(b, pr.Meta, pr.Created)
+}
+
+// ItemPriceJSON appends the price as a subscription's item embeds it: every
+// field but its metadata, so that the size of a subscription's JSON, and
+// of each event that carries it, does not grow with its prices' metadata
+// (twenty items of prices with the most metadata made one event 2.4 MB).
+// The price's own answer and its events have the metadata.
+func ItemPriceJSON(b []byte, pr *Price) []byte {
+	b = priceHead(b, pr)
+	b = append(b, `,"created_at":`...)
+	b = jsonw.Time(b, pr.Created)
+	return append(b, `,"livemode":false}`...)
+}
+
+// priceHead appends a price's JSON up to its metadata, unclosed.
+func priceHead(b []byte, pr *Price) []byte {
 	b = append(b, `{"id":`...)
 	b = ids.Append(b, wire.PriceIDPrefix, pr.ID)
 	b = append(b, `,"object":"price","product":`...)
@@ -301,6 +319,5 @@ func PriceJSON(b []byte, pr *Price) []byte {
 	b = append(b, `,"lookup_key":`...)
 	b = jsonw.OptString(b, pr.LookupKey)
 	b = append(b, `,"active":`...)
-	b = jsonw.Bool(b, pr.Active)
-	return AppendMetadataTail(b, pr.Meta, pr.Created)
+	return jsonw.Bool(b, pr.Active)
 }

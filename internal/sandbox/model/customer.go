@@ -216,7 +216,7 @@ func (cu *Customer) MemBytes() int64 {
 	n := CustomerBytes + RidMapEntry + OrderSlot +
 		StrBytes(cu.Email) + StrBytes(cu.Name) + StrBytes(cu.Phone) + MetaBytes(cu.Meta)
 	if len(cu.Sources) > 0 {
-		n += int64(cap(cu.Sources))*PtrBytes + AllocOverhead + int64(len(cu.Sources))*SourceBytes
+		n += SliceBytes(len(cu.Sources), PtrBytes) + AllocOverhead + int64(len(cu.Sources))*SourceBytes
 	}
 	return n
 }

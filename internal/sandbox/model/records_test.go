@@ -88,6 +88,11 @@ func TestRecords_EventKeepsItsBody(t *testing.T) {
 	if string(back.JSON()) != string(ev.JSON()) || back.ID != ev.ID || back.Seq != 4 || back.Type != ev.Type || back.Created != 20 {
 		t.Errorf("read back %+v with body %s; want the body %s", back, back.JSON(), ev.JSON())
 	}
+	// Charged alike either way, so that a rollback to the file's state
+	// leaves the account's count where it was.
+	if back.MemBytes() != ev.MemBytes() || ev.bodyLen() != len(ev.JSON()) {
+		t.Errorf("read back the event costs %d bytes, made %d (body %d, counted %d)", back.MemBytes(), ev.MemBytes(), len(ev.JSON()), ev.bodyLen())
+	}
 }
 
 // TestLoad_CatalogBillingAndClocks: the catalog, the subscriptions with

@@ -55,9 +55,17 @@ func MetaBytes(m Metadata) int64 {
 	if len(m) == 0 {
 		return 0
 	}
-	n := int64(cap(m))*KVBytes + AllocOverhead
+	n := SliceBytes(len(m), KVBytes) + AllocOverhead
 	for _, e := range m {
 		n += StrBytes(e.K) + StrBytes(e.V)
 	}
 	return n
 }
+
+// SliceBytes is a growing slice of n elements of size bytes each: the
+// elements and half as much again of spare capacity. It reads the length,
+// never the capacity, so that an object read back from the data file
+// (exact capacities) is charged what the same object built by appends
+// was: a rollback after a failed commit then leaves the account's count
+// exactly where it was.
+func SliceBytes(n int, size int64) int64 { return int64(n) * size * 3 / 2 }

@@ -17,7 +17,12 @@ type TestClock struct {
 	Created int64
 	Name    string
 	Frozen  int64
-	Counted int64 // bytes charged to the account, see MemBytes
+	// StopTarget and StopCode say where the last advance was to go and
+	// why it stopped short (wire.TestClockStopped); 0 and "" when it got
+	// there.
+	StopTarget int64
+	StopCode   string
+	Counted    int64 // bytes charged to the account, see MemBytes
 }
 
 // Clocks is an account's test clocks in creation order.
@@ -60,6 +65,10 @@ type (
 		Created int64  `json:"created"`
 		Name    string `json:"name,omitempty"`
 		Frozen  int64  `json:"frozen"`
+		// StopTarget and StopCode are TestClock's, omitted when the last
+		// advance got to its target.
+		StopTarget int64  `json:"stop_target,omitempty"`
+		StopCode   string `json:"stop_code,omitempty"`
 	}
 	SubItemRecord struct {
 		ID       string `json:"id"`
@@ -118,16 +127,19 @@ func (k *TestClock) RecordKey() string { return k.ID.Format(wire.TestClockIDPref
 
 // RecordValue is the test clock's record, as JSON.
 func (k *TestClock) RecordValue() []byte {
-	return Marshal(TestClockRecord{ID: k.ID.Format(wire.TestClockIDPrefix), Seq: k.Seq, Created: k.Created, Name: k.Name, Frozen: k.Frozen})
+	return Marshal(TestClockRecord{ID: k.ID.Format(wire.TestClockIDPrefix), Seq: k.Seq, Created: k.Created, Name: k.Name, Frozen: k.Frozen,
+		StopTarget: k.StopTarget, StopCode: k.StopCode})
 }
 
 // TestClockFromRecord is the test clock of a decoded record, checked.
 func TestClockFromRecord(rec TestClockRecord) (*TestClock, error) {
 	id, ok := ids.Parse(rec.ID, wire.TestClockIDPrefix)
-	if !ok || rec.Seq == 0 {
+	code, okCode := Intern(StopCodes, rec.StopCode)
+	if !ok || rec.Seq == 0 || (rec.StopCode != "" && !okCode) {
 		return nil, fmt.Errorf("data file: test clock %q is malformed", rec.ID)
 	}
-	return &TestClock{ID: id, Seq: rec.Seq, Created: rec.Created, Name: rec.Name, Frozen: rec.Frozen}, nil
+	return &TestClock{ID: id, Seq: rec.Seq, Created: rec.Created, Name: rec.Name, Frozen: rec.Frozen,
+		StopTarget: rec.StopTarget, StopCode: code}, nil
 }
 
 // Load rebuilds an account's test clocks from their records.
@@ -145,6 +157,20 @@ func (cl *Clocks) Load(buckets map[string][][]byte) error {
 		cl.Seq = max(cl.Seq, k.Seq)
 	}
 	return nil
+}
+
+// StopCodes are the reasons an advance stops short of its target.
+var StopCodes = []string{wire.ErrorCodeAccountLimitExceeded, wire.ErrorCodeSandboxLimitExceeded, wire.TestClockStopInterrupted}
+
+// stopMessages say what each of StopCodes means to whoever reads the
+// clock.
+var stopMessages = map[string]string{
+	wire.ErrorCodeAccountLimitExceeded: "The advance stopped at frozen_time, short of target_frozen_time: the next renewal would take this account past " +
+		"the most this sandbox allows one account (-max-account-bytes). Delete objects, or POST " + wire.PathSandboxReset + ", then advance again.",
+	wire.ErrorCodeSandboxLimitExceeded: "The advance stopped at frozen_time, short of target_frozen_time: the next renewal would take the sandbox past " +
+		"the most it keeps over all its accounts (-max-total-bytes). Advance again once there is room, or ask its operator for a higher -max-total-bytes.",
+	wire.TestClockStopInterrupted: "The advance stopped at frozen_time, short of target_frozen_time, between two of its writes to the data file " +
+		"(the sandbox stopped, or the file failed). Advance again to go on.",
 }
 
 // MemBytes is what the test clock costs its account (sizes.go).
@@ -165,7 +191,17 @@ func TestClockJSON(b []byte, k *TestClock, status string) []byte {
 	b = jsonw.Time(b, k.Frozen)
 	b = append(b, `,"status":`...)
 	b = jsonw.String(b, status)
-	b = append(b, `,"created_at":`...)
+	b = append(b, `,"status_details":{`...)
+	if k.StopCode != "" {
+		b = append(b, `"stopped":{"target_frozen_time":`...)
+		b = jsonw.Time(b, k.StopTarget)
+		b = append(b, `,"code":`...)
+		b = jsonw.String(b, k.StopCode)
+		b = append(b, `,"message":`...)
+		b = jsonw.String(b, stopMessages[k.StopCode])
+		b = append(b, '}')
+	}
+	b = append(b, `},"created_at":`...)
 	b = jsonw.Time(b, k.Created)
 	return append(b, `,"livemode":false}`...)
 }

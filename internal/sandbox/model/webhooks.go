@@ -136,7 +136,7 @@ func (ev *Event) RecordValue() []byte {
 // MemBytes is what the webhook endpoint costs its account (sizes.go).
 func (ep *WebhookEndpoint) MemBytes() int64 {
 	n := EndpointBytes + RidMapEntry + OrderSlot + StrBytes(ep.URL) + StrBytes(ep.Description) +
-		StrBytes(ep.Secret) + MetaBytes(ep.Meta) + int64(cap(ep.Events))*16 + AllocOverhead
+		StrBytes(ep.Secret) + MetaBytes(ep.Meta) + SliceBytes(len(ep.Events), 16) + AllocOverhead
 	for _, e := range ep.Events {
 		n += StrBytes(e)
 	}
@@ -147,9 +147,23 @@ func (ep *WebhookEndpoint) MemBytes() int64 {
 // of a block shared with other events' (the sandbox's eventObjects):
 // the parts of blocks no event holds are charged to the events, a
 // quarter more than their objects. A shared Obj is charged to each of its
-// events: a bound errs high.
+// events: a bound errs high. The charge is of the body's length, the
+// same whether the event holds its object (made here) or its body (read
+// from the data file), so that an account rolled back to the file's state
+// counts what it counted before.
 func (ev *Event) MemBytes() int64 {
-	return EventBytes + RidMapEntry + OrderSlot + int64(cap(ev.Obj))*5/4 + int64(cap(ev.Body)) + AllocOverhead
+	return EventBytes + RidMapEntry + OrderSlot + int64(ev.bodyLen())*5/4 + AllocOverhead
+}
+
+// bodyLen is the length of the event's body, JSON writes without writing
+// it.
+func (ev *Event) bodyLen() int {
+	if ev.Obj == nil {
+		return len(ev.Body)
+	}
+	var at [32]byte
+	return len(`{"id":"`+wire.EventIDPrefix) + wire.IDRandomLength + len(`","object":"event","type":`) + jsonw.Len(ev.Type) + 2 +
+		len(`,"created_at":`) + len(jsonw.Time(at[:0], ev.At)) + len(`,"livemode":false,"data":{"object":`) + len(ev.Obj) + len("}}")
 }
 
 // WebhookEndpointJSON appends the endpoint's JSON to b, its secret only
