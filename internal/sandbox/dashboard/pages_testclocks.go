@@ -87,6 +87,11 @@ func (d *Dashboard) advanceTestClock(w http.ResponseWriter, r *http.Request, ss 
 		to := strings.TrimSpace(r.PostFormValue(wire.ParamFrozenTime))
 		err = d.post(r.Context(), ss, expand(wire.PathTestClockAdvance, id), url.Values{wire.ParamFrozenTime: {to}}, &after)
 	}
-	d.done(w, r, ss, where, err, fmt.Sprintf("Test clock %s advanced %s, to %s; it is %s.",
-		after.ID, formatSpan(before.FrozenTime, after.FrozenTime), after.FrozenTime, after.Status))
+	msg := fmt.Sprintf("Test clock %s advanced %s, to %s; it is %s.",
+		after.ID, formatSpan(before.FrozenTime, after.FrozenTime), after.FrozenTime, after.Status)
+	if st := after.StatusDetails.Stopped; err == nil && st != nil {
+		msg = fmt.Sprintf("Test clock %s advanced %s, to %s, and stopped short of %s: %s",
+			after.ID, formatSpan(before.FrozenTime, after.FrozenTime), after.FrozenTime, st.TargetFrozenTime, st.Message)
+	}
+	d.done(w, r, ss, where, err, msg)
 }

@@ -2,6 +2,7 @@ package dashboard_test
 
 import (
 	"context"
+	"fmt"
 	"net/http"
 	"net/url"
 	"strings"
@@ -12,6 +13,7 @@ import (
 	"github.com/chromedp/cdproto/emulation"
 	"github.com/chromedp/chromedp"
 
+	"github.com/paymentsdev/terraform-provider-payments/internal/sandbox"
 	"github.com/paymentsdev/terraform-provider-payments/internal/sandbox/clock"
 	"github.com/paymentsdev/terraform-provider-payments/internal/sandbox/sandboxtest"
 	"github.com/paymentsdev/terraform-provider-payments/internal/wire"
@@ -160,4 +162,51 @@ func scripts(on bool) chromedp.Action[chromedp.Void] {
 		_, err := cdp.Call(ctx, t, emulation.SetScriptExecutionDisabled, emulation.SetScriptExecutionDisabledParams{Value: !on})
 		return err
 	})
+}
+
+// TestDashboard_TestClockStoppedShort: an advance that stops at the
+// account's byte limit says so, where and why, in its flash and on the
+// clock's page.
+func TestDashboard_TestClockStoppedShort(t *testing.T) {
+	t.Parallel()
+	s := newSite(t, siteOptions{sandbox: sandbox.Options{Limits: sandbox.Limits{MaxAccountBytes: 1 << 20}}})
+	key := sandboxtest.NewKey(t)
+	b := s.browser()
+	b.signIn(key)
+	var k wire.TestClock
+	s.api(key, http.MethodPost, wire.PathTestClocks, url.Values{"frozen_time": {clockStart}}, &k)
+	_, _, monthly := s.catalog(key)
+	var c wire.Customer
+	s.api(key, http.MethodPost, wire.PathCustomers, url.Values{"source": {"tok_visa"}, "test_clock": {k.ID}}, &c)
+	// Products of large metadata, then subscriptions until the account
+	// is full; deleting the products leaves room for a few renewals only.
+	var fillers []string
+	for range 8 {
+		meta := url.Values{"name": {"filler"}}
+		for j := range 40 {
+			meta.Set(fmt.Sprintf("metadata[k%d]", j), strings.Repeat("x", 500))
+		}
+		var p wire.Product
+		s.api(key, http.MethodPost, wire.PathProducts, meta, &p)
+		fillers = append(fillers, p.ID)
+	}
+	for i := 0; ; i++ {
+		resp, err := sandboxtest.Do(http.DefaultClient, s.url, sandboxtest.Request{Method: http.MethodPost, Path: wire.PathSubscriptions, Key: key,
+			Form: url.Values{"customer": {c.ID}, "items[0][price]": {monthly.ID}}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if resp.Status == http.StatusForbidden {
+			break
+		}
+		if resp.Status != http.StatusOK || i > 10000 {
+			t.Fatalf("subscription %d: %d %s", i, resp.Status, resp.Body)
+		}
+	}
+	for _, id := range fillers {
+		s.api(key, http.MethodDelete, wire.PathProducts+"/"+id, nil, nil)
+	}
+	pg := b.follow(b.post("/test-clocks/"+k.ID+"/advance", url.Values{"frozen_time": {"2026-02-15T12:00:00Z"}}))
+	contains(t, "the page after an advance stopped short", pg, "stopped short of 2026-02-15T12:00:00Z", "-max-account-bytes",
+		`id="clock-stopped"`, wire.ErrorCodeAccountLimitExceeded)
 }
