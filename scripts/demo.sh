@@ -37,12 +37,6 @@ export CHECKPOINT_DISABLE=1 # no call home to checkpoint-api.hashicorp.com
 export TF_IN_AUTOMATION=1   # shorter output, no "run terraform apply next" hints
 export TF_INPUT=0           # never wait for input
 
-say "Building the provider, the sandbox and the demo's payment maker into bin/"
-mkdir -p bin
-go build -trimpath -o bin/terraform-provider-payments .
-go build -trimpath -o bin/payments-sandbox ./cmd/payments-sandbox
-go -C tools build -trimpath -o "$root/bin/demo-seed" ./cmd/demo-seed
-
 mkdir -p .demo
 scratch=$(mktemp -d "$root/.demo/run.XXXXXX")
 log="$scratch/demo.log"
@@ -51,6 +45,7 @@ sandbox_pid=""
 dashboard_url=""
 key=""
 ok=0
+interrupted=0
 
 cleanup() {
 	local status=$?
@@ -76,7 +71,12 @@ cleanup() {
 		wait "$sandbox_pid" 2>/dev/null || true
 		echo "demo: stopped the sandbox (pid $sandbox_pid)"
 	fi
-	if [[ "$ok" == 1 && "${KEEP_DEMO:-}" != 1 ]]; then
+	if [[ "$interrupted" == 1 ]]; then
+		# Nothing to look into: the user stopped it. The sandbox kept its
+		# objects in memory, so they went with it.
+		rm -rf "$scratch"
+		echo "demo: interrupted; the sandbox is stopped, with everything the demo made, and the scratch folder removed" >&2
+	elif [[ "$ok" == 1 && "${KEEP_DEMO:-}" != 1 ]]; then
 		rm -rf "$scratch"
 	elif [[ "$ok" != 1 ]]; then
 		echo "demo: scratch folder kept: $scratch (Terraform's output: $scratch/demo.log, the sandbox's log: $scratch/sandbox.log)" >&2
@@ -84,11 +84,37 @@ cleanup() {
 	exit "$status"
 }
 trap cleanup EXIT
-trap 'exit 130' INT
-trap 'exit 143' TERM
+# Ctrl-C reaches every process of the terminal's group: Terraform stops
+# what it was doing and fails, which here is no failure to explain.
+trap 'interrupted=1; exit 130' INT
+trap 'interrupted=1; exit 143' TERM
+
+# Go's output on a first run (a "go: downloading" line per module, about
+# 190) goes to a log, shown when a build fails.
+say "Building the provider, the sandbox and the demo's payment maker into bin/"
+build_log="$scratch/build.log"
+mkdir -p bin
+echo "Go's output goes to $build_log (a first run downloads the modules it needs: a minute or two)"
+start=$SECONDS
+for build in "build -trimpath -o bin/terraform-provider-payments ." \
+	"build -trimpath -o bin/payments-sandbox ./cmd/payments-sandbox" \
+	"-C tools build -trimpath -o $root/bin/demo-seed ./cmd/demo-seed"; do
+	# shellcheck disable=SC2086 # the words of one go command
+	printf '$ go %s\n' "$build" >>"$build_log"
+	# shellcheck disable=SC2086
+	go $build >>"$build_log" 2>&1 || {
+		[[ "$interrupted" == 1 ]] && exit 130
+		echo "demo: go $build failed; its last lines (all of it is in $build_log):" >&2
+		grep -v '^go: downloading ' "$build_log" | tail -n 15 >&2
+		exit 1
+	}
+done
+echo "demo: built bin/terraform-provider-payments, bin/payments-sandbox and bin/demo-seed in $((SECONDS - start))s"
 
 say "Starting a sandbox on a free loopback port"
-bin/payments-sandbox -addr 127.0.0.1:0 >"$scratch/sandbox.log" 2>&1 &
+# In a session of its own, Ctrl-C does not reach it: it must keep serving
+# while Terraform winds down, until cleanup stops it.
+setsid bin/payments-sandbox -addr 127.0.0.1:0 >"$scratch/sandbox.log" 2>&1 &
 sandbox_pid=$!
 base_url=""
 for _ in $(seq 1 300); do
@@ -182,6 +208,7 @@ run_tf() {
 	first=$(($(wc -l <"$log") + 1))
 	printf '\n$ terraform %s\n' "$*" >>"$log"
 	tf "$@" >>"$log" 2>&1 || status=$?
+	[[ "$interrupted" == 0 ]] || exit 130
 	tail -n +"$first" "$log" | summarize
 	if [[ $status -ne 0 && ! ($1 == plan && $status -eq 2) ]]; then
 		echo "demo: terraform $1 failed; its last lines (all of it is in $log):" >&2
@@ -208,7 +235,19 @@ if kill -0 $sandbox_pid 2>/dev/null; then
 		{ echo "terraform destroy failed; its output is in $log. The sandbox and the folder stay." >&2; exit 1; }
 	echo "Destroyed everything the demo's configuration made."
 	kill -TERM $sandbox_pid 2>/dev/null || true
-	echo "Stopped the sandbox (pid $sandbox_pid)."
+	# It is not this shell's child: watch its process until it is gone (or
+	# a zombie, which init reaps), for 10 seconds, then kill it.
+	for _ in \$(seq 1 100); do
+		state=\$(sed -n 's/^State:[[:space:]]*\([A-Z]\).*/\1/p' /proc/$sandbox_pid/status 2>/dev/null || true)
+		[[ -n "\$state" && "\$state" != Z ]] || break
+		sleep 0.1
+	done
+	if [[ -n "\$state" && "\$state" != Z ]]; then
+		kill -KILL $sandbox_pid 2>/dev/null || true
+		echo "The sandbox (pid $sandbox_pid) did not stop within 10 seconds of SIGTERM; killed it."
+	else
+		echo "Stopped the sandbox (pid $sandbox_pid)."
+	fi
 else
 	echo "The sandbox (pid $sandbox_pid) is no longer running: its objects went with it."
 fi
