@@ -47,9 +47,13 @@ key=""
 ok=0
 interrupted=0
 
+# The terminal, for cleanup: a signal's trap runs where the shell was, in
+# the middle of a command whose output goes to the log.
+exec 3>&1 4>&2
 cleanup() {
 	local status=$?
 	trap - EXIT INT TERM
+	exec 1>&3 2>&4
 	if [[ "$ok" == 1 && "${KEEP_DEMO:-}" == 1 && -n "$sandbox_pid" ]] && kill -0 "$sandbox_pid" 2>/dev/null; then
 		say "KEEP_DEMO=1: the sandbox keeps running (pid $sandbox_pid), with everything the demo made"
 		# The key goes to a file only the user can read, never to the
@@ -75,7 +79,7 @@ cleanup() {
 		# Nothing to look into: the user stopped it. The sandbox kept its
 		# objects in memory, so they went with it.
 		rm -rf "$scratch"
-		echo "demo: interrupted; the sandbox is stopped, with everything the demo made, and the scratch folder removed" >&2
+		echo "demo: interrupted; nothing is left: the sandbox held what the demo made in memory, and the scratch folder is removed" >&2
 	elif [[ "$ok" == 1 && "${KEEP_DEMO:-}" != 1 ]]; then
 		rm -rf "$scratch"
 	elif [[ "$ok" != 1 ]]; then
