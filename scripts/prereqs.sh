@@ -191,11 +191,26 @@ disable_new_services() {
 	[[ ${#disabled[@]} -eq 0 ]] || log "disabled what the packages enabled at boot: ${disabled[*]}"
 }
 
+# apt_plan prints what installing the missing packages brings, from
+# apt-get's own estimate: "N packages, X to download, Y on disk". It reads
+# and changes nothing, so any user may ask (Debug::NoLocking).
+apt_plan() {
+	local plan count
+	plan="$(LC_ALL=C apt-get -o Debug::NoLocking=1 install --no-install-recommends --assume-no "${missing[@]}" 2>&1 || true)"
+	printf '%s\n' "$plan" >>"${aptlog:-/dev/null}"
+	count="$(sed -n 's/.* \([0-9]*\) newly installed.*/\1/p' <<<"$plan")"
+	[[ -n "$count" ]] || return 1
+	printf '%s packages, %s to download, %s on disk' "$count" \
+		"$(sed -n 's/^Need to get \([^ ]* [kMG]*B\).* of archives.*/\1/p' <<<"$plan" | grep . || echo "0 B")" \
+		"$(sed -n 's/^After this operation, \([^ ]* [kMG]*B\) of additional disk space.*/\1/p' <<<"$plan" | grep . || echo "0 B")"
+}
+
 if [[ ${#missing[@]} -gt 0 ]]; then
 	cmd="apt-get install --no-install-recommends ${missing[*]}"
-	if [[ "$(id -u)" != 0 || -n "${PAYMENTS_NO_INSTALL:-}" ]] || ! command -v apt-get >/dev/null 2>&1; then
-		command -v apt-get >/dev/null 2>&1 ||
-			die "the tests need ${missing[*]} (Debian's package names), which this machine lacks: install them with its package manager."
+	command -v apt-get >/dev/null 2>&1 ||
+		die "the tests need ${missing[*]} (Debian's package names), which this machine lacks: install them with its package manager."
+	if [[ "$(id -u)" != 0 || -n "${PAYMENTS_NO_INSTALL:-}" ]]; then
+		plan="$(apt_plan)" && log "to install: ${missing[*]}: $plan"
 		sudo="sudo "
 		[[ "$(id -u)" != 0 ]] || sudo=""
 		die "the tests need Debian's ${missing[*]}, which this machine lacks. Install them with: $sudo$cmd"
@@ -209,14 +224,9 @@ if [[ ${#missing[@]} -gt 0 ]]; then
 	}
 	{ echo "\$ apt-get update"; apt-get update -q; } >>"$aptlog" 2>&1 ||
 		apt_failed "apt-get update failed" "Fix the sources it names in /etc/apt/sources.list or /etc/apt/sources.list.d/, then run make test-setup."
-	# What the install brings, from apt-get's own estimate.
-	plan="$({ LC_ALL=C apt-get install --no-install-recommends --assume-no "${missing[@]}" 2>&1 || true; } | tee -a "$aptlog")"
-	count="$(sed -n 's/.* \([0-9]*\) newly installed.*/\1/p' <<<"$plan")"
-	download="$(sed -n 's/^Need to get \([^ ]* [kMG]*B\).* of archives.*/\1/p' <<<"$plan")"
-	disk="$(sed -n 's/^After this operation, \([^ ]* [kMG]*B\) of additional disk space.*/\1/p' <<<"$plan")"
-	[[ -n "$count" ]] || apt_failed "apt-get cannot install ${missing[*]}" "Fix what it reports above, or install them some other way."
+	plan="$(apt_plan)" || apt_failed "apt-get cannot install ${missing[*]}" "Fix what it reports above, or install them some other way."
 	log "installing: $cmd"
-	log "        ${count} packages, ${download:-0 B} to download, ${disk:-0 B} on disk; no service is started or enabled."
+	log "        $plan; no service is started or enabled."
 	log "        Remove them later with: apt-get purge --autoremove ${missing[*]}   (log: $aptlog)"
 	before="$(mktemp)"
 	dpkg-query -W -f='${Package}\n' | sort >"$before"
