@@ -157,6 +157,12 @@ if [[ $want_podman -eq 1 ]]; then
 	done
 fi
 
+# installed_packages lists the installed packages, sorted (dpkg-query -W
+# also lists those removed or only known).
+installed_packages() {
+	dpkg-query -W -f='${db:Status-Status} ${Package}\n' | sed -n 's/^installed //p' | sort
+}
+
 # disable_new_services disables the systemd units and init scripts that the
 # packages installed since BEFORE (a sorted list of package names) enabled.
 disable_new_services() {
@@ -187,22 +193,25 @@ disable_new_services() {
 				;;
 			esac
 		done < <(dpkg-query -L "$pkg" 2>/dev/null)
-	done < <(comm -13 "$before" <(dpkg-query -W -f='${Package}\n' | sort))
+	done < <(comm -13 "$before" <(installed_packages))
 	[[ ${#disabled[@]} -eq 0 ]] || log "disabled what the packages enabled at boot: ${disabled[*]}"
 }
 
 # apt_plan prints what installing the missing packages brings, from
-# apt-get's own estimate: "N packages, X to download, Y on disk". It reads
-# and changes nothing, so any user may ask (Debug::NoLocking).
+# apt-get's own estimate: "N packages, X to download, Y on disk". With
+# --print-uris apt-get installs nothing, even with -y (--assume-no would
+# install when there is nothing to ask), and any user may ask
+# (Debug::NoLocking).
 apt_plan() {
 	local plan count
-	plan="$(LC_ALL=C apt-get -o Debug::NoLocking=1 install --no-install-recommends --assume-no "${missing[@]}" 2>&1 || true)"
-	printf '%s\n' "$plan" >>"${aptlog:-/dev/null}"
+	plan="$(LC_ALL=C apt-get -o Debug::NoLocking=1 --print-uris -y install --no-install-recommends "${missing[@]}" 2>&1 || true)"
+	grep -v "^'" <<<"$plan" >>"${aptlog:-/dev/null}"
 	count="$(sed -n 's/.* \([0-9]*\) newly installed.*/\1/p' <<<"$plan")"
 	[[ -n "$count" ]] || return 1
-	printf '%s packages, %s to download, %s on disk' "$count" \
-		"$(sed -n 's/^Need to get \([^ ]* [kMG]*B\).* of archives.*/\1/p' <<<"$plan" | grep . || echo "0 B")" \
-		"$(sed -n 's/^After this operation, \([^ ]* [kMG]*B\) of additional disk space.*/\1/p' <<<"$plan" | grep . || echo "0 B")"
+	# "Need to get 0 B/2043 kB": the total is after the slash.
+	printf '%s package%s, %s to download, %s on disk' "$count" "$([[ $count == 1 ]] || echo s)" \
+		"$(sed -n 's/^Need to get \(.*\) of archives.*/\1/p' <<<"$plan" | sed 's|.*/||' | grep . || echo "0 B")" \
+		"$(sed -n 's/^After this operation, \(.*\) of additional disk space.*/\1/p' <<<"$plan" | grep . || echo "0 B")"
 }
 
 if [[ ${#missing[@]} -gt 0 ]]; then
@@ -224,12 +233,18 @@ if [[ ${#missing[@]} -gt 0 ]]; then
 	}
 	{ echo "\$ apt-get update"; apt-get update -q; } >>"$aptlog" 2>&1 ||
 		apt_failed "apt-get update failed" "Fix the sources it names in /etc/apt/sources.list or /etc/apt/sources.list.d/, then run make test-setup."
-	plan="$(apt_plan)" || apt_failed "apt-get cannot install ${missing[*]}" "Fix what it reports above, or install them some other way."
+	if ! plan="$(apt_plan)"; then
+		# apt-get update reports an unreachable mirror as a warning only.
+		grep -q -E '^(Err:|W: Failed to fetch)' "$aptlog" &&
+			apt_failed "apt-get cannot install ${missing[*]}: apt-get update could not reach a mirror" \
+				"Name one this machine can reach in /etc/apt/sources.list.d/ (or /etc/apt/sources.list), then run make test-setup."
+		apt_failed "apt-get cannot install ${missing[*]}" "Enable a source that has them (Debian's main), or install them another way and name them (PAYMENTS_CHROMIUM, PAYMENTS_HAPROXY, PATH)."
+	fi
 	log "installing: $cmd"
 	log "        $plan; no service is started or enabled."
 	log "        Remove them later with: apt-get purge --autoremove ${missing[*]}   (log: $aptlog)"
 	before="$(mktemp)"
-	dpkg-query -W -f='${Package}\n' | sort >"$before"
+	installed_packages >"$before"
 	# While apt-get runs, a policy-rc.d that refuses every start keeps the
 	# new services (haproxy, podman's socket and timer) from starting, unless
 	# the machine has a policy of its own.
@@ -245,7 +260,7 @@ if [[ ${#missing[@]} -gt 0 ]]; then
 	{ echo "\$ $cmd"; DEBIAN_FRONTEND=noninteractive apt-get install -y -q --no-install-recommends "${missing[@]}"; } >>"$aptlog" 2>&1 ||
 		apt_failed "$cmd failed" "Fix what it reports above (a package that is not found: apt-get update against a mirror that has it), then run make test-setup."
 	[[ $ours -eq 0 ]] || rm -f "$policy"
-	log "installed ${count} packages in $((SECONDS - start))s"
+	log "installed in $((SECONDS - start))s"
 	disable_new_services "$before"
 	rm -f "$before"
 	trap - EXIT
