@@ -74,12 +74,10 @@ if [[ $want_terraform -eq 1 ]]; then
 		if tf="$(./scripts/build-clis.sh --no-build terraform 2>/dev/null)"; then
 			log "found   terraform: none on PATH; Terraform 1.16.4, built by make clis before: $tf"
 		else
-			log "missing terraform: none on PATH; building Terraform 1.16.4 from its Go module (make clis), once:"
-			log "        about 3 minutes on 2 cores; it is kept in $cache"
-			start=$SECONDS
-			# build-clis.sh says what failed and what to do; nothing to add.
+			log "missing terraform: none on PATH; building Terraform 1.16.4 with scripts/build-clis.sh (make clis), once: it is kept in $cache"
+			# build-clis.sh says how long it took, or what failed and what
+			# to do; nothing to add.
 			tf="$(./scripts/build-clis.sh terraform)" || exit 1
-			log "built   terraform in $((SECONDS - start))s: $tf"
 		fi
 		PATH="$(dirname "$tf"):$PATH"
 		export PATH
