@@ -98,7 +98,7 @@ trap 'interrupted=1; exit 143' TERM
 say "Building the provider, the sandbox and the demo's payment maker into bin/"
 build_log="$scratch/build.log"
 mkdir -p bin
-echo "Go's output goes to $build_log (a first run downloads the modules it needs: a minute or two)"
+echo "Go's output goes to $build_log (a first run downloads and compiles the modules it needs: several minutes)"
 start=$SECONDS
 for build in "build -trimpath -o bin/terraform-provider-payments ." \
 	"build -trimpath -o bin/payments-sandbox ./cmd/payments-sandbox" \
