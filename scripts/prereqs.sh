@@ -64,7 +64,8 @@ while [[ $# -gt 0 ]]; do
 done
 [[ $# -gt 0 ]] || die "no command after --"
 
-state="${XDG_CACHE_HOME:-$HOME/.cache}/terraform-provider-payments"
+# Where apt-get.log goes, beside the cache of CLIs build-clis.sh keeps.
+state="$HOME/.cache/terraform-provider-payments"
 
 if [[ $want_terraform -eq 1 ]]; then
 	if tf="$(command -v terraform)"; then
