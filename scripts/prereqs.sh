@@ -92,7 +92,7 @@ cgo_error() {
 	dir="$(mktemp -d)"
 	printf '%s\n' 'package main' '' '// int two(void) { return 2; }' 'import "C"' '' \
 		'func main() { if C.two() != 2 { panic("cgo") } }' >"$dir/main.go"
-	out="$(cd "$dir" && GOWORK=off GOFLAGS= go build -race -o cgo-check main.go 2>&1 && ./cgo-check 2>&1)" || printf '%s\n' "${out:-failed}"
+	out="$(cd "$dir" && GOWORK=off GOFLAGS='' go build -race -o cgo-check main.go 2>&1 && ./cgo-check 2>&1)" || printf '%s\n' "${out:-failed}"
 	rm -rf "$dir"
 }
 
