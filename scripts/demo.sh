@@ -12,8 +12,10 @@
 #
 # It shows what a person reads: each command's plan summary and outcome,
 # its warnings once each, and the outputs once; Terraform's whole output
-# goes to demo.log in the scratch folder (.demo/run.*), and a command that
-# fails shows its last lines.
+# goes to demo.log in the scratch folder (.demo/run.*), Go's to build.log
+# beside it, and a command that fails shows its last lines. Ctrl-C is an
+# interruption, not a failure: it stops the sandbox, removes the scratch
+# folder and exits 130.
 #
 # Needs only Go and the Terraform CLI (make demo builds one when there is
 # none: scripts/prereqs.sh). Environment knobs:
@@ -83,7 +85,7 @@ cleanup() {
 	elif [[ "$ok" == 1 && "${KEEP_DEMO:-}" != 1 ]]; then
 		rm -rf "$scratch"
 	elif [[ "$ok" != 1 ]]; then
-		echo "demo: scratch folder kept: $scratch (Terraform's output: $scratch/demo.log, the sandbox's log: $scratch/sandbox.log)" >&2
+		echo "demo: scratch folder kept: $scratch (its logs: build.log for Go, demo.log for Terraform, sandbox.log for the sandbox)" >&2
 	fi
 	exit "$status"
 }
@@ -99,20 +101,19 @@ say "Building the provider, the sandbox and the demo's payment maker into bin/"
 build_log="$scratch/build.log"
 mkdir -p bin
 echo "Go's output goes to $build_log (a first run downloads and compiles the modules it needs: several minutes)"
+# go_build runs one go command with its output in the build log.
+go_build() {
+	printf '$ go %s\n' "$*" >>"$build_log"
+	go "$@" >>"$build_log" 2>&1 && return 0
+	[[ "$interrupted" == 0 ]] || exit 130
+	echo "demo: go $* failed; its last lines (all of it is in $build_log):" >&2
+	grep -v '^go: downloading ' "$build_log" | tail -n 15 >&2
+	exit 1
+}
 start=$SECONDS
-for build in "build -trimpath -o bin/terraform-provider-payments ." \
-	"build -trimpath -o bin/payments-sandbox ./cmd/payments-sandbox" \
-	"-C tools build -trimpath -o $root/bin/demo-seed ./cmd/demo-seed"; do
-	# shellcheck disable=SC2086 # the words of one go command
-	printf '$ go %s\n' "$build" >>"$build_log"
-	# shellcheck disable=SC2086
-	go $build >>"$build_log" 2>&1 || {
-		[[ "$interrupted" == 1 ]] && exit 130
-		echo "demo: go $build failed; its last lines (all of it is in $build_log):" >&2
-		grep -v '^go: downloading ' "$build_log" | tail -n 15 >&2
-		exit 1
-	}
-done
+go_build build -trimpath -o bin/terraform-provider-payments .
+go_build build -trimpath -o bin/payments-sandbox ./cmd/payments-sandbox
+go_build -C tools build -trimpath -o "$root/bin/demo-seed" ./cmd/demo-seed
 echo "demo: built bin/terraform-provider-payments, bin/payments-sandbox and bin/demo-seed in $((SECONDS - start))s"
 
 say "Starting a sandbox on a free loopback port"
