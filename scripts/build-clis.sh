@@ -90,14 +90,36 @@ is_good() {
 	[[ "$(version_line "$1" 2>/dev/null)" == "$(want_version "$2")" ]]
 }
 
-# module_dir MODULE VERSION prints the module's source folder in the module
-# cache, downloading it through the module proxy when it is not there yet.
+# go_hint ERROR prints the one setting most likely to get past a failed
+# download, from the words of Go's error.
+go_hint() {
+	case "$1" in
+	*x509* | *certificate* | *tls:*)
+		echo "Go does not trust the proxy's TLS certificate: when a proxy of your network inspects TLS, name its CA certificate in SSL_CERT_FILE (export SSL_CERT_FILE=/path/to/ca.pem) and run this again." ;;
+	*sum.golang.org* | *GOSUMDB* | *checksum\ database*)
+		echo "Go cannot reach the checksum database (go env GOSUMDB: $(go env GOSUMDB)): name one it can reach in GOSUMDB, or the proxy your network provides in GOPROXY, and run this again." ;;
+	*)
+		echo "Go cannot fetch the module through its proxy (go env GOPROXY: $(go env GOPROXY)): name a proxy this machine can reach (export GOPROXY=https://your.proxy,direct) and run this again." ;;
+	esac
+}
+
+# module_dir MODULE VERSION LOG prints the module's source folder in the
+# module cache, downloading it through the module proxy when it is not
+# there yet; Go's output goes to LOG.
 module_dir() {
-	local dir
+	local out err dir
 	# Run outside any module so the download touches no go.mod or go.sum.
-	dir="$(cd "$CACHE" && GOWORK=off GOFLAGS=-mod=mod go mod download -json "$1@v$2" | sed -n 's/^[[:space:]]*"Dir": "\(.*\)",\{0,1\}$/\1/p')"
+	out="$(cd "$CACHE" && GOWORK=off GOFLAGS=-mod=mod go mod download -json "$1@v$2" 2>>"$3")" || true
+	dir="$(sed -n 's/^[[:space:]]*"Dir": "\(.*\)",\{0,1\}$/\1/p' <<<"$out")"
 	if [[ -z "$dir" || ! -f "$dir/go.mod" ]]; then
-		log "ERROR: go mod download $1@v$2 gave no module folder; is the Go module proxy reachable (go env GOPROXY)?"
+		# go mod download -json puts the reason in "Error"; when it could not
+		# even start, the reason is on stderr, in the log.
+		err="$(sed -n 's/^[[:space:]]*"Error": "\(.*\)",\{0,1\}$/\1/p' <<<"$out" | sed 's/\\n/\n/g; s/\\t/\t/g; s/\\"/"/g')"
+		printf '%s\n' "$out" >>"$3"
+		[[ -n "$err" ]] || err="$(tail -n 5 "$3")"
+		log "ERROR: could not download $1@v$2 through the Go module proxy:"
+		printf '%s\n' "$err" | sed 's/^/  | /' >&2
+		log "$(go_hint "$err")"
 		return 1
 	fi
 	echo "$dir"
@@ -132,7 +154,7 @@ prepare_terraform() {
 
 # build_one NAME builds NAME into its cache folder unless a good one is there.
 build_one() {
-	local name="$1" bin dir tmpsrc tmpbin modroot start
+	local name="$1" bin dir tmpsrc tmpbin modroot start buildlog pkg ldflags
 	bin="$(bin_path "$name")"
 	dir="$(dirname "$bin")"
 	if is_good "$bin" "$name"; then
@@ -158,25 +180,39 @@ build_one() {
 	# shellcheck disable=SC2064 # expand now: the paths are this build's.
 	trap "rm -rf '$tmpsrc' '$tmpbin'" EXIT
 
+	# Go's output (a line per module downloaded, hundreds) goes to the log;
+	# what failed is shown from it.
+	buildlog="$dir/build.log"
+	: >"$buildlog"
 	case "$name" in
 	terraform)
-		log "terraform: building Terraform v$TERRAFORM_VERSION from github.com/hashicorp/terraform (about 3 minutes)"
-		modroot="$(module_dir github.com/hashicorp/terraform "$TERRAFORM_VERSION")"
+		log "terraform: building Terraform v$TERRAFORM_VERSION from github.com/hashicorp/terraform (about 3 minutes; log: $buildlog)"
+		modroot="$(module_dir github.com/hashicorp/terraform "$TERRAFORM_VERSION" "$buildlog")"
 		copy_source "$modroot" "$tmpsrc"
 		prepare_terraform "$tmpsrc"
-		(cd "$tmpsrc" && GOWORK=off GOFLAGS=-mod=mod CGO_ENABLED=0 go build -trimpath \
-			-ldflags "-s -w -X github.com/hashicorp/terraform/version.dev=no" -o "$tmpbin" .)
+		pkg=. ldflags="-s -w -X github.com/hashicorp/terraform/version.dev=no"
 		;;
 	tofu)
-		log "tofu: building OpenTofu v$TOFU_VERSION from github.com/opentofu/opentofu (about 4 minutes)"
-		modroot="$(module_dir github.com/opentofu/opentofu "$TOFU_VERSION")"
+		log "tofu: building OpenTofu v$TOFU_VERSION from github.com/opentofu/opentofu (about 4 minutes; log: $buildlog)"
+		modroot="$(module_dir github.com/opentofu/opentofu "$TOFU_VERSION" "$buildlog")"
 		copy_source "$modroot" "$tmpsrc"
 		# version.dev=no, as OpenTofu's release builds set it: without it the
 		# binary says v1.12.6-dev, a prerelease to tfversion checks.
-		(cd "$tmpsrc" && GOWORK=off GOFLAGS=-mod=mod CGO_ENABLED=0 go build -trimpath \
-			-ldflags "-s -w -X github.com/opentofu/opentofu/version.dev=no" -o "$tmpbin" ./cmd/tofu)
+		pkg=./cmd/tofu ldflags="-s -w -X github.com/opentofu/opentofu/version.dev=no"
 		;;
 	esac
+	log "$name: source downloaded; downloading its dependencies and compiling"
+	if ! (cd "$tmpsrc" && GOWORK=off GOFLAGS=-mod=mod CGO_ENABLED=0 go build -trimpath \
+		-ldflags "$ldflags" -o "$tmpbin" "$pkg") >>"$buildlog" 2>&1; then
+		log "ERROR: go build of $name v$(want_version "$name" | sed 's/.* v//') failed; its last lines (all of it: $buildlog):"
+		grep -v '^go: downloading ' "$buildlog" | tail -n 15 | sed 's/^/  | /' >&2
+		if grep -q -E 'go: .*(dial tcp|x509|certificate|tls:|sum\.golang\.org|proxy\.golang\.org|unexpected EOF|i/o timeout)' "$buildlog"; then
+			log "$(go_hint "$(grep -E 'go: ' "$buildlog" | grep -v '^go: downloading ' | tail -n 3)")"
+		else
+			log "A build that fails on a good download is a bug of this recipe for $(want_version "$name"); put a terraform (1.11 or later) on PATH meanwhile: make demo and make test use it instead."
+		fi
+		return 1
+	fi
 
 	if ! is_good "$tmpbin" "$name"; then
 		log "ERROR: the $name just built does not report $(want_version "$name"); its version output:"

@@ -12,8 +12,10 @@
 #
 # It shows what a person reads: each command's plan summary and outcome,
 # its warnings once each, and the outputs once; Terraform's whole output
-# goes to demo.log in the scratch folder (.demo/run.*), and a command that
-# fails shows its last lines.
+# goes to demo.log in the scratch folder (.demo/run.*), Go's to build.log
+# beside it, and a command that fails shows its last lines. Ctrl-C is an
+# interruption, not a failure: it stops the sandbox, removes the scratch
+# folder and exits 130.
 #
 # Needs only Go and the Terraform CLI (make demo builds one when there is
 # none: scripts/prereqs.sh). Environment knobs:
@@ -37,12 +39,6 @@ export CHECKPOINT_DISABLE=1 # no call home to checkpoint-api.hashicorp.com
 export TF_IN_AUTOMATION=1   # shorter output, no "run terraform apply next" hints
 export TF_INPUT=0           # never wait for input
 
-say "Building the provider, the sandbox and the demo's payment maker into bin/"
-mkdir -p bin
-go build -trimpath -o bin/terraform-provider-payments .
-go build -trimpath -o bin/payments-sandbox ./cmd/payments-sandbox
-go -C tools build -trimpath -o "$root/bin/demo-seed" ./cmd/demo-seed
-
 mkdir -p .demo
 scratch=$(mktemp -d "$root/.demo/run.XXXXXX")
 log="$scratch/demo.log"
@@ -51,10 +47,15 @@ sandbox_pid=""
 dashboard_url=""
 key=""
 ok=0
+interrupted=0
 
+# The terminal, for cleanup: a signal's trap runs where the shell was, in
+# the middle of a command whose output goes to the log.
+exec 3>&1 4>&2
 cleanup() {
 	local status=$?
 	trap - EXIT INT TERM
+	exec 1>&3 2>&4
 	if [[ "$ok" == 1 && "${KEEP_DEMO:-}" == 1 && -n "$sandbox_pid" ]] && kill -0 "$sandbox_pid" 2>/dev/null; then
 		say "KEEP_DEMO=1: the sandbox keeps running (pid $sandbox_pid), with everything the demo made"
 		# The key goes to a file only the user can read, never to the
@@ -76,19 +77,49 @@ cleanup() {
 		wait "$sandbox_pid" 2>/dev/null || true
 		echo "demo: stopped the sandbox (pid $sandbox_pid)"
 	fi
-	if [[ "$ok" == 1 && "${KEEP_DEMO:-}" != 1 ]]; then
+	if [[ "$interrupted" == 1 ]]; then
+		# Nothing to look into: the user stopped it. The sandbox kept its
+		# objects in memory, so they went with it.
+		rm -rf "$scratch"
+		echo "demo: interrupted; nothing is left: the sandbox held what the demo made in memory, and the scratch folder is removed" >&2
+	elif [[ "$ok" == 1 && "${KEEP_DEMO:-}" != 1 ]]; then
 		rm -rf "$scratch"
 	elif [[ "$ok" != 1 ]]; then
-		echo "demo: scratch folder kept: $scratch (Terraform's output: $scratch/demo.log, the sandbox's log: $scratch/sandbox.log)" >&2
+		echo "demo: scratch folder kept: $scratch (its logs: build.log for Go, demo.log for Terraform, sandbox.log for the sandbox)" >&2
 	fi
 	exit "$status"
 }
 trap cleanup EXIT
-trap 'exit 130' INT
-trap 'exit 143' TERM
+# Ctrl-C reaches every process of the terminal's group: Terraform stops
+# what it was doing and fails, which here is no failure to explain.
+trap 'interrupted=1; exit 130' INT
+trap 'interrupted=1; exit 143' TERM
+
+# Go's output on a first run (a "go: downloading" line per module, about
+# 190) goes to a log, shown when a build fails.
+say "Building the provider, the sandbox and the demo's payment maker into bin/"
+build_log="$scratch/build.log"
+mkdir -p bin
+echo "Go's output goes to $build_log (a first run downloads and compiles the modules it needs: several minutes)"
+# go_build runs one go command with its output in the build log.
+go_build() {
+	printf '$ go %s\n' "$*" >>"$build_log"
+	go "$@" >>"$build_log" 2>&1 && return 0
+	[[ "$interrupted" == 0 ]] || exit 130
+	echo "demo: go $* failed; its last lines (all of it is in $build_log):" >&2
+	grep -v '^go: downloading ' "$build_log" | tail -n 15 >&2
+	exit 1
+}
+start=$SECONDS
+go_build build -trimpath -o bin/terraform-provider-payments .
+go_build build -trimpath -o bin/payments-sandbox ./cmd/payments-sandbox
+go_build -C tools build -trimpath -o "$root/bin/demo-seed" ./cmd/demo-seed
+echo "demo: built bin/terraform-provider-payments, bin/payments-sandbox and bin/demo-seed in $((SECONDS - start))s"
 
 say "Starting a sandbox on a free loopback port"
-bin/payments-sandbox -addr 127.0.0.1:0 >"$scratch/sandbox.log" 2>&1 &
+# In a session of its own, Ctrl-C does not reach it: it must keep serving
+# while Terraform winds down, until cleanup stops it.
+setsid bin/payments-sandbox -addr 127.0.0.1:0 >"$scratch/sandbox.log" 2>&1 &
 sandbox_pid=$!
 base_url=""
 for _ in $(seq 1 300); do
@@ -182,6 +213,7 @@ run_tf() {
 	first=$(($(wc -l <"$log") + 1))
 	printf '\n$ terraform %s\n' "$*" >>"$log"
 	tf "$@" >>"$log" 2>&1 || status=$?
+	[[ "$interrupted" == 0 ]] || exit 130
 	tail -n +"$first" "$log" | summarize
 	if [[ $status -ne 0 && ! ($1 == plan && $status -eq 2) ]]; then
 		echo "demo: terraform $1 failed; its last lines (all of it is in $log):" >&2
@@ -208,7 +240,19 @@ if kill -0 $sandbox_pid 2>/dev/null; then
 		{ echo "terraform destroy failed; its output is in $log. The sandbox and the folder stay." >&2; exit 1; }
 	echo "Destroyed everything the demo's configuration made."
 	kill -TERM $sandbox_pid 2>/dev/null || true
-	echo "Stopped the sandbox (pid $sandbox_pid)."
+	# It is not this shell's child: watch its process until it is gone (or
+	# a zombie, which init reaps), for 10 seconds, then kill it.
+	for _ in \$(seq 1 100); do
+		state=\$(sed -n 's/^State:[[:space:]]*\([A-Z]\).*/\1/p' /proc/$sandbox_pid/status 2>/dev/null || true)
+		[[ -n "\$state" && "\$state" != Z ]] || break
+		sleep 0.1
+	done
+	if [[ -n "\$state" && "\$state" != Z ]]; then
+		kill -KILL $sandbox_pid 2>/dev/null || true
+		echo "The sandbox (pid $sandbox_pid) did not stop within 10 seconds of SIGTERM; killed it."
+	else
+		echo "Stopped the sandbox (pid $sandbox_pid)."
+	fi
 else
 	echo "The sandbox (pid $sandbox_pid) is no longer running: its objects went with it."
 fi

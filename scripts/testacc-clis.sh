@@ -8,8 +8,12 @@
 #   --build     build the CLIs that are missing first (the default)
 #   --if-built  use only the CLIs already built; skip the others
 #   --require   a CLI that is not built is an error (for CI)
-#   --path-ran  the summary also lists the terraform on PATH, whose run
-#               (with the unit tests) `make test` did just before
+#   --path-ran  the terraform on PATH has just been tested (make test,
+#               scripts/test.sh): a built CLI that is that same binary is
+#               not run again
+#   --summary-file FILE
+#               write the summary's lines to FILE instead of printing
+#               them (scripts/test.sh prints them with its own)
 #
 # Each CLI's run goes on after another failed, so one run shows every CLI's
 # failures; the exit status is 1 when any failed (or, with --require, was
@@ -24,17 +28,23 @@ cd "$(dirname "$0")/.."
 build=1
 require=0
 path_ran=0
-for arg in "$@"; do
-	case "$arg" in
+summary_file=""
+while [[ $# -gt 0 ]]; do
+	case "$1" in
 	--build) build=1 ;;
 	--if-built) build=0 ;;
 	--require) require=1 ;;
 	--path-ran) path_ran=1 ;;
+	--summary-file)
+		summary_file="${2:?--summary-file needs a file}"
+		shift
+		;;
 	*)
-		echo "testacc-clis.sh: unknown argument ${arg@Q}; expected --build, --if-built or --require." >&2
+		echo "testacc-clis.sh: unknown argument ${1@Q}; expected --build, --if-built, --require, --path-ran or --summary-file FILE." >&2
 		exit 2
 		;;
 	esac
+	shift
 done
 
 GO="${GO:-go}"
@@ -42,9 +52,9 @@ export CHECKPOINT_DISABLE=1
 
 summary=()
 failed=0
-if [[ $path_ran -eq 1 ]]; then
-	summary+=("ok      $({ terraform version 2>/dev/null || true; } | grep -E -m 1 '^(Terraform|OpenTofu) v' || true) ($(command -v terraform)), with the unit tests, above")
-fi
+# The summary's line per CLI; the status word padded to one width.
+add() { summary+=("$(printf '%-8s %s' "$1" "$2")"); }
+declare -A product=([terraform]="Terraform" [tofu]="OpenTofu")
 for name in terraform tofu; do
 	if [[ $build -eq 1 ]]; then
 		cli="$(./scripts/build-clis.sh "$name")" || cli=""
@@ -53,10 +63,10 @@ for name in terraform tofu; do
 	fi
 	if [[ -z "$cli" ]]; then
 		if [[ $require -eq 1 ]]; then
-			summary+=("MISSING $name: not built; run make clis (scripts/build-clis.sh)")
+			add MISSING "acceptance tests on ${product[$name]}: not built; make clis (scripts/build-clis.sh) builds it"
 			failed=1
 		else
-			summary+=("skipped $name: not built (make clis builds it)")
+			add "not run" "acceptance tests on ${product[$name]}: not built (make clis builds it)"
 		fi
 		continue
 	fi
@@ -64,8 +74,7 @@ for name in terraform tofu; do
 	# Without a terraform of its own on PATH, make test put the built one
 	# there (scripts/prereqs.sh): it has just run; once is enough.
 	if [[ $path_ran -eq 1 && $name == terraform && "$(command -v terraform 2>/dev/null || true)" == "$cli" ]]; then
-		summary+=("ok      $label: PATH's terraform, with the unit tests, above")
-		summary=("${summary[@]:1}")
+		add "above" "acceptance tests on $label: the terraform on PATH, tested above"
 		continue
 	fi
 	printf '\n==> acceptance tests on %s\n' "$label"
@@ -74,13 +83,17 @@ for name in terraform tofu; do
 	# them for OpenTofu (internal/provider/cli_version_test.go).
 	if TF_ACC=1 TF_ACC_TERRAFORM_PATH="$cli" "$GO" test -count=1 -timeout "${TESTACC_TIMEOUT:-20m}" \
 		-parallel "${TEST_PARALLEL:-4}" -run "${TESTACC_RUN:-^TestAcc}" ./...; then
-		summary+=("ok      $label in $((SECONDS - start))s")
+		add ok "acceptance tests on $label in $((SECONDS - start))s"
 	else
-		summary+=("FAILED  $label in $((SECONDS - start))s")
+		add FAILED "acceptance tests on $label in $((SECONDS - start))s"
 		failed=1
 	fi
 done
 
-printf '\n==> acceptance tests by CLI:\n'
-printf '    %s\n' "${summary[@]}"
+if [[ -n "$summary_file" ]]; then
+	printf '%s\n' "${summary[@]}" >"$summary_file"
+else
+	printf '\n==> acceptance tests by CLI:\n'
+	printf '    %s\n' "${summary[@]}"
+fi
 exit "$failed"
