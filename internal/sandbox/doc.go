@@ -32,6 +32,9 @@
 //     whose request still runs is 409.
 //   - A time a request sends is Unix seconds or RFC 3339, within the
 //     same bounds in both forms (form.ParseTime); answers write RFC 3339.
+//   - Stripe's expand[] is served nowhere: any form of it is 400
+//     parameter_unknown, param expand, saying so (form.Check), since
+//     answers refer to other objects by id only.
 //   - Missing required fields are parameter_missing; bad values are
 //     parameter_invalid; unknown fields are parameter_unknown, checked
 //     before the object in the path is looked up.

@@ -21,6 +21,9 @@ const (
 	ParamLimit         = "limit"
 	ParamStartingAfter = "starting_after"
 	ParamEndingBefore  = "ending_before"
+	// ParamExpand is Stripe's expand[], which asks for a referenced
+	// object in place of its id: no endpoint serves it. [own decision]
+	ParamExpand = "expand"
 )
 
 // Parameters of the sandbox controls. [assumed]
