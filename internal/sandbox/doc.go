@@ -59,7 +59,8 @@
 //     each part (a deleted object is left out; has_more stays). The
 //     payments' customer filter naming a deleted
 //     customer is 400 resource_missing. The created filters
-//     ([gte], [gt], [lte], [lt]; payments, customers, events) take a
+//     ([gte], [gt], [lte], [lt]; every /v1 list but the test clocks' and
+//     webhook endpoints', as Stripe's) take a
 //     time in either form and compare with whole seconds
 //     (form.CreatedRange). The customer list's
 //     email filter must be an address (else 400 parameter_invalid) and
