@@ -2,7 +2,8 @@
 // parameters of a request (Parse, and a Form's Get, All and Check), the
 // fingerprint an Idempotency-Key remembers, and the checks of single
 // values every handler shares (an e-mail address, a label, an amount, a
-// currency, a boolean) and the change of an object's metadata
+// currency, a boolean, a time: ParseTime, and a list's created filters:
+// CreatedRange) and the change of an object's metadata
 // (ApplyMetadata). Each refusal is an apierr.Error naming the field and
 // the fix. It knows nothing of the handlers.
 package form
