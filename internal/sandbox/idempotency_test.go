@@ -236,7 +236,7 @@ func TestIdempotency_RealTimeWhateverTheTestClock(t *testing.T) {
 				t.Errorf("the keyed request retried with its key got %d (replayed %q):\n%s\nwant\n%s",
 					r.status, r.header.Get(wire.HeaderIdempotentReplayed), r.body, first.body)
 			}
-			e.post(path, other, idemKey("clock")).fails(409, wire.ErrorTypeIdempotency, wire.ErrorCodeIdempotencyKeyReused, "")
+			e.post(path, other, idemKey("clock")).fails(400, wire.ErrorTypeIdempotency, wire.ErrorCodeIdempotencyKeyReused, "")
 			if got := e.stats().Payments; got != payments {
 				t.Errorf("the retries made %d payments more", got-payments)
 			}
