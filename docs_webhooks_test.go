@@ -35,7 +35,10 @@ func TestDocs_WebhookGuidesStateTheWiresValues(t *testing.T) {
 		fmt.Sprintf("within %d seconds", int(wire.DeliveryTimeout/time.Second)),
 		fmt.Sprintf("older than %d minutes", int(wire.SignatureTolerance/time.Minute)),
 		wire.PathSandboxDeliveries,
+		"the account's default, `"+wire.APIVersion+"`",
+		wire.HeaderSignature,
 	)
+	requireContains(t, assumptions, readFile(t, assumptions), "this API's own version,\n  `"+wire.APIVersion+"`")
 	for _, typ := range wire.EventTypes {
 		if typ == wire.EventPaymentAuthorized || typ == wire.EventPaymentUpdated {
 			continue // not among the guide's examples

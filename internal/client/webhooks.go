@@ -28,12 +28,14 @@ type (
 // WebhookEndpointParams are the fields of an endpoint create or update;
 // nil fields are not sent. On update, a pointer to "" clears Description,
 // a "" value in Metadata deletes that key, and ClearMetadata removes every
-// key. EnabledEvents, when not nil, replaces the whole list.
+// key. EnabledEvents, when not nil, replaces the whole list. APIVersion
+// is taken by create only.
 type WebhookEndpointParams struct {
 	URL           *string
 	EnabledEvents []string
 	Description   *string
 	Disabled      *bool
+	APIVersion    *string
 	Metadata      map[string]string
 	ClearMetadata bool
 }
@@ -64,6 +66,7 @@ func (p *WebhookEndpointParams) form() url.Values {
 	if p.Disabled != nil {
 		v.Set(wire.ParamDisabled, strconv.FormatBool(*p.Disabled))
 	}
+	setPtr(v, wire.ParamAPIVersion, p.APIVersion)
 	setMetadata(v, p.Metadata, p.ClearMetadata)
 	return v
 }

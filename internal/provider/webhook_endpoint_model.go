@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"net/url"
+	"regexp"
 	"slices"
 	"strings"
 
@@ -27,6 +28,7 @@ type webhookEndpointResourceModel struct {
 	EnabledEvents types.Set      `tfsdk:"enabled_events"` // of strings
 	Description   types.String   `tfsdk:"description"`
 	Disabled      types.Bool     `tfsdk:"disabled"`
+	APIVersion    types.String   `tfsdk:"api_version"`
 	Metadata      types.Map      `tfsdk:"metadata"`
 	SecretVersion types.Int64    `tfsdk:"secret_version"`
 	Secret        types.String   `tfsdk:"secret"`
@@ -34,6 +36,9 @@ type webhookEndpointResourceModel struct {
 	Livemode      types.Bool     `tfsdk:"livemode"`
 	Timeouts      timeouts.Value `tfsdk:"timeouts"`
 }
+
+// apiVersionRegexp is the form of an endpoint's api_version, from the wire.
+var apiVersionRegexp = regexp.MustCompile(wire.APIVersionPattern)
 
 // webhookEndpointIDRegexp is the shape of an endpoint id, from the wire.
 var webhookEndpointIDRegexp = idRegexp(wire.WebhookEndpointIDPrefix)
@@ -68,6 +73,7 @@ func (m *webhookEndpointResourceModel) fromAPI(ep *client.WebhookEndpoint) diag.
 	diags.Append(d...)
 	m.Description = nullableString(ep.Description)
 	m.Disabled = types.BoolValue(ep.Disabled)
+	m.APIVersion = nullableString(ep.APIVersion)
 	m.Metadata, d = metadataValue(ep.Metadata, m.Metadata)
 	diags.Append(d...)
 	if ep.Secret != "" {
@@ -192,6 +198,7 @@ var webhookEndpointParamAttributes = map[string]string{
 	wire.ParamEnabledEvents: "enabled_events",
 	wire.ParamDescription:   "description",
 	wire.ParamDisabled:      "disabled",
+	wire.ParamAPIVersion:    "api_version",
 	"metadata":              "metadata",
 }
 

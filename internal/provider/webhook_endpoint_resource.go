@@ -13,6 +13,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema"
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema/booldefault"
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema/planmodifier"
+	"github.com/hashicorp/terraform-plugin-framework/resource/schema/stringplanmodifier"
 	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
 	"github.com/hashicorp/terraform-plugin-framework/types"
 	"github.com/hashicorp/terraform-plugin-log/tflog"
@@ -47,7 +48,7 @@ func (r *webhookEndpointResource) Schema(ctx context.Context, _ resource.SchemaR
 	}
 	resp.Schema = schema.Schema{
 		MarkdownDescription: "A webhook endpoint: a URL of yours that the payments service posts events to, signed with " +
-			"the endpoint's secret in the `" + wire.HeaderSignature + "` header. Every argument changes in place. " +
+			"the endpoint's secret in the `" + wire.HeaderSignature + "` header. Every argument but `api_version` changes in place. " +
 			"The secret is known only from the answer that creates the endpoint or rolls its secret: it is kept in " +
 			"state (marked sensitive), it is `null` after an import, and changing `secret_version` rolls it. " +
 			"A secret rolled outside of Terraform cannot be detected: change `secret_version` to learn a current one.",
@@ -84,6 +85,20 @@ func (r *webhookEndpointResource) Schema(ctx context.Context, _ resource.SchemaR
 				Optional: true,
 				Computed: true,
 				Default:  booldefault.StaticBool(false),
+			},
+			"api_version": schema.StringAttribute{
+				MarkdownDescription: fmt.Sprintf("The API version the events sent to this endpoint carry in "+
+					"their `api_version`: a date, optionally followed by a dot and a release name in lower-case "+
+					"letters, such as `2025-03-31.basil`. Set it to the version your receiver's library expects "+
+					"(stripe-go's `webhook.ConstructEvent` refuses events of another version than `stripe.APIVersion`). "+
+					"Defaults to the API's own version, `%s`. Changing it replaces the endpoint, with a new secret, "+
+					"since the service takes it at creation only.", wire.APIVersion),
+				Optional: true,
+				Computed: true,
+				Validators: []validator.String{
+					stringvalidator.RegexMatches(apiVersionRegexp, "must be a date, optionally followed by a dot and a release name in lower-case letters, such as 2025-03-31.basil"),
+				},
+				PlanModifiers: []planmodifier.String{stringplanmodifier.RequiresReplace(), stringplanmodifier.UseStateForUnknown()},
 			},
 			"metadata": schema.MapAttribute{
 				MarkdownDescription: fmt.Sprintf("Your own key-value pairs about the endpoint: at most %d keys, "+
@@ -133,6 +148,7 @@ func (r *webhookEndpointResource) Create(ctx context.Context, req resource.Creat
 		URL:         stringPointer(plan.URL),
 		Description: stringPointer(plan.Description),
 		Disabled:    &disabled,
+		APIVersion:  stringPointer(plan.APIVersion),
 	}
 	resp.Diagnostics.Append(plan.EnabledEvents.ElementsAs(ctx, &params.EnabledEvents, false)...)
 	resp.Diagnostics.Append(plan.Metadata.ElementsAs(ctx, &params.Metadata, false)...)

@@ -86,6 +86,7 @@ func TestAccWebhookEndpoint_CreateImportUpdate(t *testing.T) {
 					statecheck.ExpectKnownValue(testAccWebhookAddr, tfjsonpath.New("description"), knownvalue.StringExact("Orders service")),
 					statecheck.ExpectKnownValue(testAccWebhookAddr, tfjsonpath.New("disabled"), knownvalue.Bool(false)),
 					statecheck.ExpectKnownValue(testAccWebhookAddr, tfjsonpath.New("secret_version"), knownvalue.Null()),
+					statecheck.ExpectKnownValue(testAccWebhookAddr, tfjsonpath.New("api_version"), knownvalue.StringExact(wire.APIVersion)),
 					statecheck.ExpectKnownValue(testAccWebhookAddr, tfjsonpath.New("livemode"), knownvalue.Bool(false)),
 					statecheck.ExpectKnownValue(testAccWebhookAddr, tfjsonpath.New("created_at"),
 						knownvalue.StringRegexp(regexp.MustCompile(`^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ$`))),
@@ -132,6 +133,38 @@ func TestAccWebhookEndpoint_CreateImportUpdate(t *testing.T) {
 					}
 					return nil
 				}),
+			},
+			{
+				// api_version is taken at create only: setting it replaces
+				// the endpoint, with a new secret.
+				Config: acct.webhookConfig(`
+  url            = "http://localhost:4343/hooks"
+  enabled_events = ["*"]
+  disabled       = true
+  metadata       = { team = "payments", env = "test" }
+  api_version    = "2025-03-31.basil"
+`),
+				ConfigPlanChecks: resource.ConfigPlanChecks{
+					PreApply:             []plancheck.PlanCheck{plancheck.ExpectResourceAction(testAccWebhookAddr, plancheck.ResourceActionDestroyBeforeCreate)},
+					PostApplyPostRefresh: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()},
+				},
+				ConfigStateChecks: []statecheck.StateCheck{
+					statecheck.ExpectKnownValue(testAccWebhookAddr, tfjsonpath.New("api_version"), knownvalue.StringExact("2025-03-31.basil")),
+					statecheck.ExpectKnownValue(testAccWebhookAddr, tfjsonpath.New("secret"), webhookSecretCheck),
+				},
+				Check: resource.ComposeTestCheckFunc(testAccCaptureID(testAccWebhookAddr, &id),
+					acct.testAccCheckWebhookEndpointAtService(&id, func(ep *client.WebhookEndpoint) error {
+						if ep.APIVersion != "2025-03-31.basil" {
+							return fmt.Errorf("the service has api_version %q", ep.APIVersion)
+						}
+						return nil
+					})),
+			},
+			{
+				ResourceName:            testAccWebhookAddr,
+				ImportState:             true,
+				ImportStateVerify:       true,
+				ImportStateVerifyIgnore: []string{"secret", "secret_version"},
 			},
 		},
 	})
@@ -371,6 +404,7 @@ func TestAccWebhookEndpoint_Invalid(t *testing.T) {
 			planError(url+"\n"+`enabled_events = []`, "enabled_events", "at least 1"),
 			planError(url+"\n"+events+"\n"+`description = ""`, "description", "between 1 and 5000"),
 			planError(url+"\n"+events+"\n"+`metadata = { k = "" }`, "Empty Metadata Value"),
+			planError(url+"\n"+events+"\n"+`api_version = "basil"`, "api_version", "2025-03-31.basil"),
 			{
 				Config:        acct.webhookConfig(url + "\n" + events),
 				ResourceName:  testAccWebhookAddr,

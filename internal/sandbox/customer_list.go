@@ -88,20 +88,26 @@ func (c *call) customerFilter() (rid, *apierr.Error) {
 
 // listCustomers is GET /v1/customers: the account's customers, newest
 // first, optionally only those whose e-mail address is email, ignoring
-// case (an empty email filters nothing, as the other lists' filters).
+// case (an empty email filters nothing, as the other lists' filters), and
+// those created in a range (form.CreatedRange).
 func (c *call) listCustomers() response {
-	if e := listing.Check(c.f, wire.ParamEmail); e != nil {
+	if e := listing.Check(c.f, append(form.Created, wire.ParamEmail)...); e != nil {
 		return errResponse(e)
 	}
 	// A filter that no customer's address could equal is a mistake worth
 	// naming, not an empty page.
 	email, _ := c.f.Get(wire.ParamEmail)
-	var match func(*model.Customer) bool
 	if email != "" {
 		if e := form.CheckEmail(email); e != nil {
 			return errResponse(e)
 		}
-		match = func(cu *model.Customer) bool { return strings.EqualFold(cu.Email, email) }
+	}
+	from, to, e := form.CreatedRange(c.f)
+	if e != nil {
+		return errResponse(e)
+	}
+	match := func(cu *model.Customer) bool {
+		return (email == "" || strings.EqualFold(cu.Email, email)) && cu.Created >= from && cu.Created <= to
 	}
 	l := listing.List[*model.Customer]{
 		URL: wire.PathCustomers, Noun: "customer",

@@ -84,6 +84,11 @@ func TestListCustomers_OrderAndEmailFilter(t *testing.T) {
 		{"email, cursor outside the filter", []string{"email", "ada@example.com", "starting_after", newest[5]}, shared[1:], false},
 		{"email nobody has", []string{"email", "nobody@example.com"}, nil, false},
 		{"email empty filters nothing", []string{"email", "", "limit", "3"}, newest[:3], true},
+		// Customers 3..5 were made in the second second, 6..8 in the
+		// third (2030-01-01T00:00:00Z is 1893456000).
+		{"created range", []string{"created[gte]", "2030-01-01T00:00:01Z", "created[lt]", "1893456003"}, []string{ids[8], ids[7], ids[6], ids[5], ids[4], ids[3]}, false},
+		{"created after", []string{"created[gt]", "1893456006", "limit", "100"}, newest[:4], false},
+		{"created and email", []string{"created[lte]", "1893456001", "email", "ada@example.com"}, []string{ids[5], ids[0]}, false},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			e := *e
@@ -137,7 +142,8 @@ func TestListCustomers_OrderAndEmailFilter(t *testing.T) {
 		{[]string{"email", strings.Repeat("a", wire.EmailMaxLength) + "@example.com"}, wire.ErrorCodeParameterInvalid, "email"},
 		{[]string{"starting_after", gone.ID}, wire.ErrorCodeResourceMissing, "starting_after"},
 		{[]string{"name", "Ada"}, wire.ErrorCodeParameterUnknown, "name"},
-		{[]string{"created[gte]", "2030-01-01T00:00:00Z"}, wire.ErrorCodeParameterUnknown, "created[gte]"},
+		{[]string{"created[gte]", "2030-01-01"}, wire.ErrorCodeParameterInvalid, "created[gte]"},
+		{[]string{"created", "1893456000"}, wire.ErrorCodeParameterUnknown, "created"},
 	} {
 		t.Run(strings.Join(tc.q, "="), func(t *testing.T) {
 			e := *e

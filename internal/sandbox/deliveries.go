@@ -49,7 +49,7 @@ func (a *account) Target(event, endpoint string) (delivery.Target, bool) {
 	if !ok1 || !ok2 || ep == nil || ev == nil || ep.Disabled {
 		return delivery.Target{}, false
 	}
-	return delivery.Target{URL: ep.URL, Secret: ep.Secret, Body: ev.JSON()}, true
+	return delivery.Target{URL: ep.URL, Secret: ep.Secret, Body: ev.JSONFor(ep.APIVersion)}, true
 }
 
 // deliveryHost is the sandbox as the delivery engine sees it.

@@ -30,6 +30,11 @@
 //   - An Idempotency-Key reused with another request is 400
 //     idempotency_error (Stripe's answer, not retried by its clients); one
 //     whose request still runs is 409.
+//   - A time a request sends is Unix seconds or RFC 3339, within the
+//     same bounds in both forms (form.ParseTime); answers write RFC 3339.
+//   - Stripe's expand[] is served nowhere: any form of it is 400
+//     parameter_unknown, param expand, saying so (form.Check), since
+//     answers refer to other objects by id only.
 //   - Missing required fields are parameter_missing; bad values are
 //     parameter_invalid; unknown fields are parameter_unknown, checked
 //     before the object in the path is looked up.
@@ -53,8 +58,11 @@
 //     over 32 KiB streams, a part at a time, the account read again for
 //     each part (a deleted object is left out; has_more stays). The
 //     payments' customer filter naming a deleted
-//     customer is 400 resource_missing. created[gte]/[lte] accept any
-//     RFC 3339 offset and compare with whole seconds. The customer list's
+//     customer is 400 resource_missing. The created filters
+//     ([gte], [gt], [lte], [lt]; every /v1 list but the test clocks' and
+//     webhook endpoints', as Stripe's) take a
+//     time in either form and compare with whole seconds
+//     (form.CreatedRange). The customer list's
 //     email filter must be an address (else 400 parameter_invalid) and
 //     matches ignoring case; customers keep their creation order in the
 //     data file (customer_list.go).
@@ -145,7 +153,7 @@
 //     clock's time, a first period or trial, and an advance that would
 //     renew a subscription into a period ending after it, or with
 //     retries that could run past it, are refused up front naming the
-//     parameter (model.ParseFrozenTime, Subscription.CheckStart,
+//     parameter (the handlers' frozenTime, Subscription.CheckStart,
 //     TestClock.CheckAdvance), and so is a renewal's 3-D Secure ended
 //     declined when its retry would fall after it (Invoice.CheckRetry).
 //     Real time cannot get there: an offset clock moves at most 292

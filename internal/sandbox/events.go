@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/paymentsdev/terraform-provider-payments/internal/sandbox/apierr"
+	"github.com/paymentsdev/terraform-provider-payments/internal/sandbox/form"
 	"github.com/paymentsdev/terraform-provider-payments/internal/sandbox/listing"
 	"github.com/paymentsdev/terraform-provider-payments/internal/sandbox/model"
 	"github.com/paymentsdev/terraform-provider-payments/internal/wire"
@@ -306,13 +307,20 @@ func (c *call) expired(ev *model.Event) bool {
 	return ev.Created < c.wallNow().Add(-wire.EventRetention).Unix()
 }
 
+// listEvents is GET /v1/events: newest first, of one type or every one,
+// created in a range (form.CreatedRange) by the time the body's
+// created_at says, a test clock's for the objects on one.
 func (c *call) listEvents() response {
-	if e := listing.Check(c.f, wire.ParamType); e != nil {
+	if e := listing.Check(c.f, append(form.Created, wire.ParamType)...); e != nil {
 		return errResponse(e)
 	}
 	typ, _ := c.f.Get(wire.ParamType)
 	if typ != "" && !wire.IsEventType(typ) {
 		return errResponse(apierr.Invalid(wire.ParamType, "type %q is not an event type; use one of %s.", apierr.Clip(typ), strings.Join(wire.EventTypes, ", ")))
+	}
+	from, to, e := form.CreatedRange(c.f)
+	if e != nil {
+		return errResponse(e)
 	}
 	l := listing.List[*model.Event]{
 		URL: wire.PathEvents, Noun: "event",
@@ -325,5 +333,7 @@ func (c *call) listEvents() response {
 		Every: func() []*model.Event { return c.a.wh.eventOrder },
 		Write: func(b []byte, ev *model.Event) []byte { return ev.AppendJSON(b) },
 	}
-	return serveList(c, &l, c.a.wh.eventOrder, func(ev *model.Event) bool { return (typ == "" || ev.Type == typ) && !c.expired(ev) })
+	return serveList(c, &l, c.a.wh.eventOrder, func(ev *model.Event) bool {
+		return (typ == "" || ev.Type == typ) && ev.At >= from && ev.At <= to && !c.expired(ev)
+	})
 }

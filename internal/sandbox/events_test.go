@@ -3,7 +3,9 @@ package sandbox_test
 import (
 	"bytes"
 	"encoding/json"
+	"fmt"
 	"path/filepath"
+	"slices"
 	"testing"
 	"time"
 
@@ -132,4 +134,49 @@ func TestEvents_RetentionOnRealTime(t *testing.T) {
 			}
 		})
 	}
+}
+
+// TestEvents_CreatedFilters: the events list takes the created filters
+// of every list, in either form, compared with the body's created_at,
+// which is a test clock's time for the objects on one.
+func TestEvents_CreatedFilters(t *testing.T) {
+	t.Parallel()
+	e, clk := listEnv(t) // 2030-01-01T00:00:00Z, Unix 1893456000
+	var ids []string     // one customer.created a second, oldest first
+	for i := range 4 {
+		ids = append(ids, e.customer(vals("name", fmt.Sprintf("Customer %d", i))).ID)
+		clk.Advance(time.Second)
+	}
+	k := e.testClock("frozen_time", "2026-01-31T12:00:00Z")
+	onClock := e.customer(vals("test_clock", k.ID))
+	objects := func(q ...string) []string {
+		t.Helper()
+		var out []string
+		for _, ev := range e.events(vals(append(q, "type", wire.EventCustomerCreated)...)) {
+			var o struct {
+				ID string `json:"id"`
+			}
+			if err := json.Unmarshal(ev.Data.Object, &o); err != nil {
+				t.Fatal(err)
+			}
+			out = append(out, o.ID)
+		}
+		return out
+	}
+	for _, tc := range []struct {
+		name string
+		q    []string
+		want []string
+	}{
+		{"every one", nil, []string{onClock.ID, ids[3], ids[2], ids[1], ids[0]}},
+		{"a range", []string{"created[gte]", "1893456001", "created[lte]", "2030-01-01T00:00:02Z"}, []string{ids[2], ids[1]}},
+		{"exclusive", []string{"created[gt]", "2030-01-01T00:00:00Z", "created[lt]", "1893456003"}, []string{ids[2], ids[1]}},
+		{"by the clock's time", []string{"created[lt]", "2027-01-01T00:00:00Z"}, []string{onClock.ID}},
+	} {
+		if got := objects(tc.q...); !slices.Equal(got, tc.want) {
+			t.Errorf("%s: %v, want %v", tc.name, got, tc.want)
+		}
+	}
+	e.get(wire.PathEvents, vals("created[gte]", "next week")).fails(400, wire.ErrorTypeInvalidRequest, wire.ErrorCodeParameterInvalid, "created[gte]")
+	e.get(wire.PathEvents, vals("created[ne]", "1893456000")).fails(400, wire.ErrorTypeInvalidRequest, wire.ErrorCodeParameterUnknown, "created[ne]")
 }

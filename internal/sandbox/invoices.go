@@ -4,6 +4,7 @@ import (
 	"fmt"
 
 	"github.com/paymentsdev/terraform-provider-payments/internal/sandbox/apierr"
+	"github.com/paymentsdev/terraform-provider-payments/internal/sandbox/form"
 	"github.com/paymentsdev/terraform-provider-payments/internal/sandbox/listing"
 	"github.com/paymentsdev/terraform-provider-payments/internal/sandbox/model"
 	"github.com/paymentsdev/terraform-provider-payments/internal/wire"
@@ -217,7 +218,11 @@ func (c *call) voidInvoice() response {
 // listInvoices is GET /v1/invoices: newest first, keeping those that
 // match every filter given.
 func (c *call) listInvoices() response {
-	if e := listing.Check(c.f, wire.ParamCustomer, wire.ParamSubscription, wire.ParamStatus); e != nil {
+	if e := listing.Check(c.f, append(form.Created, wire.ParamCustomer, wire.ParamSubscription, wire.ParamStatus)...); e != nil {
+		return errResponse(e)
+	}
+	from, to, e := form.CreatedRange(c.f)
+	if e != nil {
 		return errResponse(e)
 	}
 	cus, e := c.customerFilter()
@@ -237,7 +242,8 @@ func (c *call) listInvoices() response {
 		return errResponse(e)
 	}
 	match := func(inv *model.Invoice) bool {
-		return (cus.IsZero() || inv.Customer == cus) && (sub.IsZero() || inv.Subscription == sub) && (status == "" || inv.Status == status)
+		return (cus.IsZero() || inv.Customer == cus) && (sub.IsZero() || inv.Subscription == sub) && (status == "" || inv.Status == status) &&
+			inv.Created >= from && inv.Created <= to
 	}
 	l := listing.List[*model.Invoice]{
 		URL: wire.PathInvoices, Noun: "invoice",

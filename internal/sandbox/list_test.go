@@ -210,3 +210,53 @@ func TestList_LongAnswerStreams(t *testing.T) {
 		t.Errorf("got %d customers %v (has_more %v, url %q), want %d without the deleted %s", len(got), got, l.HasMore, l.URL, len(want), gone)
 	}
 }
+
+// TestList_CreatedFilters: every list with a created filter reads it the
+// one way (form.CreatedRange): two objects a second apart, and the
+// exclusive bound in Unix seconds keeps the newer, the inclusive one in
+// RFC 3339 the older; a bound that is not a time is 400 naming it.
+func TestList_CreatedFilters(t *testing.T) {
+	t.Parallel()
+	e, clk := listEnv(t) // 2030-01-01T00:00:00Z, Unix 1893456000
+	cu := e.customer(vals("source", "tok_visa"))
+	olderPrice := e.plan("1000")
+	olderSub := e.subscribe("customer", cu.ID, "items[0][price]", olderPrice.ID)
+	clk.Advance(time.Second)
+	newerPrice := e.plan("2000")
+	newerSub := e.subscribe("customer", cu.ID, "items[0][price]", newerPrice.ID)
+	ids := func(path string, q ...string) []string {
+		t.Helper()
+		var l wire.List[json.RawMessage]
+		if err := json.Unmarshal(e.get(path, vals(q...)).ok(nil).body, &l); err != nil {
+			t.Fatal(err)
+		}
+		var out []string
+		for _, raw := range l.Data {
+			var o struct {
+				ID string `json:"id"`
+			}
+			if err := json.Unmarshal(*raw, &o); err != nil {
+				t.Fatal(err)
+			}
+			out = append(out, o.ID)
+		}
+		return out
+	}
+	for _, tc := range []struct {
+		path         string
+		older, newer string
+	}{
+		{wire.PathProducts, olderPrice.Product, newerPrice.Product},
+		{wire.PathPrices, olderPrice.ID, newerPrice.ID},
+		{wire.PathSubscriptions, olderSub.ID, newerSub.ID},
+		{wire.PathInvoices, e.invoices(olderSub.ID)[0].ID, e.invoices(newerSub.ID)[0].ID},
+	} {
+		if got := ids(tc.path, "created[gt]", "1893456000"); !slices.Equal(got, []string{tc.newer}) {
+			t.Errorf("%s created[gt]: %v, want %s", tc.path, got, tc.newer)
+		}
+		if got := ids(tc.path, "created[lte]", "2030-01-01T00:00:00Z"); !slices.Equal(got, []string{tc.older}) {
+			t.Errorf("%s created[lte]: %v, want %s", tc.path, got, tc.older)
+		}
+		e.get(tc.path, vals("created[lt]", "2030-01-01")).fails(400, wire.ErrorTypeInvalidRequest, wire.ErrorCodeParameterInvalid, "created[lt]")
+	}
+}

@@ -239,7 +239,7 @@ func (c *call) refundPayment() response {
 }
 
 func (c *call) listPayments() response {
-	if e := listing.Check(c.f, wire.ParamCustomer, wire.ParamStatus, wire.ParamCreatedGTE, wire.ParamCreatedLTE); e != nil {
+	if e := listing.Check(c.f, append(form.Created, wire.ParamCustomer, wire.ParamStatus)...); e != nil {
 		return errResponse(e)
 	}
 	cus, e := c.customerFilter()
@@ -254,11 +254,9 @@ func (c *call) listPayments() response {
 	if e := refused(model.CheckStatusFilter(status, "a payment", wire.PaymentStatuses, "")); e != nil {
 		return errResponse(e)
 	}
-	gte, _ := c.f.Get(wire.ParamCreatedGTE)
-	lte, _ := c.f.Get(wire.ParamCreatedLTE)
-	from, to, r := model.CreatedRange(gte, lte)
-	if r != nil {
-		return errResponse(refused(r))
+	from, to, e := form.CreatedRange(c.f)
+	if e != nil {
+		return errResponse(e)
 	}
 	l := listing.List[*model.Payment]{
 		URL: wire.PathPayments, Noun: "payment",

@@ -422,6 +422,14 @@ func TestListPayments_OrderAndFilters(t *testing.T) {
 	check("created lte fraction", got, more, []string{ids[2], ids[1], ids[0]}, false)
 	got, more = page("created[gte]", "2030-01-01T09:00:07+09:00", "limit", "100")
 	check("created gte with offset", got, more, newest[:4], false)
+	// The same bounds in Unix seconds (2030-01-01T00:00:00Z is
+	// 1893456000), and the exclusive ones.
+	got, more = page("created[gte]", "1893456001", "created[lte]", "1893456002")
+	check("created range in Unix seconds", got, more, []string{ids[8], ids[7], ids[6], ids[5], ids[4], ids[3]}, false)
+	got, more = page("created[gt]", "1893456000", "created[lt]", "2030-01-01T00:00:03Z")
+	check("created exclusive range", got, more, []string{ids[8], ids[7], ids[6], ids[5], ids[4], ids[3]}, false)
+	got, more = page("created[gt]", "1893456001", "created[gte]", "1893456000", "created[lt]", "1893456003")
+	check("created, the narrower bound", got, more, []string{ids[8], ids[7], ids[6]}, false)
 
 	for _, tc := range []struct {
 		q           []string
@@ -430,7 +438,10 @@ func TestListPayments_OrderAndFilters(t *testing.T) {
 		{[]string{"status", "paid"}, wire.ErrorCodeParameterInvalid, "status"},
 		{[]string{"created[gte]", "yesterday"}, wire.ErrorCodeParameterInvalid, "created[gte]"},
 		{[]string{"created[lte]", "2030-01-01"}, wire.ErrorCodeParameterInvalid, "created[lte]"},
-		{[]string{"created[gt]", "2030-01-01T00:00:00Z"}, wire.ErrorCodeParameterUnknown, "created[gt]"},
+		{[]string{"created[gt]", "-1"}, wire.ErrorCodeParameterInvalid, "created[gt]"},
+		{[]string{"created[lt]", "253402300800"}, wire.ErrorCodeParameterInvalid, "created[lt]"},
+		{[]string{"created[gte]", "1893456000.5"}, wire.ErrorCodeParameterInvalid, "created[gte]"},
+		{[]string{"created[ne]", "2030-01-01T00:00:00Z"}, wire.ErrorCodeParameterUnknown, "created[ne]"},
 		{[]string{"created", "2030-01-01T00:00:00Z"}, wire.ErrorCodeParameterUnknown, "created"},
 		{[]string{"customer", "cus_AAAAAAAAAAAAAAAAAAAAAAAA"}, wire.ErrorCodeResourceMissing, "customer"},
 	} {

@@ -177,10 +177,14 @@ func (c *call) updatePrice() response {
 // listPrices is GET /v1/prices: newest first, keeping the prices that
 // match every filter given.
 func (c *call) listPrices() response {
-	if e := listing.Check(c.f, wire.ParamProduct, wire.ParamActive, wire.ParamLookupKeysItem); e != nil {
+	if e := listing.Check(c.f, append(form.Created, wire.ParamProduct, wire.ParamActive, wire.ParamLookupKeysItem)...); e != nil {
 		return errResponse(e)
 	}
-	var conds []func(*model.Price) bool
+	from, to, e := form.CreatedRange(c.f)
+	if e != nil {
+		return errResponse(e)
+	}
+	conds := []func(*model.Price) bool{func(pr *model.Price) bool { return pr.Created >= from && pr.Created <= to }}
 	if v, _ := c.f.Get(wire.ParamProduct); v != "" {
 		p := c.findProduct(v)
 		if p == nil {
@@ -205,16 +209,13 @@ func (c *call) listPrices() response {
 		}
 		conds = append(conds, func(pr *model.Price) bool { return pr.LookupKey != "" && slices.Contains(keys, pr.LookupKey) })
 	}
-	var match func(*model.Price) bool
-	if len(conds) > 0 {
-		match = func(pr *model.Price) bool {
-			for _, cond := range conds {
-				if !cond(pr) {
-					return false
-				}
+	match := func(pr *model.Price) bool {
+		for _, cond := range conds {
+			if !cond(pr) {
+				return false
 			}
-			return true
 		}
+		return true
 	}
 	l := listing.List[*model.Price]{
 		URL: wire.PathPrices, Noun: "price",

@@ -142,16 +142,19 @@ func (c *call) deleteProduct() response {
 // listProducts is GET /v1/products: newest first, optionally only those
 // whose active flag is the filter's.
 func (c *call) listProducts() response {
-	if e := listing.Check(c.f, wire.ParamActive); e != nil {
+	if e := listing.Check(c.f, append(form.Created, wire.ParamActive)...); e != nil {
 		return errResponse(e)
 	}
-	var match func(*model.Product) bool
 	active, given, e := form.BoolFilter(c.f, wire.ParamActive)
 	if e != nil {
 		return errResponse(e)
 	}
-	if given {
-		match = func(p *model.Product) bool { return p.Active == active }
+	from, to, e := form.CreatedRange(c.f)
+	if e != nil {
+		return errResponse(e)
+	}
+	match := func(p *model.Product) bool {
+		return (!given || p.Active == active) && p.Created >= from && p.Created <= to
 	}
 	l := listing.List[*model.Product]{
 		URL: wire.PathProducts, Noun: "product",

@@ -280,7 +280,11 @@ func (c *call) cancelCustomerSubscriptions(cu rid) {
 // listSubscriptions is GET /v1/subscriptions: newest first; without a
 // status filter, every status but canceled.
 func (c *call) listSubscriptions() response {
-	if e := listing.Check(c.f, wire.ParamCustomer, wire.ParamStatus, wire.ParamPrice); e != nil {
+	if e := listing.Check(c.f, append(form.Created, wire.ParamCustomer, wire.ParamStatus, wire.ParamPrice)...); e != nil {
+		return errResponse(e)
+	}
+	from, to, e := form.CreatedRange(c.f)
+	if e != nil {
 		return errResponse(e)
 	}
 	cus, e := c.customerFilter()
@@ -307,5 +311,7 @@ func (c *call) listSubscriptions() response {
 		Every: func() []*model.Subscription { return c.a.bill.SubOrder },
 		Write: model.SubscriptionJSON,
 	}
-	return serveList(c, &l, c.a.bill.SubOrder, f.Match)
+	return serveList(c, &l, c.a.bill.SubOrder, func(s *model.Subscription) bool {
+		return f.Match(s) && s.Created >= from && s.Created <= to
+	})
 }

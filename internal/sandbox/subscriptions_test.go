@@ -3,6 +3,7 @@ package sandbox_test
 import (
 	"bytes"
 	"encoding/json"
+	"net/http"
 	"path/filepath"
 	"regexp"
 	"slices"
@@ -392,5 +393,44 @@ func TestSubscriptions_SurviveRestart(t *testing.T) {
 	}
 	if strings.Contains(string(wantSubs), key) {
 		t.Error("the key leaked into an answer")
+	}
+}
+
+// TestSubscriptions_ExpandNotServed: Stripe's expand[] on the objects its
+// docs expand most (a subscription's latest_invoice and customer, an
+// invoice's subscription), in a create, a retrieve or a list, is 400
+// parameter_unknown naming expand, and a refused create makes nothing.
+func TestSubscriptions_ExpandNotServed(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t)
+	pr := e.plan("1500")
+	cu := e.customer(vals("source", sandbox.TokenVisa))
+	s := e.subscribe("customer", cu.ID, "items[0][price]", pr.ID)
+	inv := e.invoices(s.ID)[0]
+	for _, tc := range []struct {
+		method, path string
+		f            []string
+	}{
+		{http.MethodPost, wire.PathSubscriptions, []string{"customer", cu.ID, "items[0][price]", pr.ID, "expand[0]", "latest_invoice"}},
+		{http.MethodGet, wire.PathSubscriptions + "/" + s.ID, []string{"expand[]", "latest_invoice", "expand[]", "customer"}},
+		{http.MethodGet, wire.PathSubscriptions, []string{"expand[]", "data.latest_invoice"}},
+		{http.MethodGet, wire.PathInvoices + "/" + inv.ID, []string{"expand[0]", "subscription"}},
+		{http.MethodGet, wire.PathInvoices, []string{"subscription", s.ID, "expand[]", "data.payment"}},
+	} {
+		var r *result
+		if tc.method == http.MethodPost {
+			r = e.post(tc.path, vals(tc.f...))
+		} else {
+			r = e.get(tc.path, vals(tc.f...))
+		}
+		body := r.fails(400, wire.ErrorTypeInvalidRequest, wire.ErrorCodeParameterUnknown, wire.ParamExpand)
+		if !strings.HasPrefix(body.Error.Message, "expand is not served: ") {
+			t.Errorf("%s %s: %q", tc.method, tc.path, body.Error.Message)
+		}
+	}
+	// The Stripe-Version header the libraries send is ignored.
+	var l wire.List[wire.Subscription]
+	if e.do(http.MethodGet, wire.PathSubscriptions, vals("customer", cu.ID), header("Stripe-Version", "2025-03-31.basil")).ok(&l); len(l.Data) != 1 {
+		t.Errorf("a create refused for expand made a subscription: %d", len(l.Data))
 	}
 }

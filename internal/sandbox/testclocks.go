@@ -47,14 +47,15 @@ func (c *call) customerClockParam() (rid, *apierr.Error) {
 	return rid{}, apierr.MissingRef(wire.ParamTestClock, "test_clock %q is not a test clock of this account; create one with POST %s.", apierr.Clip(v), wire.PathTestClocks)
 }
 
-// frozenTime parses frozen_time, RFC 3339, to whole seconds.
+// frozenTime parses frozen_time, Unix seconds or RFC 3339 (form.ParseTime)
+// from wire.TestClockMinUnix to wire.MaxTime, to whole seconds.
 func (c *call) frozenTime() (int64, bool, *apierr.Error) {
 	v, ok := c.f.Get(wire.ParamFrozenTime)
 	if !ok || v == "" {
 		return 0, false, nil
 	}
-	t, r := model.ParseFrozenTime(v)
-	return t, true, refused(r)
+	t, e := form.ParseTime(wire.ParamFrozenTime, v, wire.TestClockMinUnix, wire.MaxTimeUnix)
+	return t.Unix(), true, e
 }
 
 func (c *call) createTestClock() response {
@@ -66,7 +67,7 @@ func (c *call) createTestClock() response {
 		return errResponse(e)
 	}
 	if !given {
-		return errResponse(apierr.MissingParam(wire.ParamFrozenTime, "frozen_time is required: the clock's time to start from, as in 2026-01-31T12:00:00Z."))
+		return errResponse(apierr.MissingParam(wire.ParamFrozenTime, "frozen_time is required: the clock's time to start from, as in 2026-01-31T12:00:00Z or 1769860800."))
 	}
 	k := &model.TestClock{Created: c.unix, Frozen: frozen}
 	if v, ok := c.f.Get(wire.ParamName); ok {

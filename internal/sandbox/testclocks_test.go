@@ -109,6 +109,9 @@ func TestTestClocks_Validation(t *testing.T) {
 	}{
 		{"no frozen_time", wire.PathTestClocks, nil, wire.ErrorCodeParameterMissing, "frozen_time"},
 		{"not a time", wire.PathTestClocks, []string{"frozen_time", "yesterday"}, wire.ErrorCodeParameterInvalid, "frozen_time"},
+		{"Unix seconds before 1971", wire.PathTestClocks, []string{"frozen_time", "31535999"}, wire.ErrorCodeParameterInvalid, "frozen_time"},
+		{"Unix seconds past the latest", wire.PathTestClocks, []string{"frozen_time", "253402300800"}, wire.ErrorCodeParameterInvalid, "frozen_time"},
+		{"backwards in Unix seconds", wire.PathTestClocks + "/" + k.ID + "/advance", []string{"frozen_time", "1769860799"}, wire.ErrorCodeParameterInvalid, "frozen_time"},
 		{"backwards", wire.PathTestClocks + "/" + k.ID + "/advance", []string{"frozen_time", "2026-01-30T00:00:00Z"}, wire.ErrorCodeParameterInvalid, "frozen_time"},
 		{"standing still", wire.PathTestClocks + "/" + k.ID + "/advance", []string{"frozen_time", "2026-01-31T12:00:00Z"}, wire.ErrorCodeParameterInvalid, "frozen_time"},
 		{"over two periods", wire.PathTestClocks + "/" + k.ID + "/advance", []string{"frozen_time", "2026-04-01T00:00:00Z"}, wire.ErrorCodeParameterInvalid, "frozen_time"},
@@ -125,8 +128,16 @@ func TestTestClocks_Validation(t *testing.T) {
 	if got.FrozenTime != k.FrozenTime {
 		t.Errorf("a refused advance moved the clock to %s", got.FrozenTime)
 	}
-	// Exactly two periods is allowed.
-	e.post(wire.PathTestClocks+"/"+k.ID+"/advance", vals("frozen_time", "2026-03-31T12:00:00Z")).ok(nil)
+	// Exactly two periods is allowed, sent as Unix seconds as Stripe's
+	// libraries send times; the answer keeps RFC 3339.
+	var moved wire.TestClock
+	e.post(wire.PathTestClocks+"/"+k.ID+"/advance", vals("frozen_time", "1774958400")).ok(&moved)
+	if moved.FrozenTime != "2026-03-31T12:00:00Z" {
+		t.Errorf("advanced to 1774958400: frozen_time %s, want 2026-03-31T12:00:00Z", moved.FrozenTime)
+	}
+	if u := e.testClock("frozen_time", "1769860800"); u.FrozenTime != k.FrozenTime {
+		t.Errorf("created at 1769860800: frozen_time %s, want %s", u.FrozenTime, k.FrozenTime)
+	}
 }
 
 func TestTestClocks_DeleteAndRestart(t *testing.T) {

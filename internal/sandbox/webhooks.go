@@ -142,10 +142,16 @@ var webhookEndpointParams = []string{
 }
 
 func (c *call) createWebhookEndpoint() response {
-	if e := c.f.Check(webhookEndpointParams...); e != nil {
+	if e := c.f.Check(append(webhookEndpointParams, wire.ParamAPIVersion)...); e != nil {
 		return errResponse(e)
 	}
-	ep := &model.WebhookEndpoint{Created: c.unix}
+	ep := &model.WebhookEndpoint{Created: c.unix, APIVersion: wire.APIVersion}
+	if v, _ := c.f.Get(wire.ParamAPIVersion); v != "" && v != wire.APIVersion {
+		if e := refused(model.CheckAPIVersion(v)); e != nil {
+			return errResponse(e)
+		}
+		ep.APIVersion = strings.Clone(v)
+	}
 	if v, _ := c.f.Get(wire.ParamURL); v == "" {
 		return errResponse(c.checkWebhookURL(""))
 	}

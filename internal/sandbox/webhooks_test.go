@@ -439,6 +439,56 @@ func TestWebhooks_DeliveryIsSigned(t *testing.T) {
 	}
 }
 
+// TestWebhooks_EndpointAPIVersion: an endpoint takes api_version at its
+// create, as Stripe's do, and its deliveries carry it; the events listed
+// carry the account's default, and the two bodies differ in that field
+// only, each signed as sent.
+func TestWebhooks_EndpointAPIVersion(t *testing.T) {
+	t.Parallel()
+	e := newHookEnv(t, sandbox.Options{Webhooks: fastHooks})
+	plain, pinned := newReceiver(t), newReceiver(t)
+	def := e.endpoint(plain.URL, "*")
+	const basil = "2025-03-31.basil"
+	var ep client.WebhookEndpoint
+	e.post(wire.PathWebhookEndpoints, vals(wire.ParamURL, pinned.URL, "enabled_events[0]", "*", wire.ParamAPIVersion, basil)).ok(&ep)
+	if def.APIVersion != wire.APIVersion || ep.APIVersion != basil {
+		t.Fatalf("api_version: %q without one, %q with %s", def.APIVersion, ep.APIVersion, basil)
+	}
+	var got client.WebhookEndpoint
+	if e.get(wire.PathWebhookEndpoints+"/"+ep.ID, nil).ok(&got); got.APIVersion != basil {
+		t.Errorf("retrieved api_version %q, want %s", got.APIVersion, basil)
+	}
+	e.customer(vals("name", "Versioned"))
+	a, b := plain.next(t), pinned.next(t)
+	if ev := b.event(t); ev.APIVersion != basil {
+		t.Errorf("delivered api_version %q, want %s", ev.APIVersion, basil)
+	}
+	evA := a.event(t)
+	listed := e.get(wire.PathEvents+"/"+evA.ID, nil).ok(nil).body
+	if !bytes.Equal(a.body, listed) || evA.APIVersion != wire.APIVersion {
+		t.Errorf("the default endpoint's delivery differs from the event listed:\n%s\n%s", a.body, listed)
+	}
+	if want := bytes.Replace(listed, []byte(`"api_version":"`+wire.APIVersion+`"`), []byte(`"api_version":"`+basil+`"`), 1); !bytes.Equal(b.body, want) {
+		t.Errorf("the pinned endpoint's delivery:\n got %s\nwant %s", b.body, want)
+	}
+	for _, h := range []struct {
+		hit
+		secret string
+	}{{a, def.Secret}, {b, ep.Secret}} {
+		if err := wire.VerifySignature(h.header.Get(wire.HeaderSignature), h.secret, h.body, wire.SignatureTolerance, time.Now()); err != nil {
+			t.Errorf("signature of %s: %v", h.body, err)
+		}
+	}
+
+	for _, v := range []string{"2025-02-29.basil", "basil", "2025-03-31.Basil", "2025-03-31."} {
+		e.post(wire.PathWebhookEndpoints, vals(wire.ParamURL, pinned.URL, "enabled_events[]", "*", wire.ParamAPIVersion, v)).
+			fails(400, wire.ErrorTypeInvalidRequest, wire.ErrorCodeParameterInvalid, wire.ParamAPIVersion)
+	}
+	// Taken at create only, as Stripe's.
+	e.post(wire.PathWebhookEndpoints+"/"+ep.ID, vals(wire.ParamAPIVersion, wire.APIVersion)).
+		fails(400, wire.ErrorTypeInvalidRequest, wire.ErrorCodeParameterUnknown, wire.ParamAPIVersion)
+}
+
 func TestWebhooks_Filtering(t *testing.T) {
 	t.Parallel()
 	e := newHookEnv(t, sandbox.Options{Webhooks: fastHooks})
@@ -729,7 +779,10 @@ func TestWebhooks_SurvivesRestart(t *testing.T) {
 	}
 
 	e, stop := start(time.Hour) // the retry would come in an hour
-	ep := e.endpoint(rc.URL, "*")
+	// Of another version than the default, so that the retry's body is
+	// written for it from the body the data file keeps.
+	var ep client.WebhookEndpoint
+	e.post(wire.PathWebhookEndpoints, vals(wire.ParamURL, rc.URL, "enabled_events[]", "*", wire.ParamAPIVersion, "2025-03-31.basil")).ok(&ep)
 	cus := e.customer(vals("name", "Persistent"))
 	first := rc.next(t)
 	e.waitDeliveries(nil, 1)
@@ -741,6 +794,9 @@ func TestWebhooks_SurvivesRestart(t *testing.T) {
 	second := rc.next(t)
 	if !bytes.Equal(first.body, second.body) {
 		t.Errorf("the retry after the restart sent another body:\n%s\n%s", first.body, second.body)
+	}
+	if ev := second.event(t); ev.APIVersion != "2025-03-31.basil" {
+		t.Errorf("the retry after the restart has api_version %q", ev.APIVersion)
 	}
 	if err := wire.VerifySignature(second.header.Get(wire.HeaderSignature), ep.Secret, second.body, 0, time.Now()); err != nil {
 		t.Errorf("after the restart the secret does not sign: %v", err)

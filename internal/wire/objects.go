@@ -102,6 +102,7 @@ type WebhookEndpoint struct {
 	EnabledEvents []string          `json:"enabled_events"`
 	Description   string            `json:"description"`
 	Disabled      bool              `json:"disabled"`
+	APIVersion    string            `json:"api_version"`
 	Secret        string            `json:"secret,omitempty"`
 	Metadata      map[string]string `json:"metadata"`
 	CreatedAt     string            `json:"created_at"`
@@ -114,12 +115,13 @@ type WebhookEndpointList = List[WebhookEndpoint]
 // Event is a change of an object: Data.Object is the object right after
 // the change (a deleted object as its deletion answer).
 type Event struct {
-	ID        string    `json:"id"`
-	Object    string    `json:"object"`
-	Type      string    `json:"type"`
-	CreatedAt string    `json:"created_at"`
-	Livemode  bool      `json:"livemode"`
-	Data      EventData `json:"data"`
+	ID         string    `json:"id"`
+	Object     string    `json:"object"`
+	APIVersion string    `json:"api_version"`
+	Type       string    `json:"type"`
+	CreatedAt  string    `json:"created_at"`
+	Livemode   bool      `json:"livemode"`
+	Data       EventData `json:"data"`
 }
 
 // EventData holds an event's object, undecoded: its type depends on the

@@ -15,10 +15,15 @@ const (
 	ParamCapture       = "capture"
 	ParamStatus        = "status"
 	ParamCreatedGTE    = "created[gte]"
+	ParamCreatedGT     = "created[gt]"
 	ParamCreatedLTE    = "created[lte]"
+	ParamCreatedLT     = "created[lt]"
 	ParamLimit         = "limit"
 	ParamStartingAfter = "starting_after"
 	ParamEndingBefore  = "ending_before"
+	// ParamExpand is Stripe's expand[], which asks for a referenced
+	// object in place of its id: no endpoint serves it. [own decision]
+	ParamExpand = "expand"
 )
 
 // Parameters of the sandbox controls. [assumed]

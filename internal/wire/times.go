@@ -10,12 +10,23 @@ import "time"
 // parameter that asked for it. [assumed]
 const MaxTimeUnix = 253_402_300_799
 
+// MinTimeUnix is 1970-01-01T00:00:00Z, the earliest time a request may
+// send, as Unix seconds (0) or RFC 3339 alike; MaxTimeUnix is the latest.
+// A test clock's frozen_time is bounded closer (TestClockMinYear).
+// [own decision]
+const MinTimeUnix = 0
+
 // MaxTime is MaxTimeUnix as a time, in UTC.
 var MaxTime = time.Unix(MaxTimeUnix, 0).UTC()
 
 // TestClockMinYear and TestClockMaxYear bound the years of a test
-// clock's frozen_time; the latest is MaxTime. [assumed]
+// clock's frozen_time, in UTC, whether it is sent as Unix seconds or RFC
+// 3339; the latest is MaxTime. [assumed]
 const (
 	TestClockMinYear = 1971
 	TestClockMaxYear = 9999
 )
+
+// TestClockMinUnix is the start of TestClockMinYear,
+// 1971-01-01T00:00:00Z, as Unix seconds.
+const TestClockMinUnix = 31_536_000

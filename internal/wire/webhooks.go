@@ -51,7 +51,23 @@ const (
 	ParamType              = "type"
 	ParamEvent             = "event"
 	ParamEndpoint          = "endpoint"
+	// ParamAPIVersion is the version of the API a webhook endpoint's
+	// events are written for, taken at its create only, as Stripe's.
+	ParamAPIVersion = "api_version"
 )
+
+// APIVersion is the version of this API: what an event's api_version
+// says when it is listed or retrieved (the account's default version),
+// and in the deliveries to an endpoint created without an api_version.
+// It names no version of Stripe's: its date is this API's, its release
+// name "payments". [own decision]
+const APIVersion = "2026-11-29.payments"
+
+// APIVersionPattern is the form of an api_version: a date, YYYY-MM-DD,
+// then optionally a dot and a release name of 1 to 32 lower-case letters,
+// as Stripe writes its versions (2024-06-20, 2025-03-31.basil). The date
+// must be one of the calendar. [own decision]
+const APIVersionPattern = `^[0-9]{4}-[0-9]{2}-[0-9]{2}(\.[a-z]{1,32})?$`
 
 // Limits. [assumed]
 const (

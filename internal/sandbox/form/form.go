@@ -2,7 +2,8 @@
 // parameters of a request (Parse, and a Form's Get, All and Check), the
 // fingerprint an Idempotency-Key remembers, and the checks of single
 // values every handler shares (an e-mail address, a label, an amount, a
-// currency, a boolean) and the change of an object's metadata
+// currency, a boolean, a time: ParseTime, and a list's created filters:
+// CreatedRange) and the change of an object's metadata
 // (ApplyMetadata). Each refusal is an apierr.Error naming the field and
 // the fix. It knows nothing of the handlers.
 package form
@@ -10,6 +11,7 @@ package form
 import (
 	"cmp"
 	"crypto/sha256"
+	"fmt"
 	"net/url"
 	"slices"
 	"strconv"
@@ -17,6 +19,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/paymentsdev/terraform-provider-payments/internal/sandbox/apierr"
+	"github.com/paymentsdev/terraform-provider-payments/internal/wire"
 )
 
 // Param is one decoded form field. A bracketed name such as metadata[plan]
@@ -155,6 +158,9 @@ next:
 				continue next // a list's entry by its index, checked by All below
 			}
 		}
+		if p.Name == wire.ParamExpand || p.Base == wire.ParamExpand {
+			return notExpanded(p.Value)
+		}
 		if p.Array {
 			// An array where none is taken: as malformed as before arrays.
 			return apierr.Invalid(p.Name, "The field name %s is malformed; use one key in brackets, as in metadata[plan]=gold.", apierr.Clip(p.Name))
@@ -169,6 +175,17 @@ next:
 		}
 	}
 	return nil
+}
+
+// notExpanded refuses Stripe's expand[], sent by its libraries when asked
+// for a referenced object in place of its id: parameter_unknown, as any
+// parameter no endpoint takes, with a message saying that expansion is
+// not served and what to do instead.
+func notExpanded(field string) *apierr.Error {
+	e := apierr.UnknownParam(wire.ParamExpand)
+	e.Message = fmt.Sprintf("expand is not served: answers refer to other objects by their ids, never in place (expand asked for %s). Remove expand and retrieve the object by its id.",
+		strconv.Quote(apierr.Clip(field)))
+	return e
 }
 
 // All returns the entries of the list name ("enabled_events[]"), sent

@@ -236,3 +236,26 @@ func TestFingerprint_Identifies(t *testing.T) {
 		t.Error("a body over the limit fingerprints as an empty body")
 	}
 }
+
+// TestCheck_ExpandNotServed: Stripe's expand, in any of its forms, is
+// refused as no endpoint takes it, naming expand and saying that
+// expansion is not served.
+func TestCheck_ExpandNotServed(t *testing.T) {
+	t.Parallel()
+	for _, raw := range []string{
+		"expand[]=latest_invoice",
+		"expand[0]=latest_invoice&expand[1]=customer",
+		"expand=latest_invoice",
+		"expand[]=data.latest_invoice&limit=3",
+	} {
+		f, pe := Parse(nil, raw)
+		if pe != nil {
+			t.Fatalf("%s: %v", raw, pe)
+		}
+		e := f.Check("limit", "enabled_events[]")
+		if e == nil || e.Status != http.StatusBadRequest || e.Code != wire.ErrorCodeParameterUnknown || e.Param != wire.ParamExpand ||
+			!strings.HasPrefix(e.Message, "expand is not served: ") || !strings.Contains(e.Message, "latest_invoice") {
+			t.Errorf("%s: %+v", raw, e)
+		}
+	}
+}

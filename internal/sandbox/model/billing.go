@@ -348,7 +348,7 @@ const (
 	invoiceJSONFixed  = 768
 	invoiceLineJSON   = 256
 	paymentJSONBytes  = 1024
-	eventJSONOverhead = 192
+	eventJSONOverhead = 256
 )
 
 // SnapshotBytes bounds the length of the subscription's JSON

@@ -3,7 +3,6 @@ package model
 import (
 	"slices"
 	"strings"
-	"time"
 
 	"github.com/paymentsdev/terraform-provider-payments/internal/sandbox/ids"
 	"github.com/paymentsdev/terraform-provider-payments/internal/wire"
@@ -23,28 +22,6 @@ func CheckStatusFilter(v, kind string, statuses []string, all string) *Refusal {
 		return invalid(wire.ParamStatus, "status %q is not %s status; use one of %s, or %s.", clip(v), kind, strings.Join(statuses, ", "), all)
 	}
 	return invalid(wire.ParamStatus, "status %q is not %s status; use one of %s.", clip(v), kind, strings.Join(statuses, ", "))
-}
-
-// CreatedRange reads a list's created[gte] and created[lte], RFC 3339
-// times or empty for no bound, as the first and last second kept:
-// created_at has whole seconds, so a bound rounds inwards.
-func CreatedRange(gte, lte string) (from, to int64, r *Refusal) {
-	bounds := [2]int64{-1 << 63, 1<<63 - 1}
-	for i, name := range []string{wire.ParamCreatedGTE, wire.ParamCreatedLTE} {
-		v := [2]string{gte, lte}[i]
-		if v == "" {
-			continue
-		}
-		t, err := time.Parse(time.RFC3339, v)
-		if err != nil {
-			return 0, 0, invalid(name, "%s %q is not an RFC 3339 time; use the form 2024-01-31T23:59:59Z.", name, clip(v))
-		}
-		bounds[i] = t.Unix()
-		if i == 0 && t.Nanosecond() > 0 {
-			bounds[i]++
-		}
-	}
-	return bounds[0], bounds[1], nil
 }
 
 // SubscriptionFilter is what GET /v1/subscriptions keeps: the

@@ -1,7 +1,6 @@
 package model
 
 import (
-	"strings"
 	"testing"
 
 	"github.com/paymentsdev/terraform-provider-payments/internal/sandbox/ids"
@@ -56,32 +55,5 @@ func TestSubscriptionFilter_Match(t *testing.T) {
 		if got := [2]bool{tc.f.Match(active), tc.f.Match(canceled)}; got != [2]bool{tc.active, tc.canceled} {
 			t.Errorf("%s: matched %v", tc.name, got)
 		}
-	}
-}
-
-// TestCreatedRange_Bounds: open without bounds, whole seconds rounded
-// inwards, and a refusal naming the bound that is not a time.
-func TestCreatedRange_Bounds(t *testing.T) {
-	t.Parallel()
-	for _, tc := range []struct {
-		name, gte, lte string
-		from, to       int64
-		param          string
-	}{
-		{"no bounds", "", "", -1 << 63, 1<<63 - 1, ""},
-		{"whole seconds", "2026-01-01T00:00:00Z", "2026-01-01T00:00:10Z", 1_767_225_600, 1_767_225_610, ""},
-		{"fractions round inwards", "2026-01-01T00:00:00.5Z", "2026-01-01T00:00:10.5Z", 1_767_225_601, 1_767_225_610, ""},
-		{"a date alone", "2026-01-01", "", 0, 0, wire.ParamCreatedGTE},
-		{"not a time", "", "yesterday", 0, 0, wire.ParamCreatedLTE},
-	} {
-		t.Run(tc.name, func(t *testing.T) {
-			from, to, r := CreatedRange(tc.gte, tc.lte)
-			switch {
-			case tc.param == "" && (r != nil || from != tc.from || to != tc.to):
-				t.Fatalf("%d..%d, %v", from, to, r)
-			case tc.param != "" && (r == nil || r.Param != tc.param || !strings.Contains(r.Message, "is not an RFC 3339 time")):
-				t.Fatalf("refusal %+v, want one of %s", r, tc.param)
-			}
-		})
 	}
 }

@@ -38,7 +38,7 @@ func TestRecords_RoundTrip(t *testing.T) {
 		Description: "d", Meta: meta, Counted: 5}
 	tok := &CardToken{ID: ids.New(), Card: minted, ExpMonth: 4, ExpYear: 2031, Fingerprint: "fp", Used: true, Created: 9, Counted: 1}
 	ep := &WebhookEndpoint{ID: ids.New(), Seq: 2, Created: 11, URL: "https://example.com/h", Events: []string{wire.EventTypeAll},
-		Description: "x", Disabled: true, Meta: meta, Secret: "whsec_x", Counted: 3}
+		Description: "x", Disabled: true, APIVersion: "2025-03-31.basil", Meta: meta, Secret: "whsec_x", Counted: 3}
 
 	for _, tc := range []struct {
 		name   string

@@ -206,23 +206,6 @@ func TestClockJSON(b []byte, k *TestClock, status string) []byte {
 	return append(b, `,"livemode":false}`...)
 }
 
-// ParseFrozenTime reads a test clock's frozen_time v: an RFC 3339 time
-// from wire.TestClockMinYear to wire.MaxTime, to whole seconds.
-func ParseFrozenTime(v string) (int64, *Refusal) {
-	t, err := time.Parse(time.RFC3339, v)
-	if err != nil {
-		return 0, invalid(wire.ParamFrozenTime, "frozen_time %q is not an RFC 3339 time; use the form 2026-01-31T12:00:00Z, with a year from %d to %d.",
-			clip(v), wire.TestClockMinYear, wire.TestClockMaxYear)
-	}
-	// A four-digit year in another offset can still fall outside, as
-	// 9999-12-31T23:00:00-02:00 does: the bounds are UTC's.
-	if y := t.UTC().Year(); y < wire.TestClockMinYear || y > wire.TestClockMaxYear {
-		return 0, invalid(wire.ParamFrozenTime, "frozen_time %q is in the year %d in UTC; a test clock's time is from %d-01-01T00:00:00Z to %s.",
-			clip(v), y, wire.TestClockMinYear, rfc(wire.MaxTimeUnix))
-	}
-	return t.Unix(), nil
-}
-
 // rfc writes unix time t as RFC 3339 UTC, for messages.
 func rfc(t int64) string { return time.Unix(t, 0).UTC().Format(time.RFC3339) }
 

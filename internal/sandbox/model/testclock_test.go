@@ -49,37 +49,6 @@ func TestTestClock_CheckAdvance(t *testing.T) {
 	}
 }
 
-// TestParseFrozenTime_Values: RFC 3339, from 1971 to 9999 in UTC, in
-// seconds; a year out of bounds is told as such.
-func TestParseFrozenTime_Values(t *testing.T) {
-	t.Parallel()
-	const notRFC, outside = "is not an RFC 3339 time", "a test clock's time is from 1971-01-01T00:00:00Z to 9999-12-31T23:59:59Z"
-	for _, tc := range []struct {
-		v    string
-		want int64
-		err  string
-	}{
-		{"2026-01-01T00:00:00Z", 1_767_225_600, ""},
-		{"2026-01-01T01:00:00+01:00", 1_767_225_600, ""},
-		{"1971-01-01T00:00:00Z", 31_536_000, ""},
-		{"9999-12-31T23:59:59Z", wire.MaxTimeUnix, ""},
-		{"9999-12-31T23:59:59+01:00", wire.MaxTimeUnix - 3600, ""},
-		{"1970-12-31T23:59:59Z", 0, "is in the year 1970 in UTC; " + outside},
-		{"1971-01-01T00:30:00+01:00", 0, "is in the year 1970 in UTC"},
-		{"0001-01-01T00:00:00Z", 0, "is in the year 1 in UTC"},
-		{"9999-12-31T23:00:00-02:00", 0, "is in the year 10000 in UTC; " + outside},
-		{"10000-01-01T00:00:00Z", 0, notRFC + "; use the form 2026-01-31T12:00:00Z, with a year from 1971 to 9999."},
-		{"10002-12-30T00:00:00Z", 0, notRFC},
-		{"2026-01-01", 0, notRFC},
-		{"tomorrow", 0, notRFC},
-	} {
-		got, r := ParseFrozenTime(tc.v)
-		if got != tc.want || (r == nil) != (tc.err == "") || r != nil && (r.Param != wire.ParamFrozenTime || !strings.Contains(r.Message, tc.err)) {
-			t.Errorf("%q: %d, %+v", tc.v, got, r)
-		}
-	}
-}
-
 // TestTestClock_CheckAdvance_MaxTime: an advance that would renew a
 // subscription into a period ending after wire.MaxTime, or leave its
 // retries running past it, is refused up front, naming the renewal and

@@ -2,9 +2,11 @@ package model
 
 import (
 	"net/url"
+	"regexp"
 	"slices"
 	"strconv"
 	"strings"
+	"time"
 
 	"github.com/paymentsdev/terraform-provider-payments/internal/wire"
 )
@@ -50,6 +52,23 @@ func urlPort(u *url.URL) uint16 {
 		return 0
 	}
 	return uint16(n)
+}
+
+// apiVersionRE is the form of an api_version (wire.APIVersionPattern).
+var apiVersionRE = regexp.MustCompile(wire.APIVersionPattern)
+
+// CheckAPIVersion refuses v, a webhook endpoint's api_version, unless it
+// is written as wire.APIVersionPattern says, its date one of the
+// calendar. The sandbox writes one shape of every object whatever the
+// version: it is a label its receivers check, as stripe-go's
+// ConstructEvent checks it against its own.
+func CheckAPIVersion(v string) *Refusal {
+	date, _, _ := strings.Cut(v, ".")
+	if _, err := time.Parse(time.DateOnly, date); err != nil || !apiVersionRE.MatchString(v) {
+		return invalid(wire.ParamAPIVersion, "api_version %q is not an API version; write a date and optionally a dot and a release name in lower-case letters, as in %s or 2025-03-31.basil. Stripe's libraries pin theirs (stripe-go: stripe.APIVersion).",
+			clip(v), wire.APIVersion)
+	}
+	return nil
 }
 
 // EnabledEvents is the event types an endpoint subscribes to, from the

@@ -1,8 +1,10 @@
 package model
 
 import (
+	"bytes"
 	"encoding/json"
 	"fmt"
+	"time"
 
 	"github.com/paymentsdev/terraform-provider-payments/internal/sandbox/ids"
 	"github.com/paymentsdev/terraform-provider-payments/internal/sandbox/jsonw"
@@ -21,9 +23,12 @@ type WebhookEndpoint struct {
 	Events      []string // as sent, without duplicates
 	Description string
 	Disabled    bool
-	Meta        Metadata
-	Secret      string
-	Counted     int64 // bytes charged to the account, see MemBytes
+	// APIVersion is the api_version its deliveries carry: as given at
+	// its create (CheckAPIVersion), else wire.APIVersion.
+	APIVersion string
+	Meta       Metadata
+	Secret     string
+	Counted    int64 // bytes charged to the account, see MemBytes
 }
 
 // Wants reports whether the endpoint is sent events of type typ.
@@ -70,6 +75,7 @@ func (ep *WebhookEndpoint) RecordValue() []byte {
 	return Marshal(WebhookEndpointRecord{
 		ID: ep.ID.Format(wire.WebhookEndpointIDPrefix), Seq: ep.Seq, Created: ep.Created, URL: ep.URL,
 		Events: ep.Events, Description: ep.Description, Disabled: ep.Disabled, Meta: MetaRecord(ep.Meta), Secret: ep.Secret,
+		APIVersion: ep.APIVersion,
 	})
 }
 
@@ -86,13 +92,19 @@ type (
 		Disabled    bool        `json:"disabled,omitempty"`
 		Meta        [][2]string `json:"meta,omitempty"`
 		Secret      string      `json:"secret"`
+		// APIVersion is absent from the records of endpoints made before
+		// endpoints had one: they are of wire.APIVersion.
+		APIVersion string `json:"api_version,omitempty"`
 	}
 	EventRecord struct {
 		ID      string `json:"id"`
 		Seq     uint64 `json:"seq"`
 		Type    string `json:"type"`
 		Created int64  `json:"created"`
-		Body    []byte `json:"body"` // exactly as sent and signed
+		// At is Event's, which records written before it was kept lack:
+		// it is then read from the body's created_at.
+		At   int64  `json:"at,omitempty"`
+		Body []byte `json:"body"` // at the default version, as listed
 	}
 )
 
@@ -106,9 +118,17 @@ func EndpointFromRecord(raw []byte) (*WebhookEndpoint, error) {
 	if !ok {
 		return nil, fmt.Errorf("data file: webhook endpoint id %q is malformed", rec.ID)
 	}
+	version := wire.APIVersion
+	if rec.APIVersion != "" {
+		if r := CheckAPIVersion(rec.APIVersion); r != nil {
+			return nil, fmt.Errorf("data file: webhook endpoint %s: %s", rec.ID, r.Message)
+		}
+		version = rec.APIVersion
+	}
 	return &WebhookEndpoint{
 		ID: id, Seq: rec.Seq, Created: rec.Created, URL: rec.URL, Events: rec.Events,
 		Description: rec.Description, Disabled: rec.Disabled, Meta: MetaFromRecord(rec.Meta), Secret: rec.Secret,
+		APIVersion: version,
 	}, nil
 }
 
@@ -122,7 +142,19 @@ func EventFromRecord(raw []byte) (*Event, error) {
 	if !ok {
 		return nil, fmt.Errorf("data file: event id %q is malformed", rec.ID)
 	}
-	return &Event{ID: id, Seq: rec.Seq, Type: rec.Type, Created: rec.Created, Body: rec.Body}, nil
+	at := rec.At
+	if at == 0 {
+		var body struct {
+			CreatedAt time.Time `json:"created_at"`
+		}
+		if err := json.Unmarshal(rec.Body, &body); err != nil {
+			return nil, fmt.Errorf("data file: event %s: reading its created_at: %w", rec.ID, err)
+		}
+		at = body.CreatedAt.Unix()
+	}
+	// A body stored before events had an api_version gets the default
+	// once, here, so that every read shows it.
+	return &Event{ID: id, Seq: rec.Seq, Type: rec.Type, Created: rec.Created, At: at, Body: withAPIVersion(rec.Body, wire.APIVersion)}, nil
 }
 
 // RecordKey is the event's key in its bucket: its id.
@@ -130,13 +162,13 @@ func (ev *Event) RecordKey() string { return ev.ID.Format(wire.EventIDPrefix) }
 
 // RecordValue is the event's record, as JSON.
 func (ev *Event) RecordValue() []byte {
-	return Marshal(EventRecord{ID: ev.ID.Format(wire.EventIDPrefix), Seq: ev.Seq, Type: ev.Type, Created: ev.Created, Body: ev.JSON()})
+	return Marshal(EventRecord{ID: ev.ID.Format(wire.EventIDPrefix), Seq: ev.Seq, Type: ev.Type, Created: ev.Created, At: ev.At, Body: ev.JSON()})
 }
 
 // MemBytes is what the webhook endpoint costs its account (sizes.go).
 func (ep *WebhookEndpoint) MemBytes() int64 {
 	n := EndpointBytes + RidMapEntry + OrderSlot + StrBytes(ep.URL) + StrBytes(ep.Description) +
-		StrBytes(ep.Secret) + MetaBytes(ep.Meta) + SliceBytes(len(ep.Events), 16) + AllocOverhead
+		StrBytes(ep.Secret) + StrBytes(ep.APIVersion) + MetaBytes(ep.Meta) + SliceBytes(len(ep.Events), 16) + AllocOverhead
 	for _, e := range ep.Events {
 		n += StrBytes(e)
 	}
@@ -162,7 +194,7 @@ func (ev *Event) bodyLen() int {
 		return len(ev.Body)
 	}
 	var at [32]byte
-	return len(`{"id":"`+wire.EventIDPrefix) + wire.IDRandomLength + len(`","object":"event","type":`) + jsonw.Len(ev.Type) + 2 +
+	return len(`{"id":"`+wire.EventIDPrefix) + wire.IDRandomLength + len(`","object":"event","api_version":"`) + len(wire.APIVersion) + len(`","type":`) + jsonw.Len(ev.Type) + 2 +
 		len(`,"created_at":`) + len(jsonw.Time(at[:0], ev.At)) + len(`,"livemode":false,"data":{"object":`) + len(ev.Obj) + len("}}")
 }
 
@@ -187,6 +219,8 @@ func WebhookEndpointJSON(b []byte, ep *WebhookEndpoint, withSecret bool) []byte 
 	b = jsonw.OptString(b, ep.Description)
 	b = append(b, `,"disabled":`...)
 	b = jsonw.Bool(b, ep.Disabled)
+	b = append(b, `,"api_version":`...)
+	b = jsonw.String(b, ep.APIVersion)
 	if withSecret {
 		b = append(b, `,"secret":`...)
 		b = jsonw.String(b, ep.Secret)
@@ -194,8 +228,9 @@ func WebhookEndpointJSON(b []byte, ep *WebhookEndpoint, withSecret bool) []byte 
 	return AppendMetadataTail(b, ep.Meta, ep.Created)
 }
 
-// JSON is the event's body: the same bytes at every read, so that a
-// delivery's signature, a retrieve and a list agree.
+// JSON is the event's body at the account's default version
+// (wire.APIVersion): the same bytes at every read, so that a retrieve
+// and a list agree.
 func (ev *Event) JSON() []byte {
 	if ev.Obj == nil {
 		return ev.Body
@@ -203,14 +238,70 @@ func (ev *Event) JSON() []byte {
 	return ev.AppendJSON(make([]byte, 0, eventHeadBytes+len(ev.Obj)))
 }
 
-// AppendJSON writes the event's body.
+// JSONFor is the event's body as delivered to an endpoint of api_version
+// v: JSON with v in api_version, the same bytes at every attempt, so
+// that each is signed alike. Versions differ in that field only.
+func (ev *Event) JSONFor(v string) []byte {
+	switch {
+	case v == wire.APIVersion:
+		return ev.JSON()
+	case ev.Obj != nil:
+		return ev.appendJSON(make([]byte, 0, eventHeadBytes+len(ev.Obj)), v)
+	}
+	return withAPIVersion(ev.Body, v)
+}
+
+// eventHead is what every event's body starts with up to its id's end;
+// eventObject follows the id, then the api_version field, which bodies
+// stored before events had one lack.
+const (
+	eventHead       = `{"id":"` + wire.EventIDPrefix
+	eventObject     = `","object":"event",`
+	eventAPIVersion = `"api_version":"`
+)
+
+// withAPIVersion is a body read from the data file (written by
+// appendJSON) with v in its api_version field, added when it has none;
+// body itself when it says v already.
+func withAPIVersion(body []byte, v string) []byte {
+	at := len(eventHead) + wire.IDRandomLength
+	if !bytes.HasPrefix(body, []byte(eventHead)) || !bytes.HasPrefix(body[at:], []byte(eventObject)) {
+		return body // not a body this package wrote
+	}
+	at += len(eventObject)
+	rest := body[at:]
+	if r, ok := bytes.CutPrefix(rest, []byte(eventAPIVersion)); ok {
+		if end := bytes.IndexByte(r, '"'); end >= 0 && len(r) > end+1 && r[end+1] == ',' {
+			if string(r[:end]) == v {
+				return body
+			}
+			rest = r[end+2:]
+		}
+	}
+	b := make([]byte, 0, len(body)+len(v)+len(eventAPIVersion)+2)
+	b = append(b, body[:at]...)
+	b = append(b, eventAPIVersion...)
+	b = append(b, v...)
+	b = append(b, `",`...)
+	return append(b, rest...)
+}
+
+// AppendJSON writes the event's body at the account's default version.
 func (ev *Event) AppendJSON(b []byte) []byte {
 	if ev.Obj == nil {
 		return append(b, ev.Body...)
 	}
+	return ev.appendJSON(b, wire.APIVersion)
+}
+
+// appendJSON writes the event's body with api_version v, a version
+// CheckAPIVersion accepts, which needs no escaping.
+func (ev *Event) appendJSON(b []byte, v string) []byte {
 	b = append(b, `{"id":`...)
 	b = ids.Append(b, wire.EventIDPrefix, ev.ID)
-	b = append(b, `,"object":"event","type":`...)
+	b = append(b, `,"object":"event","api_version":"`...)
+	b = append(b, v...)
+	b = append(b, `","type":`...)
 	b = jsonw.String(b, ev.Type)
 	b = append(b, `,"created_at":`...)
 	b = jsonw.Time(b, ev.At)
