@@ -110,13 +110,16 @@ root="$work/root"
 mkdir -p "$root" "$work/upper" "$work/overlay-work" "$work/containers"
 mounted=()
 
-# cleanup stops whatever still runs inside the root, then unmounts, newest
-# first, and removes the run's folder only when nothing is mounted in it.
+# cleanup stops whatever still runs inside the root (a service a package
+# started, say: it is named, since a newcomer's machine would keep it),
+# then unmounts, newest first, and removes the run's folder only when
+# nothing is mounted in it.
 cleanup() {
 	local status=$? pid i
 	trap - EXIT INT TERM
 	for pid in /proc/[0-9]*; do
 		if [[ "$(readlink "$pid/root" 2>/dev/null)" == "$root" ]]; then
+			log "still running in the root, stopped: $(tr '\0' ' ' <"$pid/cmdline" 2>/dev/null) (pid ${pid#/proc/})"
 			kill -KILL "${pid#/proc/}" 2>/dev/null || true
 		fi
 	done
