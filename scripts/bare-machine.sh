@@ -5,7 +5,7 @@
 # make, which the README assumes, and ca-certificates) with Go added. In it,
 # from a clone of HEAD, it runs
 #
-#   make test-setup   which installs what the tests need, and must say so
+#   make test-setup   which installs what the tests need
 #   make demo
 #   go test -race -c  every test binary of both modules, compiled and linked
 #   the dashboard's browser tests and the container image's tests, which
@@ -47,7 +47,7 @@ die() {
 	exit 1
 }
 
-[[ "$(id -u)" == 0 ]] || die "needs root, for debootstrap, chroot and mounts; run it as root (CI does)."
+[[ "$(id -u)" == 0 ]] || die "needs root, for debootstrap, mounts and namespaces; run it as root (CI does)."
 command -v go >/dev/null || die "Go is not on PATH."
 
 suite=${PAYMENTS_BARE_SUITE:-bookworm}
@@ -194,6 +194,17 @@ src=/root/terraform-provider-payments
 git init -q "$root$src"
 git -C "$root$src" fetch -q "$repo" "$head"
 git -C "$root$src" checkout -q --detach FETCH_HEAD
+log "cloned HEAD ($(git log -1 --format='%h %s' "$head")) into the root at $src"
+
+# The environment of a newcomer's shell: Go on PATH, nothing of ours. Only
+# this machine's network settings come along.
+envs=(HOME=/root "PATH=/usr/local/go/bin:/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin"
+	LANG=C.UTF-8 TERM=dumb)
+for v in GOPROXY GOSUMDB GONOSUMDB GOPRIVATE GONOPROXY GOINSECURE \
+	http_proxy https_proxy no_proxy HTTP_PROXY HTTPS_PROXY NO_PROXY CI; do
+	[[ -z "${!v:-}" ]] || envs+=("$v=${!v}")
+done
+
 # enter runs a command as the first process of new mount and PID
 # namespaces whose root is the bare root: pivot_root rather than chroot,
 # since runc exec (podman healthcheck) finds a container's files only when
@@ -213,17 +224,6 @@ enter() {
 		'cd "$0" && mkdir .host && pivot_root . .host && exec chroot . /.bare-enter "$@"' "$root" \
 		/usr/bin/env -i "${envs[@]}" "$@"
 }
-
-log "cloned HEAD ($(git log -1 --format='%h %s' "$head")) into the root at $src"
-
-# The environment of a newcomer's shell: Go on PATH, nothing of ours. Only
-# this machine's network settings come along.
-envs=(HOME=/root "PATH=/usr/local/go/bin:/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin"
-	LANG=C.UTF-8 TERM=dumb)
-for v in GOPROXY GOSUMDB GONOSUMDB GOPRIVATE GONOPROXY GOINSECURE \
-	http_proxy https_proxy no_proxy HTTP_PROXY HTTPS_PROXY NO_PROXY CI; do
-	[[ -z "${!v:-}" ]] || envs+=("$v=${!v}")
-done
 
 cat >"$root/root/bare-check.sh" <<'EOF'
 set -euo pipefail
@@ -252,6 +252,7 @@ step "make demo"
 make demo
 took
 step "every test binary compiled and linked with -race: the provider's module, then tools/"
+echo "cgo: CGO_ENABLED=$(go env CGO_ENABLED); C compiler $(go env CC): $(command -v "$(go env CC)" || echo none)"
 out=$(mktemp -d)
 go test -race -c -o "$out" ./...
 go -C tools test -race -c -o "$out" ./...
