@@ -94,9 +94,7 @@ const killLatency = 300 * time.Millisecond
 // sandbox received the first POST, a few and most of them, applies again
 // in the same working directory, and counts every kind of object.
 func TestAccProvider_Kill_ApplyAgainMakesNoDuplicate(t *testing.T) {
-	if os.Getenv("TF_ACC") == "" {
-		t.Skip("acceptance test: set TF_ACC=1")
-	}
+	skipUnlessAcc(t)
 	if runtime.GOOS == "windows" {
 		t.Skip("kills the CLI with SIGKILL and reads /proc")
 	}
@@ -306,4 +304,105 @@ func waitGone(t *testing.T, pids []int, within time.Duration) {
 		}
 		time.Sleep(50 * time.Millisecond)
 	}
+}
+
+// killTwoCustomers is a count of two equal customers.
+const killTwoCustomers = `
+resource "payments_customer" "same" {
+  count = 2
+  name  = "Same"
+}
+`
+
+// TestAccProvider_Kill_DeletedObjectIsNotAdopted deletes, between the
+// kill and the next apply, every customer the killed run made: the
+// journal's orphans then name objects that are gone, and the service
+// would still replay their creates' answers. They must be created anew.
+func TestAccProvider_Kill_DeletedObjectIsNotAdopted(t *testing.T) {
+	skipUnlessAcc(t)
+	if runtime.GOOS == "windows" {
+		t.Skip("kills the CLI with SIGKILL and reads /proc")
+	}
+	t.Parallel()
+	acct := newTestAccAccount(t)
+	tf := newTFCLI(t, sharedProviderBinary(t))
+	tf.writeConfig(cliRequiredProviders + acct.ProviderConfig() + killTwoCustomers)
+	sb := sandboxclient.New(acct.Client)
+	setLatency(t, sb, killLatency)
+	if !killApplyAfterPosts(t, tf, sb, 2) {
+		t.Fatal("the apply ended before it could be killed")
+	}
+	setLatency(t, sb, 0)
+	if n := journalEntries(t, tf); n == 0 {
+		t.Fatal("the killed run left no journal entry: nothing tests the guard")
+	}
+	// Whatever reached state leaves it, so that every customer made is
+	// one the journal alone knows of.
+	for _, r := range tf.state() {
+		tf.mustRun("state", "rm", r.Address)
+	}
+	ctx := context.Background()
+	// Both creates reached the service; wait for it to have made them.
+	for deadline := time.Now().Add(10 * time.Second); count(t, acct.Client.AllCustomers(ctx, nil)) < 2; time.Sleep(50 * time.Millisecond) {
+		if time.Now().After(deadline) {
+			t.Fatal("the service never made the two customers whose creates it received")
+		}
+	}
+	for cus, err := range acct.Client.AllCustomers(ctx, nil) {
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, err := acct.Client.DeleteCustomer(ctx, cus.ID); err != nil {
+			t.Fatal(err)
+		}
+	}
+	tf.mustRun("apply", "-auto-approve")
+	if out, code := tf.run("plan", "-detailed-exitcode"); code != 0 {
+		t.Errorf("the plan after the apply is not empty (exit %d): an adopted object was gone\n%s", code, out)
+	}
+	if n := count(t, acct.Client.AllCustomers(ctx, nil)); n != 2 {
+		t.Errorf("the service holds %d customers, want 2", n)
+	}
+}
+
+// TestAccProvider_Kill_CleanRunIsNeverAdopted removes a customer from
+// state after a run that ended cleanly: the next apply must make a new
+// one, as it would without the journal, and adopt nothing.
+func TestAccProvider_Kill_CleanRunIsNeverAdopted(t *testing.T) {
+	skipUnlessAcc(t)
+	t.Parallel()
+	acct := newTestAccAccount(t)
+	tf := newTFCLI(t, sharedProviderBinary(t))
+	tf.writeConfig(cliRequiredProviders + acct.ProviderConfig() + killTwoCustomers)
+	tf.mustRun("apply", "-auto-approve")
+	if n := journalEntries(t, tf); n != 0 {
+		t.Errorf("a run that ended cleanly left %d journal entries", n)
+	}
+	tf.mustRun("state", "rm", "payments_customer.same[1]")
+	out := tf.mustRun("apply", "-auto-approve")
+	if strings.Contains(out, "Adopted Object") {
+		t.Errorf("the apply adopted an object of a run that ended cleanly:\n%s", out)
+	}
+	if n := count(t, acct.Client.AllCustomers(context.Background(), nil)); n != 3 {
+		t.Errorf("the service holds %d customers, want 3 (one removed from state, made again)", n)
+	}
+}
+
+// journalEntries counts the entries in the working directory's journal.
+func journalEntries(t *testing.T, tf *tfCLI) int {
+	t.Helper()
+	names, err := os.ReadDir(filepath.Join(tf.dir, ".terraform", "payments-create-journal"))
+	if os.IsNotExist(err) {
+		return 0
+	}
+	if err != nil {
+		t.Fatal(err)
+	}
+	n := 0
+	for _, e := range names {
+		if strings.HasSuffix(e.Name(), ".entry") {
+			n++
+		}
+	}
+	return n
 }
