@@ -79,6 +79,7 @@ type Journal struct {
 
 	openOnce sync.Once
 	openErr  error
+	opened   atomic.Bool
 	lock     *os.File
 
 	seq atomic.Uint64
@@ -121,7 +122,7 @@ func (j *Journal) Open() error {
 	if j == nil {
 		return errors.New("the create journal is off")
 	}
-	j.openOnce.Do(func() { j.openErr = j.open() })
+	j.openOnce.Do(func() { j.openErr = j.open(); j.opened.Store(true) })
 	return j.openErr
 }
 
@@ -234,7 +235,17 @@ func (j *Journal) Orphans() int {
 // WantsSettle reports, cheaply, whether Settle could find anything: only
 // then is an id worth decoding from Terraform's state.
 func (j *Journal) WantsSettle() bool {
-	return j != nil && j.Open() == nil && j.unsettled.Load() > 0
+	if j == nil {
+		return false
+	}
+	if !j.opened.Load() {
+		// No directory, no orphan: a plan or refresh of a working
+		// directory that never had a killed run writes nothing.
+		if _, err := os.Stat(j.dir); err != nil {
+			return false
+		}
+	}
+	return j.Open() == nil && j.unsettled.Load() > 0
 }
 
 // Settle removes the orphaned entry of the object id, if any: Terraform
