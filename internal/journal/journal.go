@@ -5,12 +5,13 @@
 // with the same Idempotency-Key by the next run instead of made again.
 //
 // An entry is written before the create is sent, given the object's id
-// when the service answers, and removed when Terraform shows the provider
-// that id again (it is in state), when the run that wrote it ends cleanly,
-// or when the service no longer keeps its key (Retention). Only entries of
-// runs that did not end cleanly, found when a process opens the journal,
-// are ever offered for adoption, and each to one create at most: claiming
-// one is a rename, which one process wins. ARCHITECTURE.md records the
+// when the service answers, and taken when Terraform shows the provider
+// that id again (it is in state); the run's entries go when it ends
+// cleanly, and any when the service no longer keeps its key (Retention).
+// Only entries of runs that did not end cleanly, found when a process
+// opens the journal, are ever offered for adoption, and each to one create
+// at most: taking one creates its marker with O_EXCL, which one process
+// wins. ARCHITECTURE.md records the
 // design and its limits. The package imports nothing of Terraform nor of
 // the service, and never holds a secret key: configurations and accounts
 // are known by keyed digests only.
@@ -47,31 +48,43 @@ const DirName = "payments-create-journal"
 const EnvDisable = "PAYMENTS_CREATE_JOURNAL"
 
 const (
-	entrySuffix = ".entry"
-	runSuffix   = ".run"
+	logSuffix   = ".log"
+	takenSuffix = ".taken"
 )
 
-// Entry is one create, as written to its file.
+// Entry is one create, as written to its run's log.
 type Entry struct {
+	// N numbers the entry in its run's log.
+	N uint64 `json:"n"`
 	// Type is the resource type, such as payments_customer.
-	Type string `json:"type"`
+	Type string `json:"type,omitempty"`
 	// Config is the keyed digest of the planned configuration (Digest).
-	Config string `json:"config"`
+	Config string `json:"config,omitempty"`
 	// Account is the keyed digest of the secret key the create was sent with.
-	Account string `json:"account"`
+	Account string `json:"account,omitempty"`
 	// Seed is the create's idempotency seed: the Idempotency-Key of its
 	// requests is derived from it.
-	Seed string `json:"seed"`
+	Seed string `json:"seed,omitempty"`
 	// At is when the create was first sent.
-	At time.Time `json:"at"`
-	// ID is the object's id once the service answered.
+	At time.Time `json:"at,omitzero"`
+	// ID is the object's id once the service answered, written as a
+	// line of its own (Answered).
 	ID string `json:"id,omitempty"`
+	// Done ends the entry: its create made nothing to adopt (Done).
+	Done bool `json:"done,omitempty"`
 
-	path string
+	run string
 }
 
 // Journal is one process's view of the journal directory. Its methods are
 // safe for concurrent use; a nil *Journal is a journal turned off.
+//
+// Each process appends its entries to one log of its own, `<run>.log`,
+// created once and locked for the process's life: creating a file per
+// create cost milliseconds each on a busy disk, an append microseconds.
+// An entry of a run that is gone is taken (claimed or settled) by creating
+// its `<run>-<n>.taken` marker with O_EXCL, which one process wins; that
+// happens only after a kill.
 type Journal struct {
 	dir string
 	run string
@@ -80,13 +93,13 @@ type Journal struct {
 	openOnce sync.Once
 	openErr  error
 	opened   atomic.Bool
-	lock     *os.File
+	log      *os.File
 
 	seq atomic.Uint64
 
 	mu sync.Mutex
 	// orphans are the entries of runs that ended without a clean exit,
-	// by configuration digest, not yet claimed nor settled.
+	// by configuration digest, not yet taken.
 	orphans map[string][]*Entry
 	// byID indexes the orphans that have an id, for Settle.
 	byID map[string]*Entry
@@ -94,8 +107,10 @@ type Journal struct {
 	unsettled atomic.Int64
 }
 
-// Dir returns the journal's directory for a working directory: inside
-// TF_DATA_DIR when it is set, or .terraform, as Terraform places it.
+// Dir returns the journal's directory for a working directory and its
+// current workspace: inside TF_DATA_DIR when it is set, or .terraform, as
+// Terraform places it. Workspaces share that directory but not their
+// state, so each has a journal of its own.
 func Dir(workingDir string) string {
 	data := os.Getenv("TF_DATA_DIR")
 	if data == "" {
@@ -104,7 +119,27 @@ func Dir(workingDir string) string {
 	if !filepath.IsAbs(data) {
 		data = filepath.Join(workingDir, data)
 	}
-	return filepath.Join(data, DirName)
+	return filepath.Join(data, DirName, workspace(data))
+}
+
+// workspace is Terraform's current workspace: TF_WORKSPACE, else the one
+// `terraform workspace select` wrote into the data directory.
+func workspace(data string) string {
+	ws := os.Getenv("TF_WORKSPACE")
+	if ws == "" {
+		if b, err := os.ReadFile(filepath.Join(data, "environment")); err == nil {
+			ws = strings.TrimSpace(string(b))
+		}
+	}
+	if ws == "" {
+		return "default"
+	}
+	return strings.Map(func(r rune) rune {
+		if r == '-' || r == '_' || r == '.' || r >= '0' && r <= '9' || r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' {
+			return r
+		}
+		return '_'
+	}, ws)
 }
 
 // New returns the journal kept in dir. Nothing is read or written until
@@ -114,10 +149,10 @@ func New(dir string) *Journal {
 }
 
 // Open reads the journal directory once, creating it when it is missing,
-// takes this process's run lock and gathers the entries that runs which
-// did not end cleanly left. An error means the journal cannot be used in
-// this process (a read-only working directory, say); every later call
-// returns the same error.
+// creates and locks this process's log and gathers the entries that runs
+// which did not end cleanly left. An error means the journal cannot be
+// used in this process (a read-only working directory, say); every later
+// call returns the same error.
 func (j *Journal) Open() error {
 	if j == nil {
 		return errors.New("the create journal is off")
@@ -130,16 +165,16 @@ func (j *Journal) open() error {
 	if err := os.MkdirAll(j.dir, 0o700); err != nil {
 		return err
 	}
-	lock, err := os.OpenFile(filepath.Join(j.dir, j.run+runSuffix), os.O_RDWR|os.O_CREATE|os.O_EXCL, 0o600)
+	log, err := os.OpenFile(filepath.Join(j.dir, j.run+logSuffix), os.O_WRONLY|os.O_APPEND|os.O_CREATE|os.O_EXCL, 0o600)
 	if err != nil {
 		return err
 	}
-	if err := lockFile(lock); err != nil {
-		lock.Close()
-		os.Remove(lock.Name())
+	if err := lockFile(log); err != nil {
+		log.Close()
+		os.Remove(log.Name())
 		return err
 	}
-	j.lock = lock
+	j.log = log
 	j.orphans = map[string][]*Entry{}
 	j.byID = map[string]*Entry{}
 
@@ -147,53 +182,41 @@ func (j *Journal) open() error {
 	if err != nil {
 		return err
 	}
-	dead := map[string]bool{}
-	alive := func(run string) bool {
-		if run == j.run {
-			return true
+	taken := map[string]bool{}
+	for _, de := range names {
+		if n, ok := strings.CutSuffix(de.Name(), takenSuffix); ok {
+			taken[n] = true
 		}
-		d, ok := dead[run]
-		if !ok {
-			d = !runAlive(filepath.Join(j.dir, run+runSuffix))
-			dead[run] = d
-		}
-		return !d
 	}
 	now := j.now()
-	live := map[string]bool{}
 	for _, de := range names {
-		name := de.Name()
-		if !strings.HasSuffix(name, entrySuffix) {
+		run, ok := strings.CutSuffix(de.Name(), logSuffix)
+		if !ok || run == j.run {
 			continue
 		}
-		run, _, _ := strings.Cut(name, "-")
-		if alive(run) {
-			live[run] = true
+		path := filepath.Join(j.dir, de.Name())
+		if runAlive(path) {
 			continue
 		}
-		path := filepath.Join(j.dir, name)
-		e, err := readEntry(path)
-		if err != nil || now.Sub(e.At) >= Retention || e.At.After(now.Add(time.Hour)) {
+		live := 0
+		for _, e := range readLog(path, run) {
+			key := fmt.Sprintf("%s-%d", run, e.N)
+			if taken[key] || e.Done || now.Sub(e.At) >= Retention || e.At.After(now.Add(time.Hour)) {
+				continue
+			}
+			live++
+			j.orphans[e.Config] = append(j.orphans[e.Config], e)
+			if e.ID != "" {
+				j.byID[e.ID] = e
+			}
+		}
+		if live == 0 {
+			// Nothing left to take: the log and its markers go.
 			os.Remove(path)
-			continue
-		}
-		live[run] = true // its entries outlive it; so does its lock file
-		j.orphans[e.Config] = append(j.orphans[e.Config], e)
-		if e.ID != "" {
-			j.byID[e.ID] = e
-		}
-	}
-	for run, isDead := range dead {
-		if isDead && !live[run] {
-			os.Remove(filepath.Join(j.dir, run+runSuffix))
-		}
-	}
-	// Temporary files of a rewrite a kill interrupted.
-	for _, de := range names {
-		if strings.HasPrefix(de.Name(), "tmp-") {
-			run, _, _ := strings.Cut(strings.TrimPrefix(de.Name(), "tmp-"), "-")
-			if !alive(run) {
-				os.Remove(filepath.Join(j.dir, de.Name()))
+			for key := range taken {
+				if strings.HasPrefix(key, run+"-") {
+					os.Remove(filepath.Join(j.dir, key+takenSuffix))
+				}
 			}
 		}
 	}
@@ -201,24 +224,47 @@ func (j *Journal) open() error {
 	return nil
 }
 
-func readEntry(path string) (*Entry, error) {
+// readLog reads a run's log: each entry with the lines that followed it.
+// A line a kill cut short is not JSON and is skipped.
+func readLog(path, run string) []*Entry {
 	b, err := os.ReadFile(path)
 	if err != nil {
-		return nil, err
+		return nil
 	}
-	e := new(Entry)
-	if err := json.Unmarshal(b, e); err != nil {
-		return nil, err
+	var order []*Entry
+	byN := map[uint64]*Entry{}
+	for line := range strings.Lines(string(b)) {
+		if !strings.HasSuffix(line, "\n") {
+			break
+		}
+		var l Entry
+		if json.Unmarshal([]byte(line), &l) != nil {
+			continue
+		}
+		if l.Type != "" {
+			if l.Config == "" || l.Seed == "" || l.Account == "" {
+				continue
+			}
+			e := l
+			e.run = run
+			byN[e.N] = &e
+			order = append(order, &e)
+			continue
+		}
+		if e, ok := byN[l.N]; ok {
+			if l.ID != "" {
+				e.ID = l.ID
+			}
+			if l.Done {
+				e.Done = true
+			}
+		}
 	}
-	if e.Type == "" || e.Config == "" || e.Seed == "" || e.Account == "" {
-		return nil, errors.New("incomplete entry")
-	}
-	e.path = path
-	return e, nil
+	return order
 }
 
 // Orphans says how many entries left by runs that did not end cleanly
-// are still unclaimed and unsettled.
+// are still untaken.
 func (j *Journal) Orphans() int {
 	if j.Open() != nil {
 		return 0
@@ -248,9 +294,9 @@ func (j *Journal) WantsSettle() bool {
 	return j.Open() == nil && j.unsettled.Load() > 0
 }
 
-// Settle removes the orphaned entry of the object id, if any: Terraform
+// Settle takes the orphaned entry of the object id, if any: Terraform
 // has shown the object to the provider again, so it is in state and no
-// create may adopt it. It reports whether an entry was removed.
+// create may adopt it. It reports whether an entry was taken.
 func (j *Journal) Settle(id string) bool {
 	if !j.WantsSettle() {
 		return false
@@ -261,10 +307,17 @@ func (j *Journal) Settle(id string) bool {
 		j.forget(e)
 	}
 	j.mu.Unlock()
-	if ok {
-		os.Remove(e.path)
+	return ok && j.take(e)
+}
+
+// take creates e's marker: false when another process took it first.
+func (j *Journal) take(e *Entry) bool {
+	f, err := os.OpenFile(filepath.Join(j.dir, fmt.Sprintf("%s-%d%s", e.run, e.N, takenSuffix)), os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o600)
+	if err != nil {
+		return false
 	}
-	return ok
+	f.Close()
+	return true
 }
 
 // forget drops e from the indexes; j.mu is held.
@@ -290,30 +343,42 @@ func (j *Journal) forget(e *Entry) {
 // Claim takes, for this run, an orphaned entry of the same resource type,
 // configuration digest and account, still within Retention: the create it
 // records was sent by a run that did not end cleanly and Terraform has not
-// shown its object since. The entry becomes this run's (the file is
-// renamed, so one create in one process wins it); nil means there is none.
+// shown its object since. The entry is written again into this run's log,
+// with its seed and time, so that a kill of this run leaves it for the
+// next; nil means there is none.
 func (j *Journal) Claim(typ, config, account string) *Entry {
 	if j.Open() != nil {
 		return nil
 	}
 	now := j.now()
-	j.mu.Lock()
-	defer j.mu.Unlock()
-	for _, e := range j.orphans[config] {
-		if e.Type != typ || e.Account != account || now.Sub(e.At) >= Retention {
-			continue
+	for {
+		j.mu.Lock()
+		var found *Entry
+		for _, e := range j.orphans[config] {
+			if e.Type == typ && e.Account == account && now.Sub(e.At) < Retention {
+				found = e
+				break
+			}
 		}
-		j.forget(e)
-		path := j.entryPath()
-		if err := os.Rename(e.path, path); err != nil {
-			// Another process claimed or settled it first.
-			continue
+		if found != nil {
+			j.forget(found)
 		}
-		claimed := *e
-		claimed.path = path
+		j.mu.Unlock()
+		if found == nil {
+			return nil
+		}
+		if !j.take(found) {
+			continue // another process took it first
+		}
+		claimed := *found
+		claimed.N, claimed.run = j.seq.Add(1), j.run
+		if err := j.append(&claimed); err != nil {
+			// Not recorded again: a kill now would lose it, as without
+			// the journal, but it is still this create's to replay.
+			claimed.N = 0
+		}
 		return &claimed
 	}
-	return nil
 }
 
 // Discard forgets a claimed orphan without using it, because its object
@@ -321,85 +386,64 @@ func (j *Journal) Claim(typ, config, account string) *Entry {
 // afresh. It is Done on e.
 func (j *Journal) Discard(e *Entry) { j.Done(e) }
 
-// Begin writes a new entry before a create is sent, with a fresh seed.
+// Begin records a new entry before a create is sent, with a fresh seed.
 func (j *Journal) Begin(typ, config, account string) (*Entry, error) {
 	if err := j.Open(); err != nil {
 		return nil, err
 	}
-	e := &Entry{Type: typ, Config: config, Account: account, Seed: newHex(16), At: j.now().UTC(), path: j.entryPath()}
-	b, err := json.Marshal(e)
-	if err != nil {
-		return nil, err
-	}
-	f, err := os.OpenFile(e.path, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o600)
-	if err != nil {
-		return nil, err
-	}
-	_, err = f.Write(b)
-	if cerr := f.Close(); err == nil {
-		err = cerr
-	}
-	if err != nil {
-		os.Remove(e.path)
+	e := &Entry{N: j.seq.Add(1), Type: typ, Config: config, Account: account, Seed: newHex(16), At: j.now().UTC(), run: j.run}
+	if err := j.append(e); err != nil {
 		return nil, err
 	}
 	return e, nil
 }
 
-// Answered records the id of the object the create of e made, so that a
-// later read of that id settles it.
-func (j *Journal) Answered(e *Entry, id string) error {
-	if e == nil || id == "" || e.ID == id {
-		return nil
-	}
-	e.ID = id
-	b, err := json.Marshal(e)
+// append writes one line to this run's log, in one write: lines of
+// concurrent creates never interleave.
+func (j *Journal) append(line *Entry) error {
+	b, err := json.Marshal(line)
 	if err != nil {
 		return err
 	}
-	// A rename replaces the entry whole: a kill never leaves half of it.
-	tmp := filepath.Join(j.dir, "tmp-"+filepath.Base(e.path))
-	if err := os.WriteFile(tmp, b, 0o600); err != nil {
+	_, err = j.log.Write(append(b, '\n'))
+	return err
+}
+
+// Answered records the id of the object the create of e made, so that a
+// later read of that id settles it.
+func (j *Journal) Answered(e *Entry, id string) error {
+	if e == nil || e.N == 0 || id == "" || e.ID == id {
+		return nil
+	}
+	if err := j.append(&Entry{N: e.N, ID: id}); err != nil {
 		return err
 	}
-	if err := os.Rename(tmp, e.path); err != nil {
-		os.Remove(tmp)
-		return err
-	}
+	e.ID = id
 	return nil
 }
 
-// Done removes e: its create failed and made nothing, or its object is
-// known to be elsewhere.
+// Done ends e: its create failed and made nothing, or its object is
+// known to be gone.
 func (j *Journal) Done(e *Entry) {
-	if e != nil {
-		os.Remove(e.path)
+	if e != nil && e.N != 0 {
+		_ = j.append(&Entry{N: e.N, Done: true})
 	}
 }
 
 // CloseClean ends the run cleanly: Terraform closed the provider, which
-// it does only after it has every answer of the run, so this run's
-// entries are removed and none will ever be adopted.
+// it does only after it has every answer of the run, so this run's log is
+// removed and none of its entries will ever be adopted.
 func (j *Journal) CloseClean() {
-	if j == nil || j.lock == nil {
+	if j == nil || j.log == nil {
 		return
 	}
-	names, _ := os.ReadDir(j.dir)
-	for _, de := range names {
-		n := de.Name()
-		if strings.HasPrefix(n, j.run+"-") || strings.HasPrefix(n, "tmp-"+j.run+"-") {
-			os.Remove(filepath.Join(j.dir, n))
-		}
-	}
-	j.lock.Close()
-	os.Remove(filepath.Join(j.dir, j.run+runSuffix))
-	// The directory goes when nothing else is in it; an error just
+	j.log.Close()
+	os.Remove(filepath.Join(j.dir, j.run+logSuffix))
+	// The directories go when nothing else is in them; an error just
 	// means something is.
-	os.Remove(j.dir)
-}
-
-func (j *Journal) entryPath() string {
-	return filepath.Join(j.dir, fmt.Sprintf("%s-%d%s", j.run, j.seq.Add(1), entrySuffix))
+	if os.Remove(j.dir) == nil {
+		os.Remove(filepath.Dir(j.dir))
+	}
 }
 
 // Keys are the digests of one secret key: the account it names and the

@@ -3,6 +3,7 @@ package journal
 import (
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"sync"
 	"testing"
@@ -14,7 +15,7 @@ const testKey = "sk_test_journalJOURNALjournal0001"
 // killed ends j as a SIGKILL would: its lock goes, its files stay.
 func killed(t *testing.T, j *Journal) {
 	t.Helper()
-	if err := j.lock.Close(); err != nil {
+	if err := j.log.Close(); err != nil {
 		t.Fatal(err)
 	}
 }
@@ -209,4 +210,32 @@ func TestJournal_HoldsNoSecretKey(t *testing.T) {
 	if KeysFor(testKey).Digest("t", []byte("x")) == KeysFor(testKey+"2").Digest("t", []byte("x")) {
 		t.Error("two keys give one configuration digest")
 	}
+}
+
+// BenchmarkJournal_Create is what the journal adds to one create that
+// ends normally: its entry written before the request, given the id
+// after, and removed with the run's at a clean end.
+func BenchmarkJournal_Create(b *testing.B) {
+	dir := b.TempDir()
+	k := KeysFor(testKey)
+	plan := make([]byte, 600) // a customer's planned state is a few hundred bytes
+	j := New(dir)
+	if err := j.Open(); err != nil {
+		b.Fatal(err)
+	}
+	b.ResetTimer()
+	for i := 0; b.Loop(); i++ {
+		cfg := k.Digest("payments_customer", plan)
+		if e := j.Claim("payments_customer", cfg, k.Account); e != nil {
+			b.Fatal("claimed an entry of its own run")
+		}
+		e, err := j.Begin("payments_customer", cfg, k.Account)
+		if err != nil {
+			b.Fatal(err)
+		}
+		if err := j.Answered(e, "cus_"+strconv.Itoa(i)); err != nil {
+			b.Fatal(err)
+		}
+	}
+	j.CloseClean()
 }

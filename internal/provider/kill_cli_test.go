@@ -388,10 +388,11 @@ func TestAccProvider_Kill_CleanRunIsNeverAdopted(t *testing.T) {
 	}
 }
 
-// journalEntries counts the entries in the working directory's journal.
+// journalEntries counts the entries in the working directory's journal
+// (the default workspace's): the lines that begin one in the runs' logs.
 func journalEntries(t *testing.T, tf *tfCLI) int {
 	t.Helper()
-	names, err := os.ReadDir(filepath.Join(tf.dir, ".terraform", "payments-create-journal"))
+	names, err := os.ReadDir(filepath.Join(tf.dir, ".terraform", "payments-create-journal", "default"))
 	if os.IsNotExist(err) {
 		return 0
 	}
@@ -400,9 +401,35 @@ func journalEntries(t *testing.T, tf *tfCLI) int {
 	}
 	n := 0
 	for _, e := range names {
-		if strings.HasSuffix(e.Name(), ".entry") {
-			n++
+		if strings.HasSuffix(e.Name(), ".log") {
+			b, err := os.ReadFile(filepath.Join(tf.dir, ".terraform", "payments-create-journal", "default", e.Name()))
+			if err != nil {
+				t.Fatal(err)
+			}
+			n += strings.Count(string(b), `"type":`)
 		}
 	}
 	return n
+}
+
+// TestAccProvider_Kill_UnwritableJournalWarnsOnce makes the journal's
+// place a file, so that it cannot be made: creates go on as without the
+// journal, and one warning says so.
+func TestAccProvider_Kill_UnwritableJournalWarnsOnce(t *testing.T) {
+	skipUnlessAcc(t)
+	t.Parallel()
+	acct := newTestAccAccount(t)
+	tf := newTFCLI(t, sharedProviderBinary(t))
+	tf.writeConfig(cliRequiredProviders + acct.ProviderConfig() + killTwoCustomers)
+	if err := os.MkdirAll(filepath.Join(tf.dir, ".terraform"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	writeFile(t, filepath.Join(tf.dir, ".terraform", "payments-create-journal"), "not a directory\n")
+	out := tf.mustRun("apply", "-auto-approve", "-no-color")
+	if n := strings.Count(out, "Warning: Create Journal Unavailable"); n != 1 {
+		t.Errorf("the apply warned %d times that the journal is unavailable, want once:\n%s", n, out)
+	}
+	if n := count(t, acct.Client.AllCustomers(context.Background(), nil)); n != 2 {
+		t.Errorf("the service holds %d customers, want 2", n)
+	}
 }
