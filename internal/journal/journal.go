@@ -72,6 +72,8 @@ type Entry struct {
 	ID string `json:"id,omitempty"`
 	// Done ends the entry: its create made nothing to adopt (Done).
 	Done bool `json:"done,omitempty"`
+	// Clean, alone on the last line, ends the run cleanly (CloseClean).
+	Clean bool `json:"clean,omitempty"`
 
 	run string
 }
@@ -90,9 +92,10 @@ type Journal struct {
 	run string
 	now func() time.Time
 
-	openOnce sync.Once
-	openErr  error
-	opened   atomic.Bool
+	// scanOnce reads the other runs' logs; logOnce creates this run's.
+	scanOnce sync.Once
+	logOnce  sync.Once
+	logErr   error
 	log      *os.File
 
 	seq atomic.Uint64
@@ -105,6 +108,8 @@ type Journal struct {
 	byID map[string]*Entry
 	// unsettled counts byID, read without the lock on every Settle.
 	unsettled atomic.Int64
+	// cleaning is the background removal of spent logs.
+	cleaning sync.WaitGroup
 }
 
 // Dir returns the journal's directory for a working directory and its
@@ -148,20 +153,20 @@ func New(dir string) *Journal {
 	return &Journal{dir: dir, run: newHex(8), now: time.Now}
 }
 
-// Open reads the journal directory once, creating it when it is missing,
-// creates and locks this process's log and gathers the entries that runs
-// which did not end cleanly left. An error means the journal cannot be
-// used in this process (a read-only working directory, say); every later
-// call returns the same error.
+// Open creates and locks this process's log, once, after reading the
+// entries that runs which did not end cleanly left. An error means the
+// journal cannot be written in this process (a read-only working
+// directory, say); every later call returns the same error.
 func (j *Journal) Open() error {
 	if j == nil {
 		return errors.New("the create journal is off")
 	}
-	j.openOnce.Do(func() { j.openErr = j.open(); j.opened.Store(true) })
-	return j.openErr
+	j.scan()
+	j.logOnce.Do(func() { j.logErr = j.createLog() })
+	return j.logErr
 }
 
-func (j *Journal) open() error {
+func (j *Journal) createLog() error {
 	if err := os.MkdirAll(j.dir, 0o700); err != nil {
 		return err
 	}
@@ -175,61 +180,81 @@ func (j *Journal) open() error {
 		return err
 	}
 	j.log = log
-	j.orphans = map[string][]*Entry{}
-	j.byID = map[string]*Entry{}
+	return nil
+}
 
-	names, err := os.ReadDir(j.dir)
-	if err != nil {
-		return err
-	}
-	taken := map[string]bool{}
-	for _, de := range names {
-		if n, ok := strings.CutSuffix(de.Name(), takenSuffix); ok {
-			taken[n] = true
+// scan reads, once, the logs of the runs that are gone: the entries of
+// those that did not end cleanly are the orphans. It writes nothing on
+// the caller's path: a plan or refresh pays a directory read, and the
+// logs left with nothing to take are removed in the background.
+func (j *Journal) scan() {
+	j.scanOnce.Do(func() {
+		j.mu.Lock()
+		defer j.mu.Unlock()
+		j.orphans = map[string][]*Entry{}
+		j.byID = map[string]*Entry{}
+		names, err := os.ReadDir(j.dir)
+		if err != nil {
+			return
 		}
-	}
-	now := j.now()
-	for _, de := range names {
-		run, ok := strings.CutSuffix(de.Name(), logSuffix)
-		if !ok || run == j.run {
-			continue
+		taken := map[string]bool{}
+		for _, de := range names {
+			if n, ok := strings.CutSuffix(de.Name(), takenSuffix); ok {
+				taken[n] = true
+			}
 		}
-		path := filepath.Join(j.dir, de.Name())
-		if runAlive(path) {
-			continue
-		}
-		live := 0
-		for _, e := range readLog(path, run) {
-			key := fmt.Sprintf("%s-%d", run, e.N)
-			if taken[key] || e.Done || now.Sub(e.At) >= Retention || e.At.After(now.Add(time.Hour)) {
+		now := j.now()
+		var spent []string
+		for _, de := range names {
+			run, ok := strings.CutSuffix(de.Name(), logSuffix)
+			if !ok || run == j.run {
 				continue
 			}
-			live++
-			j.orphans[e.Config] = append(j.orphans[e.Config], e)
-			if e.ID != "" {
-				j.byID[e.ID] = e
+			path := filepath.Join(j.dir, de.Name())
+			if runAlive(path) {
+				continue
 			}
-		}
-		if live == 0 {
-			// Nothing left to take: the log and its markers go.
-			os.Remove(path)
-			for key := range taken {
-				if strings.HasPrefix(key, run+"-") {
-					os.Remove(filepath.Join(j.dir, key+takenSuffix))
+			entries, clean := readLog(path, run)
+			live := 0
+			for _, e := range entries {
+				key := fmt.Sprintf("%s-%d", run, e.N)
+				if clean || taken[key] || e.Done || now.Sub(e.At) >= Retention || e.At.After(now.Add(time.Hour)) {
+					continue
+				}
+				live++
+				j.orphans[e.Config] = append(j.orphans[e.Config], e)
+				if e.ID != "" {
+					j.byID[e.ID] = e
+				}
+			}
+			if live == 0 {
+				spent = append(spent, path)
+				for key := range taken {
+					if strings.HasPrefix(key, run+"-") {
+						spent = append(spent, filepath.Join(j.dir, key+takenSuffix))
+					}
 				}
 			}
 		}
-	}
-	j.unsettled.Store(int64(len(j.byID)))
-	return nil
+		j.unsettled.Store(int64(len(j.byID)))
+		if len(spent) > 0 {
+			j.cleaning.Add(1)
+			go func() {
+				defer j.cleaning.Done()
+				for _, p := range spent {
+					os.Remove(p)
+				}
+			}()
+		}
+	})
 }
 
 // readLog reads a run's log: each entry with the lines that followed it.
 // A line a kill cut short is not JSON and is skipped.
-func readLog(path, run string) []*Entry {
+func readLog(path, run string) (entries []*Entry, clean bool) {
 	b, err := os.ReadFile(path)
 	if err != nil {
-		return nil
+		return nil, false
 	}
 	var order []*Entry
 	byN := map[uint64]*Entry{}
@@ -239,6 +264,10 @@ func readLog(path, run string) []*Entry {
 		}
 		var l Entry
 		if json.Unmarshal([]byte(line), &l) != nil {
+			continue
+		}
+		if l.Clean {
+			clean = true
 			continue
 		}
 		if l.Type != "" {
@@ -260,15 +289,16 @@ func readLog(path, run string) []*Entry {
 			}
 		}
 	}
-	return order
+	return order, clean
 }
 
 // Orphans says how many entries left by runs that did not end cleanly
 // are still untaken.
 func (j *Journal) Orphans() int {
-	if j.Open() != nil {
+	if j == nil {
 		return 0
 	}
+	j.scan()
 	j.mu.Lock()
 	defer j.mu.Unlock()
 	n := 0
@@ -284,14 +314,8 @@ func (j *Journal) WantsSettle() bool {
 	if j == nil {
 		return false
 	}
-	if !j.opened.Load() {
-		// No directory, no orphan: a plan or refresh of a working
-		// directory that never had a killed run writes nothing.
-		if _, err := os.Stat(j.dir); err != nil {
-			return false
-		}
-	}
-	return j.Open() == nil && j.unsettled.Load() > 0
+	j.scan()
+	return j.unsettled.Load() > 0
 }
 
 // Settle takes the orphaned entry of the object id, if any: Terraform
@@ -347,9 +371,10 @@ func (j *Journal) forget(e *Entry) {
 // with its seed and time, so that a kill of this run leaves it for the
 // next; nil means there is none.
 func (j *Journal) Claim(typ, config, account string) *Entry {
-	if j.Open() != nil {
+	if j == nil {
 		return nil
 	}
+	j.scan()
 	now := j.now()
 	for {
 		j.mu.Lock()
@@ -372,7 +397,9 @@ func (j *Journal) Claim(typ, config, account string) *Entry {
 		}
 		claimed := *found
 		claimed.N, claimed.run = j.seq.Add(1), j.run
-		if err := j.append(&claimed); err != nil {
+		if err := j.Open(); err != nil {
+			claimed.N = 0
+		} else if err := j.append(&claimed); err != nil {
 			// Not recorded again: a kill now would lose it, as without
 			// the journal, but it is still this create's to replay.
 			claimed.N = 0
@@ -431,19 +458,20 @@ func (j *Journal) Done(e *Entry) {
 }
 
 // CloseClean ends the run cleanly: Terraform closed the provider, which
-// it does only after it has every answer of the run, so this run's log is
-// removed and none of its entries will ever be adopted.
+// it does only after it has every answer of the run, so none of this
+// run's entries will ever be adopted. Its log says so in its last line
+// and is removed by the next process that reads the journal: removing it
+// here would add a directory change to the end of every run.
 func (j *Journal) CloseClean() {
-	if j == nil || j.log == nil {
+	if j == nil {
 		return
 	}
-	j.log.Close()
-	os.Remove(filepath.Join(j.dir, j.run+logSuffix))
-	// The directories go when nothing else is in them; an error just
-	// means something is.
-	if os.Remove(j.dir) == nil {
-		os.Remove(filepath.Dir(j.dir))
+	j.cleaning.Wait()
+	if j.log == nil {
+		return
 	}
+	_ = j.append(&Entry{Clean: true})
+	j.log.Close()
 }
 
 // Keys are the digests of one secret key: the account it names and the

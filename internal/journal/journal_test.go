@@ -140,11 +140,13 @@ func TestJournal_NeverOffersTheEntriesOfARunThatEndedCleanly(t *testing.T) {
 		t.Fatal(err)
 	}
 	j.CloseClean()
-	if _, err := os.Stat(dir); !os.IsNotExist(err) {
-		t.Errorf("the journal's directory outlived the clean end of its only run: %v", err)
-	}
-	if e := New(dir).Claim("payments_customer", cfg, k.Account); e != nil {
+	next := New(dir)
+	if e := next.Claim("payments_customer", cfg, k.Account); e != nil {
 		t.Errorf("offered the entry of a run that ended cleanly: %+v", e)
+	}
+	next.cleaning.Wait()
+	if names, _ := os.ReadDir(dir); len(names) != 0 {
+		t.Errorf("the log of a run that ended cleanly outlived the next run's read of the journal: %v", names)
 	}
 }
 
@@ -171,8 +173,11 @@ func TestJournal_RemovesExpiredEntriesAndDeadRuns(t *testing.T) {
 		t.Fatal(err)
 	}
 	j.CloseClean()
+	next := New(dir)
+	next.scan()
+	next.cleaning.Wait()
 	if names, _ := os.ReadDir(dir); len(names) != 0 {
-		t.Errorf("left %d files after an expired entry and its dead run", len(names))
+		t.Errorf("left %v after an expired entry, its dead run and a clean run", names)
 	}
 }
 
