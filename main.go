@@ -41,6 +41,7 @@ func main() {
 		if os.Getenv(journal.EnvDisable) != "off" {
 			if wd, err := os.Getwd(); err == nil {
 				j = journal.New(journal.Dir(wd))
+				j.Prepare()
 			}
 		}
 		// Terraform killed leaves its plugins running: end with it, and

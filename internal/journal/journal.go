@@ -97,6 +97,8 @@ type Journal struct {
 	logOnce  sync.Once
 	logErr   error
 	log      *os.File
+	// ready is set once this run's log exists or failed to.
+	ready atomic.Bool
 
 	seq atomic.Uint64
 
@@ -162,8 +164,18 @@ func (j *Journal) Open() error {
 		return errors.New("the create journal is off")
 	}
 	j.scan()
-	j.logOnce.Do(func() { j.logErr = j.createLog() })
+	j.logOnce.Do(func() { j.logErr = j.createLog(); j.ready.Store(true) })
 	return j.logErr
+}
+
+// Prepare opens the journal in the background, so that the first create
+// does not wait for its log to be made: a file made on a busy disk can
+// wait for the filesystem's own journal, and every create in flight would
+// wait with it.
+func (j *Journal) Prepare() {
+	if j != nil {
+		go func() { _ = j.Open() }()
+	}
 }
 
 func (j *Journal) createLog() error {
@@ -463,11 +475,9 @@ func (j *Journal) Done(e *Entry) {
 // and is removed by the next process that reads the journal: removing it
 // here would add a directory change to the end of every run.
 func (j *Journal) CloseClean() {
-	if j == nil {
-		return
-	}
-	j.cleaning.Wait()
-	if j.log == nil {
+	// A log still being made holds no entry: nothing waits for it, and
+	// the next process removes it as a dead run's with nothing to take.
+	if j == nil || !j.ready.Load() || j.log == nil {
 		return
 	}
 	_ = j.append(&Entry{Clean: true})
