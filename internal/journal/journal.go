@@ -18,9 +18,7 @@
 package journal
 
 import (
-	"crypto/hmac"
 	"crypto/rand"
-	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
 	"errors"
@@ -193,115 +191,6 @@ func (j *Journal) createLog() error {
 	}
 	j.log = log
 	return nil
-}
-
-// scan reads, once, the logs of the runs that are gone: the entries of
-// those that did not end cleanly are the orphans. It writes nothing on
-// the caller's path: a plan or refresh pays a directory read, and the
-// logs left with nothing to take are removed in the background.
-func (j *Journal) scan() {
-	j.scanOnce.Do(func() {
-		j.mu.Lock()
-		defer j.mu.Unlock()
-		j.orphans = map[string][]*Entry{}
-		j.byID = map[string]*Entry{}
-		names, err := os.ReadDir(j.dir)
-		if err != nil {
-			return
-		}
-		taken := map[string]bool{}
-		for _, de := range names {
-			if n, ok := strings.CutSuffix(de.Name(), takenSuffix); ok {
-				taken[n] = true
-			}
-		}
-		now := j.now()
-		var spent []string
-		for _, de := range names {
-			run, ok := strings.CutSuffix(de.Name(), logSuffix)
-			if !ok || run == j.run {
-				continue
-			}
-			path := filepath.Join(j.dir, de.Name())
-			if runAlive(path) {
-				continue
-			}
-			entries, clean := readLog(path, run)
-			live := 0
-			for _, e := range entries {
-				key := fmt.Sprintf("%s-%d", run, e.N)
-				if clean || taken[key] || e.Done || now.Sub(e.At) >= Retention || e.At.After(now.Add(time.Hour)) {
-					continue
-				}
-				live++
-				j.orphans[e.Config] = append(j.orphans[e.Config], e)
-				if e.ID != "" {
-					j.byID[e.ID] = e
-				}
-			}
-			if live == 0 {
-				spent = append(spent, path)
-				for key := range taken {
-					if strings.HasPrefix(key, run+"-") {
-						spent = append(spent, filepath.Join(j.dir, key+takenSuffix))
-					}
-				}
-			}
-		}
-		j.unsettled.Store(int64(len(j.byID)))
-		if len(spent) > 0 {
-			j.cleaning.Add(1)
-			go func() {
-				defer j.cleaning.Done()
-				for _, p := range spent {
-					os.Remove(p)
-				}
-			}()
-		}
-	})
-}
-
-// readLog reads a run's log: each entry with the lines that followed it.
-// A line a kill cut short is not JSON and is skipped.
-func readLog(path, run string) (entries []*Entry, clean bool) {
-	b, err := os.ReadFile(path)
-	if err != nil {
-		return nil, false
-	}
-	var order []*Entry
-	byN := map[uint64]*Entry{}
-	for line := range strings.Lines(string(b)) {
-		if !strings.HasSuffix(line, "\n") {
-			break
-		}
-		var l Entry
-		if json.Unmarshal([]byte(line), &l) != nil {
-			continue
-		}
-		if l.Clean {
-			clean = true
-			continue
-		}
-		if l.Type != "" {
-			if l.Config == "" || l.Seed == "" || l.Account == "" {
-				continue
-			}
-			e := l
-			e.run = run
-			byN[e.N] = &e
-			order = append(order, &e)
-			continue
-		}
-		if e, ok := byN[l.N]; ok {
-			if l.ID != "" {
-				e.ID = l.ID
-			}
-			if l.Done {
-				e.Done = true
-			}
-		}
-	}
-	return order, clean
 }
 
 // Orphans says how many entries left by runs that did not end cleanly
@@ -483,36 +372,6 @@ func (j *Journal) CloseClean() {
 	_ = j.append(&Entry{Clean: true})
 	j.log.Close()
 }
-
-// Keys are the digests of one secret key: the account it names and the
-// key of configuration digests. Neither reveals the secret key.
-type Keys struct {
-	Account string
-	mac     []byte
-}
-
-// KeysFor derives the digests of a secret key.
-func KeysFor(secretKey string) Keys {
-	sum := sha256.Sum256([]byte("payments create journal\x00" + secretKey))
-	acct := hmac.New(sha256.New, sum[:])
-	acct.Write([]byte("account"))
-	return Keys{Account: hex.EncodeToString(acct.Sum(nil)[:16]), mac: sum[:]}
-}
-
-// Digest is the keyed digest of a resource type's planned configuration:
-// equal configurations under one key give equal digests, and a digest
-// tells nothing of the configuration (a card's number, say) to whoever
-// reads the journal without the key.
-func (k Keys) Digest(typ string, planned []byte) string {
-	h := hmac.New(sha256.New, k.mac)
-	h.Write([]byte(typ))
-	h.Write([]byte{0})
-	h.Write(planned)
-	return hex.EncodeToString(h.Sum(nil))
-}
-
-// Valid reports whether k came from KeysFor.
-func (k Keys) Valid() bool { return len(k.mac) > 0 }
 
 func newHex(n int) string {
 	b := make([]byte, n)

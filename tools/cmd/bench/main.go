@@ -172,8 +172,7 @@ func run(ctx context.Context, o options) (failed bool, err error) {
 		b.requestFloor = target{name: requestFloorName, spec: floorSpec(bin), usesSandbox: true,
 			env: []string{floor.EnvAPIURL + "=" + sb.URL, floor.EnvAPIKey + "=" + newSandboxKey()}}
 	}
-	if o.journalOff {
-		// Its own account too; the same binary with the journal off.
+	if o.journalOff { // its own account too; the same binary, journal off
 		b.noJournal = target{name: noJournalName, spec: paymentsSpec(bin), usesSandbox: true,
 			env: append(paymentsEnv(sb.URL, newSandboxKey()), journal.EnvDisable+"=off")}
 	}
@@ -480,9 +479,7 @@ const (
 	// requestFloorName labels the request floor's samples: the floor's
 	// provider, sending one plain request per resource and operation.
 	requestFloorName = "request-floor"
-	// noJournalName labels the payments provider's samples with its
-	// create journal off.
-	noJournalName = "payments-nojournal"
+	noJournalName    = "payments-nojournal" // the payments provider, journal off
 )
 
 func floorSpec(bin string) providerSpec {
