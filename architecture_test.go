@@ -62,6 +62,10 @@ func TestArchitecture_Doors(t *testing.T) {
 		{"./internal/sandbox/idem", append(opsDenied, mod+"internal/sandbox/billing", mod+"internal/sandbox/listing")},
 		{"./internal/sandbox/dashboard", []string{mod + "internal/client", mod + "internal/provider", "github.com/hashicorp/terraform-plugin"}},
 		{"./internal/client", []string{mod + "internal/sandbox", mod + "internal/provider", "github.com/hashicorp/terraform-plugin"}},
+		// The create journal and the parent watch are the plugin process's:
+		// nothing of the service, of Terraform or of the other rooms.
+		{"./internal/journal", []string{mod + "internal/wire", mod + "internal/client", mod + "internal/provider", mod + "internal/sandbox", "github.com/hashicorp/terraform-plugin", "net/http"}},
+		{"./internal/parentwatch", []string{mod + "internal/wire", mod + "internal/client", mod + "internal/provider", mod + "internal/sandbox", "github.com/hashicorp/terraform-plugin", "net/http"}},
 		{"./internal/provider", []string{mod + "internal/sandbox", mod + "internal/tfcli", mod + "api"}},
 		{".", []string{mod + "internal/sandbox", mod + "internal/tfcli", mod + "api", "github.com/getkin/kin-openapi"}},
 	} {

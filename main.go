@@ -3,12 +3,14 @@
 package main
 
 import (
-	"context"
 	"flag"
 	"log"
+	"os"
 
-	"github.com/hashicorp/terraform-plugin-framework/providerserver"
+	"github.com/hashicorp/terraform-plugin-go/tfprotov6/tf6server"
 
+	"github.com/paymentsdev/terraform-provider-payments/internal/journal"
+	"github.com/paymentsdev/terraform-provider-payments/internal/parentwatch"
 	"github.com/paymentsdev/terraform-provider-payments/internal/pluginlog"
 	"github.com/paymentsdev/terraform-provider-payments/internal/pluginprof"
 	"github.com/paymentsdev/terraform-provider-payments/internal/provider"
@@ -20,6 +22,9 @@ var version = "dev"
 // address is the provider's registry address, which also names its logger.
 const address = "registry.terraform.io/paymentsdev/payments"
 
+// exitParentGone is the exit status when Terraform died first.
+const exitParentGone = 3
+
 func main() {
 	var debug bool
 	flag.BoolVar(&debug, "debug", false, "set to true to run the provider with support for debuggers like delve")
@@ -27,13 +32,30 @@ func main() {
 	pluginlog.QuietUnasked(address)
 	stopProfile := pluginprof.Start() // only in a build tagged benchprofile
 
-	opts := providerserver.ServeOpts{
-		Address: address,
-		Debug:   debug,
+	var opts []tf6server.ServeOpt
+	var j *journal.Journal
+	if debug {
+		// Started by a person, not by Terraform, and in no working directory.
+		opts = append(opts, tf6server.WithManagedDebug())
+	} else {
+		if os.Getenv(journal.EnvDisable) != "off" {
+			if wd, err := os.Getwd(); err == nil {
+				j = journal.New(journal.Dir(wd))
+				j.Prepare()
+			}
+		}
+		// Terraform killed leaves its plugins running: end with it, and
+		// leave this run's journal entries for the next run to find.
+		parentwatch.Start(func() {
+			stopProfile()
+			os.Exit(exitParentGone)
+		})
 	}
-	err := providerserver.Serve(context.Background(), provider.New(version), opts)
+	err := tf6server.Serve(address, provider.NewServer(version, j), opts...)
 	stopProfile()
 	if err != nil {
 		log.Fatal(err.Error())
 	}
+	// Terraform closed the provider: it has every answer of this run.
+	j.CloseClean()
 }

@@ -262,7 +262,7 @@ func (c *Client) call(ctx context.Context, method, path string, query, form url.
 	req.Header.Set("Accept", "application/json")
 	if method == http.MethodPost {
 		req.Header.Set("Content-Type", "application/x-www-form-urlencoded")
-		req.Header.Set(wire.HeaderIdempotencyKey, newIdempotencyKey())
+		req.Header.Set(wire.HeaderIdempotencyKey, idempotencyKey(ctx, path))
 	}
 
 	status, header, raw, err := c.do(ctx, req)

@@ -57,6 +57,9 @@ var anyKeyPattern = wire.KeyPattern
 // paymentsProvider is the payments provider.
 type paymentsProvider struct {
 	version string
+	// journal is the create journal of the plugin process (NewServer);
+	// nil when the provider is served in-process by tests.
+	journal *createJournal
 }
 
 // paymentsProviderModel is the provider block.
@@ -248,6 +251,8 @@ func (p *paymentsProvider) Configure(ctx context.Context, req provider.Configure
 	})
 
 	// One value for every kind of type, received by the bases in base.go.
+	p.journal.setKey(secretKey)
+
 	data := &providerData{client: c, allowLivePayments: config.AllowLivePayments.ValueBool()}
 	resp.ResourceData = data
 	resp.ListResourceData = data

@@ -198,6 +198,16 @@ func (c *Command) Interrupt() error {
 	return c.cmd.Process.Signal(os.Interrupt)
 }
 
+// Kill kills the CLI alone with SIGKILL (on Windows, TerminateProcess), as
+// a cancelled CI job or the OOM killer does: it writes nothing more, and
+// its plugins are left to notice on their own.
+func (c *Command) Kill() error {
+	return c.cmd.Process.Kill()
+}
+
+// Pid returns the CLI's process id.
+func (c *Command) Pid() int { return c.cmd.Process.Pid }
+
 // Output returns what the command has written so far.
 func (c *Command) Output() string { return c.out.String() }
 

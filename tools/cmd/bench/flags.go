@@ -7,6 +7,8 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+
+	"github.com/paymentsdev/terraform-provider-payments/internal/journal"
 )
 
 // options are the command's flags.
@@ -22,6 +24,8 @@ type options struct {
 	strict        bool
 	// requestFloor adds the request floor to the timed runs.
 	requestFloor bool
+	// journalOff adds the payments provider with its create journal off.
+	journalOff bool
 	// warmup runs each provider's apply and destroy once, untimed, before
 	// the first timed run.
 	warmup    bool
@@ -55,6 +59,7 @@ func parseFlags(args []string) (options, error) {
 	fs.IntVar(&o.parallelism, "parallelism", 10, "terraform -parallelism (10 is Terraform's default)")
 	fs.IntVar(&o.checkN, "check-n", 500, "N at which the acceptance thresholds are checked")
 	fs.BoolVar(&o.strict, "strict", false, "exit 1 when a threshold is missed")
+	fs.BoolVar(&o.journalOff, "journal-off", true, "also time the payments provider with its create journal off ("+journal.EnvDisable+"=off), to measure what the journal costs")
 	fs.BoolVar(&o.requestFloor, "request-floor", true, "also time the request floor: the floor plus one plain request per resource to the sandbox, the least a provider that makes one request per resource can cost here")
 	fs.BoolVar(&o.warmup, "warmup", true, "apply and destroy once with each provider, untimed, before the timed runs, so that no provider pays for a cold start")
 	fs.StringVar(&o.outDir, "out", "", "directory for the CSV files, the plot, the working directories and the logs (default: .bench in the repository's root)")

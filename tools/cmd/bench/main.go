@@ -29,6 +29,7 @@ import (
 	"time"
 
 	"github.com/paymentsdev/terraform-provider-payments/internal/client"
+	"github.com/paymentsdev/terraform-provider-payments/internal/journal"
 	"github.com/paymentsdev/terraform-provider-payments/internal/provider"
 	"github.com/paymentsdev/terraform-provider-payments/internal/sandbox/sandboxtest"
 	"github.com/paymentsdev/terraform-provider-payments/internal/sandboxclient"
@@ -87,7 +88,9 @@ type bench struct {
 	floor      target
 	// requestFloor is timed when its name is set (-request-floor).
 	requestFloor target
-	samples      []sample
+	// noJournal is timed when its name is set (-journal-off).
+	noJournal target
+	samples   []sample
 	// rateLimitRuns are the rate-limit phase's applies.
 	rateLimitRuns []rateLimitRun
 	// floorPacedRuns are the floor's applies paced to each limit.
@@ -168,6 +171,10 @@ func run(ctx context.Context, o options) (failed bool, err error) {
 		// the payments provider's.
 		b.requestFloor = target{name: requestFloorName, spec: floorSpec(bin), usesSandbox: true,
 			env: []string{floor.EnvAPIURL + "=" + sb.URL, floor.EnvAPIKey + "=" + newSandboxKey()}}
+	}
+	if o.journalOff { // its own account too; the same binary, journal off
+		b.noJournal = target{name: noJournalName, spec: paymentsSpec(bin), usesSandbox: true,
+			env: append(paymentsEnv(sb.URL, newSandboxKey()), journal.EnvDisable+"=off")}
 	}
 	b.cliConfig, err = filepath.Abs(filepath.Join(b.work, "terraform.rc"))
 	if err != nil {
@@ -274,6 +281,9 @@ func (b *bench) timed() []target {
 	ts := []target{b.payments, b.floor}
 	if b.requestFloor.name != "" {
 		ts = append(ts, b.requestFloor)
+	}
+	if b.noJournal.name != "" {
+		ts = append(ts, b.noJournal)
 	}
 	return ts
 }
@@ -469,6 +479,7 @@ const (
 	// requestFloorName labels the request floor's samples: the floor's
 	// provider, sending one plain request per resource and operation.
 	requestFloorName = "request-floor"
+	noJournalName    = "payments-nojournal" // the payments provider, journal off
 )
 
 func floorSpec(bin string) providerSpec {

@@ -46,6 +46,9 @@ type row struct {
 	CPURatioToRequestFloor float64
 	RequestFloorRatio      float64
 	RequestFloorCPURatio   float64
+	// NoJournal is the payments provider's median with its create
+	// journal off (-journal-off).
+	NoJournal float64
 	// Paired are the same ratios taken run by run (the providers' runs of
 	// one repetition, which follow each other) and their median: a drift
 	// of the machine's speed between repetitions cancels out of them, as
@@ -57,8 +60,11 @@ type row struct {
 type paired struct {
 	Ratio, CPURatio                             float64
 	RatioToRequestFloor, CPURatioToRequestFloor float64
-	RequestFloorRatio, RequestFloorCPURatio     float64
-	Runs                                        int
+	// RatioToNoJournal is the payments provider with its journal over
+	// without it.
+	RatioToNoJournal                        float64
+	RequestFloorRatio, RequestFloorCPURatio float64
+	Runs                                    int
 }
 
 // pairedRatios are the medians of the run-by-run ratios of the samples
@@ -83,6 +89,7 @@ func pairedRatios(by map[string]map[int]sample) paired {
 	p.Ratio, p.CPURatio, p.Runs = ratios(paymentsLocal, floorLocal)
 	p.RatioToRequestFloor, p.CPURatioToRequestFloor, _ = ratios(paymentsLocal, requestFloorName)
 	p.RequestFloorRatio, p.RequestFloorCPURatio, _ = ratios(requestFloorName, floorLocal)
+	p.RatioToNoJournal, _, _ = ratios(paymentsLocal, noJournalName)
 	return p
 }
 
@@ -103,7 +110,7 @@ func aggregate(samples []sample, ns []int) []row {
 	var rows []row
 	for _, n := range ns {
 		for _, op := range operations {
-			var pay, flo, payCPU, floCPU, sbCPU, conns, rf, rfCPU, rfSB []float64
+			var pay, flo, payCPU, floCPU, sbCPU, conns, rf, rfCPU, rfSB, nj []float64
 			reqs := map[string]int64{}
 			resources := 0
 			byRep := map[string]map[int]sample{}
@@ -124,6 +131,9 @@ func aggregate(samples []sample, ns []int) []row {
 					rf = append(rf, s.Seconds)
 					rfCPU = append(rfCPU, s.CPUSeconds)
 					rfSB = append(rfSB, s.SandboxCPUSeconds)
+					continue
+				case noJournalName:
+					nj = append(nj, s.Seconds)
 					continue
 				}
 				pay = append(pay, s.Seconds)
@@ -152,6 +162,9 @@ func aggregate(samples []sample, ns []int) []row {
 				if r.RequestFloorCPU > 0 && r.FloorCPU > 0 {
 					r.CPURatioToRequestFloor, r.RequestFloorCPURatio = r.PaymentsCPU/r.RequestFloorCPU, r.RequestFloorCPU/r.FloorCPU
 				}
+			}
+			if len(nj) > 0 {
+				r.NoJournal = median(nj)
 			}
 			r.Paired = pairedRatios(byRep)
 			r.PerResource = perResource(reqs, resources)
@@ -213,7 +226,9 @@ func (c check) Verdict() string {
 // The performance thresholds: the provider against the floor at N, and
 // against the request floor when it was timed.
 const (
-	maxApplyRatio       = 1.05
+	maxApplyRatio = 1.05
+	// maxJournalRatio is what the create journal may add to an apply.
+	maxJournalRatio     = 1.02
 	maxPlanRatio        = 1.05
 	maxRequestsPerRes   = 1.0
 	maxLatencyRatio     = 1.3
@@ -245,6 +260,9 @@ func checks(rows []row, lrows []latencyRow, n, parallelism int) []check {
 		cs = append(cs,
 			check{"apply time ÷ request floor (paired)" + at, apply.Paired.RatioToRequestFloor, maxApplyRatio, haveApply && apply.RequestFloor > 0},
 			check{"refresh-plan time ÷ request floor (paired)" + at, plan.Paired.RatioToRequestFloor, maxPlanRatio, havePlan && plan.RequestFloor > 0})
+	}
+	if apply.NoJournal > 0 {
+		cs = append(cs, check{"apply time with the create journal ÷ without (paired)" + at, apply.Paired.RatioToNoJournal, maxJournalRatio, haveApply})
 	}
 	lc := check{Name: fmt.Sprintf("apply at %d ms latency ÷ bound", latencyCheckedMS), Limit: maxLatencyRatio}
 	if i := slices.IndexFunc(lrows, func(r latencyRow) bool { return r.LatencyMS == latencyCheckedMS }); i >= 0 {

@@ -1,0 +1,246 @@
+package journal
+
+import (
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+)
+
+const testKey = "sk_test_journalJOURNALjournal0001"
+
+// killed ends j as a SIGKILL would: its lock goes, its files stay.
+func killed(t *testing.T, j *Journal) {
+	t.Helper()
+	if err := j.log.Close(); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// orphan leaves, in dir, one entry of a run that was killed after the
+// service answered with id.
+func orphan(t *testing.T, dir, typ, config, account, id string) *Entry {
+	t.Helper()
+	j := New(dir)
+	e, err := j.Begin(typ, config, account)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if id != "" {
+		if err := j.Answered(e, id); err != nil {
+			t.Fatal(err)
+		}
+	}
+	killed(t, j)
+	return e
+}
+
+func TestJournal_ClaimsTheOrphanOfAKilledRunOnce(t *testing.T) {
+	dir := t.TempDir()
+	k := KeysFor(testKey)
+	cfg := k.Digest("payments_customer", []byte("plan"))
+	want := orphan(t, dir, "payments_customer", cfg, k.Account, "cus_1")
+
+	j := New(dir)
+	e := j.Claim("payments_customer", cfg, k.Account)
+	if e == nil {
+		t.Fatal("the orphan of a killed run was not offered")
+	}
+	if e.Seed != want.Seed || e.ID != "cus_1" {
+		t.Errorf("claimed %+v, want the seed and id of %+v", e, want)
+	}
+	if again := j.Claim("payments_customer", cfg, k.Account); again != nil {
+		t.Errorf("one orphan was claimed twice (count of equal resources): %+v", again)
+	}
+	if other := New(dir).Claim("payments_customer", cfg, k.Account); other != nil {
+		t.Errorf("another process claimed an orphan already claimed: %+v", other)
+	}
+}
+
+func TestJournal_EqualConfigurationsTakeOneEntryEach(t *testing.T) {
+	dir := t.TempDir()
+	k := KeysFor(testKey)
+	cfg := k.Digest("payments_payment", []byte("plan"))
+	orphan(t, dir, "payments_payment", cfg, k.Account, "pay_1")
+	orphan(t, dir, "payments_payment", cfg, k.Account, "pay_2")
+
+	j := New(dir)
+	var mu sync.Mutex
+	got := map[string]int{}
+	var wg sync.WaitGroup
+	for range 3 {
+		wg.Go(func() {
+			if e := j.Claim("payments_payment", cfg, k.Account); e != nil {
+				mu.Lock()
+				got[e.ID]++
+				mu.Unlock()
+			}
+		})
+	}
+	wg.Wait()
+	if len(got) != 2 || got["pay_1"] != 1 || got["pay_2"] != 1 {
+		t.Errorf("three equal creates claimed %v, want pay_1 and pay_2 once each", got)
+	}
+}
+
+func TestJournal_NeverOffers(t *testing.T) {
+	k := KeysFor(testKey)
+	cfg := k.Digest("payments_customer", []byte("plan"))
+	for _, tc := range []struct {
+		name string
+		// claim is asked for after the orphan of cfg is left.
+		typ, config, account string
+		before               func(t *testing.T, dir string, j *Journal)
+	}{
+		{name: "a configuration that differs", typ: "payments_customer",
+			config: k.Digest("payments_customer", []byte("another plan")), account: k.Account},
+		{name: "another resource type", typ: "payments_product", config: cfg, account: k.Account},
+		{name: "another account", typ: "payments_customer", config: KeysFor("sk_test_someoneELSEsomeoneELSE0002").Digest("payments_customer", []byte("plan")),
+			account: KeysFor("sk_test_someoneELSEsomeoneELSE0002").Account},
+		{name: "the same digest under another account", typ: "payments_customer", config: cfg,
+			account: KeysFor("sk_test_someoneELSEsomeoneELSE0002").Account},
+		{name: "an object Terraform showed again", typ: "payments_customer", config: cfg, account: k.Account,
+			before: func(t *testing.T, dir string, _ *Journal) {
+				if !New(dir).Settle("cus_1") {
+					t.Fatal("a read of cus_1 settled nothing")
+				}
+			}},
+		{name: "an entry past the retention", typ: "payments_customer", config: cfg, account: k.Account,
+			before: func(_ *testing.T, _ string, j *Journal) {
+				j.now = func() time.Time { return time.Now().Add(Retention + time.Minute) }
+			}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			dir := t.TempDir()
+			orphan(t, dir, "payments_customer", cfg, k.Account, "cus_1")
+			j := New(dir)
+			if tc.before != nil {
+				tc.before(t, dir, j)
+			}
+			if e := j.Claim(tc.typ, tc.config, tc.account); e != nil {
+				t.Errorf("offered %+v", e)
+			}
+		})
+	}
+}
+
+func TestJournal_NeverOffersTheEntriesOfARunThatEndedCleanly(t *testing.T) {
+	dir := t.TempDir()
+	k := KeysFor(testKey)
+	cfg := k.Digest("payments_customer", []byte("plan"))
+	j := New(dir)
+	e, err := j.Begin("payments_customer", cfg, k.Account)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := j.Answered(e, "cus_1"); err != nil {
+		t.Fatal(err)
+	}
+	j.CloseClean()
+	next := New(dir)
+	if e := next.Claim("payments_customer", cfg, k.Account); e != nil {
+		t.Errorf("offered the entry of a run that ended cleanly: %+v", e)
+	}
+	next.cleaning.Wait()
+	if names, _ := os.ReadDir(dir); len(names) != 0 {
+		t.Errorf("the log of a run that ended cleanly outlived the next run's read of the journal: %v", names)
+	}
+}
+
+func TestJournal_NeverOffersTheEntriesOfARunStillRunning(t *testing.T) {
+	dir := t.TempDir()
+	k := KeysFor(testKey)
+	cfg := k.Digest("payments_customer", []byte("plan"))
+	running := New(dir)
+	if _, err := running.Begin("payments_customer", cfg, k.Account); err != nil {
+		t.Fatal(err)
+	}
+	if e := New(dir).Claim("payments_customer", cfg, k.Account); e != nil {
+		t.Errorf("offered the entry of a run still running: %+v", e)
+	}
+}
+
+func TestJournal_RemovesExpiredEntriesAndDeadRuns(t *testing.T) {
+	dir := t.TempDir()
+	k := KeysFor(testKey)
+	orphan(t, dir, "payments_customer", k.Digest("payments_customer", nil), k.Account, "cus_1")
+	j := New(dir)
+	j.now = func() time.Time { return time.Now().Add(Retention) }
+	if err := j.Open(); err != nil {
+		t.Fatal(err)
+	}
+	j.CloseClean()
+	next := New(dir)
+	next.scan()
+	next.cleaning.Wait()
+	if names, _ := os.ReadDir(dir); len(names) != 0 {
+		t.Errorf("left %v after an expired entry, its dead run and a clean run", names)
+	}
+}
+
+func TestJournal_UnwritableDirectory(t *testing.T) {
+	if os.Geteuid() == 0 {
+		t.Skip("root writes anywhere")
+	}
+	parent := t.TempDir()
+	if err := os.Chmod(parent, 0o500); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = os.Chmod(parent, 0o700) })
+	j := New(filepath.Join(parent, DirName))
+	if err := j.Open(); err == nil {
+		t.Fatal("opened a journal in a read-only directory")
+	}
+	if _, err := j.Begin("payments_customer", "c", "a"); err == nil {
+		t.Error("Begin wrote to a journal that could not be opened")
+	}
+}
+
+func TestJournal_HoldsNoSecretKey(t *testing.T) {
+	dir := t.TempDir()
+	k := KeysFor(testKey)
+	orphan(t, dir, "payments_customer", k.Digest("payments_customer", []byte("4242424242424242")), k.Account, "cus_1")
+	names, _ := os.ReadDir(dir)
+	for _, n := range names {
+		b, _ := os.ReadFile(filepath.Join(dir, n.Name()))
+		for _, secret := range []string{testKey, "4242424242424242", "sk_test_"} {
+			if strings.Contains(string(b), secret) {
+				t.Errorf("%s holds %q", n.Name(), secret)
+			}
+		}
+	}
+	if KeysFor(testKey).Digest("t", []byte("x")) == KeysFor(testKey+"2").Digest("t", []byte("x")) {
+		t.Error("two keys give one configuration digest")
+	}
+}
+
+// BenchmarkJournal_Create is what the journal adds to one create that
+// ends normally: its entry written before the request, given the id
+// after, and removed with the run's at a clean end.
+func BenchmarkJournal_Create(b *testing.B) {
+	dir := b.TempDir()
+	k := KeysFor(testKey)
+	plan := make([]byte, 600) // a customer's planned state is a few hundred bytes
+	j := New(dir)
+	if err := j.Open(); err != nil {
+		b.Fatal(err)
+	}
+	b.ResetTimer()
+	for i := 0; b.Loop(); i++ {
+		cfg := k.Digest("payments_customer", plan)
+		if e := j.Claim("payments_customer", cfg, k.Account); e != nil {
+			b.Fatal("claimed an entry of its own run")
+		}
+		e, err := j.Begin("payments_customer", cfg, k.Account)
+		if err != nil {
+			b.Fatal(err)
+		}
+		if err := j.Answered(e, "cus_"+strconv.Itoa(i)); err != nil {
+			b.Fatal(err)
+		}
+	}
+	j.CloseClean()
+}
