@@ -1,6 +1,7 @@
 package model
 
 import (
+	"crypto/sha256"
 	"fmt"
 
 	"github.com/paymentsdev/terraform-provider-payments/internal/sandbox/ids"
@@ -305,7 +306,7 @@ func SubscriptionJSON(b []byte, s *Subscription) []byte {
 	b = ids.Append(b, wire.SubscriptionIDPrefix, s.ID)
 	b = append(b, `,"object":"subscription","customer":`...)
 	b = ids.Append(b, wire.CustomerIDPrefix, s.Customer)
-	b = append(b, `,"items":[`...)
+	b = append(b, `,"items":{"object":"list","data":[`...)
 	for i, it := range s.Items {
 		if i > 0 {
 			b = append(b, ',')
@@ -318,7 +319,9 @@ func SubscriptionJSON(b []byte, s *Subscription) []byte {
 		b = jsonw.Int(b, it.Quantity)
 		b = append(b, '}')
 	}
-	b = append(b, `],"default_source":`...)
+	b = append(b, `],"has_more":false,"url":"`+wire.PathSubscriptionItems+"?"+wire.ParamSubscription+"="+wire.SubscriptionIDPrefix...)
+	b = append(b, s.ID[:]...)
+	b = append(b, `"},"default_source":`...)
 	b = ids.AppendOpt(b, wire.SourceIDPrefix, s.DefaultSource)
 	b = append(b, `,"status":`...)
 	b = jsonw.String(b, s.Status)
@@ -346,7 +349,7 @@ const (
 	subJSONFixed      = 768
 	subItemJSONFixed  = 512
 	invoiceJSONFixed  = 768
-	invoiceLineJSON   = 256
+	invoiceLineJSON   = 320
 	paymentJSONBytes  = 1024
 	eventJSONOverhead = 256
 )
@@ -396,6 +399,16 @@ func RenewalObjectsBytes(s *Subscription) int64 {
 		PaymentBytes + RidMapEntry + 2*OrderSlot + 2*AllocOverhead + 128
 }
 
+// LineID is the id of the line of invoice inv for subscription item
+// item: derived from both, so that it is the same in every answer and
+// event without being stored (an invoice has one line per item).
+func LineID(inv, item ids.RID) ids.RID {
+	var b [2 * len(inv)]byte
+	copy(b[copy(b[:], inv[:]):], item[:])
+	sum := sha256.Sum256(b[:])
+	return ids.FromHash(sum[:])
+}
+
 // InvoiceJSON appends the invoice's JSON, as the API answers it, to b
 // (nil makes a buffer of a typical size).
 func InvoiceJSON(b []byte, inv *Invoice) []byte {
@@ -412,12 +425,14 @@ func InvoiceJSON(b []byte, inv *Invoice) []byte {
 	b = jsonw.String(b, inv.Status)
 	b = append(b, `,"billing_reason":`...)
 	b = jsonw.String(b, inv.BillingReason)
-	b = append(b, `,"lines":[`...)
+	b = append(b, `,"lines":{"object":"list","data":[`...)
 	for i, l := range inv.Lines {
 		if i > 0 {
 			b = append(b, ',')
 		}
-		b = append(b, `{"subscription_item":`...)
+		b = append(b, `{"id":`...)
+		b = ids.Append(b, wire.InvoiceLineIDPrefix, LineID(inv.ID, l.Item))
+		b = append(b, `,"object":"line_item","subscription_item":`...)
 		b = ids.Append(b, wire.SubscriptionItemIDPrefix, l.Item)
 		b = append(b, `,"price":`...)
 		b = ids.Append(b, wire.PriceIDPrefix, l.Price)
@@ -431,7 +446,9 @@ func InvoiceJSON(b []byte, inv *Invoice) []byte {
 		b = jsonw.Time(b, inv.PeriodEnd)
 		b = append(b, '}')
 	}
-	b = append(b, `],"amount_due":`...)
+	b = append(b, `],"has_more":false,"url":"`+wire.PathInvoices+"/"+wire.InvoiceIDPrefix...)
+	b = append(b, inv.ID[:]...)
+	b = append(b, `/lines"},"amount_due":`...)
 	b = jsonw.Int(b, inv.AmountDue)
 	b = append(b, `,"amount_paid":`...)
 	b = jsonw.Int(b, inv.AmountPaid)
