@@ -444,3 +444,16 @@ func TestSubscriptions_ExpandNotServed(t *testing.T) {
 		t.Errorf("a create refused for expand made a subscription: %d", len(l.Data))
 	}
 }
+
+// TestSubscriptionItems_ListNeedsASubscription: the items' list takes
+// its subscription, required and of the account; an invoice's lines
+// list is 404 for an invoice the account does not have.
+func TestSubscriptionItems_ListNeedsASubscription(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t)
+	e.get(wire.PathSubscriptionItems, nil).fails(400, wire.ErrorTypeInvalidRequest, wire.ErrorCodeParameterMissing, wire.ParamSubscription)
+	e.get(wire.PathSubscriptionItems, vals(wire.ParamSubscription, "sub_"+strings.Repeat("A", wire.IDRandomLength))).
+		fails(400, wire.ErrorTypeInvalidRequest, wire.ErrorCodeResourceMissing, wire.ParamSubscription)
+	e.get(wire.PathInvoices+"/in_"+strings.Repeat("A", wire.IDRandomLength)+"/lines", nil).
+		fails(404, wire.ErrorTypeInvalidRequest, wire.ErrorCodeResourceMissing, "")
+}

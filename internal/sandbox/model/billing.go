@@ -307,17 +307,11 @@ func SubscriptionJSON(b []byte, s *Subscription) []byte {
 	b = append(b, `,"object":"subscription","customer":`...)
 	b = ids.Append(b, wire.CustomerIDPrefix, s.Customer)
 	b = append(b, `,"items":{"object":"list","data":[`...)
-	for i, it := range s.Items {
+	for i := range s.Items {
 		if i > 0 {
 			b = append(b, ',')
 		}
-		b = append(b, `{"id":`...)
-		b = ids.Append(b, wire.SubscriptionItemIDPrefix, it.ID)
-		b = append(b, `,"object":"subscription_item","price":`...)
-		b = ItemPriceJSON(b, it.Price)
-		b = append(b, `,"quantity":`...)
-		b = jsonw.Int(b, it.Quantity)
-		b = append(b, '}')
+		b = SubItemJSON(b, &s.Items[i])
 	}
 	b = append(b, `],"has_more":false,"url":"`+wire.PathSubscriptionItems+"?"+wire.ParamSubscription+"="+wire.SubscriptionIDPrefix...)
 	b = append(b, s.ID[:]...)
@@ -340,6 +334,17 @@ func SubscriptionJSON(b []byte, s *Subscription) []byte {
 	b = append(b, `,"latest_invoice":`...)
 	b = ids.AppendOpt(b, wire.InvoiceIDPrefix, s.LatestInvoice)
 	return AppendMetadataTail(b, s.Meta, s.Created)
+}
+
+// SubItemJSON appends the JSON of a subscription's item to b.
+func SubItemJSON(b []byte, it *SubItem) []byte {
+	b = append(b, `{"id":`...)
+	b = ids.Append(b, wire.SubscriptionItemIDPrefix, it.ID)
+	b = append(b, `,"object":"subscription_item","price":`...)
+	b = ItemPriceJSON(b, it.Price)
+	b = append(b, `,"quantity":`...)
+	b = jsonw.Int(b, it.Quantity)
+	return append(b, '}')
 }
 
 // The most a subscription's or an invoice's JSON holds besides what
@@ -409,6 +414,25 @@ func LineID(inv, item ids.RID) ids.RID {
 	return ids.FromHash(sum[:])
 }
 
+// InvoiceLineJSON appends the JSON of the invoice's line l to b.
+func InvoiceLineJSON(b []byte, inv *Invoice, l *InvoiceLine) []byte {
+	b = append(b, `{"id":`...)
+	b = ids.Append(b, wire.InvoiceLineIDPrefix, LineID(inv.ID, l.Item))
+	b = append(b, `,"object":"line_item","subscription_item":`...)
+	b = ids.Append(b, wire.SubscriptionItemIDPrefix, l.Item)
+	b = append(b, `,"price":`...)
+	b = ids.Append(b, wire.PriceIDPrefix, l.Price)
+	b = append(b, `,"quantity":`...)
+	b = jsonw.Int(b, l.Quantity)
+	b = append(b, `,"amount":`...)
+	b = jsonw.Int(b, l.Amount)
+	b = append(b, `,"period_start":`...)
+	b = jsonw.Time(b, inv.PeriodStart)
+	b = append(b, `,"period_end":`...)
+	b = jsonw.Time(b, inv.PeriodEnd)
+	return append(b, '}')
+}
+
 // InvoiceJSON appends the invoice's JSON, as the API answers it, to b
 // (nil makes a buffer of a typical size).
 func InvoiceJSON(b []byte, inv *Invoice) []byte {
@@ -426,25 +450,11 @@ func InvoiceJSON(b []byte, inv *Invoice) []byte {
 	b = append(b, `,"billing_reason":`...)
 	b = jsonw.String(b, inv.BillingReason)
 	b = append(b, `,"lines":{"object":"list","data":[`...)
-	for i, l := range inv.Lines {
+	for i := range inv.Lines {
 		if i > 0 {
 			b = append(b, ',')
 		}
-		b = append(b, `{"id":`...)
-		b = ids.Append(b, wire.InvoiceLineIDPrefix, LineID(inv.ID, l.Item))
-		b = append(b, `,"object":"line_item","subscription_item":`...)
-		b = ids.Append(b, wire.SubscriptionItemIDPrefix, l.Item)
-		b = append(b, `,"price":`...)
-		b = ids.Append(b, wire.PriceIDPrefix, l.Price)
-		b = append(b, `,"quantity":`...)
-		b = jsonw.Int(b, l.Quantity)
-		b = append(b, `,"amount":`...)
-		b = jsonw.Int(b, l.Amount)
-		b = append(b, `,"period_start":`...)
-		b = jsonw.Time(b, inv.PeriodStart)
-		b = append(b, `,"period_end":`...)
-		b = jsonw.Time(b, inv.PeriodEnd)
-		b = append(b, '}')
+		b = InvoiceLineJSON(b, inv, &inv.Lines[i])
 	}
 	b = append(b, `],"has_more":false,"url":"`+wire.PathInvoices+"/"+wire.InvoiceIDPrefix...)
 	b = append(b, inv.ID[:]...)
