@@ -365,3 +365,33 @@ func TestClient_SubscriptionWritesExactlyOnce(t *testing.T) {
 		t.Errorf("the good card was charged %d times (%v), want %d: one per subscription", len(pays.Data), err, n)
 	}
 }
+
+// TestClient_ListItemsAndLines: a subscription's items and its invoice's
+// lines page at their lists' urls in the order they are embedded.
+func TestClient_ListItemsAndLines(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	e := newEnv(t)
+	cat := newBillingCatalog(t, e.c)
+	cus := mustCustomer(t, e.c, &client.CustomerParams{Source: new(sandbox.TokenVisa)})
+	sub := mustSubscription(t, e.c, &client.SubscriptionParams{
+		Customer: cus.ID, Items: []client.SubscriptionItemParams{{Price: cat.monthly.ID}, {Price: cat.addon.ID, Quantity: 3}},
+	})
+	first, err := e.c.ListSubscriptionItems(ctx, sub.ID, &client.ListParams{Limit: 1})
+	if err != nil || len(first.Data) != 1 || !first.HasMore || !reflect.DeepEqual(first.Data[0], sub.Items.Data[0]) {
+		t.Fatalf("ListSubscriptionItems limit 1 = %+v, %v; want the first item, more to come", first, err)
+	}
+	rest, err := e.c.ListSubscriptionItems(ctx, sub.ID, &client.ListParams{StartingAfter: first.Data[0].ID})
+	if err != nil || len(rest.Data) != 1 || rest.HasMore || !reflect.DeepEqual(rest.Data[0], sub.Items.Data[1]) {
+		t.Errorf("ListSubscriptionItems after the first = %+v, %v; want the second item only", rest, err)
+	}
+	inv := mustInvoice(t, e.c, sub.LatestInvoice)
+	lines, err := e.c.ListInvoiceLines(ctx, inv.ID, nil)
+	if err != nil || lines.HasMore || !reflect.DeepEqual(lines.Data, inv.Lines.Data) {
+		t.Errorf("ListInvoiceLines = %+v, %v; want the invoice's lines %+v", lines, err, inv.Lines.Data)
+	}
+	checkID(t, lines.Data[0].ID, wire.InvoiceLineIDPrefix)
+	if _, err := e.c.ListInvoiceLines(ctx, "in_"+strings.Repeat("A", wire.IDRandomLength), nil); !client.IsNotFound(err) {
+		t.Errorf("ListInvoiceLines of an absent invoice: %v; want not found", err)
+	}
+}
