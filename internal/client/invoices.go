@@ -70,3 +70,9 @@ func (c *Client) AllInvoices(ctx context.Context, p *ListInvoicesParams) iter.Se
 	return allPages(&page.ListParams, func() (*InvoiceList, error) { return c.ListInvoices(ctx, &page) },
 		func(inv *Invoice) string { return inv.ID })
 }
+
+// ListInvoiceLines returns one page of an invoice's lines, in the order
+// of its embedded `lines`. A line carries no livemode of its own.
+func (c *Client) ListInvoiceLines(ctx context.Context, id string, p *ListParams) (*InvoiceLineList, error) {
+	return listPage[InvoiceLine](ctx, c, expand(wire.PathInvoiceLines, id), p.query(url.Values{}), "an invoice line", nil)
+}

@@ -13,7 +13,8 @@ import (
 // listPage gets one page of the list at path. It refuses a page that would
 // mislead its callers: a null entry, which would crash every caller that
 // reads the page (noun names what an entry should be: "a customer"), or an object of the
-// other mode than the key's (livemode tells an entry's).
+// other mode than the key's (livemode tells an entry's; nil for entries,
+// such as an invoice's lines, that carry no livemode).
 func listPage[T any](ctx context.Context, c *Client, path string, query url.Values, noun string,
 	livemode func(*T) bool) (*wire.List[T], error) {
 	var out wire.List[T]
@@ -24,7 +25,7 @@ func listPage[T any](ctx context.Context, c *Client, path string, query url.Valu
 		if o == nil {
 			return nil, fmt.Errorf("GET %s: decoding answer: entry %d of the list is null, not %s", path, i, noun)
 		}
-		if livemode(o) != c.livemode {
+		if livemode != nil && livemode(o) != c.livemode {
 			return nil, &LivemodeMismatchError{Path: path, KeyLivemode: c.livemode}
 		}
 	}

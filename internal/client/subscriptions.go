@@ -156,3 +156,12 @@ func (c *Client) AllSubscriptions(ctx context.Context, p *ListSubscriptionsParam
 	return allPages(&page.ListParams, func() (*SubscriptionList, error) { return c.ListSubscriptions(ctx, &page) },
 		func(s *Subscription) string { return s.ID })
 }
+
+// ListSubscriptionItems returns one page of a subscription's items, in
+// the order of its embedded `items`. An item carries no livemode of its
+// own.
+func (c *Client) ListSubscriptionItems(ctx context.Context, subscription string, p *ListParams) (*SubscriptionItemList, error) {
+	q := p.query(url.Values{})
+	q.Set(wire.ParamSubscription, subscription)
+	return listPage[SubscriptionItem](ctx, c, wire.PathSubscriptionItems, q, "a subscription item", nil)
+}

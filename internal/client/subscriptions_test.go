@@ -68,20 +68,20 @@ func TestClient_SubscriptionLifecycle(t *testing.T) {
 	if sub.CurrentPeriodEnd <= sub.CurrentPeriodStart {
 		t.Errorf("period %s to %s", sub.CurrentPeriodStart, sub.CurrentPeriodEnd)
 	}
-	if sub.Object != "subscription" || sub.Status != wire.SubscriptionStatusActive || sub.Customer != cus.ID || len(sub.Items) != 1 ||
-		sub.Items[0].Quantity != 2 || sub.Items[0].Price.ID != cat.monthly.ID || sub.CancelAtPeriodEnd || sub.CanceledAt != "" ||
+	if sub.Object != "subscription" || sub.Status != wire.SubscriptionStatusActive || sub.Customer != cus.ID || len(sub.Items.Data) != 1 ||
+		sub.Items.Data[0].Quantity != 2 || sub.Items.Data[0].Price.ID != cat.monthly.ID || sub.CancelAtPeriodEnd || sub.CanceledAt != "" ||
 		!maps.Equal(sub.Metadata, map[string]string{"plan": "pro"}) || sub.Livemode {
 		t.Errorf("created subscription: %+v", sub)
 	}
-	checkID(t, sub.Items[0].ID, wire.SubscriptionItemIDPrefix)
+	checkID(t, sub.Items.Data[0].ID, wire.SubscriptionItemIDPrefix)
 	if got, err := e.c.GetSubscription(ctx, sub.ID); err != nil || !reflect.DeepEqual(got, sub) {
 		t.Errorf("GetSubscription = %+v, %v; want %+v", got, err, sub)
 	}
 	first := mustInvoice(t, e.c, sub.LatestInvoice)
 	checkID(t, first.ID, wire.InvoiceIDPrefix)
 	if first.Status != wire.InvoiceStatusPaid || first.BillingReason != wire.BillingReasonSubscriptionCreate || first.AmountDue != 3000 ||
-		first.AmountPaid != 3000 || first.AttemptCount != 1 || first.Subscription != sub.ID || len(first.Lines) != 1 ||
-		first.Lines[0].Amount != 3000 || first.Lines[0].SubscriptionItem != sub.Items[0].ID || first.PeriodStart != sub.CurrentPeriodStart {
+		first.AmountPaid != 3000 || first.AttemptCount != 1 || first.Subscription != sub.ID || len(first.Lines.Data) != 1 ||
+		first.Lines.Data[0].Amount != 3000 || first.Lines.Data[0].SubscriptionItem != sub.Items.Data[0].ID || first.PeriodStart != sub.CurrentPeriodStart {
 		t.Errorf("first invoice: %+v", first)
 	}
 	if pay, err := e.c.GetPayment(ctx, first.Payment); err != nil || pay.Invoice != first.ID || pay.Amount != 3000 {
@@ -92,17 +92,17 @@ func TestClient_SubscriptionLifecycle(t *testing.T) {
 		Items:             []client.SubscriptionItemParams{{Price: cat.monthly.ID}, {Price: cat.addon.ID, Quantity: 3}},
 		CancelAtPeriodEnd: new(true), ClearMetadata: true,
 	})
-	if err != nil || len(upd.Items) != 2 || upd.Items[0].ID != sub.Items[0].ID || upd.Items[0].Quantity != 1 || upd.Items[1].Quantity != 3 ||
+	if err != nil || len(upd.Items.Data) != 2 || upd.Items.Data[0].ID != sub.Items.Data[0].ID || upd.Items.Data[0].Quantity != 1 || upd.Items.Data[1].Quantity != 3 ||
 		!upd.CancelAtPeriodEnd || len(upd.Metadata) != 0 || upd.Status != wire.SubscriptionStatusActive || upd.LatestInvoice != first.ID {
 		t.Errorf("UpdateSubscription = %+v, %v", upd, err)
 	}
 	upd, err = e.c.UpdateSubscription(ctx, sub.ID, &client.SubscriptionUpdateParams{
 		Items: []client.SubscriptionItemParams{{Price: cat.addon.ID}}, CancelAtPeriodEnd: new(false),
 	})
-	if err != nil || len(upd.Items) != 1 || upd.CancelAtPeriodEnd {
+	if err != nil || len(upd.Items.Data) != 1 || upd.CancelAtPeriodEnd {
 		t.Errorf("UpdateSubscription back to one item = %+v, %v", upd, err)
 	}
-	if upd, err = e.c.UpdateSubscription(ctx, sub.ID, &client.SubscriptionUpdateParams{Quantity: 4}); err != nil || upd.Items[0].Quantity != 4 {
+	if upd, err = e.c.UpdateSubscription(ctx, sub.ID, &client.SubscriptionUpdateParams{Quantity: 4}); err != nil || upd.Items.Data[0].Quantity != 4 {
 		t.Errorf("UpdateSubscription quantity = %+v, %v", upd, err)
 	}
 
@@ -363,5 +363,35 @@ func TestClient_SubscriptionWritesExactlyOnce(t *testing.T) {
 	pays, err := e.c.ListPayments(ctx, &client.ListPaymentsParams{Customer: cus.ID, ListParams: client.ListParams{Limit: 100}})
 	if err != nil || len(pays.Data) != n {
 		t.Errorf("the good card was charged %d times (%v), want %d: one per subscription", len(pays.Data), err, n)
+	}
+}
+
+// TestClient_ListItemsAndLines: a subscription's items and its invoice's
+// lines page at their lists' urls in the order they are embedded.
+func TestClient_ListItemsAndLines(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	e := newEnv(t)
+	cat := newBillingCatalog(t, e.c)
+	cus := mustCustomer(t, e.c, &client.CustomerParams{Source: new(sandbox.TokenVisa)})
+	sub := mustSubscription(t, e.c, &client.SubscriptionParams{
+		Customer: cus.ID, Items: []client.SubscriptionItemParams{{Price: cat.monthly.ID}, {Price: cat.addon.ID, Quantity: 3}},
+	})
+	first, err := e.c.ListSubscriptionItems(ctx, sub.ID, &client.ListParams{Limit: 1})
+	if err != nil || len(first.Data) != 1 || !first.HasMore || !reflect.DeepEqual(first.Data[0], sub.Items.Data[0]) {
+		t.Fatalf("ListSubscriptionItems limit 1 = %+v, %v; want the first item, more to come", first, err)
+	}
+	rest, err := e.c.ListSubscriptionItems(ctx, sub.ID, &client.ListParams{StartingAfter: first.Data[0].ID})
+	if err != nil || len(rest.Data) != 1 || rest.HasMore || !reflect.DeepEqual(rest.Data[0], sub.Items.Data[1]) {
+		t.Errorf("ListSubscriptionItems after the first = %+v, %v; want the second item only", rest, err)
+	}
+	inv := mustInvoice(t, e.c, sub.LatestInvoice)
+	lines, err := e.c.ListInvoiceLines(ctx, inv.ID, nil)
+	if err != nil || lines.HasMore || !reflect.DeepEqual(lines.Data, inv.Lines.Data) {
+		t.Errorf("ListInvoiceLines = %+v, %v; want the invoice's lines %+v", lines, err, inv.Lines.Data)
+	}
+	checkID(t, lines.Data[0].ID, wire.InvoiceLineIDPrefix)
+	if _, err := e.c.ListInvoiceLines(ctx, "in_"+strings.Repeat("A", wire.IDRandomLength), nil); !client.IsNotFound(err) {
+		t.Errorf("ListInvoiceLines of an absent invoice: %v; want not found", err)
 	}
 }

@@ -43,6 +43,10 @@ type (
 	InvoiceLine = wire.InvoiceLine
 	// InvoiceList is one page of invoices.
 	InvoiceList = wire.InvoiceList
+	// InvoiceLineList is an invoice's lines, or one page of them.
+	InvoiceLineList = wire.InvoiceLineList
+	// SubscriptionItemList is a subscription's items, or one page of them.
+	SubscriptionItemList = wire.SubscriptionItemList
 	// TestClock is a clock of its own for the customers on it.
 	TestClock = wire.TestClock
 	// TestClockList is one page of test clocks.

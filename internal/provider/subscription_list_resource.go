@@ -111,7 +111,7 @@ func (r *subscriptionListResource) List(ctx context.Context, req list.ListReques
 // list: "cus_… on 2 prices (active)".
 func subscriptionDisplayName(s *client.Subscription) string {
 	prices := "1 price"
-	if n := len(s.Items); n != 1 {
+	if n := len(s.Items.Data); n != 1 {
 		prices = fmt.Sprintf("%d prices", n)
 	}
 	return fmt.Sprintf("%s on %s (%s)", s.Customer, prices, s.Status)

@@ -69,8 +69,8 @@ func (m *subscriptionModel) fromAPI(s *client.Subscription) diag.Diagnostics {
 	m.Customer = types.StringValue(s.Customer)
 	// Built value by value rather than with ListValueFrom, whose reflection
 	// over the item struct is the framework's slow path (model_codec.go).
-	items := make([]attr.Value, 0, len(s.Items))
-	for _, it := range s.Items {
+	items := make([]attr.Value, 0, len(s.Items.Data))
+	for _, it := range s.Items.Data {
 		price := ""
 		if it.Price != nil {
 			price = it.Price.ID

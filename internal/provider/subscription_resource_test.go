@@ -164,7 +164,7 @@ func TestAccSubscription_CreateImportUpdateReplace(t *testing.T) {
 				ConfigPlanChecks:  inPlace("items", "metadata", "cancel_at_period_end", "default_source"),
 				ConfigStateChecks: []statecheck.StateCheck{sameID.AddStateValue(testAccSubAddr, tfjsonpath.New("id"))},
 				Check: acct.testAccCheckSubscriptionAtService(testAccSubAddr, func(s *client.Subscription) error {
-					if len(s.Items) != 2 || s.Items[0].Quantity != 2 || s.Items[1].Quantity != 5 || !s.CancelAtPeriodEnd ||
+					if len(s.Items.Data) != 2 || s.Items.Data[0].Quantity != 2 || s.Items.Data[1].Quantity != 5 || !s.CancelAtPeriodEnd ||
 						s.Metadata["team"] != "b" || s.DefaultSource == "" {
 						return fmt.Errorf("the service has %+v; want the update", s)
 					}
@@ -250,8 +250,8 @@ func TestAccSubscription_ChangedOutsideTerraform(t *testing.T) {
 					PostApplyPostRefresh: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()},
 				},
 				Check: acct.testAccCheckSubscriptionAtService(testAccSubAddr, func(s *client.Subscription) error {
-					if s.Items[0].Quantity != 3 {
-						return fmt.Errorf("quantity %d at the service; want 3 again", s.Items[0].Quantity)
+					if s.Items.Data[0].Quantity != 3 {
+						return fmt.Errorf("quantity %d at the service; want 3 again", s.Items.Data[0].Quantity)
 					}
 					return nil
 				}),

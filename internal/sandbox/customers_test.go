@@ -26,7 +26,7 @@ func TestCustomers_Lifecycle(t *testing.T) {
 	if len(cu.Metadata) != 2 || cu.Metadata["plan"] != "gold" {
 		t.Errorf("metadata = %v", cu.Metadata)
 	}
-	if cu.Sources.Object != "list" || len(cu.Sources.Data) != 1 || cu.DefaultSource != cu.Sources.Data[0].ID ||
+	if cu.Sources.Object != "list" || cu.Sources.HasMore || cu.Sources.URL != "/v1/customers/"+cu.ID+"/sources" || len(cu.Sources.Data) != 1 || cu.DefaultSource != cu.Sources.Data[0].ID ||
 		!reSourceID.MatchString(cu.DefaultSource) || cu.Sources.Data[0].Brand != "visa" || cu.Sources.Data[0].Last4 != "4242" {
 		t.Errorf("sources = %+v default %q", cu.Sources, cu.DefaultSource)
 	}

@@ -257,3 +257,43 @@ func (c *call) listInvoices() response {
 	}
 	return serveList(c, &l, c.a.bill.InvoiceOrder, match)
 }
+
+// listInvoiceLines is GET /v1/invoices/{id}/lines: the invoice's lines
+// in their order, paged like every list. The lines have no sequence of
+// their own: the list runs over their positions backwards, so that the
+// list's newest first is the invoice's first line first, as embedded.
+func (c *call) listInvoiceLines() response {
+	if e := listing.Check(c.f); e != nil {
+		return errResponse(e)
+	}
+	inv, e := c.pathInvoice()
+	if e != nil {
+		return errResponse(e)
+	}
+	n := len(inv.Lines)
+	l := listing.List[int]{
+		URL: wire.PathInvoices + "/" + inv.ID.Format(wire.InvoiceIDPrefix) + "/lines", Noun: "line of invoice " + inv.ID.Format(wire.InvoiceIDPrefix),
+		Seq: func(i int) uint64 { return uint64(n - i) },
+		Find: func(id string) (int, bool) {
+			for i := range inv.Lines {
+				if model.LineID(inv.ID, inv.Lines[i].Item).Format(wire.InvoiceLineIDPrefix) == id {
+					return i, true
+				}
+			}
+			return 0, false
+		},
+		Every: func() []int { return backwards(n) },
+		Write: func(b []byte, i int) []byte { return model.InvoiceLineJSON(b, inv, &inv.Lines[i]) },
+	}
+	return serveList(c, &l, backwards(n), nil)
+}
+
+// backwards is the positions n-1 … 0: a list kept in order served with
+// the list machinery, which serves the highest sequence first.
+func backwards(n int) []int {
+	p := make([]int, n)
+	for i := range p {
+		p[i] = n - 1 - i
+	}
+	return p
+}

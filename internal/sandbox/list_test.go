@@ -55,18 +55,48 @@ func TestList_Paging(t *testing.T) {
 	}
 	limitMessage := fmt.Sprintf("from %d to %d", wire.ListLimitMin, wire.ListLimitMax)
 
-	// Every list the API serves; a new one adds itself here.
-	for _, list := range []struct{ path, prefix string }{
-		{wire.PathCustomers, wire.CustomerIDPrefix},
-		{wire.PathPayments, wire.PaymentIDPrefix},
-		{wire.PathEvents, wire.EventIDPrefix},
-		{wire.PathWebhookEndpoints, wire.WebhookEndpointIDPrefix},
-		{wire.PathProducts, wire.ProductIDPrefix},
-		{wire.PathPrices, wire.PriceIDPrefix},
+	// A subscription of three items, for the lists of its items and of
+	// its first invoice's lines.
+	cu := e.customer(vals("source", "tok_visa"))
+	sub := e.subscribe("customer", cu.ID, "items[0][price]", e.plan("1500").ID, "items[1][price]", e.plan("700").ID,
+		"items[2][price]", e.plan("300").ID)
+	bySub := []string{wire.ParamSubscription, sub.ID}
+
+	// Every list the API serves; a new one adds itself here, with the
+	// filter it requires (query).
+	for _, list := range []struct {
+		path, prefix string
+		query        []string
+	}{
+		{wire.PathCustomers, wire.CustomerIDPrefix, nil},
+		{wire.PathPayments, wire.PaymentIDPrefix, nil},
+		{wire.PathEvents, wire.EventIDPrefix, nil},
+		{wire.PathWebhookEndpoints, wire.WebhookEndpointIDPrefix, nil},
+		{wire.PathProducts, wire.ProductIDPrefix, nil},
+		{wire.PathPrices, wire.PriceIDPrefix, nil},
+		{wire.PathSubscriptionItems, wire.SubscriptionItemIDPrefix, bySub},
+		{wire.PathInvoices + "/" + sub.LatestInvoice + "/lines", wire.InvoiceLineIDPrefix, nil},
 	} {
-		all := get(e, list.path, wire.ParamLimit, "100")
+		all := get(e, list.path, append(slices.Clone(list.query), wire.ParamLimit, "100")...)
 		if len(all.ids) < 2 || all.hasMore {
 			t.Fatalf("%s: %v (has_more %v); want at least two objects, all of them", list.path, all.ids, all.hasMore)
+		}
+		// A subscription's items and an invoice's lines page in their
+		// embedded order.
+		if list.query != nil || list.prefix == wire.InvoiceLineIDPrefix {
+			var embedded []string
+			for _, it := range sub.Items.Data {
+				embedded = append(embedded, it.ID)
+			}
+			if list.prefix == wire.InvoiceLineIDPrefix {
+				embedded = embedded[:0]
+				for _, l := range e.invoice(sub.LatestInvoice).Lines.Data {
+					embedded = append(embedded, l.ID)
+				}
+			}
+			if !slices.Equal(all.ids, embedded) {
+				t.Errorf("%s: %v; want the embedded list's order %v", list.path, all.ids, embedded)
+			}
 		}
 		newest, second, oldest := all.ids[0], all.ids[1], all.ids[len(all.ids)-1]
 		absent := list.prefix + strings.Repeat("A", wire.IDRandomLength)
@@ -112,14 +142,15 @@ func TestList_Paging(t *testing.T) {
 			t.Run(list.path+"/"+tc.name, func(t *testing.T) {
 				e := *e
 				e.t = t
+				q := append(slices.Clone(list.query), tc.q...)
 				if tc.param == "" {
-					got := get(&e, list.path, tc.q...)
+					got := get(&e, list.path, q...)
 					if !slices.Equal(got.ids, tc.want.ids) || got.hasMore != tc.want.hasMore {
 						t.Errorf("got %v has_more %v; want %v has_more %v", got.ids, got.hasMore, tc.want.ids, tc.want.hasMore)
 					}
 					return
 				}
-				eb := e.get(list.path, vals(tc.q...)).fails(400, wire.ErrorTypeInvalidRequest, tc.code, tc.param)
+				eb := e.get(list.path, vals(q...)).fails(400, wire.ErrorTypeInvalidRequest, tc.code, tc.param)
 				if tc.param == wire.ParamLimit && !strings.Contains(eb.Error.Message, limitMessage) {
 					t.Errorf("message %q does not give the range (%s)", eb.Error.Message, limitMessage)
 				}

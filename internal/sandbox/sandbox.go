@@ -316,6 +316,8 @@ func init() {
 		def(del, wire.PathSubscription, (*call).cancelSubscription),
 		def(get, wire.PathInvoices, (*call).listInvoices),
 		def(get, wire.PathInvoice, (*call).retrieveInvoice),
+		def(get, wire.PathInvoiceLines, (*call).listInvoiceLines),
+		def(get, wire.PathSubscriptionItems, (*call).listSubscriptionItems),
 		def(post, wire.PathInvoicePay, (*call).payInvoice),
 		def(post, wire.PathInvoiceVoid, (*call).voidInvoice),
 		def(post, wire.PathTestClocks, (*call).createTestClock),

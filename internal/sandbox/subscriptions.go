@@ -315,3 +315,37 @@ func (c *call) listSubscriptions() response {
 		return f.Match(s) && s.Created >= from && s.Created <= to
 	})
 }
+
+// listSubscriptionItems is GET /v1/subscription_items: the items of the
+// subscription its required `subscription` names, in their order, paged
+// like every list (see listInvoiceLines).
+func (c *call) listSubscriptionItems() response {
+	if e := listing.Check(c.f, wire.ParamSubscription); e != nil {
+		return errResponse(e)
+	}
+	v, _ := c.f.Get(wire.ParamSubscription)
+	if v == "" {
+		return errResponse(apierr.MissingParam(wire.ParamSubscription, "subscription is required: the id of the subscription whose items to list."))
+	}
+	s := c.findSubscription(v)
+	if s == nil {
+		return errResponse(apierr.MissingRef(wire.ParamSubscription, "subscription %q does not exist.", apierr.Clip(v)))
+	}
+	n := len(s.Items)
+	l := listing.List[int]{
+		URL: wire.PathSubscriptionItems, Noun: "item of subscription " + s.ID.Format(wire.SubscriptionIDPrefix),
+		Seq: func(i int) uint64 { return uint64(n - i) },
+		Find: func(id string) (int, bool) {
+			for i := range s.Items {
+				if s.Items[i].ID.Format(wire.SubscriptionItemIDPrefix) == id {
+					return i, true
+				}
+			}
+			return 0, false
+		},
+		// An update between the parts of a long answer may drop items.
+		Every: func() []int { return backwards(min(n, len(s.Items))) },
+		Write: func(b []byte, i int) []byte { return model.SubItemJSON(b, &s.Items[i]) },
+	}
+	return serveList(c, &l, backwards(n), nil)
+}

@@ -17,6 +17,7 @@ import (
 var (
 	reSubscriptionID = regexp.MustCompile(`^sub_[A-Za-z0-9]{24}$`)
 	reInvoiceID      = regexp.MustCompile(`^in_[A-Za-z0-9]{24}$`)
+	reInvoiceLineID  = regexp.MustCompile(`^il_[A-Za-z0-9]{24}$`)
 )
 
 // plan is a product with a monthly price of amount USD cents.
@@ -82,8 +83,8 @@ func TestSubscriptions_FirstCharge(t *testing.T) {
 			cu := e.customer(vals("source", tc.token))
 			skip := len(e.eventTypes())
 			s := e.subscribe(append([]string{"customer", cu.ID, "items[0][price]", pr.ID, "items[0][quantity]", "2", "metadata[k]", "v"}, tc.more...)...)
-			if !reSubscriptionID.MatchString(s.ID) || s.Status != tc.status || s.Customer != cu.ID || len(s.Items) != 1 ||
-				s.Items[0].Price.ID != pr.ID || s.Items[0].Quantity != 2 || s.Metadata["k"] != "v" || !reInvoiceID.MatchString(s.LatestInvoice) {
+			if !reSubscriptionID.MatchString(s.ID) || s.Status != tc.status || s.Customer != cu.ID || len(s.Items.Data) != 1 ||
+				s.Items.Data[0].Price.ID != pr.ID || s.Items.Data[0].Quantity != 2 || s.Metadata["k"] != "v" || !reInvoiceID.MatchString(s.LatestInvoice) {
 				t.Fatalf("subscription = %+v", s)
 			}
 			inv := e.invoice(s.LatestInvoice)
@@ -92,9 +93,18 @@ func TestSubscriptions_FirstCharge(t *testing.T) {
 				wantDue = 0
 			}
 			if inv.Status != tc.invoice || inv.Subscription != s.ID || inv.BillingReason != wire.BillingReasonSubscriptionCreate ||
-				inv.AmountDue != wantDue || inv.Currency != "USD" || len(inv.Lines) != 1 || inv.Lines[0].Amount != wantDue ||
+				inv.AmountDue != wantDue || inv.Currency != "USD" || len(inv.Lines.Data) != 1 || inv.Lines.Data[0].Amount != wantDue ||
 				inv.PeriodStart != s.CurrentPeriodStart || inv.PeriodEnd != s.CurrentPeriodEnd {
 				t.Errorf("invoice = %+v", inv)
+			}
+			// Stripe's libraries read the nested lists as list objects.
+			if it := s.Items; it.Object != "list" || it.HasMore || it.URL != "/v1/subscription_items?subscription="+s.ID {
+				t.Errorf("items = %+v; want a list object of every item", it)
+			}
+			if l := inv.Lines; l.Object != "list" || l.HasMore || l.URL != "/v1/invoices/"+inv.ID+"/lines" ||
+				!reInvoiceLineID.MatchString(l.Data[0].ID) || l.Data[0].Object != "line_item" ||
+				l.Data[0].SubscriptionItem != s.Items.Data[0].ID || e.invoice(inv.ID).Lines.Data[0].ID != l.Data[0].ID {
+				t.Errorf("lines = %+v; want a list object of every line, each with one stable il_ id", l)
 			}
 			if tc.paymentState == "" {
 				if inv.Payment != "" || inv.AttemptCount != 0 || s.TrialEnd != s.CurrentPeriodEnd || s.TrialStart == "" {
@@ -228,7 +238,7 @@ func TestSubscriptions_UpdateCancelList(t *testing.T) {
 	s := e.subscribe("customer", cu.ID, "items[0][price]", pr.ID)
 	var up wire.Subscription
 	e.post(wire.PathSubscriptions+"/"+s.ID, vals("quantity", "3", "cancel_at_period_end", "true", "metadata[a]", "b")).ok(&up)
-	if up.Items[0].Quantity != 3 || up.Items[0].ID != s.Items[0].ID || !up.CancelAtPeriodEnd || up.Metadata["a"] != "b" {
+	if up.Items.Data[0].Quantity != 3 || up.Items.Data[0].ID != s.Items.Data[0].ID || !up.CancelAtPeriodEnd || up.Metadata["a"] != "b" {
 		t.Errorf("after update = %+v", up)
 	}
 	// The current period's invoice stays as it was: no proration.
@@ -236,8 +246,8 @@ func TestSubscriptions_UpdateCancelList(t *testing.T) {
 		t.Errorf("the update changed the invoiced period: %+v", inv)
 	}
 	e.post(wire.PathSubscriptions+"/"+s.ID, vals("items[0][price]", pr.ID, "items[1][price]", extra.ID, "items[1][quantity]", "5")).ok(&up)
-	if len(up.Items) != 2 || up.Items[0].ID != s.Items[0].ID || up.Items[0].Quantity != 1 || up.Items[1].Price.ID != extra.ID {
-		t.Errorf("after items = %+v", up.Items)
+	if len(up.Items.Data) != 2 || up.Items.Data[0].ID != s.Items.Data[0].ID || up.Items.Data[0].Quantity != 1 || up.Items.Data[1].Price.ID != extra.ID {
+		t.Errorf("after items = %+v", up.Items.Data)
 	}
 	e.post(wire.PathSubscriptions+"/"+s.ID, vals("items[0][price]", eur.ID)).fails(400, wire.ErrorTypeInvalidRequest, wire.ErrorCodeParameterInvalid, "items[0][price]")
 	e.post(wire.PathSubscriptions+"/"+s.ID, vals("quantity", "2")).fails(400, wire.ErrorTypeInvalidRequest, wire.ErrorCodeParameterInvalid, "quantity")
@@ -433,4 +443,17 @@ func TestSubscriptions_ExpandNotServed(t *testing.T) {
 	if e.do(http.MethodGet, wire.PathSubscriptions, vals("customer", cu.ID), header("Stripe-Version", "2025-03-31.basil")).ok(&l); len(l.Data) != 1 {
 		t.Errorf("a create refused for expand made a subscription: %d", len(l.Data))
 	}
+}
+
+// TestSubscriptionItems_ListNeedsASubscription: the items' list takes
+// its subscription, required and of the account; an invoice's lines
+// list is 404 for an invoice the account does not have.
+func TestSubscriptionItems_ListNeedsASubscription(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t)
+	e.get(wire.PathSubscriptionItems, nil).fails(400, wire.ErrorTypeInvalidRequest, wire.ErrorCodeParameterMissing, wire.ParamSubscription)
+	e.get(wire.PathSubscriptionItems, vals(wire.ParamSubscription, "sub_"+strings.Repeat("A", wire.IDRandomLength))).
+		fails(400, wire.ErrorTypeInvalidRequest, wire.ErrorCodeResourceMissing, wire.ParamSubscription)
+	e.get(wire.PathInvoices+"/in_"+strings.Repeat("A", wire.IDRandomLength)+"/lines", nil).
+		fails(404, wire.ErrorTypeInvalidRequest, wire.ErrorCodeResourceMissing, "")
 }

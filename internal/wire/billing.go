@@ -11,6 +11,7 @@ import "strconv"
 const (
 	SubscriptionIDPrefix     = "sub_"
 	SubscriptionItemIDPrefix = "si_"
+	InvoiceLineIDPrefix      = "il_"
 	InvoiceIDPrefix          = "in_"
 )
 
@@ -22,6 +23,11 @@ const (
 	PathInvoice       = PathInvoices + "/{id}"
 	PathInvoicePay    = PathInvoice + "/pay"
 	PathInvoiceVoid   = PathInvoice + "/void"
+	// PathInvoiceLines is the url of an invoice's `lines` list and
+	// PathSubscriptionItems, with ParamSubscription, of a subscription's
+	// `items` list.
+	PathInvoiceLines      = PathInvoice + "/lines"
+	PathSubscriptionItems = APIVersionPrefix + "/subscription_items"
 )
 
 // Form and query parameter names of subscriptions and invoices. [assumed]
@@ -142,29 +148,39 @@ type SubscriptionItem struct {
 // those that are null are "". DefaultSource, LatestInvoice are "" when
 // null.
 type Subscription struct {
-	ID                 string              `json:"id"`
-	Object             string              `json:"object"`
-	Customer           string              `json:"customer"`
-	Items              []*SubscriptionItem `json:"items"`
-	DefaultSource      string              `json:"default_source"`
-	Status             string              `json:"status"`
-	CurrentPeriodStart string              `json:"current_period_start"`
-	CurrentPeriodEnd   string              `json:"current_period_end"`
-	CancelAtPeriodEnd  bool                `json:"cancel_at_period_end"`
-	CanceledAt         string              `json:"canceled_at"`
-	TrialStart         string              `json:"trial_start"`
-	TrialEnd           string              `json:"trial_end"`
-	LatestInvoice      string              `json:"latest_invoice"`
-	Metadata           map[string]string   `json:"metadata"`
-	CreatedAt          string              `json:"created_at"`
-	Livemode           bool                `json:"livemode"`
+	ID                 string               `json:"id"`
+	Object             string               `json:"object"`
+	Customer           string               `json:"customer"`
+	Items              SubscriptionItemList `json:"items"`
+	DefaultSource      string               `json:"default_source"`
+	Status             string               `json:"status"`
+	CurrentPeriodStart string               `json:"current_period_start"`
+	CurrentPeriodEnd   string               `json:"current_period_end"`
+	CancelAtPeriodEnd  bool                 `json:"cancel_at_period_end"`
+	CanceledAt         string               `json:"canceled_at"`
+	TrialStart         string               `json:"trial_start"`
+	TrialEnd           string               `json:"trial_end"`
+	LatestInvoice      string               `json:"latest_invoice"`
+	Metadata           map[string]string    `json:"metadata"`
+	CreatedAt          string               `json:"created_at"`
+	Livemode           bool                 `json:"livemode"`
 }
 
 // SubscriptionList is one page of subscriptions.
 type SubscriptionList = List[Subscription]
 
+// SubscriptionItemList is a subscription's `items`: a list object of
+// every item, so HasMore is false.
+type SubscriptionItemList = List[SubscriptionItem]
+
+// InvoiceLineList is an invoice's `lines`: a list object of every line,
+// so HasMore is false.
+type InvoiceLineList = List[InvoiceLine]
+
 // InvoiceLine is what one item of a subscription costs for a period.
 type InvoiceLine struct {
+	ID               string `json:"id"`
+	Object           string `json:"object"`
 	SubscriptionItem string `json:"subscription_item"`
 	Price            string `json:"price"`
 	Quantity         int64  `json:"quantity"`
@@ -176,23 +192,23 @@ type InvoiceLine struct {
 // Invoice is what a subscription bills for a period, and how its payment
 // went. NextPaymentAttempt and Payment are "" when null.
 type Invoice struct {
-	ID                 string         `json:"id"`
-	Object             string         `json:"object"`
-	Customer           string         `json:"customer"`
-	Subscription       string         `json:"subscription"`
-	Status             string         `json:"status"`
-	BillingReason      string         `json:"billing_reason"`
-	Lines              []*InvoiceLine `json:"lines"`
-	AmountDue          int64          `json:"amount_due"`
-	AmountPaid         int64          `json:"amount_paid"`
-	Currency           string         `json:"currency"`
-	AttemptCount       int64          `json:"attempt_count"`
-	NextPaymentAttempt string         `json:"next_payment_attempt"`
-	Payment            string         `json:"payment"`
-	PeriodStart        string         `json:"period_start"`
-	PeriodEnd          string         `json:"period_end"`
-	CreatedAt          string         `json:"created_at"`
-	Livemode           bool           `json:"livemode"`
+	ID                 string          `json:"id"`
+	Object             string          `json:"object"`
+	Customer           string          `json:"customer"`
+	Subscription       string          `json:"subscription"`
+	Status             string          `json:"status"`
+	BillingReason      string          `json:"billing_reason"`
+	Lines              InvoiceLineList `json:"lines"`
+	AmountDue          int64           `json:"amount_due"`
+	AmountPaid         int64           `json:"amount_paid"`
+	Currency           string          `json:"currency"`
+	AttemptCount       int64           `json:"attempt_count"`
+	NextPaymentAttempt string          `json:"next_payment_attempt"`
+	Payment            string          `json:"payment"`
+	PeriodStart        string          `json:"period_start"`
+	PeriodEnd          string          `json:"period_end"`
+	CreatedAt          string          `json:"created_at"`
+	Livemode           bool            `json:"livemode"`
 }
 
 // InvoiceList is one page of invoices.

@@ -21,9 +21,12 @@ type Customer struct {
 }
 
 // SourceSummaryList is the list wrapper of a customer's `sources` field.
+// It holds every source, so HasMore is false.
 type SourceSummaryList struct {
-	Object string          `json:"object"`
-	Data   []SourceSummary `json:"data"`
+	Object  string          `json:"object"`
+	Data    []SourceSummary `json:"data"`
+	HasMore bool            `json:"has_more"`
+	URL     string          `json:"url"`
 }
 
 // SourceSummary is one entry of a customer's `sources` list.

@@ -100,7 +100,7 @@ func itemTotal(it *wire.SubscriptionItem) int64 {
 func subscriptionTotal(s *wire.Subscription) string {
 	var total int64
 	currency := ""
-	for _, it := range s.Items {
+	for _, it := range s.Items.Data {
 		total += itemTotal(it)
 		if it.Price != nil {
 			currency = it.Price.Currency

@@ -109,7 +109,7 @@ func TestDashboard_Subscriptions(t *testing.T) {
 	}
 
 	pg = b.get("/subscriptions/" + bl.paid.ID)
-	contains(t, "a subscription's page", pg, bl.paid.Items[0].ID, bl.paid.Items[1].ID, bl.monthly.ID, "$30.00", "$32.50 every month",
+	contains(t, "a subscription's page", pg, bl.paid.Items.Data[0].ID, bl.paid.Items.Data[1].ID, bl.monthly.ID, "$30.00", "$32.50 every month",
 		" days)", "renews", "team", "north", `href="/invoices/`+bl.paid.LatestInvoice+`"`, `id="subscription-status">active<`)
 	pg = b.get("/subscriptions/" + bl.trial.ID)
 	contains(t, "a trial's page", pg, "(14 days)", "trialing")
@@ -172,7 +172,7 @@ func TestDashboard_Invoices(t *testing.T) {
 	}
 
 	pg = b.get("/invoices/" + bl.paid.LatestInvoice)
-	contains(t, "a paid invoice's page", pg, bl.paid.Items[1].ID, bl.addon.ID, "$30.00", "$2.50", "subscription create",
+	contains(t, "a paid invoice's page", pg, bl.paid.Items.Data[1].ID, bl.addon.ID, "$30.00", "$2.50", "subscription create",
 		`id="invoice-status">paid<`, "none scheduled")
 	if strings.Contains(pg.body, "Pay now") {
 		t.Error("a paid invoice offers to pay it")

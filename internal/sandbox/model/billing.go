@@ -1,6 +1,7 @@
 package model
 
 import (
+	"crypto/sha256"
 	"fmt"
 
 	"github.com/paymentsdev/terraform-provider-payments/internal/sandbox/ids"
@@ -305,20 +306,16 @@ func SubscriptionJSON(b []byte, s *Subscription) []byte {
 	b = ids.Append(b, wire.SubscriptionIDPrefix, s.ID)
 	b = append(b, `,"object":"subscription","customer":`...)
 	b = ids.Append(b, wire.CustomerIDPrefix, s.Customer)
-	b = append(b, `,"items":[`...)
-	for i, it := range s.Items {
+	b = append(b, `,"items":{"object":"list","data":[`...)
+	for i := range s.Items {
 		if i > 0 {
 			b = append(b, ',')
 		}
-		b = append(b, `{"id":`...)
-		b = ids.Append(b, wire.SubscriptionItemIDPrefix, it.ID)
-		b = append(b, `,"object":"subscription_item","price":`...)
-		b = ItemPriceJSON(b, it.Price)
-		b = append(b, `,"quantity":`...)
-		b = jsonw.Int(b, it.Quantity)
-		b = append(b, '}')
+		b = SubItemJSON(b, &s.Items[i])
 	}
-	b = append(b, `],"default_source":`...)
+	b = append(b, `],"has_more":false,"url":"`+wire.PathSubscriptionItems+"?"+wire.ParamSubscription+"="+wire.SubscriptionIDPrefix...)
+	b = append(b, s.ID[:]...)
+	b = append(b, `"},"default_source":`...)
 	b = ids.AppendOpt(b, wire.SourceIDPrefix, s.DefaultSource)
 	b = append(b, `,"status":`...)
 	b = jsonw.String(b, s.Status)
@@ -339,6 +336,17 @@ func SubscriptionJSON(b []byte, s *Subscription) []byte {
 	return AppendMetadataTail(b, s.Meta, s.Created)
 }
 
+// SubItemJSON appends the JSON of a subscription's item to b.
+func SubItemJSON(b []byte, it *SubItem) []byte {
+	b = append(b, `{"id":`...)
+	b = ids.Append(b, wire.SubscriptionItemIDPrefix, it.ID)
+	b = append(b, `,"object":"subscription_item","price":`...)
+	b = ItemPriceJSON(b, it.Price)
+	b = append(b, `,"quantity":`...)
+	b = jsonw.Int(b, it.Quantity)
+	return append(b, '}')
+}
+
 // The most a subscription's or an invoice's JSON holds besides what
 // grows with its strings: measured with every field at its widest by
 // TestSnapshotBytes_Bound, and rounded up.
@@ -346,7 +354,7 @@ const (
 	subJSONFixed      = 768
 	subItemJSONFixed  = 512
 	invoiceJSONFixed  = 768
-	invoiceLineJSON   = 256
+	invoiceLineJSON   = 320
 	paymentJSONBytes  = 1024
 	eventJSONOverhead = 256
 )
@@ -396,6 +404,35 @@ func RenewalObjectsBytes(s *Subscription) int64 {
 		PaymentBytes + RidMapEntry + 2*OrderSlot + 2*AllocOverhead + 128
 }
 
+// LineID is the id of the line of invoice inv for subscription item
+// item: derived from both, so that it is the same in every answer and
+// event without being stored (an invoice has one line per item).
+func LineID(inv, item ids.RID) ids.RID {
+	var b [2 * len(inv)]byte
+	copy(b[copy(b[:], inv[:]):], item[:])
+	sum := sha256.Sum256(b[:])
+	return ids.FromHash(sum[:])
+}
+
+// InvoiceLineJSON appends the JSON of the invoice's line l to b.
+func InvoiceLineJSON(b []byte, inv *Invoice, l *InvoiceLine) []byte {
+	b = append(b, `{"id":`...)
+	b = ids.Append(b, wire.InvoiceLineIDPrefix, LineID(inv.ID, l.Item))
+	b = append(b, `,"object":"line_item","subscription_item":`...)
+	b = ids.Append(b, wire.SubscriptionItemIDPrefix, l.Item)
+	b = append(b, `,"price":`...)
+	b = ids.Append(b, wire.PriceIDPrefix, l.Price)
+	b = append(b, `,"quantity":`...)
+	b = jsonw.Int(b, l.Quantity)
+	b = append(b, `,"amount":`...)
+	b = jsonw.Int(b, l.Amount)
+	b = append(b, `,"period_start":`...)
+	b = jsonw.Time(b, inv.PeriodStart)
+	b = append(b, `,"period_end":`...)
+	b = jsonw.Time(b, inv.PeriodEnd)
+	return append(b, '}')
+}
+
 // InvoiceJSON appends the invoice's JSON, as the API answers it, to b
 // (nil makes a buffer of a typical size).
 func InvoiceJSON(b []byte, inv *Invoice) []byte {
@@ -412,26 +449,16 @@ func InvoiceJSON(b []byte, inv *Invoice) []byte {
 	b = jsonw.String(b, inv.Status)
 	b = append(b, `,"billing_reason":`...)
 	b = jsonw.String(b, inv.BillingReason)
-	b = append(b, `,"lines":[`...)
-	for i, l := range inv.Lines {
+	b = append(b, `,"lines":{"object":"list","data":[`...)
+	for i := range inv.Lines {
 		if i > 0 {
 			b = append(b, ',')
 		}
-		b = append(b, `{"subscription_item":`...)
-		b = ids.Append(b, wire.SubscriptionItemIDPrefix, l.Item)
-		b = append(b, `,"price":`...)
-		b = ids.Append(b, wire.PriceIDPrefix, l.Price)
-		b = append(b, `,"quantity":`...)
-		b = jsonw.Int(b, l.Quantity)
-		b = append(b, `,"amount":`...)
-		b = jsonw.Int(b, l.Amount)
-		b = append(b, `,"period_start":`...)
-		b = jsonw.Time(b, inv.PeriodStart)
-		b = append(b, `,"period_end":`...)
-		b = jsonw.Time(b, inv.PeriodEnd)
-		b = append(b, '}')
+		b = InvoiceLineJSON(b, inv, &inv.Lines[i])
 	}
-	b = append(b, `],"amount_due":`...)
+	b = append(b, `],"has_more":false,"url":"`+wire.PathInvoices+"/"+wire.InvoiceIDPrefix...)
+	b = append(b, inv.ID[:]...)
+	b = append(b, `/lines"},"amount_due":`...)
 	b = jsonw.Int(b, inv.AmountDue)
 	b = append(b, `,"amount_paid":`...)
 	b = jsonw.Int(b, inv.AmountPaid)

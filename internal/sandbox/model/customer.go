@@ -254,7 +254,9 @@ func CustomerJSON(b []byte, cu *Customer) []byte {
 		b = jsonw.String(b, s.Card.Last4)
 		b = append(b, '}')
 	}
-	b = append(b, "]}"...)
+	b = append(b, `],"has_more":false,"url":"`+wire.PathCustomers+"/"+wire.CustomerIDPrefix...)
+	b = append(b, cu.ID[:]...)
+	b = append(b, `/sources"}`...)
 	if !cu.Clock.IsZero() {
 		b = append(b, `,"test_clock":`...)
 		b = ids.Append(b, wire.TestClockIDPrefix, cu.Clock)
