@@ -221,7 +221,7 @@ func (s *journalServer) id(ctx context.Context, typ string, state *tfprotov6.Dyn
 	}
 	s.typesOnce.Do(func() {
 		s.types = map[string]tftypes.Type{}
-		resp, err := s.journalUpstream.GetProviderSchema(ctx, &tfprotov6.GetProviderSchemaRequest{})
+		resp, err := s.GetProviderSchema(ctx, &tfprotov6.GetProviderSchemaRequest{})
 		if err != nil || resp == nil {
 			return
 		}
