@@ -47,15 +47,18 @@ type customerOut struct {
 	Livemode      bool              `json:"livemode"`
 }
 type sourceSummaryList struct {
-	Object string               `json:"object"`
-	Data   []wire.SourceSummary `json:"data"`
+	Object  string               `json:"object"`
+	Data    []wire.SourceSummary `json:"data"`
+	HasMore bool                 `json:"has_more"`
+	URL     string               `json:"url"`
 }
 
 func customerJSONStd(cu *model.Customer) []byte {
 	o := customerOut{
 		ID: cu.ID.Format(wire.CustomerIDPrefix), Object: "customer",
 		Email: optStr(cu.Email), Name: optStr(cu.Name), Phone: optStr(cu.Phone),
-		Sources:  sourceSummaryList{Object: "list", Data: make([]wire.SourceSummary, 0, len(cu.Sources))},
+		Sources: sourceSummaryList{Object: "list", Data: make([]wire.SourceSummary, 0, len(cu.Sources)),
+			URL: wire.PathCustomers + "/" + cu.ID.Format(wire.CustomerIDPrefix) + "/sources"},
 		Metadata: metaMap(cu.Meta), CreatedAt: rfc3339(cu.Created),
 	}
 	if cu.DefaultSource != nil {
