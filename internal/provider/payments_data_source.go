@@ -175,9 +175,10 @@ func (d *paymentsDataSource) addListError(resp *datasource.ReadResponse, params 
 // precision, as the service stores created_at. Since created_at has whole
 // seconds, rounding a lower bound up and an upper bound down keeps the
 // filter exact for timestamps with fractions of a second. A null value is
-// "" (unbounded). No payment is created after wire.MaxTime, nor could the
-// API spell a later time: an upper bound past it is wire.MaxTime, and a
-// lower bound past it is an error, since nothing can match.
+// "" (unbounded). No payment is created after wire.MaxTime or before
+// 1970, nor could the API spell such a time: a bound outside is moved to
+// the nearer end when that keeps every match, and is an error when nothing
+// can match.
 func createdBound(v types.String, lower bool) (string, error) {
 	if v.IsNull() || v.IsUnknown() {
 		return "", nil
@@ -198,6 +199,13 @@ func createdBound(v types.String, lower bool) (string, error) {
 				v.ValueString(), wire.MaxTime.Format(time.RFC3339))
 		}
 		t = wire.MaxTime
+	}
+	if earliest := time.Unix(wire.MinTimeUnix, 0).UTC(); t.Before(earliest) {
+		if !lower {
+			return "", fmt.Errorf("%q is before %s, the earliest time the service writes, so no payment can match; use a later time",
+				v.ValueString(), earliest.Format(time.RFC3339))
+		}
+		t = earliest
 	}
 	return t.Format(time.RFC3339), nil
 }

@@ -708,7 +708,8 @@ func TestCreatedBound_RoundsToSeconds(t *testing.T) {
 		{"9999-12-31T23:59:59Z", true, "9999-12-31T23:59:59Z"},
 		{"9999-12-31T23:59:59.5Z", false, "9999-12-31T23:59:59Z"},
 		{"9999-12-31T23:59:59-05:00", false, "9999-12-31T23:59:59Z"}, // past the bound in UTC: the bound
-		{"0001-01-01T00:00:00Z", true, "0001-01-01T00:00:00Z"},
+		{"0001-01-01T00:00:00Z", true, "1970-01-01T00:00:00Z"},       // before the service's times: its start
+		{"1970-01-01T00:00:00Z", false, "1970-01-01T00:00:00Z"},
 	} {
 		got, err := createdBound(types.StringValue(tc.in), tc.lower)
 		if err != nil || got != tc.want {
@@ -720,6 +721,12 @@ func TestCreatedBound_RoundsToSeconds(t *testing.T) {
 	for _, in := range []string{"9999-12-31T23:59:59.5Z", "9999-12-31T23:59:59-05:00"} {
 		if got, err := createdBound(types.StringValue(in), true); err == nil || !strings.Contains(err.Error(), "no payment can match") {
 			t.Errorf("createdBound(%q, lower) = %q, %v; want an error", in, got, err)
+		}
+	}
+	// So does an upper bound before the first.
+	for _, in := range []string{"1969-12-31T23:59:59Z", "1970-01-01T00:00:00+01:00"} {
+		if got, err := createdBound(types.StringValue(in), false); err == nil || !strings.Contains(err.Error(), "no payment can match") {
+			t.Errorf("createdBound(%q, upper) = %q, %v; want an error", in, got, err)
 		}
 	}
 	if got, err := createdBound(types.StringNull(), true); got != "" || err != nil {
