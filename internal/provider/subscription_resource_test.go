@@ -378,10 +378,10 @@ func TestAccSubscription_TrialImportsWithoutDiff(t *testing.T) {
 	})
 }
 
-func TestAccSubscription_RenewalsMakeNoDiff(t *testing.T) {
-	acct := newTestAccAccount(t)
-	config := func(frozen string, quantity int) string {
-		return acct.ProviderConfig() + fmt.Sprintf(`
+// clockSubscriptionConfig is a customer on a test clock at frozen,
+// subscribed with a card to a monthly price, quantity times.
+func clockSubscriptionConfig(acct *testAccAccount, frozen string, quantity int) string {
+	return acct.ProviderConfig() + fmt.Sprintf(`
 resource "payments_test_clock" "test" {
   frozen_time = %q
 }
@@ -412,7 +412,11 @@ resource "payments_subscription" "test" {
   items          = [{ price = payments_price.monthly.id, quantity = %d }]
 }
 `, frozen, quantity)
-	}
+}
+
+func TestAccSubscription_RenewalsMakeNoDiff(t *testing.T) {
+	acct := newTestAccAccount(t)
+	config := func(frozen string, quantity int) string { return clockSubscriptionConfig(acct, frozen, quantity) }
 	resource.ParallelTest(t, resource.TestCase{
 		PreCheck:                 func() { testAccPreCheck(t) },
 		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
@@ -471,39 +475,7 @@ resource "payments_subscription" "test" {
 // second is refused, naming frozen_time, and leaves the state as it was.
 func TestAccSubscription_NearMaxTime(t *testing.T) {
 	acct := newTestAccAccount(t)
-	config := func(frozen string) string {
-		return acct.ProviderConfig() + fmt.Sprintf(`
-resource "payments_test_clock" "test" {
-  frozen_time = %q
-}
-
-resource "payments_product" "plan" {
-  name = "Plan"
-}
-
-resource "payments_price" "monthly" {
-  product     = payments_product.plan.id
-  currency    = "USD"
-  unit_amount = 1000
-  interval    = "month"
-}
-
-resource "payments_customer" "test" {
-  test_clock = payments_test_clock.test.id
-}
-
-resource "payments_customer_source" "card" {
-  customer = payments_customer.test.id
-  token    = "tok_visa"
-}
-
-resource "payments_subscription" "test" {
-  customer       = payments_customer.test.id
-  default_source = payments_customer_source.card.id
-  items          = [{ price = payments_price.monthly.id }]
-}
-`, frozen)
-	}
+	config := func(frozen string) string { return clockSubscriptionConfig(acct, frozen, 1) }
 	resource.ParallelTest(t, resource.TestCase{
 		PreCheck:                 func() { testAccPreCheck(t) },
 		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
