@@ -1,11 +1,13 @@
 package sandbox
 
 import (
+	"slices"
 	"strings"
 	"time"
 
 	"github.com/paymentsdev/terraform-provider-payments/internal/sandbox/apierr"
 	"github.com/paymentsdev/terraform-provider-payments/internal/sandbox/form"
+	"github.com/paymentsdev/terraform-provider-payments/internal/sandbox/listing"
 	"github.com/paymentsdev/terraform-provider-payments/internal/sandbox/model"
 	"github.com/paymentsdev/terraform-provider-payments/internal/wire"
 )
@@ -217,6 +219,40 @@ func (c *call) pathSource() (*model.Customer, int, *apierr.Error) {
 		}
 	}
 	return nil, 0, apierr.NotFound("source", id)
+}
+
+// listSources pages the customer's sources in the order of its
+// `sources` (attachment order), like an invoice's lines. The page is of
+// the sources attached when the request arrived; a part of a long answer
+// leaves out those detached since (a source's card never changes).
+func (c *call) listSources() response {
+	if e := listing.Check(c.f); e != nil {
+		return errResponse(e)
+	}
+	cu, e := c.pathCustomer()
+	if e != nil {
+		return errResponse(e)
+	}
+	id := cu.ID.Format(wire.CustomerIDPrefix)
+	srcs := slices.Clone(cu.Sources)
+	n := len(srcs)
+	l := listing.List[int]{
+		URL: wire.PathCustomers + "/" + id + "/sources", Noun: "source of customer " + id,
+		Seq: func(i int) uint64 { return uint64(n - i) },
+		Find: func(id string) (int, bool) {
+			for i, s := range srcs {
+				if s.ID.Format(wire.SourceIDPrefix) == id {
+					return i, true
+				}
+			}
+			return 0, false
+		},
+		Every: func() []int {
+			return slices.DeleteFunc(backwards(n), func(i int) bool { j, _ := cu.Source(srcs[i].ID); return j < 0 })
+		},
+		Write: func(b []byte, i int) []byte { return model.SourceJSON(b, cu, srcs[i]) },
+	}
+	return serveList(c, &l, backwards(n), nil)
 }
 
 func (c *call) retrieveSource() response {

@@ -174,6 +174,19 @@ func TestCustomers_DefaultSourceRules(t *testing.T) {
 		for _, s := range c.Sources.Data {
 			ids = append(ids, s.ID)
 		}
+		// GET of the sources' url pages the same sources, whole.
+		var l wire.List[wire.Source]
+		e.get("/v1/customers/"+cu.ID+"/sources", nil).ok(&l)
+		var listed []string
+		for _, s := range l.Data {
+			if s.Object != "source" || s.Customer != cu.ID {
+				t.Errorf("listed source %+v", s)
+			}
+			listed = append(listed, s.ID)
+		}
+		if !slices.Equal(listed, ids) || l.URL != "/v1/customers/"+cu.ID+"/sources" || l.HasMore {
+			t.Errorf("GET sources lists %v (url %s, has_more %v); the customer shows %v", listed, l.URL, l.HasMore, ids)
+		}
 		return c.DefaultSource, ids
 	}
 	s1 := add(sandbox.TokenVisa)
@@ -239,6 +252,10 @@ func TestCustomers_DefaultSourceRules(t *testing.T) {
 	e.post("/v1/customers/"+cu.ID+"/sources", vals("source", "tok_bogus")).fails(400, wire.ErrorTypeInvalidRequest, wire.ErrorCodeTokenInvalid, "source")
 	e.post("/v1/customers/"+cu.ID+"/sources", vals("source", sandbox.TokenVisa, "default", "true")).fails(400, wire.ErrorTypeInvalidRequest, wire.ErrorCodeParameterUnknown, "default")
 	e.post("/v1/customers/cus_AAAAAAAAAAAAAAAAAAAAAAAA/sources", vals("source", sandbox.TokenVisa)).fails(404, wire.ErrorTypeInvalidRequest, wire.ErrorCodeResourceMissing, "")
+	// Listing needs a customer of the account, and takes no object filter.
+	e.get("/v1/customers/cus_AAAAAAAAAAAAAAAAAAAAAAAA/sources", nil).fails(404, wire.ErrorTypeInvalidRequest, wire.ErrorCodeResourceMissing, "")
+	e.other().get("/v1/customers/"+cu.ID+"/sources", nil).fails(404, wire.ErrorTypeInvalidRequest, wire.ErrorCodeResourceMissing, "")
+	e.get("/v1/customers/"+cu.ID+"/sources", vals("object", "card")).fails(400, wire.ErrorTypeInvalidRequest, wire.ErrorCodeParameterUnknown, "object")
 }
 
 func TestCustomers_CascadeDelete(t *testing.T) {

@@ -65,10 +65,11 @@
 //     (form.CreatedRange). The customer list's
 //     email filter must be an address (else 400 parameter_invalid) and
 //     matches ignoring case; customers keep their creation order in the
-//     data file (customer_list.go). A subscription's items and an
-//     invoice's lines are list objects of every entry (has_more false)
-//     inside their object, and page alike at their url, in their
-//     embedded order (listSubscriptionItems, listInvoiceLines); a
+//     data file (customer_list.go). A subscription's items, an
+//     invoice's lines and a customer's sources are list objects of every
+//     entry (has_more false) inside their object, and page alike at their
+//     url, in their embedded order (listSubscriptionItems,
+//     listInvoiceLines, listSources); a
 //     line's il_ id is derived from its invoice's and its item's
 //     (model.LineID), never stored.
 //   - Stats count every /v1 request on a known route, including those

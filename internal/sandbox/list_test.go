@@ -61,6 +61,11 @@ func TestList_Paging(t *testing.T) {
 	sub := e.subscribe("customer", cu.ID, "items[0][price]", e.plan("1500").ID, "items[1][price]", e.plan("700").ID,
 		"items[2][price]", e.plan("300").ID)
 	bySub := []string{wire.ParamSubscription, sub.ID}
+	// And a customer of three sources, for the list of its sources.
+	for _, tok := range []string{"tok_mastercard", "tok_amex"} {
+		e.post(wire.PathCustomers+"/"+cu.ID+"/sources", vals("source", tok)).ok(nil)
+	}
+	sourcesPath := wire.PathCustomers + "/" + cu.ID + "/sources"
 
 	// Every list the API serves; a new one adds itself here, with the
 	// filter it requires (query).
@@ -76,14 +81,15 @@ func TestList_Paging(t *testing.T) {
 		{wire.PathPrices, wire.PriceIDPrefix, nil},
 		{wire.PathSubscriptionItems, wire.SubscriptionItemIDPrefix, bySub},
 		{wire.PathInvoices + "/" + sub.LatestInvoice + "/lines", wire.InvoiceLineIDPrefix, nil},
+		{sourcesPath, wire.SourceIDPrefix, nil},
 	} {
 		all := get(e, list.path, append(slices.Clone(list.query), wire.ParamLimit, "100")...)
 		if len(all.ids) < 2 || all.hasMore {
 			t.Fatalf("%s: %v (has_more %v); want at least two objects, all of them", list.path, all.ids, all.hasMore)
 		}
-		// A subscription's items and an invoice's lines page in their
-		// embedded order.
-		if list.query != nil || list.prefix == wire.InvoiceLineIDPrefix {
+		// A subscription's items, an invoice's lines and a customer's
+		// sources page in their embedded order.
+		if list.query != nil || list.prefix == wire.InvoiceLineIDPrefix || list.prefix == wire.SourceIDPrefix {
 			var embedded []string
 			for _, it := range sub.Items.Data {
 				embedded = append(embedded, it.ID)
@@ -92,6 +98,17 @@ func TestList_Paging(t *testing.T) {
 				embedded = embedded[:0]
 				for _, l := range e.invoice(sub.LatestInvoice).Lines.Data {
 					embedded = append(embedded, l.ID)
+				}
+			}
+			if list.prefix == wire.SourceIDPrefix {
+				embedded = embedded[:0]
+				var c wire.Customer
+				e.get(wire.PathCustomers+"/"+cu.ID, nil).ok(&c)
+				for _, s := range c.Sources.Data {
+					embedded = append(embedded, s.ID)
+				}
+				if len(embedded) != 3 {
+					t.Fatalf("customer %s has sources %v; want 3", cu.ID, embedded)
 				}
 			}
 			if !slices.Equal(all.ids, embedded) {

@@ -291,6 +291,7 @@ func init() {
 		def(post, wire.PathCustomer, (*call).updateCustomer),
 		def(del, wire.PathCustomer, (*call).deleteCustomer),
 		def(post, wire.PathCustomerSources, (*call).addSource),
+		def(get, wire.PathCustomerSources, (*call).listSources),
 		def(get, wire.PathCustomerSource, (*call).retrieveSource),
 		def(del, wire.PathCustomerSource, (*call).removeSource),
 		publicRoute(def(post, wire.PathTokens, (*call).createToken)),
