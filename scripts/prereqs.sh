@@ -3,7 +3,7 @@
 # runs a command with it, so that a machine with Go and nothing else of
 # ours can run both.
 #
-#   scripts/prereqs.sh [terraform] [cgo] [chromium] [haproxy] [podman] -- COMMAND [ARG]...
+#   scripts/prereqs.sh [terraform] [cgo] [chromium] [haproxy] [podman] [node] -- COMMAND [ARG]...
 #
 #   terraform  the `terraform` on PATH; without one, Terraform 1.16.4 built
 #              by scripts/build-clis.sh (as `make clis` does: about 3
@@ -18,6 +18,8 @@
 #   haproxy    HAProxy for the fleet example's tests: PAYMENTS_HAPROXY, or
 #              /usr/sbin/haproxy.
 #   podman     podman and runc on PATH, for the container image's tests.
+#   node       node and npm on PATH, for the stripe-node example's test
+#              (Debian: nodejs and npm).
 #
 # It prints what it found for each. The Debian packages missing are
 # installed with one apt-get when running as root, after saying which, how
@@ -47,6 +49,7 @@ want_cgo=0
 want_chromium=0
 want_haproxy=0
 want_podman=0
+want_node=0
 while [[ $# -gt 0 ]]; do
 	case "$1" in
 	terraform) want_terraform=1 ;;
@@ -54,11 +57,12 @@ while [[ $# -gt 0 ]]; do
 	chromium) want_chromium=1 ;;
 	haproxy) want_haproxy=1 ;;
 	podman) want_podman=1 ;;
+	node) want_node=1 ;;
 	--)
 		shift
 		break
 		;;
-	*) die "unknown argument ${1@Q}; expected terraform, cgo, chromium, haproxy or podman, then -- and a command" ;;
+	*) die "unknown argument ${1@Q}; expected terraform, cgo, chromium, haproxy, podman or node, then -- and a command" ;;
 	esac
 	shift
 done
@@ -152,6 +156,17 @@ if [[ $want_podman -eq 1 ]]; then
 		else
 			log "missing $tool: none on PATH, for the container image's tests"
 			missing+=("$tool")
+		fi
+	done
+fi
+if [[ $want_node -eq 1 ]]; then
+	# Debian's packages are nodejs (the program node) and npm.
+	for tool in node npm; do
+		if command -v "$tool" >/dev/null 2>&1; then
+			log "found   $tool: $(command -v "$tool") ($("$tool" --version 2>/dev/null | head -n 1))"
+		else
+			log "missing $tool: none on PATH, for the stripe-node example's test"
+			missing+=("$([[ $tool == node ]] && echo nodejs || echo npm)")
 		fi
 	done
 fi
@@ -267,6 +282,7 @@ if [[ ${#missing[@]} -gt 0 ]]; then
 	[[ $want_chromium -eq 0 || -n "${PAYMENTS_SKIP_BROWSER_TESTS:-}" || -x "$chromium" ]] || die "chromium was installed, but $chromium is not there."
 	[[ $want_haproxy -eq 0 || -x "$haproxy" ]] || die "haproxy was installed, but $haproxy is not there."
 	[[ $want_podman -eq 0 ]] || { command -v podman && command -v runc; } >/dev/null || die "podman and runc were installed, but are not on PATH."
+	[[ $want_node -eq 0 ]] || { command -v node && command -v npm; } >/dev/null || die "nodejs and npm were installed, but node and npm are not on PATH."
 	if [[ $want_cgo -eq 1 ]]; then
 		err="$(cgo_error)"
 		[[ -z "$err" ]] || die "gcc and libc6-dev were installed, but a -race cgo program still does not build:
