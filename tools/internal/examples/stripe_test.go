@@ -116,7 +116,7 @@ func TestStripeNode_Lifecycle(t *testing.T) {
 	t.Parallel()
 	node, npm := nodeTools(t)
 	dir := copyFiles(t, filepath.Join(repoRoot(t), stripeNodeDir))
-	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
+	ctx, cancel := context.WithTimeout(t.Context(), 5*time.Minute)
 	defer cancel()
 
 	install := exec.CommandContext(ctx, npm, "ci", "--no-audit", "--no-fund", "--prefer-offline", "--cache", npmCache(t))
@@ -136,7 +136,7 @@ func TestStripeNode_Lifecycle(t *testing.T) {
 // that requires stripe-go, and runs it against a sandbox.
 func TestStripeGo_Program(t *testing.T) {
 	t.Parallel()
-	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
+	ctx, cancel := context.WithTimeout(t.Context(), 5*time.Minute)
 	defer cancel()
 	bin := filepath.Join(t.TempDir(), "stripe-go-example")
 	if err := build.Program(ctx, filepath.Join(repoRoot(t), stripeGoDir), ".", bin); err != nil {
