@@ -241,8 +241,8 @@ func run(ctx context.Context) error {
 
 	// Objects with times under Stripe's names: a test clock, called raw
 	// and decoded into a type of our own; the typed call cannot decode it.
-	raw, ok2 := backends.API.(stripe.RawRequestBackend)
-	if !ok2 {
+	raw, isRaw := backends.API.(stripe.RawRequestBackend)
+	if !isRaw {
 		return errors.New("the API backend does not implement RawRequest")
 	}
 	frozen := time.Now().Truncate(time.Second)

@@ -72,6 +72,18 @@ function day(t) {
   return new Date(unix(t) * 1000).toISOString().slice(0, 10);
 }
 
+// rejects runs fn and returns the error it throws, which must be an
+// instance of cls; it throws when fn succeeds or throws something else.
+async function rejects(what, fn, cls) {
+  try {
+    await fn();
+  } catch (err) {
+    check(err instanceof cls, `${what}: a ${cls.name}`, err.type || String(err));
+    return err;
+  }
+  throw new Error(`${what} succeeded`);
+}
+
 // waitUntil calls poll until it returns a value, failing after WAIT_MS.
 async function waitUntil(what, poll) {
   const deadline = Date.now() + WAIT_MS;
@@ -175,12 +187,8 @@ async function lifecycle(cleanup) {
   const product = await stripe.products.create({name: 'Pro'}, {idempotencyKey});
   const again = await stripe.products.create({name: 'Pro'}, {idempotencyKey});
   check(again.id === product.id, 'a repeated key answers the first product', again.id);
-  try {
-    await stripe.products.create({name: 'Other'}, {idempotencyKey});
-    throw new Error('a reused Idempotency-Key with other parameters was accepted');
-  } catch (err) {
-    check(err instanceof Stripe.errors.StripeIdempotencyError, 'a StripeIdempotencyError', err.type);
-  }
+  await rejects('the key reused with other parameters',
+    () => stripe.products.create({name: 'Other'}, {idempotencyKey}), Stripe.errors.StripeIdempotencyError);
   const lookupKey = `pro-monthly-${clock.id}`;
   const price = await stripe.prices.create({
     product: product.id,
@@ -238,13 +246,9 @@ async function lifecycle(cleanup) {
   step(`declined renewal: ${failed.id} open, subscription past_due; ${failure.type} ${failure.id} verified`);
 
   // Paying it with the declining card is a 402 card_error.
-  try {
-    await stripe.invoices.pay(failed.id);
-    throw new Error(`invoices.pay of ${failed.id} with a declining card succeeded`);
-  } catch (err) {
-    check(err instanceof Stripe.errors.StripeCardError, 'a StripeCardError', err.type);
-    check(err.statusCode === 402 && err.code === 'card_declined', 'a 402 card_declined', {status: err.statusCode, code: err.code});
-  }
+  const declined = await rejects(`invoices.pay of ${failed.id} with a declining card`,
+    () => stripe.invoices.pay(failed.id), Stripe.errors.StripeCardError);
+  check(declined.statusCode === 402 && declined.code === 'card_declined', 'a 402 card_declined', {status: declined.statusCode, code: declined.code});
   step(`invoices.pay with the declining card: 402 card_declined (StripeCardError)`);
 
   // Back to the good card, and pay.
@@ -258,12 +262,9 @@ async function lifecycle(cleanup) {
 
   // A delivery whose body was changed does not verify.
   const d = receiver.deliveries[0];
-  try {
-    stripe.webhooks.constructEvent(Buffer.concat([d.body, Buffer.from(' ')]), d.signature, endpoint.secret);
-    throw new Error('a changed body verified');
-  } catch (err) {
-    check(err instanceof Stripe.errors.StripeSignatureVerificationError, 'a StripeSignatureVerificationError', err.type);
-  }
+  await rejects('constructEvent of a changed body',
+    () => stripe.webhooks.constructEvent(Buffer.concat([d.body, Buffer.from(' ')]), d.signature, endpoint.secret),
+    Stripe.errors.StripeSignatureVerificationError);
 
   // Events since the clock's start, page by page (two to a page).
   const paidEvents = [];
