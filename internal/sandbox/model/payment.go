@@ -33,6 +33,9 @@ type Payment struct {
 	Description      string
 	Meta             Metadata
 	Counted          int64 // bytes charged to the account, see MemBytes
+	// Summed is what the account's summary counted of it, to count
+	// only the difference at its next change.
+	Summed PaymentSum
 }
 
 // SetSource records the card a payment is charged to.
