@@ -125,54 +125,71 @@ func TestSummary_Days(t *testing.T) {
 // real time and on test clocks advanced across months with cards that
 // decline, invoices paid and voided, customers and cards removed, webhook
 // deliveries, a reset), the summary equals the same figures counted
-// afresh from every object the API lists; and so it does after a restart
-// from the data file.
+// afresh from every object the API lists: in memory, and with a data
+// file, where it does so again after a restart.
 func TestSummary_MatchesRecount(t *testing.T) {
 	t.Parallel()
-	seed := testSeed(t)
-	rng := rand.New(rand.NewPCG(uint64(seed), 7))
-	start := time.Date(2026, 1, 30, 22, 0, 0, 0, time.UTC)
-	fake := clock.NewFake(start)
-	path := filepath.Join(t.TempDir(), "sandbox.db")
-	key := sandboxtest.NewKey(t)
-	e, stop := openEnv(t, path, key, sandboxtest.WithClock(fake))
-	var answered atomic.Int64
-	rc := newReceiver(t)
-	rc.handle = func(w http.ResponseWriter, _ *http.Request, _ hit) {
-		if answered.Add(1)%3 == 0 {
-			w.WriteHeader(http.StatusInternalServerError)
-			return
-		}
-		w.WriteHeader(http.StatusOK)
-	}
-	go func() {
-		for range rc.hits { // unread, they would fill the channel
-		}
-	}()
+	for _, withData := range []bool{false, true} {
+		t.Run(map[bool]string{false: "memory", true: "data"}[withData], func(t *testing.T) {
+			t.Parallel()
+			seed := testSeed(t)
+			start := time.Date(2026, 1, 30, 22, 0, 0, 0, time.UTC)
+			fake := clock.NewFake(start)
+			path := filepath.Join(t.TempDir(), "sandbox.db")
+			key := sandboxtest.NewKey(t)
+			e, stop := newEnv(t, sandboxtest.WithClock(fake)), func() {}
+			if withData {
+				e, stop = openEnv(t, path, key, sandboxtest.WithClock(fake))
+			}
+			var answered atomic.Int64
+			rc := newReceiver(t)
+			rc.handle = func(w http.ResponseWriter, _ *http.Request, _ hit) {
+				if answered.Add(1)%3 == 0 {
+					w.WriteHeader(http.StatusInternalServerError)
+					return
+				}
+				w.WriteHeader(http.StatusOK)
+			}
+			done := make(chan struct{})
+			t.Cleanup(func() { close(done) })
+			go func() {
+				for { // unread, the hits would fill their channel
+					select {
+					case <-rc.hits:
+					case <-done:
+						return
+					}
+				}
+			}()
 
-	r := &summaryRun{e: e, rng: rng, fake: fake, receiver: rc.URL}
-	r.setUp()
-	for i := range 300 {
-		if i == 150 {
-			checkSummary(t, e, "before the reset")
-			e.post(wire.PathSandboxReset, nil).ok(nil)
-			r.forget()
+			r := &summaryRun{e: e, rng: rand.New(rand.NewPCG(uint64(seed), 7)), fake: fake, receiver: rc.URL}
 			r.setUp()
-		}
-		r.step()
+			for i := range 300 {
+				if i == 150 {
+					checkSummary(t, e, "before the reset")
+					e.post(wire.PathSandboxReset, nil).ok(nil)
+					r.forget()
+					r.setUp()
+				}
+				r.step()
+			}
+			checkSummary(t, e, "after the run")
+			got := e.summary("366")
+			var renewed, failed, delivered int64
+			for _, d := range got.Days {
+				renewed, failed, delivered = renewed+d.RenewalsPaid, failed+d.RenewalsFailed, delivered+d.DeliveriesSucceeded+d.DeliveriesFailed
+			}
+			t.Logf("after the reset: %d days, payments %v, subscriptions %v, invoices %v, renewals %d paid and %d failed, %d delivery attempts",
+				len(got.Days), got.Counts.PaymentsByStatus, got.Counts.SubscriptionsByStatus, got.Counts.InvoicesByStatus, renewed, failed, delivered)
+			if !withData {
+				return
+			}
+			stop()
+			e, stop = openEnv(t, path, key, sandboxtest.WithClock(fake))
+			defer stop()
+			checkSummary(t, e, "after a restart")
+		})
 	}
-	checkSummary(t, e, "after the run")
-	got := e.summary("366")
-	var renewed, failed, delivered int64
-	for _, d := range got.Days {
-		renewed, failed, delivered = renewed+d.RenewalsPaid, failed+d.RenewalsFailed, delivered+d.DeliveriesSucceeded+d.DeliveriesFailed
-	}
-	t.Logf("after the reset: %d days, payments %v, subscriptions %v, invoices %v, renewals %d paid and %d failed, %d delivery attempts",
-		len(got.Days), got.Counts.PaymentsByStatus, got.Counts.SubscriptionsByStatus, got.Counts.InvoicesByStatus, renewed, failed, delivered)
-	stop()
-	e, stop = openEnv(t, path, key, sandboxtest.WithClock(fake))
-	defer stop()
-	checkSummary(t, e, "after a restart")
 }
 
 // summaryRun is a random run of the API on one account.
