@@ -98,34 +98,34 @@ func (c *call) sumDay(unix int64) *model.SummaryDay {
 // Secure payment once completed, a capture of less than authorized by
 // what it captured); refunded and disputed on the call's day.
 func (c *call) sumPayment(p *model.Payment) {
-	old := p.Summed
-	if old.Status == p.Status && old.Amount == p.Amount && old.Refunded == p.Refunded {
+	if p.IsSummed() {
 		return
 	}
+	oldStatus, oldAmount, oldRefunded := p.SummedStatus(), int64(p.Summed.Amount), int64(p.Summed.Refunded)
 	sm := &c.a.sum
-	move(&sm.payments, old.Status, p.Status)
-	wasA, wasD := model.MadeApproved(old.Status), model.MadeDeclined(old.Status)
+	move(&sm.payments, oldStatus, p.Status)
+	wasA, wasD := model.MadeApproved(oldStatus), model.MadeDeclined(oldStatus)
 	isA, isD := model.MadeApproved(p.Status), model.MadeDeclined(p.Status)
-	if wasA != isA || wasD != isD || ((isA || isD) && old.Amount != p.Amount) {
+	if wasA != isA || wasD != isD || ((isA || isD) && oldAmount != p.Amount) {
 		d := c.sumDay(p.Created)
 		v := d.Volume(p.Currency)
-		tally(&v.Approved, wasA, -1, -old.Amount)
-		tally(&v.Declined, wasD, -1, -old.Amount)
+		tally(&v.Approved, wasA, -1, -oldAmount)
+		tally(&v.Declined, wasD, -1, -oldAmount)
 		tally(&v.Approved, isA, 1, p.Amount)
 		tally(&v.Declined, isD, 1, p.Amount)
 		c.a.recount(&d.Counted, d.MemBytes())
 	}
-	if p.Refunded != old.Refunded {
+	if p.Refunded != oldRefunded {
 		d := c.sumDay(c.unix)
-		tally(&d.Volume(p.Currency).Refunded, true, 1, p.Refunded-old.Refunded)
+		tally(&d.Volume(p.Currency).Refunded, true, 1, p.Refunded-oldRefunded)
 		c.a.recount(&d.Counted, d.MemBytes())
 	}
-	if p.Status == wire.PaymentStatusDisputed && old.Status != wire.PaymentStatusDisputed {
+	if p.Status == wire.PaymentStatusDisputed && oldStatus != wire.PaymentStatusDisputed {
 		d := c.sumDay(c.unix)
 		tally(&d.Volume(p.Currency).Disputed, true, 1, p.Amount-p.Refunded)
 		c.a.recount(&d.Counted, d.MemBytes())
 	}
-	p.Summed = model.PaymentSum{Status: p.Status, Amount: p.Amount, Refunded: p.Refunded}
+	p.MarkSummed()
 }
 
 // tally adds n and amount to t when do.
@@ -196,7 +196,7 @@ func (a *account) loadSummary(recs [][]byte) (rebuilt bool, err error) {
 	}
 	for _, p := range a.order {
 		move(&sm.payments, "", p.Status)
-		p.Summed = model.PaymentSum{Status: p.Status, Amount: p.Amount, Refunded: p.Refunded}
+		p.MarkSummed()
 	}
 	for _, s := range a.bill.SubOrder {
 		move(&sm.subs, "", s.Status)

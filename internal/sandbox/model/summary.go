@@ -168,13 +168,34 @@ func (d *SummaryDay) MemBytes() int64 {
 // a new day with a currency's payments and revenue in it.
 var SummaryDayGrowth = summaryDayBytes + summaryDayEntry + 2*AllocOverhead + (summaryVolumeBytes+summaryAmountBytes)*3/2
 
-// PaymentSum is what an account's summary counted of a payment: its
-// status, the amount counted as made (approved or declined) on the day
-// it was created, and the amount counted as refunded.
+// PaymentSum is what an account's summary counted of a payment besides
+// its status (Payment.SummedStatus): the amount counted as made
+// (approved or declined) on the day it was created, and the amount
+// counted as refunded. A payment's amounts are at most
+// wire.PaymentAmountMax.
 type PaymentSum struct {
-	Status   string
-	Amount   int64
-	Refunded int64
+	Amount   int32
+	Refunded int32
+}
+
+// SummedStatus is the status the account's summary counts p in, "" when
+// it is not counted yet.
+func (p *Payment) SummedStatus() string {
+	if p.sumStatus == 0 {
+		return ""
+	}
+	return wire.PaymentStatuses[p.sumStatus-1]
+}
+
+// IsSummed reports whether the summary counted p as it is now.
+func (p *Payment) IsSummed() bool {
+	return p.SummedStatus() == p.Status && int64(p.Summed.Amount) == p.Amount && int64(p.Summed.Refunded) == p.Refunded
+}
+
+// MarkSummed records that the summary counted p as it is now.
+func (p *Payment) MarkSummed() {
+	p.sumStatus = uint8(slices.Index(wire.PaymentStatuses, p.Status) + 1)
+	p.Summed = PaymentSum{Amount: int32(p.Amount), Refunded: int32(p.Refunded)}
 }
 
 // MadeApproved and MadeDeclined say how a payment in status counts on the
