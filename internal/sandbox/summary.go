@@ -18,7 +18,7 @@ import (
 // per-day figures kept as objects change, where they are put
 // (store_records.go), so that the answer reads at most a year of days
 // and never the objects. Each object remembers what the summary counted
-// of it (Payment.Summed, Subscription.SumStatus and SumMRR,
+// of it (Payment.MarkSummed, Subscription.SumStatus and SumMRR,
 // Invoice.SumStatus), and a change counts the difference: one place per
 // kind, whichever handler or renewal step made the change. The days are
 // records of the account (model.BucketSummaryDays), written in the
