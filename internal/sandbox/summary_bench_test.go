@@ -1,6 +1,7 @@
 package sandbox_test
 
 import (
+	"encoding/json"
 	"fmt"
 	"net/http"
 	"testing"
@@ -48,7 +49,18 @@ func BenchmarkSummary_100kPayments(b *testing.B) {
 			bb.do(http.MethodPost, wire.PathPayments+"/"+bb.id(bb.w.body)+"/refund", "amount=50")
 		}
 	}
-	b.Logf("seeded %d payments in %s", n, time.Since(seeded).Round(time.Millisecond))
+	var sum wire.Summary
+	if err := json.Unmarshal(bb.do(http.MethodGet, wire.PathSandboxSummary+"?days=366", ""), &sum); err != nil {
+		b.Fatal(err)
+	}
+	total := int64(0)
+	for _, k := range sum.Counts.PaymentsByStatus {
+		total += k
+	}
+	if total != n || len(sum.Days) < 300 {
+		b.Fatalf("the account holds %d payments over %d days, want %d over a year", total, len(sum.Days), n)
+	}
+	b.Logf("seeded %d payments in %s: %v", n, time.Since(seeded).Round(time.Millisecond), sum.Counts.PaymentsByStatus)
 	for _, days := range []string{"90", "366"} {
 		b.Run("days="+days, func(b *testing.B) {
 			bb.b = b
