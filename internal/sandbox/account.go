@@ -46,6 +46,9 @@ type account struct {
 	// as they change (renewals.go); renewing is set during their run.
 	renewals billing.Schedule[*model.Subscription]
 	renewing bool
+	// sum is the account's summary, kept as its objects change
+	// (summary.go).
+	sum summaryState
 	// dunningEnd is the account's choice of the status dunning ends a
 	// subscription in, "" for the sandbox's (billing_settings.go).
 	dunningEnd string
@@ -123,6 +126,7 @@ func (a *account) clear(c *call) {
 	a.renewals.Reset()
 	a.clocks = model.Clocks{Seq: a.clocks.Seq}
 	a.wh.clear(c)
+	a.sum = summaryState{}
 	a.charge(accountBytes - a.bytes)
 }
 
@@ -146,6 +150,7 @@ func (a *account) restore(from *account, undo []delivery.Undo) {
 	a.bill.Restore(from.bill)
 	a.clocks.Restore(from.clocks)
 	a.dunningEnd = from.dunningEnd
+	a.sum = from.sum
 	a.scheduleRenewals()
 	a.wh.endpoints, a.wh.endpointOrder = from.wh.endpoints, from.wh.endpointOrder
 	a.wh.events, a.wh.eventOrder, a.wh.eventBytes = from.wh.events, from.wh.eventOrder, from.wh.eventBytes

@@ -237,13 +237,15 @@ func TestTestClocks_AdvanceCommitsInParts(t *testing.T) {
 		}
 	}
 	check("after the failed part", e)
+	checkSummary(t, e, "after the failed part")
 	before := accountState(e, subs[0].Customer)
 	if err := sb.Close(); err != nil {
 		t.Fatal(err)
 	}
 	e, stop := openEnv(t, path, key)
-	defer stop()
+	defer func() { stop() }()
 	check("after a restart", e)
+	checkSummary(t, e, "after a restart")
 	if after := accountState(e, subs[0].Customer); !bytes.Equal(after, before) {
 		t.Errorf("after a restart the account reads otherwise than memory did before it")
 	}
@@ -258,6 +260,11 @@ func TestTestClocks_AdvanceCommitsInParts(t *testing.T) {
 			t.Errorf("subscription %s has %d invoices; want 2, its first period's and its second's once", s.ID, n)
 		}
 	}
+	// The summary's days written part by part read back whole.
+	checkSummary(t, e, "after the advance")
+	stop()
+	e, stop = openEnv(t, path, key)
+	checkSummary(t, e, "after the advance and a restart")
 }
 
 // TestLimits_AdvanceTakesNoOtherAccountsRoom: the attack of fat prices,

@@ -316,5 +316,8 @@ func (a *account) countLoaded(now time.Time) {
 	for _, k := range a.clocks.ByID {
 		a.recount(&k.Counted, k.MemBytes())
 	}
+	for _, d := range a.sum.days {
+		a.recount(&d.Counted, d.MemBytes())
+	}
 	a.lastUsed.Store(now.UnixNano())
 }

@@ -89,6 +89,25 @@
 //     decisions are listed in the
 //     API assumptions guide, section "Webhooks and events", the design in
 //     ARCHITECTURE.md, "Webhook delivery".
+//   - The summary (GET /_sandbox/summary, summary.go) is kept, never
+//     computed from the objects per request: counts by status move where
+//     each payment, subscription and invoice is put (store_records.go),
+//     each object remembering what was counted of it, and each day's
+//     figures are a record (model.SummaryDay) written in the commit of
+//     the change that moved them, charged to the account, read back with
+//     the account after a restart or a failed commit, dropped by a reset
+//     or an idle account's removal; a renewal step reserves room for a
+//     new day. Days are on the objects' time (a test clock's for its
+//     customers' objects), UTC: a payment counts made (approved or
+//     declined) on its creation's day once decided, a refund and a
+//     dispute on their own; deliveries count in the delivery book by
+//     real-time day (delivery.BucketDays). MRR counts active and past_due
+//     subscriptions, as Stripe's billing analytics do (model.MRR). An
+//     account stored before the summary was kept has its days counted
+//     once from its objects at start and written: its refunds and
+//     disputes then count on their payment's day, its revenue from each
+//     counting subscription's creation, and only the deliveries its
+//     delivery log still holds.
 //   - The request log (requestlog.go) keeps each account's last
 //     wire.RequestLogSize requests in memory, without keys or bodies;
 //     requests made through Server.Internal (the dashboard's) are neither

@@ -76,6 +76,9 @@ func AccountBytes(s *Server, key string) (running, recounted int64) {
 	for _, k := range a.clocks.ByID {
 		recounted += k.MemBytes()
 	}
+	for _, d := range a.sum.days {
+		recounted += d.MemBytes()
+	}
 	logRunning, logRecounted, _ := a.reqlog.Recount(lineBytes)
 	recounted += logRecounted
 	recounted += a.wh.book.Recount()

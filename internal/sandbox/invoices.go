@@ -53,6 +53,7 @@ func (c *call) collect(inv *model.Invoice, s *model.Subscription, src *model.Sou
 	}
 	inv.Attempts++
 	if src == nil {
+		c.sumRenewal(inv, false)
 		c.putInvoice(inv, s)
 		c.emit(wire.EventInvoicePaymentFailed, c.invoiceScratch(inv))
 		c.invoiceUnpaid(s, inv)
@@ -77,6 +78,7 @@ func (c *call) settle(inv *model.Invoice, s *model.Subscription, p *model.Paymen
 		c.emit(wire.EventInvoicePaymentActionNeeded, c.invoiceScratch(inv))
 		c.invoiceUnpaid(s, inv)
 	default:
+		c.sumRenewal(inv, false)
 		c.putInvoice(inv, s)
 		c.emit(wire.EventInvoicePaymentFailed, c.invoiceScratch(inv))
 		c.invoiceUnpaid(s, inv)
@@ -85,6 +87,7 @@ func (c *call) settle(inv *model.Invoice, s *model.Subscription, p *model.Paymen
 
 func (c *call) invoicePaid(inv *model.Invoice, s *model.Subscription) {
 	inv.MarkPaid()
+	c.sumRenewal(inv, true)
 	c.putInvoice(inv, s)
 	c.emit(wire.EventInvoicePaid, c.invoiceScratch(inv))
 	if s != nil {

@@ -55,7 +55,7 @@ func TestSandboxAccount_PublishableKeyGivesNothingAway(t *testing.T) {
 	pk := e.publishable()
 	var tok wire.Token
 	pk.mint(card()).ok(&tok)
-	for _, path := range []string{wire.PathSandboxAccount, wire.PathSandboxRequests, wire.PathSandboxStats} {
+	for _, path := range []string{wire.PathSandboxAccount, wire.PathSandboxRequests, wire.PathSandboxStats, wire.PathSandboxSummary} {
 		res := pk.do(http.MethodGet, path, nil)
 		res.fails(http.StatusForbidden, wire.ErrorTypePermission, wire.ErrorCodeSecretKeyRequired, "")
 		if strings.Contains(string(res.body), e.key) {

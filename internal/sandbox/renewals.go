@@ -78,13 +78,13 @@ const stepEvents = 8
 const deliveryBytes = 512
 
 // stepBytes bounds what one due step of s can add to its account: its
-// invoice and payment, and stepEvents events each of the largest object
-// the step writes (the subscription, with its items' prices without
-// their metadata, its invoice or its payment), each with a delivery to
-// every endpoint.
+// invoice and payment, a new day of the account's summary, and
+// stepEvents events each of the largest object the step writes (the
+// subscription, with its items' prices without their metadata, its
+// invoice or its payment), each with a delivery to every endpoint.
 func (c *call) stepBytes(s *model.Subscription) int64 {
 	obj := max(s.SnapshotBytes(), model.InvoiceJSONBytes(len(s.Items)), model.PaymentJSONBytes)
-	return model.RenewalObjectsBytes(s) + stepEvents*(model.EventMemBytes(obj)+int64(len(c.a.wh.endpointOrder))*deliveryBytes)
+	return model.RenewalObjectsBytes(s) + model.SummaryDayGrowth + stepEvents*(model.EventMemBytes(obj)+int64(len(c.a.wh.endpointOrder))*deliveryBytes)
 }
 
 // newChunk starts the next chunk of the walk.

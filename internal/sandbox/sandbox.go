@@ -252,6 +252,9 @@ type call struct {
 	// its create rather than at each change on the way.
 	newSub  *model.Subscription
 	scratch []byte // an object's JSON made only for an event (events.go)
+	// sumStaged are the summary's days staged for the next commit
+	// (summary.go).
+	sumStaged []*model.SummaryDay
 }
 
 // route is one endpoint.
@@ -338,6 +341,7 @@ func init() {
 		def(post, wire.PathSandboxPaymentDispute, (*call).disputePayment),
 		def(post, wire.PathSandboxReset, (*call).reset),
 		def(get, wire.PathSandboxStats, (*call).stats),
+		def(get, wire.PathSandboxSummary, (*call).summary),
 		def(get, wire.PathSandboxAccount, (*call).account),
 		def(get, wire.PathSandboxFaults, (*call).getFaults),
 		def(post, wire.PathSandboxFaults, (*call).setFaults),

@@ -25,6 +25,14 @@ func (s *Server) buildAccounts(stored map[storage.AccountID]*storage.Account) er
 		}
 		s.accounts[hash] = a
 		s.indexAccount(a)
+		if a.sum.rebuilt {
+			// Written once, so that the next start reads them rather than
+			// counting again; should that fail, it counts again.
+			if err := s.store.Commit(hash, a.summaryOps()); err != nil {
+				s.log.Error("writing an account's summary, counted from its objects, to the data file failed; it is counted again at the next start", "error", err)
+			}
+			a.sum.rebuilt = false
+		}
 	}
 	return nil
 }
@@ -70,6 +78,10 @@ func (s *Server) buildAccount(hash [32]byte, sa *storedAccount, now time.Time, t
 		return nil, err
 	}
 	if err := a.loadBillingSettings(sa.billing); err != nil {
+		return nil, err
+	}
+	var err error
+	if a.sum.rebuilt, err = a.loadSummary(sa.summary); err != nil {
 		return nil, err
 	}
 	a.scheduleRenewals()

@@ -34,6 +34,7 @@ type storedAccount struct {
 	tokens    [][]byte
 	catalog   map[string][][]byte // by bucket name, see model.CatalogBuckets and model.BillingBuckets
 	billing   []byte              // the billing settings' record, nil for the defaults
+	summary   [][]byte            // the summary's days (summary.go)
 }
 
 // storedFrom sorts an account's records from the store by bucket, each
@@ -54,6 +55,7 @@ func storedFrom(acct *storage.Account) *storedAccount {
 	sa.payments = inOrder(acct.Buckets[model.BucketPayments])
 	sa.tokens = inOrder(acct.Buckets[model.BucketTokens])
 	sa.billing = acct.Buckets[bucketSettings][keyBilling]
+	sa.summary = inOrder(acct.Buckets[model.BucketSummaryDays])
 	for _, name := range webhookBuckets {
 		if m := acct.Buckets[name]; len(m) > 0 {
 			sa.webhooks[name] = inOrder(m)
@@ -82,6 +84,7 @@ func (c *call) deleteCustomerRecord(cu *model.Customer) {
 
 func (c *call) putPayment(p *model.Payment) {
 	c.a.recount(&p.Counted, p.MemBytes())
+	c.sumPayment(p)
 	c.addOp(storage.PutRecord(model.BucketPayments, p))
 }
 
@@ -106,6 +109,7 @@ func (c *call) putPrice(pr *model.Price) {
 
 func (c *call) putSubscription(s *model.Subscription) {
 	c.a.recount(&s.Counted, s.MemBytes())
+	c.sumSubscription(s)
 	c.pokeRenewals(s)
 	c.addOp(storage.PutRecord(model.BucketSubscriptions, s))
 }
@@ -115,6 +119,7 @@ func (c *call) putSubscription(s *model.Subscription) {
 // renewal).
 func (c *call) putInvoice(inv *model.Invoice, s *model.Subscription) {
 	c.a.recount(&inv.Counted, inv.MemBytes())
+	c.sumInvoice(inv)
 	if s == nil {
 		s = c.a.bill.Subs[inv.Subscription]
 	}
@@ -214,10 +219,10 @@ func (c *call) commitPart(put func()) *apierr.Error {
 	put()
 	if err := c.s.store.Commit(c.a.hash, c.ops); err != nil {
 		e := c.s.storeFailed(c, err)
-		c.ops, c.undo = nil, nil
+		c.ops, c.undo, c.sumStaged = nil, nil, nil
 		return e
 	}
-	c.ops, c.undo, c.partial = nil, nil, true
+	c.ops, c.undo, c.partial, c.sumStaged = nil, nil, true, nil
 	return nil
 }
 

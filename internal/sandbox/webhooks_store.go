@@ -16,8 +16,8 @@ import (
 // stored: the sandbox must sign with them after a restart.
 
 // webhookBuckets are read by the store's load into storedAccount.webhooks;
-// the delivery engine's records are in the last two.
-var webhookBuckets = []string{model.BucketWebhookEndpoints, model.BucketEvents, delivery.BucketPending, delivery.BucketLog}
+// the delivery engine's records are in the last three.
+var webhookBuckets = []string{model.BucketWebhookEndpoints, model.BucketEvents, delivery.BucketPending, delivery.BucketLog, delivery.BucketDays}
 
 func (c *call) putWebhookEndpoint(ep *model.WebhookEndpoint) {
 	c.a.recount(&ep.Counted, ep.MemBytes())

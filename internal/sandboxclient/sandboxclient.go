@@ -61,6 +61,17 @@ func (s *Client) Stats(ctx context.Context) (*wire.Stats, error) {
 	return &out, s.c.Call(ctx, http.MethodGet, wire.PathSandboxStats, nil, nil, &out)
 }
 
+// Summary reads the account at a glance, over its last days days (0 for
+// the sandbox's default).
+func (s *Client) Summary(ctx context.Context, days int) (*wire.Summary, error) {
+	v := url.Values{}
+	if days != 0 {
+		v.Set(wire.ParamSummaryDays, strconv.Itoa(days))
+	}
+	var out wire.Summary
+	return &out, s.c.Call(ctx, http.MethodGet, wire.PathSandboxSummary, nil, v, &out)
+}
+
 // Account reads the account's publishable key.
 func (s *Client) Account(ctx context.Context) (*wire.SandboxAccount, error) {
 	var out wire.SandboxAccount

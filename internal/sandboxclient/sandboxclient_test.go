@@ -3,6 +3,7 @@ package sandboxclient_test
 import (
 	"context"
 	"errors"
+	"fmt"
 	"testing"
 
 	"github.com/paymentsdev/terraform-provider-payments/internal/client"
@@ -83,10 +84,17 @@ func TestClient_EveryControl(t *testing.T) {
 	if err != nil || st.Payments != 4 || st.Requests.ByRoute["POST /v1/payments"] != 4 {
 		t.Errorf("stats: %+v %v", st, err)
 	}
+	sum, err := s.Summary(ctx, 7)
+	if err != nil || fmt.Sprint(sum.Counts.PaymentsByStatus) != "map[approved:1 authorized:1 declined:1 disputed:1]" || len(sum.Days) != 1 {
+		t.Errorf("summary: %+v %v", sum, err)
+	}
 	if err := s.Reset(ctx); err != nil {
 		t.Fatal(err)
 	}
 	if st, err := s.Stats(ctx); err != nil || st.Payments != 0 {
 		t.Errorf("stats after reset: %+v %v", st, err)
+	}
+	if sum, err := s.Summary(ctx, 0); err != nil || len(sum.Counts.PaymentsByStatus) != 0 || len(sum.Days) != 0 {
+		t.Errorf("summary after reset: %+v %v", sum, err)
 	}
 }

@@ -70,6 +70,7 @@ func (e *Engine) attempt(dl *delivery) {
 	for _, seq := range bk.appendLog(rec) {
 		e.deleteAttempt(&w, seq)
 	}
+	e.countDay(&w, bk, rec)
 	if retry {
 		e.put(&w, dl)
 	} else {

@@ -68,6 +68,8 @@ type Book struct {
 	attempts []*Attempt
 	// seq orders the attempts; it only grows, across resets too.
 	seq uint64
+	// days count the attempts by day (days.go).
+	days map[int64]*DayTally
 	// writes are the store writes of attempts not yet flushed; dirty is
 	// set while the account is in the engine's flush list.
 	writes []Write
@@ -138,7 +140,7 @@ func (bk *Book) recountLocked() int64 {
 	for _, at := range bk.attempts {
 		n += at.size()
 	}
-	return n
+	return n + int64(len(bk.days))*dayTallyBytes
 }
 
 // add charges delta bytes; mu is held.

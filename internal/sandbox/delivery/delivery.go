@@ -214,6 +214,12 @@ func (e *Engine) Start(accounts iter.Seq[Account]) {
 	now := e.clock.Now()
 	e.mu.Lock()
 	for a := range accounts {
+		if bk := a.Book(); len(bk.writes) > 0 {
+			// Days counted from the log at load (loadDays).
+			bk.mu.Lock()
+			e.markDirty(a)
+			bk.mu.Unlock()
+		}
 		for _, dl := range a.Book().pending {
 			// A restart resumes pending deliveries at once: whoever
 			// restarts the sandbox is waiting for them.
@@ -297,13 +303,14 @@ func (e *Engine) CancelEndpoint(a Account, endpoint string) ([]Write, Undo) {
 func (e *Engine) Reset(a Account) Undo {
 	bk := a.Book()
 	taken := bk.takeWrites()
-	pending, attempts := bk.pending, bk.attempts
+	pending, attempts, days := bk.pending, bk.attempts, bk.days
 	bk.pending = nil
 	bk.attempts = nil
+	bk.days = nil
 	bk.settle()
 	bk.mu.Unlock()
 	return func(bk *Book) {
-		bk.attempts = attempts
+		bk.attempts, bk.days = attempts, days
 		for _, d := range pending {
 			e.restore(bk, d)
 		}

@@ -6,6 +6,7 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"runtime"
+	"slices"
 	"sync"
 	"sync/atomic"
 	"testing"
@@ -297,5 +298,69 @@ func TestLoad_WhatTheEngineWrote(t *testing.T) {
 	}
 	if err := delivery.Load(newAccount(nil), h.buckets(), func(string, string) bool { return false }); err == nil {
 		t.Error("records with ids the sandbox refuses loaded without an error")
+	}
+}
+
+// TestBook_Days: attempts count on their day on the engine's clock, days
+// a year older than the newest go, the days load back as written, and a
+// book stored without them counts them from its log.
+func TestBook_Days(t *testing.T) {
+	t.Parallel()
+	rc := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) { w.WriteHeader(http.StatusInternalServerError) }))
+	t.Cleanup(rc.Close)
+	a := newAccount(map[string]string{"we_a": rc.URL})
+	h := &storeHost{recs: map[string]map[string][]byte{}}
+	day0 := time.Date(2030, 1, 1, 0, 0, 0, 0, time.UTC)
+	clk := clock.NewFake(day0)
+	e, err := delivery.New(delivery.Options{Attempts: 3, RetryBase: time.Hour}, h, clk)
+	if err != nil {
+		t.Fatal(err)
+	}
+	e.Start(func(func(delivery.Account) bool) {})
+	w, _ := e.Add(a, "evt_1", "we_a")
+	h.Commit(a, w)
+	waitLog := func(n int) {
+		deadline := time.Now().Add(15 * time.Second)
+		for len(a.book.Log()) < n {
+			if time.Now().After(deadline) {
+				t.Fatalf("%d attempts logged after 15 s, want %d", len(a.book.Log()), n)
+			}
+			time.Sleep(time.Millisecond)
+		}
+	}
+	waitLog(1)
+	d0 := day0.Unix() / 86400
+	if got := a.book.Days(d0-1, d0+1); len(got) != 1 || got[0] != (delivery.DayTally{Day: d0, Failed: 1}) {
+		t.Errorf("days after the first attempt: %+v", got)
+	}
+	clk.Set(day0.AddDate(0, 0, 400)) // the retry, 400 days on
+	waitLog(2)
+	e.Stop()
+	want := []delivery.DayTally{{Day: d0 + 400, Failed: 1}}
+	if got := a.book.Days(d0-1000, d0+1000); !slices.Equal(got, want) {
+		t.Errorf("days after the retry: %+v, want %+v (the first day dropped)", got, want)
+	}
+	if a.book.Bytes() != a.book.Recount() {
+		t.Errorf("book counted at %d, recount %d", a.book.Bytes(), a.book.Recount())
+	}
+
+	b := newAccount(nil)
+	if err := delivery.Load(b, h.buckets(), func(string, string) bool { return true }); err != nil {
+		t.Fatal(err)
+	}
+	if got := b.book.Days(d0-1000, d0+1000); !slices.Equal(got, want) {
+		t.Errorf("days loaded: %+v, want %+v", got, want)
+	}
+	old := h.buckets()
+	delete(old, delivery.BucketDays)
+	c := newAccount(nil)
+	if err := delivery.Load(c, old, func(string, string) bool { return true }); err != nil {
+		t.Fatal(err)
+	}
+	if got := c.book.Days(d0-1000, d0+1000); !slices.Equal(got, []delivery.DayTally{{Day: d0, Failed: 1}, {Day: d0 + 400, Failed: 1}}) {
+		t.Errorf("days counted from the log: %+v", got)
+	}
+	if c.book.Bytes() != c.book.Recount() {
+		t.Errorf("loaded book counted at %d, recount %d", c.book.Bytes(), c.book.Recount())
 	}
 }

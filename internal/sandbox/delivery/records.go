@@ -133,6 +133,9 @@ func Load(a Account, recs map[string][][]byte, valid func(event, endpoint string
 		bk.seq = max(bk.seq, rec.Seq)
 	}
 	slices.SortFunc(bk.attempts, func(x, y *Attempt) int { return cmp.Compare(x.Seq, y.Seq) })
+	if err := bk.loadDays(recs[BucketDays]); err != nil {
+		return err
+	}
 	bk.settle()
 	return nil
 }

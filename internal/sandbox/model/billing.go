@@ -40,6 +40,8 @@ type Invoice struct {
 	Payment                ids.RID // the latest attempt
 	PeriodStart, PeriodEnd int64
 	Counted                int64 // bytes charged to the account, see MemBytes
+	// SumStatus is the status the account's summary counts it in.
+	SumStatus string
 	// line holds Lines when there is one, as a subscription of one price
 	// has: an allocation less for each of its invoices.
 	line [1]InvoiceLine
@@ -94,6 +96,10 @@ type Subscription struct {
 	LatestInvoice ids.RID
 	Meta          Metadata
 	Counted       int64 // bytes charged to the account, see MemBytes
+	// SumStatus and SumMRR are the status the account's summary counts
+	// it in and the revenue it counts of it (MRR).
+	SumStatus string
+	SumMRR    int64
 }
 
 // Ended reports whether the subscription can no longer change.

@@ -23,16 +23,21 @@ type Payment struct {
 	// CaptureRequested is the create's capture flag; a 3-D Secure payment
 	// completed without an outcome ends authorized when it was false.
 	CaptureRequested bool
-	AuthCode         string
-	SourceID         ids.RID
-	Card             *Card
-	ExpMonth         int32
-	ExpYear          int32
-	Customer         ids.RID // zero when none
-	Invoice          ids.RID // the invoice it pays, zero when none
-	Description      string
-	Meta             Metadata
-	Counted          int64 // bytes charged to the account, see MemBytes
+	// sumStatus and Summed are what the account's summary counted of it
+	// (summary.go): sumStatus in the struct's padding, so that they cost
+	// a payment 8 bytes.
+	sumStatus   uint8
+	AuthCode    string
+	SourceID    ids.RID
+	Card        *Card
+	ExpMonth    int32
+	ExpYear     int32
+	Customer    ids.RID // zero when none
+	Invoice     ids.RID // the invoice it pays, zero when none
+	Description string
+	Meta        Metadata
+	Counted     int64 // bytes charged to the account, see MemBytes
+	Summed      PaymentSum
 }
 
 // SetSource records the card a payment is charged to.
