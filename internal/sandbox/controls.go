@@ -48,6 +48,7 @@ func (c *call) disputePayment() response {
 	if e != nil {
 		return errResponse(e)
 	}
+	c.onClock(p.Customer)
 	if e := refused(p.Dispute()); e != nil {
 		return errResponse(e)
 	}

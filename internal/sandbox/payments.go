@@ -169,6 +169,7 @@ func (c *call) updatePayment() response {
 	if e != nil {
 		return errResponse(e)
 	}
+	c.onClock(p.Customer)
 	// Validate on a copy of the metadata, so that a rejected update changes nothing.
 	meta, e := form.ApplyMetadata(p.Meta, c.f)
 	if e != nil {
@@ -196,6 +197,7 @@ func (c *call) capturePayment() response {
 	if e != nil {
 		return errResponse(e)
 	}
+	c.onClock(p.Customer)
 	if e := refused(p.CheckCapture()); e != nil {
 		return errResponse(e)
 	}
@@ -220,6 +222,7 @@ func (c *call) refundPayment() response {
 	if e != nil {
 		return errResponse(e)
 	}
+	c.onClock(p.Customer)
 	if e := refused(p.CheckRefund()); e != nil {
 		return errResponse(e)
 	}

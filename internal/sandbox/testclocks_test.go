@@ -497,3 +497,43 @@ func TestTestClocks_RandomWalkNearMaxTime(t *testing.T) {
 	e.get(wire.PathPayments, vals("limit", "100")).ok(nil)
 	e.get(wire.PathEvents, vals("limit", "100")).ok(nil)
 }
+
+// TestTestClocks_PaymentActionsOnTheClocksTime: a capture, a refund, an
+// update and a dispute of a payment of a customer on a test clock happen
+// at the clock's time, as the payment's creation did: their events and
+// the summary's days say so.
+func TestTestClocks_PaymentActionsOnTheClocksTime(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t)
+	k := e.testClock("frozen_time", "2031-05-01T00:00:00Z")
+	cu := e.customer(vals("source", "tok_visa", "test_clock", k.ID))
+	held := e.payment(pay("1000", "USD", "", "customer", cu.ID, "capture", "false"))
+	charged := e.payment(pay("2000", "USD", "", "customer", cu.ID))
+	disputed := e.payment(pay("3000", "USD", "", "customer", cu.ID))
+	e.post(wire.PathTestClocks+"/"+k.ID+"/advance", vals("frozen_time", "2031-06-15T00:00:00Z")).ok(nil)
+	e.post(wire.PathPayments+"/"+held.ID+"/capture", nil).ok(nil)
+	e.post(wire.PathPayments+"/"+charged.ID+"/refund", vals("amount", "500")).ok(nil)
+	e.post(wire.PathPayments+"/"+charged.ID, vals("description", "part refunded")).ok(nil)
+	e.post("/_sandbox/payments/"+disputed.ID+"/dispute", nil).ok(nil)
+	types, times := e.timedEvents()
+	ready := slices.Index(types, "test_helpers.test_clock.ready")
+	after := types[ready+1:]
+	if !slices.Equal(after, []string{"payment.approved", "payment.partially_refunded", "payment.updated", "payment.disputed"}) {
+		t.Fatalf("events after the advance = %v, want the capture's, the refund's, the update's and the dispute's", after)
+	}
+	for i, typ := range after {
+		if at := times[ready+1+i]; at != "2031-06-15T00:00:00Z" {
+			t.Errorf("%s at %s, want the clock's 2031-06-15T00:00:00Z", typ, at)
+		}
+	}
+	s := e.summary("366")
+	var day *wire.SummaryDay
+	for i := range s.Days {
+		if s.Days[i].Date == "2031-06-15" {
+			day = &s.Days[i]
+		}
+	}
+	if day == nil || len(day.Payments) != 1 || day.Payments[0].Refunded.Amount != 500 || day.Payments[0].Disputed.Amount != 3000 {
+		t.Fatalf("the summary's 2031-06-15 = %+v, want the refund of 500 and the dispute of 3000 on it", day)
+	}
+}
