@@ -22,7 +22,7 @@ const liveHeader = "Dashboard-Live"
 
 // pageFiles are the pages, each rendered inside layout.html.
 var pageFiles = []string{
-	"signin.html", "customers.html", "customer.html", "payments.html", "payment.html", "products.html",
+	"signin.html", "home.html", "customers.html", "customer.html", "payments.html", "payment.html", "products.html",
 	"subscriptions.html", "subscription.html", "invoices.html", "invoice.html",
 	"test_clocks.html", "test_clock.html",
 	"events.html", "event.html", "webhooks.html", "requests.html", "reset.html", "error.html",

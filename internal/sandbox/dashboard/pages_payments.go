@@ -15,11 +15,14 @@ type paymentsData struct {
 	Gone     map[string]bool
 	Status   string
 	Statuses []string
-	Pager    pager
+	// From and Until are the created range the home page's charts link
+	// with (created[gte], created[lt]), "" for none.
+	From, Until string
+	Pager       pager
 }
 
 func (d *Dashboard) payments(w http.ResponseWriter, r *http.Request, ss *session) {
-	q := listQuery(r, wire.ParamStatus)
+	q := listQuery(r, wire.ParamStatus, wire.ParamCreatedGTE, wire.ParamCreatedLT)
 	var l wire.PaymentList
 	if err := d.get(r.Context(), ss, wire.PathPayments, q, &l); err != nil {
 		d.fail(w, r, ss, "payments", err)
@@ -33,6 +36,7 @@ func (d *Dashboard) payments(w http.ResponseWriter, r *http.Request, ss *session
 	first, last := ids(l.Data, func(p *wire.Payment) string { return p.ID })
 	d.render(w, r, ss, http.StatusOK, "payments.html", &view{Title: "Payments", Nav: "payments", Live: true, Data: paymentsData{
 		Payments: l.Data, Gone: gone, Status: q.Get(wire.ParamStatus), Statuses: wire.PaymentStatuses,
+		From: q.Get(wire.ParamCreatedGTE), Until: q.Get(wire.ParamCreatedLT),
 		Pager: pagerFor("/payments", r, q, first, last, l.HasMore),
 	}})
 }
