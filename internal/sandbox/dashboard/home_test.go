@@ -126,10 +126,10 @@ func TestHome_RendersFiguresChartsAndTables(t *testing.T) {
 		// The legend links each series to its list, filtered.
 		`<a href="/payments?created%5Bgte%5D=2026-08-28T00%3A00%3A00Z&amp;created%5Blt%5D=2026-11-26T00%3A00%3A00Z&amp;status=declined">Declined</a>: 2 payments, $5.00`,
 		// The table holds every figure; its days link to their payments.
-		`<th scope="row"><a href="/payments?created%5Bgte%5D=2026-11-20T00%3A00%3A00Z&amp;created%5Blt%5D=2026-11-21T00%3A00%3A00Z">2026-11-20</a></th><td class="num" data-label="Approved">1 payment, $19.99</td>`,
+		`<th scope="row"><a href="/payments?created%5Bgte%5D=2026-11-20T00%3A00%3A00Z&amp;created%5Blt%5D=2026-11-21T00%3A00%3A00Z">2026-11-20</a></th><td class="fig" data-label="Approved">1 payment, $19.99</td>`,
 		`fill="url(#pat-bad)"`, `<pattern id="pat-bad"`,
 		// MRR: the baseline and the day's change.
-		`Monthly recurring revenue in USD`, `<td class="num" data-label="Change">&#43;$19.99</td><td class="num" data-label="Monthly recurring revenue">$59.97</td>`,
+		`Monthly recurring revenue in USD`, `<td class="fig" data-label="Change">&#43;$19.99</td><td class="fig" data-label="Monthly recurring revenue">$59.97</td>`,
 		`$39.98 before 2026-08-28, $59.97 on 2026-11-25`, `href="/subscriptions?status=active">Active subscriptions</a>`,
 		// Renewals by week over 90 days; deliveries by day.
 		`Renewals by week`, `<a href="/invoices?status=paid">Paid</a>: 2 renewals`, `<a href="/invoices?status=open">Failed</a>: 1 renewal`,
@@ -191,17 +191,17 @@ func TestHome_TestClocksAndSpan(t *testing.T) {
 	for m := range 12 {
 		days = append(days, wire.SummaryDay{Date: time.Date(2026, time.Month(m+1), 15, 0, 0, 0, 0, time.UTC).Format(time.DateOnly), RenewalsPaid: 10, RenewalsFailed: int64(m % 3)})
 	}
-	sum := summary("2026-12-31", 365, days...)
+	sum := summary("2026-12-31", 366, days...)
 	sum.TestClocks = 1
 	api := &summaryAPI{sum: sum}
-	page := homePage(t, api, "/?days=365")
-	if api.days != "365" {
-		t.Errorf("the page asked for %q days, want 365", api.days)
+	page := homePage(t, api, "/?days=366")
+	if api.days != "366" {
+		t.Errorf("the page asked for %q days, want 366", api.days)
 	}
 	for _, want := range []string{
 		`<a href="/test-clocks">1 test clock</a>: the payments, subscriptions and invoices of customers on a clock count on the clock's days`,
-		`Renewals by month`, `<th scope="col">Month</th>`, `<th scope="row">2026-03</th><td class="num" data-label="Paid">10</td><td class="num" data-label="Failed">2</td>`,
-		`<a href="/?days=365" aria-current="true" class="current">1 year</a>`, "No payments from 2026-01-01 to 2026-12-31.",
+		`Renewals by month`, `<th scope="col">Month</th>`, `<th scope="row">2026-03</th><td class="fig" data-label="Paid">10</td><td class="fig" data-label="Failed">2</td>`,
+		`<a href="/?days=366" aria-current="true" class="current">1 year</a>`, "No payments from 2025-12-31 to 2026-12-31.",
 	} {
 		if !strings.Contains(page, want) {
 			t.Errorf("the page lacks %s", want)

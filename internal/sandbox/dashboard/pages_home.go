@@ -20,7 +20,9 @@ type homeSpan struct {
 	Current bool
 }
 
-var homeSpans = []homeSpan{{Days: 30, Label: "30 days"}, {Days: wire.SummaryDaysDefault, Label: "90 days"}, {Days: 365, Label: "1 year"}}
+// The year is the API's longest span, 366 days, so that it holds a whole
+// year in a leap year too.
+var homeSpans = []homeSpan{{Days: 30, Label: "30 days"}, {Days: wire.SummaryDaysDefault, Label: "90 days"}, {Days: wire.SummaryDaysMax, Label: "1 year"}}
 
 // dailyDaysMax is the longest span whose bars are days; a longer one is
 // drawn by month, since a year of daily bars is too thin to read.
