@@ -87,7 +87,19 @@ type chartTable struct {
 
 type chartRow struct {
 	Label, Link string
-	Cells       []string
+	Cells       []chartCell
+}
+
+// chartCell is a figure of a row, with its column's heading (a phone
+// shows each cell on a line of its own, labelled).
+type chartCell struct{ Label, Value string }
+
+// addRow adds row with its figures, one a column after the first.
+func (t *chartTable) addRow(row chartRow, figures ...string) {
+	for i, f := range figures {
+		row.Cells = append(row.Cells, chartCell{Label: t.Head[i+1], Value: f})
+	}
+	t.Rows = append(t.Rows, row)
 }
 
 // Period units of the time axis.

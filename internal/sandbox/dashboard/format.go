@@ -205,7 +205,6 @@ var funcs = template.FuncMap{
 	"money":       formatMoney,
 	"count":       func(n int) string { return groupDigits(strconv.Itoa(n)) },
 	"count64":     formatInt,
-	"inc":         func(i int) int { return i + 1 },
 	"when":        formatTime,
 	"period":      formatPeriod,
 	"millis":      formatMillis,

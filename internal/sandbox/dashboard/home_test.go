@@ -129,7 +129,7 @@ func TestHome_RendersFiguresChartsAndTables(t *testing.T) {
 		`<th scope="row"><a href="/payments?created%5Bgte%5D=2026-11-20T00%3A00%3A00Z&amp;created%5Blt%5D=2026-11-21T00%3A00%3A00Z">2026-11-20</a></th><td class="fig" data-label="Approved">1 payment, $19.99</td>`,
 		`fill="url(#pat-bad)"`, `<pattern id="pat-bad"`,
 		// MRR: the baseline and the day's change.
-		`Monthly recurring revenue in USD`, `<td class="fig" data-label="Change">&#43;$19.99</td><td class="fig" data-label="Monthly recurring revenue">$59.97</td>`,
+		`Monthly recurring revenue in USD`, `<td class="fig" data-label="Change">&#43;$19.99</td><td class="fig" data-label="At the end">$59.97</td>`,
 		`$39.98 before 2026-08-28, $59.97 on 2026-11-25`, `href="/subscriptions?status=active">Active subscriptions</a>`,
 		// Renewals by week over 90 days; deliveries by day.
 		`Renewals by week`, `<a href="/invoices?status=paid">Paid</a>: 2 renewals`, `<a href="/invoices?status=open">Failed</a>: 1 renewal`,
@@ -354,4 +354,41 @@ func reverse[T any](s []T) []T {
 		out[len(s)-1-i] = v
 	}
 	return out
+}
+
+// BenchmarkHome_Render is the page's own cost, the summary aside: a year
+// of days, each with payments in three currencies, MRR changes, renewals
+// and deliveries, drawn and rendered in-process.
+func BenchmarkHome_Render(b *testing.B) {
+	until := time.Date(2026, 11, 25, 0, 0, 0, 0, time.UTC)
+	var days []wire.SummaryDay
+	for i := 365; i >= 0; i-- {
+		day := wire.SummaryDay{Date: until.AddDate(0, 0, -i).Format(time.DateOnly), RenewalsPaid: int64(i % 40), RenewalsFailed: int64(i % 3),
+			DeliveriesSucceeded: int64(i * 7), DeliveriesFailed: int64(i % 11)}
+		for _, cur := range []string{"EUR", "JPY", "USD"} {
+			day.Payments = append(day.Payments, volume(cur, int64(i)*10_000, int64(i)*100, int64(i)*50, int64(i)))
+			day.MRRChange = append(day.MRRChange, wire.SummaryAmount{Currency: cur, Amount: int64(i%9) - 4})
+		}
+		days = append(days, day)
+	}
+	api := &summaryAPI{sum: summary("2026-11-25", 366, days...)}
+	d, err := New(Options{API: api})
+	if err != nil {
+		b.Fatal(err)
+	}
+	signIn := httptest.NewRequest(http.MethodPost, "/sign-in", strings.NewReader(url.Values{"key": {wire.SecretKeySandboxPrefix + "home0001"}}.Encode()))
+	signIn.Header.Set("Content-Type", "application/x-www-form-urlencoded")
+	w := httptest.NewRecorder()
+	d.ServeHTTP(w, signIn)
+	req := httptest.NewRequest(http.MethodGet, "/?days=366", nil)
+	req.AddCookie(w.Result().Cookies()[0])
+	b.ReportAllocs()
+	for b.Loop() {
+		w := httptest.NewRecorder()
+		d.ServeHTTP(w, req)
+		if w.Code != http.StatusOK {
+			b.Fatalf("%d %s", w.Code, w.Body)
+		}
+	}
+	b.ReportMetric(float64(b.Elapsed())/float64(time.Millisecond)/float64(b.N), "ms/page")
 }

@@ -116,7 +116,7 @@ func homeOf(s *wire.Summary) (*homeData, error) {
 		renewUnit = unitWeek
 	}
 	h.Volume = volumeCharts(s, periodsOf(from, until, fine), fine)
-	h.MRR = mrrCharts(s, from, until)
+	h.MRR = mrrCharts(s, from, until, periodsOf(from, until, fine), fine)
 	h.Renewals = renewalsChart(s, periodsOf(from, until, renewUnit), renewUnit)
 	h.Deliveries = deliveriesChart(s, periodsOf(from, until, fine), fine)
 	return h, nil
@@ -224,16 +224,16 @@ func volumeCharts(s *wire.Summary, ps []period, unit string) []chart {
 		}
 		for p, cl := range cs {
 			values[p] = cl.amount[:]
-			row := chartRow{Label: ps[p].Label, Link: "/payments?" + createdQuery(url.Values{}, ps[p].From, ps[p].Until).Encode()}
+			var figs []string
 			some := false
 			for i := range volumeSeries {
 				total[i].count = addSat(total[i].count, cl.count[i])
 				total[i].amount = addSat(total[i].amount, cl.amount[i])
-				row.Cells = append(row.Cells, tally(cl.count[i], cl.amount[i], money))
+				figs = append(figs, tally(cl.count[i], cl.amount[i], money))
 				some = some || cl.count[i] != 0 || cl.amount[i] != 0
 			}
 			if some {
-				c.Table.Rows = append(c.Table.Rows, row)
+				c.Table.addRow(chartRow{Label: ps[p].Label, Link: "/payments?" + createdQuery(url.Values{}, ps[p].From, ps[p].Until).Encode()}, figs...)
 			}
 		}
 		desc := fmt.Sprintf("Stacked bars, one a %s from %s to %s:", unit, ps[0].From.Format(time.DateOnly), ps[len(ps)-1].Until.AddDate(0, 0, -1).Format(time.DateOnly))
@@ -269,8 +269,9 @@ func periodHead(unit string) string {
 }
 
 // mrrCharts draws the monthly recurring revenue of each currency, day by
-// day: the summary's baseline plus each day's changes.
-func mrrCharts(s *wire.Summary, from, until time.Time) []chart {
+// day: the summary's baseline plus each day's changes. Its table says it
+// by period, as the bars do, so that a year is a dozen rows.
+func mrrCharts(s *wire.Summary, from, until time.Time, ps []period, unit string) []chart {
 	before := map[string]int64{}
 	for _, a := range s.MRRBefore {
 		before[a.Currency] = addSat(before[a.Currency], a.Amount)
@@ -313,18 +314,25 @@ func mrrCharts(s *wire.Summary, from, until time.Time) []chart {
 			ID: "mrr-" + cur, Title: "Monthly recurring revenue in " + cur,
 			Link: "/subscriptions?" + url.Values{wire.ParamStatus: {wire.SubscriptionStatusActive}}.Encode(), LinkText: "Active subscriptions",
 		}
-		c.Table = chartTable{Caption: c.Title + ", on the days it changed", Head: []string{"Day", "Change", "Monthly recurring revenue"}}
-		c.Table.Rows = append(c.Table.Rows, chartRow{Label: "Before " + labels[0], Cells: []string{"—", money(v)}})
+		c.Table = chartTable{Caption: c.Title + ", the " + unit + "s it changed", Head: []string{periodHead(unit), "Change", "At the end"}}
+		c.Table.addRow(chartRow{Label: "Before " + labels[0]}, "—", money(v))
+		p, change := 0, int64(0)
 		for i := range n {
-			if ch != nil && ch[i] != 0 {
+			if ch != nil {
 				v = addSat(v, ch[i])
-				sign := "+"
-				if ch[i] < 0 {
-					sign = ""
-				}
-				c.Table.Rows = append(c.Table.Rows, chartRow{Label: labels[i], Cells: []string{sign + money(ch[i]), money(v)}})
+				change = addSat(change, ch[i])
 			}
 			values[i] = v
+			if i == n-1 || !ps[p].Until.After(from.AddDate(0, 0, i+1)) {
+				if change != 0 {
+					sign := "+"
+					if change < 0 {
+						sign = ""
+					}
+					c.Table.addRow(chartRow{Label: ps[p].Label}, sign+money(change), money(v))
+				}
+				p, change = p+1, 0
+			}
 		}
 		c.Series = []chartSeries{{Name: "Monthly recurring revenue", Fill: "", Total: money(before[cur]) + " before " + labels[0] + ", " + money(v) + " on " + labels[n-1], Link: c.Link}}
 		c.Desc = fmt.Sprintf("A line, one step a day from %s to %s: %s before, %s at the end.", labels[0], labels[n-1], money(before[cur]), money(v))
@@ -355,7 +363,7 @@ func pairChart(s *wire.Summary, ps []period, unit, id, title, noun string, names
 	for p, v := range values {
 		tot[0], tot[1] = addSat(tot[0], v[0]), addSat(tot[1], v[1])
 		if v[0] != 0 || v[1] != 0 {
-			c.Table.Rows = append(c.Table.Rows, chartRow{Label: ps[p].Label, Cells: []string{formatInt(v[0]), formatInt(v[1])}})
+			c.Table.addRow(chartRow{Label: ps[p].Label}, formatInt(v[0]), formatInt(v[1]))
 		}
 	}
 	if tot[0] == 0 && tot[1] == 0 {
