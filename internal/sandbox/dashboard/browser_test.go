@@ -413,7 +413,8 @@ const overflowJS = `(() => {
 
 // TestBrowser_Screenshots writes the guide's screenshots, when asked (make
 // screenshots sets PAYMENTS_SCREENSHOTS_DIR): the main pages at 1440 and
-// 375 pixels wide, PNG, of an account seeded with a little of everything.
+// 375 pixels wide, PNG, of an account seeded with a little of everything
+// and a year of renewals on a test clock.
 func TestBrowser_Screenshots(t *testing.T) {
 	dir := os.Getenv("PAYMENTS_SCREENSHOTS_DIR")
 	if dir == "" {
@@ -482,6 +483,21 @@ func TestBrowser_Screenshots(t *testing.T) {
 	s.api(key, http.MethodPost, wire.PathSubscriptions, url.Values{"customer": {late.ID}, "items[0][price]": {plan.ID}}, &dunning)
 	s.api(key, http.MethodPost, wire.PathTestClocks+"/"+tc.ID+"/advance", url.Values{"frozen_time": {"2026-04-01T09:00:00Z"}}, &tc)
 	s.api(key, http.MethodGet, wire.PathSubscriptions+"/"+dunning.ID, nil, &dunning)
+	// A year of renewals on another clock, for the home page's charts:
+	// three customers on the plan, the clock advanced a month at a time
+	// to a few days before the sandbox's own time.
+	var year wire.TestClock
+	yearStart := time.Date(2025, 11, 20, 9, 0, 0, 0, time.UTC)
+	s.api(key, http.MethodPost, wire.PathTestClocks, url.Values{"name": {"A year of renewals"}, "frozen_time": {yearStart.Format(time.RFC3339)}}, &year)
+	for i, tok := range []string{"tok_visa", "tok_mastercard", "tok_declined_later"} {
+		var c wire.Customer
+		s.api(key, http.MethodPost, wire.PathCustomers, url.Values{"email": {fmt.Sprintf("team%d@example.com", i+1)}, "source": {tok}, "test_clock": {year.ID}}, &c)
+		s.api(key, http.MethodPost, wire.PathSubscriptions, url.Values{"customer": {c.ID}, "items[0][price]": {plan.ID},
+			"items[1][price]": {seat.ID}, "items[1][quantity]": {fmt.Sprint(i + 1)}}, nil)
+	}
+	for m := 1; m <= 12; m++ {
+		s.api(key, http.MethodPost, wire.PathTestClocks+"/"+year.ID+"/advance", url.Values{"frozen_time": {yearStart.AddDate(0, m, 0).Format(time.RFC3339)}}, &year)
+	}
 	// A few requests that fail, for the request log.
 	_, _ = sandboxtest.Do(http.DefaultClient, s.url, sandboxtest.Request{Method: http.MethodGet, Path: "/v1/customers/cus_missing", Key: key})
 	_, _ = sandboxtest.Do(http.DefaultClient, s.url, sandboxtest.Request{Method: http.MethodPost, Path: wire.PathPayments, Key: key, Form: url.Values{"amount": {"100"}, "currency": {"USD"}, "source": {"tok_declined"}}, IdempotencyKey: "order-1042"})
@@ -519,6 +535,7 @@ func TestBrowser_Screenshots(t *testing.T) {
 		t.Fatal(err)
 	}
 	pages := []struct{ name, path string }{
+		{"home", "/?days=366"},
 		{"customers", "/customers"},
 		{"customer", "/customers/" + ids[0]},
 		{"payments", "/payments"},
@@ -541,6 +558,9 @@ func TestBrowser_Screenshots(t *testing.T) {
 		for _, p := range pages {
 			b.open(s.url + p.path)
 			b.waitFor(p.name, `document.querySelector("h1")`)
+			if p.name == "home" {
+				b.waitFor("the home page's charts", `document.getElementById("volume-USD") && document.getElementById("renewals")`)
+			}
 			b.clean(p.name)
 			ctx, cancel := context.WithTimeout(b.ctx, timeout)
 			png, err := chromedp.Run(ctx, chromedp.CaptureScreenshot())
