@@ -68,8 +68,8 @@ func TestDashboard_Home(t *testing.T) {
 	if pg.status != http.StatusOK {
 		t.Fatalf("GET /: %d %s", pg.status, pg.body)
 	}
-	contains(t, "the home page", pg, `<a href="/" aria-current="page">Home</a>`, `id="n-customers">1</span> customers`,
-		`id="n-cards">1</span> cards`, `id="n-endpoints">1</span> webhook endpoints`,
+	contains(t, "the home page", pg, `<a href="/" aria-current="page">Home</a>`, `id="n-customers">1</span> customer<`,
+		`id="n-cards">1</span> card<`, `id="n-endpoints">1</span> webhook endpoint<`,
 		`<span class="badge bad">declined</span> 1</a>`, `<span class="badge bad">disputed</span> 1</a>`,
 		`<span class="badge ok">active</span> 1</a>`, `id="volume-USD-cap"`, `id="volume-JPY-cap"`, `id="mrr-USD-cap"`,
 		`Monthly recurring revenue</a>: $0.00 before`, `$19.99 on`, `<svg class="plot" viewBox="0 0 640 240" role="img"`)

@@ -116,7 +116,7 @@ func TestHome_RendersFiguresChartsAndTables(t *testing.T) {
 	for _, want := range []string{
 		`<title>Home · payments-sandbox</title>`, `<a href="/" aria-current="page">Home</a>`,
 		`id="live" data-live`, `<span class="n" id="n-customers">3</span> customers`, `<span class="n" id="n-cards">4</span> cards`,
-		`<span class="n" id="n-invoices-open">1</span> open invoices`, `<span class="n" id="n-invoices-uncollectible">0</span>`,
+		`<span class="n" id="n-invoices-open">1</span> open invoice<`, `<span class="n" id="n-invoices-uncollectible">0</span>`,
 		`href="/payments?status=approved"><span class="badge ok">approved</span> 1,200</a>`,
 		`href="/subscriptions?status=past_due"`,
 		// A chart per currency, each an image with its title and description.
@@ -145,6 +145,9 @@ func TestHome_RendersFiguresChartsAndTables(t *testing.T) {
 	}
 	if strings.Contains(page, "test clock") {
 		t.Error("the page speaks of test clocks, and the account has none")
+	}
+	if strings.Index(page, `id="volume-USD-cap"`) > strings.Index(page, `id="volume-JPY-cap"`) {
+		t.Error("JPY's volume comes before USD's, which has more payments")
 	}
 	if n := strings.Count(page, `<svg class="plot"`); n != 5 {
 		t.Errorf("%d charts, want 5 (2 currencies' volume, MRR, renewals, deliveries)", n)
@@ -199,7 +202,7 @@ func TestHome_TestClocksAndSpan(t *testing.T) {
 		t.Errorf("the page asked for %q days, want 366", api.days)
 	}
 	for _, want := range []string{
-		`<a href="/test-clocks">1 test clock</a>: the payments, subscriptions and invoices of customers on a clock count on the clock's days`,
+		`<a href="/test-clocks">1 test clock</a>: the payments, subscriptions and invoices of customers on a clock count on the clock's days, and the account's time is the latest`,
 		`Renewals by month`, `<th scope="col">Month</th>`, `<th scope="row">2026-03</th><td class="fig" data-label="Paid">10</td><td class="fig" data-label="Failed">2</td>`,
 		`<a href="/?days=366" aria-current="true" class="current">1 year</a>`, "No payments from 2025-12-31 to 2026-12-31.",
 	} {

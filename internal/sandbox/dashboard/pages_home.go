@@ -1,12 +1,14 @@
 package dashboard
 
 import (
+	"cmp"
 	"fmt"
 	"maps"
 	"net/http"
 	"net/url"
 	"slices"
 	"strconv"
+	"strings"
 	"time"
 
 	"github.com/paymentsdev/terraform-provider-payments/internal/wire"
@@ -185,6 +187,7 @@ var volumeSeries = []struct{ name, status, fill string }{
 
 // volumeCharts draws a chart of payment volume per currency: each
 // period's approved, declined, refunded and disputed amounts, stacked.
+// The currency of the most payments comes first.
 func volumeCharts(s *wire.Summary, ps []period, unit string) []chart {
 	type cell struct{ count, amount [4]int64 }
 	byCur := map[string][]cell{}
@@ -205,9 +208,23 @@ func volumeCharts(s *wire.Summary, ps []period, unit string) []chart {
 			}
 		}
 	}
+	made := func(cs []cell) (n int64) {
+		for _, cl := range cs {
+			for _, c := range cl.count {
+				n = addSat(n, c)
+			}
+		}
+		return n
+	}
+	curs := slices.SortedFunc(maps.Keys(byCur), func(a, b string) int {
+		if na, nb := made(byCur[a]), made(byCur[b]); na != nb {
+			return cmp.Compare(nb, na)
+		}
+		return strings.Compare(a, b)
+	})
 	span := createdQuery(url.Values{}, ps[0].From, ps[len(ps)-1].Until)
 	var out []chart
-	for _, cur := range slices.Sorted(maps.Keys(byCur)) {
+	for _, cur := range curs {
 		cs := byCur[cur]
 		money := func(n int64) string { return formatMoney(n, cur) }
 		c := chart{
