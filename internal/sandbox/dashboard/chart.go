@@ -69,6 +69,9 @@ type chartTick struct {
 	Y     float64
 	Label string
 	Zero  bool
+	// Minor is every other tick but the zero line's: a phone, whose
+	// drawing is half as wide, leaves out their labels.
+	Minor bool
 }
 
 // chartLabel is a label of the time axis.
@@ -217,7 +220,7 @@ func (a axis) ticks(label func(int64) string) []chartTick {
 	n := int(math.Round((a.hi - a.lo) / a.step))
 	for i := 0; i <= n; i++ {
 		v := a.lo + float64(i)*a.step
-		out = append(out, chartTick{Y: a.y(v), Label: label(toInt64(v)), Zero: v == 0})
+		out = append(out, chartTick{Y: a.y(v), Label: label(toInt64(v)), Zero: v == 0, Minor: i%2 == 1 && v != 0})
 	}
 	return out
 }
