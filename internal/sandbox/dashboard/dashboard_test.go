@@ -384,7 +384,8 @@ func TestDashboard_Lists(t *testing.T) {
 	}
 	yesterday := today.AddDate(0, 0, -1) // a day either side: the test may run across midnight
 	if pg := b.get(span(yesterday, today.AddDate(0, 0, 2))); !strings.Contains(pg.body, "$19.99") || strings.Contains(pg.body, "$5.00") ||
-		!strings.Contains(pg.body, `<input type="hidden" name="created[gte]" value="`+yesterday.Format(time.RFC3339)+`">`) {
+		!strings.Contains(pg.body, `<input type="hidden" name="created[gte]" value="`+yesterday.Format(time.RFC3339)+`">`) ||
+		!strings.Contains(pg.body, `<a href="/payments?status=approved">Any time</a>`) {
 		t.Errorf("payments of these days: %s", pg.body)
 	}
 	if pg := b.get(span(today.AddDate(0, 0, 2), today.AddDate(0, 0, 3))); strings.Contains(pg.body, "$19.99") || !strings.Contains(pg.body, "No payments.") {

@@ -132,7 +132,8 @@ func TestHome_RendersFiguresChartsAndTables(t *testing.T) {
 		`Monthly recurring revenue in USD`, `<td class="fig" data-label="Change">&#43;$19.99</td><td class="fig" data-label="At the end">$59.97</td>`,
 		`$39.98 before 2026-08-28, $59.97 on 2026-11-25`, `href="/subscriptions?status=active">Active subscriptions</a>`,
 		// Renewals by week over 90 days; deliveries by day.
-		`Renewals by week`, `<a href="/invoices?status=paid">Paid</a>: 2 renewals`, `<a href="/invoices?status=open">Failed</a>: 1 renewal`,
+		`Renewals by week`, `<a href="/invoices?created%5Bgte%5D=2026-08-28T00%3A00%3A00Z&amp;created%5Blt%5D=2026-11-26T00%3A00%3A00Z&amp;status=paid">Paid</a>: 2 renewals`,
+		`&amp;status=open">Failed</a>: 1 renewal`, `<th scope="row"><a href="/invoices?created%5Bgte%5D=2026-11-16T00%3A00%3A00Z&amp;created%5Blt%5D=2026-11-23T00%3A00%3A00Z">2026-11-16</a></th>`,
 		`Webhook deliveries by day`, `Succeeded</a>: 5 attempts`,
 		`The account's time: <time datetime="2026-11-25T12:00:00Z">`,
 	} {
@@ -203,7 +204,7 @@ func TestHome_TestClocksAndSpan(t *testing.T) {
 	}
 	for _, want := range []string{
 		`<a href="/test-clocks">1 test clock</a>: the payments, subscriptions and invoices of customers on a clock count on the clock's days, and the account's time is the latest`,
-		`Renewals by month`, `<th scope="col">Month</th>`, `<th scope="row">2026-03</th><td class="fig" data-label="Paid">10</td><td class="fig" data-label="Failed">2</td>`,
+		`Renewals by month`, `<th scope="col">Month</th>`, `>2026-03</a></th><td class="fig" data-label="Paid">10</td><td class="fig" data-label="Failed">2</td>`,
 		`<a href="/?days=366" aria-current="true" class="current">1 year</a>`, "No payments from 2025-12-31 to 2026-12-31.",
 	} {
 		if !strings.Contains(page, want) {

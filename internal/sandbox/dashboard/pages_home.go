@@ -359,9 +359,18 @@ func mrrCharts(s *wire.Summary, from, until time.Time, ps []period, unit string)
 	return out
 }
 
-// pairChart draws two counts a period, stacked: the renewals or the
+// pair is a chart of two counts a period, stacked: the renewals or the
 // deliveries.
-func pairChart(s *wire.Summary, ps []period, unit, id, title, noun string, names [2]string, links [2]string, link, linkText string, pick func(*wire.SummaryDay) (int64, int64)) *chart {
+type pair struct {
+	id, title, noun string
+	names, links    [2]string
+	link, linkText  string
+	// rowLink is the list of a period's objects, nil for none.
+	rowLink func(period) string
+	pick    func(*wire.SummaryDay) (int64, int64)
+}
+
+func pairChart(s *wire.Summary, ps []period, unit string, pc pair) *chart {
 	values := make([][]int64, len(ps))
 	for p := range values {
 		values[p] = make([]int64, 2)
@@ -371,16 +380,20 @@ func pairChart(s *wire.Summary, ps []period, unit, id, title, noun string, names
 		if p < 0 {
 			continue
 		}
-		a, b := pick(&s.Days[i])
+		a, b := pc.pick(&s.Days[i])
 		values[p][0], values[p][1] = addSat(values[p][0], a), addSat(values[p][1], b)
 	}
-	c := &chart{ID: id, Title: title + " by " + unit, Link: link, LinkText: linkText}
-	c.Table = chartTable{Caption: c.Title + ", the " + unit + "s without any left out", Head: []string{periodHead(unit), names[0], names[1]}}
+	c := &chart{ID: pc.id, Title: pc.title + " by " + unit, Link: pc.link, LinkText: pc.linkText}
+	c.Table = chartTable{Caption: c.Title + ", the " + unit + "s without any left out", Head: []string{periodHead(unit), pc.names[0], pc.names[1]}}
 	var tot [2]int64
 	for p, v := range values {
 		tot[0], tot[1] = addSat(tot[0], v[0]), addSat(tot[1], v[1])
 		if v[0] != 0 || v[1] != 0 {
-			c.Table.addRow(chartRow{Label: ps[p].Label}, formatInt(v[0]), formatInt(v[1]))
+			row := chartRow{Label: ps[p].Label}
+			if pc.rowLink != nil {
+				row.Link = pc.rowLink(ps[p])
+			}
+			c.Table.addRow(row, formatInt(v[0]), formatInt(v[1]))
 		}
 	}
 	if tot[0] == 0 && tot[1] == 0 {
@@ -388,25 +401,41 @@ func pairChart(s *wire.Summary, ps []period, unit, id, title, noun string, names
 	}
 	fills := []string{fillOK, fillBad}
 	for i := range 2 {
-		c.Series = append(c.Series, chartSeries{Name: names[i], Fill: fills[i], Total: plural(tot[i], noun), Link: links[i]})
+		c.Series = append(c.Series, chartSeries{Name: pc.names[i], Fill: fills[i], Total: plural(tot[i], pc.noun), Link: pc.links[i]})
 	}
 	c.Desc = fmt.Sprintf("Stacked bars, one a %s from %s to %s: %s %s, %s %s.", unit, ps[0].Label, ps[len(ps)-1].Label,
-		names[0], plural(tot[0], noun), names[1], plural(tot[1], noun))
+		pc.names[0], plural(tot[0], pc.noun), pc.names[1], plural(tot[1], pc.noun))
 	stack(c, ps, values, fills, formatInt, func(p, s int) string {
-		return ps[p].Label + " · " + names[s] + ": " + plural(values[p][s], noun)
+		return ps[p].Label + " · " + pc.names[s] + ": " + plural(values[p][s], pc.noun)
 	})
 	return c
 }
 
+// renewalsChart links to the invoices of its days; a failed renewal's
+// invoice is open while its retries last.
 func renewalsChart(s *wire.Summary, ps []period, unit string) *chart {
-	inv := func(st string) string { return "/invoices?" + url.Values{wire.ParamStatus: {st}}.Encode() }
-	return pairChart(s, ps, unit, "renewals", "Renewals", "renewal", [2]string{"Paid", "Failed"},
-		[2]string{inv(wire.InvoiceStatusPaid), inv(wire.InvoiceStatusOpen)}, "/invoices", "Invoices",
-		func(d *wire.SummaryDay) (int64, int64) { return d.RenewalsPaid, d.RenewalsFailed })
+	invoices := func(q url.Values, from, until time.Time) string {
+		return "/invoices?" + createdQuery(q, from, until).Encode()
+	}
+	from, until := ps[0].From, ps[len(ps)-1].Until
+	return pairChart(s, ps, unit, pair{
+		id: "renewals", title: "Renewals", noun: "renewal", names: [2]string{"Paid", "Failed"},
+		links: [2]string{
+			invoices(url.Values{wire.ParamStatus: {wire.InvoiceStatusPaid}}, from, until),
+			invoices(url.Values{wire.ParamStatus: {wire.InvoiceStatusOpen}}, from, until),
+		},
+		link: invoices(url.Values{}, from, until), linkText: "Invoices of these days",
+		rowLink: func(p period) string { return invoices(url.Values{}, p.From, p.Until) },
+		pick:    func(d *wire.SummaryDay) (int64, int64) { return d.RenewalsPaid, d.RenewalsFailed },
+	})
 }
 
+// deliveriesChart links to the webhooks page, which lists each endpoint's
+// latest attempts.
 func deliveriesChart(s *wire.Summary, ps []period, unit string) *chart {
-	return pairChart(s, ps, unit, "deliveries", "Webhook deliveries", "attempt", [2]string{"Succeeded", "Failed"},
-		[2]string{"/webhooks", "/webhooks"}, "/webhooks", "Webhook endpoints and their deliveries",
-		func(d *wire.SummaryDay) (int64, int64) { return d.DeliveriesSucceeded, d.DeliveriesFailed })
+	return pairChart(s, ps, unit, pair{
+		id: "deliveries", title: "Webhook deliveries", noun: "attempt", names: [2]string{"Succeeded", "Failed"},
+		links: [2]string{"/webhooks", "/webhooks"}, link: "/webhooks", linkText: "Webhook endpoints and their deliveries",
+		pick: func(d *wire.SummaryDay) (int64, int64) { return d.DeliveriesSucceeded, d.DeliveriesFailed },
+	})
 }

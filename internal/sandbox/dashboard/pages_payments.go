@@ -15,10 +15,8 @@ type paymentsData struct {
 	Gone     map[string]bool
 	Status   string
 	Statuses []string
-	// From and Until are the created range the home page's charts link
-	// with (created[gte], created[lt]), "" for none.
-	From, Until string
-	Pager       pager
+	Created  createdRange
+	Pager    pager
 }
 
 func (d *Dashboard) payments(w http.ResponseWriter, r *http.Request, ss *session) {
@@ -36,8 +34,8 @@ func (d *Dashboard) payments(w http.ResponseWriter, r *http.Request, ss *session
 	first, last := ids(l.Data, func(p *wire.Payment) string { return p.ID })
 	d.render(w, r, ss, http.StatusOK, "payments.html", &view{Title: "Payments", Nav: "payments", Live: true, Data: paymentsData{
 		Payments: l.Data, Gone: gone, Status: q.Get(wire.ParamStatus), Statuses: wire.PaymentStatuses,
-		From: q.Get(wire.ParamCreatedGTE), Until: q.Get(wire.ParamCreatedLT),
-		Pager: pagerFor("/payments", r, q, first, last, l.HasMore),
+		Created: createdRangeOf("/payments", q),
+		Pager:   pagerFor("/payments", r, q, first, last, l.HasMore),
 	}})
 }
 
