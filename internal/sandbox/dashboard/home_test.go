@@ -396,3 +396,26 @@ func BenchmarkHome_Render(b *testing.B) {
 	}
 	b.ReportMetric(float64(b.Elapsed())/float64(time.Millisecond)/float64(b.N), "ms/page")
 }
+
+// TestHome_LiveRefreshWithoutSession: live.js's refresh of a home page
+// whose session ended is a 401, as on the other pages, and not the
+// sign-in form it would swap nothing of.
+func TestHome_LiveRefreshWithoutSession(t *testing.T) {
+	t.Parallel()
+	d, err := New(Options{API: &summaryAPI{}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	w := httptest.NewRecorder()
+	r := httptest.NewRequest(http.MethodGet, "/", nil)
+	r.Header.Set(liveHeader, "1")
+	d.ServeHTTP(w, r)
+	if w.Code != http.StatusUnauthorized || w.Body.Len() != 0 {
+		t.Errorf("a live refresh without a session: %d %q, want an empty 401", w.Code, w.Body)
+	}
+	w = httptest.NewRecorder()
+	d.ServeHTTP(w, httptest.NewRequest(http.MethodGet, "/", nil))
+	if w.Code != http.StatusOK || !strings.Contains(w.Body.String(), `name="key"`) {
+		t.Errorf("GET / without a session: %d, want the sign-in form", w.Code)
+	}
+}

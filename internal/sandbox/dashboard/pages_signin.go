@@ -20,8 +20,8 @@ func accountLabel(key string) string {
 // home is GET /: the sign-in form, or the account's home page when
 // signed in.
 func (d *Dashboard) home(w http.ResponseWriter, r *http.Request) {
-	if ss := d.sessions.current(r); ss != nil {
-		d.overviewPage.ServeHTTP(w, r)
+	if ss := d.sessions.current(r); ss != nil || r.Header.Get(liveHeader) != "" {
+		d.overviewPage.ServeHTTP(w, r) // a live refresh without a session is its 401
 		return
 	}
 	d.render(w, r, nil, http.StatusOK, "signin.html", d.signinView("", false))
