@@ -240,6 +240,15 @@ func TestHome_HostileAndHugeValues(t *testing.T) {
 	}
 }
 
+func TestHome_SummaryOutOfShape(t *testing.T) {
+	t.Parallel()
+	for _, span := range [][2]string{{"2026-11-25", "2026-11-24"}, {"2024-01-01", "2026-11-25"}, {"yesterday", "2026-11-25"}} {
+		if _, err := homeOf(&wire.Summary{From: span[0], Until: span[1]}); err == nil {
+			t.Errorf("a summary from %s to %s is drawn", span[0], span[1])
+		}
+	}
+}
+
 func TestChart_Periods(t *testing.T) {
 	t.Parallel()
 	d := func(s string) time.Time { v, _ := time.Parse(time.DateOnly, s); return v }

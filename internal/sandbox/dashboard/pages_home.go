@@ -26,12 +26,12 @@ type homeSpan struct {
 // year in a leap year too.
 var homeSpans = []homeSpan{{Days: 30, Label: "30 days"}, {Days: wire.SummaryDaysDefault, Label: "90 days"}, {Days: wire.SummaryDaysMax, Label: "1 year"}}
 
-// dailyDaysMax is the longest span whose bars are days; a longer one is
-// drawn by month, since a year of daily bars is too thin to read.
-// Renewals come once a period, so their bars are weeks past a month.
+// Bars are days up to dailyDaysMax days and months beyond, since a year
+// of daily bars is too thin to read. Renewals come once a period, so past
+// renewalDailyMax days their bars are weeks until they are months.
 const (
-	dailyDaysMax  = 92
-	renewalDaysBy = 31
+	dailyDaysMax    = 92
+	renewalDailyMax = 31
 )
 
 type homeData struct {
@@ -87,10 +87,10 @@ func (d *Dashboard) overview(w http.ResponseWriter, r *http.Request, ss *session
 func homeOf(s *wire.Summary) (*homeData, error) {
 	from, err1 := time.Parse(time.DateOnly, s.From)
 	until, err2 := time.Parse(time.DateOnly, s.Until)
-	if err1 != nil || err2 != nil || until.Before(from) {
-		return nil, fmt.Errorf("the sandbox's summary spans %q to %q, not two days in order", s.From, s.Until)
-	}
 	days := int(until.Sub(from)/(24*time.Hour)) + 1
+	if err1 != nil || err2 != nil || days < 1 || days > wire.SummaryDaysMax {
+		return nil, fmt.Errorf("the sandbox's summary spans %q to %q, not 1 to %d days", s.From, s.Until, wire.SummaryDaysMax)
+	}
 	h := &homeData{
 		Now: s.Now, From: s.From, Until: s.Until, Days: days, TestClocks: s.TestClocks,
 		Customers: s.Counts.Customers, Cards: s.Counts.Cards, Endpoints: s.Counts.WebhookEndpoints,
@@ -114,7 +114,7 @@ func homeOf(s *wire.Summary) (*homeData, error) {
 		fine = unitMonth
 	}
 	renewUnit := fine
-	if days > renewalDaysBy && days <= dailyDaysMax {
+	if days > renewalDailyMax && days <= dailyDaysMax {
 		renewUnit = unitWeek
 	}
 	h.Volume = volumeCharts(s, periodsOf(from, until, fine), fine)
