@@ -225,7 +225,7 @@ func (b *tab) signIn(site, key string) {
 	b.clean("the sign-in form")
 	b.do("typing the key", chromedp.SendKeys(chromedp.ID("key"), key))
 	b.clickAndLoad("signing in", `form.signin button[type="submit"]`)
-	b.waitFor("the customers page after signing in", `location.pathname === "/customers" && document.querySelector("h1").textContent === "Customers"`)
+	b.waitFor("the home page after signing in", `location.pathname === "/" && document.querySelector('form[action="/sign-out"]')`)
 }
 
 // receiver is a webhook endpoint in the test.
@@ -284,6 +284,7 @@ func TestBrowser_Dashboard(t *testing.T) {
 	browser := newBrowser(t)
 	b := newTab(t, browser)
 	b.signIn(s.url, alice)
+	b.clickAndLoad("opening the customers page", `nav[aria-label=Main] a[href="/customers"]`)
 	b.waitFor("alice's customer listed", `document.body.innerText.includes("alice@example.com")`)
 	if !eval[bool](b, `document.body.innerText.includes(`+"`"+hostile+"`"+`)`) {
 		t.Error("the hostile name is not shown as text")
@@ -412,7 +413,8 @@ const overflowJS = `(() => {
 
 // TestBrowser_Screenshots writes the guide's screenshots, when asked (make
 // screenshots sets PAYMENTS_SCREENSHOTS_DIR): the main pages at 1440 and
-// 375 pixels wide, PNG, of an account seeded with a little of everything.
+// 375 pixels wide, PNG, of an account seeded with a little of everything
+// and a year of renewals on a test clock.
 func TestBrowser_Screenshots(t *testing.T) {
 	dir := os.Getenv("PAYMENTS_SCREENSHOTS_DIR")
 	if dir == "" {
@@ -423,7 +425,10 @@ func TestBrowser_Screenshots(t *testing.T) {
 	base, started := time.Date(2026, 11, 25, 9, 30, 0, 0, time.UTC), time.Now()
 	s := newSite(t, siteOptions{sandbox: sandbox.Options{Clock: clock.Offset(base.Sub(started)), Webhooks: sandbox.WebhookOptions{Attempts: 3, RetryBase: 50 * time.Millisecond, Timeout: 2 * time.Second}}})
 	key := sandboxtest.NewKey(t)
-	ok := newReceiver(t)
+	// A receiver that keeps nothing: the year of renewals below sends it
+	// hundreds of events.
+	ok := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { _, _ = io.Copy(io.Discard, r.Body) }))
+	defer ok.Close()
 	down := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) { w.WriteHeader(http.StatusServiceUnavailable) }))
 	defer down.Close()
 	s.api(key, http.MethodPost, wire.PathWebhookEndpoints, url.Values{"url": {ok.URL + "/webhooks"}, "enabled_events[]": {"*"}, "description": {"Order service"}}, nil)
@@ -481,6 +486,21 @@ func TestBrowser_Screenshots(t *testing.T) {
 	s.api(key, http.MethodPost, wire.PathSubscriptions, url.Values{"customer": {late.ID}, "items[0][price]": {plan.ID}}, &dunning)
 	s.api(key, http.MethodPost, wire.PathTestClocks+"/"+tc.ID+"/advance", url.Values{"frozen_time": {"2026-04-01T09:00:00Z"}}, &tc)
 	s.api(key, http.MethodGet, wire.PathSubscriptions+"/"+dunning.ID, nil, &dunning)
+	// A year of renewals on another clock, for the home page's charts:
+	// three customers on the plan, the clock advanced a month at a time
+	// to a few days before the sandbox's own time.
+	var year wire.TestClock
+	yearStart := time.Date(2025, 11, 20, 9, 0, 0, 0, time.UTC)
+	s.api(key, http.MethodPost, wire.PathTestClocks, url.Values{"name": {"A year of renewals"}, "frozen_time": {yearStart.Format(time.RFC3339)}}, &year)
+	for i, tok := range []string{"tok_visa", "tok_mastercard", "tok_declined_later"} {
+		var c wire.Customer
+		s.api(key, http.MethodPost, wire.PathCustomers, url.Values{"email": {fmt.Sprintf("team%d@example.com", i+1)}, "source": {tok}, "test_clock": {year.ID}}, &c)
+		s.api(key, http.MethodPost, wire.PathSubscriptions, url.Values{"customer": {c.ID}, "items[0][price]": {plan.ID},
+			"items[1][price]": {seat.ID}, "items[1][quantity]": {fmt.Sprint(i + 1)}}, nil)
+	}
+	for m := 1; m <= 12; m++ {
+		s.api(key, http.MethodPost, wire.PathTestClocks+"/"+year.ID+"/advance", url.Values{"frozen_time": {yearStart.AddDate(0, m, 0).Format(time.RFC3339)}}, &year)
+	}
 	// A few requests that fail, for the request log.
 	_, _ = sandboxtest.Do(http.DefaultClient, s.url, sandboxtest.Request{Method: http.MethodGet, Path: "/v1/customers/cus_missing", Key: key})
 	_, _ = sandboxtest.Do(http.DefaultClient, s.url, sandboxtest.Request{Method: http.MethodPost, Path: wire.PathPayments, Key: key, Form: url.Values{"amount": {"100"}, "currency": {"USD"}, "source": {"tok_declined"}}, IdempotencyKey: "order-1042"})
@@ -518,6 +538,7 @@ func TestBrowser_Screenshots(t *testing.T) {
 		t.Fatal(err)
 	}
 	pages := []struct{ name, path string }{
+		{"home", "/?days=366"},
 		{"customers", "/customers"},
 		{"customer", "/customers/" + ids[0]},
 		{"payments", "/payments"},
@@ -540,9 +561,20 @@ func TestBrowser_Screenshots(t *testing.T) {
 		for _, p := range pages {
 			b.open(s.url + p.path)
 			b.waitFor(p.name, `document.querySelector("h1")`)
+			if p.name == "home" {
+				b.waitFor("the home page's charts", `document.getElementById("volume-USD") && document.getElementById("renewals")`)
+			}
 			b.clean(p.name)
 			ctx, cancel := context.WithTimeout(b.ctx, timeout)
-			png, err := chromedp.Run(ctx, chromedp.CaptureScreenshot())
+			shot := chromedp.CaptureScreenshot()
+			switch {
+			case p.name == "home" && width >= 600:
+				shot = chromedp.FullScreenshot(100) // every chart, not the figures alone; 100 is PNG
+			case p.name == "home":
+				// A phone's screen holds the counts alone: show it the charts.
+				b.do("scrolling to the charts", chromedp.Evaluate[chromedp.Void](`document.getElementById("h-volume").scrollIntoView()`))
+			}
+			png, err := chromedp.Run(ctx, shot)
 			cancel()
 			if err != nil {
 				t.Fatal(err)

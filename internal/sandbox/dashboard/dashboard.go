@@ -1,6 +1,7 @@
 // Package dashboard is payments-sandbox's web dashboard: server-rendered
-// pages (html/template) of one account's customers, payments, events,
-// webhook deliveries and requests, and forms for the sandbox's controls.
+// pages (html/template) of one account: a home page of its figures and
+// charts, its customers, payments, events, webhook deliveries and
+// requests, and forms for the sandbox's controls.
 // Everything it serves is embedded; it needs no other host.
 //
 // It reads and acts only through the sandbox's own HTTP handler, called
@@ -33,6 +34,10 @@
 //     static/live.js only refreshes a page's live part while it is open.
 //   - One Content-Security-Policy for every page (securityHeaders): no
 //     inline script or style, nothing from another origin, no framing.
+//   - The home page's charts are inline SVG written by the server
+//     (chart.go, templates/home.html): fills are SVG attributes and
+//     patterns defined once in the page, not styles, so the policy
+//     holds; no charting script or library.
 package dashboard
 
 import (
@@ -81,6 +86,8 @@ type Dashboard struct {
 	work     *work
 	pages    map[string]*template.Template
 	mux      *http.ServeMux
+	// overviewPage is the home page, which GET / serves once signed in.
+	overviewPage http.Handler
 	// now is the dashboard's clock: the time a new test clock's form
 	// starts from.
 	now func() time.Time
@@ -124,6 +131,7 @@ func New(o Options) (*Dashboard, error) {
 	page := func(pattern string, h func(http.ResponseWriter, *http.Request, *session)) {
 		m.Handle(pattern, d.protect(d.signedIn(h)))
 	}
+	d.overviewPage = d.signedIn(d.overview)
 	m.Handle("GET /{$}", d.protect(http.HandlerFunc(d.home)))
 	m.Handle("POST /sign-in", d.protect(http.HandlerFunc(d.signIn)))
 	page("POST /sign-out", d.signOut)

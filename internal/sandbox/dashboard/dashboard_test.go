@@ -44,7 +44,7 @@ func TestDashboard_SignIn(t *testing.T) {
 	}
 
 	p := b.post("/sign-in", url.Values{"key": {key}})
-	if p.status != http.StatusSeeOther || p.header.Get("Location") != "/customers" {
+	if p.status != http.StatusSeeOther || p.header.Get("Location") != "/" {
 		t.Fatalf("sign-in: %d %s", p.status, p.body)
 	}
 	cookies := (&http.Response{Header: p.header}).Cookies()
@@ -64,8 +64,10 @@ func TestDashboard_SignIn(t *testing.T) {
 	if cs := (&http.Response{Header: https.header}).Cookies(); len(cs) != 1 || !cs[0].Secure {
 		t.Errorf("cookie over https: %v", cs)
 	}
-	if again := b.get("/"); again.status != http.StatusSeeOther || again.header.Get("Location") != "/customers" {
-		t.Errorf("GET / signed in: %d to %q", again.status, again.header.Get("Location"))
+	// Signed in, / is the account's home page (home_real_test.go checks
+	// what it shows), no longer the form.
+	if again := b.get("/"); strings.Contains(again.body, `name="key"`) || !strings.Contains(again.body, `<a href="/" aria-current="page">Home</a>`) {
+		t.Errorf("GET / signed in: %d, not the home page: %s", again.status, again.body)
 	}
 	var acct wire.SandboxAccount
 	s.api(key, http.MethodGet, wire.PathSandboxAccount, nil, &acct)
@@ -373,6 +375,21 @@ func TestDashboard_Lists(t *testing.T) {
 	}
 	if pg := b.get("/payments?status=approved"); !strings.Contains(pg.body, "$19.99") || strings.Contains(pg.body, "$5.00") {
 		t.Errorf("payments filtered by status: %s", pg.body)
+	}
+	// The home page's charts link to the payments of a span of days.
+	today := time.Now().UTC().Truncate(24 * time.Hour)
+	span := func(from, until time.Time) string {
+		return "/payments?" + url.Values{wire.ParamStatus: {wire.PaymentStatusApproved},
+			wire.ParamCreatedGTE: {from.Format(time.RFC3339)}, wire.ParamCreatedLT: {until.Format(time.RFC3339)}}.Encode()
+	}
+	yesterday := today.AddDate(0, 0, -1) // a day either side: the test may run across midnight
+	if pg := b.get(span(yesterday, today.AddDate(0, 0, 2))); !strings.Contains(pg.body, "$19.99") || strings.Contains(pg.body, "$5.00") ||
+		!strings.Contains(pg.body, `<input type="hidden" name="created[gte]" value="`+yesterday.Format(time.RFC3339)+`">`) ||
+		!strings.Contains(pg.body, `<a href="/payments?status=approved">Any time</a>`) {
+		t.Errorf("payments of these days: %s", pg.body)
+	}
+	if pg := b.get(span(today.AddDate(0, 0, 2), today.AddDate(0, 0, 3))); strings.Contains(pg.body, "$19.99") || !strings.Contains(pg.body, "No payments.") {
+		t.Errorf("payments of the day after tomorrow: %s", pg.body)
 	}
 	pg := b.get("/requests?status_class=4xx")
 	if strings.Contains(pg.body, ">200<") || strings.Contains(pg.body, key) {

@@ -204,6 +204,8 @@ func statusClass(status int) string {
 var funcs = template.FuncMap{
 	"money":       formatMoney,
 	"count":       func(n int) string { return groupDigits(strconv.Itoa(n)) },
+	"count64":     formatInt,
+	"s":           pluralS,
 	"when":        formatTime,
 	"period":      formatPeriod,
 	"millis":      formatMillis,
@@ -218,6 +220,14 @@ var funcs = template.FuncMap{
 	"itemTotal":   itemTotal,
 	"subTotal":    subscriptionTotal,
 	"atPeriodEnd": atPeriodEnd,
+}
+
+// pluralS is the ending of a noun after a count: "s" unless it is 1.
+func pluralS(n int64) string {
+	if n == 1 {
+		return ""
+	}
+	return "s"
 }
 
 // shortLen is the most characters shorten keeps of a value.

@@ -159,7 +159,7 @@ func (b *browser) post(path string, form url.Values) answer {
 func (b *browser) signIn(key string) {
 	b.s.t.Helper()
 	p := b.post("/sign-in", url.Values{"key": {key}})
-	if p.status != http.StatusSeeOther || p.header.Get("Location") != "/customers" {
+	if p.status != http.StatusSeeOther || p.header.Get("Location") != "/" {
 		b.s.t.Fatalf("sign-in: %d to %q: %s", p.status, p.header.Get("Location"), p.body)
 	}
 }

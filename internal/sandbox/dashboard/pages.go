@@ -22,7 +22,7 @@ const liveHeader = "Dashboard-Live"
 
 // pageFiles are the pages, each rendered inside layout.html.
 var pageFiles = []string{
-	"signin.html", "customers.html", "customer.html", "payments.html", "payment.html", "products.html",
+	"signin.html", "home.html", "customers.html", "customer.html", "payments.html", "payment.html", "products.html",
 	"subscriptions.html", "subscription.html", "invoices.html", "invoice.html",
 	"test_clocks.html", "test_clock.html",
 	"events.html", "event.html", "webhooks.html", "requests.html", "reset.html", "error.html",
@@ -133,6 +133,28 @@ func pagerFor(path string, r *http.Request, q url.Values, first, last string, ha
 		p.Next = link(wire.ParamStartingAfter, last)
 	}
 	return p
+}
+
+// createdRange is a list page's created[gte] and created[lt] filter, the
+// one the home page's charts link with: its bounds, kept by the page's
+// filter form, and the same list of any time.
+type createdRange struct{ From, Until, AnyTime string }
+
+// createdRangeOf reads the range of the list at path from its query q.
+func createdRangeOf(path string, q url.Values) createdRange {
+	c := createdRange{From: q.Get(wire.ParamCreatedGTE), Until: q.Get(wire.ParamCreatedLT), AnyTime: path}
+	rest := url.Values{}
+	for k, v := range q {
+		switch k {
+		case wire.ParamCreatedGTE, wire.ParamCreatedLT, wire.ParamLimit, wire.ParamStartingAfter, wire.ParamEndingBefore:
+		default:
+			rest[k] = v
+		}
+	}
+	if len(rest) > 0 {
+		c.AnyTime += "?" + rest.Encode()
+	}
+	return c
 }
 
 // listQuery is the API query of a list page: its cursor and filters.

@@ -21,12 +21,13 @@ type invoicesData struct {
 	Status       string
 	Statuses     []string
 	Subscription string
+	Created      createdRange
 	Pager        pager
 }
 
 // invoices is GET /v1/invoices as a page.
 func (d *Dashboard) invoices(w http.ResponseWriter, r *http.Request, ss *session) {
-	q := listQuery(r, wire.ParamStatus, wire.ParamSubscription, wire.ParamCustomer)
+	q := listQuery(r, wire.ParamStatus, wire.ParamSubscription, wire.ParamCustomer, wire.ParamCreatedGTE, wire.ParamCreatedLT)
 	var l wire.InvoiceList
 	if err := d.get(r.Context(), ss, wire.PathInvoices, q, &l); err != nil {
 		d.fail(w, r, ss, "invoices", err)
@@ -40,7 +41,8 @@ func (d *Dashboard) invoices(w http.ResponseWriter, r *http.Request, ss *session
 	first, last := ids(l.Data, func(inv *wire.Invoice) string { return inv.ID })
 	d.render(w, r, ss, http.StatusOK, "invoices.html", &view{Title: "Invoices", Nav: "invoices", Live: true, Data: invoicesData{
 		Invoices: l.Data, Gone: gone, Status: q.Get(wire.ParamStatus), Statuses: wire.InvoiceStatuses,
-		Subscription: q.Get(wire.ParamSubscription), Pager: pagerFor("/invoices", r, q, first, last, l.HasMore),
+		Subscription: q.Get(wire.ParamSubscription), Created: createdRangeOf("/invoices", q),
+		Pager: pagerFor("/invoices", r, q, first, last, l.HasMore),
 	}})
 }
 

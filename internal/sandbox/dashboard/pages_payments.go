@@ -15,11 +15,12 @@ type paymentsData struct {
 	Gone     map[string]bool
 	Status   string
 	Statuses []string
+	Created  createdRange
 	Pager    pager
 }
 
 func (d *Dashboard) payments(w http.ResponseWriter, r *http.Request, ss *session) {
-	q := listQuery(r, wire.ParamStatus)
+	q := listQuery(r, wire.ParamStatus, wire.ParamCreatedGTE, wire.ParamCreatedLT)
 	var l wire.PaymentList
 	if err := d.get(r.Context(), ss, wire.PathPayments, q, &l); err != nil {
 		d.fail(w, r, ss, "payments", err)
@@ -33,7 +34,8 @@ func (d *Dashboard) payments(w http.ResponseWriter, r *http.Request, ss *session
 	first, last := ids(l.Data, func(p *wire.Payment) string { return p.ID })
 	d.render(w, r, ss, http.StatusOK, "payments.html", &view{Title: "Payments", Nav: "payments", Live: true, Data: paymentsData{
 		Payments: l.Data, Gone: gone, Status: q.Get(wire.ParamStatus), Statuses: wire.PaymentStatuses,
-		Pager: pagerFor("/payments", r, q, first, last, l.HasMore),
+		Created: createdRangeOf("/payments", q),
+		Pager:   pagerFor("/payments", r, q, first, last, l.HasMore),
 	}})
 }
 

@@ -17,10 +17,11 @@ func accountLabel(key string) string {
 	return "account " + hex.EncodeToString(sum[:4])
 }
 
-// home is GET /: the sign-in form, or the customers when signed in.
+// home is GET /: the sign-in form, or the account's home page when
+// signed in.
 func (d *Dashboard) home(w http.ResponseWriter, r *http.Request) {
-	if ss := d.sessions.current(r); ss != nil {
-		http.Redirect(w, r, "/customers", http.StatusSeeOther)
+	if ss := d.sessions.current(r); ss != nil || r.Header.Get(liveHeader) != "" {
+		d.overviewPage.ServeHTTP(w, r) // a live refresh without a session is its 401
 		return
 	}
 	d.render(w, r, nil, http.StatusOK, "signin.html", d.signinView("", false))
@@ -55,7 +56,7 @@ func (d *Dashboard) signIn(w http.ResponseWriter, r *http.Request) {
 	ss := d.sessions.start(key, accountLabel(key), acct.PublishableKey)
 	d.sessions.setCookie(w, r, ss)
 	d.log.Info("dashboard: signed in", "account", ss.account)
-	http.Redirect(w, r, "/customers", http.StatusSeeOther)
+	http.Redirect(w, r, "/", http.StatusSeeOther)
 }
 
 // signinView is the sign-in form with a message.

@@ -5,6 +5,7 @@ import (
 	"net/url"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/chromedp/chromedp"
 
@@ -169,6 +170,20 @@ func TestDashboard_Invoices(t *testing.T) {
 	pg = b.get("/invoices?subscription=" + bl.paid.ID)
 	if !strings.Contains(pg.body, bl.paid.LatestInvoice) || strings.Contains(pg.body, bl.open.ID) {
 		t.Error("/invoices?subscription= does not keep only the subscription's invoices")
+	}
+	// The home page's renewals link to the invoices of a span of days;
+	// the form keeps the span, and "Any time" keeps the other filters.
+	today := time.Now().UTC().Truncate(24 * time.Hour)
+	days := func(from, until time.Time) string {
+		return url.Values{wire.ParamStatus: {wire.InvoiceStatusOpen},
+			wire.ParamCreatedGTE: {from.Format(time.RFC3339)}, wire.ParamCreatedLT: {until.Format(time.RFC3339)}}.Encode()
+	}
+	yesterday := today.AddDate(0, 0, -1) // a day either side: the test may run across midnight
+	pg = b.get("/invoices?" + days(yesterday, today.AddDate(0, 0, 2)))
+	contains(t, "the open invoices of these days", pg, bl.open.ID, `<input type="hidden" name="created[gte]" value="`+yesterday.Format(time.RFC3339)+`">`,
+		`<a href="/invoices?status=open">Any time</a>`)
+	if pg := b.get("/invoices?" + days(today.AddDate(0, 0, 2), today.AddDate(0, 0, 3))); strings.Contains(pg.body, bl.open.ID) || !strings.Contains(pg.body, "No invoices.") {
+		t.Errorf("the invoices of the day after tomorrow: %s", pg.body)
 	}
 
 	pg = b.get("/invoices/" + bl.paid.LatestInvoice)

@@ -396,8 +396,8 @@ func signIn(base, key, stale string) (*http.Client, error) {
 		return nil, err
 	}
 	defer resp.Body.Close()
-	if resp.StatusCode != http.StatusOK || resp.Request.URL.Path != "/customers" {
-		return nil, fmt.Errorf("the sign-in ended with status %d at %s, want 200 at /customers", resp.StatusCode, resp.Request.URL.Path)
+	if resp.StatusCode != http.StatusOK || resp.Request.URL.Path != "/" {
+		return nil, fmt.Errorf("the sign-in ended with status %d at %s, want 200 at / (the account's home page)", resp.StatusCode, resp.Request.URL.Path)
 	}
 	return c, nil
 }
