@@ -185,6 +185,9 @@ func run(ctx context.Context, o options) (failed bool, err error) {
 	}
 	fmt.Printf("sandbox at %s; %s, parallelism %d; output in %s; %s\n", sb.URL, tfBin, o.parallelism, o.outDir, loadAverage())
 
+	if o.journalRounds > 0 {
+		return b.journalPhase(ctx)
+	}
 	if err := b.timeOperations(ctx); err != nil {
 		return false, err
 	}
