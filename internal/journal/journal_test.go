@@ -1,6 +1,7 @@
 package journal
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -20,11 +21,19 @@ func killed(t *testing.T, j *Journal) {
 	}
 }
 
+// blind returns a journal of dir that never reads the other runs' logs,
+// so that using it removes nothing: for leaving files to be found.
+func blind(dir string) *Journal {
+	j := New(dir)
+	j.scanOnce.Do(func() { j.orphans, j.byID = map[string][]*Entry{}, map[string]*Entry{} })
+	return j
+}
+
 // orphan leaves, in dir, one entry of a run that was killed after the
 // service answered with id.
 func orphan(t *testing.T, dir, typ, config, account, id string) *Entry {
 	t.Helper()
-	j := New(dir)
+	j := blind(dir)
 	e, err := j.Begin(typ, config, account)
 	if err != nil {
 		t.Fatal(err)
@@ -173,11 +182,144 @@ func TestJournal_RemovesExpiredEntriesAndDeadRuns(t *testing.T) {
 		t.Fatal(err)
 	}
 	j.CloseClean()
+	j.cleaning.Wait() // j read the expired entry and removes its log
 	next := New(dir)
 	next.scan()
 	next.cleaning.Wait()
 	if names, _ := os.ReadDir(dir); len(names) != 0 {
 		t.Errorf("left %v after an expired entry, its dead run and a clean run", names)
+	}
+}
+
+// TestJournal_NeverTakesAnEntryWhoseLogWasRemoved: a process read an
+// orphan, another settled it, a third removed the spent log and its
+// marker; the first must not take the entry then.
+func TestJournal_NeverTakesAnEntryWhoseLogWasRemoved(t *testing.T) {
+	dir := t.TempDir()
+	k := KeysFor(testKey)
+	cfg := k.Digest("payments_customer", []byte("plan"))
+	orphan(t, dir, "payments_customer", cfg, k.Account, "cus_1")
+	early := New(dir)
+	if early.Orphans() != 1 {
+		t.Fatal("the orphan was not read")
+	}
+	if !New(dir).Settle("cus_1") {
+		t.Fatal("a read of cus_1 settled nothing")
+	}
+	cleaner := New(dir)
+	cleaner.scan()
+	cleaner.cleaning.Wait()
+	if e := early.Claim("payments_customer", cfg, k.Account); e != nil {
+		t.Errorf("claimed an entry settled and removed since it was read: %+v", e)
+	}
+}
+
+// TestJournal_CleansADirectoryOfStaleEntries leaves every kind of spent
+// file the journal can leave, many of each, and one entry still of use:
+// one process's read of the journal leaves that entry's log alone.
+func TestJournal_CleansADirectoryOfStaleEntries(t *testing.T) {
+	dir := t.TempDir()
+	k := KeysFor(testKey)
+	cfg := k.Digest("payments_customer", []byte("plan"))
+	const each = 40
+	for i := range each {
+		// A killed run's entry, past the retention.
+		j := blind(dir)
+		j.now = func() time.Time { return time.Now().Add(-Retention - time.Minute) }
+		if _, err := j.Begin("payments_customer", cfg, k.Account); err != nil {
+			t.Fatal(err)
+		}
+		killed(t, j)
+		// A clean run's entry.
+		j = blind(dir)
+		e, err := j.Begin("payments_customer", cfg, k.Account)
+		if err != nil {
+			t.Fatal(err)
+		}
+		_ = j.Answered(e, "cus_clean"+strconv.Itoa(i))
+		j.CloseClean()
+		// A killed run's entry, settled since: its marker made, as
+		// Settle makes it.
+		e = orphan(t, dir, "payments_customer", cfg, k.Account, "cus_settled"+strconv.Itoa(i))
+		if err := os.WriteFile(filepath.Join(dir, fmt.Sprintf("%s-%d%s", e.run, e.N, takenSuffix)), nil, 0o600); err != nil {
+			t.Fatal(err)
+		}
+		// A marker whose log is gone.
+		if err := os.WriteFile(filepath.Join(dir, newHex(8)+"-1"+takenSuffix), nil, 0o600); err != nil {
+			t.Fatal(err)
+		}
+		// A killed run's entry whose create made nothing.
+		j = blind(dir)
+		if e, err = j.Begin("payments_customer", cfg, k.Account); err != nil {
+			t.Fatal(err)
+		}
+		j.Done(e)
+		killed(t, j)
+	}
+	keep := orphan(t, dir, "payments_customer", cfg, k.Account, "cus_live")
+	if names, _ := os.ReadDir(dir); len(names) < 4*each {
+		t.Fatalf("left %d files, want at least %d to clean", len(names), 4*each)
+	}
+	next := New(dir)
+	next.scan()
+	next.cleaning.Wait()
+	names, _ := os.ReadDir(dir)
+	if len(names) != 1 || names[0].Name() != keep.run+logSuffix {
+		var got []string
+		for _, n := range names {
+			got = append(got, n.Name())
+		}
+		t.Errorf("left %d files (%v), want only the log of the entry still of use", len(got), got)
+	}
+	if next.Orphans() != 1 {
+		t.Errorf("%d orphans, want the one still of use", next.Orphans())
+	}
+}
+
+// TestJournal_StaysBoundedOverManyRuns runs apply after apply in one
+// directory, some killed, each followed by the next run's plan that
+// shows Terraform's state to the journal, as Terraform does: the
+// directory never holds more than the runs of the last few processes.
+func TestJournal_StaysBoundedOverManyRuns(t *testing.T) {
+	dir := t.TempDir()
+	k := KeysFor(testKey)
+	most := 0
+	for run := range 100 {
+		j := New(dir)
+		var ids []string
+		for i := range 5 {
+			cfg := k.Digest("payments_customer", []byte(strconv.Itoa(i)))
+			if j.Claim("payments_customer", cfg, k.Account) != nil {
+				t.Fatalf("run %d adopted an entry of an object in state", run)
+			}
+			e, err := j.Begin("payments_customer", cfg, k.Account)
+			if err != nil {
+				t.Fatal(err)
+			}
+			id := "cus_" + strconv.Itoa(run) + "_" + strconv.Itoa(i)
+			if err := j.Answered(e, id); err != nil {
+				t.Fatal(err)
+			}
+			ids = append(ids, id)
+		}
+		if run%3 == 0 {
+			killed(t, j)
+		} else {
+			j.CloseClean()
+		}
+		// The next plan reads every object in state.
+		plan := New(dir)
+		for _, id := range ids {
+			plan.Settle(id)
+		}
+		plan.cleaning.Wait()
+		names, _ := os.ReadDir(dir)
+		most = max(most, len(names))
+	}
+	// At most: a killed run's log and its five markers, and a clean
+	// run's log, before the next read removes them.
+	if most > 7 {
+		t.Errorf("the directory held up to %d files over 100 runs, want at most 7", most)
 	}
 }
 
