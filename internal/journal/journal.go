@@ -332,7 +332,9 @@ func (j *Journal) Begin(typ, config, account string) (*Entry, error) {
 }
 
 // append writes one line to this run's log, in one write: lines of
-// concurrent creates never interleave.
+// concurrent creates never interleave. It is not synced: once written it
+// is the kernel's, which is all a kill of Terraform or of the plugin
+// needs; a power loss is not covered (ARCHITECTURE.md says why).
 func (j *Journal) append(line *Entry) error {
 	b, err := json.Marshal(line)
 	if err != nil {
