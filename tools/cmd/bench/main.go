@@ -5,7 +5,9 @@
 // built on the same framework (tools/internal/floor), alternating the two, and
 // reports the medians, their ratio and the sandbox's requests per resource.
 // A second phase adds latency to the sandbox and compares the apply with the
-// bound floor + requests × latency ÷ parallelism.
+// bound floor + requests × latency ÷ parallelism. With -journal-rounds it
+// runs only the journal phase (journal.go): the apply with the create
+// journal on and off, interleaved, beside an A/A control.
 //
 // Run it with `make bench`, or for a quick look, from anywhere in the
 // repository, `go -C tools run ./cmd/bench -n 20 -repeat 1 -latency-n 20`.
