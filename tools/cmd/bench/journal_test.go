@@ -69,7 +69,7 @@ func TestJournalResults_PairsRoundByRound(t *testing.T) {
 
 func near(a, b float64) bool { return a-b < 1e-9 && b-a < 1e-9 }
 
-func TestJournalVerdict(t *testing.T) {
+func TestJournalVerdict_PassFailOrNotShown(t *testing.T) {
 	aa := journalRatios{Ratios: []float64{1}, Lo: 0.97, Hi: 1.03}
 	for _, tc := range []struct {
 		on   journalRatios

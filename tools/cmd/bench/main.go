@@ -23,10 +23,8 @@ import (
 	"os"
 	"os/signal"
 	"path/filepath"
-	"runtime"
 	"slices"
 	"strconv"
-	"strings"
 	"syscall"
 	"time"
 
@@ -203,16 +201,6 @@ func run(ctx context.Context, o options) (failed bool, err error) {
 	// there was.
 	fmt.Printf("done; %s\n", loadAverage())
 	return b.report()
-}
-
-// loadAverage describes the machine's load from /proc/loadavg, or says it
-// is unknown.
-func loadAverage() string {
-	b, err := os.ReadFile("/proc/loadavg")
-	if f := strings.Fields(string(b)); err == nil && len(f) >= 3 {
-		return fmt.Sprintf("load average %s %s %s on %d CPUs", f[0], f[1], f[2], runtime.NumCPU())
-	}
-	return "load average unknown"
 }
 
 // buildBinaries builds the floor provider (from the tools module) and,
