@@ -8,6 +8,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-go/tftypes"
 
 	"github.com/paymentsdev/terraform-provider-payments/internal/journal"
+	"github.com/paymentsdev/terraform-provider-payments/internal/sandbox/idem"
 )
 
 // journalStates returns the journal server and, for each resource type, a
@@ -127,4 +128,13 @@ func BenchmarkJournalServer_ID(b *testing.B) {
 			}
 		}
 	})
+}
+
+// TestJournalServer_EntriesExpireWithTheServicesKeys: an entry is of use
+// only while the service replays its Idempotency-Key, so the journal
+// drops entries after the sandbox's retention of keys, not another.
+func TestJournalServer_EntriesExpireWithTheServicesKeys(t *testing.T) {
+	if journal.Retention != idem.Retention {
+		t.Errorf("the journal keeps entries %v; the sandbox keeps Idempotency-Keys %v", journal.Retention, idem.Retention)
+	}
 }
