@@ -236,13 +236,18 @@ func (j *Journal) Settle(id string) bool {
 }
 
 // take creates e's marker: false when another process took it first.
+// It also fails when e's log is gone after the marker is made: a process
+// that found the log spent removes the log before its markers, so an
+// entry read before that, whose marker was then removed, is never taken
+// a second time. The marker left then is removed as a stray.
 func (j *Journal) take(e *Entry) bool {
 	f, err := os.OpenFile(filepath.Join(j.dir, fmt.Sprintf("%s-%d%s", e.run, e.N, takenSuffix)), os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o600)
 	if err != nil {
 		return false
 	}
 	f.Close()
-	return true
+	_, err = os.Stat(filepath.Join(j.dir, e.run+logSuffix))
+	return err == nil
 }
 
 // forget drops e from the indexes; j.mu is held.
@@ -327,7 +332,9 @@ func (j *Journal) Begin(typ, config, account string) (*Entry, error) {
 }
 
 // append writes one line to this run's log, in one write: lines of
-// concurrent creates never interleave.
+// concurrent creates never interleave. It is not synced: once written it
+// is the kernel's, which is all a kill of Terraform or of the plugin
+// needs; a power loss is not covered (ARCHITECTURE.md says why).
 func (j *Journal) append(line *Entry) error {
 	b, err := json.Marshal(line)
 	if err != nil {

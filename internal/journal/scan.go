@@ -24,13 +24,23 @@ func (j *Journal) scan() {
 			return
 		}
 		taken := map[string]bool{}
+		logs := map[string]bool{}
 		for _, de := range names {
 			if n, ok := strings.CutSuffix(de.Name(), takenSuffix); ok {
 				taken[n] = true
+			} else if run, ok := strings.CutSuffix(de.Name(), logSuffix); ok {
+				logs[run] = true
 			}
 		}
 		now := j.now()
 		var spent []string
+		// A marker whose log is gone is a stray: its remover was killed
+		// between the two, or take lost a race with it.
+		for key := range taken {
+			if i := strings.LastIndexByte(key, '-'); i < 0 || !logs[key[:i]] {
+				spent = append(spent, filepath.Join(j.dir, key+takenSuffix))
+			}
+		}
 		for _, de := range names {
 			run, ok := strings.CutSuffix(de.Name(), logSuffix)
 			if !ok || run == j.run {

@@ -16,7 +16,7 @@ func watch(ppid int, gone func()) bool {
 		return false
 	}
 	go func() {
-		defer windows.CloseHandle(h)
+		defer func() { _ = windows.CloseHandle(h) }()
 		if ev, err := windows.WaitForSingleObject(h, windows.INFINITE); err == nil && ev == windows.WAIT_OBJECT_0 {
 			gone()
 		}

@@ -1,6 +1,7 @@
 package provider
 
 import (
+	"bytes"
 	"context"
 	"fmt"
 	"sync"
@@ -11,6 +12,8 @@ import (
 	"github.com/hashicorp/terraform-plugin-go/tfprotov6"
 	"github.com/hashicorp/terraform-plugin-go/tftypes"
 	"github.com/hashicorp/terraform-plugin-log/tflog"
+	"github.com/vmihailenco/msgpack/v5"
+	"github.com/vmihailenco/msgpack/v5/msgpcode"
 
 	"github.com/paymentsdev/terraform-provider-payments/internal/client"
 	"github.com/paymentsdev/terraform-provider-payments/internal/journal"
@@ -219,6 +222,15 @@ func (s *journalServer) id(ctx context.Context, typ string, state *tfprotov6.Dyn
 	if isNull(state) {
 		return ""
 	}
+	if id, ok := msgpackID(state.MsgPack); ok {
+		return id
+	}
+	return s.schemaID(ctx, typ, state)
+}
+
+// schemaID decodes the whole state by its resource type's schema: for a
+// state in JSON, or one msgpackID does not read.
+func (s *journalServer) schemaID(ctx context.Context, typ string, state *tfprotov6.DynamicValue) string {
 	s.typesOnce.Do(func() {
 		s.types = map[string]tftypes.Type{}
 		resp, err := s.GetProviderSchema(ctx, &tfprotov6.GetProviderSchemaRequest{})
@@ -246,6 +258,44 @@ func (s *journalServer) id(ctx context.Context, typ string, state *tfprotov6.Dyn
 		return ""
 	}
 	return id
+}
+
+// msgpackID reads the top-level id of an object's state in msgpack, as
+// Terraform sends it, skipping the other attributes undecoded: after
+// every create, decoding the whole state by its schema cost more than the
+// journal's writes. ok is false when the state is not such a map; ""
+// with ok is an id that is null or unknown.
+func msgpackID(b []byte) (id string, ok bool) {
+	if len(b) == 0 {
+		return "", false
+	}
+	d := msgpack.NewDecoder(bytes.NewReader(b))
+	n, err := d.DecodeMapLen()
+	if err != nil || n < 0 {
+		return "", false
+	}
+	for range n {
+		key, err := d.DecodeString()
+		if err != nil {
+			return "", false
+		}
+		if key != "id" {
+			if d.Skip() != nil {
+				return "", false
+			}
+			continue
+		}
+		c, err := d.PeekCode()
+		if err != nil {
+			return "", false
+		}
+		if !msgpcode.IsString(c) {
+			return "", true // null, or unknown (an extension)
+		}
+		id, err := d.DecodeString()
+		return id, err == nil
+	}
+	return "", true
 }
 
 // plannedBytes is the planned state as Terraform encoded it: the same

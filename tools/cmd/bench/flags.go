@@ -4,6 +4,7 @@ import (
 	"errors"
 	"flag"
 	"fmt"
+	"math/rand/v2"
 	"slices"
 	"strconv"
 	"strings"
@@ -26,6 +27,12 @@ type options struct {
 	requestFloor bool
 	// journalOff adds the payments provider with its create journal off.
 	journalOff bool
+	// journalRounds, when set, runs the journal phase alone: that many
+	// rounds of apply at journalN with the journal on, off and off again.
+	journalRounds int
+	journalN      int
+	// seed draws the journal phase's order and its bootstrap.
+	seed uint64
 	// warmup runs each provider's apply and destroy once, untimed, before
 	// the first timed run.
 	warmup    bool
@@ -60,6 +67,9 @@ func parseFlags(args []string) (options, error) {
 	fs.IntVar(&o.checkN, "check-n", 500, "N at which the acceptance thresholds are checked")
 	fs.BoolVar(&o.strict, "strict", false, "exit 1 when a threshold is missed")
 	fs.BoolVar(&o.journalOff, "journal-off", true, "also time the payments provider with its create journal off ("+journal.EnvDisable+"=off), to measure what the journal costs")
+	fs.IntVar(&o.journalRounds, "journal-rounds", 0, "run only the journal phase: this many rounds, each applying N=-journal-n with the journal on, off and off again in a seeded random order, reporting the paired ratios with 95 % intervals and the A/A control")
+	fs.IntVar(&o.journalN, "journal-n", 50, "N for the journal phase")
+	fs.Uint64Var(&o.seed, "seed", 0, "seed of the journal phase's order and bootstrap (0: drawn at random, and printed)")
 	fs.BoolVar(&o.requestFloor, "request-floor", true, "also time the request floor: the floor plus one plain request per resource to the sandbox, the least a provider that makes one request per resource can cost here")
 	fs.BoolVar(&o.warmup, "warmup", true, "apply and destroy once with each provider, untimed, before the timed runs, so that no provider pays for a cold start")
 	fs.StringVar(&o.outDir, "out", "", "directory for the CSV files, the plot, the working directories and the logs (default: .bench in the repository's root)")
@@ -99,6 +109,12 @@ func parseFlags(args []string) (options, error) {
 	}
 	for _, l := range rls {
 		o.rateLimits = append(o.rateLimits, int64(l))
+	}
+	if o.journalRounds < 0 || o.journalN < 1 {
+		return o, errors.New("-journal-rounds must be at least 0 and -journal-n at least 1")
+	}
+	if o.seed == 0 {
+		o.seed = rand.Uint64()
 	}
 	if o.rateLimitN < 1 || o.rateLimitRepeat < 1 {
 		return o, errors.New("-ratelimit-n and -ratelimit-repeat must be at least 1")

@@ -5,7 +5,9 @@
 // built on the same framework (tools/internal/floor), alternating the two, and
 // reports the medians, their ratio and the sandbox's requests per resource.
 // A second phase adds latency to the sandbox and compares the apply with the
-// bound floor + requests × latency ÷ parallelism.
+// bound floor + requests × latency ÷ parallelism. With -journal-rounds it
+// runs only the journal phase (journal.go): the apply with the create
+// journal on and off, interleaved, beside an A/A control.
 //
 // Run it with `make bench`, or for a quick look, from anywhere in the
 // repository, `go -C tools run ./cmd/bench -n 20 -repeat 1 -latency-n 20`.
@@ -21,10 +23,8 @@ import (
 	"os"
 	"os/signal"
 	"path/filepath"
-	"runtime"
 	"slices"
 	"strconv"
-	"strings"
 	"syscall"
 	"time"
 
@@ -185,6 +185,9 @@ func run(ctx context.Context, o options) (failed bool, err error) {
 	}
 	fmt.Printf("sandbox at %s; %s, parallelism %d; output in %s; %s\n", sb.URL, tfBin, o.parallelism, o.outDir, loadAverage())
 
+	if o.journalRounds > 0 {
+		return b.journalPhase(ctx)
+	}
 	if err := b.timeOperations(ctx); err != nil {
 		return false, err
 	}
@@ -198,16 +201,6 @@ func run(ctx context.Context, o options) (failed bool, err error) {
 	// there was.
 	fmt.Printf("done; %s\n", loadAverage())
 	return b.report()
-}
-
-// loadAverage describes the machine's load from /proc/loadavg, or says it
-// is unknown.
-func loadAverage() string {
-	b, err := os.ReadFile("/proc/loadavg")
-	if f := strings.Fields(string(b)); err == nil && len(f) >= 3 {
-		return fmt.Sprintf("load average %s %s %s on %d CPUs", f[0], f[1], f[2], runtime.NumCPU())
-	}
-	return "load average unknown"
 }
 
 // buildBinaries builds the floor provider (from the tools module) and,

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"runtime"
 	"strconv"
 	"strings"
 	"time"
@@ -91,4 +92,14 @@ func procStatCPU(stat string) time.Duration {
 		return 0
 	}
 	return time.Duration(utime+stime) * time.Second / clockTicks
+}
+
+// loadAverage describes the machine's load from /proc/loadavg, or says it
+// is unknown.
+func loadAverage() string {
+	b, err := os.ReadFile("/proc/loadavg")
+	if f := strings.Fields(string(b)); err == nil && len(f) >= 3 {
+		return fmt.Sprintf("load average %s %s %s on %d CPUs", f[0], f[1], f[2], runtime.NumCPU())
+	}
+	return "load average unknown"
 }

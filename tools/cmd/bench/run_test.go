@@ -68,3 +68,18 @@ func TestProcStatCPU_Fields(t *testing.T) {
 		}
 	}
 }
+
+func TestParseFlags_JournalPhase(t *testing.T) {
+	o, err := parseFlags([]string{"-journal-rounds", "40", "-journal-n", "20", "-seed", "7"})
+	if err != nil || o.journalRounds != 40 || o.journalN != 20 || o.seed != 7 {
+		t.Errorf("got rounds %d, n %d, seed %d, %v; want 40, 20, 7", o.journalRounds, o.journalN, o.seed, err)
+	}
+	if o, err := parseFlags(nil); err != nil || o.journalRounds != 0 || o.seed == 0 {
+		t.Errorf("by default: rounds %d, seed %d, %v; want no journal phase and a seed drawn", o.journalRounds, o.seed, err)
+	}
+	for _, args := range [][]string{{"-journal-rounds", "-1"}, {"-journal-n", "0"}} {
+		if _, err := parseFlags(args); err == nil {
+			t.Errorf("%q: want an error", args)
+		}
+	}
+}

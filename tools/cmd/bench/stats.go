@@ -2,6 +2,7 @@ package main
 
 import (
 	"maps"
+	"math/rand/v2"
 	"slices"
 	"sort"
 	"time"
@@ -69,4 +70,44 @@ func median(xs []float64) float64 {
 // Terraform's parallel operations.
 func latencyBound(floorSeconds float64, requests int64, latency time.Duration, parallelism int) float64 {
 	return floorSeconds + float64(requests)*latency.Seconds()/float64(parallelism)
+}
+
+// percentile returns the p-th percentile (0 ≤ p ≤ 1) of sorted, by linear
+// interpolation between the closest ranks; 0 for none.
+func percentile(sorted []float64, p float64) float64 {
+	if len(sorted) == 0 {
+		return 0
+	}
+	x := p * float64(len(sorted)-1)
+	i := int(x)
+	if i >= len(sorted)-1 {
+		return sorted[len(sorted)-1]
+	}
+	return sorted[i] + (x-float64(i))*(sorted[i+1]-sorted[i])
+}
+
+// bootstrapResamples is how many resamples medianCI draws: enough for
+// the 2.5th and 97.5th percentiles to move by less than the last digit
+// the reports print.
+const bootstrapResamples = 10000
+
+// medianCI returns the median of xs and a 95 % confidence interval for
+// it by the percentile bootstrap: the median of resamples of xs (drawn
+// with replacement by rng, so a seed replays it), whose 2.5th and 97.5th
+// percentiles bound it. It assumes nothing of how xs is distributed,
+// which a busy machine's timings are not (normal).
+func medianCI(xs []float64, rng *rand.Rand) (med, lo, hi float64) {
+	if len(xs) == 0 {
+		return 0, 0, 0
+	}
+	meds := make([]float64, bootstrapResamples)
+	re := make([]float64, len(xs))
+	for i := range meds {
+		for j := range re {
+			re[j] = xs[rng.IntN(len(xs))]
+		}
+		meds[i] = median(re)
+	}
+	sort.Float64s(meds)
+	return median(xs), percentile(meds, 0.025), percentile(meds, 0.975)
 }
