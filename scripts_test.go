@@ -113,7 +113,7 @@ func TestPrereqs_NamesTheOneCommandAndWhatItFound(t *testing.T) {
 	if err != nil {
 		t.Skip("no bash")
 	}
-	// A PATH with no podman, runc, node or npm on it.
+	// A PATH with no podman, runc, node, npm, Wine or MinGW on it.
 	bin := t.TempDir()
 	for _, tool := range []string{"dirname", "id", "apt-get", "dpkg-query", "sed", "grep"} {
 		if p, err := exec.LookPath(tool); err == nil {
@@ -122,19 +122,19 @@ func TestPrereqs_NamesTheOneCommandAndWhatItFound(t *testing.T) {
 			}
 		}
 	}
-	cmd := exec.Command(bash, "scripts/prereqs.sh", "haproxy", "podman", "node", "--", "echo", "ran")
+	cmd := exec.Command(bash, "scripts/prereqs.sh", "haproxy", "podman", "node", "wine", "--", "echo", "ran")
 	cmd.Env = append(os.Environ(), "PATH="+bin, "PAYMENTS_NO_INSTALL=1", "PAYMENTS_HAPROXY=/bin/sh")
 	out, err := cmd.CombinedOutput()
 	if err == nil || strings.Contains(string(out), "ran") {
 		t.Fatalf("the set-up ran the command without podman:\n%s", out)
 	}
 	text := string(out)
-	for _, want := range []string{"found   haproxy: /bin/sh", "missing podman", "missing runc", "missing node", "missing npm"} {
+	for _, want := range []string{"found   haproxy: /bin/sh", "missing podman", "missing runc", "missing node", "missing npm", "missing wine", "missing x86_64-w64-mingw32-gcc"} {
 		if !strings.Contains(text, want) {
 			t.Errorf("the set-up did not say %q:\n%s", want, text)
 		}
 	}
-	if _, err := exec.LookPath("apt-get"); err == nil && !strings.Contains(text, "apt-get install --no-install-recommends podman runc nodejs npm") {
+	if _, err := exec.LookPath("apt-get"); err == nil && !strings.Contains(text, "apt-get install --no-install-recommends podman runc nodejs npm wine64 wine gcc-mingw-w64-x86-64-win32") {
 		t.Errorf("the set-up did not name the one command:\n%s", text)
 	}
 }

@@ -50,6 +50,7 @@ want_chromium=0
 want_haproxy=0
 want_podman=0
 want_node=0
+want_wine=0
 while [[ $# -gt 0 ]]; do
 	case "$1" in
 	terraform) want_terraform=1 ;;
@@ -58,11 +59,12 @@ while [[ $# -gt 0 ]]; do
 	haproxy) want_haproxy=1 ;;
 	podman) want_podman=1 ;;
 	node) want_node=1 ;;
+	wine) want_wine=1 ;;
 	--)
 		shift
 		break
 		;;
-	*) die "unknown argument ${1@Q}; expected terraform, cgo, chromium, haproxy, podman or node, then -- and a command" ;;
+	*) die "unknown argument ${1@Q}; expected terraform, cgo, chromium, haproxy, podman, node or wine, then -- and a command" ;;
 	esac
 	shift
 done
@@ -167,6 +169,21 @@ if [[ $want_node -eq 1 ]]; then
 		else
 			log "missing $tool: none on PATH, for the stripe-node example's test"
 			missing+=("$([[ $tool == node ]] && echo nodejs || echo npm)")
+		fi
+	done
+fi
+
+if [[ $want_wine -eq 1 ]]; then
+	# Wine and MinGW-w64's C compiler run the plugin's Windows tests
+	# (scripts/wine-test.sh): Debian's wine64 and wine, and
+	# gcc-mingw-w64-x86-64-win32.
+	# Debian 12's wine puts wine64 out of PATH and wine on it.
+	for tool in wine x86_64-w64-mingw32-gcc; do
+		if command -v "$tool" >/dev/null 2>&1; then
+			log "found   $tool: $(command -v "$tool")"
+		else
+			log "missing $tool: none on PATH, for the Windows tests under Wine"
+			if [[ $tool == wine ]]; then missing+=(wine64 wine); else missing+=(gcc-mingw-w64-x86-64-win32); fi
 		fi
 	done
 fi
