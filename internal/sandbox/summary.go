@@ -85,7 +85,7 @@ func (sm *summaryState) addMRR(d *model.SummaryDay, cur string, delta int64) {
 // sumDay is the day of the Unix time unix, staged to be written with the
 // call's changes: once per commit, since a record is encoded at commit.
 func (c *call) sumDay(unix int64) *model.SummaryDay {
-	d := c.a.sum.day(model.DayOf(unix))
+	d := c.a.sum.day(wire.SummaryDayOf(unix))
 	if c.s.durable && !slices.Contains(c.sumStaged, d) {
 		c.sumStaged = append(c.sumStaged, d)
 		c.addOp(storage.PutRecord(model.BucketSummaryDays, d))
@@ -225,23 +225,23 @@ func (a *account) rebuildSummary() {
 		if !isA && !isD {
 			continue
 		}
-		v := sm.day(model.DayOf(p.Created)).Volume(p.Currency)
+		v := sm.day(wire.SummaryDayOf(p.Created)).Volume(p.Currency)
 		tally(&v.Approved, isA, 1, p.Amount)
 		tally(&v.Declined, isD, 1, p.Amount)
 		tally(&v.Refunded, p.Refunded > 0, 1, p.Refunded)
 		tally(&v.Disputed, p.Status == wire.PaymentStatusDisputed, 1, p.Amount-p.Refunded)
 		if inv := a.bill.Invoices[p.Invoice]; isD && inv != nil && inv.BillingReason == wire.BillingReasonSubscriptionCycle {
-			sm.day(model.DayOf(p.Created)).RenewalsFailed++
+			sm.day(wire.SummaryDayOf(p.Created)).RenewalsFailed++
 		}
 	}
 	for _, s := range a.bill.SubOrder {
 		if s.SumMRR != 0 {
-			sm.addMRR(sm.day(model.DayOf(s.Created)), s.Currency(), s.SumMRR)
+			sm.addMRR(sm.day(wire.SummaryDayOf(s.Created)), s.Currency(), s.SumMRR)
 		}
 	}
 	for _, inv := range a.bill.InvoiceOrder {
 		if inv.Status == wire.InvoiceStatusPaid && inv.BillingReason == wire.BillingReasonSubscriptionCycle {
-			sm.day(model.DayOf(inv.Created)).RenewalsPaid++
+			sm.day(wire.SummaryDayOf(inv.Created)).RenewalsPaid++
 		}
 	}
 }
@@ -273,12 +273,12 @@ func (c *call) summary() response {
 	for _, k := range a.clocks.ByID {
 		now = max(now, k.Frozen)
 	}
-	until := model.DayOf(now)
+	until := wire.SummaryDayOf(now)
 	from := until - (n - 1)
 	out := wire.Summary{
 		Object: wire.ObjectSummary,
 		Now:    time.Unix(now, 0).UTC().Format(time.RFC3339),
-		From:   model.DayDate(from), Until: model.DayDate(until),
+		From:   wire.SummaryDate(from), Until: wire.SummaryDate(until),
 		TestClocks: int64(len(a.clocks.ByID)),
 		Counts: wire.SummaryCounts{
 			Customers: int64(len(a.customers)), Cards: int64(a.sources),
@@ -307,7 +307,7 @@ func (c *call) summary() response {
 			break
 		}
 		for len(deliveries) > 0 && deliveries[0].Day < d {
-			out.Days = append(out.Days, deliveryDay(deliveries[0], wire.SummaryDay{Date: model.DayDate(deliveries[0].Day)}))
+			out.Days = append(out.Days, deliveryDay(deliveries[0], wire.SummaryDay{Date: wire.SummaryDate(deliveries[0].Day)}))
 			deliveries = deliveries[1:]
 		}
 		w, active := sm.days[d].Wire()
@@ -320,7 +320,7 @@ func (c *call) summary() response {
 		}
 	}
 	for _, t := range deliveries {
-		out.Days = append(out.Days, deliveryDay(t, wire.SummaryDay{Date: model.DayDate(t.Day)}))
+		out.Days = append(out.Days, deliveryDay(t, wire.SummaryDay{Date: wire.SummaryDate(t.Day)}))
 	}
 	b, err := json.Marshal(&out)
 	if err != nil {

@@ -1,5 +1,7 @@
 package wire
 
+import "time"
+
 // The account at a glance: GET /_sandbox/summary, the dashboard's home
 // page. Its figures are counters and per-day buckets the sandbox keeps as
 // objects change, so that the answer costs the same for ten objects as
@@ -91,4 +93,19 @@ type SummaryTally struct {
 type SummaryAmount struct {
 	Currency string `json:"currency"`
 	Amount   int64  `json:"amount"`
+}
+
+// SummaryDayOf is the summary's day of a Unix time: whole UTC days since
+// 1970-01-01, counted down for times before it.
+func SummaryDayOf(unix int64) int64 {
+	d := unix / 86400
+	if unix%86400 < 0 {
+		d--
+	}
+	return d
+}
+
+// SummaryDate is a summary day's date, as a SummaryDay's Date writes it.
+func SummaryDate(day int64) string {
+	return time.Unix(day*86400, 0).UTC().Format(time.DateOnly)
 }

@@ -185,3 +185,20 @@ func TestClip_Cases(t *testing.T) {
 		}
 	}
 }
+
+// TestSummaryDayOf_UTCDate: a summary's day is the UTC date, times before
+// 1970 included, up to the largest time the API writes.
+func TestSummaryDayOf_UTCDate(t *testing.T) {
+	t.Parallel()
+	for _, tc := range []struct {
+		unix int64
+		date string
+	}{
+		{0, "1970-01-01"}, {86399, "1970-01-01"}, {86400, "1970-01-02"}, {-1, "1969-12-31"}, {-86400, "1969-12-31"}, {-86401, "1969-12-30"},
+		{wire.MaxTimeUnix, "9999-12-31"},
+	} {
+		if got := wire.SummaryDate(wire.SummaryDayOf(tc.unix)); got != tc.date {
+			t.Errorf("SummaryDate(SummaryDayOf(%d)) = %s, want %s", tc.unix, got, tc.date)
+		}
+	}
+}

@@ -7,6 +7,8 @@ import (
 	"reflect"
 	"slices"
 	"time"
+
+	"github.com/paymentsdev/terraform-provider-payments/internal/wire"
 )
 
 // Each account's attempts are also counted by the UTC day they were made
@@ -40,22 +42,12 @@ type dayRecord struct {
 // dayTallyBytes is what a day costs its account: its struct and map entry.
 var dayTallyBytes = int64(reflect.TypeFor[DayTally]().Size()) + allocOverhead + (8+8+1)*8/5
 
-func dayOf(unix int64) int64 {
-	d := unix / 86400
-	if unix%86400 < 0 {
-		d--
-	}
-	return d
-}
-
-func dayDate(day int64) string { return time.Unix(day*86400, 0).UTC().Format(time.DateOnly) }
-
 // countDay counts attempt at in its day, and writes the day; mu is held.
 func (e *Engine) countDay(w *writes, bk *Book, at *Attempt) {
 	if at.N == 0 {
 		return
 	}
-	day := dayOf(at.At)
+	day := wire.SummaryDayOf(at.At)
 	t := bk.days[day]
 	if t == nil {
 		if bk.days == nil {
@@ -84,7 +76,7 @@ func (e *Engine) putDay(w *writes, t *DayTally, del bool) {
 	if !e.host.Stored() {
 		return
 	}
-	x := Write{Bucket: BucketDays, Key: dayDate(t.Day)}
+	x := Write{Bucket: BucketDays, Key: wire.SummaryDate(t.Day)}
 	if !del {
 		x.Value = e.marshal(dayRecord{Date: x.Key, Succeeded: t.Succeeded, Failed: t.Failed})
 	}
@@ -131,7 +123,7 @@ func (bk *Book) loadDays(recs [][]byte) error {
 		if bk.days == nil {
 			bk.days = make(map[int64]*DayTally)
 		}
-		day := dayOf(t.Unix())
+		day := wire.SummaryDayOf(t.Unix())
 		bk.days[day] = &DayTally{Day: day, Succeeded: rec.Succeeded, Failed: rec.Failed}
 	}
 	if len(recs) > 0 {
@@ -144,7 +136,7 @@ func (bk *Book) loadDays(recs [][]byte) error {
 		if bk.days == nil {
 			bk.days = make(map[int64]*DayTally)
 		}
-		day := dayOf(at.At)
+		day := wire.SummaryDayOf(at.At)
 		t := bk.days[day]
 		if t == nil {
 			t = &DayTally{Day: day}
@@ -157,7 +149,7 @@ func (bk *Book) loadDays(recs [][]byte) error {
 		}
 	}
 	for _, t := range bk.days {
-		x := Write{Bucket: BucketDays, Key: dayDate(t.Day)}
+		x := Write{Bucket: BucketDays, Key: wire.SummaryDate(t.Day)}
 		x.Value, _ = json.Marshal(dayRecord{Date: x.Key, Succeeded: t.Succeeded, Failed: t.Failed})
 		bk.writes = append(bk.writes, x)
 	}

@@ -31,18 +31,6 @@ type SummaryDay struct {
 	Counted        int64 // bytes charged to the account, see MemBytes
 }
 
-// DayOf is the UTC day of a Unix time, in days since 1970-01-01.
-func DayOf(unix int64) int64 {
-	d := unix / 86400
-	if unix%86400 < 0 {
-		d--
-	}
-	return d
-}
-
-// DayDate is the day's date, 2006-01-02.
-func DayDate(day int64) string { return time.Unix(day*86400, 0).UTC().Format(time.DateOnly) }
-
 // Volume is the day's payments in currency cur, added when it has none;
 // the day's currencies are kept in order.
 func (d *SummaryDay) Volume(cur string) *wire.SummaryVolume {
@@ -65,7 +53,7 @@ func (d *SummaryDay) AddMRR(cur string, delta int64) {
 // Wire is the day as the summary answers it: its figures without the
 // revenue changes that came to nothing, and false when nothing is left.
 func (d *SummaryDay) Wire() (wire.SummaryDay, bool) {
-	w := wire.SummaryDay{Date: DayDate(d.Day), Payments: d.Payments, RenewalsPaid: d.RenewalsPaid, RenewalsFailed: d.RenewalsFailed}
+	w := wire.SummaryDay{Date: wire.SummaryDate(d.Day), Payments: d.Payments, RenewalsPaid: d.RenewalsPaid, RenewalsFailed: d.RenewalsFailed}
 	for _, m := range d.MRR {
 		if m.Amount != 0 {
 			w.MRRChange = append(w.MRRChange, m)
@@ -97,11 +85,11 @@ type summaryAmountRecord struct {
 }
 
 // RecordKey is the day's key in its bucket: its date.
-func (d *SummaryDay) RecordKey() string { return DayDate(d.Day) }
+func (d *SummaryDay) RecordKey() string { return wire.SummaryDate(d.Day) }
 
 // RecordValue is the day's record, as JSON.
 func (d *SummaryDay) RecordValue() []byte {
-	rec := summaryDayRecord{Date: DayDate(d.Day), RenewalsPaid: d.RenewalsPaid, RenewalsFailed: d.RenewalsFailed}
+	rec := summaryDayRecord{Date: wire.SummaryDate(d.Day), RenewalsPaid: d.RenewalsPaid, RenewalsFailed: d.RenewalsFailed}
 	pair := func(t wire.SummaryTally) [2]int64 { return [2]int64{t.Count, t.Amount} }
 	for _, v := range d.Payments {
 		rec.Payments = append(rec.Payments, summaryVolumeRecord{Currency: v.Currency,
@@ -123,7 +111,7 @@ func SummaryDayFromRecord(raw []byte) (*SummaryDay, error) {
 	if err != nil {
 		return nil, fmt.Errorf("data file: summary day %q is malformed", rec.Date)
 	}
-	d := &SummaryDay{Day: DayOf(t.Unix()), RenewalsPaid: rec.RenewalsPaid, RenewalsFailed: rec.RenewalsFailed}
+	d := &SummaryDay{Day: wire.SummaryDayOf(t.Unix()), RenewalsPaid: rec.RenewalsPaid, RenewalsFailed: rec.RenewalsFailed}
 	tally := func(p [2]int64) wire.SummaryTally { return wire.SummaryTally{Count: p[0], Amount: p[1]} }
 	for _, v := range rec.Payments {
 		cur, ok := Intern(wire.Currencies, v.Currency)

@@ -41,26 +41,11 @@ func TestMRR_ByPeriodAndStatus(t *testing.T) {
 	}
 }
 
-func TestDayOf_UTCDate(t *testing.T) {
-	t.Parallel()
-	for _, tc := range []struct {
-		unix int64
-		date string
-	}{
-		{0, "1970-01-01"}, {86399, "1970-01-01"}, {86400, "1970-01-02"}, {-1, "1969-12-31"}, {-86400, "1969-12-31"}, {-86401, "1969-12-30"},
-		{wire.MaxTimeUnix, "9999-12-31"},
-	} {
-		if got := DayDate(DayOf(tc.unix)); got != tc.date {
-			t.Errorf("DayDate(DayOf(%d)) = %s, want %s", tc.unix, got, tc.date)
-		}
-	}
-}
-
 // TestSummaryDay_Record: a day reads back from its record as it was, its
 // currencies in order however they came.
 func TestSummaryDay_Record(t *testing.T) {
 	t.Parallel()
-	d := &SummaryDay{Day: DayOf(1767225600), RenewalsPaid: 3, RenewalsFailed: 1}
+	d := &SummaryDay{Day: wire.SummaryDayOf(1767225600), RenewalsPaid: 3, RenewalsFailed: 1}
 	d.Volume("USD").Approved = wire.SummaryTally{Count: 2, Amount: 3000}
 	d.Volume("EUR").Refunded = wire.SummaryTally{Count: 1, Amount: 50}
 	d.Volume("USD").Disputed = wire.SummaryTally{Count: 1, Amount: 900}
